@@ -1,0 +1,223 @@
+"""Weapon abilities (the bracketed keywords of a weapon profile) as typed values.
+
+``parse_weapon_ability`` turns rulebook words into one of the classes below; the list of
+recognised abilities is ``RECOGNISED_WEAPON_ABILITIES``. Anything else is an error
+(``UnknownAbilityError``), never silently ignored.
+
+>>> parse_weapon_ability("anti-infantry 2+")
+Anti(keyword='INFANTRY', threshold=2)
+>>> parse_weapon_ability("Sustained Hits D3")
+SustainedHits(hits=DiceExpr.parse('D3'))
+>>> parse_weapon_ability("blast")
+Blast(extra=1)
+>>> str(parse_weapon_ability("RAPID FIRE 2"))
+'Rapid Fire 2'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from ..dice import DiceError, DiceExpr
+from .common import Frozen
+
+__all__ = [
+    "RECOGNISED_WEAPON_ABILITIES",
+    "Anti",
+    "Blast",
+    "Flag",
+    "FlagName",
+    "Melta",
+    "RapidFire",
+    "SustainedHits",
+    "UnknownAbilityError",
+    "WeaponAbility",
+    "parse_weapon_ability",
+]
+
+#: Abilities without a parameter, in rulebook spelling (24.xx in 11th, unnumbered in 10th).
+FlagName = Literal[
+    "Assault",
+    "Close-quarters",
+    "Devastating Wounds",
+    "Extra Attacks",
+    "Hazardous",
+    "Heavy",
+    "Ignores Cover",
+    "Indirect Fire",
+    "Lance",
+    "Lethal Hits",
+    "One Shot",
+    "Pistol",
+    "Precision",
+    "Psychic",
+    "Torrent",
+    "Twin-linked",
+]
+
+_FLAGS: dict[str, FlagName] = {
+    "assault": "Assault",
+    "close-quarters": "Close-quarters",
+    "close quarters": "Close-quarters",
+    "devastating wounds": "Devastating Wounds",
+    "extra attacks": "Extra Attacks",
+    "hazardous": "Hazardous",
+    "heavy": "Heavy",
+    "ignores cover": "Ignores Cover",
+    "indirect fire": "Indirect Fire",
+    "lance": "Lance",
+    "lethal hits": "Lethal Hits",
+    "one shot": "One Shot",
+    "pistol": "Pistol",
+    "precision": "Precision",
+    "psychic": "Psychic",
+    "torrent": "Torrent",
+    "twin-linked": "Twin-linked",
+    "twin linked": "Twin-linked",
+}
+
+#: Every weapon ability the loaders and the scenario accept (parameterised ones with X).
+RECOGNISED_WEAPON_ABILITIES: tuple[str, ...] = (
+    *sorted(set(_FLAGS.values())),
+    "Anti-KEYWORD X+",
+    "Blast",
+    "Blast X",
+    "Melta X",
+    "Rapid Fire X",
+    "Sustained Hits X",
+)
+
+
+class UnknownAbilityError(ValueError):
+    """A weapon ability that is not in ``RECOGNISED_WEAPON_ABILITIES``."""
+
+
+class Flag(Frozen):
+    """A parameterless ability such as ``Torrent`` or ``Devastating Wounds``."""
+
+    kind: Literal["flag"] = "flag"
+    name: FlagName
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"Flag(name={self.name!r})"
+
+
+class Anti(Frozen):
+    """24.03 [ANTI-X Y+]: against a target with keyword X, an unmodified wound roll of Y+ is
+    a critical wound."""
+
+    kind: Literal["anti"] = "anti"
+    keyword: str
+    threshold: int = Field(ge=2, le=6)
+
+    def __str__(self) -> str:
+        return f"Anti-{self.keyword.title()} {self.threshold}+"
+
+    def __repr__(self) -> str:
+        return f"Anti(keyword={self.keyword!r}, threshold={self.threshold})"
+
+
+class SustainedHits(Frozen):
+    """24.36 [SUSTAINED HITS X]: a critical hit scores X additional hits (X may be dice)."""
+
+    kind: Literal["sustained_hits"] = "sustained_hits"
+    hits: DiceExpr
+
+    def __str__(self) -> str:
+        return f"Sustained Hits {self.hits}"
+
+    def __repr__(self) -> str:
+        return f"SustainedHits(hits={self.hits!r})"
+
+
+class RapidFire(Frozen):
+    """Rapid Fire X: within half range, the A characteristic is increased by X."""
+
+    kind: Literal["rapid_fire"] = "rapid_fire"
+    extra: DiceExpr
+
+    def __str__(self) -> str:
+        return f"Rapid Fire {self.extra}"
+
+    def __repr__(self) -> str:
+        return f"RapidFire(extra={self.extra!r})"
+
+
+class Blast(Frozen):
+    """24.05 [BLAST] / [BLAST X]: X more attack dice per five models in the target."""
+
+    kind: Literal["blast"] = "blast"
+    extra: int = Field(default=1, ge=1, le=10)
+
+    def __str__(self) -> str:
+        return "Blast" if self.extra == 1 else f"Blast {self.extra}"
+
+    def __repr__(self) -> str:
+        return f"Blast(extra={self.extra})"
+
+
+class Melta(Frozen):
+    """Melta X (reference facts §3): within half range, the attack's D is increased by X."""
+
+    kind: Literal["melta"] = "melta"
+    extra: DiceExpr
+
+    def __str__(self) -> str:
+        return f"Melta {self.extra}"
+
+    def __repr__(self) -> str:
+        return f"Melta(extra={self.extra!r})"
+
+
+WeaponAbility = Annotated[
+    Flag | Anti | SustainedHits | RapidFire | Blast | Melta, Field(discriminator="kind")
+]
+
+_ANTI = re.compile(r"^anti[-\s]+([a-z][a-z '\-]*?)\s+([2-6])\+$")
+_PARAM = re.compile(r"^(sustained hits|rapid fire|blast|melta)(?:\s+(\S+))?$")
+
+
+def parse_weapon_ability(text: str) -> WeaponAbility:
+    """Parse one ability in rulebook words, case-insensitively.
+
+    >>> parse_weapon_ability("Frobnicate")
+    Traceback (most recent call last):
+    ...
+    UnknownAbilityError: unknown weapon ability 'Frobnicate'
+    """
+    raw = text
+    t = " ".join(text.strip().strip("[]").replace("–", "-").lower().split())
+    if t in _FLAGS:
+        return Flag(name=_FLAGS[t])
+    m = _ANTI.match(t)
+    if m:
+        return Anti(keyword=m.group(1).upper(), threshold=int(m.group(2)))
+    m = _PARAM.match(t)
+    if m:
+        name, param = m.group(1), m.group(2)
+        try:
+            if name == "blast":
+                if param is None:
+                    return Blast()
+                if not param.isdigit() or not 1 <= int(param) <= 10:
+                    raise UnknownAbilityError(f"malformed weapon ability {raw!r}: Blast X")
+                return Blast(extra=int(param))
+            if param is None:
+                raise UnknownAbilityError(
+                    f"malformed weapon ability {raw!r}: {name.title()} needs a value"
+                )
+            dice = DiceExpr.parse(param)
+        except DiceError as exc:
+            raise UnknownAbilityError(f"malformed weapon ability {raw!r}: {exc}") from None
+        if name == "sustained hits":
+            return SustainedHits(hits=dice)
+        if name == "rapid fire":
+            return RapidFire(extra=dice)
+        return Melta(extra=dice)
+    raise UnknownAbilityError(f"unknown weapon ability {raw!r}")
