@@ -1,0 +1,79 @@
+"""The result document: exact (or sampled) distributions of every stage of the attack."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..model.common import RulesVersion
+
+__all__ = ["Distribution", "Result", "StageExplanation", "WeaponSummary"]
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Distribution(_Out):
+    """``pmf[i]`` is P(value = i); ``mean`` is its mean."""
+
+    mean: float
+    pmf: tuple[float, ...]
+
+    @classmethod
+    def from_array(cls, pmf: npt.NDArray[np.float64]) -> Distribution:
+        p = np.asarray(pmf, dtype=np.float64)
+        # trim trailing zero mass beyond the last possible value (keeps documents small)
+        nz = np.nonzero(p > 0.0)[0]
+        if len(nz):
+            p = p[: nz[-1] + 1]
+        else:
+            p = np.array([1.0])
+        mean = float(np.dot(np.arange(len(p)), p))
+        return cls(mean=mean, pmf=tuple(float(x) for x in p))
+
+    def at_least(self, n: int) -> float:
+        """P(value >= n)."""
+        return float(sum(self.pmf[n:]))
+
+
+class StageExplanation(_Out):
+    """A short explanation of one stage for one weapon (e.g. "S5 vs T4: 3+")."""
+
+    weapon: str
+    stage: Literal["attacks", "hit", "wound", "save", "damage", "allocation", "hazard"]
+    detail: str
+
+
+class WeaponSummary(_Out):
+    """Per weapon line: expected attacks, hits and wounds (independent of allocation)."""
+
+    weapon: str
+    attacks: float
+    hits: float
+    wounds: float
+    critical_wounds: float
+
+
+class Result(_Out):
+    rules: RulesVersion
+    method: Literal["exact", "monte-carlo"] = "exact"
+    trials: int | None = None
+    seed: int | None = None
+    attacks: Distribution
+    hits: Distribution
+    wounds: Distribution
+    unsaved: Distribution
+    damage: Distribution
+    models_destroyed: Distribution
+    p_unit_destroyed: float
+    attacker_mortal_wounds: Distribution
+    weapons: tuple[WeaponSummary, ...] = ()
+    stages: tuple[StageExplanation, ...] = ()
+    notes: tuple[str, ...] = ()
+    not_calculated: tuple[str, ...] = ()
+    effects_applied: tuple[str, ...] = Field(default=(), description="named effects used")
+    cp_spent: int = 0

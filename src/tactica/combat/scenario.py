@@ -1,0 +1,253 @@
+"""The scenario contract (version 1, ``shared/spec/scenario.md``): what the calculator reads.
+
+>>> s = Scenario.model_validate({
+...     "attacker": {"name": "Bolt rifles", "weapons": [
+...         {"name": "Bolt rifle", "count": 10, "range": 24, "A": "1", "skill": 3,
+...          "S": 4, "AP": -1, "D": "1"}]},
+...     "target": {"name": "MEQ", "models": [{"count": 10, "T": 4, "Sv": 3, "W": 2}]}})
+>>> s.rules, s.phase, s.attacker.weapons[0].D
+('11th', 'shooting', DiceExpr.parse('1'))
+
+Malformed input is refused with the field named:
+
+>>> Scenario.model_validate({"attacker": {"weapons": [{"name": "x", "A": "1", "skill": 3,
+...     "S": 4, "AP": 1, "D": "1"}]}, "target": {"models": [{"T": 4, "Sv": 3, "W": 2}]}})
+Traceback (most recent call last):
+...
+pydantic_core._pydantic_core.ValidationError: 1 validation error for Scenario
+attacker.weapons.0.AP
+  Input should be less than or equal to 0 ...
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from ..dice import DiceExpr
+from ..model.abilities import UnknownAbilityError, WeaponAbility, parse_weapon_ability
+from ..model.common import RulesVersion
+
+__all__ = [
+    "MAX_MODELS",
+    "MAX_WEAPON_LINES",
+    "Attacker",
+    "Context",
+    "Effect",
+    "ModelGroup",
+    "Phase",
+    "Scenario",
+    "Target",
+    "WeaponLine",
+]
+
+#: Sane-size limits: larger requests are refused with the field named.
+MAX_WEAPON_LINES = 100
+MAX_MODELS = 200
+
+Phase = Literal["shooting", "fight"]
+RerollStage = Literal["hit", "wound", "save", "damage", "attacks"]
+RerollWhich = Literal["ones", "failed", "any"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class WeaponLine(_Strict):
+    """``count`` copies of one weapon profile (one per model carrying it)."""
+
+    name: str = "weapon"
+    count: int = Field(default=1, ge=1, le=MAX_MODELS)
+    range: int | Literal["Melee"] = Field(default=24)
+    A: DiceExpr
+    skill: int | None = Field(ge=2, le=6, description="BS/WS before the +; null for Torrent")
+    S: int = Field(ge=1, le=30)
+    AP: int = Field(default=0, ge=-6, le=0)
+    D: DiceExpr
+    abilities: tuple[WeaponAbility, ...] = ()
+
+    @field_validator("abilities", mode="before")
+    @classmethod
+    def _parse_abilities(cls, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            out: list[Any] = []
+            for item in value:
+                if isinstance(item, str):
+                    try:
+                        out.append(parse_weapon_ability(item))
+                    except UnknownAbilityError as exc:
+                        raise ValueError(str(exc)) from None
+                else:
+                    out.append(item)
+            return tuple(out)
+        return value
+
+    @field_validator("A")
+    @classmethod
+    def _attacks_positive(cls, value: DiceExpr) -> DiceExpr:
+        if value.max < 1:
+            raise ValueError("A must be at least 1")
+        return value
+
+    @field_validator("D")
+    @classmethod
+    def _damage_positive(cls, value: DiceExpr) -> DiceExpr:
+        if value.min < 1:
+            raise ValueError("D must be at least 1")
+        return value
+
+    @model_validator(mode="after")
+    def _torrent_skill(self) -> WeaponLine:
+        torrent = any(getattr(a, "name", None) == "Torrent" for a in self.abilities)
+        if self.skill is None and not torrent:
+            raise ValueError(f"weapon {self.name!r}: skill is null but it has no Torrent")
+        return self
+
+    def has(self, flag: str) -> bool:
+        return any(getattr(a, "name", None) == flag for a in self.abilities)
+
+
+class Attacker(_Strict):
+    name: str = "attacker"
+    keywords: tuple[str, ...] = ()
+    weapons: tuple[WeaponLine, ...] = Field(min_length=1, max_length=MAX_WEAPON_LINES)
+
+    @field_validator("keywords")
+    @classmethod
+    def _upper(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(k.strip().upper() for k in v)
+
+
+class ModelGroup(_Strict):
+    """Identical models of the target. ``wounds_lost`` is damage already on one of them;
+    ``character`` marks a CHARACTER model (an attached leader)."""
+
+    name: str = "model"
+    count: int = Field(default=1, ge=1, le=MAX_MODELS)
+    T: int = Field(ge=1, le=20)
+    Sv: int = Field(ge=2, le=7)
+    invuln: int | None = Field(default=None, ge=2, le=6)
+    W: int = Field(ge=1, le=60)
+    fnp: int | None = Field(default=None, ge=2, le=6)
+    character: bool = False
+    wounds_lost: int = Field(default=0, ge=0)
+
+    @model_validator(mode="after")
+    def _wounds_lost(self) -> ModelGroup:
+        if self.wounds_lost >= self.W:
+            raise ValueError(f"wounds_lost {self.wounds_lost} must be below W {self.W}")
+        return self
+
+
+class Target(_Strict):
+    name: str = "target"
+    keywords: tuple[str, ...] = ()
+    models: tuple[ModelGroup, ...] = Field(min_length=1, max_length=20)
+    damage_reduction: int = Field(default=0, ge=0, le=6)
+    half_damage: bool = False
+
+    @field_validator("keywords")
+    @classmethod
+    def _upper(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(k.strip().upper() for k in v)
+
+    @model_validator(mode="after")
+    def _size(self) -> Target:
+        total = sum(g.count for g in self.models)
+        if total > MAX_MODELS:
+            raise ValueError(f"target has {total} models; at most {MAX_MODELS}")
+        return self
+
+    @property
+    def model_count(self) -> int:
+        return sum(g.count for g in self.models)
+
+
+class Context(_Strict):
+    """Circumstances of the attack. ``distance`` derives half range (Rapid Fire, Melta)
+    unless ``within_half_range`` is given."""
+
+    distance: float | None = Field(default=None, ge=0, le=200)
+    within_half_range: bool | None = None
+    remained_stationary: bool = False
+    charged: bool = False
+    advanced: bool = False
+    cover: bool = False
+    stealth: bool = False
+
+    def half_range(self, weapon_range: int | str) -> bool:
+        if self.within_half_range is not None:
+            return self.within_half_range
+        if self.distance is None or not isinstance(weapon_range, int):
+            return False
+        return self.distance <= weapon_range / 2
+
+
+class Effect(_Strict):
+    """A plain modifier. Exactly one kind per effect, e.g. ``{"hit": 1}`` or
+    ``{"reroll": "wound", "which": "ones"}``."""
+
+    hit: int | None = Field(default=None, ge=-3, le=3)
+    wound: int | None = Field(default=None, ge=-3, le=3)
+    save: int | None = Field(default=None, ge=-3, le=3)
+    ap: int | None = Field(default=None, ge=-4, le=4)
+    strength: int | None = Field(default=None, ge=-10, le=10)
+    attacks: int | None = Field(default=None, ge=-10, le=10)
+    damage: int | None = Field(default=None, ge=-3, le=6)
+    skill: int | None = Field(default=None, ge=-3, le=3)
+    reroll: RerollStage | None = None
+    which: RerollWhich | None = None
+    critical_hit_on: int | None = Field(default=None, ge=2, le=6)
+    critical_wound_on: int | None = Field(default=None, ge=2, le=6)
+    grant: WeaponAbility | None = None
+    fnp: int | None = Field(default=None, ge=2, le=6)
+    snap_shooting: bool | None = None
+
+    @field_validator("grant", mode="before")
+    @classmethod
+    def _parse_grant(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            try:
+                return parse_weapon_ability(value)
+            except UnknownAbilityError as exc:
+                raise ValueError(str(exc)) from None
+        return value
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Effect:
+        kinds = [k for k, v in self if v is not None and k != "which"]
+        if len(kinds) != 1:
+            raise ValueError(
+                "an effect sets exactly one modifier (e.g. {\"hit\": 1}); got "
+                + (", ".join(kinds) or "none")
+            )
+        if (self.reroll is None) != (self.which is None):
+            raise ValueError('a re-roll effect needs both "reroll" and "which"')
+        return self
+
+
+EffectEntry = Annotated[Effect | str, Field(union_mode="left_to_right")]
+
+
+class Scenario(_Strict):
+    """An attacking unit's weapons, a target unit and the circumstances."""
+
+    rules: RulesVersion = "11th"
+    phase: Phase = "shooting"
+    method: Literal["exact", "monte-carlo"] = "exact"
+    trials: int | None = Field(default=None, ge=100, le=10_000_000)
+    seed: int | None = None
+    attacker: Attacker
+    target: Target
+    context: Context = Context()
+    effects: tuple[EffectEntry, ...] = Field(default=(), max_length=50)
+
+    @property
+    def plain_effects(self) -> tuple[Effect, ...]:
+        return tuple(e for e in self.effects if isinstance(e, Effect))
+
+    @property
+    def named_effects(self) -> tuple[str, ...]:
+        return tuple(e for e in self.effects if isinstance(e, str))
