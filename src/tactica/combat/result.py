@@ -24,14 +24,14 @@ class Distribution(_Out):
     pmf: tuple[float, ...]
 
     @classmethod
-    def from_array(cls, pmf: npt.NDArray[np.float64]) -> Distribution:
+    def from_array(cls, pmf: npt.NDArray[np.float64], length: int | None = None) -> Distribution:
+        """From a pmf array; trailing zeros are trimmed unless ``length`` is given."""
         p = np.asarray(pmf, dtype=np.float64)
-        # trim trailing zero mass beyond the last possible value (keeps documents small)
-        nz = np.nonzero(p > 0.0)[0]
-        if len(nz):
-            p = p[: nz[-1] + 1]
+        if length is not None:
+            p = np.concatenate([p, np.zeros(max(0, length - len(p)))])[:length]
         else:
-            p = np.array([1.0])
+            nz = np.nonzero(p > 0.0)[0]
+            p = p[: nz[-1] + 1] if len(nz) else np.array([1.0])
         mean = float(np.dot(np.arange(len(p)), p))
         return cls(mean=mean, pmf=tuple(float(x) for x in p))
 

@@ -1,0 +1,306 @@
+"""The target as a small Markov state: allocation groups, models left, wounds on the
+wounded model — and exact transitions for one attack ("packet") at a time.
+
+Allocation (reference facts §4.8, §5.1, §5.2; Save Rolls "Create Groups" / "Allocation
+Order"; 05.04.01 Current Allocation Group; 24.28 Precision; 06.02 Mortal Wounds):
+
+* each CHARACTER model is its own group; other models are grouped by identical W, Sv and
+  invulnerable save (and Feel No Pain, so that every model of a group is identical; a
+  second wounded entry starts a group of its own — see ``build_groups``);
+* the current group is the first living one in this order: non-CHARACTER groups holding
+  a wounded model, other non-CHARACTER groups (in the order given), CHARACTER groups
+  holding a wounded model, other CHARACTER groups. Within a group the wounded model
+  takes damage first. Because only the current group is ever damaged, this order
+  computed from the state equals the order declared at the start of each weapon;
+* while a Precision weapon resolves, the first living CHARACTER group (wounded first)
+  is current until it is destroyed (the state remembers it);
+* the mortal-wound order of 06.02 (wounded non-CHARACTER model, non-CHARACTER, wounded
+  CHARACTER, CHARACTER) is the same order without Precision.
+
+A state is a tuple ``(k0, t0, k1, t1, ..., precision_group)``: models alive ``k`` and
+the wounds left ``t`` on the group's first (possibly wounded) model, ``precision_group``
+is ``-1`` outside a Precision weapon.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from math import comb
+
+import numpy as np
+
+from ..dice import FloatArray
+from .scenario import Target
+
+__all__ = ["Group", "Packet", "StateSpace", "TooLargeError", "build_groups", "loss_pmf"]
+
+State = tuple[int, ...]
+
+#: Above this many target states the exact engine refuses (use Monte Carlo).
+MAX_STATES = 20_000
+_DENSE_LIMIT = 700
+
+
+class TooLargeError(ValueError):
+    """The scenario's target has too many distinct states for the exact engine."""
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """An allocation group of identical models."""
+
+    name: str
+    count: int
+    W: int
+    Sv: int
+    invuln: int | None
+    fnp: int | None
+    character: bool
+    first_wounds: int  # wounds left on the first model at the start
+
+
+def build_groups(target: Target) -> tuple[Group, ...]:
+    """Allocation groups in the order the entries are listed (reference facts §5.1).
+
+    >>> from tactica.combat.scenario import Target
+    >>> t = Target.model_validate({"models": [
+    ...     {"name": "Sgt", "count": 1, "T": 4, "Sv": 3, "W": 2},
+    ...     {"name": "Marine", "count": 4, "T": 4, "Sv": 3, "W": 2, "wounds_lost": 1},
+    ...     {"name": "Captain", "count": 1, "T": 4, "Sv": 3, "W": 5, "character": True}]})
+    >>> [(g.name, g.count, g.first_wounds, g.character) for g in build_groups(t)]
+    [('Sgt+Marine', 5, 1, False), ('Captain', 1, 5, True)]
+    """
+    groups: list[Group] = []
+    for entry in target.models:
+        left = entry.W - entry.wounds_lost
+        if entry.character:
+            for i in range(entry.count):
+                groups.append(
+                    Group(entry.name, 1, entry.W, entry.Sv, entry.invuln, entry.fnp, True,
+                          left if i == 0 else entry.W)
+                )
+            continue
+        key = (entry.W, entry.Sv, entry.invuln, entry.fnp)
+        for i, g in enumerate(groups):
+            if g.character or (g.W, g.Sv, g.invuln, g.fnp) != key:
+                continue
+            if g.first_wounds < g.W and left < entry.W:
+                continue  # both wounded: keep one wounded model per group
+            groups[i] = Group(f"{g.name}+{entry.name}", g.count + entry.count, g.W, g.Sv,
+                              g.invuln, g.fnp, False, min(g.first_wounds, left))
+            break
+        else:
+            groups.append(Group(entry.name, entry.count, entry.W, entry.Sv, entry.invuln,
+                                entry.fnp, False, left))
+    return tuple(groups)
+
+
+@cache
+def loss_pmf(damage: tuple[float, ...], left: int, fnp: int | None) -> tuple[float, ...]:
+    """P(the model loses l wounds), l = 0..left, from one attack whose damage has pmf
+    ``damage``: Feel No Pain is rolled for each wound that would be lost (reference facts
+    §4.7), damage beyond the wounds left is lost.
+
+    >>> [round(x, 4) for x in loss_pmf((0.0, 0.0, 1.0), 1, 5)]   # D2 vs 1 wound, FNP 5+
+    [0.1111, 0.8889]
+    """
+    q = 0.0 if fnp is None else (7 - fnp) / 6  # P(a wound is ignored)
+    out = [0.0] * (left + 1)
+    for d, pd in enumerate(damage):
+        if not pd:
+            continue
+        for lost in range(d + 1):
+            p = comb(d, lost) * (1 - q) ** lost * q ** (d - lost)
+            out[min(lost, left)] += pd * p
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Packet:
+    """One attack (or one Devastating-Wounds critical) reaching the target.
+
+    ``save[g]`` is P(saved) against group ``g`` (0 for mortal wounds); ``damage`` is the
+    pmf of the damage it inflicts; ``fnp`` an effect's Feel No Pain; ``precision``: the
+    Precision group stays current.
+    """
+
+    save: tuple[float, ...]
+    damage: tuple[float, ...]
+    fnp: int | None
+    precision: bool
+
+
+class StateSpace:
+    """The reachable target states and exact transition operators over them."""
+
+    def __init__(self, groups: tuple[Group, ...]) -> None:
+        self.groups = groups
+        init: list[int] = []
+        for g in groups:
+            init += [g.count, g.first_wounds]
+        self.initial: State = (*init, -1)
+        self.states: list[State] = [self.initial]
+        self.index: dict[State, int] = {self.initial: 0}
+
+    # --- the order of allocation --------------------------------------------------------
+    def current(self, s: State) -> int | None:
+        """The group the next attack is allocated to, or None if all are destroyed."""
+        if s[-1] >= 0:
+            return s[-1]
+        best: tuple[int, int] | None = None
+        for gi, g in enumerate(self.groups):
+            k, t = s[2 * gi], s[2 * gi + 1]
+            if k == 0:
+                continue
+            tier = (2 if g.character else 0) + (0 if t < g.W else 1)
+            if best is None or tier < best[0]:
+                best = (tier, gi)
+        return None if best is None else best[1]
+
+    def precision_start(self, s: State) -> State:
+        """24.28: the first living CHARACTER group (wounded first) becomes current."""
+        best: tuple[int, int] | None = None
+        for gi, g in enumerate(self.groups):
+            k, t = s[2 * gi], s[2 * gi + 1]
+            if g.character and k:
+                tier = 0 if t < g.W else 1
+                if best is None or tier < best[0]:
+                    best = (tier, gi)
+        return (*s[:-1], -1 if best is None else best[1])
+
+    @staticmethod
+    def precision_end(s: State) -> State:
+        return (*s[:-1], -1)
+
+    # --- read-outs ----------------------------------------------------------------------
+    def wounds_left(self, s: State) -> int:
+        total = 0
+        for gi, g in enumerate(self.groups):
+            k, t = s[2 * gi], s[2 * gi + 1]
+            if k:
+                total += t + (k - 1) * g.W
+        return total
+
+    def models_left(self, s: State) -> int:
+        return sum(s[2 * gi] for gi in range(len(self.groups)))
+
+    # --- transitions --------------------------------------------------------------------
+    def _id(self, s: State) -> int:
+        i = self.index.get(s)
+        if i is None:
+            if len(self.states) >= MAX_STATES:
+                raise TooLargeError(
+                    f"the target has more than {MAX_STATES} damage states; "
+                    "use method monte-carlo"
+                )
+            i = len(self.states)
+            self.states.append(s)
+            self.index[s] = i
+        return i
+
+    def packet_edges(self, s: State, pk: Packet) -> list[tuple[State, float, bool]]:
+        """Successors of ``s`` under one packet: (state, probability, counted unsaved)."""
+        g = self.current(s)
+        if g is None:
+            return [(s, 1.0, False)]
+        grp = self.groups[g]
+        out: list[tuple[State, float, bool]] = []
+        p_save = pk.save[g]
+        if p_save:
+            out.append((s, p_save, False))
+        k, t = s[2 * g], s[2 * g + 1]
+        fnp = min((f for f in (grp.fnp, pk.fnp) if f is not None), default=None)
+        for lost, p in enumerate(loss_pmf(pk.damage, t, fnp)):
+            if not p:
+                continue
+            ns = list(s)
+            if lost < t:
+                ns[2 * g + 1] = t - lost
+            else:
+                ns[2 * g] = k - 1
+                ns[2 * g + 1] = grp.W if k > 1 else 0
+                if k == 1 and s[-1] == g:
+                    ns[-1] = -1
+            out.append((tuple(ns), (1 - p_save) * p, True))
+        return out
+
+    def operator(self, pk: Packet) -> Operator:
+        """The exact linear operator of one packet over all states (closed under it)."""
+        rows_a: list[tuple[int, int, float]] = []
+        rows_b: list[tuple[int, int, float]] = []
+        i = 0
+        while i < len(self.states):  # states may be discovered while we go
+            for ns, p, unsaved in self.packet_edges(self.states[i], pk):
+                (rows_b if unsaved else rows_a).append((i, self._id(ns), p))
+            i += 1
+        return Operator(rows_a, rows_b)
+
+    def mapping(self, fn: str) -> Operator:
+        """A deterministic re-labelling (``precision_start`` / ``precision_end``)."""
+        f = self.precision_start if fn == "precision_start" else self.precision_end
+        rows: list[tuple[int, int, float]] = []
+        i = 0
+        while i < len(self.states):
+            rows.append((i, self._id(f(self.states[i])), 1.0))
+            i += 1
+        return Operator(rows, [])
+
+
+class Operator:
+    """``apply(P)`` for P of shape (states, unsaved): the part ``a`` keeps the unsaved
+    count, the part ``b`` adds one. Dense matrices for small spaces, sparse otherwise."""
+
+    def __init__(self, a: list[tuple[int, int, float]], b: list[tuple[int, int, float]]):
+        self._a = a
+        self._b = b
+        self._n = -1
+        self._dense: tuple[FloatArray, FloatArray] | None = None
+
+    def _prepare(self, n: int) -> None:
+        if self._n == n:
+            return
+        self._n = n
+        if n <= _DENSE_LIMIT:
+            ma = np.zeros((n, n))
+            mb = np.zeros((n, n))
+            for i, j, p in self._a:
+                ma[j, i] += p
+            for i, j, p in self._b:
+                mb[j, i] += p
+            self._dense = (ma, mb)
+        else:
+            self._dense = None
+            self._sa = _coo(self._a)
+            self._sb = _coo(self._b)
+
+    def apply(self, x: FloatArray) -> FloatArray:
+        n = x.shape[0]
+        self._prepare(n)
+        if self._dense is not None:
+            ma, mb = self._dense
+            out: FloatArray = ma @ x
+            if self._b:
+                moved = mb @ x
+                out[:, 1:] += moved[:, :-1]
+            return out
+        out = _sparse_apply(self._sa, x)
+        if self._b:
+            moved = _sparse_apply(self._sb, x)
+            out[:, 1:] += moved[:, :-1]
+        return out
+
+
+def _coo(rows: list[tuple[int, int, float]]) -> tuple[np.ndarray, np.ndarray, FloatArray]:
+    if not rows:
+        return np.zeros(0, int), np.zeros(0, int), np.zeros(0)
+    src, dst, p = zip(*rows, strict=True)
+    return np.array(src), np.array(dst), np.array(p, dtype=np.float64)
+
+
+def _sparse_apply(coo: tuple[np.ndarray, np.ndarray, FloatArray], x: FloatArray) -> FloatArray:
+    src, dst, p = coo
+    out = np.zeros_like(x)
+    if len(src):
+        np.add.at(out, dst, p[:, None] * x[src])
+    return out

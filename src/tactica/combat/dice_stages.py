@@ -1,0 +1,209 @@
+"""Exact per-die outcomes of the hit and wound rolls, and their totals over many dice.
+
+One attack die becomes a small joint distribution over (hits, wounds to save, critical
+wounds that bypass saves); totals over a random number of attack dice are compound
+distributions. Nothing here depends on the target's state, so the engine computes these
+once per weapon.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..dice import FloatArray
+from .profile import RerollPolicy, ResolvedWeapon
+
+__all__ = ["DieOutcome", "compound", "die_outcome", "roll_outcomes"]
+
+# outcome indices of one hit or wound roll
+FAIL, SUCCESS, CRITICAL = 0, 1, 2
+
+
+def roll_outcomes(
+    classify: list[int], policy: RerollPolicy, values: tuple[float, float, float]
+) -> tuple[FloatArray, str | None]:
+    """Probabilities of FAIL/SUCCESS/CRITICAL for one D6 whose face ``f`` (1..6) has outcome
+    ``classify[f - 1]``, re-rolled at most once under ``policy`` (Re-rolls: before
+    modifiers; "unmodified" means after re-rolls). ``any`` re-rolls every face whose
+    outcome is worth less than a fresh roll (``values`` per outcome); the second element
+    says which faces that policy re-rolls, for the result's notes.
+
+    >>> p, _ = roll_outcomes([0, 0, 1, 1, 1, 2], "ones", (0, 1, 2))
+    >>> [round(x * 36) for x in p]   # fail: 1/6 (a 2) + 1/6*2/6; crit: 1/6 + 1/36
+    [8, 21, 7]
+    """
+    fresh = np.zeros(3)
+    for o in classify:
+        fresh[o] += 1 / 6
+    if policy is None:
+        return fresh, None
+    if policy == "ones":
+        reroll = [f == 1 for f in range(1, 7)]
+    elif policy == "failed":
+        reroll = [o == FAIL for o in classify]
+    else:
+        ev = float(np.dot(fresh, values))
+        reroll = [values[o] < ev - 1e-12 for o in classify]
+    out = np.zeros(3)
+    for face, o in enumerate(classify):
+        if reroll[face]:
+            out += fresh / 6
+        else:
+            out[o] += 1 / 6
+    desc = None
+    if policy == "any":
+        faces = [str(f + 1) for f in range(6) if reroll[f]]
+        desc = ",".join(faces) if faces else "none"
+    return out, desc
+
+
+def hit_classes(w: ResolvedWeapon) -> list[int]:
+    """Hit Roll: an unmodified 1 fails; an unmodified roll at or above the critical-hit
+    threshold is a critical hit (always hits); otherwise roll + modifier >= skill hits.
+    Snap shooting (15.09): only an unmodified 6 hits, irrespective of BS and modifiers."""
+    out = []
+    for f in range(1, 7):
+        if w.snap_shooting:
+            out.append(CRITICAL if f == 6 else FAIL)
+        elif f == 1:
+            out.append(FAIL)
+        elif f >= w.critical_hit:
+            out.append(CRITICAL)
+        elif f + w.hit_modifier >= w.skill:
+            out.append(SUCCESS)
+        else:
+            out.append(FAIL)
+    return out
+
+
+def wound_classes(w: ResolvedWeapon) -> list[int]:
+    """Wound Roll: unmodified 1 fails; unmodified >= the critical-wound threshold (6, Anti
+    X Y+, effects) is a critical wound; otherwise roll + modifier >= the table's need."""
+    out = []
+    for f in range(1, 7):
+        if f == 1:
+            out.append(FAIL)
+        elif f >= w.critical_wound:
+            out.append(CRITICAL)
+        elif f + w.wound_modifier >= w.wound_needed:
+            out.append(SUCCESS)
+        else:
+            out.append(FAIL)
+    return out
+
+
+@dataclass(frozen=True)
+class DieOutcome:
+    """One attack die: ``joint[h, n, m]`` = P(h hits, n wounds that go to saves, m
+    Devastating-Wounds critical wounds). ``lethal_taken`` is the attacker's choice."""
+
+    joint: FloatArray
+    lethal_taken: bool
+    notes: tuple[str, ...]
+
+    @property
+    def hits(self) -> FloatArray:
+        return np.asarray(self.joint.sum(axis=(1, 2)))
+
+    @property
+    def to_save(self) -> FloatArray:
+        """Joint pmf over (n, m)."""
+        return np.asarray(self.joint.sum(axis=0))
+
+
+def _conv2(a: FloatArray, b: FloatArray) -> FloatArray:
+    out = np.zeros((a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1))
+    for (i, j), p in np.ndenumerate(b):
+        if p:
+            out[i : i + a.shape[0], j : j + a.shape[1]] += p * a
+    return out
+
+
+def die_outcome(w: ResolvedWeapon, e_normal: float, e_mortal: float) -> DieOutcome:
+    """The exact outcome of one attack die of ``w``.
+
+    ``e_normal`` / ``e_mortal`` are the expected damage of a wound that goes to saves and
+    of a Devastating-Wounds critical, used only for the attacker's choices (11th-edition
+    Lethal Hits 24.23, re-rolls of ``any``), as reference facts §4.5 and the 11th bullet
+    on Lethal Hits require.
+    """
+    notes: list[str] = []
+    crit_value = e_mortal if w.devastating else e_normal
+    wp, wdesc = roll_outcomes(wound_classes(w), w.wound_reroll, (0.0, e_normal, crit_value))
+    if wdesc is not None:
+        notes.append(f"{w.name}: wound re-rolls fish for better results on faces {wdesc}")
+    # one hit rolling to wound -> (n, m)
+    single = np.zeros((2, 2))
+    single[0, 0] = wp[FAIL]
+    if w.devastating:
+        single[1, 0] = wp[SUCCESS]
+        single[0, 1] = wp[CRITICAL]
+    else:
+        single[1, 0] = wp[SUCCESS] + wp[CRITICAL]
+    roll_value = wp[SUCCESS] * e_normal + wp[CRITICAL] * crit_value
+
+    lethal_taken = False
+    if w.lethal_hits and not w.torrent:
+        if w.lethal_mandatory:
+            lethal_taken = True
+        else:
+            lethal_taken = e_normal >= roll_value - 1e-12
+            notes.append(
+                f"{w.name}: Lethal Hits "
+                + ("taken (an automatic wound is worth at least a wound roll)"
+                   if lethal_taken else "declined: rolling to wound for critical wounds "
+                   "(Devastating Wounds) gives more expected damage")
+            )
+    crit_self = np.array([[0.0, 0.0], [1.0, 0.0]]) if lethal_taken else single
+
+    sus = w.sustained.pmf() if w.sustained is not None else np.array([1.0])
+    mean_sus = float(np.dot(np.arange(len(sus)), sus))
+    v_hit = roll_value
+    v_crit = (e_normal if lethal_taken else roll_value) + mean_sus * roll_value
+
+    if w.torrent:
+        hp = np.array([0.0, 1.0, 0.0])  # 01.05.01: automatic hits are never critical
+    else:
+        hp, hdesc = roll_outcomes(hit_classes(w), w.hit_reroll, (0.0, v_hit, v_crit))
+        if hdesc is not None:
+            notes.append(f"{w.name}: hit re-rolls fish for criticals on faces {hdesc}")
+
+    max_h = len(sus)  # 1 + max extra
+    max_nm = max_h + 1
+    joint = np.zeros((max_h + 1, max_nm, max_nm))
+    joint[0, 0, 0] += hp[FAIL]
+    joint[1, :2, :2] += hp[SUCCESS] * single
+    if hp[CRITICAL]:
+        acc = crit_self
+        for x, px in enumerate(sus):
+            if px:
+                nm = acc
+                h = 1 + x
+                joint[h, : nm.shape[0], : nm.shape[1]] += hp[CRITICAL] * px * nm
+            acc = _conv2(acc, single)
+    return DieOutcome(joint=joint, lethal_taken=lethal_taken, notes=tuple(notes))
+
+
+def compound(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
+    """Distribution of the sum of N i.i.d. copies of ``per_die`` (1-D or 2-D pmf) with N
+    distributed as ``count_pmf``."""
+    nmax = len(count_pmf) - 1
+    shape = tuple((s - 1) * nmax + 1 for s in per_die.shape)
+    total = np.zeros(shape)
+    cur = np.zeros(shape)
+    cur[(0,) * per_die.ndim] = 1.0
+    support = [(idx, p) for idx, p in np.ndenumerate(per_die) if p]
+    for k in range(nmax + 1):
+        if count_pmf[k]:
+            total += count_pmf[k] * cur
+        if k == nmax:
+            break
+        nxt = np.zeros(shape)
+        for idx, p in support:
+            src = tuple(slice(0, s - i) for s, i in zip(shape, idx, strict=True))
+            dst = tuple(slice(i, s) for s, i in zip(shape, idx, strict=True))
+            nxt[dst] += p * cur[src]
+        cur = nxt
+    return total

@@ -1,0 +1,36 @@
+"""10th edition (the unnumbered seed rules: Hit Roll, Saving Throw, Benefit of Cover...)."""
+
+from __future__ import annotations
+
+from .base import AttackCircumstances, RuleSet
+
+__all__ = ["Tenth"]
+
+
+class Tenth(RuleSet):
+    name = "10th"
+    title = "10th edition (unnumbered sections)"
+    lethal_hits_optional = False  # Lethal Hits: "a Critical Hit automatically wounds"
+    devastating_wounds = "unsaveable"  # Devastating Wounds (001/002 text)
+    hazard_fails_on = 1  # Hazardous: "fails on a 1"
+    snap_shooting_hit_rerolls = True  # reference facts §5.12
+    extra_attacks_unmodifiable = True  # Extra Attacks (002): "cannot be modified"
+    psychic_ignores_hit_modifiers = False  # no 10th Psychic rule changes the numbers
+
+    def hit_modifier_from_target(self, c: AttackCircumstances) -> int:
+        """Stealth (001/003): "each time a ranged attack is made against it, subtract 1
+        from that attack's Hit roll" — not removed by Ignores Cover."""
+        return -1 if (c.ranged and c.stealth) else 0
+
+    def save_bonus(self, c: AttackCircumstances, save: int, ap: int) -> int:
+        """Benefit of Cover (001): +1 to armour saves against ranged attacks, not for
+        models with a Save of 3+ or better against AP 0; Ignores Cover removes it."""
+        if not c.ranged or not c.cover or c.ignores_cover:
+            return 0
+        if save <= 3 and ap == 0:
+            return 0
+        return 1
+
+    def hazard_mortal_wounds(self, attacker_keywords: tuple[str, ...]) -> int:
+        """Hazardous (001/002): the selected model suffers 3 mortal wounds."""
+        return 3
