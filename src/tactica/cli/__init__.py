@@ -1,0 +1,25 @@
+"""The ``tactica`` console script (``tactica = "tactica.cli:main"``).
+
+The commands live on ``tactica.cli.app.app`` (a ``typer.Typer``; ``tactica.cli.app`` stays
+the module, so it is not re-exported here under the same name). Further commands are
+registered on it below, the same way a third party would, e.g.::
+
+    from .calc import calc
+    commands.app.command("calc")(calc)
+"""
+
+from __future__ import annotations
+
+from . import app as commands
+
+__all__ = ["commands", "main"]
+
+# --- command registrations ------------------------------------------------------------
+from .calc import calc
+
+commands.app.command("calc")(calc)
+
+
+def main() -> None:
+    """Run the command line."""
+    commands.app()

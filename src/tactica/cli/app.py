@@ -1,0 +1,174 @@
+"""The ``tactica`` command line: thin typer commands over the public API.
+
+Each command parses its options, asks the library (``tactica.library.load_library``) and
+formats the answer with rich (``tactica.cli.render``). An unknown name exits with code 2
+and the "did you mean" message on stderr.
+
+Other commands register on ``app`` from ``tactica.cli`` (e.g. ``app.command("calc")``).
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from importlib import metadata
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from ..library import load_library
+from ..model.common import RulesVersion
+from ..names import UnknownNameError
+from .render import datasheet_card, rule_panel, units_table
+
+__all__ = ["EXIT_UNKNOWN_NAME", "SchemaKind", "app", "schema_of", "version"]
+
+#: Exit code for a name that matches nothing (the usage-error code).
+EXIT_UNKNOWN_NAME = 2
+
+app = typer.Typer(
+    name="tactica",
+    help="Warhammer 40,000 rules engine: datasheets as data and exact combat odds.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+RulesOption = Annotated[
+    RulesVersion | None,
+    typer.Option(
+        "--rules",
+        help="Rules version (10th or 11th). Default: 11th where the unit has it.",
+    ),
+]
+
+
+class SchemaKind(StrEnum):
+    """The documents ``tactica schema`` exports."""
+
+    scenario = "scenario"
+    result = "result"
+    datasheet = "datasheet"
+
+
+def version() -> str:
+    """The installed package version."""
+    try:
+        return metadata.version("tactica")
+    except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare tree
+        return "unknown"
+
+
+def _out() -> Console:
+    return Console(highlight=False, soft_wrap=False)
+
+
+def _unknown(exc: UnknownNameError) -> NoReturn:
+    Console(stderr=True, highlight=False).print(f"error: {exc}", markup=False)
+    raise typer.Exit(code=EXIT_UNKNOWN_NAME)
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"tactica {version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_version_callback,
+            is_eager=True,
+            help="Print the version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Warhammer 40,000 rules engine: datasheets as data and exact combat odds."""
+
+
+@app.command("units")
+def units(rules: RulesOption = None) -> None:
+    """List the units in the library: name, faction keywords, rules version, points, source."""
+    _out().print(units_table(load_library().datasheets(rules)))
+
+
+@app.command("sheet")
+def sheet(
+    name: Annotated[str, typer.Argument(help="Unit name (case and punctuation ignored).")],
+    rules: RulesOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the datasheet as JSON.")] = False,
+) -> None:
+    """Show a unit's datasheet card (or its JSON with --json)."""
+    try:
+        found = load_library().datasheet(name, rules)
+    except UnknownNameError as exc:
+        _unknown(exc)
+    if as_json:
+        typer.echo(json.dumps(found.model_dump(mode="json"), indent=2, ensure_ascii=False))
+    else:
+        _out().print(datasheet_card(found))
+
+
+@app.command("rule")
+def rule(
+    name: Annotated[
+        str, typer.Argument(help="A stratagem, ability, enhancement or core rule name.")
+    ],
+    rules: RulesOption = None,
+) -> None:
+    """Show a stratagem, ability, enhancement, detachment rule or core rule."""
+    try:
+        found = load_library().find_rules(name, rules)
+    except UnknownNameError as exc:
+        _unknown(exc)
+    console = _out()
+    for item in found:
+        note = None
+        if rules is not None and item.rules != rules:
+            note = f"no {rules} version of {name!r}; this is the {item.rules} text"
+        console.print(rule_panel(item, note))
+
+
+def schema_of(kind: SchemaKind) -> dict[str, Any]:
+    """The JSON Schema of a scenario, a result or a datasheet (from the models)."""
+    if kind is SchemaKind.scenario:
+        from ..combat.scenario import Scenario
+
+        return Scenario.model_json_schema()
+    if kind is SchemaKind.result:
+        from ..combat.result import Result
+
+        return Result.model_json_schema()
+    from ..model.datasheet import Datasheet
+
+    return Datasheet.model_json_schema()
+
+
+@app.command("schema")
+def schema(
+    kind: Annotated[
+        SchemaKind | None,
+        typer.Argument(help="Which schema (scenario, result, datasheet); default: all."),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Write <kind>.schema.json files into this directory."),
+    ] = None,
+) -> None:
+    """Print or export the JSON Schemas of the scenario, result and datasheet documents."""
+    kinds = list(SchemaKind) if kind is None else [kind]
+    schemas = {k.value: schema_of(k) for k in kinds}
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        for key, value in schemas.items():
+            path = out / f"{key}.schema.json"
+            path.write_text(json.dumps(value, indent=2) + "\n", encoding="utf-8")
+            typer.echo(str(path))
+        return
+    document = schemas[kinds[0].value] if kind is not None else schemas
+    typer.echo(json.dumps(document, indent=2))

@@ -1,0 +1,85 @@
+"""Name normalisation and suggestions (``tactica.names``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tactica.names import UnknownNameError, name_key, normalise, suggest
+
+UNITS = ["Primus", "Banehammer", "Death Riders", "Tyrannocyte", "Neophyte Hybrids"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("Primus", "primus"),
+        ("PRIMUS", "primus"),
+        ("Prímus", "primus"),
+        ("Pri\u0301mus", "primus"),  # combining accent, not precomposed
+        ("death-riders", "death riders"),
+        ("Death–Riders", "death riders"),  # en dash
+        ("Death—Riders", "death riders"),  # em dash
+        ("  Death   Riders  ", "death riders"),
+        ("VENGEANCE FOR THE MARTYR!", "vengeance for the martyr"),
+        ("Steed's savage claws", "steeds savage claws"),
+        ("Steed’s savage claws", "steeds savage claws"),  # curly apostrophe
+        ("“Primed and Readied”", "primed and readied"),  # curly quotes
+        ("Grenade launcher – frag", "grenade launcher frag"),
+        ("Gene-sire's Reliquant", "gene sires reliquant"),
+        ("Twin-linked", "twin linked"),
+        ("ÉLAN", "elan"),
+        ("", ""),
+        ("!!!", ""),
+    ],
+)
+def test_normalise(raw: str, expected: str) -> None:
+    assert normalise(raw) == expected
+
+
+def test_normalise_is_idempotent() -> None:
+    for raw in ("Death–Riders", "“Prímus”", "C'tan Shard"):
+        assert normalise(normalise(raw)) == normalise(raw)
+
+
+def test_name_key_ignores_spaces_too() -> None:
+    assert name_key("Death Riders") == name_key("deathriders") == name_key("DEATH-RIDERS")
+    assert name_key("Primus") != name_key("Primsu")
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("Primsu", ("Primus",)),
+        ("bane hammer", ("Banehammer",)),
+        ("Tyranocyte", ("Tyrannocyte",)),
+        ("neophyte", ("Neophyte Hybrids",)),
+        ("death", ("Death Riders",)),
+        ("qwertyuiop", ()),
+        ("", ()),
+    ],
+)
+def test_suggest(typed: str, expected: tuple[str, ...]) -> None:
+    assert suggest(typed, UNITS) == expected
+
+
+def test_suggest_limits_and_orders() -> None:
+    names = ["Command Re-roll", "Command Re-roll 15.02", "Counteroffensive", "Crushing Impact"]
+    assert suggest("command", names, n=1) == ("Command Re-roll",)
+    assert suggest("command", names) == ("Command Re-roll", "Command Re-roll 15.02")
+    assert suggest("command", names, n=0) == ()
+
+
+def test_suggest_returns_candidates_in_their_own_spelling_once() -> None:
+    assert suggest("primed", ["PRIMED AND READIED", "Primed and Readied"]) == (
+        "PRIMED AND READIED",
+    )
+
+
+def test_unknown_name_error_message() -> None:
+    err = UnknownNameError("unit", "Primsu", ["Primus"])
+    assert isinstance(err, LookupError)
+    assert str(err) == "no unit named 'Primsu'; did you mean: Primus?"
+    assert (err.kind, err.name, err.suggestions) == ("unit", "Primsu", ("Primus",))
+    several = UnknownNameError("rule", "x", ["A", "B"])
+    assert str(several) == "no rule named 'x'; did you mean: A, B?"
+    assert str(UnknownNameError("unit", "zzz")) == "no unit named 'zzz'"
