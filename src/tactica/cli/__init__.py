@@ -6,6 +6,10 @@ registered on it below, the same way a third party would, e.g.::
 
     from .calc import calc
     commands.app.command("calc")(calc)
+
+from .effects import effects  # noqa: E402
+
+commands.app.command("effects")(effects)
 """
 
 from __future__ import annotations
@@ -18,6 +22,10 @@ __all__ = ["commands", "main"]
 from .calc import calc
 
 commands.app.command("calc")(calc)
+
+from .effects import effects  # noqa: E402
+
+commands.app.command("effects")(effects)
 
 
 def main() -> None:

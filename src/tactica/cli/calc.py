@@ -164,6 +164,14 @@ def calc(
     effect: Annotated[list[str] | None, typer.Option(
         help='plain modifier (hit=1, \'{"reroll":"wound","which":"ones"}\') or a rule name'
     )] = None,
+    led_by: Annotated[list[str] | None, typer.Option(help="leader attached (Primus)")] = None,
+    arrived: Annotated[bool, typer.Option(
+        "--arrived", help="set up as Reinforcements this turn or last")] = False,
+    disembarked: Annotated[bool, typer.Option("--disembarked")] = False,
+    tyranids_nearby: Annotated[bool, typer.Option(
+        "--tyranids-nearby", help="a friendly TYRANIDS unit within 6\" of the target")] = False,
+    wounds_left: Annotated[int | None, typer.Option(
+        help="wounds left on the attacking model (Damaged profiles)")] = None,
     monte_carlo: Annotated[
         int | None, typer.Option("--monte-carlo", help="sample N trials")
     ] = None,
@@ -192,9 +200,23 @@ def calc(
             data: dict[str, Any] = {
                 "rules": rules, "phase": phase, "attacker": atk, "target": tgt,
                 "context": Context(distance=distance, remained_stationary=stationary,
-                                   charged=charged, cover=cover, stealth=stealth),
+                                   charged=charged, cover=cover, stealth=stealth,
+                                   led_by=tuple(led_by or ()), arrived_from_reserves=arrived,
+                                   disembarked=disembarked, tyranids_nearby=tyranids_nearby,
+                                   attacker_wounds_left=wounds_left,
+                                   attacker_toughness=next(
+                                       (m.T for m in sheet.models if m.T is not None), None)),
                 "effects": tuple(_parse_effect(e) for e in (effect or [])),
             }
+            dmg = sheet.damaged
+            if dmg is not None and wounds_left is not None and \
+                    dmg.min_wounds <= wounds_left <= dmg.max_wounds:
+                data["effects"] += ("Damaged: 1-8 wounds remaining",)
+                notes.append(f"{sheet.name} is damaged ({wounds_left} wounds left): "
+                             f"{dmg.text}")
+            if any(x.casefold() == "primus" for x in (led_by or ())):
+                data["effects"] += ("Cult Demagogue",)
+                notes.append("Cult Demagogue: +1 to Hit while the Primus leads the unit")
             if monte_carlo:
                 data.update(method="monte-carlo", trials=monte_carlo, seed=seed)
             scenario = Scenario.model_validate(data)

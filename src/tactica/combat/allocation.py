@@ -129,6 +129,7 @@ class Packet:
     damage: tuple[float, ...]
     fnp: int | None
     precision: bool
+    counts: bool = True  # counted as an unsaved attack when it reaches a living model
 
 
 class StateSpace:
@@ -232,7 +233,7 @@ class StateSpace:
         i = 0
         while i < len(self.states):  # states may be discovered while we go
             for ns, p, unsaved in self.packet_edges(self.states[i], pk):
-                (rows_b if unsaved else rows_a).append((i, self._id(ns), p))
+                (rows_b if unsaved and pk.counts else rows_a).append((i, self._id(ns), p))
             i += 1
         return Operator(rows_a, rows_b)
 

@@ -66,7 +66,7 @@ def hit_classes(w: ResolvedWeapon) -> list[int]:
     out = []
     for f in range(1, 7):
         if w.snap_shooting:
-            out.append(CRITICAL if f == 6 else FAIL)
+            out.append(CRITICAL if f == 6 else SUCCESS if f >= w.snap_hit_on else FAIL)
         elif f == 1:
             out.append(FAIL)
         elif f >= w.critical_hit:
@@ -102,6 +102,11 @@ class DieOutcome:
     joint: FloatArray
     lethal_taken: bool
     notes: tuple[str, ...]
+    #: sub-pmfs of ``joint`` without a failed hit die / without a failed wound die, and
+    #: the outcome of one fresh wound die as (n, m): for a single-die re-roll (15.02)
+    no_failed_hit: FloatArray | None = None
+    no_failed_wound: FloatArray | None = None
+    fresh_wound: FloatArray | None = None
 
     @property
     def hits(self) -> FloatArray:
@@ -142,6 +147,8 @@ def die_outcome(w: ResolvedWeapon, e_normal: float, e_mortal: float) -> DieOutco
         single[0, 1] = wp[CRITICAL]
     else:
         single[1, 0] = wp[SUCCESS] + wp[CRITICAL]
+    single_ok = single.copy()
+    single_ok[0, 0] = 0.0  # the same die, its failure excluded (a sub-pmf)
     roll_value = wp[SUCCESS] * e_normal + wp[CRITICAL] * crit_value
 
     lethal_taken = False
@@ -157,6 +164,7 @@ def die_outcome(w: ResolvedWeapon, e_normal: float, e_mortal: float) -> DieOutco
                    "(Devastating Wounds) gives more expected damage")
             )
     crit_self = np.array([[0.0, 0.0], [1.0, 0.0]]) if lethal_taken else single
+    crit_self_ok = np.array([[0.0, 0.0], [1.0, 0.0]]) if lethal_taken else single_ok
 
     sus = w.sustained.pmf() if w.sustained is not None else np.array([1.0])
     mean_sus = float(np.dot(np.arange(len(sus)), sus))
@@ -172,18 +180,26 @@ def die_outcome(w: ResolvedWeapon, e_normal: float, e_mortal: float) -> DieOutco
 
     max_h = len(sus)  # 1 + max extra
     max_nm = max_h + 1
-    joint = np.zeros((max_h + 1, max_nm, max_nm))
-    joint[0, 0, 0] += hp[FAIL]
-    joint[1, :2, :2] += hp[SUCCESS] * single
-    if hp[CRITICAL]:
-        acc = crit_self
-        for x, px in enumerate(sus):
-            if px:
-                nm = acc
-                h = 1 + x
-                joint[h, : nm.shape[0], : nm.shape[1]] += hp[CRITICAL] * px * nm
-            acc = _conv2(acc, single)
-    return DieOutcome(joint=joint, lethal_taken=lethal_taken, notes=tuple(notes))
+
+    def build(one: FloatArray, crit_one: FloatArray, miss: float) -> FloatArray:
+        joint = np.zeros((max_h + 1, max_nm, max_nm))
+        joint[0, 0, 0] += miss
+        joint[1, :2, :2] += hp[SUCCESS] * one
+        if hp[CRITICAL]:
+            acc = crit_one
+            for x, px in enumerate(sus):
+                if px:
+                    joint[1 + x, : acc.shape[0], : acc.shape[1]] += hp[CRITICAL] * px * acc
+                acc = _conv2(acc, one)
+        return joint
+
+    joint = build(single, crit_self, hp[FAIL])
+    return DieOutcome(
+        joint=joint, lethal_taken=lethal_taken, notes=tuple(notes),
+        no_failed_hit=build(single, crit_self, 0.0),
+        no_failed_wound=build(single_ok, crit_self_ok, hp[FAIL]),
+        fresh_wound=single,
+    )
 
 
 def compound(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:

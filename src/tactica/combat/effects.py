@@ -6,12 +6,12 @@ in ``NAMED_EFFECTS``; a name that is not registered is refused with the field na
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from ..dice import FloatArray
 from .scenario import Effect, Scenario
 
-__all__ = ["NAMED_EFFECTS", "NamedEffectError", "NamedEffects", "resolve_effects"]
+__all__ = ["NamedEffectError", "NamedEffects", "resolve_effects"]
 
 
 class NamedEffectError(ValueError):
@@ -26,35 +26,65 @@ class NamedEffects:
     cp: int = 0
     notes: tuple[str, ...] = ()
     not_calculated: tuple[str, ...] = ()
+    #: (label, pmf of mortal wounds) the target suffers before the attacks
+    mortal_before: tuple[tuple[str, FloatArray], ...] = ()
+    #: (label, pmf) of mortal wounds that land elsewhere (the attacker, friendly units)
+    side: tuple[tuple[str, FloatArray], ...] = ()
+    #: context changes (Smokescreen: cover and Stealth)
+    context: dict[str, object] = field(default_factory=dict)
 
-
-#: name (normalised) -> function(scenario) -> (modifiers, cp, notes, not_calculated)
-NAMED_EFFECTS: dict[
-    str, Callable[[Scenario], tuple[tuple[Effect, ...], int, tuple[str, ...], tuple[str, ...]]]
-] = {}
-
-
-def _norm(name: str) -> str:
-    return " ".join("".join(c for c in name.casefold() if c.isalnum() or c.isspace()).split())
+    def scenario(self, scenario: Scenario) -> Scenario:
+        """``scenario`` with the effects' context changes applied."""
+        if not self.context:
+            return scenario
+        ctx = scenario.context.model_copy(update=self.context)
+        return scenario.model_copy(update={"context": ctx})
 
 
 def resolve_effects(scenario: Scenario) -> tuple[tuple[Effect, ...], NamedEffects]:
-    """Plain effects plus the modifiers of every named effect."""
+    """Plain effects plus the modifiers of every named effect (``tactica.effects``);
+    each named effect's conditions are checked and every failure is reported at once."""
+    from ..effects import UnknownEffectError, find_effect, non_combat_reason
+
     effects = list(scenario.plain_effects)
     applied: list[str] = []
     notes: list[str] = []
     not_calc: list[str] = []
+    before: list[tuple[str, FloatArray]] = []
+    side: list[tuple[str, FloatArray]] = []
+    context: dict[str, object] = {}
+    failures: list[str] = []
     cp = 0
     for i, entry in enumerate(scenario.effects):
         if not isinstance(entry, str):
             continue
-        fn = NAMED_EFFECTS.get(_norm(entry))
-        if fn is None:
-            raise NamedEffectError(f"effects.{i}: unknown effect {entry!r}")
-        mods, cost, n, nc = fn(scenario)
-        effects.extend(mods)
-        applied.append(entry)
-        cp += cost
-        notes.extend(n)
-        not_calc.extend(nc)
-    return tuple(effects), NamedEffects(tuple(applied), cp, tuple(notes), tuple(not_calc))
+        reason = non_combat_reason(entry)
+        if reason is not None:
+            not_calc.append(f"{entry}: not a combat rule ({reason})")
+            continue
+        try:
+            effect, param = find_effect(entry)
+        except UnknownEffectError as exc:
+            raise NamedEffectError(f"effects.{i}: {exc}") from None
+        problems = effect.check(scenario)
+        if problems:
+            failures.extend(f"effects.{i}: {p}" for p in problems)
+            continue
+        assert effect.apply is not None
+        try:
+            out = effect.apply(scenario, param)
+        except ValueError as exc:
+            failures.append(f"effects.{i}: {exc}")
+            continue
+        effects.extend(out.modifiers)
+        context.update(out.context)
+        before.extend(out.mortal_before)
+        side.extend(out.side)
+        notes.extend(out.notes)
+        not_calc.extend(out.not_calculated)
+        applied.append(effect.name + (f" ({param})" if param else ""))
+        cp += effect.cp
+    if failures:
+        raise NamedEffectError("; ".join(failures))
+    return tuple(effects), NamedEffects(tuple(applied), cp, tuple(notes), tuple(not_calc),
+                                        tuple(before), tuple(side), context)

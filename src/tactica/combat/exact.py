@@ -31,8 +31,8 @@ from .allocation import Operator, Packet, StateSpace, build_groups, loss_pmf
 from .dice_stages import compound, die_outcome
 from .effects import resolve_effects
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
-from .result import Distribution, Result, StageExplanation, WeaponSummary
-from .scenario import Scenario
+from .result import Distribution, NamedDistribution, Result, StageExplanation, WeaponSummary
+from .scenario import Effect, Scenario
 
 __all__ = ["ScenarioError", "calculate_exact", "resolve_weapons"]
 
@@ -46,9 +46,14 @@ class ScenarioError(ValueError):
     """A scenario the engine cannot compute; the message names the field."""
 
 
-def resolve_weapons(scenario: Scenario, rules: RuleSet) -> tuple[ResolvedWeapon, ...]:
-    """Every weapon line, resolved; weapons of the wrong type for the phase are refused."""
-    effects, _ = resolve_effects(scenario)
+def resolve_weapons(
+    scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...] | None = None
+) -> tuple[ResolvedWeapon, ...]:
+    """Every weapon line, resolved; weapons of the wrong type for the phase are refused.
+    Without ``effects`` the scenario's effects are resolved here (named ones included)."""
+    if effects is None:
+        effects, named = resolve_effects(scenario)
+        scenario = named.scenario(scenario)
     out = []
     for i, line in enumerate(scenario.attacker.weapons):
         melee = line.range == "Melee"
@@ -94,6 +99,38 @@ def _antidiagonal(nm: FloatArray) -> FloatArray:
     return out
 
 
+def _conv_nd(a: FloatArray, b: FloatArray) -> FloatArray:
+    if a.ndim == 1:
+        return np.convolve(a, b)
+    out = np.zeros((a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1))
+    for (i, j), p in np.ndenumerate(b):
+        if p:
+            out[i : i + a.shape[0], j : j + a.shape[1]] += p * a
+    return out
+
+
+def _one_die_reroll(count: FloatArray, full: FloatArray, ok: FloatArray,
+                    fresh: FloatArray) -> FloatArray:
+    """15.02 Command Re-roll of one die: with k dice, if any failed, one failed die is
+    rolled again. Sum = G^k + (F^k - G^k) * fresh, where G is the per-die sub-pmf with no
+    failed die; compounded over the random number of dice."""
+    with_ok = compound(count, ok)
+    total = compound(count, full)
+    shape = tuple(max(a, b) for a, b in zip(total.shape, with_ok.shape, strict=True))
+    diff = np.zeros(shape)
+    diff[tuple(slice(0, n) for n in total.shape)] += total
+    diff[tuple(slice(0, n) for n in with_ok.shape)] -= with_ok
+    out = _conv_nd(diff, fresh)
+    out[tuple(slice(0, n) for n in with_ok.shape)] += with_ok
+    return out
+
+
+def _value(nm: FloatArray, e_normal: float, e_mortal: float) -> float:
+    n = float(np.dot(nm.sum(axis=1), np.arange(nm.shape[0])))
+    m = float(np.dot(nm.sum(axis=0), np.arange(nm.shape[1])))
+    return n * e_normal + m * e_mortal
+
+
 def _mean(p: FloatArray) -> float:
     return float(np.dot(np.arange(len(p)), p))
 
@@ -120,8 +157,9 @@ def _close(space: StateSpace, packets: list[Packet], maps: list[str]) -> tuple[
 def calculate_exact(scenario: Scenario) -> Result:
     """The exact result of ``scenario`` (see ``shared/spec/scenario.md``)."""
     rules = get_ruleset(scenario.rules)
-    _, named = resolve_effects(scenario)
-    weapons = resolve_weapons(scenario, rules)
+    effects, named = resolve_effects(scenario)
+    scenario = named.scenario(scenario)
+    weapons = resolve_weapons(scenario, rules, effects)
     space = StateSpace(build_groups(scenario.target))
     stages: list[StageExplanation] = []
     notes: list[str] = []
@@ -135,15 +173,40 @@ def calculate_exact(scenario: Scenario) -> Result:
     normal_packets: list[Packet] = []
     mortal_packets: list[Packet] = []
 
-    for w in weapons:
+    command = next((e.command_reroll for e in effects if e.command_reroll), None)
+    if sum(1 for e in effects if e.command_reroll) > 1:
+        raise ScenarioError("effects: Command Re-roll can be used once per roll")
+    best_gain, best_wi = 0.0, -1
+    alternatives: dict[int, tuple[FloatArray, FloatArray]] = {}
+    for wi, w in enumerate(weapons):
         e_normal, e_mortal = _expected_values(w, scenario, space, rules)
         die = die_outcome(w, e_normal, e_mortal)
         hits = compound(w.attacks_pmf, die.hits)
         nm = compound(w.attacks_pmf, die.to_save)
-        wounds = _antidiagonal(nm)
+        if command is not None:
+            policy = w.hit_reroll if command == "hit" else w.wound_reroll
+            if policy is not None or (command == "hit" and w.snap_shooting
+                                      and not rules.snap_shooting_hit_rerolls):
+                notes.append(f"{w.name}: Command Re-roll not combined with the weapon's own "
+                             f"{command} re-rolls (a die is re-rolled at most once)")
+            else:
+                ok = die.no_failed_hit if command == "hit" else die.no_failed_wound
+                assert ok is not None and die.fresh_wound is not None
+                if command == "hit":
+                    alt_h = _one_die_reroll(w.attacks_pmf, die.hits, ok.sum(axis=(1, 2)),
+                                            die.hits)
+                    alt_nm = _one_die_reroll(w.attacks_pmf, die.to_save, ok.sum(axis=0),
+                                             die.to_save)
+                else:
+                    alt_h = hits
+                    alt_nm = _one_die_reroll(w.attacks_pmf, die.to_save, ok.sum(axis=0),
+                                             die.fresh_wound)
+                gain = _value(alt_nm, e_normal, e_mortal) - _value(nm, e_normal, e_mortal)
+                alternatives[wi] = (alt_h, alt_nm)
+                if gain > best_gain + 1e-15:
+                    best_gain, best_wi = gain, wi
         attacks_all.append(w.attacks_pmf)
         hits_all.append(hits)
-        wounds_all.append(wounds)
         nm_all.append(nm)
         notes.extend(w.notes + die.notes)
         for item in w.not_calculated:
@@ -175,21 +238,44 @@ def calculate_exact(scenario: Scenario) -> Result:
         stages.append(StageExplanation(weapon=w.name, stage="save", detail="; ".join(save_texts)))
         stages.append(StageExplanation(weapon=w.name, stage="damage",
                                        detail=w.explanations["damage"]))
+
+    if command is not None:
+        if best_wi >= 0:
+            hits_all[best_wi], nm_all[best_wi] = alternatives[best_wi]
+            notes.append(f"Command Re-roll: one failed {command} roll of "
+                         f"{weapons[best_wi].name} is re-rolled (15.02: the die that gains most)")
+        else:
+            notes.append(f"Command Re-roll ({command}): no die gains from a re-roll")
+    for wi, w in enumerate(weapons):
+        nm = nm_all[wi]
+        wounds = _antidiagonal(nm)
+        wounds_all.append(wounds)
         crit = float(np.dot(nm.sum(axis=0), np.arange(nm.shape[1])))
         summaries.append(WeaponSummary(weapon=w.name, attacks=_mean(w.attacks_pmf),
-                                       hits=_mean(hits), wounds=_mean(wounds),
+                                       hits=_mean(hits_all[wi]), wounds=_mean(wounds),
                                        critical_wounds=crit))
 
     # --- the target's states --------------------------------------------------------
     maps = ["precision_start", "precision_end"] if any(w.precision for w in weapons) else []
-    all_packets = normal_packets + mortal_packets
+    fnp_effect = min((e.fnp for e in effects if e.fnp), default=None)
+    before = [(f"{e.mortal_wounds} mortal wounds", e.mortal_wounds.pmf())
+              for e in effects if e.mortal_wounds is not None] + list(named.mortal_before)
+    mw_packet = Packet((0.0,) * len(space.groups), (0.0, 1.0), fnp_effect, False, counts=False)
+    all_packets = [*normal_packets, *mortal_packets, mw_packet]
     ops, mp = _close(space, all_packets, maps)
     normal_ops = ops[: len(weapons)]
-    mortal_ops = ops[len(weapons):]
+    mortal_ops = ops[len(weapons): 2 * len(weapons)]
     n_states = len(space.states)
     u_max = sum(len(_antidiagonal(nm)) - 1 for nm in nm_all)
     x0 = np.zeros((n_states, u_max + 1))
     x0[0, 0] = 1.0
+    for label, pmf in before:  # 06.02: one mortal wound at a time, spilling over
+        acc = np.zeros_like(x0)
+        for j in range(len(pmf) - 1, -1, -1):
+            acc = ops[-1].apply(acc) + pmf[j] * x0
+        x0 = acc
+        stages.append(StageExplanation(weapon=label, stage="damage",
+                                       detail="mortal wounds before the attacks (06.02)"))
 
     # pending: key = tuple of Devastating-Wounds counts per block -> (states, unsaved)
     pending: dict[tuple[int, ...], FloatArray] = {(): x0}
@@ -326,4 +412,8 @@ def calculate_exact(scenario: Scenario) -> Result:
         not_calculated=tuple(not_calc),
         effects_applied=named.applied,
         cp_spent=named.cp,
+        other_mortal_wounds=tuple(
+            NamedDistribution(label=label, distribution=Distribution.from_array(pmf))
+            for label, pmf in named.side
+        ),
     )

@@ -80,6 +80,7 @@ class ResolvedWeapon:
     explanations: dict[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     not_calculated: tuple[str, ...] = ()
+    snap_hit_on: int = 6  # while snap shooting: hits on unmodified X+ (Firepoint Commander)
 
 
 def attack_toughness(groups: tuple[ModelGroup, ...]) -> int:
@@ -215,12 +216,14 @@ def resolve_weapon(
         raw_hit = 0
     hit_mod = rules.cap(raw_hit, -rules.hit_modifier_cap, rules.hit_modifier_cap)
     crit_hit = min([6] + [e.critical_hit_on for e in effects if e.critical_hit_on])
+    snap_hit_on = min([6] + [e.snap_hit_on for e in effects if e.snap_hit_on])
     if snap:
         crit_hit = 6
     if torrent:
         explain["hit"] = "Torrent: automatic hits (never critical)"
     elif snap:
-        explain["hit"] = "snap shooting: hits only on an unmodified 6"
+        explain["hit"] = f"snap shooting: hits only on an unmodified {snap_hit_on}" + (
+            "+" if snap_hit_on < 6 else "")
     else:
         parts = [f"{'WS' if weapon.range == 'Melee' else 'BS'}{base_skill}+"]
         if skill_change:
@@ -349,6 +352,7 @@ def resolve_weapon(
         explanations=explain,
         notes=tuple(notes),
         not_calculated=tuple(not_calc),
+        snap_hit_on=snap_hit_on,
     )
 
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..model.common import RulesVersion
 
-__all__ = ["Distribution", "Result", "StageExplanation", "WeaponSummary"]
+__all__ = ["Distribution", "NamedDistribution", "Result", "StageExplanation", "WeaponSummary"]
 
 
 class _Out(BaseModel):
@@ -58,6 +58,14 @@ class WeaponSummary(_Out):
     critical_wounds: float
 
 
+class NamedDistribution(_Out):
+    """A distribution that is not about the target (e.g. mortal wounds a stratagem
+    inflicts on the attacker or on friendly units)."""
+
+    label: str
+    distribution: Distribution
+
+
 class Result(_Out):
     rules: RulesVersion
     method: Literal["exact", "monte-carlo"] = "exact"
@@ -77,3 +85,4 @@ class Result(_Out):
     not_calculated: tuple[str, ...] = ()
     effects_applied: tuple[str, ...] = Field(default=(), description="named effects used")
     cp_spent: int = 0
+    other_mortal_wounds: tuple[NamedDistribution, ...] = ()

@@ -176,6 +176,23 @@ class Context(_Strict):
     advanced: bool = False
     cover: bool = False
     stealth: bool = False
+    # --- circumstances that named effects check (issue "Rules that change the numbers") --
+    arrived_from_reserves: bool = Field(
+        default=False,
+        description="the attacking unit was set up as Reinforcements this turn or last "
+        "(A Perfect Ambush, A Chink in Their Armour last until your next Fight phase)",
+    )
+    disembarked: bool = Field(default=False, description="disembarked this turn")
+    led_by: tuple[str, ...] = Field(default=(), description="leaders attached (Primus...)")
+    attacker_wounds_left: int | None = Field(
+        default=None, ge=1, le=60, description="wounds left on the attacking model "
+        "(Damaged profiles)")
+    tyranids_nearby: bool = Field(
+        default=False, description="a friendly TYRANIDS unit is within 6\" of the target")
+    attacker_toughness: int | None = Field(
+        default=None, ge=1, le=20, description="T of the attacking model (Crushing Impact)")
+    army_faction: str | None = None
+    detachment: str | None = None
 
     def half_range(self, weapon_range: int | str) -> bool:
         if self.within_half_range is not None:
@@ -204,6 +221,14 @@ class Effect(_Strict):
     grant: WeaponAbility | None = None
     fnp: int | None = Field(default=None, ge=2, le=6)
     snap_shooting: bool | None = None
+    snap_hit_on: int | None = Field(
+        default=None, ge=2, le=6,
+        description="while snap shooting, hits are scored on unmodified rolls of X+")
+    command_reroll: Literal["hit", "wound"] | None = Field(
+        default=None, description="re-roll one die of the unit's hit or wound rolls "
+        "(15.02 Command Re-roll); the engine re-rolls the failed die that gains most")
+    mortal_wounds: DiceExpr | None = Field(
+        default=None, description="mortal wounds the target suffers before the attacks")
 
     @field_validator("grant", mode="before")
     @classmethod

@@ -1,0 +1,516 @@
+"""The Monte Carlo twin of the exact engine: every die rolled, vectorised over trials.
+
+The simulator consumes exactly what the exact engine consumes, so the two can only differ
+by sampling error:
+
+* the rule set's decisions per weapon line (``exact.resolve_weapons`` →
+  ``profile.ResolvedWeapon``: attack-count distribution, skill, caps, critical thresholds,
+  re-roll policies, damage distributions, Devastating Wounds kind);
+* the outcome of each D6 face (``dice_stages.hit_classes`` / ``wound_classes``) and the
+  attacker's choices (``dice_stages.die_outcome(...).lethal_taken`` for 11th-edition Lethal
+  Hits 24.23; the faces ``roll_outcomes`` re-rolls under ``"any"``, reference facts §4.5);
+* the save of each allocation group (``profile.save_probability``, its threshold without
+  re-rolls), and the allocation groups and order (``allocation.build_groups``, the order
+  of ``StateSpace.current`` / ``precision_start``, reference facts §4.8, §5.1–§5.2).
+
+Per weapon line, in the order given, and for all trials at once (numpy arrays):
+
+1. the number of attack dice is drawn from ``attacks_pmf`` (random A, Blast, Rapid Fire);
+2. every hit roll is a D6 (Torrent: automatic, never critical, §4.3), re-rolled once if
+   its face is in the policy's set (§4.5); critical hits add Sustained Hits (rolled per
+   critical, §4.4) and, if Lethal Hits is taken, wound automatically;
+3. every wound roll is a D6, re-rolled likewise; a critical wound of a Devastating Wounds
+   weapon is queued (§4.10, §5.5), the others go to saves;
+4. the wounds that go to saves are allocated one at a time — a Python loop over the
+   *packet index*, each step vectorised across trials: current group per trial (Precision
+   group while a Precision weapon resolves, 24.28), a save D6 against that group's
+   threshold (re-rolled under ``save_reroll``), a damage draw, Feel No Pain per wound point
+   (a binomial draw: one D6 per point), damage beyond the model's wounds lost (§4.7).
+
+Then the queued Devastating Wounds packets, weapon by weapon in the order scored, as
+unsaveable packets of ``mortal_pmf`` (11th: mortal wounds, one model each, no Precision;
+10th: allocated like attacks, Precision kept) — the same packets as the exact engine.
+Last, one hazard D6 per Hazardous weapon carried (06.03 / 10th Hazardous).
+
+Every distribution of the result is the observed frequency over ``trials`` and every mean
+the sample mean; the result says ``method: "monte-carlo"`` with its ``trials`` and
+``seed`` (defaults 100,000 and 0). The same seed gives the identical result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import numpy.typing as npt
+
+from ..dice import FloatArray
+from ..rules import get_ruleset
+from ..rules.base import RuleSet
+from .allocation import Group, StateSpace, build_groups
+from .dice_stages import FAIL, die_outcome, hit_classes, roll_outcomes, wound_classes
+from .effects import resolve_effects
+from .exact import ScenarioError, _expected_values, resolve_weapons
+from .profile import RerollPolicy, ResolvedWeapon, save_probability
+from .result import Distribution, Result, StageExplanation, WeaponSummary
+from .scenario import ModelGroup, Scenario
+
+__all__ = ["DEFAULT_SEED", "DEFAULT_TRIALS", "simulate"]
+
+DEFAULT_TRIALS = 100_000
+DEFAULT_SEED = 0
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+Gen = np.random.Generator
+
+#: Trials per chunk are chosen so that one chunk rolls about this many attack dice.
+_CHUNK_DICE = 1 << 22
+#: A success and a critical are counted in one integer: successes + critical << _SHIFT.
+_SHIFT = 24
+_LOW = (1 << _SHIFT) - 1
+_NO_SAVE = 7  # a save threshold no D6 reaches
+
+
+# --- sampling helpers -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Sampler:
+    """Draws from a pmf over 0..n by inverse transform (one uniform per draw)."""
+
+    cdf: FloatArray
+    constant: int | None
+
+    @classmethod
+    def of(cls, pmf: FloatArray) -> _Sampler:
+        p = np.asarray(pmf, dtype=np.float64)
+        nz = np.flatnonzero(p > 0.0)
+        p = p[: nz[-1] + 1]
+        if len(nz) == 1:
+            return cls(p, int(nz[0]))
+        cdf = np.cumsum(p)
+        cdf[-1] = 1.0
+        return cls(cdf, None)
+
+    def draw(self, rng: Gen, n: int) -> IntArray:
+        if self.constant is not None:
+            return np.full(n, self.constant, dtype=np.int64)
+        return np.searchsorted(self.cdf, rng.random(n), side="right").astype(np.int64)
+
+    @property
+    def top(self) -> int:
+        """The largest value drawn."""
+        return len(self.cdf) - 1
+
+
+def _per_trial(x: IntArray, counts: IntArray) -> IntArray:
+    """Sums of consecutive blocks of ``x``: block ``i`` has ``counts[i]`` elements."""
+    cs = np.zeros(len(x) + 1, dtype=np.int64)
+    np.cumsum(x, out=cs[1:])
+    ends = np.cumsum(counts)
+    out: IntArray = cs[ends] - cs[ends - counts]
+    return out
+
+
+def _roll_codes(rng: Gen, n: int, code: IntArray, reroll: BoolArray | None) -> IntArray:
+    """``n`` D6, each re-rolled once if ``reroll[face]`` (re-rolls before modifiers,
+    §4.5), mapped through ``code[face]``."""
+    faces = rng.integers(1, 7, size=n, dtype=np.int8)
+    if reroll is not None:
+        again = reroll[faces]
+        k = int(np.count_nonzero(again))
+        if k:
+            faces[again] = rng.integers(1, 7, size=k, dtype=np.int8)
+    out: IntArray = code[faces]
+    return out
+
+
+def _codes(classes: list[int]) -> IntArray:
+    """Face (1..6) → 0 fail, 1 success, 1 << _SHIFT critical (index 0 unused)."""
+    table = [0, 1, 1 << _SHIFT]
+    return np.array([0] + [table[c] for c in classes], dtype=np.int64)
+
+
+def _reroll_faces(
+    classes: list[int], policy: RerollPolicy, values: tuple[float, float, float]
+) -> BoolArray | None:
+    """The faces ``roll_outcomes`` re-rolls under ``policy`` (index = face)."""
+    if policy is None:
+        return None
+    if policy == "ones":
+        faces = {1}
+    elif policy == "failed":
+        faces = {f for f in range(1, 7) if classes[f - 1] == FAIL}
+    else:
+        _, desc = roll_outcomes(classes, policy, values)
+        faces = set() if desc in (None, "none") else {int(x) for x in str(desc).split(",")}
+    return np.array([f in faces for f in range(7)], dtype=np.bool_)
+
+
+# --- one weapon line, decided once ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Packets:
+    """Attacks (or Devastating-Wounds criticals) reaching the target: ``save[g]`` the D6
+    needed against group ``g`` without re-rolls (7: no save), ``keep[g]`` the probability
+    that a wound point is *not* ignored by Feel No Pain."""
+
+    save: IntArray
+    save_reroll: RerollPolicy
+    damage: _Sampler
+    keep: FloatArray
+    precision: bool
+
+
+@dataclass(frozen=True)
+class _Plan:
+    w: ResolvedWeapon
+    attacks: _Sampler
+    hit_code: IntArray
+    hit_reroll: BoolArray | None
+    sustained: _Sampler | None
+    lethal: bool
+    wound_code: IntArray
+    wound_reroll: BoolArray | None
+    normal: _Packets
+    mortal: _Packets
+    notes: tuple[str, ...]
+    save_texts: tuple[str, ...]
+
+
+def _model_of(scenario: Scenario, g: Group) -> ModelGroup:
+    return next(
+        m for m in scenario.target.models
+        if (m.W, m.Sv, m.invuln, m.fnp, m.character) == (g.W, g.Sv, g.invuln, g.fnp, g.character)
+    )
+
+
+def _keep(groups: tuple[Group, ...], fnp_effect: int | None) -> FloatArray:
+    """Feel No Pain (§5.10: the better of the model's own and an effect's)."""
+    out = []
+    for g in groups:
+        fnp = min((f for f in (g.fnp, fnp_effect) if f is not None), default=None)
+        out.append(1.0 if fnp is None else (fnp - 1) / 6)
+    return np.array(out, dtype=np.float64)
+
+
+def _plan(w: ResolvedWeapon, scenario: Scenario, space: StateSpace, rules: RuleSet) -> _Plan:
+    """Everything about ``w`` that does not depend on the dice: the same decisions, values
+    and choices the exact engine takes (``exact._expected_values``, ``die_outcome``)."""
+    e_normal, e_mortal = _expected_values(w, scenario, space, rules)
+    die = die_outcome(w, e_normal, e_mortal)
+    # the values roll_outcomes weighs for re-rolls of "any" (as in die_outcome)
+    crit_value = e_mortal if w.devastating else e_normal
+    wcls = wound_classes(w)
+    w_values = (0.0, e_normal, crit_value)
+    wp, _ = roll_outcomes(wcls, w.wound_reroll, w_values)
+    roll_value = float(wp[1] * e_normal + wp[2] * crit_value)
+    sus = w.sustained.pmf() if w.sustained is not None else np.array([1.0])
+    mean_sus = float(np.dot(np.arange(len(sus)), sus))
+    v_crit = (e_normal if die.lethal_taken else roll_value) + mean_sus * roll_value
+    hcls = hit_classes(w)
+
+    saves, texts = [], []
+    no_reroll = replace(w, save_reroll=None)
+    for g in space.groups:
+        model = _model_of(scenario, g)
+        p, _ = save_probability(model, no_reroll, rules)
+        saves.append(_NO_SAVE - round(6 * p))
+        texts.append(f"{g.name}: {save_probability(model, w, rules)[1]}")
+    keep = _keep(space.groups, w.fnp_effect)
+    normal = _Packets(np.array(saves, dtype=np.int64), w.save_reroll, _Sampler.of(w.damage_pmf),
+                      keep, w.precision)
+    mortal = _Packets(np.full(len(space.groups), _NO_SAVE, dtype=np.int64), None,
+                      _Sampler.of(w.mortal_pmf), keep,
+                      w.precision and rules.devastating_wounds == "unsaveable")
+    return _Plan(
+        w=w,
+        attacks=_Sampler.of(w.attacks_pmf),
+        hit_code=_codes(hcls),
+        hit_reroll=_reroll_faces(hcls, w.hit_reroll, (0.0, roll_value, v_crit)),
+        sustained=None if w.sustained is None else _Sampler.of(sus),
+        lethal=die.lethal_taken,
+        wound_code=_codes(wcls),
+        wound_reroll=_reroll_faces(wcls, w.wound_reroll, w_values),
+        normal=normal,
+        mortal=mortal,
+        notes=w.notes + die.notes,
+        save_texts=tuple(texts),
+    )
+
+
+@dataclass(frozen=True)
+class _Rolled:
+    """Per trial: attack dice, hits, wounds to saves, Devastating-Wounds criticals."""
+
+    attacks: IntArray
+    hits: IntArray
+    normal: IntArray
+    mortal: IntArray
+
+
+def _roll_weapon(rng: Gen, plan: _Plan, n: int) -> _Rolled:
+    """Hit and wound rolls of one weapon line for ``n`` trials (§4.1–§4.5)."""
+    w = plan.w
+    attacks = plan.attacks.draw(rng, n)
+    if w.torrent:  # 01.05.01: automatic hits, never critical
+        succ, crit = attacks, np.zeros(n, dtype=np.int64)
+    else:
+        sums = _per_trial(_roll_codes(rng, int(attacks.sum()), plan.hit_code, plan.hit_reroll),
+                          attacks)
+        succ, crit = sums & _LOW, sums >> _SHIFT
+    extra = np.zeros(n, dtype=np.int64)
+    if plan.sustained is not None:
+        if plan.sustained.constant is not None:
+            extra = crit * plan.sustained.constant
+        else:
+            extra = _per_trial(plan.sustained.draw(rng, int(crit.sum())), crit)
+    auto = crit if plan.lethal else np.zeros(n, dtype=np.int64)
+    rolls = succ + extra + (crit - auto)
+    sums = _per_trial(_roll_codes(rng, int(rolls.sum()), plan.wound_code, plan.wound_reroll),
+                      rolls)
+    ws, wc = sums & _LOW, sums >> _SHIFT
+    if w.devastating:
+        normal, mortal = ws + auto, wc
+    else:
+        normal, mortal = ws + wc + auto, np.zeros(n, dtype=np.int64)
+    return _Rolled(attacks, succ + crit + extra, normal, mortal)
+
+
+# --- the target, one state per trial ----------------------------------------------------
+
+
+class _Target:
+    """Per trial and group: models alive ``k``, wounds left ``t`` on the group's first
+    (possibly wounded) model; per trial the Precision group ``p`` (-1: none). The same
+    state as ``allocation.StateSpace``, one row per trial."""
+
+    def __init__(self, groups: tuple[Group, ...], n: int) -> None:
+        self.n_groups = len(groups)
+        self.W = np.array([g.W for g in groups], dtype=np.int64)
+        self.character = np.array([g.character for g in groups], dtype=np.bool_)
+        self.k = np.tile(np.array([g.count for g in groups], dtype=np.int64), (n, 1))
+        self.t = np.tile(np.array([g.first_wounds for g in groups], dtype=np.int64), (n, 1))
+        self.p = np.full(n, -1, dtype=np.int64)
+        self._order = np.arange(len(groups), dtype=np.int64)
+        self._tier = np.where(self.character, 2, 0).astype(np.int64)
+
+    def _first(self, score: IntArray, alive: BoolArray) -> IntArray:
+        big = 4 * self.n_groups
+        score = np.where(alive, score * self.n_groups + self._order, big)
+        best: IntArray = score.argmin(axis=1)
+        return np.where(score.min(axis=1) < big, best, -1)
+
+    def current(self, a: IntArray) -> IntArray:
+        """``StateSpace.current`` per trial: the Precision group, else the first living
+        group in tier order — wounded non-CHARACTER, non-CHARACTER, wounded CHARACTER,
+        CHARACTER — then in the order given (§4.8, 05.04.01)."""
+        k, t = self.k[a], self.t[a]
+        if self.n_groups == 1:
+            return np.where(k[:, 0] > 0, 0, -1)
+        best = self._first(self._tier + (t >= self.W), k > 0)
+        p = self.p[a]
+        return np.where(p >= 0, p, best)
+
+    def precision_start(self) -> None:
+        """24.28: the first living CHARACTER group (wounded first) becomes current."""
+        self.p = self._first((self.t >= self.W).astype(np.int64), (self.k > 0) & self.character)
+
+    def precision_end(self) -> None:
+        self.p[:] = -1
+
+    def apply(self, rng: Gen, counts: IntArray, pk: _Packets, unsaved: IntArray) -> None:
+        """``counts[i]`` packets to trial ``i``, one packet index at a time (§4.8, §5.4)."""
+        for j in range(int(counts.max(initial=0))):
+            a = np.flatnonzero(counts > j)
+            g = self.current(a)
+            live = g >= 0  # §5.4: a destroyed unit takes nothing more
+            a, g = a[live], g[live]
+            if not len(a):
+                break
+            need = pk.save[g]
+            if (need < _NO_SAVE).any():
+                faces = rng.integers(1, 7, size=len(a), dtype=np.int8)
+                if pk.save_reroll is not None:
+                    again = faces == 1 if pk.save_reroll == "ones" else faces < need
+                    r = int(np.count_nonzero(again))
+                    if r:
+                        faces[again] = rng.integers(1, 7, size=r, dtype=np.int8)
+                through = faces < need
+                a, g = a[through], g[through]
+            unsaved[a] += 1
+            lost = pk.damage.draw(rng, len(a))
+            keep = pk.keep[g]
+            if (keep < 1.0).any():  # Feel No Pain: one D6 per wound point (§4.7)
+                lost = rng.binomial(lost, keep).astype(np.int64)
+            t = self.t[a, g]
+            k = self.k[a, g]
+            dead = lost >= t
+            k_new = k - dead
+            self.t[a, g] = np.where(dead, np.where(k_new > 0, self.W[g], 0), t - lost)
+            self.k[a, g] = k_new
+            if pk.precision:
+                gone = dead & (k_new == 0) & (self.p[a] == g)
+                self.p[a[gone]] = -1
+
+    def wounds_left(self) -> IntArray:
+        left: IntArray = np.where(self.k > 0, self.t + (self.k - 1) * self.W, 0).sum(axis=1)
+        return left
+
+
+# --- the simulation ---------------------------------------------------------------------
+
+
+@dataclass
+class _Totals:
+    """Per-trial outcomes over all chunks."""
+
+    attacks: IntArray
+    hits: IntArray
+    wounds: IntArray
+    unsaved: IntArray
+    damage: IntArray
+    left: IntArray  # models left
+    hazard: IntArray
+    per_weapon: FloatArray  # (weapons, 4): sums of attacks, hits, wounds, criticals
+
+    @classmethod
+    def empty(cls, trials: int, weapons: int) -> _Totals:
+        def z() -> IntArray:
+            return np.zeros(trials, dtype=np.int64)
+
+        return cls(z(), z(), z(), z(), z(), z(), z(), np.zeros((weapons, 4)))
+
+
+def _chunk(
+    rng: Gen, plans: list[_Plan], groups: tuple[Group, ...], lo: int, hi: int,
+    hazard: tuple[int, int, int], out: _Totals,
+) -> None:
+    """Trials ``lo:hi``: every weapon in order, then Devastating Wounds, then hazard."""
+    n = hi - lo
+    target = _Target(groups, n)
+    start_wounds = int(target.wounds_left()[0]) if n else 0
+    unsaved = np.zeros(n, dtype=np.int64)
+    queued: list[IntArray] = []
+    for i, plan in enumerate(plans):
+        r = _roll_weapon(rng, plan, n)
+        out.attacks[lo:hi] += r.attacks
+        out.hits[lo:hi] += r.hits
+        out.wounds[lo:hi] += r.normal + r.mortal
+        out.per_weapon[i] += (r.attacks.sum(), r.hits.sum(), (r.normal + r.mortal).sum(),
+                              r.mortal.sum())
+        queued.append(r.mortal)
+        if plan.normal.precision:
+            target.precision_start()
+        target.apply(rng, r.normal, plan.normal, unsaved)
+        if plan.normal.precision:
+            target.precision_end()
+    # 06.02 / §5.5: Devastating Wounds after all normal damage, in the order scored
+    for plan, m in zip(plans, queued, strict=True):
+        if not m.any():
+            continue
+        if plan.mortal.precision:
+            target.precision_start()
+        target.apply(rng, m, plan.mortal, unsaved)
+        if plan.mortal.precision:
+            target.precision_end()
+    out.unsaved[lo:hi] = unsaved
+    out.damage[lo:hi] = start_wounds - target.wounds_left()
+    out.left[lo:hi] = target.k.sum(axis=1)
+    rolls, fails_on, each = hazard
+    if rolls:
+        faces = rng.integers(1, 7, size=(n, rolls), dtype=np.int8)
+        out.hazard[lo:hi] = (faces <= fails_on).sum(axis=1) * each
+
+
+def _freq(x: IntArray, trials: int, length: int | None = None) -> Distribution:
+    counts = np.bincount(x, minlength=length or 0).astype(np.float64)
+    return Distribution.from_array(counts / trials, length=length)
+
+
+def simulate(scenario: Scenario) -> Result:
+    """Sample ``scenario`` (``method: "monte-carlo"``): ``trials`` runs (default 100,000)
+    from ``numpy.random.default_rng(seed)`` (default seed 0); pmfs are frequencies.
+
+    >>> from tactica.combat.scenario import Scenario
+    >>> s = Scenario.model_validate({"method": "monte-carlo", "trials": 20000, "seed": 1,
+    ...   "attacker": {"weapons": [{"name": "Bolt rifle", "count": 10, "A": "1",
+    ...                             "skill": 3, "S": 4, "AP": -1, "D": "1"}]},
+    ...   "target": {"models": [{"count": 10, "T": 4, "Sv": 3, "W": 2}]}})
+    >>> r = simulate(s)
+    >>> r.method, r.trials, r.seed, abs(r.models_destroyed.mean - 0.5877) < 0.02
+    ('monte-carlo', 20000, 1, True)
+    """
+    trials = scenario.trials if scenario.trials is not None else DEFAULT_TRIALS
+    seed = scenario.seed if scenario.seed is not None else DEFAULT_SEED
+    if seed < 0:
+        raise ScenarioError(f"seed: {seed} must be 0 or more")
+    rules = get_ruleset(scenario.rules)
+    _, named = resolve_effects(scenario)
+    weapons = resolve_weapons(scenario, rules)
+    groups = build_groups(scenario.target)
+    space = StateSpace(groups)
+    plans = [_plan(w, scenario, space, rules) for w in weapons]
+    n_haz = sum(w.count for w in weapons if w.hazardous)
+    hazard = (n_haz, rules.hazard_fails_on, rules.hazard_mortal_wounds(scenario.attacker.keywords))
+
+    rng = np.random.default_rng(seed)
+    out = _Totals.empty(trials, len(plans))
+    per_trial = sum(float(np.dot(np.arange(len(w.attacks_pmf)), w.attacks_pmf)) * (
+        1 + (p.sustained.top if p.sustained else 0)) for w, p in zip(
+        weapons, plans, strict=True))
+    size = max(1, min(trials, int(_CHUNK_DICE // max(1.0, 2 * per_trial))))
+    for lo in range(0, trials, size):
+        _chunk(rng, plans, groups, lo, min(trials, lo + size), hazard, out)
+
+    start_models = sum(g.count for g in groups)
+    killed = start_models - out.left
+    stages: list[StageExplanation] = []
+    notes: list[str] = []
+    not_calc: list[str] = list(named.not_calculated)
+    summaries = []
+    for i, plan in enumerate(plans):
+        w = plan.w
+        notes.extend(plan.notes)
+        for item in w.not_calculated:
+            if item not in not_calc:
+                not_calc.append(item)
+        for stage in ("attacks", "hit", "wound"):
+            if stage in w.explanations:
+                stages.append(StageExplanation.model_validate(
+                    {"weapon": w.name, "stage": stage, "detail": w.explanations[stage]}))
+        stages.append(StageExplanation(weapon=w.name, stage="save",
+                                       detail="; ".join(plan.save_texts)))
+        stages.append(StageExplanation(weapon=w.name, stage="damage",
+                                       detail=w.explanations["damage"]))
+        a, h, wd, c = (float(x) / trials for x in out.per_weapon[i])
+        summaries.append(WeaponSummary(weapon=w.name, attacks=a, hits=h, wounds=wd,
+                                       critical_wounds=c))
+    if n_haz:
+        stages.append(StageExplanation(
+            weapon="Hazardous", stage="hazard",
+            detail=f"{n_haz} hazard roll(s), each fails on 1-{hazard[1]}: "
+                   f"{hazard[2]} mortal wound(s) to the attacker"))
+    notes.append(f"Monte Carlo: {trials} trials, seed {seed}; pmfs are observed frequencies")
+    return Result(
+        rules=rules.name,
+        method="monte-carlo",
+        trials=trials,
+        seed=seed,
+        attacks=_freq(out.attacks, trials),
+        hits=_freq(out.hits, trials),
+        wounds=_freq(out.wounds, trials),
+        unsaved=_freq(out.unsaved, trials),
+        damage=_freq(out.damage, trials),
+        models_destroyed=_freq(killed, trials, length=start_models + 1),
+        p_unit_destroyed=float(np.count_nonzero(out.left == 0)) / trials,
+        attacker_mortal_wounds=_freq(out.hazard, trials),
+        weapons=tuple(summaries),
+        stages=tuple(stages),
+        notes=tuple(dict.fromkeys(notes + list(named.notes))),
+        not_calculated=tuple(not_calc),
+        effects_applied=named.applied,
+        cp_spent=named.cp,
+    )

@@ -1,0 +1,83 @@
+"""Named effects: stratagems, detachment rules, enhancements and abilities by name.
+
+>>> from tactica.effects import find_effect
+>>> e, param = find_effect("PRIMED AND READIED")
+>>> e.name, e.cp, e.source
+('Primed and Readied', 2, 'Host of Ascension')
+>>> find_effect("Command Re-roll: wound")[1]
+'wound'
+"""
+
+from __future__ import annotations
+
+from ..names import normalise, suggest
+from .catalogue import EFFECTS, NON_COMBAT
+from .model import NamedEffect, Outcome
+
+__all__ = ["EFFECTS", "NON_COMBAT", "NamedEffect", "Outcome", "find_effect", "list_effects"]
+
+_INDEX: dict[str, NamedEffect] = {}
+for _e in EFFECTS:
+    for _n in (_e.name, *_e.aliases):
+        _INDEX.setdefault(normalise(_n), _e)
+_NON_COMBAT = {normalise(k): k for k in NON_COMBAT}
+
+
+class UnknownEffectError(LookupError):
+    """A name that is neither a named effect nor a known non-combat rule."""
+
+
+def _split(text: str) -> tuple[str, str | None]:
+    if ":" in text:
+        name, _, param = text.partition(":")
+        if normalise(name) in _INDEX:
+            return name, param.strip() or None
+    return text, None
+
+
+def find_effect(text: str) -> tuple[NamedEffect, str | None]:
+    """The named effect for ``"Name"`` or ``"Name: parameter"`` (case-, accent- and
+    punctuation-insensitive). Raises ``UnknownEffectError`` with suggestions, or with a
+    plain statement when the rule exists but changes no odds (``non_combat_reason``)."""
+    name, param = _split(text)
+    key = normalise(name)
+    if key in _INDEX:
+        return _INDEX[key], param
+    if key in _NON_COMBAT:
+        raise UnknownEffectError(f"{_NON_COMBAT[key]} is not a combat rule "
+                                 f"({NON_COMBAT[_NON_COMBAT[key]]})")
+    names = [e.name for e in EFFECTS] + list(NON_COMBAT)
+    hint = suggest(name, names)
+    raise UnknownEffectError(f"unknown effect {text!r}"
+                             + (f"; did you mean: {', '.join(hint)}?" if hint else ""))
+
+
+def non_combat_reason(text: str) -> str | None:
+    """Why a seed rule has no combat effect, or None if it is not such a rule."""
+    key = normalise(_split(text)[0])
+    return NON_COMBAT[_NON_COMBAT[key]] if key in _NON_COMBAT else None
+
+
+def list_effects(detachment: str | None = None, unit: str | None = None,
+                 keywords: tuple[str, ...] = ()) -> list[NamedEffect]:
+    """Named effects, optionally only a detachment's (plus core ones) or those whose
+    attacker keyword conditions a unit with ``keywords`` (named ``unit``) can meet."""
+    out = []
+    for e in EFFECTS:
+        if detachment is not None and normalise(e.source) not in (normalise(detachment),
+                                                                   "core"):
+            continue
+        if unit is not None:
+            from ..combat.scenario import Scenario
+
+            probe = Scenario.model_validate({
+                "attacker": {"name": unit, "keywords": list(keywords), "weapons": [
+                    {"A": "1", "skill": 4, "S": 4, "D": "1"}]},
+                "target": {"models": [{"T": 4, "Sv": 3, "W": 1}]},
+            })
+            failed = [c for c in e.conditions if c.description.startswith("attacker")
+                      and not c.test(probe)]
+            if failed:
+                continue
+        out.append(e)
+    return out

@@ -1,0 +1,186 @@
+"""Named effects: a rule a player names ("Coordinated Trap") as conditions plus what it
+does in engine terms (plain modifiers, context changes, mortal-wound rolls).
+
+Each effect declares what it needs; ``NamedEffect.check`` returns every failed
+condition as a sentence ("Coordinated Trap: the attacker is not a GENESTEALER CULTS
+unit"), and ``NamedEffect.apply`` what it adds to the scenario.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from ..combat.scenario import Effect, Scenario
+from ..dice import DiceExpr, FloatArray
+from ..model.common import RulesVersion
+
+__all__ = [
+    "Condition",
+    "EffectKind",
+    "NamedEffect",
+    "Outcome",
+    "attacker_has",
+    "attacker_lacks",
+    "context_flag",
+    "distance_at_most",
+    "in_phase",
+    "led_by",
+    "target_has",
+]
+
+EffectKind = Literal["stratagem", "detachment rule", "enhancement", "ability", "core rule"]
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A named requirement: ``test(scenario)`` is true when it holds; ``failure`` is the
+    sentence given when it does not (after the effect's name)."""
+
+    description: str
+    failure: str
+    test: Callable[[Scenario], bool]
+
+
+def _kw(keywords: tuple[str, ...], name: str, wanted: str) -> bool:
+    """``wanted`` is "A", "A B" (all words' keywords: "GENESTEALER CULTS INFANTRY" means
+    both), matched against keywords and, for datasheet names, the unit's name."""
+    kws = {k.upper() for k in keywords}
+    return wanted.upper() in kws or wanted.casefold() == name.casefold()
+
+
+def attacker_has(*any_of: str, also: str | None = None) -> Condition:
+    """The attacking unit has one of ``any_of`` (keywords or its datasheet name), and
+    ``also`` if given."""
+    label = " or ".join(any_of) + (f" {also}" if also else "")
+
+    def test(s: Scenario) -> bool:
+        a = s.attacker
+        ok = any(_kw(a.keywords, a.name, k) for k in any_of)
+        return ok and (also is None or _kw(a.keywords, a.name, also))
+
+    return Condition(f"attacker is {label}", f"the attacker is not a {label} unit", test)
+
+
+def attacker_lacks(keyword: str) -> Condition:
+    return Condition(f"attacker is not {keyword}", f"the attacker is a {keyword} unit",
+                     lambda s: keyword.upper() not in {k.upper() for k in s.attacker.keywords})
+
+
+def led_by(leader: str) -> Condition:
+    """The attacking unit is led by ``leader`` (``context.led_by``)."""
+    return Condition(
+        f"led by a {leader}", f"the attacking unit is not led by a {leader} (context.led_by)",
+        lambda s: any(x.casefold() == leader.casefold() for x in s.context.led_by))
+
+
+def target_has(*any_of: str, character_models: bool = False) -> Condition:
+    """The target unit has one of ``any_of``; with ``character_models`` a CHARACTER model
+    in the target also counts (an attached leader makes it a CHARACTER unit)."""
+    label = " or ".join(any_of)
+
+    def test(s: Scenario) -> bool:
+        t = s.target
+        if character_models and any(g.character for g in t.models):
+            return True
+        return any(_kw(t.keywords, t.name, k) for k in any_of)
+
+    return Condition(f"target is {label}", f"the target is not a {label} unit", test)
+
+
+def in_phase(*phases: str) -> Condition:
+    label = " or ".join(phases)
+    return Condition(f"{label} phase", f"it is used in the {label} phase",
+                     lambda s: s.phase in phases)
+
+
+def context_flag(name: str, description: str) -> Condition:
+    """A circumstance given in the scenario's context (``context.<name>`` is true)."""
+    return Condition(description, f"needs context.{name} ({description})",
+                     lambda s: bool(getattr(s.context, name)))
+
+
+def distance_at_most(inches: float, description: str) -> Condition:
+    return Condition(
+        description, f"needs context.distance of at most {inches:g}\" ({description})",
+        lambda s: s.context.distance is not None and s.context.distance <= inches)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a named effect contributes to one scenario."""
+
+    modifiers: tuple[Effect, ...] = ()
+    context: dict[str, object] = field(default_factory=dict)
+    mortal_before: tuple[tuple[str, FloatArray], ...] = ()
+    side: tuple[tuple[str, FloatArray], ...] = ()
+    notes: tuple[str, ...] = ()
+    not_calculated: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class NamedEffect:
+    """A rule usable by name in a scenario, the CLI and the API."""
+
+    name: str
+    kind: EffectKind
+    source: str  # detachment, "Core", or the datasheet it comes from
+    cp: int = 0
+    phases: tuple[str, ...] = ("shooting", "fight")
+    rules: tuple[RulesVersion, ...] = ("11th", "10th")
+    conditions: tuple[Condition, ...] = ()
+    terms: str = ""  # what it does in engine terms
+    section: str | None = None  # rule section or seed heading it implements
+    apply: Callable[[Scenario, str | None], Outcome] | None = None
+    parameter: str | None = None  # what "Name: X" may say
+    aliases: tuple[str, ...] = ()
+    combat: bool = True
+
+    def check(self, scenario: Scenario) -> list[str]:
+        """Every failed condition, as sentences naming the effect."""
+        out = []
+        if scenario.rules not in self.rules:
+            out.append(f"{self.name}: not a rule of the {scenario.rules} edition rules "
+                       f"(exists in {', '.join(self.rules)})")
+        if scenario.phase not in self.phases:
+            out.append(f"{self.name}: used in the {' or '.join(self.phases)} phase, "
+                       f"not the {scenario.phase} phase")
+        for c in self.conditions:
+            if not c.test(scenario):
+                out.append(f"{self.name}: {c.failure}")
+        return out
+
+
+def mods(**kwargs: object) -> tuple[Effect, ...]:
+    """Plain modifiers, one per keyword: ``mods(hit=1, wound=1)``."""
+    return tuple(Effect.model_validate({k: v}) for k, v in kwargs.items())
+
+
+def successes_pmf(dice: int, p: float, cap: int | None = None) -> FloatArray:
+    """Number of successes among ``dice`` D6, each with probability ``p``, capped.
+
+    >>> [round(x * 64) for x in successes_pmf(6, 0.5)]
+    [1, 6, 15, 20, 15, 6, 1]
+    """
+    out = np.array([1.0])
+    for _ in range(dice):
+        out = np.convolve(out, np.array([1 - p, p]))
+    if cap is not None and len(out) > cap + 1:
+        out = np.concatenate([out[:cap], [out[cap:].sum()]])
+    return out
+
+
+def mixture(*parts: tuple[float, FloatArray]) -> FloatArray:
+    """A pmf that is ``pmf_i`` with probability ``p_i``."""
+    n = max(len(p) for _, p in parts)
+    out = np.zeros(n)
+    for w, p in parts:
+        out[: len(p)] += w * p
+    return out
+
+
+def dice_pmf(text: str) -> FloatArray:
+    return DiceExpr.parse(text).pmf()
