@@ -336,7 +336,8 @@ def test_packaged_sheet_ten_th_page_carries_its_note() -> None:
 def test_packaged_rule_primed_and_readied() -> None:
     code, out, _ = _run("rule", "Primed and Readied")
     assert code == 0
-    for text in ("2CP", "Host of Ascension", "Battle Tactic", "11th"):
+    # the seed text is written in 10th-edition terms (inventory §E.4, "Ver" column: O)
+    for text in ("2CP", "Host of Ascension", "Battle Tactic", "10th", "000_0f632543a676f819.txt"):
         assert text in out
 
 

@@ -10,16 +10,18 @@ Order"; 05.04.01 Current Allocation Group; 24.28 Precision; 06.02 Mortal Wounds)
 * the current group is the first living one in this order: non-CHARACTER groups holding
   a wounded model, other non-CHARACTER groups (in the order given), CHARACTER groups
   holding a wounded model, other CHARACTER groups. Within a group the wounded model
-  takes damage first. Because only the current group is ever damaged, this order
-  computed from the state equals the order declared at the start of each weapon;
+  takes damage first. The current group stays current until all its models are
+  destroyed, even when its wounded model dies and it no longer "holds a wounded model";
 * while a Precision weapon resolves, the first living CHARACTER group (wounded first)
   is current until it is destroyed (the state remembers it);
 * the mortal-wound order of 06.02 (wounded non-CHARACTER model, non-CHARACTER, wounded
   CHARACTER, CHARACTER) is the same order without Precision.
 
-A state is a tuple ``(k0, t0, k1, t1, ..., precision_group)``: models alive ``k`` and
-the wounds left ``t`` on the group's first (possibly wounded) model, ``precision_group``
-is ``-1`` outside a Precision weapon.
+A state is a tuple ``(k0, t0, k1, t1, ..., precision_group, current_group)``: models
+alive ``k`` and the wounds left ``t`` on the group's first (possibly wounded) model;
+``precision_group`` is ``-1`` outside a Precision weapon; ``current_group`` is the group
+attacks go to until it is destroyed (05.04.01), ``-1`` when the next attack picks by the
+order above (each weapon declares its order afresh: reference facts §5.1).
 """
 
 from __future__ import annotations
@@ -130,6 +132,7 @@ class Packet:
     fnp: int | None
     precision: bool
     counts: bool = True  # counted as an unsaved attack when it reaches a living model
+    mortal: bool = False  # 06.02 model selection (afresh per wound) instead of allocation
 
 
 class StateSpace:
@@ -140,39 +143,51 @@ class StateSpace:
         init: list[int] = []
         for g in groups:
             init += [g.count, g.first_wounds]
-        self.initial: State = (*init, -1)
+        # (..., precision group, current group); -1 = none
+        self.initial: State = (*init, -1, -1)
         self.states: list[State] = [self.initial]
         self.index: dict[State, int] = {self.initial: 0}
 
     # --- the order of allocation --------------------------------------------------------
-    def current(self, s: State) -> int | None:
-        """The group the next attack is allocated to, or None if all are destroyed."""
-        if s[-1] >= 0:
-            return s[-1]
+    def _by_tier(self, s: State, characters_only: bool = False) -> int | None:
         best: tuple[int, int] | None = None
         for gi, g in enumerate(self.groups):
             k, t = s[2 * gi], s[2 * gi + 1]
-            if k == 0:
+            if k == 0 or (characters_only and not g.character):
                 continue
             tier = (2 if g.character else 0) + (0 if t < g.W else 1)
             if best is None or tier < best[0]:
                 best = (tier, gi)
         return None if best is None else best[1]
 
+    def current(self, s: State, mortal: bool = False) -> int | None:
+        """The group the next attack is allocated to, or None if all are destroyed.
+
+        Attacks: the Precision group, else the current group (05.04.01: it stays current
+        until all its models are destroyed), else the first group in allocation order.
+        Mortal wounds (``mortal``): 06.02 selects afresh for each one."""
+        if not mortal:
+            if s[-2] >= 0:
+                return s[-2]
+            if s[-1] >= 0 and s[2 * s[-1]]:
+                return s[-1]
+        return self._by_tier(s)
+
+    def weapon_start(self, s: State, precision: bool = False) -> State:
+        """05.03: a weapon's attacks declare the allocation order afresh; with Precision
+        (24.28) the first living CHARACTER group (wounded first) becomes current."""
+        p = self._by_tier(s, characters_only=True) if precision else None
+        return (*s[:-2], -1 if p is None else p, -1)
+
     def precision_start(self, s: State) -> State:
-        """24.28: the first living CHARACTER group (wounded first) becomes current."""
-        best: tuple[int, int] | None = None
-        for gi, g in enumerate(self.groups):
-            k, t = s[2 * gi], s[2 * gi + 1]
-            if g.character and k:
-                tier = 0 if t < g.W else 1
-                if best is None or tier < best[0]:
-                    best = (tier, gi)
-        return (*s[:-1], -1 if best is None else best[1])
+        return self.weapon_start(s, precision=True)
+
+    def reset(self, s: State) -> State:
+        return self.weapon_start(s, precision=False)
 
     @staticmethod
     def precision_end(s: State) -> State:
-        return (*s[:-1], -1)
+        return (*s[:-2], -1, s[-1])
 
     # --- read-outs ----------------------------------------------------------------------
     def wounds_left(self, s: State) -> int:
@@ -202,7 +217,7 @@ class StateSpace:
 
     def packet_edges(self, s: State, pk: Packet) -> list[tuple[State, float, bool]]:
         """Successors of ``s`` under one packet: (state, probability, counted unsaved)."""
-        g = self.current(s)
+        g = self.current(s, pk.mortal)
         if g is None:
             return [(s, 1.0, False)]
         grp = self.groups[g]
@@ -221,8 +236,13 @@ class StateSpace:
             else:
                 ns[2 * g] = k - 1
                 ns[2 * g + 1] = grp.W if k > 1 else 0
-                if k == 1 and s[-1] == g:
-                    ns[-1] = -1
+            alive = ns[2 * g] > 0
+            if s[-2] == g and not alive:
+                ns[-2] = -1  # the Precision group is destroyed
+            if not pk.mortal and s[-2] < 0:
+                ns[-1] = g if alive else -1  # the current group stays until destroyed
+            elif ns[-1] >= 0 and not ns[2 * ns[-1]]:
+                ns[-1] = -1
             out.append((tuple(ns), (1 - p_save) * p, True))
         return out
 
@@ -238,8 +258,10 @@ class StateSpace:
         return Operator(rows_a, rows_b)
 
     def mapping(self, fn: str) -> Operator:
-        """A deterministic re-labelling (``precision_start`` / ``precision_end``)."""
-        f = self.precision_start if fn == "precision_start" else self.precision_end
+        """A deterministic re-labelling: ``precision_start`` / ``reset`` (a weapon's
+        allocation order declared afresh) or ``precision_end``."""
+        f = {"precision_start": self.precision_start, "reset": self.reset,
+             "precision_end": self.precision_end}[fn]
         rows: list[tuple[int, int, float]] = []
         i = 0
         while i < len(self.states):

@@ -63,7 +63,7 @@ def resolve_effects(scenario: Scenario) -> tuple[tuple[Effect, ...], NamedEffect
             not_calc.append(f"{entry}: not a combat rule ({reason})")
             continue
         try:
-            effect, param = find_effect(entry)
+            effect, param = find_effect(entry, scenario.rules)
         except UnknownEffectError as exc:
             raise NamedEffectError(f"effects.{i}: {exc}") from None
         problems = effect.check(scenario)

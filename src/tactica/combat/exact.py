@@ -229,7 +229,8 @@ def calculate_exact(scenario: Scenario) -> Result:
         )
         mortal_packets.append(
             Packet((0.0,) * len(space.groups), tuple(float(x) for x in w.mortal_pmf),
-                   w.fnp_effect, w.precision and rules.devastating_wounds == "unsaveable")
+                   w.fnp_effect, w.precision and rules.devastating_wounds == "unsaveable",
+                   mortal=rules.devastating_wounds == "mortal")
         )
         for stage in ("attacks", "hit", "wound"):
             if stage in w.explanations:
@@ -256,11 +257,12 @@ def calculate_exact(scenario: Scenario) -> Result:
                                        critical_wounds=crit))
 
     # --- the target's states --------------------------------------------------------
-    maps = ["precision_start", "precision_end"] if any(w.precision for w in weapons) else []
+    maps = ["precision_start", "precision_end", "reset"]
     fnp_effect = min((e.fnp for e in effects if e.fnp), default=None)
     before = [(f"{e.mortal_wounds} mortal wounds", e.mortal_wounds.pmf())
               for e in effects if e.mortal_wounds is not None] + list(named.mortal_before)
-    mw_packet = Packet((0.0,) * len(space.groups), (0.0, 1.0), fnp_effect, False, counts=False)
+    mw_packet = Packet((0.0,) * len(space.groups), (0.0, 1.0), fnp_effect, False,
+                       counts=False, mortal=True)
     all_packets = [*normal_packets, *mortal_packets, mw_packet]
     ops, mp = _close(space, all_packets, maps)
     normal_ops = ops[: len(weapons)]
@@ -283,7 +285,11 @@ def calculate_exact(scenario: Scenario) -> Result:
     for wi, w in enumerate(weapons):
         nm = nm_all[wi]
         has_dw = nm.shape[1] > 1 and bool(nm[:, 1:].any())
-        merge = bool(blocks) and has_dw and mortal_packets[blocks[-1]] == mortal_packets[wi]
+        # 11th mortal wounds pick a model afresh for each wound, so consecutive weapons with
+        # the same mortal packet form one block; 10th allocates them like attacks, with the
+        # order declared afresh per weapon (and Precision), so each weapon is its own block
+        merge = (bool(blocks) and has_dw and mortal_packets[wi].mortal
+                 and mortal_packets[blocks[-1]] == mortal_packets[wi])
         new: dict[tuple[int, ...], FloatArray] = {}
 
         def put(k: tuple[int, ...], v: FloatArray, new: dict[tuple[int, ...], FloatArray] = new,
@@ -294,8 +300,7 @@ def calculate_exact(scenario: Scenario) -> Result:
                 new[k] = v.copy()
 
         for key, x in pending.items():
-            if w.precision:
-                x = mp["precision_start"].apply(x)
+            x = mp["precision_start" if w.precision else "reset"].apply(x)
             wmax = nm.shape[0] - 1
             stack_ok = (wmax + 1) * x.size <= _STACK_LIMIT
             if has_dw and stack_ok:
@@ -357,7 +362,9 @@ def calculate_exact(scenario: Scenario) -> Result:
                     acc = op.apply(acc)
                 if m in terms:
                     t = terms[m]
-                    acc = acc + (mp["precision_start"].apply(t) if prec else t)
+                    if not mortal_packets[wi].mortal:
+                        t = mp["precision_start" if prec else "reset"].apply(t)
+                    acc = acc + t
             new_p[rest] = mp["precision_end"].apply(acc) if prec else acc
         pending = new_p
     final = pending[()]

@@ -1,7 +1,7 @@
 """The Monte Carlo twin of the exact engine: every die rolled, vectorised over trials.
 
-The simulator consumes exactly what the exact engine consumes, so the two can only differ
-by sampling error:
+The simulator consumes exactly what the exact engine consumes, so the two differ only by
+sampling error (but for the allocation order, see below):
 
 * the rule set's decisions per weapon line (``exact.resolve_weapons`` →
   ``profile.ResolvedWeapon``: attack-count distribution, skill, caps, critical thresholds,
@@ -10,8 +10,8 @@ by sampling error:
   attacker's choices (``dice_stages.die_outcome(...).lethal_taken`` for 11th-edition Lethal
   Hits 24.23; the faces ``roll_outcomes`` re-rolls under ``"any"``, reference facts §4.5);
 * the save of each allocation group (``profile.save_probability``, its threshold without
-  re-rolls), and the allocation groups and order (``allocation.build_groups``, the order
-  of ``StateSpace.current`` / ``precision_start``, reference facts §4.8, §5.1–§5.2).
+  re-rolls), and the allocation groups and their tiers (``allocation.build_groups``, the
+  order of ``StateSpace.current`` / ``precision_start``, reference facts §4.8, §5.2).
 
 Per weapon line, in the order given, and for all trials at once (numpy arrays):
 
@@ -21,16 +21,22 @@ Per weapon line, in the order given, and for all trials at once (numpy arrays):
    critical, §4.4) and, if Lethal Hits is taken, wound automatically;
 3. every wound roll is a D6, re-rolled likewise; a critical wound of a Devastating Wounds
    weapon is queued (§4.10, §5.5), the others go to saves;
-4. the wounds that go to saves are allocated one at a time — a Python loop over the
-   *packet index*, each step vectorised across trials: current group per trial (Precision
-   group while a Precision weapon resolves, 24.28), a save D6 against that group's
-   threshold (re-rolled under ``save_reroll``), a damage draw, Feel No Pain per wound point
-   (a binomial draw: one D6 per point), damage beyond the model's wounds lost (§4.7).
+4. the allocation order is declared (§5.1; Precision group first, §5.2) and the wounds
+   that go to saves are allocated one at a time — a Python loop over the *packet index*,
+   each step vectorised across trials: the current group of each trial (it stays current
+   until all its models are destroyed, 05.04.01), a save D6 against that group's threshold
+   (re-rolled under ``save_reroll``), a damage draw, Feel No Pain per wound point (a
+   binomial draw: one D6 per point), damage beyond the model's wounds lost (§4.7).
 
 Then the queued Devastating Wounds packets, weapon by weapon in the order scored, as
-unsaveable packets of ``mortal_pmf`` (11th: mortal wounds, one model each, no Precision;
-10th: allocated like attacks, Precision kept) — the same packets as the exact engine.
-Last, one hazard D6 per Hazardous weapon carried (06.03 / 10th Hazardous).
+unsaveable packets of ``mortal_pmf`` (§5.5; 11th: mortal wounds, each choosing a model
+afresh by the 06.02 order, no Precision; 10th: allocated like attacks, each weapon
+declaring its order, Precision kept) — the packets of the exact engine. Last, one hazard
+D6 per Hazardous weapon carried (06.03 / 10th Hazardous).
+
+Where the exact engine departs from §5.1–§5.2 (it recomputes the order from the state
+after every attack, and starts Precision once for merged Devastating-Wounds blocks), the
+simulator follows the reference facts, as the brute-force oracle of the tests does.
 
 Every distribution of the result is the observed frequency over ``trials`` and every mean
 the sample mean; the result says ``method: "monte-carlo"`` with its ``trials`` and
@@ -64,7 +70,7 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 Gen = np.random.Generator
 
-#: Trials per chunk are chosen so that one chunk rolls about this many attack dice.
+#: Trials per chunk are chosen so that one chunk rolls about this many dice.
 _CHUNK_DICE = 1 << 22
 #: A success and a critical are counted in one integer: successes + critical << _SHIFT.
 _SHIFT = 24
@@ -176,6 +182,7 @@ class _Plan:
     wound_reroll: BoolArray | None
     normal: _Packets
     mortal: _Packets
+    mortal_dynamic: bool  # 11th: mortal wounds pick a model each (06.02); 10th: attacks
     notes: tuple[str, ...]
     save_texts: tuple[str, ...]
 
@@ -236,6 +243,7 @@ def _plan(w: ResolvedWeapon, scenario: Scenario, space: StateSpace, rules: RuleS
         wound_reroll=_reroll_faces(wcls, w.wound_reroll, w_values),
         normal=normal,
         mortal=mortal,
+        mortal_dynamic=rules.devastating_wounds == "mortal",
         notes=w.notes + die.notes,
         save_texts=tuple(texts),
     )
@@ -283,9 +291,10 @@ def _roll_weapon(rng: Gen, plan: _Plan, n: int) -> _Rolled:
 
 
 class _Target:
-    """Per trial and group: models alive ``k``, wounds left ``t`` on the group's first
-    (possibly wounded) model; per trial the Precision group ``p`` (-1: none). The same
-    state as ``allocation.StateSpace``, one row per trial."""
+    """Per trial and group: models alive ``k`` and wounds left ``t`` on the group's first
+    (possibly wounded) model — the state of ``allocation.StateSpace``, one row per trial —
+    plus the declared allocation order ``rank`` and the current group ``cur`` (-1 once
+    the unit is destroyed)."""
 
     def __init__(self, groups: tuple[Group, ...], n: int) -> None:
         self.n_groups = len(groups)
@@ -293,39 +302,56 @@ class _Target:
         self.character = np.array([g.character for g in groups], dtype=np.bool_)
         self.k = np.tile(np.array([g.count for g in groups], dtype=np.int64), (n, 1))
         self.t = np.tile(np.array([g.first_wounds for g in groups], dtype=np.int64), (n, 1))
-        self.p = np.full(n, -1, dtype=np.int64)
-        self._order = np.arange(len(groups), dtype=np.int64)
+        self._index = np.arange(len(groups), dtype=np.int64)
         self._tier = np.where(self.character, 2, 0).astype(np.int64)
+        self.rank = np.zeros((n, len(groups)), dtype=np.int64)
+        self.cur = np.zeros(n, dtype=np.int64)
+        self._all = np.arange(n, dtype=np.int64)
+        self._big = 4 * self.n_groups
 
-    def _first(self, score: IntArray, alive: BoolArray) -> IntArray:
-        big = 4 * self.n_groups
-        score = np.where(alive, score * self.n_groups + self._order, big)
-        best: IntArray = score.argmin(axis=1)
-        return np.where(score.min(axis=1) < big, best, -1)
+    def _order(self, rows: IntArray) -> IntArray:
+        """The allocation order from the state (lower is earlier): non-CHARACTER groups
+        holding a wounded model, other non-CHARACTER groups, wounded CHARACTER groups,
+        other CHARACTER groups; ties in the order given (§4.8, ``StateSpace.current``)."""
+        tier = self._tier + (self.t[rows] >= self.W)
+        out: IntArray = tier * self.n_groups + self._index
+        return out
 
-    def current(self, a: IntArray) -> IntArray:
-        """``StateSpace.current`` per trial: the Precision group, else the first living
-        group in tier order — wounded non-CHARACTER, non-CHARACTER, wounded CHARACTER,
-        CHARACTER — then in the order given (§4.8, 05.04.01)."""
-        k, t = self.k[a], self.t[a]
+    def _choose(self, rows: IntArray, dynamic: bool) -> IntArray:
+        """The first living group of each trial in ``rows`` (-1: none)."""
+        k = self.k[rows]
         if self.n_groups == 1:
             return np.where(k[:, 0] > 0, 0, -1)
-        best = self._first(self._tier + (t >= self.W), k > 0)
-        p = self.p[a]
-        return np.where(p >= 0, p, best)
+        score = self._order(rows) if dynamic else self.rank[rows]
+        score = np.where(k > 0, score, self._big)
+        best: IntArray = score.argmin(axis=1)
+        return np.where(score.min(axis=1) < self._big, best, -1)
 
-    def precision_start(self) -> None:
-        """24.28: the first living CHARACTER group (wounded first) becomes current."""
-        self.p = self._first((self.t >= self.W).astype(np.int64), (self.k > 0) & self.character)
+    def declare(self, precision: bool) -> None:
+        """§5.1: the allocation order is declared when a weapon's attacks start; with
+        Precision (24.28, §5.2) the first living CHARACTER group (wounded first) goes to
+        the front. The current group stays current until destroyed (05.04.01)."""
+        rank = self._order(self._all)
+        if precision and self.character.any():
+            pick = np.where((self.k > 0) & self.character, rank, self._big)
+            first = pick.argmin(axis=1)
+            has = pick.min(axis=1) < self._big
+            rank[self._all[has], first[has]] = -1
+        self.rank = rank
+        self.cur = self._choose(self._all, False)
 
-    def precision_end(self) -> None:
-        self.p[:] = -1
-
-    def apply(self, rng: Gen, counts: IntArray, pk: _Packets, unsaved: IntArray) -> None:
-        """``counts[i]`` packets to trial ``i``, one packet index at a time (§4.8, §5.4)."""
-        for j in range(int(counts.max(initial=0))):
-            a = np.flatnonzero(counts > j)
-            g = self.current(a)
+    def apply(
+        self, rng: Gen, counts: IntArray, pk: _Packets, unsaved: IntArray, dynamic: bool
+    ) -> None:
+        """``counts[i]`` packets to trial ``i``, one packet index at a time. ``dynamic``:
+        each packet picks its group afresh from the state (mortal wounds, 06.02)."""
+        if dynamic:
+            self.cur = self._choose(self._all, True)
+        by_count = np.argsort(-counts, kind="stable")
+        remaining = len(counts) - np.cumsum(np.bincount(counts))  # trials with > j packets
+        for j in range(len(remaining) - 1):
+            a = by_count[: remaining[j]]
+            g = self.cur[a]
             live = g >= 0  # §5.4: a destroyed unit takes nothing more
             a, g = a[live], g[live]
             if not len(a):
@@ -347,13 +373,14 @@ class _Target:
                 lost = rng.binomial(lost, keep).astype(np.int64)
             t = self.t[a, g]
             k = self.k[a, g]
-            dead = lost >= t
+            dead = lost >= t  # damage beyond the model's wounds is lost
             k_new = k - dead
             self.t[a, g] = np.where(dead, np.where(k_new > 0, self.W[g], 0), t - lost)
             self.k[a, g] = k_new
-            if pk.precision:
-                gone = dead & (k_new == 0) & (self.p[a] == g)
-                self.p[a[gone]] = -1
+            moved = dead if dynamic else dead & (k_new == 0)
+            if moved.any():
+                rows = a[moved]
+                self.cur[rows] = self._choose(rows, dynamic)
 
     def wounds_left(self) -> IntArray:
         left: IntArray = np.where(self.k > 0, self.t + (self.k - 1) * self.W, 0).sum(axis=1)
@@ -402,20 +429,15 @@ def _chunk(
         out.per_weapon[i] += (r.attacks.sum(), r.hits.sum(), (r.normal + r.mortal).sum(),
                               r.mortal.sum())
         queued.append(r.mortal)
-        if plan.normal.precision:
-            target.precision_start()
-        target.apply(rng, r.normal, plan.normal, unsaved)
-        if plan.normal.precision:
-            target.precision_end()
+        target.declare(plan.normal.precision)
+        target.apply(rng, r.normal, plan.normal, unsaved, dynamic=False)
     # 06.02 / §5.5: Devastating Wounds after all normal damage, in the order scored
     for plan, m in zip(plans, queued, strict=True):
         if not m.any():
             continue
-        if plan.mortal.precision:
-            target.precision_start()
-        target.apply(rng, m, plan.mortal, unsaved)
-        if plan.mortal.precision:
-            target.precision_end()
+        if not plan.mortal_dynamic:
+            target.declare(plan.mortal.precision)
+        target.apply(rng, m, plan.mortal, unsaved, dynamic=plan.mortal_dynamic)
     out.unsaved[lo:hi] = unsaved
     out.damage[lo:hi] = start_wounds - target.wounds_left()
     out.left[lo:hi] = target.k.sum(axis=1)
@@ -423,6 +445,15 @@ def _chunk(
     if rolls:
         faces = rng.integers(1, 7, size=(n, rolls), dtype=np.int8)
         out.hazard[lo:hi] = (faces <= fails_on).sum(axis=1) * each
+
+
+def _dice_per_trial(plans: list[_Plan]) -> float:
+    """A generous estimate of the D6 one trial rolls (hit and wound rolls), for chunking."""
+    total = 0.0
+    for p in plans:
+        mean_attacks = float(np.dot(np.arange(len(p.w.attacks_pmf)), p.w.attacks_pmf))
+        total += 2 * mean_attacks * (1 + (p.sustained.top if p.sustained else 0))
+    return max(1.0, total)
 
 
 def _freq(x: IntArray, trials: int, length: int | None = None) -> Distribution:
@@ -458,10 +489,7 @@ def simulate(scenario: Scenario) -> Result:
 
     rng = np.random.default_rng(seed)
     out = _Totals.empty(trials, len(plans))
-    per_trial = sum(float(np.dot(np.arange(len(w.attacks_pmf)), w.attacks_pmf)) * (
-        1 + (p.sustained.top if p.sustained else 0)) for w, p in zip(
-        weapons, plans, strict=True))
-    size = max(1, min(trials, int(_CHUNK_DICE // max(1.0, 2 * per_trial))))
+    size = max(1, min(trials, int(_CHUNK_DICE // _dice_per_trial(plans))))
     for lo in range(0, trials, size):
         _chunk(rng, plans, groups, lo, min(trials, lo + size), hazard, out)
 
@@ -493,6 +521,7 @@ def simulate(scenario: Scenario) -> Result:
             weapon="Hazardous", stage="hazard",
             detail=f"{n_haz} hazard roll(s), each fails on 1-{hazard[1]}: "
                    f"{hazard[2]} mortal wound(s) to the attacker"))
+    notes.extend(named.notes)
     notes.append(f"Monte Carlo: {trials} trials, seed {seed}; pmfs are observed frequencies")
     return Result(
         rules=rules.name,
@@ -509,7 +538,7 @@ def simulate(scenario: Scenario) -> Result:
         attacker_mortal_wounds=_freq(out.hazard, trials),
         weapons=tuple(summaries),
         stages=tuple(stages),
-        notes=tuple(dict.fromkeys(notes + list(named.notes))),
+        notes=tuple(dict.fromkeys(notes)),
         not_calculated=tuple(not_calc),
         effects_applied=named.applied,
         cp_spent=named.cp,

@@ -51,6 +51,17 @@ RerollStage = Literal["hit", "wound", "save", "damage", "attacks"]
 RerollWhich = Literal["ones", "failed", "any"]
 
 
+def _check_length(value: Any, low: int, high: int, what: str) -> Any:
+    """Length limits checked before the items (a refusal names only the real problem,
+    and an oversized request is refused before any item is validated)."""
+    if isinstance(value, list | tuple):
+        if len(value) < low:
+            raise ValueError(f"at least {low} {what} needed")
+        if len(value) > high:
+            raise ValueError(f"{len(value)} {what}s; at most {high}")
+    return value
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -112,7 +123,13 @@ class WeaponLine(_Strict):
 class Attacker(_Strict):
     name: str = "attacker"
     keywords: tuple[str, ...] = ()
-    weapons: tuple[WeaponLine, ...] = Field(min_length=1, max_length=MAX_WEAPON_LINES)
+    weapons: tuple[WeaponLine, ...] = Field(
+        json_schema_extra={"minItems": 1, "maxItems": MAX_WEAPON_LINES})
+
+    @field_validator("weapons", mode="before")
+    @classmethod
+    def _weapon_count(cls, value: Any) -> Any:
+        return _check_length(value, 1, MAX_WEAPON_LINES, "weapon line")
 
     @field_validator("keywords")
     @classmethod
@@ -144,7 +161,12 @@ class ModelGroup(_Strict):
 class Target(_Strict):
     name: str = "target"
     keywords: tuple[str, ...] = ()
-    models: tuple[ModelGroup, ...] = Field(min_length=1, max_length=20)
+    models: tuple[ModelGroup, ...] = Field(json_schema_extra={"minItems": 1, "maxItems": 20})
+
+    @field_validator("models", mode="before")
+    @classmethod
+    def _group_count(cls, value: Any) -> Any:
+        return _check_length(value, 1, 20, "model group")
     damage_reduction: int = Field(default=0, ge=0, le=6)
     half_damage: bool = False
 

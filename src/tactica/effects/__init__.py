@@ -16,10 +16,10 @@ from .model import NamedEffect, Outcome
 
 __all__ = ["EFFECTS", "NON_COMBAT", "NamedEffect", "Outcome", "find_effect", "list_effects"]
 
-_INDEX: dict[str, NamedEffect] = {}
+_INDEX: dict[str, list[NamedEffect]] = {}
 for _e in EFFECTS:
     for _n in (_e.name, *_e.aliases):
-        _INDEX.setdefault(normalise(_n), _e)
+        _INDEX.setdefault(normalise(_n), []).append(_e)
 _NON_COMBAT = {normalise(k): k for k in NON_COMBAT}
 
 
@@ -35,14 +35,22 @@ def _split(text: str) -> tuple[str, str | None]:
     return text, None
 
 
-def find_effect(text: str) -> tuple[NamedEffect, str | None]:
+def find_effect(text: str, rules: str | None = None) -> tuple[NamedEffect, str | None]:
     """The named effect for ``"Name"`` or ``"Name: parameter"`` (case-, accent- and
-    punctuation-insensitive). Raises ``UnknownEffectError`` with suggestions, or with a
-    plain statement when the rule exists but changes no odds (``non_combat_reason``)."""
+    punctuation-insensitive), the one of rules version ``rules`` when a name has one per
+    version (Tank Shock, 10th / Crushing Impact, 11th). Raises ``UnknownEffectError``
+    with suggestions, or with a plain statement when the rule exists but changes no odds
+    (``non_combat_reason``)."""
     name, param = _split(text)
     key = normalise(name)
     if key in _INDEX:
-        return _INDEX[key], param
+        found = _INDEX[key]
+        exact = [e for e in found if normalise(e.name) == key]
+        for pool in (exact, found):
+            fits = [e for e in pool if rules is None or rules in e.rules]
+            if fits:
+                return fits[0], param
+        return (exact or found)[0], param
     if key in _NON_COMBAT:
         raise UnknownEffectError(f"{_NON_COMBAT[key]} is not a combat rule "
                                  f"({NON_COMBAT[_NON_COMBAT[key]]})")

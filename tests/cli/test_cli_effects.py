@@ -1,0 +1,154 @@
+"""Named effects on the command line: ``tactica calc --effect NAME`` over the packaged unit
+library, and ``tactica effects``.
+
+The calc examples use the packaged library (seed pages + reference facts). The seeds have
+no wargear lists, so ``calc`` picks a default weapon and says so in a note; each test
+asserts that note before relying on it.
+
+Neophyte Hybrids (003 page, reference facts §1): 10 models; default weapon Hybrid firearm
+x10 (A1, BS4+, S3, AP0, D1, [RAPID FIRE 1] - no distance given, so no extra attack).
+Target preset geq: 10 Cadian Shock Troops, T3, Sv5+, W1.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from typer.testing import CliRunner
+
+from tactica.cli.commands import app
+from tactica.effects import EFFECTS, NON_COMBAT
+
+runner = CliRunner()
+WIDE = {"COLUMNS": "200"}
+F = Fraction
+
+CALC = ["calc", "--attacker", "Neophyte Hybrids", "--target", "geq"]
+EFFECTS_ARGS = ["--effect", "Primed and Readied", "--effect", "Coordinated Trap"]
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args), env=WIDE)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _flat(text: str) -> str:
+    """Whitespace collapsed (rich wraps long lines)."""
+    return " ".join(text.split())
+
+
+def test_calc_primed_and_readied_and_coordinated_trap() -> None:
+    """The issue's example. 10 attacks BS4+: hits 10 * 1/2 = 5 (critical hits on 5+ change
+    no number here: the firearm has no critical-hit ability). S3 against T3 wounds on 4+,
+    +1 (Coordinated Trap) -> 3+: wounds 5 * 2/3 = 10/3 = 3.333. Sv5+ against AP0 fails
+    with 4/6: unsaved = damage = models destroyed = 10/3 * 2/3 = 20/9 = 2.222.
+    P(no model destroyed) = (1 - 1/2 * 2/3 * 2/3)^10 = (7/9)^10 = 8.1%.
+    Both effects listed, 2CP + 2CP = 4CP."""
+    code, out, err = _run(*CALC, *EFFECTS_ARGS)
+    assert code == 0, err
+    flat = _flat(out)
+    assert "Hybrid firearm x10" in flat  # the default weapon the derivation assumes
+    assert "effects: Primed and Readied, Coordinated Trap (4CP)" in flat
+    assert "BS4+; critical on 5+" in flat
+    assert "S3 vs T3: 4+; modifier +1" in flat
+    expected_row = f"10.000 │ 5.000 │ {float(F(10, 3)):.3f} │ {float(F(20, 9)):.3f} │"
+    assert expected_row in flat
+    assert f"{float(F(7, 9) ** 10):.1%}" == "8.1%"
+    assert "0 8.1% 100.0%" in flat
+
+
+def test_calc_effects_json() -> None:
+    """The same with --json: effects_applied, cp_spent and the exact numbers above."""
+    code, out, err = _run(*CALC, *EFFECTS_ARGS, "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["effects_applied"] == ["Primed and Readied", "Coordinated Trap"]
+    assert doc["cp_spent"] == 4
+    assert doc["hits"]["mean"] == pytest.approx(5, abs=1e-12)
+    assert doc["wounds"]["mean"] == pytest.approx(float(F(10, 3)), abs=1e-12)
+    assert doc["damage"]["mean"] == pytest.approx(float(F(20, 9)), abs=1e-12)
+    assert doc["models_destroyed"]["pmf"][0] == pytest.approx(float(F(7, 9) ** 10),
+                                                              abs=1e-12)
+
+
+def test_calc_led_by_primus_adds_cult_demagogue() -> None:
+    """--led-by Primus adds Cult Demagogue (+1 to Hit): 10 attacks on 3+: 10 * 4/6 =
+    6.667 hits; S3 against T3 on 4+: 10/3 wounds; 0CP."""
+    code, out, err = _run(*CALC, "--led-by", "Primus", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["effects_applied"] == ["Cult Demagogue"]
+    assert doc["cp_spent"] == 0
+    assert doc["hits"]["mean"] == pytest.approx(float(F(20, 3)), abs=1e-12)
+    assert doc["wounds"]["mean"] == pytest.approx(float(F(10, 3)), abs=1e-12)
+
+
+def test_calc_refused_effect_exits_2_naming_the_condition() -> None:
+    """The Banehammer is ASTRA MILITARUM, not GENESTEALER CULTS: Primed and Readied is
+    refused (exit 2) with the failed condition on stderr."""
+    code, out, err = _run("calc", "--attacker", "Banehammer", "--target", "geq",
+                          "--effect", "Primed and Readied")
+    assert code == 2
+    assert out == ""
+    assert ("effects.0: Primed and Readied: the attacker is not a GENESTEALER CULTS unit"
+            in _flat(err))
+
+
+def test_calc_unknown_effect_did_you_mean() -> None:
+    code, out, err = _run(*CALC, "--effect", "Primed and Readyed")
+    assert code == 2
+    assert out == ""
+    assert ("unknown effect 'Primed and Readyed'; did you mean: Primed and Readied?"
+            in _flat(err))
+
+
+def test_calc_non_combat_rule_not_calculated() -> None:
+    """Insane Bravery (battle-shock) changes no number: 5 hits as without it, listed as
+    not calculated, no effects line."""
+    code, out, err = _run(*CALC, "--effect", "Insane Bravery")
+    assert code == 0, err
+    flat = _flat(out)
+    assert "not calculated: Insane Bravery: not a combat rule (battle-shock)" in flat
+    assert "10.000 │ 5.000 │" in flat
+    assert "effects:" not in flat
+
+
+def test_effects_command_json_lists_the_catalogue() -> None:
+    code, out, err = _run("effects", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert [e["name"] for e in doc["effects"]] == [e.name for e in EFFECTS]
+    assert doc["non_combat"] == NON_COMBAT
+    primed = next(e for e in doc["effects"] if e["name"] == "Primed and Readied")
+    assert primed["cp"] == 2
+    assert primed["source"] == "Host of Ascension"
+    assert primed["conditions"] == ["attacker is GENESTEALER CULTS"]
+
+
+def test_effects_command_by_detachment() -> None:
+    code, out, err = _run("effects", "--detachment", "Final Day", "--json")
+    assert code == 0, err
+    sources = {e["source"] for e in json.loads(out)["effects"]}
+    assert sources == {"Final Day", "Core"}
+
+
+def test_effects_command_by_unit() -> None:
+    """The Tyrannocyte (TYRANIDS MONSTER): no GSC-only effects; Psionic Parasitism and
+    Crushing Impact are listed."""
+    code, out, err = _run("effects", "--unit", "Tyrannocyte", "--json")
+    assert code == 0, err
+    names = {e["name"] for e in json.loads(out)["effects"]}
+    assert {"Psionic Parasitism", "Crushing Impact", "Synapse"} <= names
+    assert "Primed and Readied" not in names
+
+
+def test_effects_command_table() -> None:
+    code, out, err = _run("effects")
+    assert code == 0, err
+    flat = _flat(out)
+    assert "Named effects" in flat
+    assert "Seed rules with no combat effect" in flat
+    assert "Primed and Readied" in flat
+    assert "Insane Bravery" in flat

@@ -1,0 +1,1 @@
+"""Tests of the combat calculator: worked examples, properties, refusals."""
