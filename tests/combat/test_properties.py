@@ -176,3 +176,26 @@ def test_more_attacks_never_lower_expected_damage(scenario: Json, line: int) -> 
     weapons = more["attacker"]["weapons"]
     weapons[min(line, len(weapons) - 1)]["count"] += 1
     assert calculate(more).damage.mean >= calculate(scenario).damage.mean - TOLERANCE
+
+
+@PROPERTY_SETTINGS
+@given(scenarios(), st.integers(0, 1))
+def test_optional_lethal_hits_never_lowers_expected_damage_11th(
+    scenario: Json, line: int
+) -> None:
+    """11th Lethal Hits is the attacker's option (24.23), taken only when it gives the
+    higher expected damage for that weapon against that target (reference facts §4):
+    declining it is the same as not having it, so having it never costs damage."""
+    scenario = copy.deepcopy(scenario)
+    scenario["rules"] = "11th"
+    weapons = scenario["attacker"]["weapons"]
+    weapon = weapons[min(line, len(weapons) - 1)]
+    weapon["abilities"] = [a for a in weapon["abilities"]
+                           if a not in ("Lethal Hits", "Devastating Wounds", "Torrent")]
+    if weapon["skill"] is None:
+        weapon["skill"] = 4
+    without = copy.deepcopy(scenario)
+    without["attacker"]["weapons"][min(line, len(weapons) - 1)]["abilities"].append(
+        "Devastating Wounds")
+    weapon["abilities"] += ["Devastating Wounds", "Lethal Hits"]
+    assert calculate(scenario).damage.mean >= calculate(without).damage.mean - TOLERANCE

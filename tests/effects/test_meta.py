@@ -12,8 +12,9 @@
    units by the Final Day rule Psionic Parasitism, 000/004). Which holds for each name is
    in ``DOCUMENTED_ABILITIES`` below.
 3. Every ``NON_COMBAT`` name is a seed rule (record, core-rule title or datasheet
-   ability), with one documented exception: "They Came From Below", the name an outside
-   roster gives the untitled 003 detachment rule (rules_inventory.md §F.1, [EXT]).
+   ability), and no name is both a named effect and non-combat. (003's untitled
+   detachment rule, which an outside roster calls "They Came From Below", rules_inventory
+   §F.1 [EXT], has A Perfect Ambush's effect: it must resolve to that named effect.)
 """
 
 from __future__ import annotations
@@ -73,15 +74,19 @@ def _records_or_error() -> list[object]:
 
 
 def test_seed_pages_have_the_rules_of_the_inventory() -> None:
-    """A guard against testing nothing: the inventory counts 19 enhancements, 6 named
-    detachment rules (+ 003's untitled one) and 46 stratagem name/version entries."""
+    """A guard against testing nothing: the inventory (rules_inventory.md §E, §F) counts
+    46 distinct stratagem name/version entries (a core stratagem and its Boarding Actions
+    copy are two), 19 enhancements, and 5 named detachment rules plus 003's untitled one."""
     records = seed_records()
-    names = {(type(r), normalise(r.name)) for r in records}
-    assert sum(1 for t, _ in names if t is Enhancement) == 19
-    assert {n for t, n in names if t is DetachmentRule} >= {
-        normalise(x) for x in ("A Perfect Ambush", "Integrated Tactics", "Psionic Parasitism",
-                               "Harassing Fire", "Rapid Takeover")}
-    assert sum(1 for t, _ in names if t is Stratagem) >= 35
+    stratagems = {(normalise(r.name), r.rules, r.detachment) for r in records
+                  if isinstance(r, Stratagem)}
+    assert len(stratagems) == 46
+    assert len({normalise(r.name) for r in records if isinstance(r, Enhancement)}) == 19
+    rules = {normalise(r.name) for r in records if isinstance(r, DetachmentRule)}
+    assert len(rules) == 6
+    assert rules >= {normalise(x) for x in ("A Perfect Ambush", "Integrated Tactics",
+                                            "Psionic Parasitism", "Harassing Fire",
+                                            "Rapid Takeover")}
 
 
 @pytest.mark.parametrize("record", _records_or_error())
@@ -175,19 +180,24 @@ def _seed_rule_names() -> set[str]:
     return out
 
 
-#: NON_COMBAT names not printed in the seeds, with the reason they are listed anyway.
-NOT_IN_SEEDS = {"They Came From Below": "rules_inventory.md §F.1 [EXT]: the outside name "
-                                        "of 003's untitled detachment rule"}
-
-
 @pytest.mark.parametrize("name", sorted(NON_COMBAT))
 def test_non_combat_name_comes_from_the_seeds(name: str) -> None:
     assert NON_COMBAT[name].strip()
     assert non_combat_reason(name) == NON_COMBAT[name]
-    if name in NOT_IN_SEEDS:
-        assert normalise(name) not in _seed_rule_names()
-    else:
-        assert normalise(name) in _seed_rule_names(), f"{name}: not in the seeds"
+    assert normalise(name) in _seed_rule_names(), f"{name}: not in the seeds"
+
+
+@pytest.mark.parametrize("name", ["They Came From Below", "(unnamed detachment rule)"])
+def test_untitled_003_rule_is_a_perfect_ambush(name: str) -> None:
+    """003's untitled detachment rule: "Each time a GENESTEALER CULTS unit from your army
+    is set up on the battlefield as Reinforcements, until the end of your next Fight
+    phase, weapons ... have the [SUSTAINED HITS 1] and [IGNORES COVER] abilities" - the
+    text of A Perfect Ambush (inventory §F.1)."""
+    untitled = [r for p in pages() for r in p.records
+                if isinstance(r, DetachmentRule) and r.source.file.startswith("003")]
+    assert len(untitled) == 1
+    assert "[SUSTAINED HITS 1] and [IGNORES COVER]" in untitled[0].text
+    assert find_effect(name, "10th")[0].name == "A Perfect Ambush"
 
 
 def test_named_and_non_combat_are_disjoint() -> None:

@@ -205,19 +205,34 @@ def test_command_reroll_only_once() -> None:
 # --- range conditions the rules texts state ---------------------------------------------
 
 
-def test_grenade_refused_beyond_8_inches() -> None:
+@pytest.mark.parametrize("rules", ["11th", "10th"])
+def test_grenade_refused_beyond_8_inches(rules: str) -> None:
     """Grenade (E.2 #15): "one enemy unit ... within 8" and visible". With the target at
     12" (``context.distance``) the stratagem cannot be used, as Close-Range Shoot-out is
     refused beyond 18"."""
-    with pytest.raises(NamedEffectError, match=re.escape("effects.0: Grenade")):
-        calculate(scenario(weapon(), keywords=[GSC, "GRENADES"], distance=12.0,
+    with pytest.raises(NamedEffectError) as info:
+        calculate(scenario(weapon(), rules=rules, keywords=[GSC, "GRENADES"], distance=12.0,
                            effects=["Grenade"]))
+    assert str(info.value) == ('effects.0: Grenade: the target is 12" away, beyond 8" '
+                               '(the enemy unit is within 8")')
 
 
-def test_fire_overwatch_refused_beyond_24_inches() -> None:
+@pytest.mark.parametrize("rules", ["11th", "10th"])
+def test_fire_overwatch_refused_beyond_24_inches(rules: str) -> None:
     """Fire Overwatch: 15.09 snap shooting targets "one visible enemy unit within 24"";
     10th: "your unit within 24" of that enemy unit". At 30" it cannot be used."""
-    for rules in ("11th", "10th"):
-        with pytest.raises(NamedEffectError, match=re.escape("effects.0: Fire Overwatch")):
-            calculate(scenario(weapon(), rules=rules, distance=30.0,
-                               effects=["Fire Overwatch"]))
+    with pytest.raises(NamedEffectError) as info:
+        calculate(scenario(weapon(), rules=rules, distance=30.0, effects=["Fire Overwatch"]))
+    assert str(info.value) == ('effects.0: Fire Overwatch: the target is 30" away, beyond '
+                               '24" (snap shooting targets a unit within 24")')
+
+
+@pytest.mark.parametrize(("effect", "limit", "keywords"), [
+    ("Grenade", 8.0, [GSC, "GRENADES"]), ("Fire Overwatch", 24.0, [GSC, "INFANTRY"])])
+@pytest.mark.parametrize("at_limit", [True, False])
+def test_range_limits_allow_the_limit_and_an_unknown_distance(
+        effect: str, limit: float, keywords: list[str], at_limit: bool) -> None:
+    """Exactly at the limit, or with no distance given, the effect is used."""
+    distance = limit if at_limit else None
+    r = calculate(scenario(weapon(), keywords=keywords, distance=distance, effects=[effect]))
+    assert r.effects_applied == (effect,)

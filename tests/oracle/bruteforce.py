@@ -74,6 +74,7 @@ __all__ = [
     "lethal_alternatives",
     "mean",
     "optional_lethal_lines",
+    "wound_target",
 ]
 
 T = TypeVar("T")
@@ -669,6 +670,9 @@ def drain(dist: Dist, pending: Callable[[State], bool], step: Step, keep: Keep) 
 
 
 def resolve_weapon(dist: Dist, w: Weapon, target: Target, keep: Keep) -> Dist:
+    """One weapon line, die by die: attack dice, hit rolls, wound rolls, then each
+    wounding attack allocated, saved or not, and its damage; then hazard rolls."""
+
     def gather(s: State) -> Branches[State]:
         out: Branches[State] = []
         for p, a in roll(w.attacks):
@@ -862,6 +866,12 @@ def _lethal_pays(scenario: Scenario, index: int) -> bool:
     return taken >= rolled
 
 
+def _clear_caches() -> None:
+    """The memoised pieces only speed up one scenario; don't let them pile up."""
+    allocated_attack.cache_clear()
+    lose_wounds.cache_clear()
+
+
 def brute_force(
     scenario: Scenario, lethal_choice: Mapping[int, bool] | None = None
 ) -> OracleResult:
@@ -870,8 +880,7 @@ def brute_force(
     ``lethal_choice`` maps a weapon line's index to whether 11th-edition Lethal Hits is
     taken for it (overriding the oracle's own choice, see the module docstring).
     """
-    allocated_attack.cache_clear()
-    lose_wounds.cache_clear()
+    _clear_caches()
     choice = dict(lethal_choice or {})
     if scenario.rules == "10th" and not all(choice.values()):
         raise ValueError("Lethal Hits is mandatory under 10th")
@@ -884,6 +893,7 @@ def brute_force(
 def lethal_alternatives(scenario: Scenario) -> Iterator[tuple[dict[int, bool], OracleResult]]:
     """Every way of choosing 11th-edition Lethal Hits on the lines where it is a real
     choice (``optional_lethal_lines``), with the oracle's result for each."""
+    _clear_caches()
     lines = optional_lethal_lines(scenario)
     for taken in product((True, False), repeat=len(lines)):
         choice = dict(zip(lines, taken, strict=True))

@@ -21,10 +21,21 @@ Coverage:
 - context: half range, remained stationary, charged, cover, Stealth; attacker keywords
   (MONSTER / VEHICLE matter for 11th Hazardous).
 
-Left out on purpose (policy choices or ambiguous in the spec, see the report in the
-agreement test's docstring): re-rolls "any", damage and attack re-rolls, named effects,
-Psychic / Indirect Fire, two CHARACTER models, more than one wounded model, ``attacks``
--1 together with Rapid Fire or Blast, positive ``ap`` effects.
+Left out on purpose, because they are policy choices or the spec leaves them open:
+
+- re-rolls "any" (fishing), damage and attack re-rolls, named effects, Psychic and
+  Indirect Fire (the oracle refuses them);
+- two CHARACTER models (after a Precision target dies, does the next attack go to the
+  other CHARACTER or back to the bodyguard?);
+- more than one wounded model (several wounded groups may come "in any order");
+- an ``attacks`` -1 effect together with Rapid Fire or Blast (is "A at least 1" applied
+  before or after they add attacks? the oracle applies it to the total);
+- positive ``ap`` effects (the oracle keeps AP at most 0);
+- two abilities of one kind on a weapon (two Sustained Hits, two Meltas);
+- Heavy in the fight phase, and Torrent, Blast, Rapid Fire and Melta on melee weapons.
+
+11th-edition Lethal Hits together with Devastating Wounds *is* generated: the agreement
+test accepts either choice on those weapon lines (``bruteforce.lethal_alternatives``).
 """
 
 from __future__ import annotations
@@ -112,9 +123,11 @@ def _kind(ability: str) -> str:
 
 
 @st.composite
-def weapon_lines(draw: st.DrawFn, phase: str) -> dict[str, Any]:
+def weapon_lines(draw: st.DrawFn, phase: str, min_abilities: int = 0) -> dict[str, Any]:
     pool = RANGED_ABILITIES if phase == "shooting" else MELEE_ABILITIES
-    abilities = draw(st.lists(st.sampled_from(pool), max_size=3, unique_by=_kind))
+    abilities = draw(
+        st.lists(st.sampled_from(pool), min_size=min_abilities, max_size=3, unique_by=_kind)
+    )
     torrent = "Torrent" in abilities
     return {
         "name": f"weapon {draw(st.integers(0, 99))}",
@@ -219,7 +232,9 @@ def _effects(draw: st.DrawFn, phase: str, weapons: list[dict[str, Any]]) -> list
 @st.composite
 def scenario_dicts(draw: st.DrawFn, rules: str | None = None) -> dict[str, Any]:
     phase = draw(st.sampled_from(["shooting", "fight"]))
-    weapons = draw(st.lists(weapon_lines(phase), min_size=1, max_size=2))
+    # the first line has at least one ability; a second line may have none
+    weapons = [draw(weapon_lines(phase, min_abilities=1))]
+    weapons += draw(st.lists(weapon_lines(phase), max_size=1))
     scenario: dict[str, Any] = {
         "rules": rules or draw(st.sampled_from(["10th", "11th"])),
         "phase": phase,

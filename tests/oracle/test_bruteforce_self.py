@@ -34,7 +34,7 @@ def make(
     rules: str = "11th",
     **extra: Any,
 ) -> Scenario:
-    """A scenario from weapon lines and model entries (defaults: BS/WS none given)."""
+    """A scenario from weapon lines and model entries, 11th edition unless told."""
     return Scenario.model_validate(
         {
             "rules": rules,

@@ -28,13 +28,13 @@ from ..dice import FloatArray
 from ..rules import get_ruleset
 from ..rules.base import RuleSet
 from .allocation import Operator, Packet, StateSpace, build_groups, loss_pmf
-from .dice_stages import compound, die_outcome
+from .dice_stages import DieOutcome, compound, die_outcome
 from .effects import resolve_effects
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
 from .result import Distribution, NamedDistribution, Result, StageExplanation, WeaponSummary
 from .scenario import Effect, Scenario
 
-__all__ = ["ScenarioError", "calculate_exact", "resolve_weapons"]
+__all__ = ["ScenarioError", "calculate_exact", "command_reroll_choice", "resolve_weapons"]
 
 #: Stack the per-packet states in one array when it has at most this many numbers.
 _STACK_LIMIT = 8_000_000
@@ -125,6 +125,43 @@ def _one_die_reroll(count: FloatArray, full: FloatArray, ok: FloatArray,
     return out
 
 
+def _command_alternative(
+    w: ResolvedWeapon, die: DieOutcome, hits: FloatArray, nm: FloatArray, command: str,
+    rules: RuleSet,
+) -> tuple[FloatArray, FloatArray] | None:
+    """(hits, (n, m)) of ``w`` when one failed ``command`` ("hit"/"wound") die of it is
+    re-rolled (15.02), or None when the weapon's own re-rolls already cover that roll."""
+    policy = w.hit_reroll if command == "hit" else w.wound_reroll
+    if policy is not None or (command == "hit" and w.snap_shooting
+                              and not rules.snap_shooting_hit_rerolls):
+        return None
+    ok = die.no_failed_hit if command == "hit" else die.no_failed_wound
+    assert ok is not None and die.fresh_wound is not None
+    if command == "hit":
+        return (_one_die_reroll(w.attacks_pmf, die.hits, ok.sum(axis=(1, 2)), die.hits),
+                _one_die_reroll(w.attacks_pmf, die.to_save, ok.sum(axis=0), die.to_save))
+    return hits, _one_die_reroll(w.attacks_pmf, die.to_save, ok.sum(axis=0), die.fresh_wound)
+
+
+def command_reroll_choice(scenario: Scenario, rules: RuleSet,
+                          weapons: tuple[ResolvedWeapon, ...], command: str) -> int | None:
+    """The weapon line whose failed die gains most from Command Re-roll (15.02), in
+    expected damage against the first allocation group; None if no line gains."""
+    space = StateSpace(build_groups(scenario.target))
+    best_gain, best = 0.0, None
+    for wi, w in enumerate(weapons):
+        e_normal, e_mortal = _expected_values(w, scenario, space, rules)
+        die = die_outcome(w, e_normal, e_mortal)
+        hits = compound(w.attacks_pmf, die.hits)
+        nm = compound(w.attacks_pmf, die.to_save)
+        alt = _command_alternative(w, die, hits, nm, command, rules)
+        if alt is not None:
+            gain = _value(alt[1], e_normal, e_mortal) - _value(nm, e_normal, e_mortal)
+            if gain > best_gain + 1e-15:
+                best_gain, best = gain, wi
+    return best
+
+
 def _value(nm: FloatArray, e_normal: float, e_mortal: float) -> float:
     n = float(np.dot(nm.sum(axis=1), np.arange(nm.shape[0])))
     m = float(np.dot(nm.sum(axis=0), np.arange(nm.shape[1])))
@@ -184,25 +221,13 @@ def calculate_exact(scenario: Scenario) -> Result:
         hits = compound(w.attacks_pmf, die.hits)
         nm = compound(w.attacks_pmf, die.to_save)
         if command is not None:
-            policy = w.hit_reroll if command == "hit" else w.wound_reroll
-            if policy is not None or (command == "hit" and w.snap_shooting
-                                      and not rules.snap_shooting_hit_rerolls):
+            alt = _command_alternative(w, die, hits, nm, command, rules)
+            if alt is None:
                 notes.append(f"{w.name}: Command Re-roll not combined with the weapon's own "
                              f"{command} re-rolls (a die is re-rolled at most once)")
             else:
-                ok = die.no_failed_hit if command == "hit" else die.no_failed_wound
-                assert ok is not None and die.fresh_wound is not None
-                if command == "hit":
-                    alt_h = _one_die_reroll(w.attacks_pmf, die.hits, ok.sum(axis=(1, 2)),
-                                            die.hits)
-                    alt_nm = _one_die_reroll(w.attacks_pmf, die.to_save, ok.sum(axis=0),
-                                             die.to_save)
-                else:
-                    alt_h = hits
-                    alt_nm = _one_die_reroll(w.attacks_pmf, die.to_save, ok.sum(axis=0),
-                                             die.fresh_wound)
-                gain = _value(alt_nm, e_normal, e_mortal) - _value(nm, e_normal, e_mortal)
-                alternatives[wi] = (alt_h, alt_nm)
+                alternatives[wi] = alt
+                gain = _value(alt[1], e_normal, e_mortal) - _value(nm, e_normal, e_mortal)
                 if gain > best_gain + 1e-15:
                     best_gain, best_wi = gain, wi
         attacks_all.append(w.attacks_pmf)

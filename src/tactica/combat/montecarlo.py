@@ -56,9 +56,9 @@ from ..rules.base import RuleSet
 from .allocation import Group, StateSpace, build_groups
 from .dice_stages import FAIL, die_outcome, hit_classes, roll_outcomes, wound_classes
 from .effects import resolve_effects
-from .exact import ScenarioError, _expected_values, resolve_weapons
+from .exact import ScenarioError, _expected_values, command_reroll_choice, resolve_weapons
 from .profile import RerollPolicy, ResolvedWeapon, save_probability
-from .result import Distribution, Result, StageExplanation, WeaponSummary
+from .result import Distribution, NamedDistribution, Result, StageExplanation, WeaponSummary
 from .scenario import ModelGroup, Scenario
 
 __all__ = ["DEFAULT_SEED", "DEFAULT_TRIALS", "simulate"]
@@ -185,6 +185,7 @@ class _Plan:
     mortal_dynamic: bool  # 11th: mortal wounds pick a model each (06.02); 10th: attacks
     notes: tuple[str, ...]
     save_texts: tuple[str, ...]
+    command: str | None = None  # 15.02 Command Re-roll of one "hit" or "wound" die
 
 
 def _model_of(scenario: Scenario, g: Group) -> ModelGroup:
@@ -269,6 +270,11 @@ def _roll_weapon(rng: Gen, plan: _Plan, n: int) -> _Rolled:
         sums = _per_trial(_roll_codes(rng, int(attacks.sum()), plan.hit_code, plan.hit_reroll),
                           attacks)
         succ, crit = sums & _LOW, sums >> _SHIFT
+        if plan.command == "hit":  # 15.02: one missed die rolled again
+            has = np.nonzero(attacks - succ - crit > 0)[0]
+            again = _roll_codes(rng, len(has), plan.hit_code, None)
+            succ[has] += again & _LOW
+            crit[has] += again >> _SHIFT
     extra = np.zeros(n, dtype=np.int64)
     if plan.sustained is not None:
         if plan.sustained.constant is not None:
@@ -280,6 +286,11 @@ def _roll_weapon(rng: Gen, plan: _Plan, n: int) -> _Rolled:
     sums = _per_trial(_roll_codes(rng, int(rolls.sum()), plan.wound_code, plan.wound_reroll),
                       rolls)
     ws, wc = sums & _LOW, sums >> _SHIFT
+    if plan.command == "wound":  # 15.02: one failed wound die rolled again
+        has = np.nonzero(rolls - ws - wc > 0)[0]
+        again = _roll_codes(rng, len(has), plan.wound_code, None)
+        ws[has] += again & _LOW
+        wc[has] += again >> _SHIFT
     if w.devastating:
         normal, mortal = ws + auto, wc
     else:
@@ -414,12 +425,17 @@ class _Totals:
 def _chunk(
     rng: Gen, plans: list[_Plan], groups: tuple[Group, ...], lo: int, hi: int,
     hazard: tuple[int, int, int], out: _Totals,
+    before: tuple[tuple[_Sampler, _Packets], ...] = (),
 ) -> None:
-    """Trials ``lo:hi``: every weapon in order, then Devastating Wounds, then hazard."""
+    """Trials ``lo:hi``: mortal wounds before the attacks, every weapon in order, then
+    Devastating Wounds, then hazard."""
     n = hi - lo
     target = _Target(groups, n)
     start_wounds = int(target.wounds_left()[0]) if n else 0
     unsaved = np.zeros(n, dtype=np.int64)
+    for count, packet in before:  # 06.02: one at a time, a model chosen for each
+        target.apply(rng, count.draw(rng, n), packet, np.zeros(n, dtype=np.int64),
+                     dynamic=True)
     queued: list[IntArray] = []
     for i, plan in enumerate(plans):
         r = _roll_weapon(rng, plan, n)
@@ -479,11 +495,23 @@ def simulate(scenario: Scenario) -> Result:
     if seed < 0:
         raise ScenarioError(f"seed: {seed} must be 0 or more")
     rules = get_ruleset(scenario.rules)
-    _, named = resolve_effects(scenario)
-    weapons = resolve_weapons(scenario, rules)
+    effects, named = resolve_effects(scenario)
+    scenario = named.scenario(scenario)
+    weapons = resolve_weapons(scenario, rules, effects)
     groups = build_groups(scenario.target)
     space = StateSpace(groups)
     plans = [_plan(w, scenario, space, rules) for w in weapons]
+    command = next((e.command_reroll for e in effects if e.command_reroll), None)
+    chosen = None if command is None else command_reroll_choice(scenario, rules, weapons,
+                                                                command)
+    if chosen is not None:
+        plans[chosen] = replace(plans[chosen], command=command)
+    fnp_effect = min((e.fnp for e in effects if e.fnp), default=None)
+    mw = _Packets(np.full(len(groups), _NO_SAVE, dtype=np.int64), None,
+                  _Sampler.of(np.array([0.0, 1.0])), _keep(groups, fnp_effect), False)
+    before = tuple((_Sampler.of(e.mortal_wounds.pmf()), mw) for e in effects
+                   if e.mortal_wounds is not None) + tuple(
+        (_Sampler.of(pmf), mw) for _, pmf in named.mortal_before)
     n_haz = sum(w.count for w in weapons if w.hazardous)
     hazard = (n_haz, rules.hazard_fails_on, rules.hazard_mortal_wounds(scenario.attacker.keywords))
 
@@ -491,7 +519,7 @@ def simulate(scenario: Scenario) -> Result:
     out = _Totals.empty(trials, len(plans))
     size = max(1, min(trials, int(_CHUNK_DICE // _dice_per_trial(plans))))
     for lo in range(0, trials, size):
-        _chunk(rng, plans, groups, lo, min(trials, lo + size), hazard, out)
+        _chunk(rng, plans, groups, lo, min(trials, lo + size), hazard, out, before)
 
     start_models = sum(g.count for g in groups)
     killed = start_models - out.left
@@ -542,4 +570,8 @@ def simulate(scenario: Scenario) -> Result:
         not_calculated=tuple(not_calc),
         effects_applied=named.applied,
         cp_spent=named.cp,
+        # independent of the attack: given exactly, not sampled
+        other_mortal_wounds=tuple(
+            NamedDistribution(label=label, distribution=Distribution.from_array(pmf))
+            for label, pmf in named.side),
     )

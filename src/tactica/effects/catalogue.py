@@ -22,6 +22,7 @@ from .model import (
     led_by,
     mixture,
     mods,
+    range_limit,
     successes_pmf,
     target_has,
 )
@@ -200,7 +201,9 @@ EFFECTS: tuple[NamedEffect, ...] = (
                 terms="re-roll one failed hit or wound die (name 'Command Re-roll: wound')",
                 apply=_command_reroll, parameter="hit | wound"),
     NamedEffect("Fire Overwatch", "stratagem", "Core", 1, phases=("shooting",),
-                section="15.08 / 15.09", conditions=(attacker_lacks("TITANIC"),),
+                section="15.08 / 15.09", conditions=(
+                    attacker_lacks("TITANIC"),
+                    range_limit(24, "snap shooting targets a unit within 24\"")),
                 terms="snap shooting: hits only on unmodified 6s (11th: no hit re-rolls)",
                 apply=_fire_overwatch),
     NamedEffect("Epic Challenge", "stratagem", "Core", 1, phases=("fight",), rules=("11th",),
@@ -219,7 +222,8 @@ EFFECTS: tuple[NamedEffect, ...] = (
                 terms="D6 per Toughness before the fight: 5+ = 1 MW (max 6)",
                 apply=_tank_shock),
     NamedEffect("Grenade", "stratagem", "Core", 1, phases=("shooting",), rules=("10th", "11th"),
-                section="Grenade (002)", conditions=(attacker_has("GRENADES"),),
+                section="Grenade (002)", conditions=(
+                    attacker_has("GRENADES"), range_limit(8, "the enemy unit is within 8\"")),
                 terms="6D6 before the attacks: each 4+ = 1 MW", apply=_grenade),
     NamedEffect("Smokescreen", "stratagem", "Core", 1, phases=("shooting",),
                 section="Smokescreen (001)", conditions=(target_has("SMOKE"),),
@@ -244,6 +248,7 @@ EFFECTS: tuple[NamedEffect, ...] = (
                 terms="D6: 2-4 = D3 MW, 5+ = 3 MW to the charging unit",
                 apply=_deadly_snare),
     NamedEffect("A Perfect Ambush", "detachment rule", "Host of Ascension",
+                aliases=("They Came From Below", "(unnamed detachment rule)"),
                 conditions=(attacker_has(GSC), ARRIVED),
                 terms="weapons gain [SUSTAINED HITS 1] and [IGNORES COVER]",
                 apply=_grant("Sustained Hits 1", "Ignores Cover")),
@@ -391,5 +396,4 @@ NON_COMBAT: dict[str, str] = {
     "Aerial Seeding": "reserves",
     "Screening Line": "movement",
     "Tremor Quake": "battle-shock",
-    "They Came From Below": "the 003 detachment rule: use A Perfect Ambush",
 }

@@ -29,6 +29,7 @@ __all__ = [
     "distance_at_most",
     "in_phase",
     "led_by",
+    "range_limit",
     "target_has",
 ]
 
@@ -109,6 +110,13 @@ def distance_at_most(inches: float, description: str) -> Condition:
         lambda s: s.context.distance is not None and s.context.distance <= inches)
 
 
+def range_limit(inches: float, description: str) -> Condition:
+    """When ``context.distance`` is given, it must be at most ``inches``."""
+    return Condition(
+        description, f"the target is {{}}\" away, beyond {inches:g}\" ({description})",
+        lambda s: s.context.distance is None or s.context.distance <= inches)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What a named effect contributes to one scenario."""
@@ -150,7 +158,9 @@ class NamedEffect:
                        f"not the {scenario.phase} phase")
         for c in self.conditions:
             if not c.test(scenario):
-                out.append(f"{self.name}: {c.failure}")
+                failure = c.failure.replace("{}", f"{scenario.context.distance:g}") \
+                    if "{}" in c.failure and scenario.context.distance is not None else c.failure
+                out.append(f"{self.name}: {failure}")
         return out
 
 
