@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from oracle.bruteforce import brute_force
 
+from oracle.bruteforce import brute_force
 from tactica.combat.exact import calculate_exact
 from tactica.combat.scenario import Scenario
 

@@ -279,6 +279,41 @@ def test_lethal_hits_taken_with_devastating_wounds_against_a_poor_save_11th() ->
     assert any("Lethal Hits taken" in n for n in r.notes)
 
 
+
+def test_lethal_hits_choice_is_for_the_whole_weapon_11th() -> None:
+    """11th Lethal Hits is taken "whichever gives the higher expected damage for that
+    weapon against that target" (reference facts §4, 11th; 24.23, 24.10) — the whole
+    weapon line, not one attack against the first model.
+
+    Two attacks (count 2) BS4+ with critical hits on 2+ (every hit is a critical hit, a 1
+    misses: 5/6), S8 vs T4 (2-5 wound: 4/6, 6 critical: 1/6), AP0, D2, Lethal Hits +
+    Devastating Wounds, into two Sv5+ W2 models, the first on 1 wound left, half damage.
+    A normal wound is saved on 5+ (fails 2/3) and does 2 halved = 1; a critical wound is
+    2 mortal wounds (not halved), after all normal damage, to the wounded model first,
+    at most one model each (24.10).
+
+    - Taken: each attack is an automatic wound with 5/6 · 2/3 = 5/9 → 1 damage (the
+      first to the wounded model, the second to the other): E = 2 · 5/9 = 10/9.
+    - Declined: each attack is N (normal, 1 damage) with a = 5/6 · 4/6 · 2/3 = 40/108,
+      M (2 mortal wounds) with b = 5/6 · 1/6 = 15/108, nothing with c = 53/108.
+      Damage by (N, M): (1,0) 1; (2,0) 2; (0,1) 1 (the wounded model, 1 lost);
+      (1,1) 3 (N destroys the wounded model, M the other); (0,2) 1 + 2 = 3.
+      E = 2ac + 2a² + 2bc + 3 · 2ab + 3b² = (4240 + 3200 + 1590 + 3600 + 675) / 108²
+      = 13305/11664 ≈ 1.1407 > 10/9 ≈ 1.1111, so it must be declined.
+    (With one attack, taken 5/9 beats declined 5/6 · (4/6 · 2/3 + 1/6 · 1) = 55/108: the
+    choice depends on the whole weapon, against the unit, not on its first model.)
+    """
+    a, b, c = F(40, 108), F(15, 108), F(53, 108)
+    declined = 2 * a * c + 2 * a * a + 2 * b * c + 3 * 2 * a * b + 3 * b * b
+    taken = 2 * F(5, 9)
+    assert declined == F(13305, 11664) and declined > taken
+    r = run([weapon(count=2, skill=4, S=8, D="2",
+                    abilities=["Lethal Hits", "Devastating Wounds"])],
+            [models(count=2, T=4, Sv=5, W=2, wounds_lost=1)], half_damage=True,
+            effects=[{"critical_hit_on": 2}])
+    assert r.damage.mean == approx(max(declined, taken))
+
+
 # --- wound roll abilities -------------------------------------------------------------
 
 

@@ -243,6 +243,8 @@ class StateSpace:
                 ns[-1] = g if alive else -1  # the current group stays until destroyed
             elif ns[-1] >= 0 and not ns[2 * ns[-1]]:
                 ns[-1] = -1
+            if ns[-1] >= 0 and ns[-2] < 0 and self._by_tier(tuple(ns)) == ns[-1]:
+                ns[-1] = -1  # canonical: the order alone picks that group anyway
             out.append((tuple(ns), (1 - p_save) * p, True))
         return out
 
@@ -285,13 +287,12 @@ class Operator:
             return
         self._n = n
         if n <= _DENSE_LIMIT:
-            ma = np.zeros((n, n))
-            mb = np.zeros((n, n))
+            both = np.zeros((2 * n, n))  # rows 0..n-1: unsaved unchanged; n..2n-1: +1
             for i, j, p in self._a:
-                ma[j, i] += p
+                both[j, i] += p
             for i, j, p in self._b:
-                mb[j, i] += p
-            self._dense = (ma, mb)
+                both[n + j, i] += p
+            self._dense = (both, both)
         else:
             self._dense = None
             self._sa = _coo(self._a)
@@ -301,11 +302,11 @@ class Operator:
         n = x.shape[0]
         self._prepare(n)
         if self._dense is not None:
-            ma, mb = self._dense
-            out: FloatArray = ma @ x
+            both = self._dense[0]
+            y = both @ x
+            out: FloatArray = y[:n]
             if self._b:
-                moved = mb @ x
-                out[:, 1:] += moved[:, :-1]
+                out[:, 1:] += y[n:, :-1]
             return out
         out = _sparse_apply(self._sa, x)
         if self._b:

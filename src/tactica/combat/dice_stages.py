@@ -126,9 +126,12 @@ def _conv2(a: FloatArray, b: FloatArray) -> FloatArray:
     return out
 
 
-def die_outcome(w: ResolvedWeapon, e_normal: float, e_mortal: float) -> DieOutcome:
+def die_outcome(w: ResolvedWeapon, e_normal: float, e_mortal: float,
+                lethal: bool | None = None) -> DieOutcome:
     """The exact outcome of one attack die of ``w``.
 
+    ``lethal`` forces the 11th-edition Lethal Hits choice (the exact engine decides it
+    over the whole attack when it matters, see ``exact.lethal_choices``); otherwise
     ``e_normal`` / ``e_mortal`` are the expected damage of a wound that goes to saves and
     of a Devastating-Wounds critical, used only for the attacker's choices (11th-edition
     Lethal Hits 24.23, re-rolls of ``any``), as reference facts §4.5 and the 11th bullet
@@ -155,6 +158,8 @@ def die_outcome(w: ResolvedWeapon, e_normal: float, e_mortal: float) -> DieOutco
     if w.lethal_hits and not w.torrent:
         if w.lethal_mandatory:
             lethal_taken = True
+        elif lethal is not None:  # decided by the engine over the whole attack
+            lethal_taken = lethal
         else:
             lethal_taken = e_normal >= roll_value - 1e-12
             notes.append(
@@ -204,9 +209,14 @@ def die_outcome(w: ResolvedWeapon, e_normal: float, e_mortal: float) -> DieOutco
 
 def compound(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
     """Distribution of the sum of N i.i.d. copies of ``per_die`` (1-D or 2-D pmf) with N
-    distributed as ``count_pmf``."""
+    distributed as ``count_pmf``.
+
+    >>> [round(x * 8) for x in compound(np.array([0, 0, 0, 1.0]), np.array([0.5, 0.5]))]
+    [1, 3, 3, 1]
+    """
     nmax = len(count_pmf) - 1
-    shape = tuple((s - 1) * nmax + 1 for s in per_die.shape)
+    step = tuple(s - 1 for s in per_die.shape)
+    shape = tuple(d * nmax + 1 for d in step)
     total = np.zeros(shape)
     cur = np.zeros(shape)
     cur[(0,) * per_die.ndim] = 1.0
@@ -216,10 +226,12 @@ def compound(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
             total += count_pmf[k] * cur
         if k == nmax:
             break
+        # only the region reachable with k dice is non-zero: work on it alone
+        ext = tuple(d * k + 1 for d in step)
+        src = cur[tuple(slice(0, e) for e in ext)]
         nxt = np.zeros(shape)
         for idx, p in support:
-            src = tuple(slice(0, s - i) for s, i in zip(shape, idx, strict=True))
-            dst = tuple(slice(i, s) for s, i in zip(shape, idx, strict=True))
-            nxt[dst] += p * cur[src]
+            dst = tuple(slice(i, i + e) for i, e in zip(idx, ext, strict=True))
+            nxt[dst] += p * src
         cur = nxt
     return total

@@ -21,6 +21,7 @@ counts carried as extra axes until then.
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import product
 
 import numpy as np
 
@@ -34,7 +35,14 @@ from .profile import ResolvedWeapon, resolve_weapon, save_probability
 from .result import Distribution, NamedDistribution, Result, StageExplanation, WeaponSummary
 from .scenario import Effect, Scenario
 
-__all__ = ["ScenarioError", "calculate_exact", "command_reroll_choice", "resolve_weapons"]
+__all__ = [
+    "ScenarioError",
+    "calculate_exact",
+    "command_reroll_choice",
+    "lethal_choices",
+    "lethal_notes",
+    "resolve_weapons",
+]
 
 #: Stack the per-packet states in one array when it has at most this many numbers.
 _STACK_LIMIT = 8_000_000
@@ -144,14 +152,15 @@ def _command_alternative(
 
 
 def command_reroll_choice(scenario: Scenario, rules: RuleSet,
-                          weapons: tuple[ResolvedWeapon, ...], command: str) -> int | None:
+                          weapons: tuple[ResolvedWeapon, ...], command: str,
+                          lethal: tuple[bool | None, ...] = ()) -> int | None:
     """The weapon line whose failed die gains most from Command Re-roll (15.02), in
     expected damage against the first allocation group; None if no line gains."""
     space = StateSpace(build_groups(scenario.target))
     best_gain, best = 0.0, None
     for wi, w in enumerate(weapons):
         e_normal, e_mortal = _expected_values(w, scenario, space, rules)
-        die = die_outcome(w, e_normal, e_mortal)
+        die = die_outcome(w, e_normal, e_mortal, lethal[wi] if wi < len(lethal) else None)
         hits = compound(w.attacks_pmf, die.hits)
         nm = compound(w.attacks_pmf, die.to_save)
         alt = _command_alternative(w, die, hits, nm, command, rules)
@@ -191,8 +200,64 @@ def _close(space: StateSpace, packets: list[Packet], maps: list[str]) -> tuple[
             return ops, mp
 
 
+#: Above this many weapon lines with an open Lethal Hits choice, decide per weapon.
+_MAX_LETHAL_SEARCH = 4
+
+
+def _open_lethal(weapons: tuple[ResolvedWeapon, ...]) -> list[int]:
+    """Weapon lines where 11th-edition Lethal Hits is a real choice: taking it can only
+    cost damage when a critical wound does more than a wound (Devastating Wounds)."""
+    return [i for i, w in enumerate(weapons)
+            if w.lethal_hits and not w.lethal_mandatory and not w.torrent and w.devastating]
+
+
+def lethal_choices(scenario: Scenario) -> tuple[bool | None, ...]:
+    """See ``_lethal_search``: the choice alone."""
+    return _lethal_search(scenario)[0]
+
+
+def _lethal_search(scenario: Scenario) -> tuple[tuple[bool | None, ...], Result | None]:
+    """24.23 Lethal Hits is optional in 11th: per weapon line, take it or roll to wound,
+    whichever gives the higher expected damage of the whole attack (reference facts §4;
+    every combination is computed exactly, up to ``_MAX_LETHAL_SEARCH`` lines; ties take
+    Lethal Hits). ``None`` where there is no choice to make."""
+    rules = get_ruleset(scenario.rules)
+    effects, named = resolve_effects(scenario)
+    weapons = resolve_weapons(named.scenario(scenario), rules, effects)
+    open_ = _open_lethal(weapons)
+    none: list[bool | None] = [None] * len(weapons)
+    if not open_ or len(open_) > _MAX_LETHAL_SEARCH:
+        return tuple(none), None
+    best: tuple[float, tuple[bool | None, ...], Result] | None = None
+    for combo in product((True, False), repeat=len(open_)):
+        choice = list(none)
+        for i, take in zip(open_, combo, strict=True):
+            choice[i] = take
+        result = _calculate(scenario, tuple(choice))
+        if best is None or result.damage.mean > best[0] + 1e-12:
+            best = (result.damage.mean, tuple(choice), result)
+    assert best is not None
+    return best[1], best[2]
+
+
+def lethal_notes(scenario: Scenario, choice: tuple[bool | None, ...]) -> tuple[str, ...]:
+    """The result's notes for the attacker's Lethal Hits choices."""
+    names = [w.name for w in scenario.attacker.weapons]
+    declined = "declined (rolling to wound for Devastating Wounds criticals)"
+    return tuple(f"{names[i]}: Lethal Hits {'taken' if c else declined}: the higher "
+                 "expected damage of the whole attack (24.23)"
+                 for i, c in enumerate(choice) if c is not None)
+
+
 def calculate_exact(scenario: Scenario) -> Result:
     """The exact result of ``scenario`` (see ``shared/spec/scenario.md``)."""
+    choice, found = _lethal_search(scenario)
+    result = found if found is not None else _calculate(scenario, choice)
+    notes = lethal_notes(scenario, choice)
+    return result.model_copy(update={"notes": notes + result.notes}) if notes else result
+
+
+def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...]) -> Result:
     rules = get_ruleset(scenario.rules)
     effects, named = resolve_effects(scenario)
     scenario = named.scenario(scenario)
@@ -217,7 +282,7 @@ def calculate_exact(scenario: Scenario) -> Result:
     alternatives: dict[int, tuple[FloatArray, FloatArray]] = {}
     for wi, w in enumerate(weapons):
         e_normal, e_mortal = _expected_values(w, scenario, space, rules)
-        die = die_outcome(w, e_normal, e_mortal)
+        die = die_outcome(w, e_normal, e_mortal, lethal[wi] if wi < len(lethal) else None)
         hits = compound(w.attacks_pmf, die.hits)
         nm = compound(w.attacks_pmf, die.to_save)
         if command is not None:
@@ -320,9 +385,9 @@ def calculate_exact(scenario: Scenario) -> Result:
         def put(k: tuple[int, ...], v: FloatArray, new: dict[tuple[int, ...], FloatArray] = new,
                 ) -> None:
             if k in new:
-                new[k] += v
+                new[k] = new[k] + v
             else:
-                new[k] = v.copy()
+                new[k] = v
 
         for key, x in pending.items():
             x = mp["precision_start" if w.precision else "reset"].apply(x)

@@ -53,10 +53,17 @@ import numpy.typing as npt
 from ..dice import FloatArray
 from ..rules import get_ruleset
 from ..rules.base import RuleSet
-from .allocation import Group, StateSpace, build_groups
+from .allocation import Group, StateSpace, TooLargeError, build_groups
 from .dice_stages import FAIL, die_outcome, hit_classes, roll_outcomes, wound_classes
 from .effects import resolve_effects
-from .exact import ScenarioError, _expected_values, command_reroll_choice, resolve_weapons
+from .exact import (
+    ScenarioError,
+    _expected_values,
+    command_reroll_choice,
+    lethal_choices,
+    lethal_notes,
+    resolve_weapons,
+)
 from .profile import RerollPolicy, ResolvedWeapon, save_probability
 from .result import Distribution, NamedDistribution, Result, StageExplanation, WeaponSummary
 from .scenario import ModelGroup, Scenario
@@ -204,11 +211,12 @@ def _keep(groups: tuple[Group, ...], fnp_effect: int | None) -> FloatArray:
     return np.array(out, dtype=np.float64)
 
 
-def _plan(w: ResolvedWeapon, scenario: Scenario, space: StateSpace, rules: RuleSet) -> _Plan:
+def _plan(w: ResolvedWeapon, scenario: Scenario, space: StateSpace, rules: RuleSet,
+          lethal: bool | None = None) -> _Plan:
     """Everything about ``w`` that does not depend on the dice: the same decisions, values
     and choices the exact engine takes (``exact._expected_values``, ``die_outcome``)."""
     e_normal, e_mortal = _expected_values(w, scenario, space, rules)
-    die = die_outcome(w, e_normal, e_mortal)
+    die = die_outcome(w, e_normal, e_mortal, lethal)
     # the values roll_outcomes weighs for re-rolls of "any" (as in die_outcome)
     crit_value = e_mortal if w.devastating else e_normal
     wcls = wound_classes(w)
@@ -495,15 +503,20 @@ def simulate(scenario: Scenario) -> Result:
     if seed < 0:
         raise ScenarioError(f"seed: {seed} must be 0 or more")
     rules = get_ruleset(scenario.rules)
+    original = scenario
     effects, named = resolve_effects(scenario)
     scenario = named.scenario(scenario)
     weapons = resolve_weapons(scenario, rules, effects)
     groups = build_groups(scenario.target)
     space = StateSpace(groups)
-    plans = [_plan(w, scenario, space, rules) for w in weapons]
+    try:  # the exact engine's 11th-edition Lethal Hits choice (24.23), over the whole attack
+        lethal = lethal_choices(original)
+    except TooLargeError:
+        lethal = (None,) * len(weapons)
+    plans = [_plan(w, scenario, space, rules, lethal[i]) for i, w in enumerate(weapons)]
     command = next((e.command_reroll for e in effects if e.command_reroll), None)
     chosen = None if command is None else command_reroll_choice(scenario, rules, weapons,
-                                                                command)
+                                                                command, lethal)
     if chosen is not None:
         plans[chosen] = replace(plans[chosen], command=command)
     fnp_effect = min((e.fnp for e in effects if e.fnp), default=None)
@@ -524,7 +537,7 @@ def simulate(scenario: Scenario) -> Result:
     start_models = sum(g.count for g in groups)
     killed = start_models - out.left
     stages: list[StageExplanation] = []
-    notes: list[str] = []
+    notes: list[str] = list(lethal_notes(original, lethal))
     not_calc: list[str] = list(named.not_calculated)
     summaries = []
     for i, plan in enumerate(plans):
