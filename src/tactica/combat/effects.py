@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..dice import FloatArray
-from .scenario import Effect, Scenario
+from .scenario import Effect, Scenario, ScenarioError
 
 __all__ = ["NamedEffectError", "NamedEffects", "resolve_effects"]
 
 
-class NamedEffectError(ValueError):
+class NamedEffectError(ScenarioError):
     """A named effect that is unknown or whose conditions fail."""
 
 

@@ -33,7 +33,7 @@ from .dice_stages import DieOutcome, compound, die_outcome
 from .effects import resolve_effects
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
 from .result import Distribution, NamedDistribution, Result, StageExplanation, WeaponSummary
-from .scenario import Effect, Scenario
+from .scenario import Effect, Scenario, ScenarioError
 
 __all__ = [
     "ScenarioError",
@@ -48,10 +48,6 @@ __all__ = [
 _STACK_LIMIT = 8_000_000
 #: Upper bound on pending Devastating-Wounds count combinations.
 _MAX_DW_KEYS = 5_000
-
-
-class ScenarioError(ValueError):
-    """A scenario the engine cannot compute; the message names the field."""
 
 
 def resolve_weapons(

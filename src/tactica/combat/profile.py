@@ -208,7 +208,9 @@ def resolve_weapon(
     base_skill = weapon.skill if weapon.skill is not None else 7
     skill_change = 0 if circ.psychic else sum(e.skill for e in effects if e.skill is not None)
     penalty = rules.skill_penalty(circ)
-    skill = max(2, base_skill + skill_change) + penalty
+    # reference facts §5.6: effects add to the number (no floor: an unmodified 1 still
+    # fails, so BS1+ differs from BS2+ only with a negative hit modifier)
+    skill = base_skill + skill_change + penalty
     raw_hit = rules.hit_modifier_from_target(circ) + sum(e.hit for e in effects if e.hit)
     if "Heavy" in flags and ctx.remained_stationary:
         raw_hit += 1

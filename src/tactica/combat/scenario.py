@@ -38,6 +38,7 @@ __all__ = [
     "ModelGroup",
     "Phase",
     "Scenario",
+    "ScenarioError",
     "Target",
     "WeaponLine",
 ]
@@ -49,6 +50,10 @@ MAX_MODELS = 200
 Phase = Literal["shooting", "fight"]
 RerollStage = Literal["hit", "wound", "save", "damage", "attacks"]
 RerollWhich = Literal["ones", "failed", "any"]
+
+
+class ScenarioError(ValueError):
+    """A scenario the engine cannot compute; the message names the field."""
 
 
 def _check_length(value: Any, low: int, high: int, what: str) -> Any:
