@@ -18,6 +18,7 @@ from rich.table import Table
 
 from ..combat import Result, Scenario, calculate
 from ..combat.scenario import Attacker, Context, Effect, WeaponLine
+from ..model.abilities import RapidFire
 from ..model.datasheet import Datasheet, WeaponProfile
 
 __all__ = ["build_attacker", "calc", "render_result"]
@@ -30,6 +31,23 @@ def _weapon_line(p: WeaponProfile, name: str, count: int) -> WeaponLine:
                       AP=p.AP, D=p.D, abilities=p.abilities)
 
 
+def _main_gun(unit: str, weapons: list[tuple[Any, WeaponProfile]]) -> tuple[Any, WeaponProfile]:
+    """The weapon a unit's models most likely carry when the data has no wargear list:
+    one named in the unit's name ("Acolyte Hybrids with Hand Flamers"), else the first
+    that is a basic gun (no abilities but Rapid Fire or Assault; the fewest attacks and
+    lowest S, which is what most models carry), else the first that is
+    neither One Shot nor a Pistol, else the first that is not One Shot."""
+    named = [(w, p) for w, p in weapons
+             if w.name.casefold().rstrip("s") in unit.casefold()
+             or w.name.casefold() + "s" in unit.casefold()]
+    main = [(w, p) for w, p in weapons if not p.has("One Shot") and not p.has("Pistol")]
+    basic = [(w, p) for w, p in main if len(w.profiles) == 1
+             and all(isinstance(a, RapidFire) or str(a) == "Assault" for a in p.abilities)]
+    basic.sort(key=lambda wp: (wp[1].A.mean, wp[1].S))  # the troops' gun is the plainest
+    reusable = [(w, p) for w, p in weapons if not p.has("One Shot")]
+    return (named or basic or main or reusable or weapons)[0]
+
+
 def build_attacker(sheet: Datasheet, models: int, phase: str,
                    weapons: list[str]) -> tuple[Attacker, list[str]]:
     """An attacker from a datasheet. ``weapons`` entries are ``NAME`` or ``NAME:COUNT``
@@ -38,8 +56,8 @@ def build_attacker(sheet: Datasheet, models: int, phase: str,
 
     Without ``weapons`` (the seed pages lack wargear lists): in the fight phase each model
     uses its Extra Attacks weapons and its first other melee weapon (24.11); in the
-    shooting phase a MONSTER/VEHICLE fires every ranged weapon, other units their first
-    ranged weapon that is not a Pistol. The choice is returned as a note.
+    shooting phase a MONSTER/VEHICLE fires every ranged weapon, other units one weapon
+    (``_main_gun``). The choice is returned as a note.
     """
     melee = phase == "fight"
     notes: list[str] = []
@@ -72,8 +90,7 @@ def build_attacker(sheet: Datasheet, models: int, phase: str,
         elif sheet.has_keyword("VEHICLE") or sheet.has_keyword("MONSTER"):
             picked = of_phase
         else:
-            non_pistol = [(w, p) for w, p in of_phase if not p.has("Pistol")]
-            picked = (non_pistol or of_phase)[:1]
+            picked = [_main_gun(sheet.name, of_phase)]
         chosen = [(p, w.name, models) for w, p in picked]
         notes.append("weapons chosen by default (no wargear list in the data): "
                      + ", ".join(f"{n} x{c}" for _, n, c in chosen)
@@ -176,6 +193,9 @@ def calc(
         int | None, typer.Option("--monte-carlo", help="sample N trials")
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Monte Carlo seed")] = None,
+    list_file: Annotated[Path | None, typer.Option(
+        "--list", help="army list file: --attacker is the unit as built in it (models, "
+        "wargear, attached leader, enhancement, detachment rule)")] = None,
 ) -> None:
     """Compute the exact odds of an attack (a scenario file, or units from the library)."""
     out = Console(width=120) if not sys.stdout.isatty() else Console()
@@ -193,9 +213,22 @@ def calc(
             from ..library import load_library
 
             lib = load_library()
-            sheet = lib.datasheet(attacker)
-            n = models or sum(c.min for c in sheet.composition) or 1
-            atk, notes = build_attacker(sheet, n, phase, weapon or [])
+            built = None
+            if list_file is not None:  # issue 7: the unit as built in an army list
+                from ..army.attack import list_attacker
+                from ..army.formats import load_roster
+
+                if weapon or models:
+                    raise typer.BadParameter("--weapon and --models come from the list "
+                                             "with --list")
+                built = list_attacker(load_roster(list_file, library=lib), attacker, lib,
+                                      phase)
+                sheet, atk, notes = built.sheet, built.attacker, list(built.notes)
+                led_by = [*(led_by or ()), *built.led_by]
+            else:
+                sheet = lib.datasheet(attacker)
+                n = models or sum(c.min for c in sheet.composition) or 1
+                atk, notes = build_attacker(sheet, n, phase, weapon or [])
             tgt = lib.target(target, models=target_models)
             data: dict[str, Any] = {
                 "rules": rules, "phase": phase, "attacker": atk, "target": tgt,
@@ -219,7 +252,15 @@ def calc(
                 notes.append("Cult Demagogue: +1 to Hit while the Primus leads the unit")
             if monte_carlo:
                 data.update(method="monte-carlo", trials=monte_carlo, seed=seed)
+            if built is not None:
+                data["context"] = data["context"].model_copy(update={
+                    "army_faction": built.army_faction, "detachment": built.detachment})
             scenario = Scenario.model_validate(data)
+            if built is not None:
+                from ..army.attack import apply_list_effects
+
+                scenario, more = apply_list_effects(scenario, built.candidates)
+                notes += more
         result = calculate(scenario)
     except ValidationError as exc:
         _err.print(f"[red]invalid scenario:[/red] {exc}")

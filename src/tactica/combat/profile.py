@@ -188,7 +188,8 @@ def resolve_weapon(
         if isinstance(ab, Blast):
             bonus = ab.extra * (models // 5)
             per_copy = _shift_floor(per_copy, bonus, 1) if bonus else per_copy
-            attack_parts.append(f"+{bonus} {ab} ({models} models)")
+            attack_parts.append(f"+{bonus} {ab} ({models} models)" if bonus
+                                else f"{ab}: no bonus ({models} models)")
         elif isinstance(ab, RapidFire) and half_range:
             per_copy = np.convolve(per_copy, ab.extra.pmf())
             attack_parts.append(f"+{ab.extra} {ab} (half range)")
