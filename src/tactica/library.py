@@ -32,6 +32,7 @@ from __future__ import annotations
 import functools
 import importlib.resources
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar
 
 import yaml
@@ -57,11 +58,14 @@ __all__ = [
     "UnitAbility",
     "UnitFacts",
     "apply_facts",
+    "configured_sources",
     "load_library",
     "load_presets",
     "load_reference_facts",
+    "load_seed_library",
     "record_name",
     "target_from_datasheet",
+    "use_sources",
 ]
 
 #: Packaged data files (relative to the ``tactica`` package).
@@ -597,7 +601,7 @@ def _seed_pages() -> list[importlib.resources.abc.Traversable]:
 
 
 @functools.cache
-def load_library() -> Library:
+def load_seed_library() -> Library:
     """The packaged library, built on first use and cached: every seed page loaded with
     ``load_seed_page``, its datasheet completed from the reference facts (§1), plus the
     target presets (§2). Load errors propagate (``LoadError`` names page and line)."""
@@ -622,3 +626,45 @@ def load_library() -> Library:
             sheet = completed
         sheets.append(sheet)
     return Library(sheets, records, aliases=aliases)
+
+
+# --- several sources (issue 6): seed pages + --data catalogues + bundled dataset ---------
+# ``load_library()`` with no arguments and no configured sources is the seed library
+# above; with catalogue paths or the bundled dataset (arguments, or ``use_sources`` which
+# the command line calls for ``tactica --data PATH``) it is a ``tactica.sources``
+# ``SourcedLibrary`` over all of them. Both are cached per set of sources.
+
+_configured: tuple[tuple[str, ...], bool] = ((), False)
+
+
+def use_sources(data_paths: Sequence[str | Path] = (), *, dataset: bool = False) -> None:
+    """Make ``load_library()`` (no arguments) use these sources from now on: the BSData
+    catalogues at ``data_paths`` and, with ``dataset``, the bundled dataset."""
+    global _configured
+    _configured = (tuple(str(p) for p in data_paths), dataset)
+
+
+def configured_sources() -> tuple[tuple[str, ...], bool]:
+    """The ``(data_paths, dataset)`` that ``load_library()`` uses by default."""
+    return _configured
+
+
+def load_library(
+    data_paths: Sequence[str | Path] | None = None, *, dataset: bool | None = None
+) -> Library:
+    """The unit library. Without arguments: the configured sources (``use_sources``),
+    by default the seed library alone (``load_seed_library``). With ``data_paths`` or
+    ``dataset=True``: seed pages, those catalogues and the bundled dataset merged
+    (``tactica.sources.build_library``), cached per set of sources."""
+    paths = _configured[0] if data_paths is None else tuple(str(p) for p in data_paths)
+    use_dataset = _configured[1] if dataset is None else dataset
+    if not paths and not use_dataset:
+        return load_seed_library()
+    return _load_sourced_library(paths, use_dataset)
+
+
+@functools.cache
+def _load_sourced_library(paths: tuple[str, ...], dataset: bool) -> Library:
+    from .sources import build_library
+
+    return build_library(paths, dataset=dataset, seeds=load_seed_library())

@@ -66,18 +66,26 @@ def _out() -> Console:
 
 
 def _unknown(exc: UnknownNameError) -> NoReturn:
-    Console(stderr=True, highlight=False).print(f"error: {exc}", markup=False)
+    err = Console(stderr=True, highlight=False)
+    err.print(f"error: {exc}", markup=False)
+    for hint in getattr(load_library(), "missing", ()):  # issue 6: dataset not installed
+        err.print(f"note: {hint}", markup=False)
     raise typer.Exit(code=EXIT_UNKNOWN_NAME)
 
 
 def _version_callback(value: bool) -> None:
     if value:
         typer.echo(f"tactica {version()}")
+        from ..loaders.wh40kdc import ATTRIBUTION, installed_version
+
+        if installed_version() is not None:  # issue 6: the 40kdc-data credit
+            typer.echo(f"bundled dataset: wh40kdc {installed_version()}. {ATTRIBUTION}")
         raise typer.Exit()
 
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     show_version: Annotated[
         bool,
         typer.Option(
@@ -87,14 +95,44 @@ def _root(
             help="Print the version and exit.",
         ),
     ] = False,
+    data: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--data",
+            help="BSData catalogue (JSON file or folder) to load as well; repeatable.",
+        ),
+    ] = None,
+    dataset: Annotated[
+        bool,
+        typer.Option(
+            "--dataset/--no-dataset",
+            help="Use the bundled 11th-edition dataset (the data extra) when installed.",
+        ),
+    ] = True,
 ) -> None:
     """Warhammer 40,000 rules engine: datasheets as data and exact combat odds."""
+    from .data import configure  # issue 6: sources for this command
+
+    configure(ctx, data, dataset)
 
 
 @app.command("units")
-def units(rules: RulesOption = None) -> None:
+def units(
+    rules: RulesOption = None,
+    faction: Annotated[
+        str | None, typer.Option("--faction", help="Only this faction's units.")
+    ] = None,
+) -> None:
     """List the units in the library: name, faction keywords, rules version, points, source."""
-    _out().print(units_table(load_library().datasheets(rules)))
+    if faction is None:
+        _out().print(units_table(load_library().datasheets(rules)))
+        return
+    from .data import faction_datasheets
+
+    try:
+        _out().print(units_table(faction_datasheets(load_library(), faction, rules)))
+    except UnknownNameError as exc:
+        _unknown(exc)
 
 
 @app.command("sheet")

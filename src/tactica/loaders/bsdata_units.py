@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..dice import DiceError
+from ..model.abilities import UnknownAbilityError, parse_weapon_ability
 from ..model.common import RulesVersion, Source
 from ..model.datasheet import (
     Ability,
@@ -44,18 +45,17 @@ from ..model.datasheet import (
     EscalatingPoints,
     ModelProfile,
     PointsBracket,
-    PointsTier,
     TransportCapacity,
     Weapon,
     WeaponProfile,
 )
 from ..names import name_key
 from .bsdata_files import BSFile, BSIndex, Missing, Node, text_of
+from .bsdata_points import PointsReader
 from .report import (
     IssueLog,
     UnitRejected,
     UnitReport,
-    brackets_for_sizes,
     build,
     core_ability,
     dice,
@@ -77,14 +77,6 @@ _INT = re.compile(r"^[+-]?\d+$")
 _RANGE = re.compile(r'^(\d+)\s*(?:"|”|in)?$')
 _DAMAGED = re.compile(r"^damaged:?\s*(\d+)\s*[-–]\s*(\d+)\s+wounds? remaining", re.IGNORECASE)
 _LEGENDS = re.compile(r"\s*\[legends\]\s*$", re.IGNORECASE)
-_COMPARE: dict[str, Callable[[int, int], bool]] = {
-    "greaterThan": lambda a, b: a > b,
-    "lessThan": lambda a, b: a < b,
-    "atLeast": lambda a, b: a >= b,
-    "atMost": lambda a, b: a <= b,
-    "equalTo": lambda a, b: a == b,
-    "notEqualTo": lambda a, b: a != b,
-}
 
 
 def plain(text: str) -> str:
@@ -145,7 +137,6 @@ class UnitConverter:
         self.rules = rules
         self.catalogue = catalogue
         self.leaders = leaders
-        self.points_type = points_type
         self.log = IssueLog()
         self.source = Source(
             file=root.file.path.name,
@@ -155,6 +146,7 @@ class UnitConverter:
             ),
         )
         self.got = _Collected()
+        self.pricing = PointsReader(root, points_type, self.log)
 
     def run(self, faction: str | None) -> tuple[Datasheet | None, UnitReport]:
         try:
@@ -226,10 +218,12 @@ class UnitConverter:
             self._weapons(node, weapon_profiles)
         if depth == 0 or is_model:
             for rule_name, _rule, where in self.index.rules(node):
-                kind: Literal["core", "faction"] = (
+                if _weapon_rule(rule_name):
+                    continue  # the glossary of a weapon keyword an ability mentions
+                rule_kind: Literal["core", "faction"] = (
                     "core" if where.kind == "gameSystem" else "faction"
                 )
-                self._add_ability(core_ability(rule_name, kind, None, self.source))
+                self._add_ability(core_ability(rule_name, rule_kind, None, self.source))
         if is_model:
             self.got.slots.append(
                 _Slot(node=node, group=group, profile=unit_profile,
@@ -359,7 +353,9 @@ class UnitConverter:
             if weapon not in self.got.weapons:
                 self.got.weapons.append(weapon)
 
-    def _weapon_profile(self, node: Node, raw: Raw, melee: bool, count: int) -> WeaponProfile | None:
+    def _weapon_profile(
+        self, node: Node, raw: Raw, melee: bool, count: int
+    ) -> WeaponProfile | None:
         raw_name = str(raw.get("name", "")).lstrip("➤ ").strip()
         head, sep, tail = raw_name.partition(" - ")
         name = raw_name
@@ -426,8 +422,11 @@ class UnitConverter:
         self._add_ability(core_ability(name, kind, text or None, self.source))
 
     def _leader(self, text: str) -> None:
-        names = [line.lstrip("-■•*").strip() for line in text.splitlines()
+        names = [line.strip().lstrip("-■•*").strip() for line in text.splitlines()
                  if line.strip()[:1] in ("-", "■", "•", "*")]
+        if not names and ":" in text:  # "... the following units: Raveners"
+            tail = text.rsplit(":", 1)[1]
+            names = [n.strip() for n in re.split(r",|\band\b", tail) if n.strip()]
         if not names:
             self.log.unsupported("leader", f"no list of units in {text!r}")
         for name in names:
@@ -463,125 +462,30 @@ class UnitConverter:
         )
 
     # -- points --
-    def _is_points(self, cost_or_modifier: Raw, key: str) -> bool:
-        value = str(cost_or_modifier.get(key, ""))
-        return value == self.points_type if self.points_type else value == "pts"
-
-    def _cost(self, node: Node) -> int:
-        return sum(int(c.get("value", 0)) for c in node.costs
-                   if self._is_points(c, "typeId") or c.get("name") == "pts")
-
     def _points(
         self, composition: Sequence[CompositionLine]
     ) -> tuple[PointsBracket, ...] | EscalatingPoints:
-        if not composition:
-            return ()
-        low = max(1, sum(c.min for c in composition))
-        high = sum(c.max for c in composition)
-        line_costs = [self._line_cost(line) for line in composition]
-        base = self._cost(self.root)
-        modifiers = [m for m in self.root.modifiers if self._is_points(m, "field")]
-        escalation = [(v, inc) for m in modifiers if (found := self._escalation(m)) is not None
-                      for v, inc in [found]]
-        plain_mods = [m for m in modifiers if self._escalation(m) is None]
-        prices: dict[int, int] = {}
-        for size in range(low, high + 1):
-            counts = _distribute(composition, size)
-            price = base + sum(n * c for n, c in zip(counts, line_costs, strict=True))
-            for m in plain_mods:
-                price = self._apply(m, price, size)
-            prices[size] = price
-        brackets = brackets_for_sizes(prices, self.log)
-        if not escalation:
-            return brackets
-        after, extra = escalation[0]
-        later = tuple(PointsBracket(models=b.models, points=b.points + extra) for b in brackets)
-        return EscalatingPoints(tiers=(
-            PointsTier(first=1, last=after, brackets=brackets),
-            PointsTier(first=after + 1, brackets=later),
-        ))
+        return self.pricing.points(composition, [self._line_cost(line) for line in composition])
 
     def _line_cost(self, line: CompositionLine) -> int:
+        """Points per model of a line: its model entry's own ``pts`` (the root entry's cost
+        is the unit's, counted once by ``PointsReader``)."""
+        if self.root.type == "model":
+            return 0
         for slot in self.got.slots:
             profile = self._slot_profile(slot)
             if slot.node.name == line.model or (
                 profile is not None and name_key(profile.name) == name_key(line.model)
             ):
-                return self._cost(slot.node)
+                return self.pricing.cost(slot.node)
         return 0
 
-    def _escalation(self, modifier: Raw) -> tuple[int, int] | None:
-        """``(n, extra)`` for "units after the n-th of this entry cost ``extra`` more"."""
-        if modifier.get("type") != "increment":
-            return None
-        for group in modifier.get("conditionGroups") or ():
-            for local in group.get("localConditionGroups") or ():
-                own = any(
-                    c.get("type") == "instanceOf" and c.get("childId") == self.root.id
-                    for c in local.get("conditions") or ()
-                )
-                if own and local.get("type") == "atLeast":
-                    return int(local.get("value", 0)), int(modifier.get("value", 0))
-        return None
 
-    def _counts_models(self, condition: Raw) -> bool:
-        return (
-            condition.get("field") == "selections"
-            and condition.get("childId") == "model"
-            and condition.get("scope") in ("self", "unit", "parent", self.root.id)
-            and condition.get("type") in _COMPARE
-        )
-
-    def _holds(self, conditions: Sequence[Raw], groups: Sequence[Raw], kind: str,
-               size: int) -> bool | None:
-        results: list[bool] = []
-        for c in conditions:
-            if not self._counts_models(c):
-                return None
-            results.append(_COMPARE[str(c["type"])](size, int(c.get("value", 0))))
-        for g in groups:
-            held = self._holds(g.get("conditions") or (), g.get("conditionGroups") or (),
-                               str(g.get("type", "and")), size)
-            if held is None:
-                return None
-            results.append(held)
-        return any(results) if kind == "or" else all(results)
-
-    def _apply(self, modifier: Raw, price: int, size: int) -> int:
-        held = self._holds(modifier.get("conditions") or (),
-                           modifier.get("conditionGroups") or (), "and", size)
-        if held is None:
-            self.log.unsupported(
-                "points", f"modifier {modifier.get('type')} {modifier.get('value')} depends "
-                "on the roster; left out")
-            return price
-        if not held:
-            return price
-        value = int(modifier.get("value", 0))
-        times = 1
-        for repeat in modifier.get("repeats") or ():
-            if not self._counts_models(repeat | {"type": "atLeast"}):
-                self.log.unsupported("points", "repeating modifier depends on the roster")
-                return price
-            times = (size // max(1, int(repeat.get("value", 1)))) * int(repeat.get("repeats", 1))
-        kind = modifier.get("type")
-        if kind == "set":
-            return value
-        if kind == "increment":
-            return price + value * times
-        if kind == "decrement":
-            return price - value * times
-        self.log.unsupported("points", f"modifier type {kind!r} not understood")
-        return price
-
-
-def _distribute(lines: Sequence[CompositionLine], size: int) -> list[int]:
-    """Models per line for a unit of ``size``: each line's minimum, the rest to the first
-    lines with room (the rule ``target_from_datasheet`` uses)."""
-    counts = [c.min for c in lines]
-    extra = size - sum(counts)
-    for i, line in enumerate(lines):
-        add = min(max(extra, 0), line.max - line.min)
-        counts[i] += add
-        extra -= add
-    return counts
+def _weapon_rule(name: str) -> bool:
+    """Whether a rule is a weapon ability ("Sustained Hits", "Anti"): BSData links those
+    rules to a unit whose ability text names them; they are not the unit's abilities."""
+    try:
+        parse_weapon_ability(name)
+    except UnknownAbilityError:
+        return name_key(name) in ("anti", "sustainedhits", "rapidfire", "melta")
+    return True

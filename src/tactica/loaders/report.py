@@ -206,7 +206,7 @@ def dice(value: object) -> DiceExpr:
     >>> dice(3), dice("D6+1")
     (DiceExpr.parse('3'), DiceExpr.parse('D6+1'))
     """
-    if isinstance(value, int | str) and not isinstance(value, bool):
+    if isinstance(value, int | str | DiceExpr) and not isinstance(value, bool):
         return DiceExpr.parse(value)
     raise DiceError(f"malformed dice expression {value!r}")
 
@@ -244,7 +244,8 @@ def core_ability(
     text: str | None,
     source: Source | None,
 ) -> Ability:
-    """An ``Ability``; a parameterised core ability gets its value parsed.
+    """An ``Ability``; a parameterised core ability gets its value parsed (and is a
+    ``core`` ability whatever ``kind`` the source gave it).
 
     >>> str(core_ability("Deadly Demise D6+2", "core", None, None))
     'Deadly Demise D6+2'
@@ -261,7 +262,7 @@ def core_ability(
         except DiceError:
             value = None
         if value is not None:
-            return Ability(name=canonical, kind=kind, parameter=value, text=text, source=source)
+            return Ability(name=canonical, kind="core", parameter=value, text=text, source=source)
     return Ability(name=name, kind=kind, text=text, source=source)
 
 

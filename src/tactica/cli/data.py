@@ -1,0 +1,138 @@
+"""``tactica data ...``: where the library's datasheets come from, and the global
+``--data PATH`` / ``--no-dataset`` options.
+
+``configure`` is called by the root callback: for the length of one command it points
+``load_library()`` at the seed pages, the catalogues given with ``--data`` and (unless
+``--no-dataset``) the bundled dataset; it restores the previous setting when the command
+ends, so nothing leaks into the next invocation (or the next test).
+
+``tactica data report`` prints, per source, how many units were loaded, repaired and
+rejected (``--details`` lists the repaired and rejected ones with reasons, ``--all`` every
+finding, ``--json`` the reports).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..library import Library, configured_sources, load_library, use_sources
+from ..loaders.report import LoadReport
+from ..model.common import RulesVersion
+from ..model.datasheet import Datasheet
+from ..names import UnknownNameError, name_key, suggest
+
+__all__ = ["configure", "data_app", "faction_datasheets", "report", "report_table"]
+
+data_app = typer.Typer(
+    name="data",
+    help="Where the datasheets come from: sources, load reports.",
+    no_args_is_help=True,
+)
+
+
+def configure(ctx: typer.Context, data: Sequence[Path] | None, dataset: bool) -> None:
+    """Use these sources for the command being run (see the module text). A ``--data``
+    path that does not exist, or a file that is not BattleScribe JSON, is a usage error."""
+    from ..loaders.bsdata_files import read_file
+    from ..loaders.errors import LoadError
+
+    for path in data or ():
+        if not path.exists():
+            raise typer.BadParameter(f"no such file or folder: {path}", param_hint="--data")
+        if path.is_file():
+            try:
+                read_file(path)
+            except LoadError as exc:
+                raise typer.BadParameter(str(exc), param_hint="--data") from None
+    previous = configured_sources()
+    use_sources(tuple(data or ()), dataset=dataset)
+    ctx.call_on_close(lambda: use_sources(previous[0], dataset=previous[1]))
+
+
+def faction_datasheets(
+    lib: Library, faction: str, rules: RulesVersion | None = None
+) -> tuple[Datasheet, ...]:
+    """The datasheets of one faction: the units a source files under it (a multi-source
+    library), else those with the faction keyword. ``UnknownNameError`` for a faction no
+    source knows."""
+    by_faction = getattr(lib, "faction_datasheets", None)
+    if callable(by_faction):
+        found = by_faction(faction, rules)
+        return tuple(d for d in found if isinstance(d, Datasheet))
+    key = name_key(faction)
+    sheets = tuple(
+        d for d in lib.datasheets(rules) if any(name_key(k) == key for k in d.faction_keywords)
+    )
+    if not sheets:
+        known = {k.title() for d in lib.datasheets() for k in d.faction_keywords}
+        raise UnknownNameError("faction", faction, suggest(faction, sorted(known)))
+    return sheets
+
+
+def report_table(reports: Sequence[LoadReport]) -> Table:
+    """One row per source: units, loaded, repaired, rejected."""
+    table = Table(box=box.SIMPLE_HEAD, title="Data sources")
+    for column in ("Source", "Units", "Loaded", "Repaired", "Rejected"):
+        table.add_column(column, justify="left" if column == "Source" else "right")
+    for r in reports:
+        c = r.counts()
+        table.add_row(Text(r.source), str(len(r.units)), str(c["loaded"]), str(c["repaired"]),
+                      str(c["rejected"]))
+    return table
+
+
+def _reports(lib: Library) -> tuple[tuple[LoadReport, ...], tuple[str, ...]]:
+    reports = getattr(lib, "reports", None)
+    missing = getattr(lib, "missing", ())
+    if callable(reports):
+        found = tuple(r for r in reports() if isinstance(r, LoadReport))
+        return found, tuple(str(m) for m in missing)
+    from ..sources import SeedSource
+
+    return (SeedSource(lib).report(),), ()
+
+
+@data_app.command("report")
+def report(
+    details: Annotated[
+        bool, typer.Option("--details", help="List repaired and rejected units with reasons.")
+    ] = False,
+    everything: Annotated[
+        bool, typer.Option("--all", help="With --details: every finding (unsupported, suspect).")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the reports as JSON.")] = False,
+) -> None:
+    """Count, per source, the units loaded, repaired and rejected (converts every unit)."""
+    reports, missing = _reports(load_library())
+    err = Console(stderr=True, highlight=False)
+    for message in missing:
+        err.print(f"note: {message}", markup=False)
+    if as_json:
+        typer.echo(json.dumps([r.model_dump(mode="json") for r in reports], indent=2,
+                              ensure_ascii=False))
+        return
+    out = Console(highlight=False, soft_wrap=False)
+    out.print(report_table(reports))
+    for r in reports:
+        for note in r.notes:
+            out.print(Text(f"{r.source}: {note}", style="dim"))
+    if not details:
+        return
+    for r in reports:
+        shown = r.units if everything else (*r.repaired, *r.rejected)
+        for unit in shown:
+            issues = [i for i in unit.issues if everything or i.kind in ("repaired", "rejected")]
+            if not issues:
+                continue
+            out.print(Text(f"{r.source} · {unit.unit} ({unit.status})", style="bold"))
+            for issue in issues:
+                out.print(Text(f"  {issue}"))

@@ -1,0 +1,424 @@
+"""One ``wh40kdc`` unit record -> a ``Datasheet`` (the conversion rules are listed in
+``tactica.loaders.wh40kdc``; this module applies them to one unit)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+from ..model.common import RulesVersion, Source
+from ..model.datasheet import (
+    Ability,
+    CompositionLine,
+    DamagedProfile,
+    Datasheet,
+    EscalatingPoints,
+    ModelProfile,
+    PointsBracket,
+    PointsTier,
+    TransportCapacity,
+    Weapon,
+    WeaponProfile,
+)
+from ..names import name_key
+from .report import (
+    IssueLog,
+    UnitRejected,
+    UnitReport,
+    brackets_for_sizes,
+    build,
+    core_ability,
+    model_profile,
+    weapon_abilities,
+    weapon_profile,
+)
+
+if TYPE_CHECKING:
+    from .wh40kdc import Wh40kdcDataset
+
+__all__ = ["UnitConverter"]
+
+Raw = Mapping[str, Any]
+AbilityKind = Literal["core", "faction", "unit", "wargear", "damaged"]
+
+_ABILITY_KINDS: dict[str, AbilityKind] = {"core": "core", "faction": "faction"}
+_CONDITIONAL = ("excluded_target_keywords", "required_target_keywords_any")
+_DAMAGED = re.compile(r"^damaged:?\s*(\d+)\s*[-–]\s*(\d+)\s+wounds? remaining", re.IGNORECASE)
+_EDITIONS: dict[str, RulesVersion] = {"11th": "11th", "10th": "10th"}
+
+
+def _singular(name: str) -> str:
+    key = name_key(name)
+    return key[:-1] if key.endswith("s") else key
+
+
+class UnitConverter:
+    """Converts one unit record; collects its issues in ``log``."""
+
+    def __init__(self, ds: Wh40kdcDataset, unit: Raw, display: str) -> None:
+        self.ds = ds
+        self.unit = unit
+        self.name = display
+        self.faction_id: str = unit.get("faction_id") or ""
+        self.log = IssueLog()
+        version = unit.get("game_version") or {}
+        self.source = Source(
+            file=ds.label,
+            note=(
+                f"unit {self.faction_id}/{unit.get('id')}; edition {version.get('edition')}, "
+                f"dataslate {version.get('dataslate')}; 40kdc-data, CC BY 4.0"
+            ),
+        )
+
+    def run(self) -> tuple[Datasheet | None, UnitReport]:
+        faction = self.ds.faction_name(self.unit)
+        try:
+            sheet = self._datasheet()
+        except UnitRejected as exc:
+            self.log.rejected(exc.record, exc.message)
+            return None, self.log.finish(self.name, faction)
+        return sheet, self.log.finish(self.name, faction)
+
+    def _datasheet(self) -> Datasheet:
+        u = self.unit
+        edition = (u.get("game_version") or {}).get("edition")
+        rules = _EDITIONS.get(str(edition))
+        if rules is None:
+            raise UnitRejected("unit", f"edition {edition!r} is not 10th or 11th")
+        profiles = self._profiles()
+        composition, models = self._composition(profiles)
+        notes: list[str] = []
+        if self.name != u["name"]:
+            notes.append(f"named {self.name!r}: another faction has a unit {u['name']!r}")
+        if u.get("is_legend"):
+            notes.append("Legends datasheet")
+        for mode in u.get("game_modes") or ():
+            notes.append(f"game mode: {mode}")
+        if u.get("points_provisional"):
+            notes.append("points are provisional in the dataset")
+        for ck in u.get("conditional_keywords") or ():
+            condition = ", ".join(
+                f"{k.removeprefix('required_').replace('_', ' ')} {v}"
+                for k, v in ck.items()
+                if k != "keyword"
+            )
+            self.log.unsupported("keywords", f"{ck.get('keyword')} only with {condition}")
+        abilities, damaged = self._abilities()
+        data: dict[str, Any] = {
+            "name": self.name,
+            "rules": rules,
+            "faction_keywords": tuple(u.get("faction_keywords") or ()),
+            "keywords": tuple(u.get("keywords") or ()),
+            "models": models,
+            "weapons": self._weapons(),
+            "abilities": abilities,
+            "composition": composition,
+            "points": self._points(),
+            "leader_of": self._leader_of(),
+            "transport": self._transport(),
+            "damaged": damaged,
+            "source": self.source,
+        }
+        data["notes"] = (*notes, *self.log.notes())
+        sheet = build(Datasheet, data, self.log, "datasheet")
+        if sheet is None:
+            raise UnitRejected("datasheet", "does not validate")
+        return sheet
+
+    # -- stat lines and composition --
+    def _profiles(self) -> list[ModelProfile]:
+        out: list[ModelProfile] = []
+        for p in self.unit.get("profiles") or ():
+            record = f"profile {p.get('name')!r}"
+            data = {
+                "name": p.get("name"),
+                **{k: p.get(k) for k in ("M", "T", "Sv", "W", "Ld", "OC")},
+                "InSv": p.get("invuln_sv"),
+                "source": self.source,
+            }
+            for key, against in (("invuln_sv_ranged", "ranged"), ("invuln_sv_melee", "melee")):
+                if p.get(key) is not None:
+                    self.log.unsupported(
+                        record, f"{p[key]}+ invulnerable save against {against} attacks only"
+                    )
+            profile = model_profile(data, self.log, record)
+            if profile is not None:
+                out.append(profile)
+        if not out:
+            raise UnitRejected("profiles", "no valid stat line")
+        return out
+
+    def _profile_for(self, model: Raw, profiles: list[ModelProfile]) -> ModelProfile:
+        wanted = model.get("profile_name") or model["name"]
+        for p in profiles:
+            if name_key(p.name) == name_key(wanted) or _singular(p.name) == _singular(wanted):
+                return p
+        if len(profiles) == 1:
+            return profiles[0]
+        starts = [p for p in profiles if name_key(wanted).startswith(_singular(p.name))]
+        if starts:
+            return max(starts, key=lambda p: len(p.name))
+        self.log.suspect(
+            f"composition {model['name']!r}",
+            f"no stat line of that name; given {profiles[0].name!r}'s",
+        )
+        return profiles[0]
+
+    def _composition(
+        self, profiles: list[ModelProfile]
+    ) -> tuple[tuple[CompositionLine, ...], tuple[ModelProfile, ...]]:
+        comp = self.ds.composition(self.faction_id, self.unit["id"])
+        count = self.unit.get("model_count") or {}
+        if comp is None:
+            if len(profiles) == 1 and count:
+                line = build(
+                    CompositionLine,
+                    {"model": profiles[0].name, "min": count.get("min"), "max": count.get("max")},
+                    self.log,
+                    "composition",
+                )
+                return ((line,) if line else ()), tuple(profiles)
+            self.log.unsupported("composition", "none in the dataset")
+            return (), tuple(profiles)
+        lines: list[CompositionLine] = []
+        models: list[ModelProfile] = []
+        used: set[str] = set()
+        for m in comp.get("models") or ():
+            line = build(
+                CompositionLine,
+                {"model": m["name"], "min": m.get("min"), "max": m.get("max")},
+                self.log,
+                f"composition {m.get('name')!r}",
+            )
+            if line is None:
+                continue
+            lines.append(line)
+            profile = self._profile_for(m, profiles)
+            used.add(profile.name)
+            if name_key(profile.name) != name_key(line.model):
+                profile = profile.model_copy(update={"name": line.model})
+            if all(name_key(p.name) != name_key(profile.name) for p in models):
+                models.append(profile)
+        models += [p for p in profiles if p.name not in used]
+        low, high = sum(c.min for c in lines), sum(c.max for c in lines)
+        if count and (low, high) != (count.get("min"), count.get("max")):
+            self.log.suspect(
+                "composition",
+                f"{low}-{high} models by composition, {count.get('min')}-{count.get('max')} "
+                "by model_count; composition kept",
+            )
+        return tuple(lines), tuple(models)
+
+    # -- weapons --
+    def _weapons(self) -> tuple[Weapon, ...]:
+        out: list[Weapon] = []
+        for wid in dict.fromkeys(self.unit.get("weapon_ids") or ()):
+            raw = self.ds.weapon(self.faction_id, wid)
+            if raw is None:
+                self.log.repaired(f"weapon {wid!r}", "not in the dataset; left out")
+                continue
+            out += self._weapon(raw)
+        if not out:
+            self.log.suspect("weapons", "none in the dataset")
+        return tuple(out)
+
+    def _weapon(self, raw: Raw) -> list[Weapon]:
+        name = str(raw["name"])
+        converted: list[tuple[bool, str, WeaponProfile]] = []
+        for p in raw.get("profiles") or ():
+            melee = p.get("range") == "Melee"
+            profile = self._weapon_profile(name, p, melee)
+            if profile is not None:
+                converted.append((melee, str(p.get("name") or name), profile))
+        if raw.get("type") == "ranged" and converted and all(m for m, _, _ in converted):
+            self.log.suspect(f"weapon {name!r}", "typed ranged but every profile is Melee")
+        out: list[Weapon] = []
+        for melee in (False, True):
+            group = [(n, p) for m, n, p in converted if m == melee]
+            if not group:
+                continue
+            named = tuple(
+                p.model_copy(update={"name": _profile_name(name, n, len(group))}) for n, p in group
+            )
+            weapon = build(Weapon, {"name": name, "profiles": named}, self.log, f"weapon {name!r}")
+            if weapon is not None:
+                out.append(weapon)
+        return out
+
+    def _weapon_profile(self, weapon: str, p: Raw, melee: bool) -> WeaponProfile | None:
+        record = f"weapon {weapon!r}" + (f" profile {p['name']!r}" if p.get("name") else "")
+        stats = p.get("stats") or {}
+        texts = [t for k in p.get("keywords") or () for t in self._keyword(k, record)]
+        abilities = weapon_abilities(texts, self.log, record)
+        skill = stats.get("WS" if melee else "BS")
+        if skill is None and (melee or not any(a.kind == "flag" and a.name == "Torrent"
+                                               for a in abilities)):
+            self.log.repaired(record, f"left out: no {'WS' if melee else 'BS'}")
+            return None
+        for restriction in (p.get("target_restrictions") or {}).values():
+            self.log.unsupported(record, f"may only target {', '.join(restriction)} units")
+        rng = p.get("range")
+        data = {
+            "name": weapon,
+            "range": "Melee" if melee else rng,
+            "A": stats.get("A"),
+            "skill": skill,
+            "S": stats.get("S"),
+            "AP": stats.get("AP"),
+            "D": stats.get("D"),
+            "abilities": abilities,
+            "source": self.source,
+        }
+        return weapon_profile(data, self.log, record)
+
+    def _keyword(self, kw: Raw, record: str) -> list[str]:
+        """The ability texts of one weapon keyword (usually one; "Anti-MONSTER/VEHICLE 4+"
+        is the rulebook's two abilities, Anti-Monster 4+ and Anti-Vehicle 4+)."""
+        kid = str(kw.get("keyword_id"))
+        params: Raw = kw.get("parameters") or {}
+        name = self.ds.keyword_name(kid)
+        if kid == "anti":
+            target, threshold = params.get("target_keyword"), params.get("threshold")
+            if target is None or threshold is None:
+                self.log.repaired(record, "left out: Anti without target keyword or threshold")
+                return []
+            targets = [t.strip() for t in str(target).split("/") if t.strip()]
+            text = ", ".join(f"Anti-{t} {threshold}+" for t in targets)
+            required = params.get("required_target_keywords_any")
+            if (required is None or {name_key(r) for r in required} <= {
+                name_key(t) for t in targets
+            }) and not params.get("excluded_target_keywords"):
+                return [f"Anti-{t} {threshold}+" for t in targets]  # Anti-X: only against X
+        elif "value" in params:
+            text = f"{name} {params['value']}"
+        else:
+            text = name
+        limits = {k: params[k] for k in _CONDITIONAL if params.get(k)}
+        if limits:
+            words = []
+            if "required_target_keywords_any" in limits:
+                words.append("only against " + "/".join(limits["required_target_keywords_any"]))
+            if "excluded_target_keywords" in limits:
+                words.append("not against " + "/".join(limits["excluded_target_keywords"]))
+            self.log.unsupported(record, f"ability {text!r} {' and '.join(words)}: left out")
+            return []
+        return [text]
+
+    # -- abilities, leader, transport --
+    def _abilities(self) -> tuple[tuple[Ability, ...], DamagedProfile | None]:
+        out: list[Ability] = []
+        damaged = None
+        for aid in dict.fromkeys(self.unit.get("ability_ids") or ()):
+            raw = self.ds.ability(self.faction_id, aid)
+            if raw is None:
+                self.log.repaired(f"ability {aid!r}", "not in the dataset; left out")
+                continue
+            name = str(raw["name"])
+            kind = _ABILITY_KINDS.get(str(raw.get("ability_type")), "unit")
+            match = _DAMAGED.match(name)
+            if match is not None:
+                damaged = self._damaged(name, raw, int(match.group(1)), int(match.group(2)))
+                kind = "damaged"
+            out.append(core_ability(name, kind, None, self.source))
+        return tuple(out), damaged
+
+    def _damaged(self, name: str, raw: Raw, low: int, high: int) -> DamagedProfile | None:
+        effect = (raw.get("effect") or {}).get("effect") or {}
+        modifier = effect.get("modifier") or {}
+        hit = 0
+        if effect.get("type") == "roll-modifier" and modifier.get("roll") == "hit":
+            value = int(modifier.get("value") or 0)
+            hit = -value if modifier.get("operation") == "subtract" else value
+        return build(
+            DamagedProfile,
+            {"min_wounds": low, "max_wounds": high, "hit_modifier": hit, "text": name,
+             "source": self.source},
+            self.log,
+            f"ability {name!r}",
+        )
+
+    def _leader_of(self) -> tuple[str, ...]:
+        """Leader attachments carry no faction: a leader id shared by several factions
+        (Ministorum Priest) has one entry per faction, told apart by its bodyguards. The
+        entries naming a unit of the leader's own faction are used (all, if none does)."""
+        names: list[str] = []
+        entries = self.ds.leader_attachments(self.unit["id"])
+        own = [
+            la for la in entries
+            if any(self.ds.has_unit(self.faction_id, uid)
+                   for uid in la.get("eligible_bodyguard_ids") or ())
+        ]
+        for la in own or entries:
+            for uid in la.get("eligible_bodyguard_ids") or ():
+                found = self.ds.unit_name(self.faction_id, uid)
+                if found is None:
+                    self.log.repaired("leader", f"bodyguard id {uid!r} is not a unit; left out")
+                else:
+                    names.append(found)
+            names += list(la.get("eligible_bodyguard_keywords") or ())
+        return tuple(dict.fromkeys(names))
+
+    def _transport(self) -> TransportCapacity | None:
+        cap = self.unit.get("transport_capacity")
+        if not cap:
+            return None
+        text = f"Transport capacity: {cap.get('capacity')} models"
+        if cap.get("exclusion_keywords"):
+            text += f" (not {', '.join(cap['exclusion_keywords'])} models)"
+        return build(
+            TransportCapacity,
+            {"capacity": cap.get("capacity"), "keywords": (), "text": text,
+             "source": self.source},
+            self.log,
+            "transport",
+        )
+
+    # -- points --
+    def _points(self) -> tuple[PointsBracket, ...] | EscalatingPoints:
+        entries: Sequence[Raw] = self.unit.get("points") or ()
+        if not entries:
+            self.log.repaired("points", "none in the dataset; left empty")
+            return ()
+        tiers: dict[tuple[int, int | None], dict[int, int]] = {}
+        for e in entries:
+            first = e.get("unit_count_min") or 1
+            last = e.get("unit_count_max")
+            low = e.get("models")
+            high = e.get("models_max") or low
+            cost = e.get("cost")
+            if not isinstance(low, int) or not isinstance(high, int) or high < low:
+                self.log.repaired("points", f"left out: bracket {dict(e)} has no model count")
+                continue
+            if not isinstance(cost, int):
+                self.log.repaired("points", f"left out: bracket {dict(e)} has no cost")
+                continue
+            prices = tiers.setdefault((first, last), {})
+            for size in range(low, high + 1):
+                prices[size] = cost
+        if not tiers:
+            return ()
+        if list(tiers) == [(1, None)]:
+            return brackets_for_sizes(tiers[(1, None)], self.log)
+        made = []
+        for (first, last), prices in sorted(tiers.items(), key=lambda t: t[0][0]):
+            tier = build(
+                PointsTier,
+                {"first": first, "last": last,
+                 "brackets": brackets_for_sizes(prices, self.log, f"points (units {first}+)")},
+                self.log,
+                "points",
+            )
+            if tier is not None:
+                made.append(tier)
+        escalating = build(EscalatingPoints, {"tiers": made}, self.log, "points")
+        return () if escalating is None else escalating
+
+
+def _profile_name(weapon: str, profile: str, count: int) -> str:
+    """``"Grenade launcher – frag"`` for a profile of a multi-profile weapon; the weapon's
+    name where the profile repeats it or is just "Melee"."""
+    if name_key(profile) in (name_key(weapon), "melee", "ranged", ""):
+        return weapon
+    return f"{weapon} – {profile}" if count > 1 or profile else weapon
+

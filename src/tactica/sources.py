@@ -1,0 +1,611 @@
+"""One library over several sources: seed pages, the user's catalogues, the bundled dataset.
+
+Issue 6: "``tactica units --faction "Genestealer Cults"`` and ``tactica sheet Magus`` work
+across sources; each datasheet says where it came from and which rules version; when two
+sources disagree (points, a characteristic) the library shows which it used and why".
+
+Precedence (``PRECEDENCE``), per unit and rules version:
+
+1. the seed page, for its own rules version (a 10th-edition page is not compared with
+   11th-edition data; it stays the unit's 10th datasheet);
+2. the catalogues the user gave (``tactica --data PATH``), in the order given;
+3. the bundled dataset (``wh40kdc``, ``tactica[data]``).
+
+The first source that has the unit in that version gives the datasheet. What it lacks
+(no stat line, no points, no leader list) is filled from the next source that has it, and
+every value on which the sources differ is listed as a ``Decision``: which source's value
+was used, the other values, and why. Both go into the datasheet's ``notes`` (and
+``SourcedLibrary.decisions``), so ``tactica sheet`` shows them.
+
+Loading is lazy: building the library indexes the names of every source; a datasheet is
+converted and merged the first time it is asked for. Listing every unit converts all.
+
+>>> from tactica.model import Datasheet, PointsBracket, Source
+>>> a = Datasheet(name="X", rules="11th", points=(PointsBracket(models=1, points=70),),
+...               source=Source(file="a"))
+>>> b = a.model_copy(update={"points": (PointsBracket(models=1, points=90),)})
+>>> [str(d) for d in compare(a, b)]
+['points: 1 model: 70 pts | 1 model: 90 pts']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, Protocol
+
+from .combat.scenario import Target
+from .library import Library, TargetPreset, UnitAbility, target_from_datasheet
+from .loaders.report import LoadReport, UnitReport
+from .model.common import Frozen, RulesVersion
+from .model.datasheet import Datasheet, EscalatingPoints, ModelProfile, PointsBracket, Weapon
+from .model.rules import RuleRecord
+from .names import UnknownNameError, name_key, suggest
+
+__all__ = [
+    "PRECEDENCE",
+    "REASONS",
+    "Decision",
+    "Difference",
+    "RejectedUnitError",
+    "SeedSource",
+    "SourceKind",
+    "SourcedLibrary",
+    "UnitSource",
+    "build_library",
+    "compare",
+]
+
+SourceKind = Literal["seed", "catalogue", "dataset"]
+
+#: Which source wins, first to last.
+PRECEDENCE: tuple[SourceKind, ...] = ("seed", "catalogue", "dataset")
+
+#: Why the winning source's value was used, by its kind.
+REASONS: dict[SourceKind, str] = {
+    "seed": "seed page for its own rules version first",
+    "catalogue": "the catalogue given with --data before the bundled dataset",
+    "dataset": "only the bundled dataset has it",
+}
+
+_STATS = ("M", "T", "Sv", "InSv", "W", "Ld", "OC")
+
+
+class UnitSource(Protocol):
+    """What the library asks of a source (``BSDataSource``, ``Wh40kdcDataset``,
+    ``SeedSource``)."""
+
+    @property
+    def kind(self) -> SourceKind: ...
+
+    @property
+    def label(self) -> str: ...
+
+    def names(self) -> tuple[str, ...]: ...
+
+    def aliases(self) -> dict[str, str]: ...
+
+    def __contains__(self, name: object) -> bool: ...
+
+    def datasheet(self, name: str) -> Datasheet | None: ...
+
+    def factions_of(self, name: str) -> tuple[str, ...]: ...
+
+    def factions(self) -> tuple[str, ...]: ...
+
+    def report(self) -> LoadReport: ...
+
+
+class SeedSource:
+    """The packaged seed library as a source (its datasheets are already loaded)."""
+
+    kind: Literal["seed"] = "seed"
+
+    def __init__(self, library: Library, label: str = "seed pages") -> None:
+        self.library = library
+        self.label = label
+
+    def names(self) -> tuple[str, ...]:
+        return self.library.names()
+
+    def aliases(self) -> dict[str, str]:
+        return {}
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str):
+            return False
+        try:
+            self.library.datasheet_versions(name)
+        except UnknownNameError:
+            return False
+        return True
+
+    def versions(self, name: str) -> tuple[Datasheet, ...]:
+        return self.library.datasheet_versions(name)
+
+    def datasheet(self, name: str) -> Datasheet | None:
+        return self.versions(name)[0]
+
+    def factions_of(self, name: str) -> tuple[str, ...]:
+        return tuple(
+            dict.fromkeys(k.title() for d in self.versions(name) for k in d.faction_keywords)
+        )
+
+    def factions(self) -> tuple[str, ...]:
+        return tuple(
+            dict.fromkeys(k.title() for d in self.library.datasheets() for k in d.faction_keywords)
+        )
+
+    def report(self) -> LoadReport:
+        return LoadReport(
+            source=self.label,
+            units=tuple(
+                UnitReport(unit=d.name, faction=", ".join(d.faction_keywords) or None,
+                           status="loaded")
+                for d in self.library.datasheets()
+            ),
+        )
+
+
+# --- comparing datasheets -------------------------------------------------------------
+
+
+class Difference(Frozen):
+    """One value on which two datasheets differ: ``field`` and both values as text
+    (``"-"`` where one side has nothing)."""
+
+    field: str
+    first: str
+    second: str
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.first} | {self.second}"
+
+
+def _points(points: tuple[PointsBracket, ...] | EscalatingPoints) -> str:
+    """Points in one line, consecutive sizes at one price joined ("6-10 models: 140 pts").
+
+    >>> _points(tuple(PointsBracket(models=n, points=75 if n == 5 else 140) for n in range(5, 11)))
+    '5 models: 75 pts, 6-10 models: 140 pts'
+    """
+
+    def brackets(bs: Iterable[PointsBracket]) -> str:
+        runs: list[list[PointsBracket]] = []
+        for b in bs:
+            last = runs[-1][-1] if runs else None
+            if last is not None and last.points == b.points and last.models + 1 == b.models:
+                runs[-1].append(b)
+            else:
+                runs.append([b])
+        parts = []
+        for run in runs:
+            low, high = run[0].models, run[-1].models
+            size = f"{low}" if low == high else f"{low}-{high}"
+            parts.append(f"{size} model{'s' if high != 1 else ''}: {run[0].points} pts")
+        return ", ".join(parts)
+
+    if isinstance(points, EscalatingPoints):
+        return "; ".join(
+            f"{_units(t.first, t.last)}: {brackets(t.brackets)}"
+            for t in points.tiers
+        )
+    return brackets(points) or "-"
+
+
+def _units(first: int, last: int | None) -> str:
+    if last is None:
+        return f"units {first}+"
+    return f"unit {first}" if last == first else f"units {first}-{last}"
+
+
+def _singular(name: str) -> str:
+    key = name_key(name)
+    return key[:-1] if key.endswith("s") else key
+
+
+def _profile_text(weapon: Weapon) -> str:
+    """A weapon's profiles in a fixed order (by profile name), each as ``str(profile)``
+    without the weapon's own name."""
+    texts = []
+    for p in sorted(weapon.profiles, key=lambda p: name_key(p.name)):
+        text = str(p)
+        texts.append(text.removeprefix(p.name).strip() if p.name == weapon.name else text)
+    return " / ".join(texts)
+
+
+def _models(a: Sequence[ModelProfile], b: Sequence[ModelProfile]) -> list[Difference]:
+    out: list[Difference] = []
+    others = {_singular(m.name): m for m in b}
+    for m in a:
+        other = others.pop(_singular(m.name), None)
+        if other is None and len(a) == len(b) == 1:
+            other = b[0]
+            others.clear()
+        if other is None:
+            out.append(Difference(field=f"model {m.name}", first=m.statline(), second="-"))
+            continue
+        for stat in _STATS:
+            x, y = getattr(m, stat), getattr(other, stat)
+            if x != y:
+                out.append(Difference(field=f"{m.name} {stat}", first=str(x), second=str(y)))
+    for m in others.values():
+        out.append(Difference(field=f"model {m.name}", first="-", second=m.statline()))
+    return out
+
+
+def _weapons(a: Sequence[Weapon], b: Sequence[Weapon]) -> list[Difference]:
+    def keyed(ws: Sequence[Weapon]) -> dict[tuple[str, bool], Weapon]:
+        out: dict[tuple[str, bool], Weapon] = {}
+        for w in ws:
+            out.setdefault((name_key(w.name), w.is_melee), w)
+        return out
+
+    ka, kb = keyed(a), keyed(b)
+    out: list[Difference] = []
+    for key in dict.fromkeys([*ka, *kb]):
+        wa, wb = ka.get(key), kb.get(key)
+        name = wa.name if wa is not None else wb.name if wb is not None else key[0]
+        ta = _profile_text(wa) if wa else "-"
+        tb = _profile_text(wb) if wb else "-"
+        if ta.casefold() != tb.casefold():
+            out.append(Difference(field=f"weapon {name}", first=ta, second=tb))
+    return out
+
+
+def _names(field: str, a: Iterable[str], b: Iterable[str]) -> list[Difference]:
+    sa, sb = {name_key(x): x for x in a}, {name_key(x): x for x in b}
+    if set(sa) == set(sb):
+        return []
+    only_a = [v for k, v in sa.items() if k not in sb]
+    only_b = [v for k, v in sb.items() if k not in sa]
+    return [Difference(field=field, first=", ".join(only_a) or "-",
+                       second=", ".join(only_b) or "-")]
+
+
+def compare(a: Datasheet, b: Datasheet) -> tuple[Difference, ...]:
+    """Where two datasheets of a unit differ: points, each model's characteristics (models
+    matched by name, singular or plural), weapons (by name and melee/ranged: missing ones
+    and differing profiles), keywords, faction keywords, abilities (with parameters:
+    "Firing Deck 12"), leader lists, composition. A field one side leaves empty is not a
+    difference (the library fills it from the other). For name lists the texts show what
+    only one side has."""
+    out: list[Difference] = []
+    if a.points != b.points and a.points and b.points:
+        out.append(Difference(field="points", first=_points(a.points), second=_points(b.points)))
+    if a.models and b.models:
+        out += _models(a.models, b.models)
+    if a.weapons and b.weapons:
+        out += _weapons(a.weapons, b.weapons)
+    if a.keywords and b.keywords:
+        out += _names("keywords", a.keywords, b.keywords)
+    if a.faction_keywords and b.faction_keywords:
+        out += _names("faction keywords", a.faction_keywords, b.faction_keywords)
+    if a.abilities and b.abilities:
+        out += _names("abilities", [str(x) for x in a.abilities], [str(x) for x in b.abilities])
+    if a.leader_of and b.leader_of:
+        out += _names("leader of", a.leader_of, b.leader_of)
+    if a.composition and b.composition:
+        ca = sorted((_singular(c.model), c.min, c.max) for c in a.composition)
+        cb = sorted((_singular(c.model), c.min, c.max) for c in b.composition)
+        if ca != cb:
+            def text(d: Datasheet) -> str:
+                return " + ".join(f"{c.min}-{c.max} {c.model}" for c in d.composition)
+
+            out.append(Difference(field="composition", first=text(a), second=text(b)))
+    return tuple(out)
+
+
+class RejectedUnitError(UnknownNameError):
+    """Every source that has the unit rejected it; the message gives their reasons."""
+
+    def __init__(self, name: str, rejections: Sequence[tuple[str, str]]) -> None:
+        self.kind = "unit"
+        self.name = name
+        self.suggestions = ()
+        self.rejections = tuple(rejections)
+        why = "; ".join(f"{label} rejected it ({reason})" for label, reason in rejections)
+        LookupError.__init__(self, f"no datasheet for {name!r}: {why or 'no source loads it'}")
+
+
+class Decision(Frozen):
+    """How the library chose one value of a unit: the source used and why, and what the
+    other sources say."""
+
+    unit: str
+    rules: RulesVersion
+    field: str
+    used: str
+    value: str
+    others: tuple[tuple[str, str], ...]
+    reason: str
+
+    def __str__(self) -> str:
+        rest = "; ".join(f"{label}: {value}" for label, value in self.others)
+        return f"{self.field}: {self.value} from {self.used} ({self.reason}); {rest}"
+
+
+# --- the library ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    source: UnitSource
+    sheet: Datasheet
+
+
+_FILLED = ("models", "weapons", "abilities", "composition", "points", "leader_of",
+           "keywords", "faction_keywords")
+
+
+class SourcedLibrary(Library):
+    """A ``Library`` whose datasheets come from several sources (see the module text).
+
+    ``seeds`` is the packaged seed library (its rule records and aliases are kept),
+    ``catalogues`` the user's BSData sources in the order given, ``dataset`` the bundled
+    dataset. ``missing`` holds messages for sources that were asked for but are not
+    available (the dataset without ``tactica[data]``).
+    """
+
+    def __init__(
+        self,
+        seeds: Library | None = None,
+        catalogues: Sequence[UnitSource] = (),
+        dataset: UnitSource | None = None,
+        presets: Sequence[TargetPreset] | None = None,
+        missing: Sequence[str] = (),
+    ) -> None:
+        records: tuple[RuleRecord, ...] = seeds.records() if seeds is not None else ()
+        super().__init__((), records, presets)
+        self.seeds = seeds
+        ordered: list[UnitSource] = []
+        if seeds is not None:
+            ordered.append(SeedSource(seeds))
+        ordered += list(catalogues)
+        if dataset is not None:
+            ordered.append(dataset)
+        self.sources: tuple[UnitSource, ...] = tuple(ordered)
+        self.missing = tuple(missing)
+        self._display: dict[str, str] = {}
+        self._key_alias: dict[str, str] = {}
+        for src in self.sources:
+            for name in src.names():
+                self._display.setdefault(name_key(name), name)
+            for alias, target in src.aliases().items():
+                self._key_alias.setdefault(name_key(alias), name_key(target))
+        self._merged: dict[str, tuple[Datasheet, ...]] = {}
+        self._decisions: dict[tuple[str, RulesVersion], tuple[Decision, ...]] = {}
+        self._all_loaded = False
+
+    # -- names --
+    def _key(self, name: str) -> str | None:
+        key = name_key(name)
+        if key in self._display:
+            return key
+        alias = self._key_alias.get(key)
+        if alias is not None and alias in self._display:
+            return alias
+        if self.seeds is not None:
+            try:
+                return name_key(self.seeds.datasheet_versions(name)[0].name)
+            except UnknownNameError:
+                return None
+        return None
+
+    def names(self) -> tuple[str, ...]:
+        """Every unit name, seed pages first, then the catalogues, then the dataset."""
+        return tuple(self._display.values())
+
+    def has(self, name: str) -> bool:
+        return self._key(name) is not None
+
+    # -- merging --
+    def _candidates(self, key: str) -> list[_Candidate]:
+        name = self._display[key]
+        out: list[_Candidate] = []
+        for src in self.sources:
+            if isinstance(src, SeedSource):
+                if name in src:
+                    out += [_Candidate(src, d) for d in src.versions(name)]
+            elif name in src:
+                sheet = src.datasheet(name)
+                if sheet is not None:
+                    out.append(_Candidate(src, sheet))
+        return out
+
+    def _merge_key(self, key: str) -> tuple[Datasheet, ...]:
+        if key not in self._merged:
+            candidates = self._candidates(key)
+            versions: dict[RulesVersion, list[_Candidate]] = {}
+            for c in candidates:
+                versions.setdefault(c.sheet.rules, []).append(c)
+            merged = []
+            for rules, group in versions.items():
+                other_versions = [c for c in candidates if c.sheet.rules != rules
+                                  and c.source.kind == "seed"]
+                merged.append(self._merge(rules, group, other_versions))
+            self._merged[key] = tuple(merged)
+        return self._merged[key]
+
+    def _merge(self, rules: RulesVersion, group: list[_Candidate],
+               other_seed: list[_Candidate]) -> Datasheet:
+        winner, rest = group[0], group[1:]
+        sheet = winner.sheet
+        notes = list(sheet.notes)
+        update: dict[str, object] = {}
+        decisions: list[Decision] = []
+        labels = ", ".join(f"{c.source.label}" for c in rest)
+        notes.append(
+            f"{rules} datasheet from {winner.source.label}"
+            + (f"; also in {labels}" if labels else "")
+        )
+        for label, reason in self._rejections(sheet.name):
+            notes.append(f"not from {label}: {reason}")
+        for c in other_seed:
+            notes.append(
+                f"the {c.sheet.rules} seed page ({c.sheet.source}) is that version's datasheet; "
+                "not compared"
+            )
+        for field in _FILLED:
+            if getattr(sheet, field):
+                continue
+            donor = next((c for c in rest if getattr(c.sheet, field)), None)
+            if donor is not None:
+                update[field] = getattr(donor.sheet, field)
+                notes.append(f"{field.replace('_', ' ')}: from {donor.source.label} "
+                             f"({winner.source.label} has none)")
+        for c in rest:
+            for diff in compare(sheet, c.sheet):
+                existing = next((d for d in decisions if d.field == diff.field), None)
+                if existing is None:
+                    decisions.append(Decision(
+                        unit=sheet.name, rules=rules, field=diff.field,
+                        used=winner.source.label, value=diff.first,
+                        others=((c.source.label, diff.second),),
+                        reason=REASONS[winner.source.kind],
+                    ))
+                else:
+                    decisions[decisions.index(existing)] = existing.model_copy(
+                        update={"others": (*existing.others, (c.source.label, diff.second))}
+                    )
+        notes += [f"sources differ: {d}" for d in decisions]
+        self._decisions[(name_key(sheet.name), rules)] = tuple(decisions)
+        update["notes"] = tuple(notes)
+        return Datasheet.model_validate({**sheet.model_dump(), **update})
+
+    def _rejections(self, name: str) -> list[tuple[str, str]]:
+        """Sources that have the unit but rejected it, with their reasons."""
+        out: list[tuple[str, str]] = []
+        for src in self.sources:
+            unit_report = getattr(src, "unit_report", None)
+            if not callable(unit_report):
+                continue
+            try:
+                entry = unit_report(name)
+            except UnknownNameError:
+                continue
+            reasons = getattr(entry, "reasons", ())
+            if getattr(entry, "status", None) == "rejected":
+                out.append((src.label, "; ".join(reasons) or "rejected"))
+        return out
+
+    def decisions(self, name: str, rules: RulesVersion | None = None) -> tuple[Decision, ...]:
+        """The values on which the sources disagree for this unit, and which was used."""
+        sheet = self.datasheet(name, rules)
+        return self._decisions.get((name_key(sheet.name), sheet.rules), ())
+
+    # -- Library look-ups over the merged sources --
+    def datasheet_versions(self, name: str) -> tuple[Datasheet, ...]:
+        key = self._key(name)
+        if key is None:
+            raise UnknownNameError("unit", name, suggest(name, self.names()))
+        versions = self._merge_key(key)
+        if not versions:
+            raise RejectedUnitError(name, self._rejections(self._display[key]))
+        order = {"11th": 0, "10th": 1}
+        return tuple(sorted(versions, key=lambda d: order.get(d.rules, 2)))
+
+    def datasheets(self, rules: RulesVersion | None = None) -> tuple[Datasheet, ...]:
+        """Every merged datasheet (this converts every source's units)."""
+        out = []
+        for key in self._display:
+            out += [d for d in self._merge_key(key) if rules is None or d.rules == rules]
+        return tuple(out)
+
+    def target(
+        self, name: str, models: int | None = None, rules: RulesVersion | None = None
+    ) -> Target:
+        key = name_key(name)
+        presets = {name_key(p.name): p for p in self.presets()}
+        if key in presets:
+            return presets[key].to_target(models)
+        if self.has(name):
+            return target_from_datasheet(self.datasheet(name, rules), models)
+        candidates = [p.name for p in self.presets()] + list(self.names())
+        raise UnknownNameError("target", name, suggest(name, candidates))
+
+    def _load_all(self) -> None:
+        """Rule and ability look-ups search every datasheet: convert them all once."""
+        if not self._all_loaded:
+            self._order = list(self.datasheets())
+            self._all_loaded = True
+
+    def _ability_matches(self, name: str) -> list[UnitAbility]:
+        self._load_all()
+        return super()._ability_matches(name)
+
+    def _rule_names(self) -> list[str]:
+        self._load_all()
+        return super()._rule_names()
+
+    # -- factions and reports --
+    def factions(self) -> tuple[str, ...]:
+        """Every faction a source files units under."""
+        found: dict[str, str] = {}
+        for src in self.sources:
+            for f in src.factions():
+                found.setdefault(name_key(f), f)
+        return tuple(found.values())
+
+    def faction(self, name: str) -> str:
+        """A faction's name as the sources spell it; ``UnknownNameError`` otherwise."""
+        key = name_key(name)
+        for f in self.factions():
+            if name_key(f) == key:
+                return f
+        for src in self.sources:
+            spelled = getattr(src, "faction", None)
+            if callable(spelled):
+                found = spelled(name)
+                if isinstance(found, str):
+                    return found
+        raise UnknownNameError("faction", name, suggest(name, self.factions()))
+
+    def faction_names(self, faction: str) -> tuple[str, ...]:
+        """Names of the units some source files under ``faction`` (no conversion)."""
+        key = name_key(self.faction(faction))
+        out: list[str] = []
+        for name in self._display.values():
+            if any(
+                name in src and any(name_key(f) == key for f in src.factions_of(name))
+                for src in self.sources
+            ):
+                out.append(name)
+        return tuple(out)
+
+    def faction_datasheets(
+        self, faction: str, rules: RulesVersion | None = None
+    ) -> tuple[Datasheet, ...]:
+        """The merged datasheets of one faction's units."""
+        out: list[Datasheet] = []
+        for name in self.faction_names(faction):
+            versions = self._merge_key(name_key(name))  # () when every source rejected it
+            out += [d for d in versions if rules is None or d.rules == rules]
+        return tuple(out)
+
+    def reports(self) -> tuple[LoadReport, ...]:
+        """Each source's load report (converts every unit of every source)."""
+        return tuple(src.report() for src in self.sources)
+
+
+def build_library(
+    data_paths: Sequence[str | Path] = (),
+    *,
+    dataset: bool = True,
+    seeds: Library | None = None,
+) -> SourcedLibrary:
+    """A library over ``seeds``, the BSData catalogues at ``data_paths`` (each path its own
+    source, in order) and, with ``dataset``, the bundled dataset when it is installed
+    (otherwise ``missing`` says how to install it)."""
+    from .loaders.bsdata import load_bsdata
+    from .loaders.wh40kdc import DatasetMissingError, embedded_dataset
+
+    catalogues: list[UnitSource] = [load_bsdata([p]) for p in data_paths]
+    bundled: UnitSource | None = None
+    missing: list[str] = []
+    if dataset:
+        try:
+            bundled = embedded_dataset()
+        except DatasetMissingError as exc:
+            missing.append(str(exc))
+    return SourcedLibrary(seeds, catalogues, bundled, missing=missing)
