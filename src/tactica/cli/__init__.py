@@ -31,6 +31,10 @@ from .data import data_app  # noqa: E402
 
 commands.app.add_typer(data_app, name="data")
 
+from .lists import list_app  # noqa: E402
+
+commands.app.add_typer(list_app, name="list")
+
 
 def main() -> None:
     """Run the command line."""

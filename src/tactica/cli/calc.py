@@ -2,6 +2,8 @@
 builds the scenario from the unit library.
 
 Thin by design: it parses options, builds a ``Scenario`` and calls ``tactica.calculate``.
+With ``--list FILE`` the attacker is the unit as built in an army list
+(``tactica.army.attack``: its wargear, attached leader, enhancement, detachment rule).
 """
 
 from __future__ import annotations

@@ -1,0 +1,261 @@
+"""From list to maths: a unit as built in an army list, as the calculator's attacker.
+
+``list_attacker(roster, name, library, phase)`` finds the unit (by name, ``NAME#2`` for
+the second of that name, or its id ``u3``) and builds:
+
+* weapon lines from its wargear (model entries and unit items) matched to the
+  datasheet's weapons by name. Items that are no weapon of the datasheet (a Cult Icon) are
+  named in the notes. Shooting: a model fires its non-Pistol ranged weapons, and its Pistol
+  only if it has no other ranged weapon, as each model can shoot either (24.27 Pistol; a
+  MONSTER or VEHICLE fires both). Fight: each model fights with one melee weapon of its
+  items, plus its Extra Attacks weapons (24.11).
+* the attached leader and support units (24.22): their weapons join the unit's (the
+  attached unit attacks as one), their names go into ``led_by``, and their abilities that
+  are named effects (Cult Demagogue) become candidate effects;
+* enhancements on the unit or its leaders, and the detachment rules of the army's
+  detachments, as candidate named effects (``tactica.effects``).
+
+``apply_list_effects(scenario, candidates)`` adds each candidate whose conditions the
+scenario meets and explains the others (A Perfect Ambush needs the unit to have arrived
+from Reserves: ``--arrived``), so a list never makes the calculation fail. Detachment
+rules whose trigger a scenario cannot state (``SITUATIONAL``: Integrated Tactics needs a
+target picked by an ASTRA MILITARUM unit) are explained, not applied.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..combat.scenario import Attacker, Scenario, WeaponLine
+from ..library import Library
+from ..model.datasheet import Datasheet, Weapon, WeaponProfile
+from ..names import UnknownNameError, name_key, suggest
+from .roster import Roster, RosterUnit, WargearItem
+
+__all__ = ["SITUATIONAL", "ListAttacker", "apply_list_effects", "find_unit", "list_attacker"]
+
+#: Detachment rules whose trigger the scenario cannot state: they are not applied from a
+#: list, only named (``--effect``) by a player who knows they apply.
+SITUATIONAL: dict[str, str] = {
+    "Integrated Tactics": "only against the enemy unit an ASTRA MILITARUM unit picked",
+    "Psionic Parasitism": "only for the TYRANIDS unit that fed this turn",
+}
+
+
+@dataclass(frozen=True)
+class ListAttacker:
+    """The attacking unit as built: the ``Attacker``, its datasheet, the leaders attached
+    (``led_by``), the named effects the list suggests (``candidates``) and notes."""
+
+    attacker: Attacker
+    sheet: Datasheet
+    unit: RosterUnit
+    led_by: tuple[str, ...]
+    candidates: tuple[str, ...]
+    notes: tuple[str, ...]
+    army_faction: str | None
+    detachment: str | None
+
+
+def find_unit(roster: Roster, name: str) -> tuple[RosterUnit, list[str]]:
+    """The unit called ``name`` ("NAME#N" picks the N-th of that name; a unit id works
+    too). Raises ``UnknownNameError`` with the list's unit names as suggestions."""
+    notes: list[str] = []
+    match = re.match(r"^(.*?)\s*#\s*(\d+)$", name)
+    base, nth = (match.group(1), int(match.group(2))) if match else (name, None)
+    if any(u.id == name for u in roster.units):
+        return roster.unit(name), notes
+    found = [u for u in roster.units if name_key(u.name) == name_key(base)]
+    if not found:
+        raise UnknownNameError("unit in the list", name,
+                               suggest(name, [u.name for u in roster.units]))
+    if nth is not None:
+        if not 1 <= nth <= len(found):
+            raise UnknownNameError("unit in the list", name,
+                                   [f"{base}#{i}" for i in range(1, len(found) + 1)])
+        return found[nth - 1], notes
+    if len(found) > 1:
+        notes.append(f"the list has {len(found)} {found[0].name} units; using the first "
+                     f"({found[0].id}); pick another with \"{found[0].name}#2\"")
+    return found[0], notes
+
+
+def _weapon(sheet: Datasheet, item: str) -> Weapon | None:
+    key = name_key(item)
+    for w in sheet.weapons:
+        wk = name_key(w.name)
+        if wk == key or wk.rstrip("s") == key.rstrip("s"):
+            return w
+    return None
+
+
+def _line(p: WeaponProfile, name: str, count: int) -> WeaponLine:
+    return WeaponLine(name=name, count=count, range=p.range, A=p.A, skill=p.skill, S=p.S,
+                      AP=p.AP, D=p.D, abilities=p.abilities)
+
+
+def _group_lines(sheet: Datasheet, models: int, items: tuple[WargearItem, ...], phase: str,
+                 suffix: str, notes: list[str]) -> list[WeaponLine]:
+    melee = phase == "fight"
+    big = sheet.has_keyword("MONSTER") or sheet.has_keyword("VEHICLE")
+    picked: list[tuple[Weapon, int]] = []
+    for item in items:
+        weapon = _weapon(sheet, item.name)
+        if weapon is None:
+            notes.append(f"{item.name}: not a weapon of {sheet.name}'s datasheet")
+        elif any(p.is_melee == melee for p in weapon.profiles):
+            picked.append((weapon, item.count))
+    if melee:
+        extra = [(w, c) for w, c in picked if w.profiles[0].has("Extra Attacks")]
+        main = [(w, c) for w, c in picked if not w.profiles[0].has("Extra Attacks")]
+        budget = models
+        chosen = []
+        for w, c in main:
+            take = min(c, budget)
+            budget -= take
+            if take:
+                chosen.append((w, take))
+            if take < c:
+                notes.append(f"{w.name}: {c - take} left out (each model fights with one "
+                             "melee weapon besides Extra Attacks weapons)")
+        chosen += extra
+    elif big:
+        chosen = picked
+    else:
+        pistols = [(w, c) for w, c in picked if w.profiles[0].has("Pistol")]
+        others = [(w, c) for w, c in picked if not w.profiles[0].has("Pistol")]
+        budget = max(0, models - sum(c for _, c in others))
+        chosen = list(others)
+        for w, c in pistols:
+            take = min(c, budget)
+            budget -= take
+            if take:
+                chosen.append((w, take))
+    lines = []
+    for weapon, count in chosen:
+        profiles = [p for p in weapon.profiles if p.is_melee == melee]
+        if len(profiles) > 1:
+            notes.append(f"{weapon.name}: profile {profiles[0].name!r} of "
+                         f"{', '.join(p.name for p in profiles)}")
+        label = weapon.name if len(weapon.profiles) == 1 else profiles[0].name
+        lines.append(_line(profiles[0], label + suffix, count))
+    return lines
+
+
+def _default_lines(sheet: Datasheet, models: int, phase: str, suffix: str,
+                   notes: list[str]) -> list[WeaponLine]:
+    """No wargear in the list: the calculator's default choice (``tactica calc``)."""
+    melee = phase == "fight"
+    of_phase = [w for w in sheet.weapons if w.is_melee == melee]
+    if melee:
+        picked = [w for w in of_phase if not w.profiles[0].has("Extra Attacks")][:1]
+        picked += [w for w in of_phase if w.profiles[0].has("Extra Attacks")]
+    elif sheet.has_keyword("VEHICLE") or sheet.has_keyword("MONSTER"):
+        picked = of_phase
+    else:
+        picked = ([w for w in of_phase if not w.profiles[0].has("Pistol")] or of_phase)[:1]
+    if picked:
+        notes.append(f"{sheet.name}: no wargear in the list; default weapons "
+                     + ", ".join(w.name for w in picked))
+    return [_line(w.profiles[0], w.name + suffix, models) for w in picked]
+
+
+def _unit_lines(sheet: Datasheet, unit: RosterUnit, phase: str, suffix: str,
+                notes: list[str]) -> list[WeaponLine]:
+    if not unit.all_wargear():
+        return _default_lines(sheet, unit.models, phase, suffix, notes)
+    lines: list[WeaponLine] = []
+    if unit.wargear:
+        rest = unit.models - sum(e.count for e in unit.model_entries)
+        lines += _group_lines(sheet, max(rest, 1), unit.wargear, phase, suffix, notes)
+    for entry in unit.model_entries:
+        lines += _group_lines(sheet, entry.count, entry.wargear, phase, suffix, notes)
+    return lines
+
+
+def list_attacker(roster: Roster, name: str, library: Library, phase: str) -> ListAttacker:
+    """The unit ``name`` of ``roster`` as an attacker (module text). Raises
+    ``UnknownNameError`` for a unit not in the list or not in the library, and
+    ``ValueError`` when it has no weapon for the phase."""
+    from ..effects import UnknownEffectError, find_effect, list_effects
+
+    unit, notes = find_unit(roster, name)
+    if unit.attached_to is not None:
+        body = roster.unit(unit.attached_to)
+        notes.append(f"{unit.name} is attached to {body.name}: the attached unit attacks")
+        unit = body
+    sheet = library.datasheet(unit.name, roster.rules)
+    lines = _unit_lines(sheet, unit, phase, "", notes)
+    keywords = [*sheet.keywords, *sheet.faction_keywords]
+    led_by: list[str] = []
+    candidates: list[str] = []
+    bearers = [unit]
+    for leader in roster.attached(unit.id):
+        lsheet = library.datasheet(leader.name, roster.rules)
+        led_by.append(lsheet.name)
+        bearers.append(leader)
+        keywords += [*lsheet.keywords, *lsheet.faction_keywords]
+        lines += _unit_lines(lsheet, leader, phase, f" ({lsheet.name})", notes)
+        for ability in lsheet.abilities:
+            try:
+                effect, _ = find_effect(ability.name, roster.rules)
+            except UnknownEffectError:
+                continue
+            if effect.kind == "ability":
+                candidates.append(effect.name)
+    for bearer in bearers:
+        candidates += [e.name for e in bearer.enhancements]
+    for detachment in roster.detachments:
+        candidates += [e.name for e in list_effects(detachment=detachment)
+                       if e.kind == "detachment rule"]
+    if not lines:
+        what = "melee" if phase == "fight" else "ranged"
+        raise ValueError(f"{unit.name} has no {what} weapon in the list")
+    attacker = Attacker(name=unit.name, keywords=tuple(dict.fromkeys(keywords)),
+                        weapons=tuple(lines))
+    return ListAttacker(attacker=attacker, sheet=sheet, unit=unit, led_by=tuple(led_by),
+                        candidates=tuple(dict.fromkeys(candidates)), notes=tuple(notes),
+                        army_faction=roster.faction,
+                        detachment=roster.detachments[0] if roster.detachments else None)
+
+
+def apply_list_effects(scenario: Scenario,
+                       candidates: tuple[str, ...]) -> tuple[Scenario, list[str]]:
+    """``scenario`` with every candidate effect whose conditions hold; a note for each
+    other one (not a combat rule, or a condition that needs context)."""
+    from ..effects import UnknownEffectError, find_effect, non_combat_reason
+
+    named = {name_key(e) for e in scenario.named_effects}
+    effects = list(scenario.effects)
+    notes: list[str] = []
+    for name in candidates:
+        if name_key(name) in named:
+            continue
+        reason = non_combat_reason(name)
+        if reason is not None:
+            notes.append(f"{name} (from the list): not a combat rule ({reason})")
+            continue
+        try:
+            effect, _ = find_effect(name, scenario.rules)
+        except UnknownEffectError:
+            notes.append(f"{name} (from the list): no combat effect known")
+            continue
+        if effect.name in SITUATIONAL:
+            notes.append(f"{effect.name} (from the list) not applied: "
+                         f"{SITUATIONAL[effect.name]}; name it with --effect if it applies")
+            continue
+        trial = scenario.model_copy(update={"effects": (*effects, effect.name)})
+        problems = effect.check(trial)
+        if not problems and effect.apply is not None:
+            try:
+                effect.apply(trial, None)
+            except ValueError as exc:  # a condition only the rule's own code checks
+                problems = [str(exc)]
+        if problems:
+            notes.append(f"{effect.name} (from the list) not applied: {'; '.join(problems)}")
+            continue
+        effects.append(effect.name)
+        named.add(name_key(effect.name))
+        notes.append(f"{effect.name} (from the list): {effect.terms}")
+    return scenario.model_copy(update={"effects": tuple(effects)}), notes

@@ -1,0 +1,178 @@
+"""Army-list formats: read and write the lists players paste around.
+
+=================== =================================== ======== ========
+format              what                                import   export
+=================== =================================== ======== ========
+``gw-text``         the official app's text export      yes      yes
+``newrecruit-json`` New Recruit JSON                    yes      yes
+``listforge-json``  List Forge JSON (New Recruit's      yes      (as NR)
+                    layout)
+``newrecruit-text`` New Recruit text, "simple"          yes      yes
+``wtc``             New Recruit text, WTC compact/full  yes      yes
+``listforge-text``  List Forge text                     yes      yes
+``tactica-json``    this package's own roster document  yes      yes
+=================== =================================== ======== ========
+
+``detect_format`` names the format of a text, or raises ``UnsupportedFormatError`` saying
+what the text is and why it is refused (Rosterizer JSON; the 40kdc-data conformance
+documents, which are resolved rosters rather than list exports). ``parse_roster`` raises
+``RosterParseError`` with the line number (or JSON path) of anything it cannot read:
+nothing is dropped silently.
+
+Export then import gives the same roster for the fields a format carries
+(``roundtrip_view``): the app and New Recruit formats do not record which units start
+embarked, and only the 11th-edition app text records attached units.
+
+>>> from tactica.army.roster import Roster, RosterUnit
+>>> r = Roster(name="Demo", faction="Genestealer Cults", battle_size="Strike Force",
+...            detachments=("Host of Ascension",), declared_points=70,
+...            units=(RosterUnit(id="u1", name="Primus", points=70, warlord=True),))
+>>> detect_format(export_roster(r, "gw-text"))
+'gw-text'
+>>> roundtrip_view(parse_roster(export_roster(r, "gw-text"))) == roundtrip_view(
+...     r.model_copy(update={"embarkation_recorded": False}))
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ...library import Library
+from ..roster import Roster, RosterSource
+from ._common import RosterParseError, UnsupportedFormatError
+from .gw_text import dump_gw_text, parse_gw_text
+from .listforge import TITLE as _LISTFORGE_TITLE
+from .listforge import dump_listforge_text, parse_listforge_text
+from .newrecruit_json import dump_newrecruit_json, parse_newrecruit_json
+from .newrecruit_text import dump_newrecruit_text, dump_wtc, parse_newrecruit_text, parse_wtc
+
+__all__ = [
+    "EXPORT_FORMATS",
+    "IMPORT_FORMATS",
+    "RosterParseError",
+    "UnsupportedFormatError",
+    "detect_format",
+    "export_roster",
+    "load_roster",
+    "parse_roster",
+    "roundtrip_view",
+]
+
+IMPORT_FORMATS = ("gw-text", "newrecruit-json", "listforge-json", "newrecruit-text", "wtc",
+                  "listforge-text", "tactica-json")
+
+EXPORT_FORMATS: dict[str, Callable[[Roster], str]] = {
+    "gw-text": dump_gw_text,
+    "newrecruit-json": dump_newrecruit_json,
+    "newrecruit-text": dump_newrecruit_text,
+    "wtc": dump_wtc,
+    "wtc-full": lambda r: dump_wtc(r, full=True),
+    "listforge-text": dump_listforge_text,
+    "tactica-json": lambda r: r.model_dump_json(indent=2) + "\n",
+}
+
+_NR_SIMPLE = re.compile(r"^.+ - .* - \[\d+ pts\]\s*$")
+_GW_TITLE = re.compile(r"^.+\(\d[\d,]*\s*points\)\s*$", re.I)
+
+
+def _json_kind(doc: Any) -> str:
+    if not isinstance(doc, dict):
+        raise UnsupportedFormatError("JSON that is not an object: not an army list")
+    if doc.get("format") == "tactica-roster":
+        return "tactica-json"
+    if isinstance(doc.get("roster"), dict) and "forces" in doc["roster"]:
+        made_by = str(doc.get("generatedBy") or "").lower()
+        return "listforge-json" if "list forge" in made_by else "newrecruit-json"
+    if "snapshot" in doc and "rulebook" in doc:
+        raise UnsupportedFormatError(
+            "Rosterizer JSON: not a supported format (import New Recruit, List Forge or "
+            "app exports instead)")
+    if "faction_raw_name" in doc or "detachment_raw_names" in doc:
+        raise UnsupportedFormatError(
+            "40kdc-data parsed-roster document (expected.parsed.json): a conformance "
+            "result, not an army-list export")
+    if "faction_id" in doc and "units" in doc:
+        raise UnsupportedFormatError(
+            "40kdc-data resolved roster (roster JSON): data already resolved against the "
+            "40kdc dataset's ids, not an army-list export")
+    raise UnsupportedFormatError("JSON of an unknown kind: not a supported army-list format")
+
+
+def detect_format(text: str) -> str:
+    """The format of ``text`` (see the module table), or ``UnsupportedFormatError``."""
+    stripped = text.lstrip("\ufeff").strip()
+    if not stripped:
+        raise UnsupportedFormatError("empty file")
+    if stripped[0] in "{[":
+        try:
+            doc = json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            raise UnsupportedFormatError(f"not valid JSON ({exc})") from None
+        return _json_kind(doc)
+    lines = [line.strip() for line in stripped.splitlines() if line.strip()]
+    first = lines[0]
+    if first.startswith("+++"):
+        return "gw-text" if any(line.startswith("•") for line in lines) else "wtc"
+    if _NR_SIMPLE.match(first):
+        return "newrecruit-text"
+    if _LISTFORGE_TITLE.match(first) and " - " in first:
+        return "listforge-text"
+    if _GW_TITLE.match(first):
+        return "gw-text"
+    raise UnsupportedFormatError(
+        f"unrecognised first line {first!r}: not an app, New Recruit, WTC or List Forge "
+        "export")
+
+
+def parse_roster(text: str, fmt: str | None = None, *, file: str | None = None,
+                 library: Library | None = None) -> Roster:
+    """Read a list in ``fmt`` (detected when ``None``). ``library`` only helps the
+    11th-edition app layout tell model lines from wargear lines."""
+    text = text.lstrip("\ufeff")
+    kind = fmt or detect_format(text)
+    if kind == "gw-text":
+        return parse_gw_text(text, file, library)
+    if kind in ("newrecruit-json", "listforge-json"):
+        return parse_newrecruit_json(text, file)
+    if kind == "newrecruit-text":
+        return parse_newrecruit_text(text, file)
+    if kind in ("wtc", "wtc-full"):
+        return parse_wtc(text, file)
+    if kind == "listforge-text":
+        return parse_listforge_text(text, file)
+    if kind == "tactica-json":
+        try:
+            roster = Roster.model_validate_json(text)
+        except ValueError as exc:
+            raise RosterParseError(str(exc), None, file, "$") from None
+        source = roster.source or RosterSource(format="tactica-json")
+        return roster.model_copy(update={"source": source.model_copy(update={"file": file})})
+    raise UnsupportedFormatError(f"unknown format {kind!r}; known: {', '.join(IMPORT_FORMATS)}")
+
+
+def load_roster(path: str | Path, fmt: str | None = None,
+                library: Library | None = None) -> Roster:
+    """Read the list in file ``path`` (UTF-8)."""
+    p = Path(path)
+    return parse_roster(p.read_text(encoding="utf-8"), fmt, file=str(p), library=library)
+
+
+def export_roster(roster: Roster, fmt: str) -> str:
+    """Write ``roster`` in ``fmt`` (a key of ``EXPORT_FORMATS``)."""
+    try:
+        writer = EXPORT_FORMATS[fmt]
+    except KeyError:
+        raise UnsupportedFormatError(
+            f"cannot export {fmt!r}; formats: {', '.join(EXPORT_FORMATS)}") from None
+    return writer(roster)
+
+
+def roundtrip_view(roster: Roster) -> dict[str, Any]:
+    """What must survive export then import: the canonical roster without ``source`` and
+    ``notes`` (which describe the file, not the army)."""
+    return roster.canonical().model_dump(mode="json", exclude={"source", "notes"})

@@ -1,0 +1,142 @@
+"""List Forge's text export (List Forge's JSON has New Recruit's layout, see
+``newrecruit_json``)::
+
+    all gas no breaks - Chaos Daemons - Daemonic Incursion (1995 Points)
+
+    Character:
+    Great Unclean One (295 pts)
+      • Putrid vomit
+      • E: The Endless Gift
+      • Warlord
+
+    Battleline:
+    Bloodletters (110 pts)
+      • Bloodreaper
+        • Hellblade
+      • Instrument of Chaos
+      • 9x Bloodletter
+        • 9x Hellblade
+
+The title's points are the points limit. A "•" line with deeper "•" lines under it is a
+model entry; "E: NAME" is an enhancement; other lines are wargear. Any other line is an
+error with its line number.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..roster import ModelEntry, Roster, RosterSource, RosterUnit, battle_size_for_points
+from ._common import RosterParseError, UnitDraft, clean_faction, parse_enhancement, parse_item
+
+__all__ = ["FORMAT", "TITLE", "dump_listforge_text", "parse_listforge_text"]
+
+FORMAT = "listforge-text"
+TITLE = re.compile(r"^(?P<rest>.+) \((?P<pts>\d+) Points\)\s*$")
+_UNIT = re.compile(r"^(?P<name>[^•].*?) \((?P<pts>\d+) pts\)\s*$")
+_SECTION = re.compile(r"^(?P<name>[^•()]+):$")
+
+
+def parse_listforge_text(text: str, file: str | None = None) -> Roster:
+    """Read a List Forge text export (module text)."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.strip()), None)
+    title = TITLE.match(lines[start].strip()) if start is not None else None
+    if start is None or title is None:
+        raise RosterParseError("expected 'NAME - FACTION - DETACHMENT (N Points)'",
+                               (start or 0) + 1, file)
+    parts = title.group("rest").rsplit(" - ", 2)
+    if len(parts) != 3:
+        raise RosterParseError("expected 'NAME - FACTION - DETACHMENT (N Points)'",
+                               start + 1, file)
+    limit = int(title.group("pts"))
+    fields: dict[str, Any] = {
+        "name": parts[0].strip(), "faction": clean_faction(parts[1]),
+        "detachments": (parts[2].strip(),), "points_limit": limit,
+        "battle_size": battle_size_for_points(limit)}
+    drafts: list[UnitDraft] = []
+    section: str | None = None
+    unit: UnitDraft | None = None
+    pending: list[tuple[int, int, str]] = []  # (line, indent, text) of the current unit
+
+    def flush() -> None:
+        if unit is None:
+            return
+        for k, (_number, indent, body) in enumerate(pending):
+            deeper = k + 1 < len(pending) and pending[k + 1][1] > indent
+            if indent != pending[0][1]:
+                continue
+            if deeper:
+                model = parse_item(body)
+                gear = []
+                for _, ind, sub in pending[k + 1:]:
+                    if ind <= indent:
+                        break
+                    gear.append(parse_item(sub))
+                unit.entries.append(ModelEntry(name=model.name, count=model.count,
+                                               wargear=tuple(gear)))
+            elif body == "Warlord":
+                unit.warlord = True
+            elif body.startswith("E:"):
+                unit.enhancements.append(parse_enhancement(body[2:]))
+            else:
+                unit.wargear.append(parse_item(body))
+        pending.clear()
+
+    for index in range(start + 1, len(lines)):
+        raw = lines[index]
+        line = raw.strip()
+        if not line:
+            continue
+        row, sec = _UNIT.match(line), _SECTION.match(line)
+        if line.startswith("•"):
+            if unit is None:
+                raise RosterParseError("a '•' line before the first unit", index + 1, file)
+            pending.append((index + 1, len(raw) - len(raw.lstrip()), line[1:].strip()))
+        elif row:
+            flush()
+            unit = UnitDraft(name=row.group("name").strip(), line=index + 1,
+                             points=int(row.group("pts")), section=section)
+            drafts.append(unit)
+        elif sec:
+            flush()
+            section = sec.group("name").strip()
+        else:
+            raise RosterParseError(f"unrecognised line {line!r}", index + 1, file)
+    flush()
+    units = [d.build(f"u{i}") for i, d in enumerate(drafts, start=1)]
+    return Roster.model_validate({
+        **fields, "units": tuple(units), "embarkation_recorded": False,
+        "source": RosterSource(format=FORMAT, file=file)})
+
+
+def _item(name: str, count: int) -> str:
+    return name if count == 1 else f"{count}x {name}"
+
+
+def dump_listforge_text(roster: Roster) -> str:
+    """Write ``roster`` in List Forge's text layout."""
+    detachment = " + ".join(roster.detachments) or "-"
+    out = [f"{roster.name} - {roster.faction or 'Unknown'} - {detachment} "
+           f"({roster.limit or 0} Points)"]
+    section: str | None = None
+    for unit in roster.units:
+        if unit.section != section or section is None:
+            out += ["", "", f"{unit.section or 'Other'}:"]
+            section = unit.section or "Other"
+        out.append(f"{unit.name} ({unit.points or 0} pts)")
+        out += _unit_items(unit)
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _unit_items(unit: RosterUnit) -> list[str]:
+    out = [f"  • {_item(w.name, w.count)}" for w in unit.wargear]
+    for entry in unit.model_entries:
+        out.append(f"  • {_item(entry.name or unit.name, entry.count)}")
+        out += [f"    • {_item(w.name, w.count)}" for w in entry.wargear]
+    out += [f"  • E: {e.label()}" for e in unit.enhancements]
+    if unit.warlord:
+        out.append("  • Warlord")
+    return out

@@ -1,0 +1,331 @@
+"""New Recruit's text exports: "simple" and the WTC layouts ("compact" and "full").
+
+Simple::
+
+    Genestealer Cults - My list - [2000 pts]
+
+    # ++ Army Roster ++ [1990 pts]
+    ## Configuration
+    Battle Size: Strike Force (2000 Point limit)
+    Detachment: Host of Ascension
+
+    ## Battleline [180 pts]
+    Neophyte Hybrids [180 pts]:
+    • 1x Neophyte Leader: Autopistol, Hybrid firearm
+    • 19x Neophyte Hybrid: 19x Autopistol, ...
+    Primus [70 pts]: Warlord, Cult bonesword, ...
+
+An item with a price ("Name [15 pts]") or written "Enhancement: Name" is an enhancement;
+"Warlord" marks the Warlord; other items are wargear.
+
+WTC (compact: items after the unit line; full: "N with items" lines)::
+
+    +++++++++++++++++++++++++++++++++++++++++++++++
+    + FACTION KEYWORD: Genestealer Cults
+    + DETACHMENT: Host of Ascension
+    + TOTAL ARMY POINTS: 1990pts
+    + POINTS LIMIT: 2000pts
+    + WARLORD: Char1: Primus
+    + ENHANCEMENT: Assassination Edict (on Char1: Primus)
+    +++++++++++++++++++++++++++++++++++++++++++++++
+
+    Char1: 1x Primus (85 pts): Cult bonesword, Warlord
+    Enhancement: Assassination Edict (+15 pts)
+    20x Neophyte Hybrids (180 pts): 19x Autopistol, ...
+
+Header keys other than those read are kept as roster notes; any other line is an error
+with its line number.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..roster import ModelEntry, Roster, RosterSource, RosterUnit, WargearItem, parse_battle_size
+from ._common import (
+    RosterParseError,
+    UnitDraft,
+    clean_faction,
+    enhancement_text,
+    parse_enhancement,
+    parse_item,
+    rules_from_text,
+    split_items,
+)
+
+__all__ = ["SIMPLE", "WTC", "dump_newrecruit_text", "dump_wtc", "parse_newrecruit_text",
+           "parse_wtc"]
+
+SIMPLE = "newrecruit-text"
+WTC = "wtc"
+
+_TITLE = re.compile(r"^(?P<faction>.+?) - (?P<name>.*) - \[(?P<pts>\d+) pts\]\s*$")
+_FORCE = re.compile(r"^# \+\+ (?P<name>.+?) \+\+(?: \[(?P<pts>\d+) pts\])?\s*$")
+_SECTION = re.compile(r"^## (?P<name>.+?)(?: \[\d+ pts\])?\s*$")
+_UNIT = re.compile(r"^(?P<name>[^•].*?) \[(?P<pts>\d+) pts\]:\s*(?P<items>.*)$")
+_MODEL = re.compile(r"^•\s*(?P<count>\d+)x (?P<name>.+?):\s*(?P<items>.*)$")
+_PRICED = re.compile(r"\[\s*\d+\s*pts?\s*\]\s*$", re.I)
+_WTC_UNIT = re.compile(r"^(?:(?P<label>Char\d+):\s*)?(?P<count>\d+)x (?P<name>.+?) "
+                       r"\((?P<pts>\d+) pts\)(?::\s*(?P<items>.*))?$")
+_WITH = re.compile(r"^(?P<count>\d+) with\b\s*(?P<items>.*)$")
+_HEADING = re.compile(r"^[A-Z][A-Z0-9 '’&\-/]*[A-Z]$")
+_VERSION = re.compile(r"^Exported with\s+(.*)$", re.I)
+
+
+def _items(text: str, draft: UnitDraft, sink: list[WargearItem]) -> None:
+    for item in split_items(text):
+        if item == "Warlord":
+            draft.warlord = True
+        elif item.lower().startswith("enhancement:"):
+            draft.enhancements.append(parse_enhancement(item.split(":", 1)[1]))
+        elif _PRICED.search(item):
+            draft.enhancements.append(parse_enhancement(item))
+        else:
+            sink.append(parse_item(item))
+
+
+def _finish(fields: dict[str, Any], drafts: list[UnitDraft], fmt: str, file: str | None,
+            generator: str | None, notes: list[str]) -> Roster:
+    units = [d.build(f"u{i}") for i, d in enumerate(drafts, start=1)]
+    return Roster.model_validate({
+        **fields, "rules": rules_from_text(generator) or "11th", "units": tuple(units),
+        "embarkation_recorded": False, "notes": tuple(notes),
+        "source": RosterSource(format=fmt, file=file, generated_by=generator)})
+
+
+def parse_newrecruit_text(text: str, file: str | None = None) -> Roster:
+    """Read New Recruit's "simple" text export (module text)."""
+    lines = text.splitlines()
+    fields: dict[str, Any] = {"detachments": []}
+    drafts: list[UnitDraft] = []
+    notes: list[str] = []
+    generator = None
+    section = force = None
+    forces = 0
+    unit: UnitDraft | None = None
+    for number, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        title, head = _TITLE.match(line), _FORCE.match(line)
+        sec, row, model = _SECTION.match(line), _UNIT.match(line), _MODEL.match(line)
+        version = _VERSION.match(line)
+        if number == 1 or (not drafts and title and "name" not in fields):
+            if not title:
+                raise RosterParseError("expected 'FACTION - NAME - [N pts]'", number, file)
+            fields.update(faction=clean_faction(title.group("faction")),
+                          name=title.group("name").strip() or "Army",
+                          points_limit=int(title.group("pts")))
+        elif head:
+            forces += 1
+            force = None if forces == 1 else head.group("name")
+            if forces == 1 and head.group("pts"):
+                fields["declared_points"] = int(head.group("pts"))
+        elif sec:
+            section = sec.group("name")
+        elif section == "Configuration" and ":" in line and not row:
+            key, _, value = line.partition(":")
+            if key.strip() == "Battle Size":
+                size, limit = parse_battle_size(value)
+                fields.update(battle_size=size, points_limit=limit or fields.get("points_limit"))
+            elif key.strip().startswith("Detachment"):
+                fields["detachments"].append(value.strip())
+            else:
+                notes.append(line)
+        elif row:
+            unit = UnitDraft(name=row.group("name").strip(), line=number,
+                             points=int(row.group("pts")), section=section, force=force)
+            _items(row.group("items"), unit, unit.wargear)
+            drafts.append(unit)
+        elif model and unit is not None:
+            gear: list[WargearItem] = []
+            _items(model.group("items"), unit, gear)
+            unit.entries.append(ModelEntry(name=model.group("name").strip(),
+                                           count=int(model.group("count")), wargear=tuple(gear)))
+        elif version:
+            generator = version.group(1)
+        else:
+            raise RosterParseError(f"unrecognised line {line!r}", number, file)
+    fields["detachments"] = tuple(fields["detachments"])
+    return _finish(fields, drafts, SIMPLE, file, generator, notes)
+
+
+def parse_wtc(text: str, file: str | None = None) -> Roster:
+    """Read a WTC text export, compact or full (module text)."""
+    lines = text.splitlines()
+    fields: dict[str, Any] = {"detachments": ()}
+    notes: list[str] = []
+    header: list[tuple[str, str]] = []
+    number = 0
+    while number < len(lines) and not lines[number].strip():
+        number += 1
+    if number >= len(lines) or not lines[number].startswith("+++"):
+        raise RosterParseError("expected the '+++' header", number + 1, file)
+    number += 1
+    while number < len(lines) and not lines[number].startswith("+++"):
+        body = lines[number].lstrip("+").strip()
+        if body:
+            key, sep, value = body.partition(":")
+            if not sep:
+                raise RosterParseError("expected 'KEY: value'", number + 1, file)
+            header.append((key.strip().upper(), value.strip()))
+        number += 1
+    number += 1
+    warlord = None
+    enh_targets: list[tuple[str, str]] = []
+    for key, value in header:
+        empty = value in ("", "—", "-")
+        if key == "LIST NAME":
+            fields["name"] = value or "Army"
+        elif key == "FACTION KEYWORD":
+            fields["faction"] = clean_faction(value)
+        elif key == "DETACHMENT":
+            fields["detachments"] = () if empty else tuple(
+                d.strip() for d in re.split(r",| \+ ", value) if d.strip())
+        elif key == "TOTAL ARMY POINTS":
+            fields["declared_points"] = int(re.sub(r"\D", "", value) or 0)
+        elif key == "POINTS LIMIT":
+            limit = int(re.sub(r"\D", "", value) or 0)
+            fields.update(points_limit=limit, battle_size=parse_battle_size(value)[0])
+        elif key == "WARLORD" and not empty:
+            warlord = value
+        elif key == "ENHANCEMENT" and not empty:
+            m = re.match(r"^(.*?)\s*\(on\s+(.*)\)\s*$", value)
+            if m:
+                enh_targets.append((m.group(1), m.group(2)))
+        elif key != "NUMBER OF UNITS":
+            notes.append(f"{key}: {value}")
+    if fields.get("points_limit") and fields.get("battle_size") is None:
+        from ..roster import battle_size_for_points
+
+        fields["battle_size"] = battle_size_for_points(fields["points_limit"])
+    drafts: list[UnitDraft] = []
+    unit: UnitDraft | None = None
+    section = None
+    for index in range(number, len(lines)):
+        line = lines[index].strip()
+        if not line:
+            continue
+        row, with_ = _WTC_UNIT.match(line), _WITH.match(line)
+        if row:
+            unit = UnitDraft(name=row.group("name").strip(), line=index + 1,
+                             points=int(row.group("pts")), models=int(row.group("count")),
+                             section=section, label=row.group("label"))
+            if row.group("items"):
+                _items(row.group("items"), unit, unit.wargear)
+            drafts.append(unit)
+        elif with_ and unit is not None:
+            gear: list[WargearItem] = []
+            _items(with_.group("items"), unit, gear)
+            unit.entries.append(ModelEntry(count=int(with_.group("count")), wargear=tuple(gear)))
+        elif line.lower().startswith("enhancement:") and unit is not None:
+            unit.enhancements.append(parse_enhancement(line.split(":", 1)[1]))
+        elif _HEADING.match(line):
+            section = line
+        else:
+            raise RosterParseError(f"unrecognised line {line!r}", index + 1, file)
+    labelled = {d.label: d for d in drafts if d.label}
+    if warlord and not any(d.warlord for d in drafts):
+        label, _, _name = warlord.partition(": ")
+        target = labelled.get(label) or next((d for d in drafts if d.name == warlord), None)
+        if target is not None:
+            target.warlord = True
+    for enh, where in enh_targets:
+        label = where.split(":", 1)[0]
+        target = labelled.get(label)
+        choice = parse_enhancement(enh)
+        if target is not None and not any(e.name == choice.name for e in target.enhancements):
+            target.enhancements.append(choice)
+    return _finish(fields, drafts, WTC, file, None, notes)
+
+
+def _items_text(unit_items: tuple[WargearItem, ...], unit: RosterUnit | None,
+                wtc: bool = False) -> str:
+    parts: list[str] = []
+    if unit is not None:
+        if unit.warlord:
+            parts.append("Warlord")
+        if not wtc:
+            parts += [enhancement_text(e, brackets=True) if e.points is not None
+                      else f"Enhancement: {e.label()}" for e in unit.enhancements]
+    parts += [w.name if w.count == 1 else str(w) for w in unit_items]
+    return ", ".join(parts)
+
+
+def dump_newrecruit_text(roster: Roster) -> str:
+    """Write ``roster`` in New Recruit's "simple" layout."""
+    limit = roster.limit if roster.limit is not None else 0
+    out = [f"{roster.faction or 'Unknown'} - {roster.name} - [{limit} pts]", ""]
+    total = roster.declared_points
+    out.append("# ++ Army Roster ++" + (f" [{total} pts]" if total is not None else ""))
+    out.append("## Configuration")
+    if roster.battle_size:
+        out.append(f"Battle Size: {roster.battle_size} ({roster.limit} Point limit)")
+    out += [f"Detachment: {d}" for d in roster.detachments]
+    section: str | None = None
+    force: str | None = None
+    for unit in roster.units:
+        if unit.force != force:
+            out += ["", f"# ++ {unit.force} ++"]
+            force, section = unit.force, None
+        if unit.section != section or section is None:
+            out += ["", f"## {unit.section or 'Other Datasheets'}"]
+            section = unit.section or "Other Datasheets"
+        out.append(f"{unit.name} [{unit.points or 0} pts]: "
+                   f"{_items_text(unit.wargear, unit)}".rstrip())
+        out += [f"• {e.count}x {e.name or unit.name}: {_items_text(e.wargear, None)}".rstrip()
+                for e in unit.model_entries]
+    out.append("")
+    out.append(f"Exported with tactica (rules {roster.rules})")
+    return "\n".join(out) + "\n"
+
+
+def dump_wtc(roster: Roster, full: bool = False) -> str:
+    """Write ``roster`` in the WTC layout (compact, or ``full`` with "N with" lines)."""
+    labels: dict[str, str] = {}
+    for unit in roster.units:
+        if unit.warlord or unit.enhancements:
+            labels[unit.id] = f"Char{len(labels) + 1}"
+    bar = "+" * 47
+    out = [bar, f"+ LIST NAME: {roster.name}", f"+ FACTION KEYWORD: {roster.faction or '—'}",
+           f"+ DETACHMENT: {', '.join(roster.detachments) or '—'}"]
+    if roster.declared_points is not None:
+        out.append(f"+ TOTAL ARMY POINTS: {roster.declared_points}pts")
+    if roster.limit is not None:
+        out.append(f"+ POINTS LIMIT: {roster.limit}pts")
+    out.append("+")
+    warlords = [u for u in roster.units if u.warlord]
+    out.append("+ WARLORD: " + (f"{labels[warlords[0].id]}: {warlords[0].name}"
+                                if warlords else "—"))
+    enhanced = [(u, e) for u in roster.units for e in u.enhancements]
+    out += [f"+ ENHANCEMENT: {e.label()} (on {labels[u.id]}: {u.name})" for u, e in enhanced]
+    if not enhanced:
+        out.append("+ ENHANCEMENT: —")
+    out += [f"+ NUMBER OF UNITS: {len(roster.units)}", *(f"+ {n}" for n in roster.notes
+                                                        if ": " in n), bar, ""]
+    section: str | None = None
+    for unit in roster.units:
+        if full and unit.section and unit.section != section:
+            out += [unit.section.upper(), ""]
+            section = unit.section
+        label = f"{labels[unit.id]}: " if unit.id in labels else ""
+        head = f"{label}{unit.models}x {unit.name} ({unit.points or 0} pts)"
+        if full:
+            out.append(head)
+            entries = list(unit.model_entries)
+            if unit.wargear or (unit.warlord and not entries):
+                out.append(f"{unit.models} with {_items_text(unit.wargear, unit, wtc=True)}")
+            elif unit.warlord:
+                first = entries.pop(0)
+                out.append(f"{first.count} with Warlord"
+                           + "".join(f", {w.name if w.count == 1 else w}" for w in first.wargear))
+            out += [f"{e.count} with {_items_text(e.wargear, None)}" for e in entries]
+        else:
+            items = _items_text(unit.wargear, unit, wtc=True)
+            out.append(f"{head}: {items}" if items else head)
+            out += [f"{e.count} with {_items_text(e.wargear, None)}" for e in unit.model_entries]
+        out += [f"Enhancement: {enhancement_text(e)}" for e in unit.enhancements]
+        if full:
+            out.append("")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,593 @@
+"""Army-list legality: every violation at once, each with a stable code, the unit it
+concerns and a sentence.
+
+``validate(roster, library)`` prices the roster (``tactica.army.pricing``) and runs every
+check below; ``ValidationReport.legal`` is true when no violation has severity "error".
+``CODES`` maps each stable code to the rule it implements. Where the seed pages are silent
+the published 11th-edition rules are used, read from the BSData ``wh40k-11e`` data
+(``shared/data/bsdata-11e``: the game system's "Army Roster" constraints and the
+Genestealer Cults / Tyranids catalogues), and cited as "BSData wh40k-11e". The 10th-edition
+limits are those of the published 10th-edition Core Rules, "Muster Armies".
+
+Decisions where the rules leave a choice (documented in ``CODES`` too):
+
+* A unit the library does not know is an error (``UNKNOWN_DATASHEET``): nothing about it
+  can be checked, so the list cannot be declared legal.
+* Formats that cannot say which units start embarked (app and New Recruit exports) make an
+  empty DEDICATED TRANSPORT a warning, not an error (``Roster.embarkation_recorded``).
+* "Upgrade" enhancements (11th edition) are given to units, not CHARACTERs, and have
+  their own limits the data does not hold: only their keyword eligibility is checked.
+* Armies other than Genestealer Cults: units without the army's faction keyword are a
+  warning (``ALLY_UNCHECKED``), since their allied-unit rules are not in the data.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..library import Library
+from ..model.common import Frozen
+from ..model.datasheet import Datasheet
+from ..model.rules import DetachmentRule, Enhancement
+from ..names import UnknownNameError, name_key, suggest
+from .pricing import PriceBreakdown, Resolved, find_enhancement, price_roster, resolve
+from .roster import BattleSize, Roster, RosterUnit
+from .transport import covers, model_wounds, parse_transport
+
+__all__ = [
+    "CODES",
+    "DETACHMENT_POINTS_11TH",
+    "Severity",
+    "ValidationReport",
+    "Violation",
+    "eligibility_alternatives",
+    "resurgence_points",
+    "validate",
+]
+
+Severity = Literal["error", "warning"]
+
+#: Every stable code and the rule it implements.
+CODES: dict[str, str] = {
+    "UNKNOWN_DATASHEET": "unit look-up in the library (decision: an unknown unit cannot be "
+                         "checked, so the list is not legal)",
+    "MODEL_COUNT": "datasheet unit composition and points brackets",
+    "POINTS_LIMIT": "battle size points limit (reference_facts.md §3: 1000/2000/3000)",
+    "POINTS_MISMATCH": "the points the list states differ from the datasheet's (warning)",
+    "BATTLE_SIZE_UNKNOWN": "no battle size or points limit: size-dependent checks skipped",
+    "DETACHMENT_COUNT": "10th Core Rules, Muster Armies: one detachment; 11th: at least one",
+    "DETACHMENT_UNKNOWN": "detachment not in the library or the detachment-points table",
+    "DETACHMENT_POINTS": "BSData wh40k-11e Army Roster: detachment points Incursion 2, "
+                         "Strike Force 3, Onslaught 4",
+    "FACTION_UNKNOWN": "Muster Armies: the Army Faction (the list names none)",
+    "FACTION_NOT_ALLOWED": "Muster Armies: every unit has the Army Faction keyword, or an "
+                           "allied-unit rule admits it (Brood Brothers, Star Children's "
+                           "Blessings)",
+    "ALLY_UNCHECKED": "unit without the Army Faction keyword in an army whose allied-unit "
+                      "rules are not in the data (warning)",
+    "NO_WARLORD": "Muster Armies: select one CHARACTER model as your Warlord",
+    "WARLORD_MULTIPLE": "Muster Armies: one Warlord",
+    "WARLORD_NOT_CHARACTER": "Muster Armies: the Warlord is a CHARACTER model",
+    "TYRANIDS_WARLORD": "The Star Children's Blessings (seed 000/004): no TYRANIDS models "
+                        "from your army can be your WARLORD",
+    "STAR_CHILDREN_POINTS": "The Star Children's Blessings (seed 000/004): TYRANIDS units up "
+                            "to 500/1000/1500 pts",
+    "STAR_CHILDREN_EXCLUDED": "The Star Children's Blessings (seed 000/004): TYRANIDS "
+                              "VANGUARD INVADER units only, excluding AIRCRAFT, BROODLORD "
+                              "and GENESTEALERS",
+    "BROOD_BROTHERS_POINTS": "Brood Brothers (BSData wh40k-11e, Brood Brother Auxilia): "
+                             "ASTRA MILITARUM units up to 500/1000/1500 pts",
+    "BROOD_BROTHERS_EXCLUDED": "Brood Brothers (BSData wh40k-11e): no AIRCRAFT, COMMISSAR, "
+                               "EPIC HERO, MILITARUM TEMPESTUS, OGRYN, RATLING, TECH-PRIEST "
+                               "ENGINSEER or MINISTORUM PRIEST units",
+    "BROOD_BROTHERS_WARLORD": "Brood Brothers (BSData wh40k-11e): a GENESTEALER CULTS model "
+                              "must be your WARLORD",
+    "ENHANCEMENT_UNKNOWN": "enhancement not in the library: its eligibility is not checked "
+                           "(warning)",
+    "ENHANCEMENT_UNCHECKED": "enhancement eligibility text not understood (warning)",
+    "ENHANCEMENT_WRONG_DETACHMENT": "Muster Armies: enhancements come from your detachment(s)",
+    "ENHANCEMENT_INELIGIBLE": "the enhancement's bearer restriction (seed 000, e.g. "
+                              "\"MAGUS, PRIMUS or ACOLYTE ICONWARD model only\")",
+    "ENHANCEMENT_NOT_CHARACTER": "Muster Armies: enhancements are given to CHARACTER models",
+    "ENHANCEMENT_EPIC_HERO": "Muster Armies: EPIC HEROES cannot be given enhancements",
+    "ENHANCEMENT_MULTIPLE": "Muster Armies: each CHARACTER can have one enhancement",
+    "ENHANCEMENT_DUPLICATE": "Muster Armies: each enhancement once per army",
+    "ENHANCEMENT_TOO_MANY": "10th Muster Armies: up to 3 enhancements; BSData wh40k-11e: "
+                            "Incursion 2, Strike Force and Onslaught 4",
+    "LEADER_NOT_ALLOWED": "24.22 Leader (seed 000): a leader attaches to a bodyguard unit "
+                          "named on its datasheet",
+    "LEADER_TOO_MANY": "24.22 (seed 000): one leader unit and one support unit per "
+                       "bodyguard (10th: one leader)",
+    "UNIT_REPEAT_LIMIT": "10th Muster Armies: 3 of a datasheet, 6 BATTLELINE or DEDICATED "
+                         "TRANSPORT, 1 EPIC HERO; BSData wh40k-11e: the same, Incursion 2/4 "
+                         "(a unit under the list's BATTLELINE heading counts as BATTLELINE)",
+    "DEDICATED_TRANSPORT_EMPTY": "18.01 (seed 004): each DEDICATED TRANSPORT must start the "
+                                 "battle with a unit embarked",
+    "TRANSPORT_INELIGIBLE": "the transport's capacity keywords (001 Banehammer, 004 "
+                            "Tyrannocyte); attached units embark together",
+    "TRANSPORT_CAPACITY": "the transport's capacity and the space models take (001, 004)",
+}
+
+#: 11th-edition detachment points (BSData wh40k-11e "Library - Tyranids.json", cost type
+#: "Detachment Points" of each detachment entry: Genestealer Cults and Tyranids).
+DETACHMENT_POINTS_11TH: dict[str, int] = {
+    "Biosanctic Broodsurge": 2, "Brood Brother Auxilia": 2, "Final Day": 2,
+    "Heroes of the Uprising": 1, "Host of Ascension": 3, "Outlander Claw": 2,
+    "Purestrain Broodswarm": 1, "Xenocreed Congregation": 2, "Xenocult Masses": 1,
+    "Ambush Predators": 1, "Assimilation Swarm": 2, "Crusher Stampede": 2,
+    "Invasion Fleet": 3, "Subterranean Assault": 3, "Synaptic Nexus": 2,
+    "Talons of the Norn Queen": 1, "Unending Swarm": 2, "Vanguard Onslaught": 2,
+    "Warrior Bioform Onslaught": 1,
+}
+#: Detachment-point budget by battle size (BSData wh40k-11e game system, "Army Roster").
+DETACHMENT_BUDGET_11TH: dict[BattleSize, int] = {
+    "Incursion": 2, "Strike Force": 3, "Onslaught": 4}
+#: Enhancements per army (10th Muster Armies: 3; BSData wh40k-11e: Incursion 2, else 4).
+ENHANCEMENT_LIMIT: dict[str, dict[BattleSize, int]] = {
+    "10th": {"Incursion": 3, "Strike Force": 3, "Onslaught": 3},
+    "11th": {"Incursion": 2, "Strike Force": 4, "Onslaught": 4},
+}
+#: Allied points caps (Star Children's Blessings, seed 000/004; Brood Brothers, BSData).
+ALLY_POINTS: dict[BattleSize, int] = {"Incursion": 500, "Strike Force": 1000, "Onslaught": 1500}
+#: Cult Ambush starting Resurgence points (seed 000, rules_inventory.md §C.1).
+RESURGENCE: dict[BattleSize, int] = {"Incursion": 6, "Strike Force": 10, "Onslaught": 14}
+BROOD_BROTHERS_EXCLUDED = ("AIRCRAFT", "COMMISSAR", "EPIC HERO", "MILITARUM TEMPESTUS",
+                           "OGRYN", "RATLING", "TECH-PRIEST ENGINSEER", "MINISTORUM PRIEST")
+STAR_CHILDREN_EXCLUDED = ("AIRCRAFT", "BROODLORD", "GENESTEALERS")
+GSC, TYRANIDS, ASTRA = "GENESTEALER CULTS", "TYRANIDS", "ASTRA MILITARUM"
+_BBA = {name_key("Brood Brother Auxilia"), name_key("Brood Brothers Auxilia")}
+_FINAL_DAY = name_key("Final Day")
+
+
+class Violation(Frozen):
+    """One broken rule: the stable ``code``, its severity, the unit (id and name) it
+    concerns (``None`` for the army as a whole), a sentence and the rule cited."""
+
+    code: str
+    severity: Severity = "error"
+    unit_id: str | None = None
+    unit: str | None = None
+    message: str
+    rule: str
+
+
+class ValidationReport(Frozen):
+    """Every violation of a roster, its priced breakdown and its Cult Ambush pool."""
+
+    violations: tuple[Violation, ...] = ()
+    prices: PriceBreakdown
+    detachment_points: int | None = None
+    detachment_budget: int | None = None
+    resurgence_points: int | None = None
+
+    @property
+    def legal(self) -> bool:
+        return not any(v.severity == "error" for v in self.violations)
+
+    def codes(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(v.code for v in self.violations))
+
+
+def eligibility_alternatives(text: str | None) -> tuple[str, ...] | None:
+    """The keyword phrases of a bearer restriction, any one of which qualifies; ``None``
+    when the text is not of the "X, Y or Z model only" form.
+
+    >>> eligibility_alternatives("MAGUS, PRIMUS or ACOLYTE ICONWARD model only")
+    ('MAGUS', 'PRIMUS', 'ACOLYTE ICONWARD')
+    >>> eligibility_alternatives("GENESTEALER CULTS INFANTRY model only.")
+    ('GENESTEALER CULTS INFANTRY',)
+    """
+    if not text:
+        return None
+    match = re.match(r"^\s*(.+?)\s+(?:model|unit)s?\s+only\b", text.replace("*", "").replace(
+        "^", ""), re.IGNORECASE)
+    if not match:
+        return None
+    parts = [" ".join(p.split()) for p in re.split(r",|\bor\b", match.group(1))]
+    return tuple(p.upper() for p in parts if p)
+
+
+def resurgence_points(roster: Roster) -> int | None:
+    """Cult Ambush (seed 000): Resurgence points at the start of the battle, Incursion 6 /
+    Strike Force 10 / Onslaught 14, +2 for each *Deeds That Speak to the Masses*; ``None``
+    unless the Army Faction is GENESTEALER CULTS and the battle size is known."""
+    if name_key(roster.faction or "") != name_key(GSC) or roster.size is None:
+        return None
+    deeds = sum(1 for u in roster.units for e in u.enhancements
+                if name_key(e.name) == name_key("Deeds That Speak to the Masses"))
+    return RESURGENCE[roster.size] + 2 * deeds
+
+
+@dataclass
+class _Check:
+    roster: Roster
+    library: Library
+    resolved: dict[str, Resolved]
+    prices: PriceBreakdown
+    out: list[Violation] = field(default_factory=list)
+    dp: int | None = None
+    budget: int | None = None
+
+    def add(self, code: str, message: str, unit: RosterUnit | None = None,
+            severity: Severity = "error") -> None:
+        self.out.append(Violation(code=code, severity=severity,
+                                  unit_id=unit.id if unit else None,
+                                  unit=unit.name if unit else None,
+                                  message=message, rule=CODES[code]))
+
+    def sheet(self, unit: RosterUnit) -> Datasheet | None:
+        return self.resolved[unit.id].sheet
+
+    def known(self) -> list[tuple[RosterUnit, Datasheet]]:
+        return [(u, s) for u in self.roster.units if (s := self.sheet(u)) is not None]
+
+
+def _keywords(sheet: Datasheet, unit: RosterUnit) -> set[str]:
+    kws = {*sheet.keywords, *sheet.faction_keywords, sheet.name.upper()}
+    if unit.character:
+        kws.add("CHARACTER")
+    return kws
+
+
+def _faction_of(sheet: Datasheet, keyword: str) -> bool:
+    return any(name_key(k) == name_key(keyword) for k in sheet.faction_keywords)
+
+
+def _datasheets_and_sizes(c: _Check) -> None:
+    for unit in c.roster.units:
+        r = c.resolved[unit.id]
+        if r.sheet is None:
+            hint = f"; did you mean: {', '.join(r.suggestions)}?" if r.suggestions else ""
+            c.add("UNKNOWN_DATASHEET", f"no datasheet named {unit.name!r} in the library{hint}",
+                  unit)
+            continue
+        lines = r.sheet.composition
+        low, high = sum(x.min for x in lines), sum(x.max for x in lines)
+        price = c.prices.line(unit.id)
+        if lines and not low <= unit.models <= high:
+            c.add("MODEL_COUNT", f"{unit.models} models; the datasheet allows {low}-{high}", unit)
+        elif not price.size_ok:
+            c.add("MODEL_COUNT", f"{unit.models} models; the largest priced size is smaller",
+                  unit)
+
+
+def _points(c: _Check) -> None:
+    roster, prices = c.roster, c.prices
+    if roster.size is None:
+        c.add("BATTLE_SIZE_UNKNOWN", "the list names no battle size or points limit; the "
+              "points limit and size-dependent limits are not checked", severity="warning")
+    if roster.limit is not None and prices.total > roster.limit:
+        c.add("POINTS_LIMIT", f"{prices.total} pts, over the {roster.limit} pts limit")
+    for line in prices.units:
+        if line.stated is not None and line.source == "datasheet" and line.stated != line.total:
+            unpriced = [e.name for e in line.enhancements if e.source == "unknown"]
+            why = f" (no points known for {', '.join(unpriced)})" if unpriced else ""
+            c.add("POINTS_MISMATCH", f"the list says {line.stated} pts, the datasheet "
+                  f"{line.total} pts{why}", c.roster.unit(line.unit_id), "warning")
+    if roster.declared_points is not None and roster.declared_points != prices.total:
+        c.add("POINTS_MISMATCH", f"the list's total is {roster.declared_points} pts, the "
+              f"priced total {prices.total} pts", severity="warning")
+
+
+def _known_detachments(library: Library) -> dict[str, str]:
+    names = [*DETACHMENT_POINTS_11TH, *(e.detachment for e in library.enhancements())]
+    names += [r.detachment for r in library.records()
+              if isinstance(r, DetachmentRule) and r.detachment]
+    return {name_key(n): n for n in names}
+
+
+def _detachments(c: _Check) -> None:
+    roster = c.roster
+    count = len(roster.detachments)
+    if roster.rules == "10th" and count != 1:
+        c.add("DETACHMENT_COUNT", f"{count} detachments; a 10th-edition army has one")
+    elif roster.rules == "11th" and count == 0:
+        c.add("DETACHMENT_COUNT", "no detachment chosen")
+    known = _known_detachments(c.library)
+    for name in roster.detachments:
+        if name_key(name) not in known:
+            hint = suggest(name, list(known.values()))
+            c.add("DETACHMENT_UNKNOWN", f"detachment {name!r} is not in the data"
+                  + (f"; did you mean: {', '.join(hint)}?" if hint else ""), severity="warning")
+    if roster.rules != "11th":
+        return
+    table = {name_key(k): v for k, v in DETACHMENT_POINTS_11TH.items()}
+    costs = [table.get(name_key(d)) for d in roster.detachments]
+    c.dp = sum(x for x in costs if x is not None) if all(x is not None for x in costs) \
+        else roster.detachment_points
+    c.budget = DETACHMENT_BUDGET_11TH[roster.size] if roster.size else None
+    if c.dp is not None and c.budget is not None and c.dp > c.budget:
+        c.add("DETACHMENT_POINTS", f"detachments cost {c.dp} detachment points; the "
+              f"{roster.size} budget is {c.budget}")
+
+
+def _faction_members(library: Library, faction: str) -> set[str]:
+    """Units a multi-source library files under ``faction`` (its own faction keywords can
+    be narrower: ASURYANI units in an Aeldari army)."""
+    names = getattr(library, "faction_names", None)
+    if not callable(names):
+        return set()
+    try:
+        return {name_key(n) for n in names(faction)}
+    except UnknownNameError:
+        return set()
+
+
+def _factions(c: _Check) -> None:
+    roster = c.roster
+    if not roster.faction:
+        c.add("FACTION_UNKNOWN", "the list names no Army Faction", severity="warning")
+        return
+    army = roster.faction
+    gsc = name_key(army) == name_key(GSC)
+    # a GSC army's allies are checked by keyword (Brood Brothers, Star Children's Blessings)
+    members = set() if gsc else _faction_members(c.library, army)
+    detachments = {name_key(d) for d in roster.detachments}
+    tyranids, astra = [], []
+    for unit, sheet in c.known():
+        if _faction_of(sheet, army) or name_key(sheet.name) in members:
+            continue
+        if not gsc:
+            c.add("ALLY_UNCHECKED", f"{sheet.name} lacks the {army.upper()} faction keyword; "
+                  "allied-unit rules for this army are not in the data", unit, "warning")
+        elif _faction_of(sheet, TYRANIDS) and _FINAL_DAY in detachments:
+            tyranids.append((unit, sheet))
+        elif _faction_of(sheet, ASTRA) and detachments & _BBA:
+            astra.append((unit, sheet))
+        else:
+            how = {TYRANIDS: " (The Star Children's Blessings: Final Day detachment)",
+                   ASTRA: " (Brood Brothers: Brood Brother Auxilia detachment)"}
+            extra = next((v for k, v in how.items() if _faction_of(sheet, k)), "")
+            c.add("FACTION_NOT_ALLOWED", f"{sheet.name} ({', '.join(sheet.faction_keywords)}) "
+                  f"is not a {army.upper()} unit and no allied rule admits it{extra}", unit)
+    for unit, sheet in tyranids:
+        kws = _keywords(sheet, unit)
+        bad = [k for k in STAR_CHILDREN_EXCLUDED if k in kws]
+        if "VANGUARD INVADER" not in kws or bad:
+            why = f"it is {', '.join(bad)}" if bad else "it is not VANGUARD INVADER"
+            c.add("STAR_CHILDREN_EXCLUDED", f"The Star Children's Blessings cannot include "
+                  f"{sheet.name}: {why}", unit)
+    for unit, sheet in astra:
+        bad = [k for k in BROOD_BROTHERS_EXCLUDED if k in _keywords(sheet, unit)]
+        if bad:
+            c.add("BROOD_BROTHERS_EXCLUDED", f"Brood Brothers cannot include {sheet.name}: it "
+                  f"is {', '.join(bad)}", unit)
+    size = roster.size
+    for group, code, rule in ((tyranids, "STAR_CHILDREN_POINTS", "TYRANIDS"),
+                              (astra, "BROOD_BROTHERS_POINTS", "ASTRA MILITARUM")):
+        total = sum(c.prices.line(u.id).total for u, _ in group)
+        if size is not None and group and total > ALLY_POINTS[size]:
+            c.add(code, f"{rule} units cost {total} pts; up to {ALLY_POINTS[size]} pts in "
+                  f"{size}")
+    if gsc and detachments & _BBA:
+        for unit in roster.warlords():
+            boss = c.sheet(unit)
+            if boss is not None and not _faction_of(boss, GSC):
+                c.add("BROOD_BROTHERS_WARLORD", f"the Warlord {boss.name} is not a "
+                      "GENESTEALER CULTS model (Brood Brothers)", unit)
+
+
+def _warlord(c: _Check) -> None:
+    warlords = c.roster.warlords()
+    if not warlords:
+        c.add("NO_WARLORD", "no Warlord chosen")
+    elif len(warlords) > 1:
+        for unit in warlords[1:]:
+            c.add("WARLORD_MULTIPLE", f"{len(warlords)} Warlords; the army has one", unit)
+    gsc = name_key(c.roster.faction or "") == name_key(GSC)
+    for unit in warlords:
+        sheet = c.sheet(unit)
+        if sheet is None:
+            continue
+        if "CHARACTER" not in _keywords(sheet, unit):
+            c.add("WARLORD_NOT_CHARACTER", f"the Warlord {sheet.name} is not a CHARACTER", unit)
+        if gsc and _faction_of(sheet, TYRANIDS):
+            c.add("TYRANIDS_WARLORD", f"the Warlord {sheet.name} is a TYRANIDS model (The Star "
+                  "Children's Blessings)", unit)
+
+
+def _eligible(record: Enhancement, kws: set[str]) -> bool | None:
+    options = eligibility_alternatives(record.eligibility)
+    if options is None:
+        return None
+    return any(covers(option, kws) for option in options)
+
+
+def _enhancements(c: _Check) -> None:
+    roster = c.roster
+    detachments = {name_key(d) for d in roster.detachments}
+    seen: dict[str, RosterUnit] = {}
+    counted = 0
+    for unit in roster.units:
+        sheet = c.sheet(unit)
+        regular = [e for e in unit.enhancements if not e.upgrade]
+        counted += len(regular)
+        if len(regular) > 1:
+            c.add("ENHANCEMENT_MULTIPLE", f"{len(regular)} enhancements on one unit: "
+                  f"{', '.join(e.name for e in regular)}", unit)
+        for choice in unit.enhancements:
+            record, hints = find_enhancement(c.library, choice.name, roster.rules)
+            if not choice.upgrade:
+                key = name_key(choice.name)
+                if key in seen:
+                    c.add("ENHANCEMENT_DUPLICATE", f"{choice.name} is also on "
+                          f"{seen[key].name} ({seen[key].id})", unit)
+                seen.setdefault(key, unit)
+            if sheet is not None and not choice.upgrade:
+                kws = _keywords(sheet, unit)
+                if "CHARACTER" not in kws:
+                    c.add("ENHANCEMENT_NOT_CHARACTER", f"{choice.name} on {sheet.name}, which "
+                          "is not a CHARACTER", unit)
+                if "EPIC HERO" in kws:
+                    c.add("ENHANCEMENT_EPIC_HERO", f"{choice.name} on {sheet.name}, an EPIC "
+                          "HERO", unit)
+            if record is None:
+                c.add("ENHANCEMENT_UNKNOWN", f"enhancement {choice.name!r} is not in the data"
+                      + (f"; did you mean: {', '.join(hints)}?" if hints else ""), unit,
+                      "warning")
+                continue
+            if name_key(record.detachment) not in detachments:
+                c.add("ENHANCEMENT_WRONG_DETACHMENT", f"{record.name} is a {record.detachment} "
+                      "enhancement, not of this army's detachment", unit)
+            if sheet is None:
+                continue
+            eligible = _eligible(record, _keywords(sheet, unit))
+            if eligible is None and record.eligibility:
+                c.add("ENHANCEMENT_UNCHECKED", f"{record.name}: bearer restriction "
+                      f"{record.eligibility!r} not understood", unit, "warning")
+            elif eligible is False:
+                c.add("ENHANCEMENT_INELIGIBLE", f"{record.name} is for a "
+                      f"{record.eligibility}; {sheet.name} does not qualify", unit)
+    size = roster.size
+    if size is not None and counted > ENHANCEMENT_LIMIT[roster.rules][size]:
+        c.add("ENHANCEMENT_TOO_MANY", f"{counted} enhancements; up to "
+              f"{ENHANCEMENT_LIMIT[roster.rules][size]} in {size} ({roster.rules})")
+
+
+def _can_lead(leader: Datasheet, bodyguard: Datasheet, kws: set[str]) -> bool:
+    names = {name_key(n) for n in leader.leader_of}
+    return name_key(bodyguard.name) in names or any(name_key(k) in names for k in kws)
+
+
+def _leaders(c: _Check) -> None:
+    roster = c.roster
+    for unit in roster.units:
+        if unit.attached_to is None:
+            continue
+        body = roster.unit(unit.attached_to)
+        leader, guard = c.sheet(unit), c.sheet(body)
+        if body.attached_to is not None:
+            c.add("LEADER_NOT_ALLOWED", f"{unit.name} is attached to {body.name}, which is "
+                  f"itself attached to another unit", unit)
+            continue
+        if leader is None or guard is None:
+            continue
+        if not _can_lead(leader, guard, _keywords(guard, body)):
+            why = (f"it can lead: {', '.join(leader.leader_of)}" if leader.leader_of else
+                   "its datasheet names no unit it can lead")
+            c.add("LEADER_NOT_ALLOWED", f"{leader.name} cannot be attached to {guard.name}; "
+                  f"{why}", unit)
+    for body in roster.units:
+        attached = roster.attached(body.id)
+        if roster.rules == "10th":
+            groups = {"leader": list(attached)}
+        else:
+            groups = {role: [u for u in attached if u.attach_role == role]
+                      for role in ("leader", "support")}
+        for role, units in groups.items():
+            if len(units) > 1:
+                c.add("LEADER_TOO_MANY", f"{len(units)} {role} units attached "
+                      f"({', '.join(u.name for u in units)}); one is allowed", body)
+
+
+def _repeat_limit(rules: str, size: BattleSize | None, kws: set[str]) -> int:
+    if "EPIC HERO" in kws:
+        return 1
+    wide = bool(kws & {"BATTLELINE", "DEDICATED TRANSPORT"})
+    if rules == "11th" and size == "Incursion":
+        return 4 if wide else 2
+    return 6 if wide else 3
+
+
+#: List headings that name a keyword: the app files units under them by that keyword.
+_HEADING_KEYWORDS = {name_key("BATTLELINE"): "BATTLELINE",
+                     name_key("DEDICATED TRANSPORTS"): "DEDICATED TRANSPORT"}
+
+
+def _repeats(c: _Check) -> None:
+    groups: dict[str, list[tuple[RosterUnit, Datasheet]]] = {}
+    for unit, sheet in c.known():
+        groups.setdefault(name_key(sheet.name), []).append((unit, sheet))
+    for members in groups.values():
+        unit, sheet = members[0]
+        kws = _keywords(sheet, unit)
+        kws |= {kw for u, _ in members
+                if (kw := _HEADING_KEYWORDS.get(name_key(u.section or ""))) is not None}
+        limit = _repeat_limit(c.roster.rules, c.roster.size, kws)
+        for extra, _ in members[limit:]:
+            c.add("UNIT_REPEAT_LIMIT", f"{len(members)} {sheet.name} units; up to {limit}",
+                  extra)
+
+
+def _transports(c: _Check) -> None:
+    roster = c.roster
+    riders: dict[str, list[RosterUnit]] = {}
+    for unit in roster.units:
+        bodyguard = roster.unit(unit.attached_to) if unit.attached_to else None
+        where = bodyguard.embarked_in if bodyguard else unit.embarked_in
+        if bodyguard and unit.embarked_in is not None and unit.embarked_in != where:
+            c.add("TRANSPORT_INELIGIBLE", f"{unit.name} is attached to {bodyguard.name}; "
+                  "attached units embark together", unit)
+        if where is not None:
+            riders.setdefault(where, []).append(unit)
+    for unit, sheet in c.known():
+        if "DEDICATED TRANSPORT" in _keywords(sheet, unit) and unit.id not in riders:
+            recorded = roster.embarkation_recorded
+            c.add("DEDICATED_TRANSPORT_EMPTY", f"{sheet.name} starts the battle with no unit "
+                  "embarked" + ("" if recorded else " (this list format does not record "
+                                "embarked units)"), unit, "error" if recorded else "warning")
+    for transport_id, units in riders.items():
+        transport = roster.unit(transport_id)
+        carrier = c.sheet(transport)
+        if carrier is None:
+            continue
+        if "TRANSPORT" not in _keywords(carrier, transport) or carrier.transport is None:
+            for u in units:
+                c.add("TRANSPORT_INELIGIBLE", f"{u.name} is embarked in {carrier.name}, "
+                      "which is not a TRANSPORT", u)
+            continue
+        _load(c, transport, carrier, units)
+
+
+def _load(c: _Check, transport: RosterUnit, sheet: Datasheet, units: list[RosterUnit]) -> None:
+    assert sheet.transport is not None
+    rules = parse_transport(sheet.transport.text)
+    if rules.capacity is None and sheet.transport.capacity is not None:
+        rules = parse_transport(f"transport capacity of {sheet.transport.capacity} models")
+    loads = [(u, s) for u in units if (s := c.sheet(u)) is not None]
+    alt = rules.alternative
+    if alt is not None and len(loads) == 1 and loads[0][0].models <= alt[0]:
+        u, s = loads[0]
+        alt_wounds = [w for w, _ in model_wounds(s, u.models)]
+        if covers(alt[1], _keywords(s, u)) and all(w is not None and w <= alt[2]
+                                                   for w in alt_wounds):
+            return
+    spaces = 0
+    for u, s in loads:
+        kws = _keywords(s, u)
+        excluded = [k for k in rules.excluded if covers(k, kws)]
+        if excluded or (rules.keywords and not covers(rules.keywords, kws)):
+            why = (f"it cannot transport {', '.join(excluded)} models" if excluded else
+                   f"it carries only {rules.keywords} models")
+            c.add("TRANSPORT_INELIGIBLE", f"{s.name} cannot embark in {sheet.name}: {why}", u)
+            continue
+        each = max([1, *(n for k, n in rules.spaces if covers(k, kws))])
+        entries = [(e.name, e.count) for e in u.model_entries]
+        for wounds, count in model_wounds(s, u.models, entries):
+            space = each
+            ws = rules.wound_spaces
+            if ws and covers(ws[0], kws) and wounds is not None and wounds > ws[1]:
+                space = max(space, ws[2])
+            spaces += space * count
+    if rules.capacity is not None and spaces > rules.capacity:
+        c.add("TRANSPORT_CAPACITY", f"{sheet.name} carries {spaces} models' worth of "
+              f"space; its capacity is {rules.capacity}", transport)
+
+
+CHECKS: tuple[Callable[[_Check], None], ...] = (
+    _datasheets_and_sizes, _points, _detachments, _factions, _warlord, _enhancements,
+    _leaders, _repeats, _transports)
+
+
+def validate(roster: Roster, library: Library) -> ValidationReport:
+    """Run every check on ``roster`` against ``library``; every violation is returned."""
+    resolved = resolve(roster, library)
+    check = _Check(roster, library, resolved, price_roster(roster, library, resolved))
+    for run in CHECKS:
+        run(check)
+    return ValidationReport(violations=tuple(check.out), prices=check.prices,
+                            detachment_points=check.dp, detachment_budget=check.budget,
+                            resurgence_points=resurgence_points(roster))
