@@ -1,0 +1,84 @@
+"""Smoke test of the benchmark cases (``benchmarks/cases.py``): every case is a valid
+scenario with a neutral description, and tactica's numbers for the two headline cases
+are the hand-computed ones. No timing is asserted here."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tactica import calculate
+from tactica.combat.scenario import Scenario
+
+CASES_FILE = Path(__file__).resolve().parents[1] / "benchmarks" / "cases.py"
+
+
+def _load_cases() -> ModuleType:
+    """``benchmarks/cases.py`` under a name that cannot clash with other modules."""
+    name = "tactica_benchmark_cases"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, CASES_FILE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+cases = _load_cases()
+BY_KEY = {case.key: case for case in cases.CASES}
+
+
+def test_the_six_cases() -> None:
+    assert list(BY_KEY) == ["stress", "bolt-rifles", "lascannon", "neophytes", "primus",
+                            "webber"]
+
+
+@pytest.mark.parametrize("key", list(BY_KEY))
+def test_case_validates_and_describes(key: str) -> None:
+    case = BY_KEY[key]
+    scenario = case.scenario()
+    assert isinstance(scenario, Scenario)
+    mc = case.scenario("monte-carlo")
+    assert (mc.method, mc.trials, mc.seed) == ("monte-carlo", 100_000, 1)
+    spec = cases.describe(case)
+    assert len(spec.weapons) == len(scenario.attacker.weapons)
+    assert spec.target.models == scenario.target.model_count
+    assert all(not w.other for w in spec.weapons)  # every ability has a neutral field
+
+
+def test_descriptions_follow_the_library() -> None:
+    neophytes = cases.describe(BY_KEY["neophytes"])
+    assert neophytes.half_range and neophytes.weapons[0].rapid_fire == "1"
+    assert neophytes.weapons[0].attacks_per_model(True) == "2"
+    assert neophytes.total_attacks_mean == 20
+    primus = cases.describe(BY_KEY["primus"])
+    assert primus.phase == "fight"
+    claw = primus.weapons[1]
+    assert claw.anti == ("INFANTRY", 2) and claw.extra_attacks
+    webber = cases.describe(BY_KEY["webber"]).weapons[0]
+    assert webber.torrent and webber.devastating_wounds and webber.skill is None
+    assert (webber.attacks, webber.strength) == ("D6", 2)
+
+
+def test_bolt_rifles_headline() -> None:
+    # 10 shots: hit 2/3, wound 1/2 (S4 vs T4), save fails 1/2 (Sv3+ AP-1): K ~ Bin(10, 1/6)
+    # unsaved wounds of 1 damage into W2 models, so E[floor(K / 2)] = 0.58767
+    result = calculate(BY_KEY["bolt-rifles"].scenario())
+    assert round(result.models_destroyed.mean, 4) == 0.5877
+    assert result.damage.mean == pytest.approx(10 / 6)
+
+
+def test_lascannon_headline() -> None:
+    # 1/2 (BS4+) x 2/3 (S12 vs T10: 3+) x 5/6 (Sv3+ AP-3: 6+) x 4.5 (D6+1)
+    scenario = BY_KEY["lascannon"].scenario()
+    group = scenario.target.models[0]
+    assert (group.T, group.Sv) == (10, 3)
+    result = calculate(scenario)
+    assert round(result.damage.mean, 4) == 1.25
+    assert result.models_destroyed.mean == 0.0  # at most 7 damage against W11
