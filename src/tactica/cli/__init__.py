@@ -35,6 +35,10 @@ from .lists import list_app  # noqa: E402
 
 commands.app.add_typer(list_app, name="list")
 
+from .serve import serve  # noqa: E402
+
+commands.app.command("serve")(serve)
+
 
 def main() -> None:
     """Run the command line."""

@@ -1,0 +1,30 @@
+"""``tactica serve``: the web app (``tactica.web.create_app``) on a local address, with
+uvicorn. The pages and their scripts are served by the app itself, so it works offline.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+__all__ = ["serve"]
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="port to listen on")] = 8000,
+    workers: Annotated[int, typer.Option(
+        min=1, max=16, help="calculation processes (each stops a calculation after "
+        "--timeout seconds)")] = 2,
+    timeout: Annotated[float, typer.Option(
+        min=0.5, max=60, help="seconds a calculation may run")] = 4.0,
+) -> None:
+    """Serve the calculator, datasheets and list checker at http://HOST:PORT/."""
+    import uvicorn
+
+    from ..web import create_app
+
+    typer.echo(f"tactica: http://{host}:{port}/ (API docs at /docs); Ctrl+C stops it")
+    uvicorn.run(create_app(workers=workers, calc_timeout=timeout), host=host, port=port,
+                log_level="info")

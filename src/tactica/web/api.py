@@ -1,0 +1,411 @@
+"""The JSON API (``/api``): the scenario contract, datasheet and rule look-up, named
+effects and list validation.
+
+Thin by design, like the command line: each endpoint validates its input, calls the
+public function the CLI calls (``tactica.calculate``, ``load_library()`` and its
+look-ups, ``tactica.effects``, ``tactica.cli.calc.build_attacker``) and returns the
+document. Every refusal is a 422 whose ``detail`` names the field (``loc``), as pydantic
+does for malformed input; an unknown name is a 404 with close names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, Literal
+from urllib.parse import quote
+
+from fastapi import APIRouter, Body, Path, Query, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+
+from ..combat.result import Result
+from ..combat.scenario import MAX_MODELS, Phase, Scenario, Target, WeaponLine
+from ..effects import NamedEffect
+from ..library import Library, UnitAbility
+from ..model.common import RulesVersion
+from ..model.datasheet import Datasheet
+from ..model.rules import CoreRule, DetachmentRule, Enhancement, Errata, FaqEntry, Stratagem
+from ..names import UnknownNameError
+from . import lists
+from .compute import CalcBusy, CalcCrashed, CalcInvalid, CalcPool, CalcTimeout
+
+__all__ = [
+    "AttackerChoice",
+    "EffectCheck",
+    "EffectInfo",
+    "PresetInfo",
+    "UnitSummary",
+    "WeaponRow",
+    "error_response",
+    "loc_of",
+    "router",
+]
+
+router = APIRouter()
+
+#: The engine's messages start with the field they are about ("attacker.weapons.0: ...").
+_FIELD = re.compile(r"^((?:[A-Za-z_]\w*)(?:\.\w+)*): ")
+
+TOO_SLOW = "scenario too large for exact; try method monte-carlo"
+
+
+# --- errors --------------------------------------------------------------------------------
+
+
+def loc_of(message: str, prefix: str = "body") -> tuple[list[str | int], str]:
+    """The field a message names and the rest of it.
+
+    >>> loc_of("attacker.weapons.0: 'Flamer' is a ranged weapon")
+    (['body', 'attacker', 'weapons', 0], "'Flamer' is a ranged weapon")
+    >>> loc_of("something went wrong")
+    (['body'], 'something went wrong')
+    """
+    m = _FIELD.match(message)
+    if not m:
+        return [prefix], message
+    parts: list[str | int] = [int(p) if p.isdigit() else p for p in m.group(1).split(".")]
+    return [prefix, *parts], message[m.end():]
+
+
+def error_response(status: int, loc: Sequence[str | int], msg: str, kind: str,
+                   headers: dict[str, str] | None = None) -> JSONResponse:
+    """A refusal in pydantic's shape: ``{"detail": [{"loc", "msg", "type"}]}``."""
+    return JSONResponse({"detail": [{"loc": list(loc), "msg": msg, "type": kind}]},
+                        status_code=status, headers=headers)
+
+
+def _engine_error(exc: ValueError) -> JSONResponse:
+    """Engine refusals: several "field: message" parts joined by "; " (named effects)."""
+    details: list[dict[str, Any]] = []
+    for part in str(exc).split("; effects."):
+        text = part if part.startswith("effects.") or not details else f"effects.{part}"
+        loc, msg = loc_of(text)
+        details.append({"loc": loc, "msg": msg, "type": "value_error"})
+    return JSONResponse({"detail": details}, status_code=422)
+
+
+def _unknown(exc: UnknownNameError, loc: Sequence[str | int]) -> JSONResponse:
+    return JSONResponse(
+        {"detail": [{"loc": list(loc), "msg": str(exc), "type": "unknown_name",
+                     "suggestions": list(exc.suggestions)}]},
+        status_code=404)
+
+
+def _library(request: Request) -> Library:
+    getter: Callable[[], Library] = request.app.state.library
+    return getter()
+
+
+# --- documents -----------------------------------------------------------------------------
+
+
+class _Doc(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class UnitSummary(_Doc):
+    """One datasheet in the unit list."""
+
+    name: str
+    rules: RulesVersion
+    faction_keywords: list[str]
+    keywords: list[str]
+    points: str = Field(description="the unit's points, e.g. '10 models: 90 | 20 models: 180'")
+    page: str = Field(description="its web page")
+
+
+class WeaponRow(_Doc):
+    """A weapon line of the calculator form: the scenario's ``WeaponLine`` with the dice
+    and abilities written as on a datasheet, and whether it is picked by default."""
+
+    name: str
+    count: int
+    range: int | Literal["Melee"]
+    A: str
+    skill: int | None
+    S: int
+    AP: int
+    D: str
+    abilities: list[str]
+    selected: bool = False
+
+
+class AttackerChoice(_Doc):
+    """A library unit as an attacker: every weapon of the phase as a row, those the
+    command line picks by default (``build_attacker``) selected."""
+
+    unit: str
+    rules: RulesVersion
+    phase: Phase
+    models: int
+    min_models: int
+    max_models: int
+    keywords: list[str]
+    weapons: list[WeaponRow]
+    notes: list[str]
+    attacker_toughness: int | None
+    damaged: str | None = Field(default=None, description="the Damaged profile, if any")
+
+
+class PresetInfo(_Doc):
+    name: str
+    unit: str
+    models: int
+    T: int
+    Sv: int
+    InSv: int | None
+    W: int
+    fnp: int | None
+    damage_reduction: int
+    keywords: list[str]
+
+
+class EffectInfo(_Doc):
+    """A named effect (what ``tactica effects --json`` lists)."""
+
+    name: str
+    kind: str
+    source: str
+    cp: int
+    phases: list[str]
+    rules: list[str]
+    terms: str
+    conditions: list[str]
+    parameter: str | None
+    aliases: list[str]
+
+
+class EffectCheck(EffectInfo):
+    """A named effect checked against one scenario: ``holds`` when every condition does."""
+
+    holds: bool
+    failures: list[str]
+
+
+RuleDoc = Stratagem | DetachmentRule | Enhancement | CoreRule | FaqEntry | Errata | UnitAbility
+
+
+def _points_text(sheet: Datasheet) -> str:
+    points = sheet.points
+    if isinstance(points, tuple):
+        return " | ".join(f"{b.models} model{'s' if b.models != 1 else ''}: {b.points}"
+                          for b in points)
+    tiers = []
+    for t in points.tiers:
+        which = f"units {t.first}-{t.last}" if t.last else f"units {t.first}+"
+        tiers.append(f"{which}: " + ", ".join(f"{b.models}: {b.points}" for b in t.brackets))
+    return " | ".join(tiers)
+
+
+def unit_summary(sheet: Datasheet) -> UnitSummary:
+    return UnitSummary(name=sheet.name, rules=sheet.rules,
+                       faction_keywords=list(sheet.faction_keywords),
+                       keywords=list(sheet.keywords), points=_points_text(sheet),
+                       page=f"/units/{quote(sheet.name, safe='')}?rules={sheet.rules}")
+
+
+#: ``build_attacker`` names a profile "Weapon (Weapon – profile)"; the form says it once.
+_PROFILE = re.compile(r"^(.+) \((\1 – .+)\)$")
+
+
+def _row(line: WeaponLine, selected: bool) -> WeaponRow:
+    return WeaponRow(name=_PROFILE.sub(r"\2", line.name), count=line.count,
+                     range=line.range, A=str(line.A), skill=line.skill, S=line.S, AP=line.AP,
+                     D=str(line.D), abilities=[str(a) for a in line.abilities],
+                     selected=selected)
+
+
+def attacker_choice(sheet: Datasheet, models: int | None, phase: Phase) -> AttackerChoice:
+    """Every weapon of ``phase`` as a row; the default pick of ``build_attacker`` selected."""
+    import click
+
+    from ..cli.calc import build_attacker
+
+    low = sum(c.min for c in sheet.composition) or 1
+    high = sum(c.max for c in sheet.composition) or MAX_MODELS
+    n = low if models is None else models
+    if not 1 <= n <= min(high, MAX_MODELS):
+        raise ValueError(f"{sheet.name} has {low}-{high} models; {n} asked for")
+    melee = phase == "fight"
+    specs = [w.name if len(w.profiles) == 1 else f"{w.name} – {p.name}"
+             for w in sheet.weapons if w.is_melee == melee for p in w.profiles]
+    notes: list[str] = []
+    rows: list[WeaponRow] = []
+    try:
+        default, picked = build_attacker(sheet, n, phase, [])
+        chosen = {w.name for w in default.weapons}
+        every, _ = build_attacker(sheet, n, phase, specs)
+        rows = [_row(line, line.name in chosen) for line in every.weapons]
+        notes = [note.split("; pick with")[0] for note in picked]
+    except click.BadParameter as exc:
+        notes = [exc.message]
+    toughness = next((m.T for m in sheet.models if m.T is not None), None)
+    damaged = None
+    if sheet.damaged is not None:
+        d = sheet.damaged
+        damaged = f"{d.min_wounds}-{d.max_wounds} wounds remaining: {d.text}"
+    return AttackerChoice(
+        unit=sheet.name, rules=sheet.rules, phase=phase, models=n, min_models=low,
+        max_models=min(high, MAX_MODELS),
+        keywords=list(dict.fromkeys(sheet.keywords + sheet.faction_keywords)),
+        weapons=rows, notes=notes, attacker_toughness=toughness, damaged=damaged)
+
+
+def effect_info(e: NamedEffect) -> dict[str, Any]:
+    return {"name": e.name, "kind": e.kind, "source": e.source, "cp": e.cp,
+            "phases": list(e.phases), "rules": list(e.rules), "terms": e.terms,
+            "conditions": [c.description for c in e.conditions],
+            "parameter": e.parameter, "aliases": list(e.aliases)}
+
+
+# --- endpoints -----------------------------------------------------------------------------
+
+RulesQuery = Annotated[RulesVersion | None, Query(description="10th or 11th; default: 11th "
+                                                               "where the unit has it")]
+NamePath = Annotated[str, Path(description="a name; case, accents and punctuation ignored",
+                               max_length=200)]
+
+
+@router.post("/calc", response_model=Result, summary="Calculate a scenario",
+             responses={422: {"description": "the scenario is refused; `loc` names the field"},
+                        503: {"description": "every calculator is busy"}})
+async def calc(request: Request, scenario: Scenario) -> Response:
+    """The exact (or Monte Carlo) distributions of an attack: the scenario contract in,
+    the result document out (`tactica schema scenario|result`). A calculation that does not
+    finish within a few seconds is stopped and refused."""
+    pool: CalcPool = request.app.state.calc_pool
+    try:
+        text = await run_in_threadpool(pool.compute, scenario.model_dump_json())
+    except CalcTimeout:
+        if scenario.method == "exact":
+            return error_response(422, ["body"], TOO_SLOW, "too_slow")
+        return error_response(422, ["body", "trials"],
+                              "too many trials to finish in time; use fewer", "too_slow")
+    except CalcBusy as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=503,
+                            headers={"Retry-After": "2"})
+    except CalcInvalid as exc:
+        return _engine_error(exc)
+    except CalcCrashed as exc:
+        return JSONResponse({"detail": f"the calculation failed: {exc}"}, status_code=500)
+    return Response(text, media_type="application/json")
+
+
+@router.post("/effects/check", response_model=list[EffectCheck],
+             summary="Which named effects a scenario can use")
+def effects_check(scenario: Scenario) -> list[EffectCheck]:
+    """Every named effect with the conditions it fails for this scenario (rules version,
+    phase, attacker and target keywords, circumstances). The scenario's own effects are
+    ignored."""
+    from ..effects import EFFECTS
+
+    out = []
+    for e in EFFECTS:
+        failures = e.check(scenario) + _other_units_ability(e, scenario)
+        out.append(EffectCheck(**effect_info(e), holds=not failures, failures=failures))
+    return out
+
+
+def _other_units_ability(e: NamedEffect, scenario: Scenario) -> list[str]:
+    """A datasheet ability that states no condition (the Banehammer's Damaged profile) is
+    offered for that unit only: the calculator does not offer it to other attackers."""
+    if e.kind != "ability" or e.conditions:
+        return []
+    unit = scenario.attacker.name
+    if unit.casefold() == e.source.casefold() or e.source.upper() in scenario.attacker.keywords:
+        return []
+    return [f"{e.name}: an ability of the {e.source}, not of {unit}"]
+
+
+@router.get("/effects", response_model=list[EffectInfo], summary="List named effects")
+def effects(
+    request: Request,
+    detachment: Annotated[str | None, Query(max_length=200)] = None,
+    unit: Annotated[str | None, Query(max_length=200,
+                                      description="only those this library unit can use")] = None,
+) -> Any:
+    from ..effects import list_effects
+
+    keywords: tuple[str, ...] = ()
+    if unit is not None:
+        try:
+            sheet = _library(request).datasheet(unit)
+        except UnknownNameError as exc:
+            return _unknown(exc, ["query", "unit"])
+        keywords, unit = sheet.keywords + sheet.faction_keywords, sheet.name
+    return [EffectInfo(**effect_info(e)) for e in list_effects(detachment, unit, keywords)]
+
+
+@router.get("/units", response_model=list[UnitSummary], summary="List the units")
+def units(request: Request, rules: RulesQuery = None) -> list[UnitSummary]:
+    return [unit_summary(d) for d in _library(request).datasheets(rules)]
+
+
+@router.get("/units/{name}", response_model=Datasheet, summary="A unit's datasheet")
+def unit(request: Request, name: NamePath, rules: RulesQuery = None) -> Any:
+    try:
+        return _library(request).datasheet(name, rules)
+    except UnknownNameError as exc:
+        return _unknown(exc, ["path", "name"])
+
+
+@router.get("/units/{name}/attacker", response_model=AttackerChoice,
+            summary="A unit as the attacker: its weapons for a phase")
+def unit_attacker(
+    request: Request, name: NamePath, rules: RulesQuery = None, phase: Phase = "shooting",
+    models: Annotated[int | None, Query(ge=1, le=MAX_MODELS)] = None,
+) -> Any:
+    try:
+        sheet = _library(request).datasheet(name, rules)
+    except UnknownNameError as exc:
+        return _unknown(exc, ["path", "name"])
+    try:
+        return attacker_choice(sheet, models, phase)
+    except ValueError as exc:
+        return error_response(422, ["query", "models"], str(exc), "value_error")
+
+
+@router.get("/targets", response_model=list[PresetInfo], summary="The standard targets")
+def targets(request: Request) -> list[PresetInfo]:
+    return [PresetInfo(name=p.name, unit=p.unit, models=p.models, T=p.T, Sv=p.Sv, InSv=p.InSv,
+                       W=p.W, fnp=p.fnp, damage_reduction=p.damage_reduction,
+                       keywords=list(p.keywords))
+            for p in _library(request).presets()]
+
+
+@router.get("/targets/{name}", response_model=Target,
+            summary="A target: a preset (meq, geq, ...) or a library unit")
+def target(
+    request: Request, name: NamePath, rules: RulesQuery = None,
+    models: Annotated[int | None, Query(ge=1, le=MAX_MODELS)] = None,
+) -> Any:
+    try:
+        return _library(request).target(name, models=models, rules=rules)
+    except UnknownNameError as exc:
+        return _unknown(exc, ["path", "name"])
+    except ValueError as exc:
+        return error_response(422, ["query", "models"], str(exc), "value_error")
+
+
+@router.get("/rules/{name}", response_model=list[RuleDoc],
+            summary="Rule texts: stratagems, abilities, enhancements, core rules")
+def rule(request: Request, name: NamePath, rules: RulesQuery = None) -> Any:
+    try:
+        return _library(request).find_rules(name, rules)
+    except UnknownNameError as exc:
+        return _unknown(exc, ["path", "name"])
+
+
+@router.post("/list/validate", response_model=lists.ListReport,
+             summary="Price and check an army list",
+             responses={422: {"description": "the list cannot be read; `loc` names the field"},
+                        503: {"description": "army lists are not available"}})
+async def list_validate(
+    request: Request,
+    body: Annotated[lists.ListRequest, Body(description="the list's text and format")],
+) -> Any:
+    """An army list (pasted text or an uploaded file's text) priced unit by unit, with
+    every rule it breaks."""
+    return await lists.validate(body, request.app.state.library)

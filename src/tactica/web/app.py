@@ -1,0 +1,189 @@
+"""The web application: ``create_app()`` builds the FastAPI app that ``tactica serve`` runs.
+
+The JSON API lives under ``/api`` (``tactica.web.api``), the pages at ``/``, ``/units``,
+``/rules``, ``/list`` and ``/docs`` (``tactica.web.pages``), the scripts and styles under
+``/static``. Everything is served by the app itself (no CDN), so it works offline.
+
+Limits (the issue's "sane sizes"): a request body over ``MAX_BODY`` bytes is refused with
+a 422 naming the body before it is read; the scenario contract refuses more than 100
+weapon lines, 200 models or 10 dice with the field named; a calculation that runs past
+``calc_timeout`` seconds is stopped (``tactica.web.compute``). User text is only ever
+parsed (JSON, pydantic, the list parsers), never evaluated.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .. import __version__
+from ..library import Library, load_library
+from . import api, pages
+from .compute import CalcPool
+
+__all__ = ["MAX_BODY", "BodyLimit", "SecurityHeaders", "create_app"]
+
+#: The largest request body accepted (256 KB).
+MAX_BODY = 256 * 1024
+
+#: Pages load scripts, styles and data from the app only.
+CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+       "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+def _too_large(size: int | None, limit: int) -> bytes:
+    said = f"{size} bytes" if size is not None else "over the limit"
+    msg = f"the request body is {said}; at most {limit} bytes ({limit // 1024} KB)"
+    return json.dumps({"detail": [{"loc": ["body"], "msg": msg, "type": "too_large"}]}).encode()
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with a 422 naming the body. A declared
+    ``Content-Length`` is checked before anything is read; a body without one is read up
+    to the limit and refused as soon as it passes it."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def _refuse(self, send: Send, size: int | None) -> None:
+        body = _too_large(size, self.limit)
+        await send({"type": "http.response.start", "status": 422,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body})
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None:
+            size = int(declared) if declared.isdigit() else self.limit + 1
+            if size > self.limit:
+                await self._refuse(send, size)
+                return
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            total += len(chunk)
+            if total > self.limit:
+                await self._refuse(send, None)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+class SecurityHeaders:
+    """A content security policy that allows the app's own files only, and no sniffing."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [(b"content-security-policy", CSP.encode()),
+                            (b"x-content-type-options", b"nosniff"),
+                            (b"referrer-policy", b"no-referrer")]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+    """Pydantic's refusals without the echoed input (a 1,000-line scenario is not sent
+    back): each names the field (``loc``) and says what is wrong."""
+    assert isinstance(exc, RequestValidationError)
+    detail: list[dict[str, Any]] = []
+    for error in exc.errors():
+        msg = str(error.get("msg", "invalid"))
+        detail.append({"loc": list(error.get("loc", ())),
+                       "msg": msg.removeprefix("Value error, "),
+                       "type": error.get("type", "value_error")})
+    return JSONResponse({"detail": detail}, status_code=422)
+
+
+def create_app(
+    *,
+    library: Callable[[], Library] | None = None,
+    workers: int = 2,
+    calc_timeout: float = 4.0,
+    calc_wait: float = 2.0,
+    max_body: int = MAX_BODY,
+) -> FastAPI:
+    """The tactica web app.
+
+    ``library`` returns the unit library (default: ``load_library``, i.e. the sources
+    the command line configured); ``workers`` calculation processes each stop a
+    calculation after ``calc_timeout`` seconds; a request waits at most ``calc_wait``
+    seconds for a free one.
+
+    >>> app = create_app()
+    >>> sorted(p for p in app.openapi()["paths"] if p.startswith("/api/units"))
+    ['/api/units', '/api/units/{name}', '/api/units/{name}/attacker']
+    """
+    pool = CalcPool(workers=workers, timeout=calc_timeout, wait=calc_wait)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        pool.start()
+        yield
+        pool.close()
+
+    app = FastAPI(
+        title="tactica",
+        version=__version__,
+        summary="Exact Warhammer 40,000 combat odds, datasheets and army lists.",
+        description="The scenario and result documents are those of `tactica schema "
+        "scenario|result`. Refusals are 422s whose `detail` names the field (`loc`).",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/openapi.json",
+        # one schema per model: DiceExpr has a JSON schema for input only (its output is
+        # the same text, "D6+1")
+        separate_input_output_schemas=False,
+        lifespan=lifespan,
+    )
+    app.state.calc_pool = pool
+    app.state.library = library or load_library
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_middleware(BodyLimit, limit=max_body)
+    app.add_middleware(SecurityHeaders)
+    app.include_router(api.router, prefix="/api", tags=["api"])
+    app.include_router(pages.router, include_in_schema=False)
+    app.mount("/static", StaticFiles(packages=[("tactica.web", "static")]), name="static")
+    pages.install(app)
+    return app

@@ -1,0 +1,252 @@
+"""The pages: the calculator, the datasheets, the rule texts, the list checker and the
+API docs, rendered on the server with Jinja2 (autoescaped: data and user text are shown,
+never trusted as markup). The calculator and list pages then talk to ``/api`` from
+``static/calc.js`` and ``static/list.js``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.templating import Jinja2Templates
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .. import __version__
+from ..library import Library, record_name
+from ..model.common import RulesVersion
+from ..model.datasheet import Datasheet, WeaponProfile
+from ..model.rules import CoreRule, DetachmentRule, Enhancement, Errata, FaqEntry, Stratagem
+from ..names import UnknownNameError
+
+__all__ = ["ability_rule_name", "install", "router", "rule_url", "unit_url"]
+
+router = APIRouter()
+
+_PARAM = re.compile(r"\s+(?:\d+|\d*D[36](?:\+\d+)?|\d\+)$", re.IGNORECASE)
+
+NAV = (("/", "Calculator"), ("/units", "Datasheets"), ("/rules", "Rules"),
+       ("/list", "Army list"), ("/docs", "API"))
+
+
+def unit_url(name: str, rules: str | None = None) -> str:
+    """The page of a unit.
+
+    >>> unit_url("Neophyte Hybrids", "10th")
+    '/units/Neophyte%20Hybrids?rules=10th'
+    """
+    return f"/units/{quote(name, safe='')}" + (f"?rules={rules}" if rules else "")
+
+
+def rule_url(name: str) -> str:
+    """The page of a rule.
+
+    >>> rule_url("Vengeance for the Martyr!")
+    '/rules/Vengeance%20for%20the%20Martyr%21'
+    """
+    return f"/rules/{quote(name, safe='')}"
+
+
+def ability_rule_name(text: str) -> str:
+    """The rule a weapon ability is an instance of.
+
+    >>> [ability_rule_name(t) for t in ("Sustained Hits D3", "Anti-Infantry 4+", "Blast")]
+    ['Sustained Hits', 'Anti', 'Blast']
+    """
+    if text.casefold().startswith("anti-"):
+        return "Anti"
+    return _PARAM.sub("", text)
+
+
+@lru_cache(maxsize=1)
+def _environment() -> Environment:
+    env = Environment(loader=PackageLoader("tactica.web", "templates"),
+                      autoescape=select_autoescape(["html"]), undefined=StrictUndefined,
+                      trim_blocks=True, lstrip_blocks=True)
+    env.globals.update(unit_url=unit_url, rule_url=rule_url, nav=NAV, version=__version__)
+    return env
+
+
+def _templates() -> Jinja2Templates:
+    return Jinja2Templates(env=_environment())
+
+
+def _library(request: Request) -> Library:
+    getter: Callable[[], Library] = request.app.state.library
+    return getter()
+
+
+def _page(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    context.setdefault("title", "Not found" if status == 404 else "tactica")
+    return _templates().TemplateResponse(request, template, context, status_code=status)
+
+
+def _rule_linker(lib: Library) -> Callable[[str], str | None]:
+    """A function giving the rule page of a name, or None when the library has no text."""
+    known: dict[str, str | None] = {}
+
+    def link(name: str) -> str | None:
+        if name not in known:
+            try:
+                lib.find_rules(name)
+                known[name] = rule_url(name)
+            except UnknownNameError:
+                known[name] = None
+        return known[name]
+
+    return link
+
+
+def _not_found(request: Request, exc: UnknownNameError, back: str) -> HTMLResponse:
+    return _page(request, "missing.html", status=404, error=str(exc), kind=exc.kind,
+                 suggestions=exc.suggestions, back=back)
+
+
+# --- routes -------------------------------------------------------------------------------
+
+
+@router.get("/", response_class=HTMLResponse)
+def calculator(request: Request) -> HTMLResponse:
+    lib = _library(request)
+    names = list(lib.names())
+    return _page(request, "calc.html", title="Calculator", units=names,
+                 presets=lib.presets())
+
+
+@router.get("/units", response_class=HTMLResponse)
+def units(request: Request) -> HTMLResponse:
+    groups: dict[str, dict[str, list[Datasheet]]] = defaultdict(dict)
+    for sheet in _library(request).datasheets():
+        faction = sheet.faction_keywords[0].title() if sheet.faction_keywords else "Other"
+        groups[faction].setdefault(sheet.name, []).append(sheet)
+    ordered = sorted(groups.items())
+    return _page(request, "units.html", title="Datasheets", groups=ordered)
+
+
+def _weapon_rows(sheet: Datasheet, melee: bool) -> list[tuple[str, WeaponProfile, list[str]]]:
+    rows = []
+    for w in sheet.weapons:
+        if w.is_melee != melee:
+            continue
+        for p in w.profiles:
+            label = p.name if p.name.startswith(w.name) else f"{w.name} – {p.name}"
+            rows.append((label, p, [str(a) for a in p.abilities]))
+    return rows
+
+
+@router.get("/units/{name}", response_class=HTMLResponse)
+def unit(request: Request, name: str, rules: RulesVersion | None = None) -> HTMLResponse:
+    lib = _library(request)
+    try:
+        versions = lib.datasheet_versions(name)
+        sheet = lib.datasheet(name, rules)
+    except UnknownNameError as exc:
+        return _not_found(request, exc, "/units")
+    link = _rule_linker(lib)
+    known_units = {n.casefold() for n in lib.names()}
+    from .api import unit_summary
+
+    return _page(
+        request, "unit.html", title=sheet.name, sheet=sheet,
+        versions=[v.rules for v in versions], points=unit_summary(sheet).points,
+        ranged=_weapon_rows(sheet, melee=False), melee=_weapon_rows(sheet, melee=True),
+        ability_link=lambda text: link(ability_rule_name(text)), rule_link=link,
+        is_unit=lambda n: n.casefold() in known_units,
+        calc_attacker=f"/?attacker={quote(sheet.name)}&rules={sheet.rules}",
+        calc_target=f"/?target={quote(sheet.name)}&rules={sheet.rules}")
+
+
+def _rule_kind(record: object) -> str:
+    kinds: tuple[tuple[type, str], ...] = (
+        (Stratagem, "Stratagems"), (DetachmentRule, "Detachment rules"),
+        (Enhancement, "Enhancements"), (CoreRule, "Core rules"))
+    return next((label for kind, label in kinds if isinstance(record, kind)), "Other")
+
+
+@router.get("/rules", response_class=HTMLResponse)
+def rules_index(request: Request) -> HTMLResponse:
+    lib = _library(request)
+    groups: dict[str, dict[str, set[str]]] = defaultdict(dict)
+    for record in lib.records():
+        name = record_name(record)
+        if name is None:
+            continue
+        kind = _rule_kind(record)
+        groups[kind].setdefault(name, set()).add(record.rules)
+    abilities: dict[str, set[str]] = {}
+    for sheet in lib.datasheets():
+        for ability in sheet.abilities:
+            if ability.kind == "unit" and ability.text:
+                abilities.setdefault(ability.name, set()).add(sheet.name)
+    order = ["Core rules", "Stratagems", "Detachment rules", "Enhancements"]
+    listed = [(k, sorted(groups[k].items(), key=lambda kv: kv[0].casefold()))
+              for k in order if k in groups]
+    faqs = [r for r in lib.records() if isinstance(r, FaqEntry | Errata)]
+    return _page(request, "rules.html", title="Rules", groups=listed,
+                 abilities=sorted(abilities.items()), faqs=faqs)
+
+
+@router.get("/rules/{name:path}", response_class=HTMLResponse)
+def rule(request: Request, name: str, rules: RulesVersion | None = None) -> HTMLResponse:
+    lib = _library(request)
+    try:
+        found = lib.find_rules(name, rules)
+    except UnknownNameError as exc:
+        return _not_found(request, exc, "/rules")
+    items = [(type(r).__name__, r) for r in found]
+    return _page(request, "rule.html", title=name, name=name, items=items)
+
+
+@router.get("/list", response_class=HTMLResponse)
+def army_list(request: Request) -> HTMLResponse:
+    return _page(request, "list.html", title="Army list")
+
+
+def _schema_name(ref: str) -> str:
+    return ref.rsplit("/", 1)[-1]
+
+
+@router.get("/docs", response_class=HTMLResponse)
+def docs(request: Request) -> HTMLResponse:
+    """The API reference, rendered from the app's OpenAPI document (no external assets)."""
+    spec = request.app.openapi()
+    operations = []
+    for path, methods in spec.get("paths", {}).items():
+        for method, op in methods.items():
+            body = op.get("requestBody", {}).get("content", {}).get("application/json", {})
+            ref = body.get("schema", {}).get("$ref")
+            responses = []
+            for code, resp in op.get("responses", {}).items():
+                schema = resp.get("content", {}).get("application/json", {}).get("schema", {})
+                target = schema.get("$ref") or schema.get("items", {}).get("$ref")
+                responses.append((code, resp.get("description", ""),
+                                  _schema_name(target) if target else None))
+            operations.append({
+                "method": method.upper(), "path": path, "summary": op.get("summary", ""),
+                "description": op.get("description", ""),
+                "parameters": op.get("parameters", []),
+                "body": _schema_name(ref) if ref else None, "responses": responses})
+    schemas = sorted(spec.get("components", {}).get("schemas", {}).items())
+    return _page(request, "docs.html", title="API", spec=spec, operations=operations,
+                 schemas=schemas, schema_name=_schema_name)
+
+
+def install(app: FastAPI) -> None:
+    """Pages for errors outside the API: a 404 page (the API keeps JSON)."""
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        if request.url.path.startswith("/api") or exc.status_code != 404:
+            return JSONResponse({"detail": exc.detail}, status_code=exc.status_code,
+                                headers=getattr(exc, "headers", None))
+        return _page(request, "missing.html", status=404, error="no such page",
+                     kind="page", suggestions=(), back="/")
+
+    app.add_exception_handler(StarletteHTTPException, not_found)

@@ -1,0 +1,446 @@
+"""The web API, in-process through an ASGI client: the scenario contract, the limits
+(field-named 422s), the calculation timeout, look-ups, list checking and the pages.
+
+The answers are compared with what the public functions the CLI calls return for the
+same input (``tactica.calculate``, ``load_seed_library()`` look-ups, ``build_attacker``,
+``tactica.army.validate``), so the API adds nothing of its own to the numbers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+import tactica.web.lists as web_lists
+from tactica import calculate
+from tactica.cli.calc import build_attacker
+from tactica.library import load_seed_library
+from tactica.web import MAX_BODY, create_app
+from tactica.web.api import TOO_SLOW
+
+pytestmark = pytest.mark.anyio
+
+BOLT_RIFLES: dict[str, Any] = {
+    "attacker": {"name": "Bolt rifles", "weapons": [{
+        "name": "Bolt rifle", "count": 10, "range": 24, "A": "1", "skill": 3, "S": 4,
+        "AP": -1, "D": "1"}]},
+    "target": {"name": "MEQ", "models": [{"count": 10, "T": 4, "Sv": 3, "W": 2}]},
+}
+#: 50 models with D6 attacks, D6 damage into 20 models W3: minutes for the exact engine.
+HEAVY: dict[str, Any] = {
+    "attacker": {"weapons": [{"name": "w", "count": 50, "A": "D6", "skill": 3, "S": 6,
+                              "AP": -1, "D": "D6",
+                              "abilities": ["Sustained Hits 2", "Devastating Wounds"]}]},
+    "target": {"models": [{"count": 20, "T": 5, "Sv": 3, "W": 3, "fnp": 5}]},
+}
+
+
+def _detail(response: httpx.Response) -> list[dict[str, Any]]:
+    body = response.json()
+    assert isinstance(body["detail"], list), body
+    return list(body["detail"])
+
+
+def _lines(n: int) -> dict[str, Any]:
+    line = {**BOLT_RIFLES["attacker"]["weapons"][0], "count": 1}
+    return {**BOLT_RIFLES, "attacker": {"weapons": [line] * n}}
+
+
+# --- POST /api/calc ------------------------------------------------------------------------
+
+
+async def test_calc_returns_the_result_of_tactica_calculate(client: httpx.AsyncClient) -> None:
+    response = await client.post("/api/calc", json=BOLT_RIFLES)
+    assert response.status_code == 200
+    assert response.json() == json.loads(calculate(BOLT_RIFLES).model_dump_json())
+    assert round(response.json()["models_destroyed"]["mean"], 4) == 0.5877
+
+
+async def test_calc_runs_the_examples_of_the_repository(client: httpx.AsyncClient) -> None:
+    example = Path(__file__).resolve().parents[2] / "examples" / "neophytes_vs_intercessors.json"
+    text = example.read_text(encoding="utf-8")
+    response = await client.post("/api/calc", content=text,
+                                 headers={"content-type": "application/json"})
+    assert response.status_code == 200
+    assert response.json() == json.loads(calculate(text).model_dump_json())
+
+
+async def test_a_thousand_weapon_lines_are_refused_naming_the_field(
+        client: httpx.AsyncClient) -> None:
+    response = await client.post("/api/calc", json=_lines(1000))
+    assert response.status_code == 422
+    [error] = _detail(response)
+    assert error["loc"] == ["body", "attacker", "weapons"]
+    assert error["msg"] == "1000 weapon lines; at most 100"
+    assert len(response.content) < 300  # the input is not echoed back
+
+
+async def test_a_hundred_weapon_lines_are_accepted(client: httpx.AsyncClient) -> None:
+    response = await client.post("/api/calc", json=_lines(100))
+    assert response.status_code == 200
+    assert response.json()["attacks"]["mean"] == 100
+
+
+@pytest.mark.parametrize(("change", "loc", "words"), [
+    ({"target": {"models": [{"count": 150, "T": 4, "Sv": 3, "W": 2}] * 2}},
+     ["body", "target"], "300 models; at most 200"),
+    ({"target": {"models": [{"count": 201, "T": 4, "Sv": 3, "W": 2}]}},
+     ["body", "target", "models", 0, "count"], "less than or equal to 200"),
+    ({"attacker": {"weapons": [{"A": "11D6", "skill": 3, "S": 4, "D": "1"}]}},
+     ["body", "attacker", "weapons", 0, "A"], "at most 10"),
+    ({"attacker": {"weapons": [{"A": "1", "skill": 3, "S": 4, "AP": 1, "D": "1"}]}},
+     ["body", "attacker", "weapons", 0, "AP"], "less than or equal to 0"),
+    ({"attacker": {"weapons": [{"A": "1", "skill": 3, "S": 4, "D": "1",
+                                "abilities": ["__import__('os')"]}]}},
+     ["body", "attacker", "weapons", 0, "abilities"], "unknown weapon ability"),
+])
+async def test_out_of_range_scenarios_get_422_naming_the_field(
+        client: httpx.AsyncClient, change: dict[str, Any], loc: list[Any], words: str) -> None:
+    response = await client.post("/api/calc", json={**BOLT_RIFLES, **change})
+    assert response.status_code == 422
+    errors = _detail(response)
+    assert [e["loc"] for e in errors] == [loc]
+    assert words in errors[0]["msg"]
+
+
+async def test_engine_refusals_name_the_weapon_line(client: httpx.AsyncClient) -> None:
+    melee = {**BOLT_RIFLES, "attacker": {"weapons": [
+        {"name": "Chainsword", "range": "Melee", "A": "2", "skill": 4, "S": 4, "D": "1"}]}}
+    response = await client.post("/api/calc", json=melee)
+    assert response.status_code == 422
+    [error] = _detail(response)
+    assert error["loc"] == ["body", "attacker", "weapons", 0]
+    assert "'Chainsword' is a melee weapon but the phase is 'shooting'" in error["msg"]
+
+
+async def test_named_effects_whose_conditions_fail_are_refused_one_by_one(
+        client: httpx.AsyncClient) -> None:
+    response = await client.post("/api/calc", json={
+        **BOLT_RIFLES, "effects": ["Coordinated Trap", "Primed and Readied"]})
+    assert response.status_code == 422
+    errors = _detail(response)
+    assert [e["loc"] for e in errors] == [["body", "effects", 0], ["body", "effects", 1]]
+    assert errors[0]["msg"] == ("Coordinated Trap: the attacker is not a GENESTEALER CULTS "
+                                "unit")
+
+
+async def test_malformed_json_is_a_422(client: httpx.AsyncClient) -> None:
+    response = await client.post("/api/calc", content=b"{\"attacker\": ",
+                                 headers={"content-type": "application/json"})
+    assert response.status_code == 422
+    assert _detail(response)[0]["loc"][0] == "body"
+
+
+async def test_bodies_over_256_kb_are_refused_naming_the_body(
+        client: httpx.AsyncClient) -> None:
+    blob = b" " * (MAX_BODY + 1)
+    response = await client.post("/api/calc", content=blob,
+                                 headers={"content-type": "application/json"})
+    assert response.status_code == 422
+    [error] = _detail(response)
+    assert error["loc"] == ["body"]
+    assert error["msg"] == (f"the request body is {MAX_BODY + 1} bytes; at most {MAX_BODY} "
+                            "bytes (256 KB)")
+
+
+async def test_bodies_without_a_length_are_cut_at_256_kb(client: httpx.AsyncClient) -> None:
+    async def chunks() -> AsyncIterator[bytes]:
+        for _ in range(40):
+            yield b" " * 10_000
+
+    response = await client.post("/api/calc", content=chunks(),
+                                 headers={"content-type": "application/json"})
+    assert "content-length" not in response.request.headers
+    assert response.status_code == 422
+    [error] = _detail(response)
+    assert error["loc"] == ["body"]
+    assert "at most 262144 bytes" in error["msg"]
+
+
+async def test_a_body_just_under_the_limit_is_read(client: httpx.AsyncClient) -> None:
+    text = json.dumps(BOLT_RIFLES)
+    padded = text + " " * (MAX_BODY - len(text))
+    response = await client.post("/api/calc", content=padded,
+                                 headers={"content-type": "application/json"})
+    assert response.status_code == 200
+
+
+async def test_a_calculation_past_the_timeout_is_stopped_and_refused() -> None:
+    app = create_app(library=load_seed_library, workers=1, calc_timeout=0.5, calc_wait=5)
+    transport = httpx.ASGITransport(app=app)
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            slow = await client.post("/api/calc", json=HEAVY)
+            assert slow.status_code == 422
+            assert _detail(slow) == [{"loc": ["body"], "msg": TOO_SLOW, "type": "too_slow"}]
+            sampled = await client.post("/api/calc", json={
+                **HEAVY, "method": "monte-carlo", "trials": 10_000_000})
+            assert sampled.status_code == 422
+            assert _detail(sampled)[0]["loc"] == ["body", "trials"]
+            # the stopped worker was replaced: the next calculation is answered
+            after = await client.post("/api/calc", json=BOLT_RIFLES)
+            assert after.status_code == 200
+    finally:
+        app.state.calc_pool.close()
+
+
+async def test_a_request_that_finds_every_worker_busy_gets_503() -> None:
+    app = create_app(library=load_seed_library, workers=1, calc_timeout=3, calc_wait=0.2)
+    transport = httpx.ASGITransport(app=app)
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            assert (await client.post("/api/calc", json=BOLT_RIFLES)).status_code == 200
+            slow = asyncio.ensure_future(client.post("/api/calc", json=HEAVY))
+            await asyncio.sleep(0.5)
+            busy = await client.post("/api/calc", json=BOLT_RIFLES)
+            assert busy.status_code == 503
+            assert busy.headers["retry-after"] == "2"
+            assert (await slow).status_code == 422
+    finally:
+        app.state.calc_pool.close()
+
+
+# --- effects ------------------------------------------------------------------------------
+
+
+async def test_effects_check_says_which_rules_a_scenario_can_use(
+        client: httpx.AsyncClient) -> None:
+    gsc = {**BOLT_RIFLES, "attacker": {**BOLT_RIFLES["attacker"],
+                                       "keywords": ["GENESTEALER CULTS", "INFANTRY"]}}
+    response = await client.post("/api/effects/check", json=gsc)
+    assert response.status_code == 200
+    by_name = {e["name"]: e for e in response.json()}
+    assert by_name["Coordinated Trap"]["holds"] is True
+    assert by_name["Coordinated Trap"]["failures"] == []
+    assert by_name["Acceptable Losses"]["holds"] is False
+    assert by_name["Acceptable Losses"]["failures"] == [
+        "Acceptable Losses: the attacker is not a ASTRA MILITARUM unit"]
+    fight_only = by_name["Hyperferocity"]
+    assert fight_only["holds"] is False
+    assert "not the shooting phase" in fight_only["failures"][0]
+    # an ability that states no condition is offered to its own unit only
+    damaged = "Damaged: 1-8 wounds remaining"
+    assert by_name[damaged]["failures"] == [
+        f"{damaged}: an ability of the Banehammer, not of Bolt rifles"]
+    banehammer = {**BOLT_RIFLES, "attacker": {**BOLT_RIFLES["attacker"], "name": "Banehammer"}}
+    checked = (await client.post("/api/effects/check", json=banehammer)).json()
+    assert next(e for e in checked if e["name"] == damaged)["holds"] is True
+
+
+async def test_effects_lists_those_a_unit_can_use(client: httpx.AsyncClient) -> None:
+    response = await client.get("/api/effects", params={"unit": "Neophyte Hybrids"})
+    names = {e["name"] for e in response.json()}
+    assert "Coordinated Trap" in names
+    assert "Acceptable Losses" not in names
+    missing = await client.get("/api/effects", params={"unit": "Neophites"})
+    assert missing.status_code == 404
+
+
+# --- look-ups -----------------------------------------------------------------------------
+
+
+async def test_units_and_datasheets_come_from_the_library(client: httpx.AsyncClient) -> None:
+    lib = load_seed_library()
+    listed = (await client.get("/api/units")).json()
+    assert [(u["name"], u["rules"]) for u in listed] == [(d.name, d.rules)
+                                                        for d in lib.datasheets()]
+    sheet = (await client.get("/api/units/neophyte-hybrids")).json()
+    assert sheet == lib.datasheet("Neophyte Hybrids").model_dump(mode="json")
+    missing = await client.get("/api/units/Primsu")
+    assert missing.status_code == 404
+    assert _detail(missing)[0]["suggestions"] == ["Primus"]
+
+
+async def test_a_unit_as_attacker_is_what_build_attacker_picks(
+        client: httpx.AsyncClient) -> None:
+    sheet = load_seed_library().datasheet("Neophyte Hybrids")
+    default, _ = build_attacker(sheet, 10, "shooting", [])
+    choice = (await client.get("/api/units/Neophyte Hybrids/attacker")).json()
+    assert choice["models"] == 10
+    assert (choice["min_models"], choice["max_models"]) == (10, 20)
+    picked = [w for w in choice["weapons"] if w["selected"]]
+    assert [(w["name"], w["count"], w["A"], w["abilities"]) for w in picked] == [
+        (w.name, w.count, str(w.A), [str(a) for a in w.abilities]) for w in default.weapons]
+    ranged = {w.name for w in sheet.weapons if not w.is_melee}
+    assert {w["name"].split(" – ")[0] for w in choice["weapons"]} == ranged
+    assert "Grenade launcher – krak" in [w["name"] for w in choice["weapons"]]
+    fight = (await client.get("/api/units/Neophyte Hybrids/attacker",
+                              params={"phase": "fight", "models": 15})).json()
+    assert {w["range"] for w in fight["weapons"]} == {"Melee"}
+    assert {w["count"] for w in fight["weapons"]} == {15}
+    too_many = await client.get("/api/units/Neophyte Hybrids/attacker", params={"models": 25})
+    assert too_many.status_code == 422
+    assert _detail(too_many)[0]["loc"] == ["query", "models"]
+
+
+async def test_targets_are_presets_or_units(client: httpx.AsyncClient) -> None:
+    lib = load_seed_library()
+    presets = (await client.get("/api/targets")).json()
+    assert [p["name"] for p in presets] == [p.name for p in lib.presets()]
+    meq = (await client.get("/api/targets/MEQ", params={"models": 10})).json()
+    assert meq == lib.target("meq", models=10).model_dump(mode="json")
+    riders = (await client.get("/api/targets/Death Riders", params={"models": 7})).json()
+    assert sum(g["count"] for g in riders["models"]) == 7
+    bad = await client.get("/api/targets/Death Riders", params={"models": 12})
+    assert bad.status_code == 422
+    assert "4" in _detail(bad)[0]["msg"] or "5" in _detail(bad)[0]["msg"]
+
+
+async def test_rules_are_looked_up_like_tactica_rule(client: httpx.AsyncClient) -> None:
+    response = await client.get("/api/rules/Rapid Fire")
+    assert response.status_code == 200
+    found = load_seed_library().find_rules("Rapid Fire")
+    assert response.json() == [r.model_dump(mode="json") for r in found]
+    assert (await client.get("/api/rules/Rapid Fyre")).status_code == 404
+
+
+# --- lists --------------------------------------------------------------------------------
+
+
+async def test_a_list_is_priced_and_checked(client: httpx.AsyncClient, army_list: str) -> None:
+    from tactica.army import parse_roster, validate
+
+    text = army_list
+    response = await client.post("/api/list/validate", json={"text": text})
+    assert response.status_code == 200
+    report = response.json()
+    lib = load_seed_library()
+    expected = validate(parse_roster(text, library=lib), lib)
+    assert report["total"] == expected.prices.total == 235
+    assert report["format"] == "gw-text"
+    assert [u["name"] for u in report["units"]] == ["Primus", "Neophyte Hybrids",
+                                                   "Goliath Truck"]
+    assert report["units"][1]["page"] == "/units/Neophyte%20Hybrids?rules=11th"
+    assert report["units"][2]["page"] is None
+    assert [v["code"] for v in report["violations"]] == [v.code for v in expected.violations]
+    assert "UNKNOWN_DATASHEET" in [v["code"] for v in report["violations"]]
+    assert report["legal"] is False
+
+
+async def test_lists_that_cannot_be_read_name_the_field(client: httpx.AsyncClient) -> None:
+    garbage = await client.post("/api/list/validate", json={"text": "print('hello')"})
+    assert garbage.status_code == 422
+    assert _detail(garbage)[0]["loc"] == ["body", "text"]
+    unknown = await client.post("/api/list/validate", json={"text": "x", "format": "docx"})
+    assert unknown.status_code == 422
+    assert _detail(unknown)[0]["loc"] == ["body", "format"]
+    empty = await client.post("/api/list/validate", json={"text": ""})
+    assert _detail(empty)[0]["loc"] == ["body", "text"]
+
+
+async def test_without_the_army_package_lists_answer_503(
+        client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = importlib.import_module
+
+    def no_army(name: str, package: str | None = None) -> Any:
+        if name == "tactica.army":
+            raise ModuleNotFoundError("No module named 'tactica.army'")
+        return real(name, package)
+
+    monkeypatch.setattr(web_lists.importlib, "import_module", no_army)
+    response = await client.post("/api/list/validate", json={"text": "anything"})
+    assert response.status_code == 503
+    assert response.json() == {"detail": "army lists not available"}
+
+
+# --- pages and static files ---------------------------------------------------------------
+
+PAGES = ["/", "/units", "/units/Neophyte%20Hybrids", "/units/Banehammer?rules=10th",
+         "/rules", "/rules/Rapid%20Fire", "/rules/Cult%20Demagogue", "/list", "/docs"]
+
+
+@pytest.mark.parametrize("path", PAGES)
+async def test_pages_use_nothing_but_the_app(client: httpx.AsyncClient, path: str) -> None:
+    response = await client.get(path)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/html")
+    assert "default-src 'self'" in response.headers["content-security-policy"]
+    for url in re.findall(r'(?:src|href)="([^"]*)"', response.text):
+        assert url.startswith(("/", "#")), url
+    for url in re.findall(r'(?:src|href)="(/static/[^"?]*)', response.text):
+        assert (await client.get(url)).status_code == 200, url
+
+
+async def test_static_files_load_nothing_from_elsewhere(client: httpx.AsyncClient) -> None:
+    static = Path(__file__).resolve().parents[2] / "src" / "tactica" / "web" / "static"
+    files = sorted(static.iterdir())
+    assert {f.suffix for f in files} >= {".js", ".css"}
+    for f in files:
+        response = await client.get(f"/static/{f.name}")
+        assert response.status_code == 200
+        assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", response.text), f.name
+        assert "eval(" not in response.text and "new Function" not in response.text
+
+
+async def test_the_datasheet_page_links_its_rules(client: httpx.AsyncClient) -> None:
+    page = (await client.get("/units/Neophyte Hybrids")).text
+    assert '<a href="/rules/Rapid%20Fire">Rapid Fire 1</a>' in page
+    assert "Hybrid firearm" in page and "Seismic cannon" in page
+    assert 'href="/?attacker=Neophyte%20Hybrids&amp;rules=' in page
+    primus = (await client.get("/units/Primus")).text
+    assert '<a href="/rules/Cult%20Demagogue">Cult Demagogue</a>' in primus
+    assert '<a href="/units/Neophyte%20Hybrids">Neophyte Hybrids</a>' in primus
+
+
+async def test_unknown_pages_are_404_pages_with_suggestions(client: httpx.AsyncClient) -> None:
+    response = await client.get("/units/Primsu")
+    assert response.status_code == 404
+    assert '<a href="/units/Primus">Primus</a>' in response.text
+    assert (await client.get("/nothing-here")).status_code == 404
+    api = await client.get("/api/nothing-here")
+    assert api.status_code == 404
+    assert api.headers["content-type"] == "application/json"
+
+
+async def test_the_docs_page_lists_every_endpoint(client: httpx.AsyncClient,
+                                                  app: FastAPI) -> None:
+    docs = (await client.get("/docs")).text
+    spec = (await client.get("/openapi.json")).json()
+    assert spec["paths"]
+    for path, methods in spec["paths"].items():
+        assert f"<code>{path}</code>" in docs
+        assert all(m.upper() in docs for m in methods)
+    calc = spec["paths"]["/api/calc"]["post"]
+    assert calc["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith(
+        "/Scenario")
+    assert app.title == "tactica"
+
+
+async def test_user_text_is_shown_escaped(client: httpx.AsyncClient) -> None:
+    response = await client.get("/units/<img src=x onerror=alert(1)>")
+    assert response.status_code == 404
+    assert "<img" not in response.text
+    assert "no unit named &#39;&lt;img src=x onerror=alert(1)&gt;&#39;" in response.text
+
+
+# --- tactica serve ---------------------------------------------------------------------------
+
+
+async def test_tactica_serve_runs_the_app_with_uvicorn(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from tactica.cli import commands
+
+    calls: list[tuple[Any, dict[str, Any]]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, kw)))
+    result = CliRunner().invoke(commands.app, ["--no-dataset", "serve", "--port", "8123",
+                                               "--timeout", "2.5"])
+    assert result.exit_code == 0, result.output
+    assert "http://127.0.0.1:8123/" in result.stdout
+    [(app, options)] = calls
+    assert isinstance(app, FastAPI)
+    assert options["host"] == "127.0.0.1" and options["port"] == 8123
+    assert app.state.calc_pool.timeout == 2.5
+    default = CliRunner().invoke(commands.app, ["--no-dataset", "serve"])
+    assert default.exit_code == 0
+    assert calls[1][1]["port"] == 8000
