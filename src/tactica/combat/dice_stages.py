@@ -15,7 +15,7 @@ import numpy as np
 from ..dice import FloatArray
 from .profile import RerollPolicy, ResolvedWeapon
 
-__all__ = ["DieOutcome", "compound", "die_outcome", "roll_outcomes"]
+__all__ = ["DieOutcome", "compound", "die_outcome", "roll_outcomes", "trim"]
 
 # outcome indices of one hit or wound roll
 FAIL, SUCCESS, CRITICAL = 0, 1, 2
@@ -114,8 +114,22 @@ class DieOutcome:
 
     @property
     def to_save(self) -> FloatArray:
-        """Joint pmf over (n, m)."""
-        return np.asarray(self.joint.sum(axis=0))
+        """Joint pmf over (n, m), trimmed to its non-zero extent."""
+        return trim(np.asarray(self.joint.sum(axis=0)))
+
+
+def trim(a: FloatArray) -> FloatArray:
+    """``a`` without trailing all-zero rows and columns (at least one of each).
+
+    >>> trim(np.array([[0.5, 0.0], [0.5, 0.0], [0.0, 0.0]])).shape
+    (2, 1)
+    """
+    keep = []
+    for axis in range(a.ndim):
+        other = tuple(i for i in range(a.ndim) if i != axis)
+        nz = np.flatnonzero(a.any(axis=other) if other else a)
+        keep.append(slice(0, int(nz[-1]) + 1 if len(nz) else 1))
+    return a[tuple(keep)]
 
 
 def _conv2(a: FloatArray, b: FloatArray) -> FloatArray:

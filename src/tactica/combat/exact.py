@@ -29,7 +29,7 @@ from ..dice import FloatArray
 from ..rules import get_ruleset
 from ..rules.base import RuleSet
 from .allocation import Operator, Packet, StateSpace, build_groups, loss_pmf
-from .dice_stages import DieOutcome, compound, die_outcome
+from .dice_stages import DieOutcome, compound, die_outcome, trim
 from .effects import resolve_effects
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
 from .result import Distribution, NamedDistribution, Result, StageExplanation, WeaponSummary
@@ -143,8 +143,8 @@ def _command_alternative(
     assert ok is not None and die.fresh_wound is not None
     if command == "hit":
         return (_one_die_reroll(w.attacks_pmf, die.hits, ok.sum(axis=(1, 2)), die.hits),
-                _one_die_reroll(w.attacks_pmf, die.to_save, ok.sum(axis=0), die.to_save))
-    return hits, _one_die_reroll(w.attacks_pmf, die.to_save, ok.sum(axis=0), die.fresh_wound)
+                _one_die_reroll(w.attacks_pmf, die.to_save, trim(ok.sum(axis=0)), die.to_save))
+    return hits, _one_die_reroll(w.attacks_pmf, die.to_save, trim(ok.sum(axis=0)), die.fresh_wound)
 
 
 def command_reroll_choice(scenario: Scenario, rules: RuleSet,
@@ -157,6 +157,7 @@ def command_reroll_choice(scenario: Scenario, rules: RuleSet,
     for wi, w in enumerate(weapons):
         e_normal, e_mortal = _expected_values(w, scenario, space, rules)
         die = die_outcome(w, e_normal, e_mortal, lethal[wi] if wi < len(lethal) else None)
+        _guard_compound(w, die.to_save)
         hits = compound(w.attacks_pmf, die.hits)
         nm = compound(w.attacks_pmf, die.to_save)
         alt = _command_alternative(w, die, hits, nm, command, rules)
@@ -171,6 +172,37 @@ def _value(nm: FloatArray, e_normal: float, e_mortal: float) -> float:
     n = float(np.dot(nm.sum(axis=1), np.arange(nm.shape[0])))
     m = float(np.dot(nm.sum(axis=0), np.arange(nm.shape[1])))
     return n * e_normal + m * e_mortal
+
+
+#: Refuse exact work above this many multiply-adds (a few seconds on one core): such
+#: scenarios are what the Monte Carlo twin is for.
+MAX_WORK = 4e9
+
+
+def _too_large(what: str, work: float) -> ScenarioError:
+    return ScenarioError(
+        f"attacker.weapons: too large for the exact engine ({what}: about {work:.1e} "
+        "operations); use method monte-carlo")
+
+
+def _guard_compound(w: ResolvedWeapon, per_die: FloatArray) -> None:
+    """Refuse before compounding when the totals would be huge (e.g. 50 x D6 attacks with
+    Sustained Hits and Devastating Wounds)."""
+    dice = len(w.attacks_pmf) - 1
+    cells = float(np.prod([(d - 1) * dice + 1 for d in per_die.shape]))
+    work = cells * dice * np.count_nonzero(per_die) / 3
+    if work > MAX_WORK:
+        raise _too_large(f"{w.name}: outcome totals of {dice} attack dice", work)
+
+
+def _guard_chain(nm_all: list[FloatArray], states: int, unsaved: int) -> None:
+    """Refuse before the target's chain when it would be huge."""
+    work = 0.0
+    for nm in nm_all:
+        work += nm.shape[0] * 2 * states * states * unsaved  # one packet at a time
+        work += nm.shape[0] * nm.shape[1] * states * unsaved  # pending critical wounds
+    if work > MAX_WORK:
+        raise _too_large(f"{states} target states x {unsaved} unsaved counts", work)
 
 
 def _mean(p: FloatArray) -> float:
@@ -279,6 +311,7 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...]) -> Result:
     for wi, w in enumerate(weapons):
         e_normal, e_mortal = _expected_values(w, scenario, space, rules)
         die = die_outcome(w, e_normal, e_mortal, lethal[wi] if wi < len(lethal) else None)
+        _guard_compound(w, die.to_save)
         hits = compound(w.attacks_pmf, die.hits)
         nm = compound(w.attacks_pmf, die.to_save)
         if command is not None:
@@ -355,6 +388,7 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...]) -> Result:
     mortal_ops = ops[len(weapons): 2 * len(weapons)]
     n_states = len(space.states)
     u_max = sum(len(_antidiagonal(nm)) - 1 for nm in nm_all)
+    _guard_chain(nm_all, n_states, u_max + 1)
     x0 = np.zeros((n_states, u_max + 1))
     x0[0, 0] = 1.0
     for label, pmf in before:  # 06.02: one mortal wound at a time, spilling over
