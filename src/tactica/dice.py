@@ -184,7 +184,8 @@ class DiceExpr:
                 [core_schema.str_schema(pattern=r"^(\d+|\d*[dD](3|6)(\+\d+)?)$"),
                  core_schema.int_schema(ge=0)]
             ),
-            serialization=core_schema.plain_serializer_function_ser_schema(str),
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                str, return_schema=core_schema.str_schema()),
         )
 
 

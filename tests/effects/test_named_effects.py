@@ -476,7 +476,8 @@ def test_synapse(rules: str, faction: str | None) -> None:
 def test_damaged(rules: str, wounds_left: int, name: str) -> None:
     """Banehammer DAMAGED (C): with 1-8 wounds remaining, -1 to Hit.
     6 attacks BS3+: faces 4-6 hit: 6 * 3/6 = 3."""
-    r = run(weapon(count=6, skill=3), rules=rules, keywords=["VEHICLE", "TITANIC"],
+    r = run(weapon(count=6, skill=3), rules=rules,
+            keywords=["VEHICLE", "TITANIC", "BANEHAMMER"],
             attacker_wounds_left=wounds_left, effects=[name])
     assert r.hits.mean == approx(3)
 

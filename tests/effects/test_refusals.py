@@ -140,10 +140,14 @@ CASES = [
          army_faction="GENESTEALER CULTS"),
     case("Synapse", "effects.0: Synapse: used in the fight phase, not the shooting phase",
          keywords=TYRANIDS),
-    case("Damaged: 1-8 wounds remaining", "effects.0: Damaged (1-8 wounds remaining): needs "
-         "context.attacker_wounds_left between 1 and 8 (got 9)", attacker_wounds_left=9),
-    case("Damaged: 1-8 wounds remaining", "effects.0: Damaged (1-8 wounds remaining): needs "
-         "context.attacker_wounds_left between 1 and 8 (got None)", effects=["Damaged"]),
+    case("Damaged: 1-8 wounds remaining", "effects.0: Damaged: 1-8 wounds remaining: needs "
+         "context.attacker_wounds_left between 1 and 8", attacker_wounds_left=9,
+         keywords=["VEHICLE", "BANEHAMMER"]),
+    case("Damaged: 1-8 wounds remaining", "effects.0: Damaged: 1-8 wounds remaining: needs "
+         "context.attacker_wounds_left between 1 and 8", effects=["Damaged"],
+         keywords=["VEHICLE", "BANEHAMMER"]),
+    case("Damaged: 1-8 wounds remaining", "effects.0: Damaged: 1-8 wounds remaining: the "
+         "attacker is not a BANEHAMMER unit", attacker_wounds_left=5),
 ]
 
 

@@ -227,11 +227,14 @@ async def test_effects_check_says_which_rules_a_scenario_can_use(
     fight_only = by_name["Hyperferocity"]
     assert fight_only["holds"] is False
     assert "not the shooting phase" in fight_only["failures"][0]
-    # an ability that states no condition is offered to its own unit only
+    # the Banehammer's Damaged profile: its own unit, with 1-8 wounds left
     damaged = "Damaged: 1-8 wounds remaining"
     assert by_name[damaged]["failures"] == [
-        f"{damaged}: an ability of the Banehammer, not of Bolt rifles"]
-    banehammer = {**BOLT_RIFLES, "attacker": {**BOLT_RIFLES["attacker"], "name": "Banehammer"}}
+        f"{damaged}: the attacker is not a BANEHAMMER unit",
+        f"{damaged}: needs context.attacker_wounds_left between 1 and 8"]
+    banehammer = {**BOLT_RIFLES, "attacker": {**BOLT_RIFLES["attacker"], "name": "Banehammer",
+                                              "keywords": ["VEHICLE", "BANEHAMMER"]},
+                  "context": {"attacker_wounds_left": 5}}
     checked = (await client.post("/api/effects/check", json=banehammer)).json()
     assert next(e for e in checked if e["name"] == damaged)["holds"] is True
 

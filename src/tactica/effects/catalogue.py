@@ -12,6 +12,7 @@ import numpy as np
 
 from ..combat.scenario import Effect, Scenario
 from .model import (
+    Condition,
     NamedEffect,
     Outcome,
     attacker_has,
@@ -176,6 +177,14 @@ def _damaged(s: Scenario, param: str | None) -> Outcome:
     return Outcome(modifiers=mods(hit=-1))
 
 
+def _parasitism(s: Scenario, param: str | None) -> Outcome:
+    """Psionic Parasitism (000/004): the TYRANIDS unit gets +1 to Hit; the GENESTEALER
+    CULTS unit fed on suffers D3+1 mortal wounds (reported, it is not the target)."""
+    return Outcome(modifiers=mods(hit=1), side=(
+        ("Psionic Parasitism: mortal wounds to the GENESTEALER CULTS unit fed on",
+         dice_pmf("D3+1")),))
+
+
 def _synapse(s: Scenario, param: str | None) -> Outcome:
     """Synapse (004): if the Army Faction is TYRANIDS, a unit in Synapse range has +1
     Strength for melee attacks."""
@@ -318,7 +327,8 @@ EFFECTS: tuple[NamedEffect, ...] = (
                 apply=_hyperferocity),
     NamedEffect("Psionic Parasitism", "detachment rule", "Final Day",
                 conditions=(attacker_has("TYRANIDS"),),
-                terms="+1 to Hit for the TYRANIDS unit that fed", apply=_fixed(*mods(hit=1))),
+                terms="+1 to Hit for the TYRANIDS unit that fed; the GSC unit fed on suffers "
+                      "D3+1 mortal wounds", apply=_parasitism),
     NamedEffect("Catalyst", "detachment rule", "Final Day", aliases=("Catalyst (Aura)",),
                 conditions=(attacker_has(GSC), context_flag(
                     "tyranids_nearby", "the target is within 6\" of a friendly TYRANIDS unit")),
@@ -352,6 +362,10 @@ EFFECTS: tuple[NamedEffect, ...] = (
                 apply=_synapse),
     NamedEffect("Damaged: 1-8 wounds remaining", "ability", "Banehammer",
                 aliases=("Damaged", "Banehammer damaged"),
+                conditions=(attacker_has("BANEHAMMER"), Condition(
+                    "1-8 wounds remaining", "needs context.attacker_wounds_left between 1 and 8",
+                    lambda s: s.context.attacker_wounds_left is not None
+                    and 1 <= s.context.attacker_wounds_left <= 8)),
                 terms="-1 to Hit while 1-8 wounds remain (context.attacker_wounds_left)",
                 apply=_damaged),
 )

@@ -303,20 +303,9 @@ def effects_check(scenario: Scenario) -> list[EffectCheck]:
 
     out = []
     for e in EFFECTS:
-        failures = e.check(scenario) + _other_units_ability(e, scenario)
+        failures = e.check(scenario)
         out.append(EffectCheck(**effect_info(e), holds=not failures, failures=failures))
     return out
-
-
-def _other_units_ability(e: NamedEffect, scenario: Scenario) -> list[str]:
-    """A datasheet ability that states no condition (the Banehammer's Damaged profile) is
-    offered for that unit only: the calculator does not offer it to other attackers."""
-    if e.kind != "ability" or e.conditions:
-        return []
-    unit = scenario.attacker.name
-    if unit.casefold() == e.source.casefold() or e.source.upper() in scenario.attacker.keywords:
-        return []
-    return [f"{e.name}: an ability of the {e.source}, not of {unit}"]
 
 
 @router.get("/effects", response_model=list[EffectInfo], summary="List named effects")

@@ -172,8 +172,7 @@ def create_app(
         docs_url=None,
         redoc_url=None,
         openapi_url="/openapi.json",
-        # one schema per model: DiceExpr has a JSON schema for input only (its output is
-        # the same text, "D6+1")
+        # one schema per model: a DiceExpr reads and writes the same text ("D6+1")
         separate_input_output_schemas=False,
         lifespan=lifespan,
     )
