@@ -21,6 +21,7 @@ from rich.table import Table
 from ..combat import Result, Scenario, calculate
 from ..combat.scenario import Attacker, Context, Effect, WeaponLine
 from ..model.abilities import RapidFire
+from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet, WeaponProfile
 
 __all__ = ["build_attacker", "calc", "render_result"]
@@ -228,7 +229,10 @@ def calc(
                 sheet, atk, notes = built.sheet, built.attacker, list(built.notes)
                 led_by = [*(led_by or ()), *built.led_by]
             else:
-                sheet = lib.datasheet(attacker)
+                # the datasheet of the rules version asked for, if the library has one
+                version: RulesVersion | None = (
+                    "10th" if rules == "10th" else "11th" if rules == "11th" else None)
+                sheet = lib.datasheet(attacker, version)
                 n = models or sum(c.min for c in sheet.composition) or 1
                 atk, notes = build_attacker(sheet, n, phase, weapon or [])
             tgt = lib.target(target, models=target_models)
