@@ -298,21 +298,41 @@ class Operator:
             self._sa = _coo(self._a)
             self._sb = _coo(self._b)
 
-    def apply(self, x: FloatArray) -> FloatArray:
+    def apply(self, x: FloatArray, cols: int | None = None,
+              out: FloatArray | None = None) -> FloatArray:
+        """One packet. ``cols``: only the first ``cols`` unsaved columns of ``x`` can be
+        non-zero (the caller knows the bound); ``out``: a zeroed array to write into."""
+        res = self._apply(x, cols, out)
+        if out is not None and res is not out:
+            out[...] = res
+            return out
+        return res
+
+    def _apply(self, x: FloatArray, cols: int | None, out: FloatArray | None) -> FloatArray:
         n = x.shape[0]
         self._prepare(n)
+        width = x.shape[1]
+        if (self._dense is not None and cols is not None and cols < width and self._b):
+            both = self._dense[0]
+            y = both @ x[:, :cols]
+            res: FloatArray = np.zeros_like(x) if out is None else out
+            res[:, :cols] = y[:n]
+            res[:, 1 : cols + 1] += y[n:]
+            return res
         if self._dense is not None:
             both = self._dense[0]
             y = both @ x
-            out: FloatArray = y[:n]
-            if self._b:
-                out[:, 1:] += y[n:, :-1]
-            return out
-        out = _sparse_apply(self._sa, x)
+            kept: FloatArray = y[:n]
+            moved: FloatArray = y[n:]
+        else:
+            kept = _sparse_apply(self._sa, x)
+            moved = _sparse_apply(self._sb, x) if self._b else np.zeros_like(x)
         if self._b:
-            moved = _sparse_apply(self._sb, x)
-            out[:, 1:] += moved[:, :-1]
-        return out
+            if width == 1:  # unsaved not tracked (a search for a choice)
+                kept += moved
+            else:
+                kept[:, 1:] += moved[:, :-1]
+        return kept
 
 
 def _coo(rows: list[tuple[int, int, float]]) -> tuple[np.ndarray, np.ndarray, FloatArray]:

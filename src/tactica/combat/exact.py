@@ -245,6 +245,7 @@ def lethal_choices(scenario: Scenario) -> tuple[bool | None, ...]:
 
 
 def _lethal_search(scenario: Scenario) -> tuple[tuple[bool | None, ...], Result | None]:
+    """The best Lethal Hits choice (and a finished result when one was computed)."""
     """24.23 Lethal Hits is optional in 11th: per weapon line, take it or roll to wound,
     whichever gives the higher expected damage of the whole attack (reference facts §4;
     every combination is computed exactly, up to ``_MAX_LETHAL_SEARCH`` lines; ties take
@@ -256,16 +257,17 @@ def _lethal_search(scenario: Scenario) -> tuple[tuple[bool | None, ...], Result 
     none: list[bool | None] = [None] * len(weapons)
     if not open_ or len(open_) > _MAX_LETHAL_SEARCH:
         return tuple(none), None
-    best: tuple[float, tuple[bool | None, ...], Result] | None = None
+    best: tuple[float, tuple[bool | None, ...]] | None = None
     for combo in product((True, False), repeat=len(open_)):
         choice = list(none)
         for i, take in zip(open_, combo, strict=True):
             choice[i] = take
-        result = _calculate(scenario, tuple(choice))
-        if best is None or result.damage.mean > best[0] + 1e-12:
-            best = (result.damage.mean, tuple(choice), result)
+        # only the expected damage decides: the search skips the unsaved counts
+        mean = _calculate(scenario, tuple(choice), track_unsaved=False).damage.mean
+        if best is None or mean > best[0] + 1e-12:
+            best = (mean, tuple(choice))
     assert best is not None
-    return best[1], best[2]
+    return best[1], None
 
 
 def lethal_notes(scenario: Scenario, choice: tuple[bool | None, ...]) -> tuple[str, ...]:
@@ -285,7 +287,11 @@ def calculate_exact(scenario: Scenario) -> Result:
     return result.model_copy(update={"notes": notes + result.notes}) if notes else result
 
 
-def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...]) -> Result:
+def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
+               track_unsaved: bool = True) -> Result:
+    """The whole calculation for fixed attacker choices. Without ``track_unsaved`` the
+    unsaved counts are not kept (the result's ``unsaved`` is then meaningless): enough for
+    the expected damage, at a fraction of the cost."""
     rules = get_ruleset(scenario.rules)
     effects, named = resolve_effects(scenario)
     scenario = named.scenario(scenario)
@@ -388,6 +394,8 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...]) -> Result:
     mortal_ops = ops[len(weapons): 2 * len(weapons)]
     n_states = len(space.states)
     u_max = sum(len(_antidiagonal(nm)) - 1 for nm in nm_all)
+    if not track_unsaved:
+        u_max = 0
     _guard_chain(nm_all, n_states, u_max + 1)
     x0 = np.zeros((n_states, u_max + 1))
     x0[0, 0] = 1.0
@@ -423,13 +431,14 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...]) -> Result:
             x = mp["precision_start" if w.precision else "reset"].apply(x)
             wmax = nm.shape[0] - 1
             stack_ok = (wmax + 1) * x.size <= _STACK_LIMIT
+            nz = np.flatnonzero(x.any(axis=0))
+            u0 = int(nz[-1]) + 1 if len(nz) else 1  # unsaved columns in use so far
             if has_dw and stack_ok:
-                seq = np.empty((wmax + 1, *x.shape))
-                cur = x
-                for n in range(wmax + 1):
-                    seq[n] = cur
-                    if n < wmax:
-                        cur = normal_ops[wi].apply(cur)
+                seq = np.zeros((wmax + 1, *x.shape))
+                seq[0] = x
+                for n in range(wmax):
+                    normal_ops[wi].apply(seq[n], cols=min(x.shape[1], u0 + n),
+                                         out=seq[n + 1])
                 r = np.tensordot(nm.T, seq, axes=(1, 0))  # (m, states, unsaved)
                 for m in range(nm.shape[1]):
                     if nm[:, m].any():
@@ -446,7 +455,7 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...]) -> Result:
                     for mi in np.nonzero(col)[0]:
                         acc[mi] += col[mi] * cur
                     if n < wmax:
-                        cur = normal_ops[wi].apply(cur)
+                        cur = normal_ops[wi].apply(cur, cols=min(x.shape[1], u0 + n))
                 for m in range(nm.shape[1]):
                     if nm[:, m].any():
                         rm = acc[m]
