@@ -191,6 +191,14 @@ ORACLE_CASES: dict[str, dict[str, Any]] = {
         "11th", [_w("Gun", "3", 2, 8, -1, "2")],
         [{"name": "A", "count": 2, "T": 4, "Sv": 3, "W": 3, "wounds_lost": 1},
          {"name": "B", "count": 2, "T": 4, "Sv": 4, "W": 2, "wounds_lost": 1}]),
+    # one allocation group (same W, Sv, InSv) holding two wounded models (entries "A" and
+    # "B", B with Feel No Pain): both wounded models before A's unwounded one, then the
+    # Sv3+ "C" group
+    "one-group-two-wounded-models": _s(
+        "10th", [_w("Gun", "3", 2, 8, -1, "1", "Sustained Hits 1")],
+        [{"name": "A", "count": 2, "T": 4, "Sv": 5, "W": 2, "wounds_lost": 1},
+         {"name": "B", "count": 1, "T": 4, "Sv": 5, "W": 2, "wounds_lost": 1, "fnp": 5},
+         {"name": "C", "count": 1, "T": 4, "Sv": 3, "W": 1}]),
     # 11th Devastating Wounds: each mortal wound picks its model afresh (06.02): the
     # wounded Heavy first, then the first non-CHARACTER model listed (a Trooper)
     "mortal-wounds-pick-afresh-11th": _s(

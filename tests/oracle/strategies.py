@@ -163,7 +163,7 @@ def targets(draw: st.DrawFn) -> dict[str, Any]:
         entries = [draw(model_entries(draw(st.integers(1, 3))))]
     elif shape == "two":
         first = draw(model_entries(draw(st.integers(1, 2))))
-        second = draw(model_entries(1))
+        second = draw(model_entries(draw(st.integers(1, 2))))
         if draw(st.booleans()):  # the same profile: the entries merge into one group
             second = {**first, "count": 1, "fnp": second["fnp"], "T": second["T"]}
         entries = [first, second]
@@ -173,9 +173,13 @@ def targets(draw: st.DrawFn) -> dict[str, Any]:
         entries = [{**draw(model_entries(5)), "W": 1}]
     else:
         entries = [draw(model_entries(1, True))]
-    wounded = draw(st.integers(-1, len(entries) - 1))  # at most one wounded model
-    if wounded >= 0 and entries[wounded]["W"] > 1:
-        entries[wounded]["wounds_lost"] = draw(st.integers(1, entries[wounded]["W"] - 1))
+    # no, one or (two entries) both entries with a wounded model: the current group must
+    # stay current after its wounded model dies (05.04.01), groups with a wounded model
+    # go first in the order listed
+    wounded = draw(st.sampled_from([*range(-1, len(entries)), "all"]))
+    for i, entry in enumerate(entries):
+        if (wounded == "all" or wounded == i) and entry["W"] > 1:
+            entry["wounds_lost"] = draw(st.integers(1, entry["W"] - 1))
     return {
         "name": "target",
         "keywords": draw(st.lists(st.sampled_from(["INFANTRY", "VEHICLE"]), unique=True)),

@@ -5,8 +5,9 @@ Allocation (reference facts §4.8, §5.1, §5.2; Save Rolls "Create Groups" / "A
 Order"; 05.04.01 Current Allocation Group; 24.28 Precision; 06.02 Mortal Wounds):
 
 * each CHARACTER model is its own group; other models are grouped by identical W, Sv and
-  invulnerable save (and Feel No Pain, so that every model of a group is identical; a
-  second wounded entry starts a group of its own — see ``build_groups``);
+  invulnerable save. A group is held in parts of identical models (the same Feel No
+  Pain) with at most one wounded model each; within a group a wounded model goes first,
+  then the models in the order listed (see ``build_groups``);
 * the current group is the first living one in this order: non-CHARACTER groups holding
   a wounded model, other non-CHARACTER groups (in the order given), CHARACTER groups
   holding a wounded model, other CHARACTER groups. Within a group the wounded model
@@ -60,6 +61,8 @@ class Group:
     fnp: int | None
     character: bool
     first_wounds: int  # wounds left on the first model at the start
+    alloc: int = -1  # the allocation group this part belongs to (parts share one when a
+    # group holds several wounded models: one wounded model per part)
 
 
 def build_groups(target: Target) -> tuple[Group, ...]:
@@ -74,27 +77,34 @@ def build_groups(target: Target) -> tuple[Group, ...]:
     [('Sgt+Marine', 5, 1, False), ('Captain', 1, 5, True)]
     """
     groups: list[Group] = []
+    allocs = 0
     for entry in target.models:
         left = entry.W - entry.wounds_lost
         if entry.character:
             for i in range(entry.count):
                 groups.append(
                     Group(entry.name, 1, entry.W, entry.Sv, entry.invuln, entry.fnp, True,
-                          left if i == 0 else entry.W)
+                          left if i == 0 else entry.W, allocs)
                 )
+                allocs += 1
             continue
-        key = (entry.W, entry.Sv, entry.invuln, entry.fnp)
-        for i, g in enumerate(groups):
-            if g.character or (g.W, g.Sv, g.invuln, g.fnp) != key:
+        # one allocation group per W, Sv and InSv (Save Rolls: "Create Groups"); its
+        # parts also share Feel No Pain and hold at most one wounded model each
+        key = (entry.W, entry.Sv, entry.invuln)
+        same = [i for i, g in enumerate(groups)
+                if not g.character and (g.W, g.Sv, g.invuln) == key]
+        for i in same:
+            g = groups[i]
+            if g.fnp != entry.fnp or (g.first_wounds < g.W and left < entry.W):
                 continue
-            if g.first_wounds < g.W and left < entry.W:
-                continue  # both wounded: keep one wounded model per group
             groups[i] = Group(f"{g.name}+{entry.name}", g.count + entry.count, g.W, g.Sv,
-                              g.invuln, g.fnp, False, min(g.first_wounds, left))
+                              g.invuln, g.fnp, False, min(g.first_wounds, left), g.alloc)
             break
         else:
+            alloc = groups[same[0]].alloc if same else allocs
+            allocs += 0 if same else 1
             groups.append(Group(entry.name, entry.count, entry.W, entry.Sv, entry.invuln,
-                                entry.fnp, False, left))
+                                entry.fnp, False, left, alloc))
     return tuple(groups)
 
 
@@ -147,30 +157,49 @@ class StateSpace:
         self.initial: State = (*init, -1, -1)
         self.states: list[State] = [self.initial]
         self.index: dict[State, int] = {self.initial: 0}
+        # the parts of each allocation group, in the order listed
+        self.parts: dict[int, list[int]] = {}
+        for gi, g in enumerate(groups):
+            self.parts.setdefault(g.alloc, []).append(gi)
 
     # --- the order of allocation --------------------------------------------------------
-    def _by_tier(self, s: State, characters_only: bool = False) -> int | None:
+    def _alive(self, s: State, alloc: int) -> bool:
+        return any(s[2 * gi] for gi in self.parts[alloc])
+
+    def _within(self, s: State, alloc: int) -> int | None:
+        """In an allocation group, a wounded model first, then the models in the order
+        listed (Save Rolls: "Allocation Order"; reference facts §5.1)."""
+        living = [gi for gi in self.parts[alloc] if s[2 * gi]]
+        wounded = [gi for gi in living if s[2 * gi + 1] < self.groups[gi].W]
+        return (wounded or living or [None])[0]
+
+    def _best_alloc(self, s: State, characters_only: bool = False) -> int | None:
         best: tuple[int, int] | None = None
-        for gi, g in enumerate(self.groups):
-            k, t = s[2 * gi], s[2 * gi + 1]
-            if k == 0 or (characters_only and not g.character):
+        for alloc, parts in self.parts.items():
+            g = self.groups[parts[0]]
+            if (characters_only and not g.character) or not self._alive(s, alloc):
                 continue
-            tier = (2 if g.character else 0) + (0 if t < g.W else 1)
+            wounded = any(s[2 * gi] and s[2 * gi + 1] < self.groups[gi].W for gi in parts)
+            tier = (2 if g.character else 0) + (0 if wounded else 1)
             if best is None or tier < best[0]:
-                best = (tier, gi)
+                best = (tier, alloc)
         return None if best is None else best[1]
 
-    def current(self, s: State, mortal: bool = False) -> int | None:
-        """The group the next attack is allocated to, or None if all are destroyed.
+    def _by_tier(self, s: State, characters_only: bool = False) -> int | None:
+        alloc = self._best_alloc(s, characters_only)
+        return None if alloc is None else self._within(s, alloc)
 
-        Attacks: the Precision group, else the current group (05.04.01: it stays current
-        until all its models are destroyed), else the first group in allocation order.
-        Mortal wounds (``mortal``): 06.02 selects afresh for each one."""
+    def current(self, s: State, mortal: bool = False) -> int | None:
+        """The group (part) the next attack is allocated to, or None if all are destroyed.
+
+        Attacks: the Precision group, else the current allocation group (05.04.01: it
+        stays current until all its models are destroyed), else the first group in
+        allocation order. Mortal wounds (``mortal``): 06.02 selects afresh for each one."""
         if not mortal:
             if s[-2] >= 0:
                 return s[-2]
-            if s[-1] >= 0 and s[2 * s[-1]]:
-                return s[-1]
+            if s[-1] >= 0 and self._alive(s, s[-1]):
+                return self._within(s, s[-1])
         return self._by_tier(s)
 
     def weapon_start(self, s: State, precision: bool = False) -> State:
@@ -236,14 +265,16 @@ class StateSpace:
             else:
                 ns[2 * g] = k - 1
                 ns[2 * g + 1] = grp.W if k > 1 else 0
-            alive = ns[2 * g] > 0
-            if s[-2] == g and not alive:
+            t_ns = tuple(ns)
+            if s[-2] == g and not ns[2 * g]:
                 ns[-2] = -1  # the Precision group is destroyed
+            alloc = grp.alloc
             if not pk.mortal and s[-2] < 0:
-                ns[-1] = g if alive else -1  # the current group stays until destroyed
-            elif ns[-1] >= 0 and not ns[2 * ns[-1]]:
+                # the current allocation group stays until all its models are destroyed
+                ns[-1] = alloc if self._alive(t_ns, alloc) else -1
+            elif ns[-1] >= 0 and not self._alive(t_ns, ns[-1]):
                 ns[-1] = -1
-            if ns[-1] >= 0 and ns[-2] < 0 and self._by_tier(tuple(ns)) == ns[-1]:
+            if ns[-1] >= 0 and ns[-2] < 0 and self._best_alloc(t_ns) == ns[-1]:
                 ns[-1] = -1  # canonical: the order alone picks that group anyway
             out.append((tuple(ns), (1 - p_save) * p, True))
         return out

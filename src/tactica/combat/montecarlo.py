@@ -323,6 +323,13 @@ class _Target:
         self.t = np.tile(np.array([g.first_wounds for g in groups], dtype=np.int64), (n, 1))
         self._index = np.arange(len(groups), dtype=np.int64)
         self._tier = np.where(self.character, 2, 0).astype(np.int64)
+        # allocation groups held in several parts (allocation.build_groups): parts of one
+        # group share its place in the order; within it a wounded model goes first
+        alloc = np.array([g.alloc for g in groups], dtype=np.int64)
+        self._same = alloc[:, None] == alloc[None, :]
+        self._alloc_first = np.array([int(np.flatnonzero(self._same[i])[0])
+                                      for i in range(len(groups))], dtype=np.int64)
+        self._parts = bool((self._alloc_first != self._index).any())
         self.rank = np.zeros((n, len(groups)), dtype=np.int64)
         self.cur = np.zeros(n, dtype=np.int64)
         self._all = np.arange(n, dtype=np.int64)
@@ -332,8 +339,14 @@ class _Target:
         """The allocation order from the state (lower is earlier): non-CHARACTER groups
         holding a wounded model, other non-CHARACTER groups, wounded CHARACTER groups,
         other CHARACTER groups; ties in the order given (§4.8, ``StateSpace.current``)."""
-        tier = self._tier + (self.t[rows] >= self.W)
-        out: IntArray = tier * self.n_groups + self._index
+        if not self._parts:
+            tier = self._tier + (self.t[rows] >= self.W)
+            out: IntArray = tier * self.n_groups + self._index
+            return out
+        wounded = (self.k[rows] > 0) & (self.t[rows] < self.W)
+        group_wounded = (wounded.astype(np.int64) @ self._same.astype(np.int64)) > 0
+        tier = self._tier + ~group_wounded
+        out = tier * self.n_groups + self._alloc_first
         return out
 
     def _choose(self, rows: IntArray, dynamic: bool) -> IntArray:
@@ -344,7 +357,13 @@ class _Target:
         score = self._order(rows) if dynamic else self.rank[rows]
         score = np.where(k > 0, score, self._big)
         best: IntArray = score.argmin(axis=1)
-        return np.where(score.min(axis=1) < self._big, best, -1)
+        has = score.min(axis=1) < self._big
+        if self._parts:  # within the allocation group: a wounded model first
+            same = self._same[best] & (k > 0)
+            wounded = self.t[rows] < self.W
+            sub = np.where(same, np.where(wounded, 0, self.n_groups) + self._index, self._big)
+            best = sub.argmin(axis=1)
+        return np.where(has, best, -1)
 
     def declare(self, precision: bool) -> None:
         """§5.1: the allocation order is declared when a weapon's attacks start; with
@@ -396,7 +415,7 @@ class _Target:
             k_new = k - dead
             self.t[a, g] = np.where(dead, np.where(k_new > 0, self.W[g], 0), t - lost)
             self.k[a, g] = k_new
-            moved = dead if dynamic else dead & (k_new == 0)
+            moved = dead if (dynamic or self._parts) else dead & (k_new == 0)
             if moved.any():
                 rows = a[moved]
                 self.cur[rows] = self._choose(rows, dynamic)
