@@ -171,7 +171,8 @@ class StateSpace:
         listed (Save Rolls: "Allocation Order"; reference facts §5.1)."""
         living = [gi for gi in self.parts[alloc] if s[2 * gi]]
         wounded = [gi for gi in living if s[2 * gi + 1] < self.groups[gi].W]
-        return (wounded or living or [None])[0]
+        first = wounded or living
+        return first[0] if first else None
 
     def _best_alloc(self, s: State, characters_only: bool = False) -> int | None:
         best: tuple[int, int] | None = None
