@@ -15,7 +15,7 @@ import numpy as np
 from ..dice import FloatArray
 from .profile import RerollPolicy, ResolvedWeapon
 
-__all__ = ["DieOutcome", "compound", "die_outcome", "roll_outcomes", "trim"]
+__all__ = ["DieOutcome", "compound", "conv2", "die_outcome", "roll_outcomes", "trim"]
 
 # outcome indices of one hit or wound roll
 FAIL, SUCCESS, CRITICAL = 0, 1, 2
@@ -132,7 +132,8 @@ def trim(a: FloatArray) -> FloatArray:
     return a[tuple(keep)]
 
 
-def _conv2(a: FloatArray, b: FloatArray) -> FloatArray:
+def conv2(a: FloatArray, b: FloatArray) -> FloatArray:
+    """The pmf of the sum of two independent 2-D variables."""
     out = np.zeros((a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1))
     for (i, j), p in np.ndenumerate(b):
         if p:
@@ -209,7 +210,7 @@ def die_outcome(w: ResolvedWeapon, e_normal: float, e_mortal: float,
             for x, px in enumerate(sus):
                 if px:
                     joint[1 + x, : acc.shape[0], : acc.shape[1]] += hp[CRITICAL] * px * acc
-                acc = _conv2(acc, one)
+                acc = conv2(acc, one)
         return joint
 
     joint = build(single, crit_self, hp[FAIL])

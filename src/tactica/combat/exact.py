@@ -29,7 +29,7 @@ from ..dice import FloatArray
 from ..rules import get_ruleset
 from ..rules.base import RuleSet
 from .allocation import Operator, Packet, StateSpace, build_groups, loss_pmf
-from .dice_stages import DieOutcome, compound, die_outcome, trim
+from .dice_stages import DieOutcome, compound, conv2, die_outcome, trim
 from .effects import resolve_effects
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
 from .result import Distribution, NamedDistribution, Result, StageExplanation, WeaponSummary
@@ -104,13 +104,7 @@ def _antidiagonal(nm: FloatArray) -> FloatArray:
 
 
 def _conv_nd(a: FloatArray, b: FloatArray) -> FloatArray:
-    if a.ndim == 1:
-        return np.convolve(a, b)
-    out = np.zeros((a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1))
-    for (i, j), p in np.ndenumerate(b):
-        if p:
-            out[i : i + a.shape[0], j : j + a.shape[1]] += p * a
-    return out
+    return np.convolve(a, b) if a.ndim == 1 else conv2(a, b)
 
 
 def _one_die_reroll(count: FloatArray, full: FloatArray, ok: FloatArray,
