@@ -145,8 +145,9 @@ def table(runs: int) -> str:
         "The icepool row computes only the total damage of the 40 attacks, as if damage "
         "carried from model to model (no allocation), hence its higher mean; the engine "
         "computes every stage, allocation and models destroyed exactly. Under 11th the "
-        "engine also decides the optional Lethal Hits (24.23) by computing the whole "
-        "attack both ways (reference facts §4), hence the longer 11th time.",
+        "engine also decides the optional Lethal Hits (24.23) by computing the expected "
+        "damage of the whole attack both ways (reference facts §4), then the full result "
+        "for the better choice, hence the longer 11th time.",
     ]
     return "\n".join(head + rows + foot)
 
