@@ -280,28 +280,30 @@ class StateSpace:
             out.append((tuple(ns), (1 - p_save) * p, True))
         return out
 
-    def operator(self, pk: Packet) -> Operator:
-        """The exact linear operator of one packet over all states (closed under it)."""
-        rows_a: list[tuple[int, int, float]] = []
-        rows_b: list[tuple[int, int, float]] = []
-        i = 0
+    def operator(self, pk: Packet, op: Operator | None = None) -> Operator:
+        """The exact linear operator of one packet over all states (closed under it);
+        with ``op``, extend that operator to the states found since it was built."""
+        op = op if op is not None else Operator([], [])
+        i = op.done
         while i < len(self.states):  # states may be discovered while we go
             for ns, p, unsaved in self.packet_edges(self.states[i], pk):
-                (rows_b if unsaved and pk.counts else rows_a).append((i, self._id(ns), p))
+                (op.b if unsaved and pk.counts else op.a).append((i, self._id(ns), p))
             i += 1
-        return Operator(rows_a, rows_b)
+        op.done = i
+        return op
 
-    def mapping(self, fn: str) -> Operator:
+    def mapping(self, fn: str, op: Operator | None = None) -> Operator:
         """A deterministic re-labelling: ``precision_start`` / ``reset`` (a weapon's
         allocation order declared afresh) or ``precision_end``."""
         f = {"precision_start": self.precision_start, "reset": self.reset,
              "precision_end": self.precision_end}[fn]
-        rows: list[tuple[int, int, float]] = []
-        i = 0
+        op = op if op is not None else Operator([], [])
+        i = op.done
         while i < len(self.states):
-            rows.append((i, self._id(f(self.states[i])), 1.0))
+            op.a.append((i, self._id(f(self.states[i])), 1.0))
             i += 1
-        return Operator(rows, [])
+        op.done = i
+        return op
 
 
 class Operator:
@@ -309,8 +311,9 @@ class Operator:
     count, the part ``b`` adds one. Dense matrices for small spaces, sparse otherwise."""
 
     def __init__(self, a: list[tuple[int, int, float]], b: list[tuple[int, int, float]]):
-        self._a = a
-        self._b = b
+        self.a = a
+        self.b = b
+        self.done = 0  # states 0..done-1 have their rows
         self._n = -1
         self._dense: tuple[FloatArray, FloatArray] | None = None
 
@@ -320,15 +323,15 @@ class Operator:
         self._n = n
         if n <= _DENSE_LIMIT:
             both = np.zeros((2 * n, n))  # rows 0..n-1: unsaved unchanged; n..2n-1: +1
-            for i, j, p in self._a:
+            for i, j, p in self.a:
                 both[j, i] += p
-            for i, j, p in self._b:
+            for i, j, p in self.b:
                 both[n + j, i] += p
             self._dense = (both, both)
         else:
             self._dense = None
-            self._sa = _coo(self._a)
-            self._sb = _coo(self._b)
+            self._sa = _coo(self.a)
+            self._sb = _coo(self.b)
 
     def apply(self, x: FloatArray, cols: int | None = None,
               out: FloatArray | None = None) -> FloatArray:
@@ -344,7 +347,7 @@ class Operator:
         n = x.shape[0]
         self._prepare(n)
         width = x.shape[1]
-        if (self._dense is not None and cols is not None and cols < width and self._b):
+        if (self._dense is not None and cols is not None and cols < width and self.b):
             both = self._dense[0]
             y = both @ x[:, :cols]
             res: FloatArray = np.zeros_like(x) if out is None else out
@@ -358,8 +361,8 @@ class Operator:
             moved: FloatArray = y[n:]
         else:
             kept = _sparse_apply(self._sa, x)
-            moved = _sparse_apply(self._sb, x) if self._b else np.zeros_like(x)
-        if self._b:
+            moved = _sparse_apply(self._sb, x) if self.b else np.zeros_like(x)
+        if self.b:
             if width == 1:  # unsaved not tracked (a search for a choice)
                 kept += moved
             else:

@@ -213,13 +213,14 @@ def _conv_all(pmfs: list[FloatArray]) -> FloatArray:
 def _close(space: StateSpace, packets: list[Packet], maps: list[str]) -> tuple[
     list[Operator], dict[str, Operator]
 ]:
-    """Build every operator over a state set closed under all of them."""
-    while True:
-        n = len(space.states)
-        ops = [space.operator(p) for p in packets]
-        mp = {m: space.mapping(m) for m in maps}
-        if len(space.states) == n:
-            return ops, mp
+    """Build every operator over a state set closed under all of them (operators built
+    before later states were found are extended to them)."""
+    ops = [space.operator(p) for p in packets]
+    mp = {m: space.mapping(m) for m in maps}
+    while any(op.done < len(space.states) for op in [*ops, *mp.values()]):
+        ops = [space.operator(p, op) for p, op in zip(packets, ops, strict=True)]
+        mp = {m: space.mapping(m, op) for m, op in mp.items()}
+    return ops, mp
 
 
 #: Above this many weapon lines with an open Lethal Hits choice, decide per weapon.
