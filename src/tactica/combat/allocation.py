@@ -34,7 +34,7 @@ from math import comb
 import numpy as np
 
 from ..dice import FloatArray
-from .scenario import Target
+from .scenario import ScenarioError, Target
 
 __all__ = ["Group", "Packet", "StateSpace", "TooLargeError", "build_groups", "loss_pmf"]
 
@@ -45,7 +45,7 @@ MAX_STATES = 20_000
 _DENSE_LIMIT = 700
 
 
-class TooLargeError(ValueError):
+class TooLargeError(ScenarioError):
     """The scenario's target has too many distinct states for the exact engine."""
 
 

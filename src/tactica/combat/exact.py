@@ -22,13 +22,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from itertools import product
+from typing import Any
 
 import numpy as np
 
 from ..dice import FloatArray
 from ..rules import get_ruleset
 from ..rules.base import RuleSet
-from .allocation import Operator, Packet, StateSpace, build_groups, loss_pmf
+from .allocation import Operator, Packet, StateSpace, TooLargeError, build_groups, loss_pmf
 from .dice_stages import DieOutcome, compound, conv2, die_outcome, trim
 from .effects import resolve_effects
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
@@ -173,8 +174,8 @@ def _value(nm: FloatArray, e_normal: float, e_mortal: float) -> float:
 MAX_WORK = 4e9
 
 
-def _too_large(what: str, work: float) -> ScenarioError:
-    return ScenarioError(
+def _too_large(what: str, work: float) -> TooLargeError:
+    return TooLargeError(
         f"attacker.weapons: too large for the exact engine ({what}: about {work:.1e} "
         "operations); use method monte-carlo")
 
@@ -236,10 +237,11 @@ def _open_lethal(weapons: tuple[ResolvedWeapon, ...]) -> list[int]:
 
 def lethal_choices(scenario: Scenario) -> tuple[bool | None, ...]:
     """See ``_lethal_search``: the choice alone."""
-    return _lethal_search(scenario)[0]
+    return _lethal_search(scenario, finish=False)[0]
 
 
-def _lethal_search(scenario: Scenario) -> tuple[tuple[bool | None, ...], Result | None]:
+def _lethal_search(scenario: Scenario, finish: bool = True,
+                   ) -> tuple[tuple[bool | None, ...], Result | None]:
     """The best Lethal Hits choice (and a finished result when one was computed)."""
     """24.23 Lethal Hits is optional in 11th: per weapon line, take it or roll to wound,
     whichever gives the higher expected damage of the whole attack (reference facts §4;
@@ -253,16 +255,17 @@ def _lethal_search(scenario: Scenario) -> tuple[tuple[bool | None, ...], Result 
     if not open_ or len(open_) > _MAX_LETHAL_SEARCH:
         return tuple(none), None
     best: tuple[float, tuple[bool | None, ...]] | None = None
+    memo: dict[Any, Any] = {}
     for combo in product((True, False), repeat=len(open_)):
         choice = list(none)
         for i, take in zip(open_, combo, strict=True):
             choice[i] = take
         # only the expected damage decides: the search skips the unsaved counts
-        mean = _calculate(scenario, tuple(choice), track_unsaved=False).damage.mean
+        mean = _calculate(scenario, tuple(choice), track_unsaved=False, memo=memo).damage.mean
         if best is None or mean > best[0] + 1e-12:
             best = (mean, tuple(choice))
     assert best is not None
-    return best[1], None
+    return best[1], _calculate(scenario, best[1], memo=memo) if finish else None
 
 
 def lethal_notes(scenario: Scenario, choice: tuple[bool | None, ...]) -> tuple[str, ...]:
@@ -283,10 +286,13 @@ def calculate_exact(scenario: Scenario) -> Result:
 
 
 def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
-               track_unsaved: bool = True) -> Result:
+               track_unsaved: bool = True, memo: dict[Any, Any] | None = None) -> Result:
     """The whole calculation for fixed attacker choices. Without ``track_unsaved`` the
     unsaved counts are not kept (the result's ``unsaved`` is then meaningless): enough for
-    the expected damage, at a fraction of the cost."""
+    the expected damage, at a fraction of the cost. ``memo`` shares the parts that do not
+    depend on the choices between calls for one scenario (totals per weapon and choice,
+    the target's states and operators)."""
+    memo = {} if memo is None else memo
     rules = get_ruleset(scenario.rules)
     effects, named = resolve_effects(scenario)
     scenario = named.scenario(scenario)
@@ -311,10 +317,14 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
     alternatives: dict[int, tuple[FloatArray, FloatArray]] = {}
     for wi, w in enumerate(weapons):
         e_normal, e_mortal = _expected_values(w, scenario, space, rules)
-        die = die_outcome(w, e_normal, e_mortal, lethal[wi] if wi < len(lethal) else None)
-        _guard_compound(w, die.to_save)
-        hits = compound(w.attacks_pmf, die.hits)
-        nm = compound(w.attacks_pmf, die.to_save)
+        choice = lethal[wi] if wi < len(lethal) else None
+        die = die_outcome(w, e_normal, e_mortal, choice)
+        totals_key = ("totals", wi, choice)
+        if totals_key not in memo:
+            _guard_compound(w, die.to_save)
+            memo[totals_key] = (compound(w.attacks_pmf, die.hits),
+                                compound(w.attacks_pmf, die.to_save))
+        hits, nm = memo[totals_key]
         if command is not None:
             alt = _command_alternative(w, die, hits, nm, command, rules)
             if alt is None:
@@ -384,7 +394,11 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
     mw_packet = Packet((0.0,) * len(space.groups), (0.0, 1.0), fnp_effect, False,
                        counts=False, mortal=True)
     all_packets = [*normal_packets, *mortal_packets, mw_packet]
-    ops, mp = _close(space, all_packets, maps)
+    key_ops = ("operators", tuple(all_packets))
+    if key_ops not in memo:
+        fresh = StateSpace(space.groups)
+        memo[key_ops] = (fresh, *_close(fresh, all_packets, maps))
+    space, ops, mp = memo[key_ops]
     normal_ops = ops[: len(weapons)]
     mortal_ops = ops[len(weapons): 2 * len(weapons)]
     n_states = len(space.states)
