@@ -227,28 +227,36 @@ def test_denunciator_of_tyrants(rules: str) -> None:
 @covers("Saintly Paroxysm", *BOTH)
 @pytest.mark.parametrize("rules", BOTH)
 def test_saintly_paroxysm(rules: str) -> None:
-    """Saintly Paroxysm (E.4 #24): D6, on 2+ the attacking unit suffers D3 mortal wounds.
-    P(0) = 1/6, P(1) = P(2) = P(3) = 5/6 * 1/3 = 5/18; mean 5/6 * 2 = 5/3. 1CP."""
+    """Saintly Paroxysm (E.4 #24): D6, on 2+ the attacking unit suffers D3 mortal wounds,
+    if it destroyed the GENESTEALER CULTS CHARACTER. Given that: P(0) = 1/6, P(1) = P(2) =
+    P(3) = 5/18, mean 5/3. The target is a CHARACTER unit (every model is a CHARACTER);
+    2 attacks BS4+ S4 vs T4, no save: each destroys a model with 1/2 * 1/2 = 1/4, so a
+    CHARACTER is destroyed with 1 - (3/4)^2 = 7/16: P(0) = 9/16 + 7/16 * 1/6, P(k) =
+    7/16 * 5/18, mean 7/16 * 5/3 = 35/48. 1CP."""
     tgt = target(keywords=[GSC, "INFANTRY", "CHARACTER"])
     r = run(weapon(count=2), rules=rules, phase="fight", keywords=["INFANTRY"], tgt=tgt,
             effects=["Saintly Paroxysm"])
     (side,) = r.other_mortal_wounds
-    assert list(side.distribution.pmf) == pmf_approx([F(1, 6)] + [F(5, 18)] * 3)
-    assert side.distribution.mean == approx(F(5, 3))
+    p = F(7, 16)
+    assert list(side.distribution.pmf) == pmf_approx(
+        [1 - p + p * F(1, 6)] + [p * F(5, 18)] * 3)
+    assert side.distribution.mean == approx(p * F(5, 3))
     assert r.cp_spent == 1
 
 
 @pytest.mark.parametrize("rules", BOTH)
 def test_saintly_paroxysm_patriarch(rules: str) -> None:
     """"Saintly Paroxysm: Patriarch": 2D3 instead of D3. 2D3 takes 2..6 with weights
-    1, 2, 3, 2, 1 (/9), so P(0) = 1/6 and P(k) = 5/6 * w_k / 9; mean 5/6 * 4 = 10/3."""
+    1, 2, 3, 2, 1 (/9), so given the CHARACTER destroyed P(0) = 1/6 and P(k) = 5/6 *
+    w_k / 9, mean 5/6 * 4 = 10/3; weighted by P(destroyed) = 7/16 as above."""
     tgt = target(keywords=[GSC, "CHARACTER"])
     r = run(weapon(count=2), rules=rules, phase="fight", keywords=["INFANTRY"], tgt=tgt,
             effects=["Saintly Paroxysm: Patriarch"])
     (side,) = r.other_mortal_wounds
-    expected = [F(1, 6), F(0)] + [F(5, 6) * F(w, 9) for w in (1, 2, 3, 2, 1)]
+    p = F(7, 16)
+    expected = [1 - p + p * F(1, 6), F(0)] + [p * F(5, 6) * F(w, 9) for w in (1, 2, 3, 2, 1)]
     assert list(side.distribution.pmf) == pmf_approx(expected)
-    assert side.distribution.mean == approx(F(10, 3))
+    assert side.distribution.mean == approx(p * F(10, 3))
 
 
 # --- Brood Brother Auxilia --------------------------------------------------------------

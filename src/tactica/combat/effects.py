@@ -30,8 +30,24 @@ class NamedEffects:
     mortal_before: tuple[tuple[str, FloatArray], ...] = ()
     #: (label, pmf) of mortal wounds that land elsewhere (the attacker, friendly units)
     side: tuple[tuple[str, FloatArray], ...] = ()
+    #: (label, pmf) that happen only if the attack destroys a CHARACTER model
+    side_if_character_destroyed: tuple[tuple[str, FloatArray], ...] = ()
     #: context changes (Smokescreen: cover and Stealth)
     context: dict[str, object] = field(default_factory=dict)
+
+    def side_distributions(self, p_character_destroyed: float
+                           ) -> tuple[tuple[str, FloatArray], ...]:
+        """Every side distribution; the conditional ones mixed with "nothing happens"
+        by the probability that a CHARACTER model is destroyed."""
+        import numpy as np
+
+        out = list(self.side)
+        for label, pmf in self.side_if_character_destroyed:
+            mixed = p_character_destroyed * np.asarray(pmf, dtype=np.float64)
+            mixed[0] += 1.0 - p_character_destroyed
+            out.append((f"{label}: P(a CHARACTER is destroyed) = {p_character_destroyed:.4f}",
+                        mixed))
+        return tuple(out)
 
     def scenario(self, scenario: Scenario) -> Scenario:
         """``scenario`` with the effects' context changes applied."""
@@ -52,6 +68,7 @@ def resolve_effects(scenario: Scenario) -> tuple[tuple[Effect, ...], NamedEffect
     not_calc: list[str] = []
     before: list[tuple[str, FloatArray]] = []
     side: list[tuple[str, FloatArray]] = []
+    side_char: list[tuple[str, FloatArray]] = []
     context: dict[str, object] = {}
     failures: list[str] = []
     cp = 0
@@ -80,6 +97,7 @@ def resolve_effects(scenario: Scenario) -> tuple[tuple[Effect, ...], NamedEffect
         context.update(out.context)
         before.extend(out.mortal_before)
         side.extend(out.side)
+        side_char.extend(out.side_if_character_destroyed)
         notes.extend(out.notes)
         not_calc.extend(out.not_calculated)
         applied.append(effect.name + (f" ({param})" if param else ""))
@@ -87,4 +105,5 @@ def resolve_effects(scenario: Scenario) -> tuple[tuple[Effect, ...], NamedEffect
     if failures:
         raise NamedEffectError("; ".join(failures))
     return tuple(effects), NamedEffects(tuple(applied), cp, tuple(notes), tuple(not_calc),
-                                        tuple(before), tuple(side), context)
+                                        tuple(before), tuple(side), tuple(side_char),
+                                        context)

@@ -524,6 +524,11 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
         if left == 0:
             p_dead += p
     unsaved = final.sum(axis=0)
+    # CHARACTER models: those marked so, or every model of a CHARACTER unit (a lone one)
+    chars = [gi for gi, g in enumerate(space.groups) if g.character] or (
+        list(range(len(space.groups))) if "CHARACTER" in scenario.target.keywords else [])
+    p_char = float(sum(by_state[i] for i, s in enumerate(space.states)
+                       if any(s[2 * gi] < space.groups[gi].count for gi in chars)))
 
     # --- Hazardous (24.15 / 06.03; 10th Hazardous) ------------------------------------
     mw_each = rules.hazard_mortal_wounds(scenario.attacker.keywords)
@@ -559,6 +564,6 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
         cp_spent=named.cp,
         other_mortal_wounds=tuple(
             NamedDistribution(label=label, distribution=Distribution.from_array(pmf))
-            for label, pmf in named.side
+            for label, pmf in named.side_distributions(p_char)
         ),
     )

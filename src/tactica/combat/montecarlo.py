@@ -440,6 +440,7 @@ class _Totals:
     left: IntArray  # models left
     hazard: IntArray
     per_weapon: FloatArray  # (weapons, 4): sums of attacks, hits, wounds, criticals
+    character_destroyed: int = 0  # trials in which a CHARACTER model was destroyed
 
     @classmethod
     def empty(cls, trials: int, weapons: int) -> _Totals:
@@ -453,6 +454,7 @@ def _chunk(
     rng: Gen, plans: list[_Plan], groups: tuple[Group, ...], lo: int, hi: int,
     hazard: tuple[int, int, int], out: _Totals,
     before: tuple[tuple[_Sampler, _Packets], ...] = (),
+    lone_character: bool = False,
 ) -> None:
     """Trials ``lo:hi``: mortal wounds before the attacks, every weapon in order, then
     Devastating Wounds, then hazard."""
@@ -484,6 +486,13 @@ def _chunk(
     out.unsaved[lo:hi] = unsaved
     out.damage[lo:hi] = start_wounds - target.wounds_left()
     out.left[lo:hi] = target.k.sum(axis=1)
+    # CHARACTER models: those marked so, or every model of a CHARACTER unit (a lone one)
+    chars = target.character if target.character.any() else (
+        np.full(target.n_groups, lone_character, dtype=np.bool_))
+    if chars.any():
+        counts = np.array([g.count for g in groups], dtype=np.int64)
+        dead = (target.k[:, chars] < counts[chars]).any(axis=1)
+        out.character_destroyed += int(np.count_nonzero(dead))
     rolls, fails_on, each = hazard
     if rolls:
         faces = rng.integers(1, 7, size=(n, rolls), dtype=np.int8)
@@ -551,7 +560,8 @@ def simulate(scenario: Scenario) -> Result:
     out = _Totals.empty(trials, len(plans))
     size = max(1, min(trials, int(_CHUNK_DICE // _dice_per_trial(plans))))
     for lo in range(0, trials, size):
-        _chunk(rng, plans, groups, lo, min(trials, lo + size), hazard, out, before)
+        _chunk(rng, plans, groups, lo, min(trials, lo + size), hazard, out, before,
+               "CHARACTER" in scenario.target.keywords)
 
     start_models = sum(g.count for g in groups)
     killed = start_models - out.left
@@ -605,5 +615,5 @@ def simulate(scenario: Scenario) -> Result:
         # independent of the attack: given exactly, not sampled
         other_mortal_wounds=tuple(
             NamedDistribution(label=label, distribution=Distribution.from_array(pmf))
-            for label, pmf in named.side),
+            for label, pmf in named.side_distributions(out.character_destroyed / trials)),
     )

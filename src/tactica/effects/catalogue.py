@@ -115,12 +115,13 @@ def _deadly_snare(s: Scenario, param: str | None) -> Outcome:
 
 def _saintly(s: Scenario, param: str | None) -> Outcome:
     """Saintly Paroxysm: D6: 2+ -> D3 mortal wounds (2D3 if the model is an ABOMINANT or
-    PATRIARCH) to the enemy unit that destroyed the CHARACTER. The result holds the
-    distribution given that the character model is destroyed."""
+    PATRIARCH) to the enemy unit that destroyed the CHARACTER: the engine weighs it by
+    the probability that this attack destroys a CHARACTER model of the target."""
     big = (param or "").strip().upper() in ("ABOMINANT", "PATRIARCH")
     pmf = mixture((1 / 6, np.array([1.0])), (5 / 6, dice_pmf("2D3" if big else "D3")))
-    return Outcome(side=(("Saintly Paroxysm: mortal wounds to the attacking unit "
-                          "if it destroys the GENESTEALER CULTS CHARACTER", pmf),))
+    return Outcome(side_if_character_destroyed=((
+        "Saintly Paroxysm: mortal wounds to the attacking unit (if it destroys the "
+        "GENESTEALER CULTS CHARACTER)", pmf),))
 
 
 def _for_the_brood(s: Scenario, param: str | None) -> Outcome:

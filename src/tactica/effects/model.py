@@ -125,6 +125,8 @@ class Outcome:
     context: dict[str, object] = field(default_factory=dict)
     mortal_before: tuple[tuple[str, FloatArray], ...] = ()
     side: tuple[tuple[str, FloatArray], ...] = ()
+    #: like ``side``, but only if the attack destroys a CHARACTER model of the target
+    side_if_character_destroyed: tuple[tuple[str, FloatArray], ...] = ()
     notes: tuple[str, ...] = ()
     not_calculated: tuple[str, ...] = ()
 
