@@ -882,3 +882,26 @@ def test_every_named_effect_has_an_example_in_each_of_its_versions() -> None:
     """Every NamedEffect is covered above in every rules version it exists in."""
     missing = {e.name: sorted(set(e.rules) - COVERED.get(e.name, set())) for e in EFFECTS}
     assert {k: v for k, v in missing.items() if v} == {}
+
+
+@pytest.mark.parametrize(("effect", "expected"), [
+    ("Epic Challenge: Bonesword", F(25, 72) + F(25, 36)),
+    ("Epic Challenge", F(25, 72) + F(47, 72) * F(25, 72) + F(25, 72) * F(25, 36)),
+])
+def test_epic_challenge_only_the_named_weapons(effect: str, expected: Fraction) -> None:
+    """15.03: only the CHARACTER model's weapons gain [PRECISION]. Bonesword and Claws, A1
+    WS2+ S6 AP-2 D1 each, into 2 models T3 Sv7 W1 and a CHARACTER T3 Sv2+ W1. Each attack
+    hits and wounds with 5/6 * 5/6 = 25/36; the CHARACTER saves on 4+ (2+ with AP-2).
+    Named: the Bonesword goes to the CHARACTER (kills 25/72), the Claws to a model (25/36).
+    Unnamed: both are Precision; the Claws go to the CHARACTER while it lives (47/72)."""
+    scen = scenario(
+        {"name": "Bonesword", "count": 1, "A": "1", "skill": 2, "S": 6, "AP": -2, "D": "1",
+         "abilities": []},
+        {"name": "Claws", "count": 1, "A": "1", "skill": 2, "S": 6, "AP": -2, "D": "1",
+         "abilities": []},
+        phase="fight", keywords=["CHARACTER", "INFANTRY"],
+        tgt={"name": "target", "keywords": [], "models": [
+            {"name": "model", "count": 2, "T": 3, "Sv": 7, "W": 1},
+            {"name": "Leader", "count": 1, "T": 3, "Sv": 2, "W": 1, "character": True}]},
+        effects=[effect])
+    assert calculate(scen).models_destroyed.mean == approx(expected)

@@ -152,6 +152,7 @@ def resolve_weapon(
     """Decide every number of ``weapon``'s attack sequence (reference facts §4, §5)."""
     target = scenario.target
     ctx = scenario.context
+    effects = tuple(e for e in effects if e.applies_to(weapon.name))
     abilities: tuple[WeaponAbility, ...] = weapon.abilities + tuple(
         e.grant for e in effects if e.grant is not None
     )

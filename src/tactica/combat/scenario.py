@@ -256,6 +256,14 @@ class Effect(_Strict):
         "(15.02 Command Re-roll); the engine re-rolls the failed die that gains most")
     mortal_wounds: DiceExpr | None = Field(
         default=None, description="mortal wounds the target suffers before the attacks")
+    weapons: tuple[str, ...] | None = Field(
+        default=None, description="only these weapon lines (by name, any case); "
+        "default: every weapon line of the attacker")
+
+    def applies_to(self, weapon_name: str) -> bool:
+        """Whether this effect is scoped to (or not limited away from) a weapon line."""
+        return self.weapons is None or weapon_name.casefold() in {
+            w.casefold() for w in self.weapons}
 
     @field_validator("grant", mode="before")
     @classmethod
@@ -269,7 +277,7 @@ class Effect(_Strict):
 
     @model_validator(mode="after")
     def _one_kind(self) -> Effect:
-        kinds = [k for k, v in self if v is not None and k != "which"]
+        kinds = [k for k, v in self if v is not None and k not in ("which", "weapons")]
         if len(kinds) != 1:
             raise ValueError(
                 "an effect sets exactly one modifier (e.g. {\"hit\": 1}); got "

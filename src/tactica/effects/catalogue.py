@@ -186,6 +186,22 @@ def _parasitism(s: Scenario, param: str | None) -> Outcome:
          dice_pmf("D3+1")),))
 
 
+def _epic_challenge(s: Scenario, param: str | None) -> Outcome:
+    """15.03 Epic Challenge: one CHARACTER model's melee weapons have [PRECISION]. The
+    parameter names that model's weapon lines; without it, every line gains it (noted)."""
+    if not param:
+        return Outcome(modifiers=(Effect.model_validate({"grant": "Precision"}),), notes=(
+            "Epic Challenge: [PRECISION] given to every weapon line; name the CHARACTER "
+            "model's weapons ('Epic Challenge: <weapon>, <weapon>') to limit it",))
+    names = tuple(n.strip() for n in param.split(",") if n.strip())
+    known = {w.name.casefold() for w in s.attacker.weapons}
+    unknown = [n for n in names if n.casefold() not in known]
+    if unknown:
+        raise ValueError(f"Epic Challenge: the attacker has no weapon {unknown[0]!r}")
+    return Outcome(modifiers=(Effect.model_validate({"grant": "Precision",
+                                                     "weapons": names}),))
+
+
 def _synapse(s: Scenario, param: str | None) -> Outcome:
     """Synapse (004): if the Army Faction is TYRANIDS, a unit in Synapse range has +1
     Strength for melee attacks."""
@@ -218,7 +234,9 @@ EFFECTS: tuple[NamedEffect, ...] = (
                 apply=_fire_overwatch),
     NamedEffect("Epic Challenge", "stratagem", "Core", 1, phases=("fight",), rules=("11th",),
                 section="15.03", conditions=(attacker_has("CHARACTER"),),
-                terms="melee weapons gain [PRECISION]", apply=_grant("Precision")),
+                terms="the CHARACTER model's melee weapons gain [PRECISION] (name them: "
+                      "'Epic Challenge: Cult bonesword, Toxin injector claw')",
+                apply=_epic_challenge, parameter="the CHARACTER model's weapon names"),
     NamedEffect("Crushing Impact", "stratagem", "Core", 1, phases=("fight",), rules=("11th",),
                 section="15.06", aliases=("Tank Shock",),
                 conditions=(attacker_has("MONSTER", "VEHICLE"),
