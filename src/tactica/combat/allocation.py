@@ -157,6 +157,7 @@ class StateSpace:
         self.initial: State = (*init, -1, -1)
         self.states: list[State] = [self.initial]
         self.index: dict[State, int] = {self.initial: 0}
+        self._best_cache: dict[tuple[State, bool], int | None] = {}
         # the parts of each allocation group, in the order listed
         self.parts: dict[int, list[int]] = {}
         for gi, g in enumerate(groups):
@@ -175,6 +176,12 @@ class StateSpace:
         return first[0] if first else None
 
     def _best_alloc(self, s: State, characters_only: bool = False) -> int | None:
+        key = (s, characters_only)
+        if key not in self._best_cache:
+            self._best_cache[key] = self._best_alloc_uncached(s, characters_only)
+        return self._best_cache[key]
+
+    def _best_alloc_uncached(self, s: State, characters_only: bool) -> int | None:
         best: tuple[int, int] | None = None
         for alloc, parts in self.parts.items():
             g = self.groups[parts[0]]

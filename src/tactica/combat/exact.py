@@ -387,20 +387,26 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
                                        critical_wounds=crit))
 
     # --- the target's states --------------------------------------------------------
-    maps = ["precision_start", "precision_end", "reset"]
+    maps = ["reset", *(["precision_start", "precision_end"]
+                       if any(w.precision for w in weapons) else [])]
     fnp_effect = min((e.fnp for e in effects if e.fnp), default=None)
     before = [(f"{e.mortal_wounds} mortal wounds", e.mortal_wounds.pmf())
               for e in effects if e.mortal_wounds is not None] + list(named.mortal_before)
     mw_packet = Packet((0.0,) * len(space.groups), (0.0, 1.0), fnp_effect, False,
                        counts=False, mortal=True)
-    all_packets = [*normal_packets, *mortal_packets, mw_packet]
-    key_ops = ("operators", tuple(all_packets))
+    # operators only for what happens: criticals of Devastating Wounds weapons, mortal
+    # wounds before the attacks
+    with_dw = [wi for wi, nm in enumerate(nm_all) if nm.shape[1] > 1 and nm[:, 1:].any()]
+    all_packets = [*normal_packets, *(mortal_packets[wi] for wi in with_dw),
+                   *([mw_packet] if before else [])]
+    key_ops = ("operators", tuple(all_packets), tuple(maps))
     if key_ops not in memo:
         fresh = StateSpace(space.groups)
         memo[key_ops] = (fresh, *_close(fresh, all_packets, maps))
     space, ops, mp = memo[key_ops]
     normal_ops = ops[: len(weapons)]
-    mortal_ops = ops[len(weapons): 2 * len(weapons)]
+    mortal_ops = dict(zip(with_dw, ops[len(weapons):len(weapons) + len(with_dw)],
+                          strict=True))
     n_states = len(space.states)
     u_max = sum(len(_antidiagonal(nm)) - 1 for nm in nm_all)
     if not track_unsaved:
