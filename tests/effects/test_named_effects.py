@@ -542,14 +542,30 @@ def test_command_reroll_while_snap_shooting(rules: str, expected: Fraction) -> N
 
 def test_command_reroll_goes_to_the_weapon_that_gains_most() -> None:
     """Two weapon lines, one attack each, BS4+ S4 against T4 W6 models, no save: A is D1,
-    B is D3. The engine decides before rolling which line's failed die it re-rolls
-    (catalogue: "the engine picks the failed die that gains most"): B, whose hit is worth
-    3. E[damage] = A: 1/2 * 1/2 * 1 + B: (1/2 + 1/2 * 1/2) * 1/2 * 3 = 1/4 + 9/8 = 11/8
-    (re-rolling A instead would give 3/8 + 3/4 = 9/8). 4 damage at most: no overkill."""
+    B is D3. A re-rolled failed hit die is worth a fresh die: 1/2 * 1/2 * 1 = 1/4 for A,
+    1/2 * 1/2 * 3 = 3/4 for B. The stratagem is used just after a roll (15.02), the lines
+    rolled in order A, B: after A misses, waiting for B is worth P(B misses) * 3/4 = 3/8 >
+    1/4, so the attacker keeps it for B. E[damage] = A: 1/4 + B: (1/2 + 1/2 * 1/2) * 1/2
+    * 3 = 1/4 + 9/8 = 11/8. 4 damage at most: no overkill."""
     r = run(weapon(name="A"), weapon(name="B", D="3"), tgt=target(count=10, W=6),
             effects=["Command Re-roll"])
     assert r.damage.mean == approx(F(1, 4) + F(3, 4) * F(1, 2) * 3)
-    assert any("of B is re-rolled" in n for n in r.notes)
+    assert any("Command Re-roll" in n and "B" in n for n in r.notes)
+
+
+def test_command_reroll_roll_by_roll() -> None:
+    """The same lines rolled B first: after B misses (1/2), using it on B (worth 3/4)
+    beats waiting for A (1/2 * 1/4 = 1/8); if B hits, it is kept for A. E[damage] =
+    B: (1/2 + 1/2 * 1/2) * 1/2 * 3 = 9/8; A: 1/4 + P(B hit) * P(A missed) * 1/4 =
+    1/4 + 1/2 * 1/2 * 1/4 = 5/16; total 23/16 (better than choosing one line beforehand:
+    11/8)."""
+    r = run(weapon(name="B", D="3"), weapon(name="A"), tgt=target(count=10, W=6),
+            effects=["Command Re-roll"])
+    assert r.damage.mean == approx(F(9, 8) + F(5, 16))
+    assert r.hits.mean == approx(F(3, 4) + F(1, 2) + F(1, 2) * F(1, 2) * F(1, 2))
+    sampled = mc(weapon(name="B", D="3"), weapon(name="A"), tgt=target(count=10, W=6),
+                 effects=["Command Re-roll"])  # the Monte Carlo twin follows the same policy
+    assert abs(sampled.damage.mean - 23 / 16) < 0.03
 
 
 @covers("Fire Overwatch", *BOTH)

@@ -21,6 +21,7 @@ counts carried as extra axes until then.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
@@ -39,7 +40,7 @@ from .scenario import Effect, Scenario, ScenarioError
 __all__ = [
     "ScenarioError",
     "calculate_exact",
-    "command_reroll_choice",
+    "command_reroll_policy",
     "lethal_choices",
     "lethal_notes",
     "resolve_weapons",
@@ -108,59 +109,135 @@ def _conv_nd(a: FloatArray, b: FloatArray) -> FloatArray:
     return np.convolve(a, b) if a.ndim == 1 else conv2(a, b)
 
 
-def _one_die_reroll(count: FloatArray, full: FloatArray, ok: FloatArray,
-                    fresh: FloatArray) -> FloatArray:
-    """15.02 Command Re-roll of one die: with k dice, if any failed, one failed die is
-    rolled again. Sum = G^k + (F^k - G^k) * fresh, where G is the per-die sub-pmf with no
-    failed die; compounded over the random number of dice."""
-    with_ok = compound(count, ok)
-    total = compound(count, full)
-    shape = tuple(max(a, b) for a, b in zip(total.shape, with_ok.shape, strict=True))
-    diff = np.zeros(shape)
-    diff[tuple(slice(0, n) for n in total.shape)] += total
-    diff[tuple(slice(0, n) for n in with_ok.shape)] -= with_ok
-    out = _conv_nd(diff, fresh)
-    out[tuple(slice(0, n) for n in with_ok.shape)] += with_ok
-    return out
+@dataclass(frozen=True)
+class _Split:
+    """One weapon line under Command Re-roll (15.02): its totals split by "no failed die"
+    (sub-pmfs ``ok_*``) and "a failed die, one of them rolled again" (``fail_*``); ``gain``
+    is what re-rolling one failed die of it is worth (a fresh die; a failure is worth 0),
+    ``p_fail`` the chance it has a failed die."""
+
+    ok_hits: FloatArray
+    ok_nm: FloatArray
+    fail_hits: FloatArray
+    fail_nm: FloatArray
+    gain: float
+    p_fail: float
 
 
-def _command_alternative(
+def _command_split(
     w: ResolvedWeapon, die: DieOutcome, hits: FloatArray, nm: FloatArray, command: str,
-    rules: RuleSet,
-) -> tuple[FloatArray, FloatArray] | None:
-    """(hits, (n, m)) of ``w`` when one failed ``command`` ("hit"/"wound") die of it is
-    re-rolled (15.02), or None when the weapon's own re-rolls already cover that roll."""
+    rules: RuleSet, e_normal: float, e_mortal: float,
+) -> _Split | None:
+    """The split of ``w`` for one re-rolled ``command`` ("hit"/"wound") die, or None when
+    the weapon's own re-rolls already cover that roll (a die is re-rolled at most once)."""
     policy = w.hit_reroll if command == "hit" else w.wound_reroll
     if policy is not None or (command == "hit" and w.snap_shooting
                               and not rules.snap_shooting_hit_rerolls):
         return None
     ok = die.no_failed_hit if command == "hit" else die.no_failed_wound
     assert ok is not None and die.fresh_wound is not None
-    if command == "hit":
-        return (_one_die_reroll(w.attacks_pmf, die.hits, ok.sum(axis=(1, 2)), die.hits),
-                _one_die_reroll(w.attacks_pmf, die.to_save, trim(ok.sum(axis=0)), die.to_save))
-    return hits, _one_die_reroll(w.attacks_pmf, die.to_save, trim(ok.sum(axis=0)), die.fresh_wound)
+    ok_hits = compound(w.attacks_pmf, trim(ok.sum(axis=(1, 2))))
+    ok_nm = compound(w.attacks_pmf, trim(ok.sum(axis=0)))
+    if command == "hit":  # the failed die (no hit) is rolled again: a fresh attack die
+        fresh_h, fresh_nm = die.hits, die.to_save
+        fail_hits = trim(_conv_nd(_minus(hits, ok_hits), fresh_h))
+    else:  # a failed wound die: a fresh wound roll, the hits unchanged
+        fresh_nm = die.fresh_wound
+        fail_hits = _minus(hits, ok_hits)
+    fail_nm = trim(_conv_nd(_minus(nm, ok_nm), fresh_nm))
+    return _Split(ok_hits, ok_nm, fail_hits, fail_nm,
+                  gain=_value(fresh_nm, e_normal, e_mortal),
+                  p_fail=max(0.0, 1.0 - float(ok_nm.sum())))
 
 
-def command_reroll_choice(scenario: Scenario, rules: RuleSet,
+def _minus(a: FloatArray, b: FloatArray) -> FloatArray:
+    shape = tuple(max(x, y) for x, y in zip(a.shape, b.shape, strict=True))
+    out = np.zeros(shape)
+    out[tuple(slice(0, n) for n in a.shape)] += a
+    out[tuple(slice(0, n) for n in b.shape)] -= b
+    return out
+
+
+def _command_policy(splits: dict[int, _Split], n_weapons: int) -> set[int]:
+    """The weapon lines on whose first failed die the attacker uses Command Re-roll: the
+    rolls come weapon by weapon, and the stratagem is used "just after" a roll, so the
+    best choice is found backwards: use it on line i (if it has a failed die) when that
+    gains at least the expected gain of waiting for the later lines."""
+    use: set[int] = set()
+    wait = 0.0
+    for wi in range(n_weapons - 1, -1, -1):
+        sp = splits.get(wi)
+        if sp is None or sp.gain <= 0.0:
+            continue
+        if sp.gain >= wait:
+            use.add(wi)
+            wait = sp.p_fail * sp.gain + (1 - sp.p_fail) * wait
+    return use
+
+
+def _command_branches(
+    splits: dict[int, _Split], use: set[int], hits_all: list[FloatArray],
+    nm_all: list[FloatArray],
+) -> list[list[tuple[FloatArray, FloatArray]]]:
+    """The attack as a sum of branches (products of per-weapon sub-pmfs): Command Re-roll
+    used on line i (no failed die on the earlier lines it would have been used on), or
+    never used."""
+    n = len(hits_all)
+    branches = []
+    for i in [*sorted(use), None]:
+        branch = []
+        for wi in range(n):
+            sp = splits.get(wi)
+            if i is not None and wi == i:
+                assert sp is not None
+                branch.append((sp.fail_hits, sp.fail_nm))
+            elif wi in use and (i is None or wi < i):
+                assert sp is not None
+                branch.append((sp.ok_hits, sp.ok_nm))
+            else:
+                branch.append((hits_all[wi], nm_all[wi]))
+        branches.append(branch)
+    return branches
+
+
+def _weapon_marginal(branches: list[list[tuple[FloatArray, FloatArray]]], wi: int,
+                     part: int) -> FloatArray:
+    """One weapon line's distribution over all branches (the others' masses as weights)."""
+    out: FloatArray | None = None
+    for br in branches:
+        weight = 1.0
+        for wj, (_, nm) in enumerate(br):
+            if wj != wi:
+                weight *= float(nm.sum())
+        term = weight * br[wi][part]
+        out = term if out is None else _minus(out, -term)
+    assert out is not None
+    return out
+
+
+def _sum_pmfs(pmfs: list[FloatArray]) -> FloatArray:
+    out = np.zeros(max(len(p) for p in pmfs))
+    for p in pmfs:
+        out[: len(p)] += p
+    return out
+
+
+def command_reroll_policy(scenario: Scenario, rules: RuleSet,
                           weapons: tuple[ResolvedWeapon, ...], command: str,
-                          lethal: tuple[bool | None, ...] = ()) -> int | None:
-    """The weapon line whose failed die gains most from Command Re-roll (15.02), in
-    expected damage against the first allocation group; None if no line gains."""
+                          lethal: tuple[bool | None, ...] = ()) -> set[int]:
+    """The weapon lines on whose first failed die Command Re-roll is used (the Monte
+    Carlo twin follows the same policy)."""
     space = StateSpace(build_groups(scenario.target))
-    best_gain, best = 0.0, None
+    splits: dict[int, _Split] = {}
     for wi, w in enumerate(weapons):
         e_normal, e_mortal = _expected_values(w, scenario, space, rules)
         die = die_outcome(w, e_normal, e_mortal, lethal[wi] if wi < len(lethal) else None)
-        _guard_compound(w, die.to_save)
         hits = compound(w.attacks_pmf, die.hits)
         nm = compound(w.attacks_pmf, die.to_save)
-        alt = _command_alternative(w, die, hits, nm, command, rules)
-        if alt is not None:
-            gain = _value(alt[1], e_normal, e_mortal) - _value(nm, e_normal, e_mortal)
-            if gain > best_gain + 1e-15:
-                best_gain, best = gain, wi
-    return best
+        split = _command_split(w, die, hits, nm, command, rules, e_normal, e_mortal)
+        if split is not None:
+            splits[wi] = split
+    return _command_policy(splits, len(weapons))
 
 
 def _value(nm: FloatArray, e_normal: float, e_mortal: float) -> float:
@@ -305,7 +382,6 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
 
     attacks_all: list[FloatArray] = []
     hits_all: list[FloatArray] = []
-    wounds_all: list[FloatArray] = []
     nm_all: list[FloatArray] = []
     normal_packets: list[Packet] = []
     mortal_packets: list[Packet] = []
@@ -313,8 +389,7 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
     command = next((e.command_reroll for e in effects if e.command_reroll), None)
     if sum(1 for e in effects if e.command_reroll) > 1:
         raise ScenarioError("effects: Command Re-roll can be used once per roll")
-    best_gain, best_wi = 0.0, -1
-    alternatives: dict[int, tuple[FloatArray, FloatArray]] = {}
+    splits: dict[int, _Split] = {}
     for wi, w in enumerate(weapons):
         e_normal, e_mortal = _expected_values(w, scenario, space, rules)
         choice = lethal[wi] if wi < len(lethal) else None
@@ -326,15 +401,12 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
                                 compound(w.attacks_pmf, die.to_save))
         hits, nm = memo[totals_key]
         if command is not None:
-            alt = _command_alternative(w, die, hits, nm, command, rules)
-            if alt is None:
+            split = _command_split(w, die, hits, nm, command, rules, e_normal, e_mortal)
+            if split is None:
                 notes.append(f"{w.name}: Command Re-roll not combined with the weapon's own "
                              f"{command} re-rolls (a die is re-rolled at most once)")
             else:
-                alternatives[wi] = alt
-                gain = _value(alt[1], e_normal, e_mortal) - _value(nm, e_normal, e_mortal)
-                if gain > best_gain + 1e-15:
-                    best_gain, best_wi = gain, wi
+                splits[wi] = split
         attacks_all.append(w.attacks_pmf)
         hits_all.append(hits)
         nm_all.append(nm)
@@ -370,21 +442,30 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
         stages.append(StageExplanation(weapon=w.name, stage="damage",
                                        detail=w.explanations["damage"]))
 
+    # the outcomes as a sum of branches, each a product of per-weapon sub-pmfs: one
+    # branch without Command Re-roll, or one per weapon line it may be used on
+    branches: list[list[tuple[FloatArray, FloatArray]]] = [
+        list(zip(hits_all, nm_all, strict=True))]
     if command is not None:
-        if best_wi >= 0:
-            hits_all[best_wi], nm_all[best_wi] = alternatives[best_wi]
-            notes.append(f"Command Re-roll: one failed {command} roll of "
-                         f"{weapons[best_wi].name} is re-rolled (15.02: the die that gains most)")
+        use = _command_policy(splits, len(weapons))
+        branches = _command_branches(splits, use, hits_all, nm_all)
+        if use:
+            names = ", then ".join(weapons[i].name for i in sorted(use))
+            notes.append(f"Command Re-roll: one failed {command} die of the first of {names} "
+                         "that has one is re-rolled (15.02: the attacker's best choice, roll "
+                         "by roll)")
         else:
             notes.append(f"Command Re-roll ({command}): no die gains from a re-roll")
     for wi, w in enumerate(weapons):
-        nm = nm_all[wi]
-        wounds = _antidiagonal(nm)
-        wounds_all.append(wounds)
-        crit = float(np.dot(nm.sum(axis=0), np.arange(nm.shape[1])))
+        w_hits = _weapon_marginal(branches, wi, 0)
+        w_nm = _weapon_marginal(branches, wi, 1)
+        wounds = _antidiagonal(w_nm)
+        crit = float(np.dot(w_nm.sum(axis=0), np.arange(w_nm.shape[1])))
         summaries.append(WeaponSummary(weapon=w.name, attacks=_mean(w.attacks_pmf),
-                                       hits=_mean(hits_all[wi]), wounds=_mean(wounds),
+                                       hits=_mean(w_hits), wounds=_mean(wounds),
                                        critical_wounds=crit))
+    hits_total = _sum_pmfs([_conv_all([h for h, _ in br]) for br in branches])
+    wounds_total = _sum_pmfs([_conv_all([_antidiagonal(n) for _, n in br]) for br in branches])
 
     # --- the target's states --------------------------------------------------------
     maps = ["reset", *(["precision_start", "precision_end"]
@@ -423,95 +504,101 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
                                        detail="mortal wounds before the attacks (06.02)"))
 
     # pending: key = tuple of Devastating-Wounds counts per block -> (states, unsaved)
-    pending: dict[tuple[int, ...], FloatArray] = {(): x0}
-    blocks: list[int] = []  # weapon index whose mortal operator each block uses
-    for wi, w in enumerate(weapons):
-        nm = nm_all[wi]
-        has_dw = nm.shape[1] > 1 and bool(nm[:, 1:].any())
-        # 11th mortal wounds pick a model afresh for each wound, so consecutive weapons with
-        # the same mortal packet form one block; 10th allocates them like attacks, with the
-        # order declared afresh per weapon (and Precision), so each weapon is its own block
-        merge = (bool(blocks) and has_dw and mortal_packets[wi].mortal
-                 and mortal_packets[blocks[-1]] == mortal_packets[wi])
-        new: dict[tuple[int, ...], FloatArray] = {}
+    def run_chain(nm_list: list[FloatArray]) -> FloatArray:
+        """The target's states after every packet, for per-weapon (n, m) pmfs."""
+        pending: dict[tuple[int, ...], FloatArray] = {(): x0}
+        blocks: list[int] = []  # weapon index whose mortal operator each block uses
+        for wi, w in enumerate(weapons):
+            nm = nm_list[wi]
+            has_dw = nm.shape[1] > 1 and bool(nm[:, 1:].any())
+            # 11th mortal wounds pick a model afresh for each wound, so consecutive weapons with
+            # the same mortal packet form one block; 10th allocates them like attacks, with the
+            # order declared afresh per weapon (and Precision), so each weapon is its own block
+            merge = (bool(blocks) and has_dw and mortal_packets[wi].mortal
+                     and mortal_packets[blocks[-1]] == mortal_packets[wi])
+            new: dict[tuple[int, ...], FloatArray] = {}
 
-        def put(k: tuple[int, ...], v: FloatArray, new: dict[tuple[int, ...], FloatArray] = new,
-                ) -> None:
-            if k in new:
-                new[k] = new[k] + v
-            else:
-                new[k] = v
+            def put(k: tuple[int, ...], v: FloatArray, new: dict[tuple[int, ...], FloatArray] = new,
+                    ) -> None:
+                if k in new:
+                    new[k] = new[k] + v
+                else:
+                    new[k] = v
 
-        for key, x in pending.items():
-            x = mp["precision_start" if w.precision else "reset"].apply(x)
-            wmax = nm.shape[0] - 1
-            stack_ok = (wmax + 1) * x.size <= _STACK_LIMIT
-            nz = np.flatnonzero(x.any(axis=0))
-            u0 = int(nz[-1]) + 1 if len(nz) else 1  # unsaved columns in use so far
-            if has_dw and stack_ok:
-                seq = np.zeros((wmax + 1, *x.shape))
-                seq[0] = x
-                for n in range(wmax):
-                    normal_ops[wi].apply(seq[n], cols=min(x.shape[1], u0 + n),
-                                         out=seq[n + 1])
-                r = np.tensordot(nm.T, seq, axes=(1, 0))  # (m, states, unsaved)
-                for m in range(nm.shape[1]):
-                    if nm[:, m].any():
-                        rm = r[m]
-                        if w.precision:
-                            rm = mp["precision_end"].apply(rm)
-                        nk = (*key[:-1], key[-1] + m) if merge else (*key, m)
-                        put(nk, rm)
-            else:
-                acc = np.zeros((nm.shape[1], *x.shape))
-                cur = x
-                for n in range(wmax + 1):
-                    col = nm[n]
-                    for mi in np.nonzero(col)[0]:
-                        acc[mi] += col[mi] * cur
-                    if n < wmax:
-                        cur = normal_ops[wi].apply(cur, cols=min(x.shape[1], u0 + n))
-                for m in range(nm.shape[1]):
-                    if nm[:, m].any():
-                        rm = acc[m]
-                        if w.precision:
-                            rm = mp["precision_end"].apply(rm)
-                        if has_dw:
+            for key, x in pending.items():
+                x = mp["precision_start" if w.precision else "reset"].apply(x)
+                wmax = nm.shape[0] - 1
+                stack_ok = (wmax + 1) * x.size <= _STACK_LIMIT
+                nz = np.flatnonzero(x.any(axis=0))
+                u0 = int(nz[-1]) + 1 if len(nz) else 1  # unsaved columns in use so far
+                if has_dw and stack_ok:
+                    seq = np.zeros((wmax + 1, *x.shape))
+                    seq[0] = x
+                    for n in range(wmax):
+                        normal_ops[wi].apply(seq[n], cols=min(x.shape[1], u0 + n),
+                                             out=seq[n + 1])
+                    r = np.tensordot(nm.T, seq, axes=(1, 0))  # (m, states, unsaved)
+                    for m in range(nm.shape[1]):
+                        if nm[:, m].any():
+                            rm = r[m]
+                            if w.precision:
+                                rm = mp["precision_end"].apply(rm)
                             nk = (*key[:-1], key[-1] + m) if merge else (*key, m)
-                        else:
-                            nk = key
-                        put(nk, rm)
-        if has_dw and not merge:
-            blocks.append(wi)
-        pending = dict(new)
-        if len(pending) > _MAX_DW_KEYS:
-            raise ScenarioError(
-                "attacker.weapons: too many Devastating Wounds weapons with different "
-                "damage for the exact engine; use method monte-carlo"
-            )
+                            put(nk, rm)
+                else:
+                    acc = np.zeros((nm.shape[1], *x.shape))
+                    cur = x
+                    for n in range(wmax + 1):
+                        col = nm[n]
+                        for mi in np.nonzero(col)[0]:
+                            acc[mi] += col[mi] * cur
+                        if n < wmax:
+                            cur = normal_ops[wi].apply(cur, cols=min(x.shape[1], u0 + n))
+                    for m in range(nm.shape[1]):
+                        if nm[:, m].any():
+                            rm = acc[m]
+                            if w.precision:
+                                rm = mp["precision_end"].apply(rm)
+                            if has_dw:
+                                nk = (*key[:-1], key[-1] + m) if merge else (*key, m)
+                            else:
+                                nk = key
+                            put(nk, rm)
+            if has_dw and not merge:
+                blocks.append(wi)
+            pending = dict(new)
+            if len(pending) > _MAX_DW_KEYS:
+                raise ScenarioError(
+                    "attacker.weapons: too many Devastating Wounds weapons with different "
+                    "damage for the exact engine; use method monte-carlo"
+                )
 
-    # --- Devastating Wounds mortal wounds, block by block (Horner) -------------------
-    for wi in blocks:
-        op = mortal_ops[wi]
-        prec = mortal_packets[wi].precision
-        by_rest: dict[tuple[int, ...], dict[int, FloatArray]] = defaultdict(dict)
-        for key, x in pending.items():
-            by_rest[key[1:]][key[0]] = x
-        new_p: dict[tuple[int, ...], FloatArray] = {}
-        for rest, terms in by_rest.items():
-            top = max(terms)
-            acc = np.zeros_like(x0)
-            for m in range(top, -1, -1):
-                if m < top:
-                    acc = op.apply(acc)
-                if m in terms:
-                    t = terms[m]
-                    if not mortal_packets[wi].mortal:
-                        t = mp["precision_start" if prec else "reset"].apply(t)
-                    acc = acc + t
-            new_p[rest] = mp["precision_end"].apply(acc) if prec else acc
-        pending = new_p
-    final = pending[()]
+        # --- Devastating Wounds mortal wounds, block by block (Horner) -------------------
+        for wi in blocks:
+            op = mortal_ops[wi]
+            prec = mortal_packets[wi].precision
+            by_rest: dict[tuple[int, ...], dict[int, FloatArray]] = defaultdict(dict)
+            for key, x in pending.items():
+                by_rest[key[1:]][key[0]] = x
+            new_p: dict[tuple[int, ...], FloatArray] = {}
+            for rest, terms in by_rest.items():
+                top = max(terms)
+                acc = np.zeros_like(x0)
+                for m in range(top, -1, -1):
+                    if m < top:
+                        acc = op.apply(acc)
+                    if m in terms:
+                        t = terms[m]
+                        if not mortal_packets[wi].mortal:
+                            t = mp["precision_start" if prec else "reset"].apply(t)
+                        acc = acc + t
+                new_p[rest] = mp["precision_end"].apply(acc) if prec else acc
+            pending = new_p
+        return pending[()]
+
+    final = np.zeros_like(x0)
+    for br in branches:
+        final += run_chain([n for _, n in br])
 
     # --- read the distributions off the final states ---------------------------------
     start_wounds = space.wounds_left(space.initial)
@@ -555,8 +642,8 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
     return Result(
         rules=rules.name,
         attacks=Distribution.from_array(_conv_all(attacks_all)),
-        hits=Distribution.from_array(_conv_all(hits_all)),
-        wounds=Distribution.from_array(_conv_all(wounds_all)),
+        hits=Distribution.from_array(hits_total),
+        wounds=Distribution.from_array(wounds_total),
         unsaved=Distribution.from_array(unsaved),
         damage=Distribution.from_array(damage),
         models_destroyed=Distribution.from_array(killed, length=start_models + 1),

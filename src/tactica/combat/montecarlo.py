@@ -59,7 +59,7 @@ from .effects import resolve_effects
 from .exact import (
     ScenarioError,
     _expected_values,
-    command_reroll_choice,
+    command_reroll_policy,
     lethal_choices,
     lethal_notes,
     resolve_weapons,
@@ -268,8 +268,11 @@ class _Rolled:
     mortal: IntArray
 
 
-def _roll_weapon(rng: Gen, plan: _Plan, n: int) -> _Rolled:
-    """Hit and wound rolls of one weapon line for ``n`` trials (§4.1–§4.5)."""
+def _roll_weapon(rng: Gen, plan: _Plan, n: int, used: BoolArray | None = None) -> _Rolled:
+    """Hit and wound rolls of one weapon line for ``n`` trials (§4.1–§4.5). ``used``
+    marks the trials whose Command Re-roll is spent (15.02: one per attack)."""
+    if used is None:
+        used = np.zeros(n, dtype=np.bool_)
     w = plan.w
     attacks = plan.attacks.draw(rng, n)
     if w.torrent:  # 01.05.01: automatic hits, never critical
@@ -279,7 +282,8 @@ def _roll_weapon(rng: Gen, plan: _Plan, n: int) -> _Rolled:
                           attacks)
         succ, crit = sums & _LOW, sums >> _SHIFT
         if plan.command == "hit":  # 15.02: one missed die rolled again
-            has = np.nonzero(attacks - succ - crit > 0)[0]
+            has = np.nonzero((attacks - succ - crit > 0) & ~used)[0]
+            used[has] = True
             again = _roll_codes(rng, len(has), plan.hit_code, None)
             succ[has] += again & _LOW
             crit[has] += again >> _SHIFT
@@ -295,7 +299,8 @@ def _roll_weapon(rng: Gen, plan: _Plan, n: int) -> _Rolled:
                       rolls)
     ws, wc = sums & _LOW, sums >> _SHIFT
     if plan.command == "wound":  # 15.02: one failed wound die rolled again
-        has = np.nonzero(rolls - ws - wc > 0)[0]
+        has = np.nonzero((rolls - ws - wc > 0) & ~used)[0]
+        used[has] = True
         again = _roll_codes(rng, len(has), plan.wound_code, None)
         ws[has] += again & _LOW
         wc[has] += again >> _SHIFT
@@ -466,8 +471,9 @@ def _chunk(
         target.apply(rng, count.draw(rng, n), packet, np.zeros(n, dtype=np.int64),
                      dynamic=True)
     queued: list[IntArray] = []
+    used = np.zeros(n, dtype=np.bool_)  # Command Re-roll spent (15.02)
     for i, plan in enumerate(plans):
-        r = _roll_weapon(rng, plan, n)
+        r = _roll_weapon(rng, plan, n, used)
         out.attacks[lo:hi] += r.attacks
         out.hits[lo:hi] += r.hits
         out.wounds[lo:hi] += r.normal + r.mortal
@@ -543,10 +549,10 @@ def simulate(scenario: Scenario) -> Result:
         lethal = (None,) * len(weapons)
     plans = [_plan(w, scenario, space, rules, lethal[i]) for i, w in enumerate(weapons)]
     command = next((e.command_reroll for e in effects if e.command_reroll), None)
-    chosen = None if command is None else command_reroll_choice(scenario, rules, weapons,
-                                                                command, lethal)
-    if chosen is not None:
-        plans[chosen] = replace(plans[chosen], command=command)
+    use = set() if command is None else command_reroll_policy(scenario, rules, weapons,
+                                                              command, lethal)
+    for wi in use:
+        plans[wi] = replace(plans[wi], command=command)
     fnp_effect = min((e.fnp for e in effects if e.fnp), default=None)
     mw = _Packets(np.full(len(groups), _NO_SAVE, dtype=np.int64), None,
                   _Sampler.of(np.array([0.0, 1.0])), _keep(groups, fnp_effect), False)
