@@ -921,3 +921,14 @@ def test_epic_challenge_only_the_named_weapons(effect: str, expected: Fraction) 
             {"name": "Leader", "count": 1, "T": 3, "Sv": 2, "W": 1, "character": True}]},
         effects=[effect])
     assert calculate(scen).models_destroyed.mean == approx(expected)
+
+
+def test_command_reroll_passes_over_a_line_that_cannot_fail() -> None:
+    """A Torrent line never misses (01.05.01), so Command Re-roll (hit) waits for the
+    next line. Torrent A2 S4 into T4, no save: 2 hits, 2 * 1/2 = 1 damage; then one
+    BS4+ attack: hits 1/2 + 1/2 * 1/2 = 3/4, damage 3/4 * 1/2 = 3/8. Total 11/8."""
+    r = run(weapon(name="Flamer", A="2", skill=None, abilities=["Torrent"]),
+            weapon(name="Gun"), tgt=target(count=10, W=6),
+            effects=["Command Re-roll: hit"])
+    assert r.hits.mean == approx(2 + F(3, 4))
+    assert r.damage.mean == approx(1 + F(3, 8))

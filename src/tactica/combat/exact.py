@@ -167,7 +167,7 @@ def _command_policy(splits: dict[int, _Split], n_weapons: int) -> set[int]:
     wait = 0.0
     for wi in range(n_weapons - 1, -1, -1):
         sp = splits.get(wi)
-        if sp is None or sp.gain <= 0.0:
+        if sp is None or sp.gain <= 0.0 or sp.p_fail <= 1e-15:
             continue
         if sp.gain >= wait:
             use.add(wi)
@@ -594,7 +594,8 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
                         acc = acc + t
                 new_p[rest] = mp["precision_end"].apply(acc) if prec else acc
             pending = new_p
-        return pending[()]
+        # an empty branch (probability 0) leaves nothing pending
+        return pending.get((), np.zeros_like(x0))
 
     final = np.zeros_like(x0)
     for br in branches:
