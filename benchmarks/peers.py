@@ -36,6 +36,7 @@ from typing import Any
 from cases import CaseSpec, TargetSpec, WeaponSpec
 
 from tactica.dice import DiceExpr
+from tactica.rules.base import RuleSet
 
 __all__ = [
     "PEERS",
@@ -140,16 +141,8 @@ def _dice(text: str) -> DiceExpr:
 
 
 def wound_needed(strength: int, toughness: int) -> int:
-    """The wound roll table (the same in 10th and 11th)."""
-    if strength >= 2 * toughness:
-        return 2
-    if strength > toughness:
-        return 3
-    if strength == toughness:
-        return 4
-    if 2 * strength <= toughness:
-        return 6
-    return 5
+    """The wound roll table (the same in 10th and 11th): the rule set's own."""
+    return RuleSet.wound_roll_needed(strength, toughness)
 
 
 def save_needed(w: WeaponSpec, t: TargetSpec) -> int:
