@@ -30,11 +30,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from readme import README, write_section
+
 from tactica import calculate
 from tactica.combat import Result
-
-README = Path(__file__).with_name("README.md")
-START, END = "<!-- engine:start -->", "<!-- engine:end -->"
 
 ATTACKS = 40
 
@@ -153,16 +152,8 @@ def table(runs: int) -> str:
 
 
 def write_readme(text: str, path: Path = README) -> None:
-    """Put ``text`` between the engine markers of ``path`` (added at the end if absent)."""
-    block = f"{START}\n{text}\n{END}"
-    old = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    if START in old and END in old:
-        before, rest = old.split(START, 1)
-        _, after = rest.split(END, 1)
-        new = before + block + after
-    else:
-        new = old.rstrip("\n") + "\n\n## Engine\n\n" + block + "\n"
-    path.write_text(new, encoding="utf-8")
+    """Put ``text`` in the engine section of the benchmarks README."""
+    write_section("engine", text, path, appended="## Engine\n\n")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -26,8 +26,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-README = Path(__file__).with_name("README.md")
-START, END = "<!-- load:start -->", "<!-- load:end -->"
+from readme import write_section
+
 BSDATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "bsdata-11e"
 
 #: The child process: times one cold load and prints the numbers as JSON.
@@ -92,15 +92,8 @@ def table(runs: list[dict[str, dict[str, object]]]) -> str:
 
 
 def write(text: str) -> None:
-    readme = README.read_text(encoding="utf-8")
-    section = f"{START}\n## Loading the data (`benchmarks/bench_load.py`)\n\n{text}{END}"
-    if START in readme and END in readme:
-        before, rest = readme.split(START, 1)
-        after = rest.split(END, 1)[1]
-        readme = before + section + after
-    else:
-        readme = readme.rstrip("\n") + "\n\n" + section + "\n"
-    README.write_text(readme, encoding="utf-8")
+    """Put ``text`` in the load section of the benchmarks README."""
+    write_section("load", f"## Loading the data (`benchmarks/bench_load.py`)\n\n{text.rstrip()}")
 
 
 def main() -> None:

@@ -27,12 +27,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from readme import README, write_section
 
 from tactica.library import load_seed_library
 from tactica.web import create_app
 
-README = Path(__file__).with_name("README.md")
-START, END = "<!-- web:start -->", "<!-- web:end -->"
 LINES = 1000
 
 
@@ -146,16 +145,8 @@ def table(runs: int) -> str:
 
 
 def write_readme(text: str, path: Path = README) -> None:
-    """Put ``text`` between the web markers of the benchmarks README (appended once)."""
-    current = path.read_text(encoding="utf-8") if path.exists() else ""
-    block = f"{START}\n## Web: refusing oversized scenarios\n\n{text}\n{END}"
-    if START in current and END in current:
-        head, _, rest = current.partition(START)
-        _, _, tail = rest.partition(END)
-        new = head + block + tail
-    else:
-        new = current.rstrip("\n") + "\n\n" + block + "\n"
-    path.write_text(new, encoding="utf-8")
+    """Put ``text`` in the web section of the benchmarks README."""
+    write_section("web", f"## Web: refusing oversized scenarios\n\n{text}", path)
 
 
 def main(argv: list[str] | None = None) -> int:

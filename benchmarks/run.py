@@ -40,14 +40,13 @@ from pathlib import Path
 import numpy as np
 from cases import CASES, Case, CaseSpec, describe
 from peers import PEERS, CannotExpress, Peer, PeerOutcome, PeerResult, Prepared
+from readme import README, write_section
 
 from tactica import Result, calculate
 from tactica import dice as tactica_dice
 from tactica.combat import Distribution
 from tactica.combat import allocation as tactica_allocation
 
-README = Path(__file__).with_name("README.md")
-START, END = "<!-- peers:start -->", "<!-- peers:end -->"
 MC_TRIALS = 100_000
 MC_SEED = 1
 TARGET_DICE_PER_SECOND = 5_000_000
@@ -395,16 +394,8 @@ def markdown(runs: list[CaseRun], repeats: int) -> str:
 
 
 def write_readme(text: str, path: Path = README) -> None:
-    """Put ``text`` between the peers markers of ``path`` (added at the end if absent)."""
-    old = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    block = f"{START}\n{text}\n{END}"
-    if START in old and END in old:
-        before, rest = old.split(START, 1)
-        _, after = rest.split(END, 1)
-        new = before + block + after
-    else:
-        new = old.rstrip("\n") + "\n\n" + block + "\n"
-    path.write_text(new, encoding="utf-8")
+    """Put ``text`` in the peers section of the benchmarks README."""
+    write_section("peers", text, path)
 
 
 def main(argv: list[str] | None = None) -> int:
