@@ -59,39 +59,27 @@ def roll_outcomes(
     return out, desc
 
 
+def _classes(critical: int, modifier: int, needed: int) -> list[int]:
+    """The outcome of each D6 face: an unmodified 1 fails; an unmodified roll at or above
+    ``critical`` is critical (always succeeds); otherwise roll + modifier >= needed."""
+    return [FAIL if f == 1 else CRITICAL if f >= critical
+            else SUCCESS if f + modifier >= needed else FAIL for f in range(1, 7)]
+
+
 def hit_classes(w: ResolvedWeapon) -> list[int]:
-    """Hit Roll: an unmodified 1 fails; an unmodified roll at or above the critical-hit
-    threshold is a critical hit (always hits); otherwise roll + modifier >= skill hits.
-    Snap shooting (15.09): only an unmodified 6 hits, irrespective of BS and modifiers."""
-    out = []
-    for f in range(1, 7):
-        if w.snap_shooting:
-            out.append(CRITICAL if f == 6 else SUCCESS if f >= w.snap_hit_on else FAIL)
-        elif f == 1:
-            out.append(FAIL)
-        elif f >= w.critical_hit:
-            out.append(CRITICAL)
-        elif f + w.hit_modifier >= w.skill:
-            out.append(SUCCESS)
-        else:
-            out.append(FAIL)
-    return out
+    """Hit Roll: the critical-hit threshold, the capped modifier and the skill. Snap
+    shooting (15.09): only an unmodified 6 hits, irrespective of BS and modifiers (a 6
+    is critical; Firepoint Commander lets 5+ hit)."""
+    if w.snap_shooting:
+        return [CRITICAL if f == 6 else SUCCESS if f >= w.snap_hit_on else FAIL
+                for f in range(1, 7)]
+    return _classes(w.critical_hit, w.hit_modifier, w.skill)
 
 
 def wound_classes(w: ResolvedWeapon) -> list[int]:
-    """Wound Roll: unmodified 1 fails; unmodified >= the critical-wound threshold (6, Anti
-    X Y+, effects) is a critical wound; otherwise roll + modifier >= the table's need."""
-    out = []
-    for f in range(1, 7):
-        if f == 1:
-            out.append(FAIL)
-        elif f >= w.critical_wound:
-            out.append(CRITICAL)
-        elif f + w.wound_modifier >= w.wound_needed:
-            out.append(SUCCESS)
-        else:
-            out.append(FAIL)
-    return out
+    """Wound Roll: the critical-wound threshold (6, Anti X Y+, effects), the capped
+    modifier and the table's need."""
+    return _classes(w.critical_wound, w.wound_modifier, w.wound_needed)
 
 
 @dataclass(frozen=True)
