@@ -222,19 +222,49 @@ def _sum_pmfs(pmfs: list[FloatArray]) -> FloatArray:
     return out
 
 
+@dataclass(frozen=True)
+class _WeaponTotals:
+    """One weapon line's totals over its attack dice, and the values of its outcomes."""
+
+    die: DieOutcome
+    hits: FloatArray
+    nm: FloatArray
+    e_normal: float
+    e_mortal: float
+
+
+def _weapon_totals(w: ResolvedWeapon, wi: int, scenario: Scenario, space: StateSpace,
+                   rules: RuleSet, lethal: tuple[bool | None, ...],
+                   memo: dict[Any, Any]) -> _WeaponTotals:
+    """The exact totals of weapon line ``wi`` (hits; (n, m) wounds to save and criticals)
+    for the attacker's Lethal Hits choice, kept in ``memo`` per choice."""
+    e_normal, e_mortal = _expected_values(w, scenario, space, rules)
+    choice = lethal[wi] if wi < len(lethal) else None
+    die = die_outcome(w, e_normal, e_mortal, choice)
+    key = ("totals", wi, choice)
+    if key not in memo:
+        _guard_compound(w, die.to_save)
+        memo[key] = (compound(w.attacks_pmf, die.hits), compound(w.attacks_pmf, die.to_save))
+    hits, nm = memo[key]
+    return _WeaponTotals(die, hits, nm, e_normal, e_mortal)
+
+
+def _split_of(t: _WeaponTotals, w: ResolvedWeapon, command: str,
+              rules: RuleSet) -> _Split | None:
+    return _command_split(w, t.die, t.hits, t.nm, command, rules, t.e_normal, t.e_mortal)
+
+
 def command_reroll_policy(scenario: Scenario, rules: RuleSet,
                           weapons: tuple[ResolvedWeapon, ...], command: str,
                           lethal: tuple[bool | None, ...] = ()) -> set[int]:
     """The weapon lines on whose first failed die Command Re-roll is used (the Monte
     Carlo twin follows the same policy)."""
     space = StateSpace(build_groups(scenario.target))
+    memo: dict[Any, Any] = {}
     splits: dict[int, _Split] = {}
     for wi, w in enumerate(weapons):
-        e_normal, e_mortal = _expected_values(w, scenario, space, rules)
-        die = die_outcome(w, e_normal, e_mortal, lethal[wi] if wi < len(lethal) else None)
-        hits = compound(w.attacks_pmf, die.hits)
-        nm = compound(w.attacks_pmf, die.to_save)
-        split = _command_split(w, die, hits, nm, command, rules, e_normal, e_mortal)
+        t = _weapon_totals(w, wi, scenario, space, rules, lethal, memo)
+        split = _split_of(t, w, command, rules)
         if split is not None:
             splits[wi] = split
     return _command_policy(splits, len(weapons))
@@ -391,17 +421,10 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
         raise ScenarioError("effects: Command Re-roll can be used once per roll")
     splits: dict[int, _Split] = {}
     for wi, w in enumerate(weapons):
-        e_normal, e_mortal = _expected_values(w, scenario, space, rules)
-        choice = lethal[wi] if wi < len(lethal) else None
-        die = die_outcome(w, e_normal, e_mortal, choice)
-        totals_key = ("totals", wi, choice)
-        if totals_key not in memo:
-            _guard_compound(w, die.to_save)
-            memo[totals_key] = (compound(w.attacks_pmf, die.hits),
-                                compound(w.attacks_pmf, die.to_save))
-        hits, nm = memo[totals_key]
+        t = _weapon_totals(w, wi, scenario, space, rules, lethal, memo)
+        die, hits, nm = t.die, t.hits, t.nm
         if command is not None:
-            split = _command_split(w, die, hits, nm, command, rules, e_normal, e_mortal)
+            split = _split_of(t, w, command, rules)
             if split is None:
                 notes.append(f"{w.name}: Command Re-roll not combined with the weapon's own "
                              f"{command} re-rolls (a die is re-rolled at most once)")
