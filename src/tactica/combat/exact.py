@@ -307,6 +307,31 @@ def _guard_chain(nm_all: list[FloatArray], states: int, unsaved: int) -> None:
         raise _too_large(f"{states} target states x {unsaved} unsaved counts", work)
 
 
+def _after_normal(op: Operator, nm: FloatArray, x: FloatArray,
+                  stack: bool) -> dict[int, FloatArray]:
+    """For each count m of Devastating Wounds criticals: sum over n of P(n, m) times the
+    states after n normal packets from ``x`` (m = 0 only, without criticals). Stacking
+    the n states and one tensordot is faster; streaming them needs less memory."""
+    wmax = nm.shape[0] - 1
+    nz = np.flatnonzero(x.any(axis=0))
+    u0 = int(nz[-1]) + 1 if len(nz) else 1  # unsaved columns in use so far
+    if stack and (wmax + 1) * x.size <= _STACK_LIMIT:
+        seq = np.zeros((wmax + 1, *x.shape))
+        seq[0] = x
+        for n in range(wmax):
+            op.apply(seq[n], cols=min(x.shape[1], u0 + n), out=seq[n + 1])
+        r = np.tensordot(nm.T, seq, axes=(1, 0))  # (m, states, unsaved)
+    else:
+        r = np.zeros((nm.shape[1], *x.shape))
+        cur = x
+        for n in range(wmax + 1):
+            for mi in np.nonzero(nm[n])[0]:
+                r[mi] += nm[n, mi] * cur
+            if n < wmax:
+                cur = op.apply(cur, cols=min(x.shape[1], u0 + n))
+    return {m: r[m] for m in range(nm.shape[1]) if nm[:, m].any()}
+
+
 def _mean(p: FloatArray) -> float:
     return float(np.dot(np.arange(len(p)), p))
 
@@ -540,53 +565,17 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
             merge = (bool(blocks) and has_dw and mortal_packets[wi].mortal
                      and mortal_packets[blocks[-1]] == mortal_packets[wi])
             new: dict[tuple[int, ...], FloatArray] = {}
-
-            def put(k: tuple[int, ...], v: FloatArray, new: dict[tuple[int, ...], FloatArray] = new,
-                    ) -> None:
-                if k in new:
-                    new[k] = new[k] + v
-                else:
-                    new[k] = v
-
             for key, x in pending.items():
                 x = mp["precision_start" if w.precision else "reset"].apply(x)
-                wmax = nm.shape[0] - 1
-                stack_ok = (wmax + 1) * x.size <= _STACK_LIMIT
-                nz = np.flatnonzero(x.any(axis=0))
-                u0 = int(nz[-1]) + 1 if len(nz) else 1  # unsaved columns in use so far
-                if has_dw and stack_ok:
-                    seq = np.zeros((wmax + 1, *x.shape))
-                    seq[0] = x
-                    for n in range(wmax):
-                        normal_ops[wi].apply(seq[n], cols=min(x.shape[1], u0 + n),
-                                             out=seq[n + 1])
-                    r = np.tensordot(nm.T, seq, axes=(1, 0))  # (m, states, unsaved)
-                    for m in range(nm.shape[1]):
-                        if nm[:, m].any():
-                            rm = r[m]
-                            if w.precision:
-                                rm = mp["precision_end"].apply(rm)
-                            nk = (*key[:-1], key[-1] + m) if merge else (*key, m)
-                            put(nk, rm)
-                else:
-                    acc = np.zeros((nm.shape[1], *x.shape))
-                    cur = x
-                    for n in range(wmax + 1):
-                        col = nm[n]
-                        for mi in np.nonzero(col)[0]:
-                            acc[mi] += col[mi] * cur
-                        if n < wmax:
-                            cur = normal_ops[wi].apply(cur, cols=min(x.shape[1], u0 + n))
-                    for m in range(nm.shape[1]):
-                        if nm[:, m].any():
-                            rm = acc[m]
-                            if w.precision:
-                                rm = mp["precision_end"].apply(rm)
-                            if has_dw:
-                                nk = (*key[:-1], key[-1] + m) if merge else (*key, m)
-                            else:
-                                nk = key
-                            put(nk, rm)
+                by_m = _after_normal(normal_ops[wi], nm, x, stack=has_dw)
+                for m, rm in by_m.items():
+                    if w.precision:
+                        rm = mp["precision_end"].apply(rm)
+                    if not has_dw:
+                        nk = key
+                    else:
+                        nk = (*key[:-1], key[-1] + m) if merge else (*key, m)
+                    new[nk] = new[nk] + rm if nk in new else rm
             if has_dw and not merge:
                 blocks.append(wi)
             pending = dict(new)
