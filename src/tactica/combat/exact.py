@@ -20,6 +20,7 @@ counts carried as extra axes until then.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from dataclasses import dataclass
 from itertools import product
@@ -140,21 +141,22 @@ def _command_split(
     ok_nm = compound(w.attacks_pmf, trim(ok.sum(axis=0)))
     if command == "hit":  # the failed die (no hit) is rolled again: a fresh attack die
         fresh_h, fresh_nm = die.hits, die.to_save
-        fail_hits = trim(_conv_nd(_minus(hits, ok_hits), fresh_h))
+        fail_hits = trim(_conv_nd(_padded(hits, ok_hits, -1.0), fresh_h))
     else:  # a failed wound die: a fresh wound roll, the hits unchanged
         fresh_nm = die.fresh_wound
-        fail_hits = _minus(hits, ok_hits)
-    fail_nm = trim(_conv_nd(_minus(nm, ok_nm), fresh_nm))
+        fail_hits = _padded(hits, ok_hits, -1.0)
+    fail_nm = trim(_conv_nd(_padded(nm, ok_nm, -1.0), fresh_nm))
     return _Split(ok_hits, ok_nm, fail_hits, fail_nm,
                   gain=_value(fresh_nm, e_normal, e_mortal),
                   p_fail=max(0.0, 1.0 - float(ok_nm.sum())))
 
 
-def _minus(a: FloatArray, b: FloatArray) -> FloatArray:
+def _padded(a: FloatArray, b: FloatArray, sign: float = 1.0) -> FloatArray:
+    """``a + sign * b`` for pmfs of different lengths (zero-padded)."""
     shape = tuple(max(x, y) for x, y in zip(a.shape, b.shape, strict=True))
     out = np.zeros(shape)
     out[tuple(slice(0, n) for n in a.shape)] += a
-    out[tuple(slice(0, n) for n in b.shape)] -= b
+    out[tuple(slice(0, n) for n in b.shape)] += sign * b
     return out
 
 
@@ -210,16 +212,13 @@ def _weapon_marginal(branches: list[list[tuple[FloatArray, FloatArray]]], wi: in
             if wj != wi:
                 weight *= float(nm.sum())
         term = weight * br[wi][part]
-        out = term if out is None else _minus(out, -term)
+        out = term if out is None else _padded(out, term)
     assert out is not None
     return out
 
 
 def _sum_pmfs(pmfs: list[FloatArray]) -> FloatArray:
-    out = np.zeros(max(len(p) for p in pmfs))
-    for p in pmfs:
-        out[: len(p)] += p
-    return out
+    return functools.reduce(_padded, pmfs)
 
 
 @dataclass(frozen=True)
