@@ -488,6 +488,7 @@ def test_damaged(rules: str, wounds_left: int, name: str) -> None:
             keywords=["VEHICLE", "TITANIC", "BANEHAMMER"],
             attacker_wounds_left=wounds_left, effects=[name])
     assert r.hits.mean == approx(3)
+    assert r.effects_applied == ("Damaged: 1-8 wounds remaining",)  # the name, whole
 
 
 # --- core stratagems --------------------------------------------------------------------

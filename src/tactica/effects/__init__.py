@@ -28,7 +28,9 @@ class UnknownEffectError(LookupError):
 
 
 def _split(text: str) -> tuple[str, str | None]:
-    if ":" in text:
+    """"Name: parameter" -> (name, parameter); a whole name with a colon stays whole
+    ("Damaged: 1-8 wounds remaining")."""
+    if ":" in text and normalise(text) not in _INDEX:
         name, _, param = text.partition(":")
         if normalise(name) in _INDEX:
             return name, param.strip() or None
