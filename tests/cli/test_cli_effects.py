@@ -166,3 +166,21 @@ def test_effects_command_table() -> None:
     assert "Seed rules with no combat effect" in flat
     assert "Primed and Readied" in flat
     assert "Insane Bravery" in flat
+
+
+def test_calc_applies_the_attackers_own_damaged_profile() -> None:
+    """The 10th Banehammer page's DAMAGED: 1-8 WOUNDS REMAINING (-1 to Hit) is one of the
+    unit's own abilities: with --wounds-left 5 it applies (the hit stage shows -1); with
+    12 wounds left it does not. One lascannon BS4+: 3/6 hits, 2/6 when damaged."""
+    base = ["calc", "--attacker", "Banehammer", "--rules", "10th", "--target", "tank",
+            "--weapon", "Lascannon", "--json"]
+    code, out, err = _run(*base, "--wounds-left", "5")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["effects_applied"] == ["Damaged: 1-8 wounds remaining"]
+    assert doc["hits"]["mean"] == pytest.approx(2 / 6, abs=1e-12)
+    code, out, err = _run(*base, "--wounds-left", "12")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["effects_applied"] == []
+    assert doc["hits"]["mean"] == pytest.approx(3 / 6, abs=1e-12)

@@ -178,7 +178,8 @@ def list_attacker(roster: Roster, name: str, library: Library, phase: str) -> Li
     """The unit ``name`` of ``roster`` as an attacker (module text). Raises
     ``UnknownNameError`` for a unit not in the list or not in the library, and
     ``ValueError`` when it has no weapon for the phase."""
-    from ..effects import UnknownEffectError, find_effect, list_effects
+    from ..effects import list_effects
+    from ..effects.candidates import ability_effects
 
     unit, notes = find_unit(roster, name)
     if unit.attached_to is not None:
@@ -197,13 +198,7 @@ def list_attacker(roster: Roster, name: str, library: Library, phase: str) -> Li
         bearers.append(leader)
         keywords += [*lsheet.keywords, *lsheet.faction_keywords]
         lines += _unit_lines(lsheet, leader, phase, f" ({lsheet.name})", notes)
-        for ability in lsheet.abilities:
-            try:
-                effect, _ = find_effect(ability.name, roster.rules)
-            except UnknownEffectError:
-                continue
-            if effect.kind == "ability":
-                candidates.append(effect.name)
+        candidates += ability_effects(lsheet, damaged=False)
     for bearer in bearers:
         candidates += [e.name for e in bearer.enhancements]
     for detachment in roster.detachments:
@@ -224,38 +219,6 @@ def apply_list_effects(scenario: Scenario,
                        candidates: tuple[str, ...]) -> tuple[Scenario, list[str]]:
     """``scenario`` with every candidate effect whose conditions hold; a note for each
     other one (not a combat rule, or a condition that needs context)."""
-    from ..effects import UnknownEffectError, find_effect, non_combat_reason
+    from ..effects.candidates import apply_candidates
 
-    named = {name_key(e) for e in scenario.named_effects}
-    effects = list(scenario.effects)
-    notes: list[str] = []
-    for name in candidates:
-        if name_key(name) in named:
-            continue
-        reason = non_combat_reason(name)
-        if reason is not None:
-            notes.append(f"{name} (from the list): not a combat rule ({reason})")
-            continue
-        try:
-            effect, _ = find_effect(name, scenario.rules)
-        except UnknownEffectError:
-            notes.append(f"{name} (from the list): no combat effect known")
-            continue
-        if effect.name in SITUATIONAL:
-            notes.append(f"{effect.name} (from the list) not applied: "
-                         f"{SITUATIONAL[effect.name]}; name it with --effect if it applies")
-            continue
-        trial = scenario.model_copy(update={"effects": (*effects, effect.name)})
-        problems = effect.check(trial)
-        if not problems and effect.apply is not None:
-            try:
-                effect.apply(trial, None)
-            except ValueError as exc:  # a condition only the rule's own code checks
-                problems = [str(exc)]
-        if problems:
-            notes.append(f"{effect.name} (from the list) not applied: {'; '.join(problems)}")
-            continue
-        effects.append(effect.name)
-        named.add(name_key(effect.name))
-        notes.append(f"{effect.name} (from the list): {effect.terms}")
-    return scenario.model_copy(update={"effects": tuple(effects)}), notes
+    return apply_candidates(scenario, candidates, "from the list", SITUATIONAL)

@@ -247,21 +247,26 @@ def calc(
                                        (m.T for m in sheet.models if m.T is not None), None)),
                 "effects": tuple(_parse_effect(e) for e in (effect or [])),
             }
-            dmg = sheet.damaged
-            if dmg is not None and wounds_left is not None and \
-                    dmg.min_wounds <= wounds_left <= dmg.max_wounds:
-                data["effects"] += ("Damaged: 1-8 wounds remaining",)
-                notes.append(f"{sheet.name} is damaged ({wounds_left} wounds left): "
-                             f"{dmg.text}")
-            if any(x.casefold() == "primus" for x in (led_by or ())):
-                data["effects"] += ("Cult Demagogue",)
-                notes.append("Cult Demagogue: +1 to Hit while the Primus leads the unit")
             if monte_carlo:
                 data.update(method="monte-carlo", trials=monte_carlo, seed=seed)
             if built is not None:
                 data["context"] = data["context"].model_copy(update={
                     "army_faction": built.army_faction, "detachment": built.detachment})
             scenario = Scenario.model_validate(data)
+            # the unit's own abilities and its leaders' that are named effects (Cult
+            # Demagogue, a Damaged profile), applied when their conditions hold
+            from ..effects.candidates import ability_effects, apply_candidates
+
+            own = ability_effects(sheet)
+            for leader in led_by or ():
+                try:
+                    own += ability_effects(lib.datasheet(leader), damaged=False)
+                except LookupError:
+                    notes.append(f"leader {leader!r} is not in the library: its abilities "
+                                 "are not applied")
+            # an ability is not a choice: only those that apply are reported
+            scenario, more = apply_candidates(scenario, own, "ability", report_skipped=False)
+            notes += more
             if built is not None:
                 from ..army.attack import apply_list_effects
 
