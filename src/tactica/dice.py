@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["MAX_DICE", "MAX_VALUE", "DiceError", "DiceExpr", "convolve", "die_weights"]
+__all__ = ["MAX_DICE", "MAX_VALUE", "DiceError", "DiceExpr", "die_weights"]
 
 #: The most dice one expression may roll (sane-input limit: "1000D6" is an error).
 MAX_DICE = 10
@@ -66,11 +66,6 @@ def die_weights(sides: int, n: int) -> tuple[int, ...]:
                     nxt[total + face] += w
         weights = nxt
     return tuple(weights)
-
-
-def convolve(a: FloatArray, b: FloatArray) -> FloatArray:
-    """The pmf of the sum of two independent non-negative integer variables."""
-    return np.convolve(a, b)
 
 
 @dataclass(frozen=True, slots=True)
