@@ -147,7 +147,6 @@ class NamedEffect:
     apply: Callable[[Scenario, str | None], Outcome] | None = None
     parameter: str | None = None  # what "Name: X" may say
     aliases: tuple[str, ...] = ()
-    combat: bool = True
 
     def check(self, scenario: Scenario) -> list[str]:
         """Every failed condition, as sentences naming the effect."""

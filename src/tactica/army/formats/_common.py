@@ -14,7 +14,6 @@ import re
 from dataclasses import dataclass, field
 
 from ...model.common import RulesVersion
-from ...names import name_key
 from ..roster import AttachRole, EnhancementChoice, ModelEntry, RosterUnit, WargearItem
 
 __all__ = [
@@ -120,10 +119,6 @@ def rules_from_text(text: str | None) -> RulesVersion | None:
         return None
     match = re.search(r"\b(10th|11th)\b", text)
     return "10th" if match and match.group(1) == "10th" else "11th" if match else None
-
-
-def same_name(a: str, b: str) -> bool:
-    return name_key(a) == name_key(b)
 
 
 @dataclass
