@@ -478,8 +478,7 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
         )
         mortal_packets.append(
             Packet((0.0,) * len(space.groups), tuple(float(x) for x in w.mortal_pmf),
-                   w.fnp_effect, w.precision and rules.devastating_wounds == "unsaveable",
-                   mortal=rules.devastating_wounds == "mortal")
+                   w.fnp_effect, w.mortal_precision, mortal=w.mortal_afresh)
         )
         for stage in ("attacks", "hit", "wound"):
             if stage in w.explanations:

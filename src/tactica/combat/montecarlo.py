@@ -239,8 +239,7 @@ def _plan(w: ResolvedWeapon, scenario: Scenario, space: StateSpace, rules: RuleS
     normal = _Packets(np.array(saves, dtype=np.int64), w.save_reroll, _Sampler.of(w.damage_pmf),
                       keep, w.precision)
     mortal = _Packets(np.full(len(space.groups), _NO_SAVE, dtype=np.int64), None,
-                      _Sampler.of(w.mortal_pmf), keep,
-                      w.precision and rules.devastating_wounds == "unsaveable")
+                      _Sampler.of(w.mortal_pmf), keep, w.mortal_precision)
     return _Plan(
         w=w,
         attacks=_Sampler.of(w.attacks_pmf),
@@ -252,7 +251,7 @@ def _plan(w: ResolvedWeapon, scenario: Scenario, space: StateSpace, rules: RuleS
         wound_reroll=_reroll_faces(wcls, w.wound_reroll, w_values),
         normal=normal,
         mortal=mortal,
-        mortal_dynamic=rules.devastating_wounds == "mortal",
+        mortal_dynamic=w.mortal_afresh,
         notes=w.notes + die.notes,
         save_texts=tuple(texts),
     )

@@ -81,6 +81,8 @@ class ResolvedWeapon:
     notes: tuple[str, ...] = ()
     not_calculated: tuple[str, ...] = ()
     snap_hit_on: int = 6  # while snap shooting: hits on unmodified X+ (Firepoint Commander)
+    mortal_afresh: bool = True  # Devastating Wounds criticals pick a model per wound (06.02)
+    mortal_precision: bool = False  # ... or are allocated like attacks, with Precision
 
 
 def attack_toughness(groups: tuple[ModelGroup, ...]) -> int:
@@ -307,10 +309,11 @@ def resolve_weapon(
     if reduction:
         d_parts.append(f"-{reduction} (minimum 1)")
     damage_pmf = _damage_distribution(base_d, plus, target.half_damage, reduction)
-    if rules.devastating_wounds == "mortal":
-        mortal_pmf = _damage_distribution(base_d, plus, False, 0)
-    else:
-        mortal_pmf = damage_pmf
+    # Devastating Wounds (the rule set's variant): 11th 24.10 mortal wounds equal to the
+    # weapon's D (not halved or reduced), each picking a model afresh (06.02, so no
+    # Precision); 10th: the damage after modifiers, allocated like an attack
+    dw_mortal = rules.devastating_wounds == "mortal"
+    mortal_pmf = _damage_distribution(base_d, plus, False, 0) if dw_mortal else damage_pmf
     fnp_effect = min((e.fnp for e in effects if e.fnp), default=None)
     explain["damage"] = " ".join(d_parts)
 
@@ -318,8 +321,7 @@ def resolve_weapon(
     if devastating:
         explain["wound"] += (
             "; Devastating Wounds: a critical wound becomes mortal wounds"
-            if rules.devastating_wounds == "mortal"
-            else "; Devastating Wounds: a critical wound cannot be saved"
+            if dw_mortal else "; Devastating Wounds: a critical wound cannot be saved"
         )
     precision = "Precision" in flags and any(g.character for g in target.models)
     hazardous = "Hazardous" in flags
@@ -357,6 +359,8 @@ def resolve_weapon(
         notes=tuple(notes),
         not_calculated=tuple(not_calc),
         snap_hit_on=snap_hit_on,
+        mortal_afresh=dw_mortal,
+        mortal_precision=precision and not dw_mortal,
     )
 
 
