@@ -23,12 +23,12 @@ FAIL, SUCCESS, CRITICAL = 0, 1, 2
 
 def roll_outcomes(
     classify: list[int], policy: RerollPolicy, values: tuple[float, float, float]
-) -> tuple[FloatArray, str | None]:
+) -> tuple[FloatArray, tuple[bool, ...] | None]:
     """Probabilities of FAIL/SUCCESS/CRITICAL for one D6 whose face ``f`` (1..6) has outcome
     ``classify[f - 1]``, re-rolled at most once under ``policy`` (Re-rolls: before
     modifiers; "unmodified" means after re-rolls). ``any`` re-rolls every face whose
     outcome is worth less than a fresh roll (``values`` per outcome); the second element
-    says which faces that policy re-rolls, for the result's notes.
+    says which faces (1..6) are re-rolled (None without a policy).
 
     >>> p, _ = roll_outcomes([0, 0, 1, 1, 1, 2], "ones", (0, 1, 2))
     >>> [round(x * 36) for x in p]   # fail: 1/6 (a 2) + 1/6*2/6; crit: 1/6 + 1/36
@@ -52,11 +52,11 @@ def roll_outcomes(
             out += fresh / 6
         else:
             out[o] += 1 / 6
-    desc = None
-    if policy == "any":
-        faces = [str(f + 1) for f in range(6) if reroll[f]]
-        desc = ",".join(faces) if faces else "none"
-    return out, desc
+    return out, tuple(reroll)
+
+
+def _faces(reroll: tuple[bool, ...]) -> str:
+    return ",".join(str(f + 1) for f in range(6) if reroll[f]) or "none"
 
 
 def _classes(critical: int, modifier: int, needed: int) -> list[int]:
@@ -95,6 +95,9 @@ class DieOutcome:
     no_failed_hit: FloatArray | None = None
     no_failed_wound: FloatArray | None = None
     fresh_wound: FloatArray | None = None
+    #: the faces (1..6) re-rolled on the hit and wound rolls (None: no re-roll)
+    hit_reroll_faces: tuple[bool, ...] | None = None
+    wound_reroll_faces: tuple[bool, ...] | None = None
 
     @property
     def hits(self) -> FloatArray:
@@ -142,9 +145,11 @@ def die_outcome(w: ResolvedWeapon, e_normal: float, e_mortal: float,
     """
     notes: list[str] = []
     crit_value = e_mortal if w.devastating else e_normal
-    wp, wdesc = roll_outcomes(wound_classes(w), w.wound_reroll, (0.0, e_normal, crit_value))
-    if wdesc is not None:
-        notes.append(f"{w.name}: wound re-rolls fish for better results on faces {wdesc}")
+    wp, wound_faces = roll_outcomes(wound_classes(w), w.wound_reroll,
+                                    (0.0, e_normal, crit_value))
+    if w.wound_reroll == "any" and wound_faces is not None:
+        notes.append(f"{w.name}: wound re-rolls fish for better results on faces "
+                     f"{_faces(wound_faces)}")
     # one hit rolling to wound -> (n, m)
     single = np.zeros((2, 2))
     single[0, 0] = wp[FAIL]
@@ -179,12 +184,14 @@ def die_outcome(w: ResolvedWeapon, e_normal: float, e_mortal: float,
     v_hit = roll_value
     v_crit = (e_normal if lethal_taken else roll_value) + mean_sus * roll_value
 
+    hit_faces: tuple[bool, ...] | None = None
     if w.torrent:
         hp = np.array([0.0, 1.0, 0.0])  # 01.05.01: automatic hits are never critical
     else:
-        hp, hdesc = roll_outcomes(hit_classes(w), w.hit_reroll, (0.0, v_hit, v_crit))
-        if hdesc is not None:
-            notes.append(f"{w.name}: hit re-rolls fish for criticals on faces {hdesc}")
+        hp, hit_faces = roll_outcomes(hit_classes(w), w.hit_reroll, (0.0, v_hit, v_crit))
+        if w.hit_reroll == "any" and hit_faces is not None:
+            notes.append(f"{w.name}: hit re-rolls fish for criticals on faces "
+                         f"{_faces(hit_faces)}")
 
     max_h = len(sus)  # 1 + max extra
     max_nm = max_h + 1
@@ -207,6 +214,8 @@ def die_outcome(w: ResolvedWeapon, e_normal: float, e_mortal: float,
         no_failed_hit=build(single, crit_self, 0.0),
         no_failed_wound=build(single_ok, crit_self_ok, hp[FAIL]),
         fresh_wound=single,
+        hit_reroll_faces=hit_faces,
+        wound_reroll_faces=wound_faces,
     )
 
 

@@ -54,7 +54,7 @@ from ..dice import FloatArray
 from ..rules import get_ruleset
 from ..rules.base import RuleSet
 from .allocation import Group, StateSpace, TooLargeError, build_groups
-from .dice_stages import FAIL, die_outcome, hit_classes, roll_outcomes, wound_classes
+from .dice_stages import die_outcome, hit_classes, wound_classes
 from .effects import resolve_effects
 from .exact import (
     ScenarioError,
@@ -145,20 +145,11 @@ def _codes(classes: list[int]) -> IntArray:
     return np.array([0] + [table[c] for c in classes], dtype=np.int64)
 
 
-def _reroll_faces(
-    classes: list[int], policy: RerollPolicy, values: tuple[float, float, float]
-) -> BoolArray | None:
-    """The faces ``roll_outcomes`` re-rolls under ``policy`` (index = face)."""
-    if policy is None:
+def _reroll_faces(faces: tuple[bool, ...] | None) -> BoolArray | None:
+    """The faces ``die_outcome`` re-rolls, indexed by face (index 0 unused)."""
+    if faces is None:
         return None
-    if policy == "ones":
-        faces = {1}
-    elif policy == "failed":
-        faces = {f for f in range(1, 7) if classes[f - 1] == FAIL}
-    else:
-        _, desc = roll_outcomes(classes, policy, values)
-        faces = set() if desc in (None, "none") else {int(x) for x in str(desc).split(",")}
-    return np.array([f in faces for f in range(7)], dtype=np.bool_)
+    return np.array([False, *faces], dtype=np.bool_)
 
 
 # --- one weapon line, decided once ------------------------------------------------------
@@ -217,16 +208,7 @@ def _plan(w: ResolvedWeapon, scenario: Scenario, space: StateSpace, rules: RuleS
     and choices the exact engine takes (``exact._expected_values``, ``die_outcome``)."""
     e_normal, e_mortal = _expected_values(w, scenario, space, rules)
     die = die_outcome(w, e_normal, e_mortal, lethal)
-    # the values roll_outcomes weighs for re-rolls of "any" (as in die_outcome)
-    crit_value = e_mortal if w.devastating else e_normal
-    wcls = wound_classes(w)
-    w_values = (0.0, e_normal, crit_value)
-    wp, _ = roll_outcomes(wcls, w.wound_reroll, w_values)
-    roll_value = float(wp[1] * e_normal + wp[2] * crit_value)
     sus = w.sustained.pmf() if w.sustained is not None else np.array([1.0])
-    mean_sus = float(np.dot(np.arange(len(sus)), sus))
-    v_crit = (e_normal if die.lethal_taken else roll_value) + mean_sus * roll_value
-    hcls = hit_classes(w)
 
     saves, texts = [], []
     no_reroll = replace(w, save_reroll=None)
@@ -243,12 +225,12 @@ def _plan(w: ResolvedWeapon, scenario: Scenario, space: StateSpace, rules: RuleS
     return _Plan(
         w=w,
         attacks=_Sampler.of(w.attacks_pmf),
-        hit_code=_codes(hcls),
-        hit_reroll=_reroll_faces(hcls, w.hit_reroll, (0.0, roll_value, v_crit)),
+        hit_code=_codes(hit_classes(w)),
+        hit_reroll=_reroll_faces(die.hit_reroll_faces),
         sustained=None if w.sustained is None else _Sampler.of(sus),
         lethal=die.lethal_taken,
-        wound_code=_codes(wcls),
-        wound_reroll=_reroll_faces(wcls, w.wound_reroll, w_values),
+        wound_code=_codes(wound_classes(w)),
+        wound_reroll=_reroll_faces(die.wound_reroll_faces),
         normal=normal,
         mortal=mortal,
         mortal_dynamic=w.mortal_afresh,
