@@ -74,20 +74,14 @@ def resolve_weapons(
     return tuple(out)
 
 
-def _expected_values(
-    w: ResolvedWeapon, scenario: Scenario, space: StateSpace, rules: RuleSet
-) -> tuple[float, float]:
+def _expected_values(w: ResolvedWeapon, space: StateSpace,
+                     rules: RuleSet) -> tuple[float, float]:
     """Expected damage of one wound that goes to saves, and of one Devastating-Wounds
     critical, against the group first in the allocation order (for attacker choices)."""
     g = space.current(space.initial)
     assert g is not None
     grp = space.groups[g]
-    target_group = scenario.target.models[0]
-    for m in scenario.target.models:
-        if m.W == grp.W and m.Sv == grp.Sv and m.invuln == grp.invuln:
-            target_group = m
-            break
-    p_save, _ = save_probability(target_group, w, rules)
+    p_save, _ = save_probability(grp, w, rules)
     fnp = min((f for f in (grp.fnp, w.fnp_effect) if f is not None), default=None)
 
     def mean_loss(pmf: FloatArray) -> float:
@@ -237,7 +231,7 @@ def _weapon_totals(w: ResolvedWeapon, wi: int, scenario: Scenario, space: StateS
                    memo: dict[Any, Any]) -> _WeaponTotals:
     """The exact totals of weapon line ``wi`` (hits; (n, m) wounds to save and criticals)
     for the attacker's Lethal Hits choice, kept in ``memo`` per choice."""
-    e_normal, e_mortal = _expected_values(w, scenario, space, rules)
+    e_normal, e_mortal = _expected_values(w, space, rules)
     choice = lethal[wi] if wi < len(lethal) else None
     die = die_outcome(w, e_normal, e_mortal, choice)
     key = ("totals", wi, choice)
@@ -464,12 +458,7 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
         saves = []
         save_texts = []
         for g in space.groups:
-            model = next(
-                m for m in scenario.target.models
-                if (m.W, m.Sv, m.invuln, m.fnp, m.character)
-                == (g.W, g.Sv, g.invuln, g.fnp, g.character)
-            )
-            p, text = save_probability(model, w, rules)
+            p, text = save_probability(g, w, rules)
             saves.append(p)
             save_texts.append(f"{g.name}: {text}")
         normal_packets.append(

@@ -66,7 +66,7 @@ from .exact import (
 )
 from .profile import RerollPolicy, ResolvedWeapon, save_probability
 from .result import Distribution, NamedDistribution, Result, StageExplanation, WeaponSummary
-from .scenario import ModelGroup, Scenario
+from .scenario import Scenario
 
 __all__ = ["DEFAULT_SEED", "DEFAULT_TRIALS", "simulate"]
 
@@ -186,13 +186,6 @@ class _Plan:
     command: str | None = None  # 15.02 Command Re-roll of one "hit" or "wound" die
 
 
-def _model_of(scenario: Scenario, g: Group) -> ModelGroup:
-    return next(
-        m for m in scenario.target.models
-        if (m.W, m.Sv, m.invuln, m.fnp, m.character) == (g.W, g.Sv, g.invuln, g.fnp, g.character)
-    )
-
-
 def _keep(groups: tuple[Group, ...], fnp_effect: int | None) -> FloatArray:
     """Feel No Pain (§5.10: the better of the model's own and an effect's)."""
     out = []
@@ -206,17 +199,16 @@ def _plan(w: ResolvedWeapon, scenario: Scenario, space: StateSpace, rules: RuleS
           lethal: bool | None = None) -> _Plan:
     """Everything about ``w`` that does not depend on the dice: the same decisions, values
     and choices the exact engine takes (``exact._expected_values``, ``die_outcome``)."""
-    e_normal, e_mortal = _expected_values(w, scenario, space, rules)
+    e_normal, e_mortal = _expected_values(w, space, rules)
     die = die_outcome(w, e_normal, e_mortal, lethal)
     sus = w.sustained.pmf() if w.sustained is not None else np.array([1.0])
 
     saves, texts = [], []
     no_reroll = replace(w, save_reroll=None)
     for g in space.groups:
-        model = _model_of(scenario, g)
-        p, _ = save_probability(model, no_reroll, rules)
+        p, _ = save_probability(g, no_reroll, rules)
         saves.append(_NO_SAVE - round(6 * p))
-        texts.append(f"{g.name}: {save_probability(model, w, rules)[1]}")
+        texts.append(f"{g.name}: {save_probability(g, w, rules)[1]}")
     keep = _keep(space.groups, w.fnp_effect)
     normal = _Packets(np.array(saves, dtype=np.int64), w.save_reroll, _Sampler.of(w.damage_pmf),
                       keep, w.precision)

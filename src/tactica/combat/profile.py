@@ -9,7 +9,7 @@ thresholds per allocation group and damage distributions.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, Protocol
 
 import numpy as np
 
@@ -372,7 +372,18 @@ def _reroll_success(p: float, policy: RerollPolicy, p_one: float = 1 / 6) -> flo
     return p + (1 - p) * p  # "failed" and "any": a failed save is re-rolled
 
 
-def save_probability(group: ModelGroup, w: ResolvedWeapon, rules: RuleSet) -> tuple[float, str]:
+class Saves(Protocol):
+    """What a save roll needs of the models it is made for (a target entry or an
+    allocation group): the Sv and invulnerable save characteristics."""
+
+    @property
+    def Sv(self) -> int: ...
+
+    @property
+    def invuln(self) -> int | None: ...
+
+
+def save_probability(group: Saves, w: ResolvedWeapon, rules: RuleSet) -> tuple[float, str]:
     """Saving Throw: roll + AP + modifiers (improvement capped at +1, 10th cover inside
     the cap) >= Sv, or the roll >= the invulnerable save (AP and modifiers don't apply);
     the defender uses the better; an unmodified 1 fails. Returns (P(saved), explanation)."""
