@@ -21,8 +21,7 @@ counts carried as extra axes until then.
 from __future__ import annotations
 
 import functools
-from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import product
 from typing import Any
 
@@ -32,6 +31,16 @@ from ..dice import FloatArray
 from ..rules import get_ruleset
 from ..rules.base import RuleSet
 from .allocation import Operator, Packet, StateSpace, TooLargeError, build_groups, loss_pmf
+from .chain import (
+    LineOps,
+    PooledSaves,
+    SaveClass,
+    class_chain,
+    face_probabilities,
+    run_chain,
+    save_classes,
+    start_masks,
+)
 from .dice_stages import DieOutcome, compound, conv2, die_outcome, trim
 from .effects import resolve_effects
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
@@ -46,12 +55,6 @@ __all__ = [
     "lethal_notes",
     "resolve_weapons",
 ]
-
-#: Stack the per-packet states in one array when it has at most this many numbers.
-_STACK_LIMIT = 8_000_000
-#: Upper bound on pending Devastating-Wounds count combinations.
-_MAX_DW_KEYS = 5_000
-
 
 def resolve_weapons(
     scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...] | None = None
@@ -290,39 +293,18 @@ def _guard_compound(w: ResolvedWeapon, per_die: FloatArray) -> None:
         raise _too_large(f"{w.name}: outcome totals of {dice} attack dice", work)
 
 
-def _guard_chain(nm_all: list[FloatArray], states: int, unsaved: int) -> None:
-    """Refuse before the target's chain when it would be huge."""
+def _guard_chain(nm_all: list[FloatArray], states: int, unsaved: int,
+                 pooled: list[int]) -> None:
+    """Refuse before the target's chain when it would be huge; ``pooled[i]`` is the
+    number of classes of save dice of line i (0: saved one at a time)."""
     work = 0.0
-    for nm in nm_all:
+    for nm, classes in zip(nm_all, pooled, strict=True):
         work += nm.shape[0] * 2 * states * states * unsaved  # one packet at a time
         work += nm.shape[0] * nm.shape[1] * states * unsaved  # pending critical wounds
+        # pooled saves: per class, about rows^2 / 2 packets (a Horner scheme per count)
+        work += classes * nm.shape[0] ** 2 * states * states * unsaved
     if work > MAX_WORK:
         raise _too_large(f"{states} target states x {unsaved} unsaved counts", work)
-
-
-def _after_normal(op: Operator, nm: FloatArray, x: FloatArray,
-                  stack: bool) -> dict[int, FloatArray]:
-    """For each count m of Devastating Wounds criticals: sum over n of P(n, m) times the
-    states after n normal packets from ``x`` (m = 0 only, without criticals). Stacking
-    the n states and one tensordot is faster; streaming them needs less memory."""
-    wmax = nm.shape[0] - 1
-    nz = np.flatnonzero(x.any(axis=0))
-    u0 = int(nz[-1]) + 1 if len(nz) else 1  # unsaved columns in use so far
-    if stack and (wmax + 1) * x.size <= _STACK_LIMIT:
-        seq = np.zeros((wmax + 1, *x.shape))
-        seq[0] = x
-        for n in range(wmax):
-            op.apply(seq[n], cols=min(x.shape[1], u0 + n), out=seq[n + 1])
-        r = np.tensordot(nm.T, seq, axes=(1, 0))  # (m, states, unsaved)
-    else:
-        r = np.zeros((nm.shape[1], *x.shape))
-        cur = x
-        for n in range(wmax + 1):
-            for mi in np.nonzero(nm[n])[0]:
-                r[mi] += nm[n, mi] * cur
-            if n < wmax:
-                cur = op.apply(cur, cols=min(x.shape[1], u0 + n))
-    return {m: r[m] for m in range(nm.shape[1]) if nm[:, m].any()}
 
 
 def _mean(p: FloatArray) -> float:
@@ -408,6 +390,47 @@ def calculate_exact(scenario: Scenario) -> Result:
     result = found if found is not None else _calculate(scenario, choice)
     notes = lethal_notes(scenario, choice)
     return result.model_copy(update={"notes": notes + result.notes}) if notes else result
+
+
+#: The save dice of one weapon line: the D6 each group (part) saves on, and per state
+#: part (the save of the group current when the saves are rolled, None: all states) the
+#: classes of faces, lowest first.
+_PooledPlan = tuple[tuple[int, ...], tuple[tuple[int | None, tuple[SaveClass, ...]], ...]]
+
+
+def _pooled_classes(w: ResolvedWeapon, space: StateSpace, rules: RuleSet) -> _PooledPlan | None:
+    """05.04 (reference facts §6.2): the classes of save faces of ``w``'s pooled saves, or
+    None when the saves are made one at a time — the rule set says so, or every group
+    needs the same roll, when the order of the dice changes nothing."""
+    if not rules.pooled_saves:
+        return None
+    plain = replace(w, save_reroll=None)
+    needed = tuple(7 - round(6 * save_probability(g, plain, rules)[0]) for g in space.groups)
+    if len(set(needed)) == 1:
+        return None
+    if w.save_reroll in ("failed", "any"):  # re-rolls depend on the group that is current
+        starts: list[int | None] = [*sorted(set(needed))]
+    else:
+        starts = [None]
+    return needed, tuple((t, save_classes(needed, face_probabilities(w.save_reroll, t or 7)))
+                         for t in starts)
+
+
+def _class_packet(c: SaveClass, normal: Packet) -> Packet:
+    """A class of save dice as a packet: saved or not against each group, for certain."""
+    return replace(normal, save=tuple(1.0 if sv else 0.0 for sv in c.saved))
+
+
+def _pooled_saves(plan: _PooledPlan | None, normal: Packet, space: StateSpace,
+                  op_of: dict[Packet, Operator]) -> PooledSaves | None:
+    if plan is None:
+        return None
+    needed, parts = plan
+    masks = start_masks(space, needed) if parts[0][0] is not None else {}
+    return PooledSaves(tuple(
+        (masks.get(t) if t is not None else None,
+         class_chain(classes, tuple(op_of[_class_packet(c, normal)] for c in classes)))
+        for t, classes in parts if t is None or t in masks))
 
 
 def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
@@ -511,23 +534,31 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
     mw_packet = Packet((0.0,) * len(space.groups), (0.0, 1.0), fnp_effect, False,
                        counts=False, mortal=True)
     # operators only for what happens: criticals of Devastating Wounds weapons, mortal
-    # wounds before the attacks
+    # wounds before the attacks, the classes of pooled save dice
     with_dw = [wi for wi, nm in enumerate(nm_all) if nm.shape[1] > 1 and nm[:, 1:].any()]
+    pooled = [_pooled_classes(w, space, rules) for w in weapons]
+    class_packets = sorted({_class_packet(c, normal_packets[wi])
+                            for wi, plan in enumerate(pooled) if plan is not None
+                            for _, classes in plan[1] for c in classes},
+                           key=repr)
     all_packets = [*normal_packets, *(mortal_packets[wi] for wi in with_dw),
-                   *([mw_packet] if before else [])]
+                   *class_packets, *([mw_packet] if before else [])]
     key_ops = ("operators", tuple(all_packets), tuple(maps))
     if key_ops not in memo:
         fresh = StateSpace(space.groups)
         memo[key_ops] = (fresh, *_close(fresh, all_packets, maps))
     space, ops, mp = memo[key_ops]
-    normal_ops = ops[: len(weapons)]
-    mortal_ops = dict(zip(with_dw, ops[len(weapons):len(weapons) + len(with_dw)],
-                          strict=True))
+    op_of = dict(zip(all_packets, ops, strict=True))
+    lines = [LineOps(precision=w.precision, normal=op_of[normal_packets[wi]],
+                     pooled=_pooled_saves(pooled[wi], normal_packets[wi], space, op_of),
+                     mortal=op_of.get(mortal_packets[wi]), mortal_packet=mortal_packets[wi])
+             for wi, w in enumerate(weapons)]
     n_states = len(space.states)
     u_max = sum(len(_antidiagonal(nm)) - 1 for nm in nm_all)
     if not track_unsaved:
         u_max = 0
-    _guard_chain(nm_all, n_states, u_max + 1)
+    _guard_chain(nm_all, n_states, u_max + 1,
+                 [0 if p is None else max(len(c) for _, c in p[1]) for p in pooled])
     x0 = np.zeros((n_states, u_max + 1))
     x0[0, 0] = 1.0
     for label, pmf in before:  # 06.02: one mortal wound at a time, spilling over
@@ -538,67 +569,9 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
         stages.append(StageExplanation(weapon=label, stage="damage",
                                        detail="mortal wounds before the attacks (06.02)"))
 
-    # pending: key = tuple of Devastating-Wounds counts per block -> (states, unsaved)
-    def run_chain(nm_list: list[FloatArray]) -> FloatArray:
-        """The target's states after every packet, for per-weapon (n, m) pmfs."""
-        pending: dict[tuple[int, ...], FloatArray] = {(): x0}
-        blocks: list[int] = []  # weapon index whose mortal operator each block uses
-        for wi, w in enumerate(weapons):
-            nm = nm_list[wi]
-            has_dw = nm.shape[1] > 1 and bool(nm[:, 1:].any())
-            # 11th mortal wounds pick a model afresh for each wound, so consecutive weapons with
-            # the same mortal packet form one block; 10th allocates them like attacks, with the
-            # order declared afresh per weapon (and Precision), so each weapon is its own block
-            merge = (bool(blocks) and has_dw and mortal_packets[wi].mortal
-                     and mortal_packets[blocks[-1]] == mortal_packets[wi])
-            new: dict[tuple[int, ...], FloatArray] = {}
-            for key, x in pending.items():
-                x = mp["precision_start" if w.precision else "reset"].apply(x)
-                by_m = _after_normal(normal_ops[wi], nm, x, stack=has_dw)
-                for m, rm in by_m.items():
-                    if w.precision:
-                        rm = mp["precision_end"].apply(rm)
-                    if not has_dw:
-                        nk = key
-                    else:
-                        nk = (*key[:-1], key[-1] + m) if merge else (*key, m)
-                    new[nk] = new[nk] + rm if nk in new else rm
-            if has_dw and not merge:
-                blocks.append(wi)
-            pending = dict(new)
-            if len(pending) > _MAX_DW_KEYS:
-                raise ScenarioError(
-                    "attacker.weapons: too many Devastating Wounds weapons with different "
-                    "damage for the exact engine; use method monte-carlo"
-                )
-
-        # --- Devastating Wounds mortal wounds, block by block (Horner) -------------------
-        for wi in blocks:
-            op = mortal_ops[wi]
-            prec = mortal_packets[wi].precision
-            by_rest: dict[tuple[int, ...], dict[int, FloatArray]] = defaultdict(dict)
-            for key, x in pending.items():
-                by_rest[key[1:]][key[0]] = x
-            new_p: dict[tuple[int, ...], FloatArray] = {}
-            for rest, terms in by_rest.items():
-                top = max(terms)
-                acc = np.zeros_like(x0)
-                for m in range(top, -1, -1):
-                    if m < top:
-                        acc = op.apply(acc)
-                    if m in terms:
-                        t = terms[m]
-                        if not mortal_packets[wi].mortal:
-                            t = mp["precision_start" if prec else "reset"].apply(t)
-                        acc = acc + t
-                new_p[rest] = mp["precision_end"].apply(acc) if prec else acc
-            pending = new_p
-        # an empty branch (probability 0) leaves nothing pending
-        return pending.get((), np.zeros_like(x0))
-
     final = np.zeros_like(x0)
     for br in branches:
-        final += run_chain([n for _, n in br])
+        final += run_chain(lines, [n for _, n in br], x0, mp, rules.devastating_wounds_per_line)
 
     # --- read the distributions off the final states ---------------------------------
     start_wounds = space.wounds_left(space.initial)

@@ -12,6 +12,8 @@ class Eleventh(RuleSet):
     title = "11th edition (numbered sections)"
     lethal_hits_optional = True  # 24.23 "you can choose"
     devastating_wounds = "mortal"  # 24.10
+    pooled_saves = True  # 05.04: saves rolled together, resolved lowest first
+    devastating_wounds_per_line = True  # 24.10: "after resolving any normal damage"
     hazard_fails_on = 2  # 06.03 "on a 1-2, that roll fails"
     snap_shooting_hit_rerolls = False  # 15.09 "You cannot re-roll hit rolls"
     extra_attacks_unmodifiable = False  # 24.11 has no such clause

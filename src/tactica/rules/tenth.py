@@ -12,6 +12,8 @@ class Tenth(RuleSet):
     title = "10th edition (unnumbered sections)"
     lethal_hits_optional = False  # Lethal Hits: "a Critical Hit automatically wounds"
     devastating_wounds = "unsaveable"  # Devastating Wounds (001/002 text)
+    pooled_saves = False  # Saving Throw: one attack at a time
+    devastating_wounds_per_line = False  # allocated after all other attacks (§4.10)
     hazard_fails_on = 1  # Hazardous: "fails on a 1"
     snap_shooting_hit_rerolls = True  # reference facts §5.12
     extra_attacks_unmodifiable = True  # Extra Attacks (002): "cannot be modified"
