@@ -35,11 +35,15 @@ BOLT_RIFLES: dict[str, Any] = {
         "AP": -1, "D": "1"}]},
     "target": {"name": "MEQ", "models": [{"count": 10, "T": 4, "Sv": 3, "W": 2}]},
 }
-#: 50 models with D6 attacks, D6 damage into 20 models W3: minutes for the exact engine.
+_HEAVY_LINE = {"name": "w", "count": 50, "A": "D6", "skill": 3, "S": 6, "AP": -1, "D": "D6",
+               "abilities": ["Sustained Hits 2", "Devastating Wounds"]}
+#: Under the 10th rules, two lines of 50 models with D6 attacks and Devastating Wounds of
+#: different damage (D6, D3), the mortal wounds held back until both are resolved, into
+#: 20 models W3: minutes for the exact engine (the counts of both lines' criticals are
+#: carried jointly).
 HEAVY: dict[str, Any] = {
-    "attacker": {"weapons": [{"name": "w", "count": 50, "A": "D6", "skill": 3, "S": 6,
-                              "AP": -1, "D": "D6",
-                              "abilities": ["Sustained Hits 2", "Devastating Wounds"]}]},
+    "rules": "10th",
+    "attacker": {"weapons": [_HEAVY_LINE, {**_HEAVY_LINE, "name": "v", "D": "D3"}]},
     "target": {"models": [{"count": 20, "T": 5, "Sv": 3, "W": 3, "fnp": 5}]},
 }
 

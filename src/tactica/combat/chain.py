@@ -31,14 +31,15 @@ that takes the lowest die) — a decision of ours, the rules leave it to the def
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import exp, lgamma, log
 
 import numpy as np
 
 from ..dice import FloatArray
+from ..rules.base import RuleSet
 from .allocation import Operator, Packet, StateSpace, TooLargeError
-from .profile import RerollPolicy
+from .profile import RerollPolicy, ResolvedWeapon, save_probability
 
 __all__ = [
     "LineOps",
@@ -47,14 +48,39 @@ __all__ = [
     "after_normal",
     "binomial_coefficients",
     "class_chain",
+    "class_packet",
+    "drop_negligible_tail",
     "face_probabilities",
     "pooled_after_normal",
+    "pooled_classes",
+    "pooled_saves",
     "run_chain",
     "save_classes",
 ]
 
 #: Stack the per-packet states in one array when it has at most this many numbers.
 _STACK_LIMIT = 8_000_000
+#: A weapon line's counts (n wounds to save, m Devastating Wounds criticals) whose whole
+#: tail beyond them has at most this much probability are not carried through the chain.
+NEGLIGIBLE_TAIL = 1e-15
+
+
+def drop_negligible_tail(nm: FloatArray, eps: float | None = None) -> FloatArray:
+    """``nm`` without its trailing rows and columns whose joint tail mass is at most
+    ``eps`` (default ``NEGLIGIBLE_TAIL``): the largest counts are possible but so unlikely
+    that stepping the chain through them costs time for nothing. Every distribution of
+    the result then moves by at most the dropped mass in total variation, at most
+    2 eps per weapon line and branch (< 1e-12 for up to 500 of them).
+
+    >>> drop_negligible_tail(np.array([[0.5, 0.0], [0.5 - 1e-16, 0.0], [1e-16, 0.0]])).shape
+    (2, 1)
+    """
+    eps = NEGLIGIBLE_TAIL if eps is None else eps
+    rows = np.cumsum(nm.sum(axis=1)[::-1])[::-1]  # rows[i] = mass of rows i..end
+    cols = np.cumsum(nm.sum(axis=0)[::-1])[::-1]
+    r = max(1, int(np.count_nonzero(rows > eps)))
+    c = max(1, int(np.count_nonzero(cols > eps)))
+    return nm[:r, :c]
 
 
 @dataclass(frozen=True)
@@ -313,3 +339,47 @@ def _deferred_mortal(lines: list[LineOps], blocks: list[int],
         pending = new_p
     # an empty branch (probability 0) leaves nothing pending
     return pending.get((), np.zeros_like(x0))
+
+
+# --- a weapon line's pooled saves, decided -------------------------------------------
+
+
+#: The save dice of one weapon line: the D6 each group (part) saves on, and per state
+#: part (the save of the group current when the saves are rolled, None: all states) the
+#: classes of faces, lowest first.
+PooledPlan = tuple[tuple[int, ...], tuple[tuple[int | None, tuple[SaveClass, ...]], ...]]
+
+
+def pooled_classes(w: ResolvedWeapon, space: StateSpace, rules: RuleSet) -> PooledPlan | None:
+    """05.04 (reference facts §6.2): the classes of save faces of ``w``'s pooled saves, or
+    None when the saves are made one at a time — the rule set says so, or every group
+    needs the same roll, when the order of the dice changes nothing."""
+    if not rules.pooled_saves:
+        return None
+    plain = replace(w, save_reroll=None)
+    needed = tuple(7 - round(6 * save_probability(g, plain, rules)[0]) for g in space.groups)
+    if len(set(needed)) == 1:
+        return None
+    if w.save_reroll in ("failed", "any"):  # re-rolls depend on the group that is current
+        starts: list[int | None] = [*sorted(set(needed))]
+    else:
+        starts = [None]
+    return needed, tuple((t, save_classes(needed, face_probabilities(w.save_reroll, t or 7)))
+                         for t in starts)
+
+
+def class_packet(c: SaveClass, normal: Packet) -> Packet:
+    """A class of save dice as a packet: saved or not against each group, for certain."""
+    return replace(normal, save=tuple(1.0 if sv else 0.0 for sv in c.saved))
+
+
+def pooled_saves(plan: PooledPlan | None, normal: Packet, space: StateSpace,
+                  op_of: dict[Packet, Operator]) -> PooledSaves | None:
+    if plan is None:
+        return None
+    needed, parts = plan
+    masks = start_masks(space, needed) if parts[0][0] is not None else {}
+    return PooledSaves(tuple(
+        (masks.get(t) if t is not None else None,
+         class_chain(classes, tuple(op_of[class_packet(c, normal)] for c in classes)))
+        for t, classes in parts if t is None or t in masks))
