@@ -5,17 +5,17 @@ pydantic's own message is several lines and ends with a documentation URL; a pla
 the field and what it allows. ``one_line`` keeps the first problem (and says how many more
 there are):
 
->>> from pydantic import BaseModel, ConfigDict
+>>> from pydantic import BaseModel, ConfigDict, Field
 >>> class W(BaseModel):
 ...     model_config = ConfigDict(extra="forbid")
-...     count: int
+...     count: int = Field(ge=1)
 >>> class S(BaseModel):
 ...     weapons: list[W]
 >>> try:
-...     S.model_validate({"weapons": [{"count": 1}, {"count": "x", "cuont": 2}]})
+...     S.model_validate({"weapons": [{"count": 1}, {"count": 0, "cuont": 2}]})
 ... except ValueError as exc:
 ...     print(one_line(exc))
-weapons[1].count: Input should be a valid integer, unable to parse string as an integer (and 1 more problem)
+weapons[1].count: Input should be greater than or equal to 1 (and 1 more problem)
 """
 
 from __future__ import annotations
