@@ -220,6 +220,20 @@ class Context(_Strict):
         default=None, ge=1, le=20, description="T of the attacking model (Crushing Impact)")
     army_faction: str | None = None
     detachment: str | None = None
+    # --- circumstances of the 11th-edition fine print (issue 17) -------------------------
+    indirect: Literal["unseen", "spotted"] | None = Field(
+        default=None, description="an [INDIRECT FIRE] weapon shoots a target it cannot see "
+        "(10.07): \"unseen\", or \"spotted\" (the unit remained stationary and a friendly "
+        "observer sees the target)")
+    plunging_fire: bool = Field(
+        default=False, description="the attack has Plunging Fire (22.05: BS improved by 1)")
+    engaged: bool = Field(
+        default=False, description="the attacking unit is engaged (close-quarters shooting, "
+        "10.06: -1 to hit for MONSTER/VEHICLE models unless a [CLOSE-QUARTERS] weapon; "
+        "no [HEAVY])")
+    target_engaged: bool = Field(
+        default=False, description="the target is engaged with friendly units (-1 to hit "
+        "a MONSTER/VEHICLE target, 17.03)")
 
     def half_range(self, weapon_range: int | str) -> bool:
         if self.within_half_range is not None:
