@@ -123,9 +123,8 @@ def test_indirect_unseen_11th() -> None:
 
 def test_indirect_spotted_11th() -> None:
     """10.07 with an observer: unmodified 1-3 fail, and the target has cover. BS3+
-    worsened by cover to 4+: the
-    faces 4, 5, 6 hit: 1/2. Ignores Cover keeps BS3+, but 3 still fails: 1/2 too; with
-    a -1 to hit the 4 fails too (4 - 1 < 3... BS3+: 4-1 = 3 hits): still 1/2."""
+    worsened by cover to 4+: the faces 4, 5, 6 hit: 1/2. With Ignores Cover (BS3+) and
+    -1 to hit: a 4 - 1 = 3 still hits and 1-3 fail whatever the BS: 1/2 too."""
     ctx = {"indirect": "spotted"}
     assert hits(run([weapon(skill=3, abilities=["Indirect Fire"])], [models(count=5)],
                     context=ctx)) == approx(F(1, 2))

@@ -100,7 +100,8 @@ def build_attacker(sheet: Datasheet, models: int, phase: str,
                      + "; pick with --weapon NAME[:COUNT]")
     lines = tuple(_weapon_line(p, n, c) for p, n, c in chosen)
     kws = tuple(dict.fromkeys(sheet.keywords + sheet.faction_keywords))
-    return Attacker(name=sheet.name, keywords=kws, weapons=lines), notes
+    rules = tuple(dict.fromkeys(str(a) for a in sheet.abilities))
+    return Attacker(name=sheet.name, keywords=kws, weapons=lines, abilities=rules), notes
 
 
 def _histogram(title: str, pmf: tuple[float, ...], width: int = 40) -> Table:

@@ -47,7 +47,9 @@ class WeaponInputs:
         circ = AttackCircumstances(
             ranged=ranged,
             cover=ctx.cover or (indirect and rules.indirect_gives_cover),
-            stealth=ctx.stealth,
+            # 24.33 Stealth: the target's own ability, or given by the context
+            stealth=ctx.stealth or any(a.casefold() == "stealth"
+                                       for a in scenario.target.abilities),
             ignores_cover="Ignores Cover" in flags,
             psychic="Psychic" in flags,
             indirect=ctx.indirect if indirect else None,
