@@ -21,7 +21,14 @@ from .dice_stages import compound
 from .result import Distribution, NamedDistribution, Result
 from .scenario import Scenario
 
-__all__ = ["CORE_OUTSIDE_THE_ATTACK", "deadly_demise_pmf", "finish", "within_6"]
+__all__ = [
+    "COMPUTED",
+    "CORE_OUTSIDE_THE_ATTACK",
+    "deadly_demise_pmf",
+    "finish",
+    "rules_not_calculated",
+    "within_6",
+]
 
 #: Core abilities that do not change the odds of one attack: why, in the player's words.
 CORE_OUTSIDE_THE_ATTACK: dict[str, str] = {
@@ -37,8 +44,10 @@ CORE_OUTSIDE_THE_ATTACK: dict[str, str] = {
     "Crucible": "not part of an attack",
 }
 
-#: Rules the engine computes from the scenario's own fields.
-_COMPUTED = ("Feel No Pain",)  # each model group's fnp
+#: The target's rules the engine computes from the scenario's own fields (each model
+#: group's fnp, Stealth as the benefit of cover / -1 to hit, Deadly Demise as a side
+#: outcome).
+COMPUTED = ("Feel No Pain", "Stealth", "Deadly Demise")
 
 
 def within_6(scenario: Scenario) -> bool:
@@ -76,12 +85,12 @@ def _reason(rule: str, whose: str, scenario: Scenario, applied: set[str]) -> str
     from ..effects import UnknownEffectError, find_effect, non_combat_reason
 
     base = _base(rule)
-    if base in _COMPUTED or (base == "Stealth" and whose == "target"):
-        return None
+    if whose == "target" and base in COMPUTED:
+        return None  # Deadly Demise: a side outcome, or a note when the units are apart
     if base == "Deadly Demise":
-        if whose == "attacker":
-            return "only when the attacking unit's own models are destroyed"
-        return None  # a side outcome, or a note when the units are apart
+        return "only when the attacking unit's own models are destroyed"
+    if base in ("Feel No Pain", "Stealth"):
+        return "it protects the unit when it is attacked"
     if base == "Firing Deck":
         if whose == "attacker" and any(w.firing_deck for w in scenario.attacker.weapons):
             return None
@@ -104,8 +113,12 @@ def _reason(rule: str, whose: str, scenario: Scenario, applied: set[str]) -> str
     return "its conditions do not hold here (name it as an effect if they do)"
 
 
-def _unit_rules(scenario: Scenario, result: Result) -> list[str]:
-    applied = {name_key(a.split(" (")[0]) for a in result.effects_applied}
+def rules_not_calculated(scenario: Scenario, effects_applied: tuple[str, ...] = ()
+                         ) -> list[str]:
+    """Every rule of the attacker and the target (``abilities``) that the numbers do
+    not include, with the reason: "Firing Deck 12 (Banehammer): ...". ``effects_applied``
+    are the named effects the calculation used (their rules are included)."""
+    applied = {name_key(a.split(" (")[0]) for a in effects_applied}
     out = []
     for whose, unit in (("attacker", scenario.attacker), ("target", scenario.target)):
         for rule in unit.abilities:
@@ -132,7 +145,8 @@ def finish(scenario: Scenario, result: Result) -> Result:
             notes.append(f"Deadly Demise {x}: the attacking unit is taken to be more than "
                          "6\" away (give the distance if it is not)")
     not_calc = list(result.not_calculated)
-    not_calc += [r for r in _unit_rules(scenario, result) if r not in not_calc]
+    not_calc += [r for r in rules_not_calculated(scenario, result.effects_applied)
+                 if r not in not_calc]
     return result.model_copy(update={"other_mortal_wounds": tuple(side),
                                      "notes": tuple(notes),
                                      "not_calculated": tuple(not_calc)})
