@@ -104,6 +104,29 @@ def build_attacker(sheet: Datasheet, models: int, phase: str,
     return Attacker(name=sheet.name, keywords=kws, weapons=lines, abilities=rules), notes
 
 
+def _embark(lib: Any, transport: Datasheet, atk: Attacker, spec: str,
+            phase: str) -> tuple[Attacker, list[str]]:
+    """``--embarked NAME[:MODELS]``: the passengers' default guns (one per model, up to
+    the transport's Firing Deck X) join the transport's attack (``army.firing_deck``)."""
+    from ..army.firing_deck import firing_deck_size, with_firing_deck
+
+    if phase != "shooting":
+        raise typer.BadParameter("Firing Deck shoots in the shooting phase",
+                                 param_hint="--embarked")
+    name, _, count = spec.partition(":")
+    try:
+        x = firing_deck_size(transport)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--embarked") from None
+    passengers = lib.datasheet(name.strip())
+    if count.strip() and not count.strip().isdigit():
+        raise typer.BadParameter(f"{spec!r}: MODELS must be a number", param_hint="--embarked")
+    n = int(count) if count.strip() else sum(c.min for c in passengers.composition) or 1
+    lines, notes = build_attacker(passengers, min(n, x), "shooting", [])
+    atk, more = with_firing_deck(atk, x, passengers.name, lines.weapons)
+    return atk, notes + more
+
+
 def _histogram(title: str, pmf: tuple[float, ...], width: int = 40) -> Table:
     table = Table(title=title, show_header=True, header_style="bold", box=None)
     table.add_column("value", justify="right")
@@ -197,6 +220,9 @@ def calc(
         int | None, typer.Option("--monte-carlo", help="sample N trials")
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Monte Carlo seed")] = None,
+    embarked: Annotated[str | None, typer.Option(
+        help="NAME[:MODELS]: a unit embarked in the attacking TRANSPORT; its models' guns "
+        "join the attack through Firing Deck")] = None,
     list_file: Annotated[Path | None, typer.Option(
         "--list", help="army list file: --attacker is the unit as built in it (models, "
         "wargear, attached leader, enhancement, detachment rule)")] = None,
@@ -236,6 +262,9 @@ def calc(
                 sheet = lib.datasheet(attacker, version)
                 n = models or sum(c.min for c in sheet.composition) or 1
                 atk, notes = build_attacker(sheet, n, phase, weapon or [])
+            if embarked is not None:
+                atk, more = _embark(lib, sheet, atk, embarked, phase)
+                notes += more
             tgt = lib.target(target, models=target_models)
             data: dict[str, Any] = {
                 "rules": rules, "phase": phase, "attacker": atk, "target": tgt,
