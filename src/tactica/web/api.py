@@ -148,6 +148,7 @@ class AttackerChoice(_Doc):
     notes: list[str]
     attacker_toughness: int | None
     damaged: str | None = Field(default=None, description="the Damaged profile, if any")
+    abilities: list[str] = Field(default_factory=list, description="the unit's rules by name")
 
 
 class PresetInfo(_Doc):
@@ -251,7 +252,8 @@ def attacker_choice(sheet: Datasheet, models: int | None, phase: Phase) -> Attac
         unit=sheet.name, rules=sheet.rules, phase=phase, models=n, min_models=low,
         max_models=min(high, MAX_MODELS),
         keywords=list(dict.fromkeys(sheet.keywords + sheet.faction_keywords)),
-        weapons=rows, notes=notes, attacker_toughness=toughness, damaged=damaged)
+        weapons=rows, notes=notes, attacker_toughness=toughness, damaged=damaged,
+        abilities=list(dict.fromkeys(str(a) for a in sheet.abilities)))
 
 
 def effect_info(e: NamedEffect) -> dict[str, Any]:
