@@ -340,12 +340,14 @@ def load_seed_library() -> Library:
 
 
 # --- several sources (issue 6): seed pages + --data catalogues + bundled dataset ---------
-# ``load_library()`` with no arguments and no configured sources is the seed library
-# above; with catalogue paths or the bundled dataset (arguments, or ``use_sources`` which
-# the command line calls for ``tactica --data PATH``) it is a ``tactica.sources``
-# ``SourcedLibrary`` over all of them. Both are cached per set of sources.
+# ``load_library()`` with no arguments is what the command line uses without options: the
+# seed pages and the bundled dataset (a ``tactica.sources.SourcedLibrary``; issue 11: the
+# Python API resolves the same unit names as ``tactica calc``). ``use_sources`` (which
+# the command line calls for ``tactica --data PATH`` / ``--no-dataset``) changes that
+# default; ``dataset=False`` with no paths is the seed library above. Each is cached per
+# set of sources.
 
-_configured: tuple[tuple[str, ...], bool] = ((), False)
+_configured: tuple[tuple[str, ...], bool] = ((), True)
 
 
 def use_sources(data_paths: Sequence[str | Path] = (), *, dataset: bool = False) -> None:
@@ -363,10 +365,11 @@ def configured_sources() -> tuple[tuple[str, ...], bool]:
 def load_library(
     data_paths: Sequence[str | Path] | None = None, *, dataset: bool | None = None
 ) -> Library:
-    """The unit library. Without arguments: the configured sources (``use_sources``),
-    by default the seed library alone (``load_seed_library``). With ``data_paths`` or
-    ``dataset=True``: seed pages, those catalogues and the bundled dataset merged
-    (``tactica.sources.build_library``), cached per set of sources."""
+    """The unit library. Without arguments: the configured sources (``use_sources``), by
+    default the seed pages and the bundled dataset, as the command line has them. With
+    ``data_paths`` or ``dataset``: seed pages, those catalogues and (with ``dataset``) the
+    bundled dataset merged (``tactica.sources.build_library``), cached per set of sources;
+    no paths and ``dataset=False`` is the seed library alone (``load_seed_library``)."""
     paths = _configured[0] if data_paths is None else tuple(str(p) for p in data_paths)
     use_dataset = _configured[1] if dataset is None else dataset
     if not paths and not use_dataset:

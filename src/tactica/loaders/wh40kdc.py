@@ -1,6 +1,7 @@
 """The bundled 11th-edition dataset: the ``wh40kdc`` package (40kdc-data) -> datasheets.
 
-``wh40kdc`` (pinned: ``PINNED_VERSION``, the optional extra ``tactica[data]``) ships its
+``wh40kdc`` (a dependency: ``SUPPORTED_VERSIONS``; the conversion was written against
+``PINNED_VERSION``, and ``TESTED_VERSIONS`` were each converted in full) ships its
 dataset as one JSON bundle (``wh40kdc/_bundle.json``, read with the package's own
 ``wh40kdc.data.raw_data``): units, weapons, weapon keywords, abilities, leader
 attachments and unit compositions, each record stamped with a ``game_version``. Code is
@@ -55,15 +56,24 @@ __all__ = [
     "ATTRIBUTION",
     "INSTALL_HINT",
     "PINNED_VERSION",
+    "SUPPORTED_VERSIONS",
+    "TESTED_VERSIONS",
     "DatasetMissingError",
     "Wh40kdcDataset",
     "dataset_available",
     "embedded_dataset",
     "installed_version",
+    "supported",
 ]
 
-#: The dataset version the conversion rules above were written against (pyproject pins it).
+#: The dataset version the conversion rules above were written against, and whose values
+#: the tests pin.
 PINNED_VERSION = "1.4.5"
+#: The range ``pyproject.toml`` asks for (keep the two in step).
+SUPPORTED_VERSIONS = ">=1.4,<1.5"
+#: Versions whose every unit was converted and checked (no unit rejected) when the range
+#: was set; 1.4.x releases update points and records in the same layout.
+TESTED_VERSIONS = ("1.4.0", "1.4.1", "1.4.2", "1.4.3", "1.4.4", "1.4.5")
 
 #: The credit the 40kdc-data licence asks for (README "Licensing": "Powered by 40kdc-data"
 #: and a link), with the licences of the parts tactica uses.
@@ -75,8 +85,8 @@ ATTRIBUTION = (
 
 #: What to do when the dataset is needed but not installed.
 INSTALL_HINT = (
-    f"the bundled 11th-edition dataset is not installed: pip install 'tactica[data]' "
-    f"(wh40kdc=={PINNED_VERSION})"
+    f"the bundled 11th-edition dataset is not installed: pip install "
+    f"'wh40kdc{SUPPORTED_VERSIONS}' (a dependency of tactica)"
 )
 
 Raw = Mapping[str, Any]
@@ -95,6 +105,15 @@ def installed_version() -> str | None:
         return metadata.version("wh40kdc")
     except metadata.PackageNotFoundError:
         return None
+
+
+def supported(version: str) -> bool:
+    """Whether ``version`` is in ``SUPPORTED_VERSIONS`` (1.4.x).
+
+    >>> supported("1.4.5"), supported("1.4.12"), supported("1.5.0"), supported("unknown")
+    (True, True, False, False)
+    """
+    return version.split(".")[:2] == ["1", "4"]
 
 
 def dataset_available() -> bool:
@@ -144,10 +163,10 @@ class Wh40kdcDataset:
         self.version = version
         self.label = f"wh40kdc {version}"
         self.notes: tuple[str, ...] = ()
-        if version != PINNED_VERSION:
+        if not supported(version):
             self.notes = (
                 f"wh40kdc {version} is installed; the conversion was written for "
-                f"{PINNED_VERSION} (pip install 'tactica[data]')",
+                f"{PINNED_VERSION} (pip install 'wh40kdc{SUPPORTED_VERSIONS}')",
             )
         self._units: list[Raw] = list(raw.get("units") or [])
         self._weapons = _keyed(raw.get("weapons") or [])
