@@ -29,8 +29,11 @@ from test_e2e import (
     scenario_in_url,
 )
 
+from conftest import LiveServer
 from tactica import calculate
 from tactica.combat.scenario import Scenario
+from tactica.library import load_library
+from tactica.web import create_app
 
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 
@@ -224,6 +227,48 @@ def test_a_phase_and_a_rules_switch_keep_every_choice_still_valid(
     assert shooting.rules == "10th"
     assert [(w.name, w.count) for w in shooting.attacker.weapons] == [
         ("Hybrid firearm", 7), ("Mining laser", 1)]
+
+
+@pytest.fixture(scope="module")
+def full_server() -> Iterator[LiveServer]:
+    """The app over the default library (the seed pages and the bundled dataset)."""
+    server = LiveServer(create_app(library=load_library))
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_a_unit_is_offered_in_the_phase_it_has_weapons_for(
+        browser: Any, full_server: LiveServer, artifacts: Path) -> None:
+    """Aberrants (40kdc-data) carry melee weapons only: picked in the Shooting phase, the
+    page switches to the Fight phase and marks Shooting as having no weapons."""
+    for size in SIZES:
+        t = Screen(browser, full_server, size, artifacts)
+        try:
+            t.goto("/")
+            assert t.value("#phase") == "shooting"
+            pick_attacker(t, "Aberrants")
+            wait_rows(t, "Aberrant weapons")
+            assert t.value("#phase") == "fight"
+            assert t.page.text_content("#phase option[value=shooting]") == "Shooting (no weapons)"
+            pick_target(t, "meq", "Intercessor Squad")
+            press_calculate(t)
+            scenario = check_result(t, full_server, models=5)
+            assert scenario.phase == "fight"
+            shot(t, "phase-offered")
+
+            # asked for the Shooting phase anyway: no rows left over, and the way back
+            edit(t)
+            t.page.select_option("#phase", "shooting")
+            t.page.wait_for_selector("#attacker-notes .error-text")
+            assert "Aberrants has no ranged weapons" in notes(t, "#attacker-notes")
+            assert weapon_rows(t) == []
+            assert t.page.get_attribute("#result", "data-stale") == "true"
+            t.page.click("#attacker-notes button:has-text('Use the Fight phase')")
+            wait_rows(t, "Aberrant weapons")
+            assert t.errors == []
+        finally:
+            t.page.close()
 
 
 # --- units as fielded, rules and rolls -----------------------------------------------------
