@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import httpx
 import pytest
 from test_e2e import (
     DESKTOP,
@@ -295,6 +296,37 @@ def test_a_leader_attached_offers_its_rule_and_changes_the_numbers(
     shot(t, "leader")
 
 
+def test_the_rules_offered_are_the_chosen_detachments(screen: Screen, live_server: Any) -> None:
+    t = screen
+    t.goto("/")
+    pick_attacker(t, "Neophyte Hybrids")
+    pick_target(t, "geq", "Cadian Shock Troops")
+    t.page.wait_for_selector('#effects input[data-effect="Integrated Tactics"]')
+    t.page.check('#effects input[data-effect="Integrated Tactics"]')  # Brood Brother Auxilia
+    t.page.select_option("#ctx-detachment", "Host of Ascension")
+    t.page.wait_for_selector("#effects-dropped:not([hidden])")
+    assert "Integrated Tactics (Brood Brother Auxilia)" in notes(t, "#effects-dropped")
+    offered = t.page.eval_on_selector_all("#effects input[data-effect]",
+                                          "els => els.map(e => e.dataset.effect)")
+    checks = {e["name"]: e for e in httpx.post(
+        live_server.url + "/api/effects/check", json=scenario_without_effects(t)).json()}
+    assert offered and all(checks[n]["holds"] for n in offered)
+    assert {checks[n]["source"] for n in offered} <= {"Host of Ascension", "Core",
+                                                      "Neophyte Hybrids", "Primus"}
+    press_calculate(t)
+    scenario = check_result(t, live_server, models=10)
+    assert scenario.effects == ()  # the rule of the other detachment was unticked
+
+
+def scenario_without_effects(t: Screen) -> dict[str, Any]:
+    t.page.click("#calculate")
+    t.page.wait_for_selector("#result[data-state=done]")
+    doc = scenario_in_url(t)
+    doc["effects"] = []
+    edit(t)
+    return doc
+
+
 def test_re_rolls_crits_and_granted_abilities_are_controls(
         screen: Screen, live_server: Any) -> None:
     t = screen
@@ -408,8 +440,11 @@ def test_a_share_link_brings_back_every_control(screen: Screen, browser: Any,
     t.page.fill("#grants .f-grant", "Sustained Hits 1")
     t.page.wait_for_selector('#effects input[data-effect="Cult Demagogue"]')
     t.page.check('#effects input[data-effect="Cult Demagogue"]')
+    t.page.select_option("#ctx-detachment", "Host of Ascension")
+    t.page.wait_for_selector('#effects input[data-effect="Integrated Tactics"]', state="detached")
     press_calculate(t)
     sent = scenario_in_url(t)
+    assert sent["context"]["detachment"] == "Host of Ascension"
     check_result(t, live_server, models=5)
     edit(t)
     before = t.page.evaluate(CONTROLS)

@@ -337,7 +337,16 @@
     box.replaceChildren();
     other.replaceChildren();
     const dropped = [];
+    const bound = (e) => ["stratagem", "detachment rule", "enhancement"].includes(e.kind) && e.source !== "Core";
+    F.setDetachments(effects.filter(bound).map((e) => e.source));
+    const detachment = $("ctx-detachment").value;
+    let hidden = 0;
     for (const e of effects) {
+      if (detachment && bound(e) && e.source !== detachment) {  // another detachment's rule
+        if (chosen.has(e.name)) { chosen.delete(e.name); dropped.push(`${e.name} (${e.source})`); }
+        hidden += 1;
+        continue;
+      }
       if (!e.holds) {
         const why = e.failures.map((f) => R.plain(f.replace(e.name + ": ", ""))).join("; ");
         if (chosen.has(e.name)) { chosen.delete(e.name); dropped.push(`${e.name} (${why})`); }
@@ -350,6 +359,7 @@
       box.appendChild(effectRow(e));
     }
     if (!box.children.length) box.appendChild(node("p", { class: "hint" }, "None for this attack."));
+    if (hidden) box.appendChild(node("p", { class: "hint" }, `${hidden} rules of other detachments not shown.`));
     $("effects-other-count").textContent = String(other.children.length);
     const note = $("effects-dropped");
     note.textContent = dropped.length ? "No longer in play, unticked: " + dropped.join("; ") : "";

@@ -228,6 +228,7 @@
                  attacker_toughness: int($("ctx-attacker-toughness").value) },
       effects: [],
     };
+    if ($("ctx-detachment").value) s.context.detachment = $("ctx-detachment").value;
     const half = $("ctx-half-range").value;
     if (half) s.context.within_half_range = half === "yes";
     for (const flag of CTX_FLAGS) s.context[flag] = $("ctx-" + flag).checked;
@@ -284,6 +285,7 @@
     $("ctx-half-range").value = c.within_half_range === true ? "yes"
       : c.within_half_range === false ? "no" : "";
     $("ctx-led-by").value = (c.led_by || []).join(", ");
+    setDetachments(c.detachment ? [c.detachment] : [], c.detachment || "");
     $("ctx-wounds-left").value = c.attacker_wounds_left ?? "";
     $("ctx-attacker-toughness").value = c.attacker_toughness ?? "";
     for (const flag of CTX_FLAGS) $("ctx-" + flag).checked = !!c[flag];
@@ -350,6 +352,16 @@
     $("more-effects").open = !!extra.length;
   }
 
+  /* The detachment choices (kept: the one chosen, even when no rule of it is listed). */
+  function setDetachments(names, value) {
+    const sel = $("ctx-detachment");
+    const keep = value === undefined ? sel.value : value;
+    const all = [...new Set([...names, ...(keep ? [keep] : [])])].sort();
+    sel.replaceChildren(node("option", { value: "" }, "any detachment"),
+                        ...all.map((n) => node("option", { value: n }, n)));
+    sel.value = keep;
+  }
+
   function methodChanged() {
     const mc = $("method").value === "monte-carlo";
     $("trials").disabled = !mc;
@@ -358,7 +370,7 @@
 
   global.TacticaForm = {
     b64decode, b64encode, fillForm, grantRow, groupRow, int, methodChanged, node, readScenario,
-    refreshScopes, setGroups, setWeapons, weaponRow, weaponState, words,
+    refreshScopes, setDetachments, setGroups, setWeapons, weaponRow, weaponState, words,
     onChange(fn) { changed = fn; },
   };
 })(window);
