@@ -428,8 +428,9 @@ def test_a_share_link_brings_back_every_control(screen: Screen, browser: Any,
     t.page.fill("#ctx-led-by", "Primus")
     t.page.fill("#ctx-distance", "12")
     t.page.select_option("#ctx-half-range", "no")
-    for flag in ("remained_stationary", "cover"):
+    for flag in ("remained_stationary", "cover", "plunging_fire", "target_engaged"):
         t.page.check(f"#ctx-{flag}")
+    t.page.select_option("#ctx-indirect", "spotted")
     open_rolls(t)
     for select, value in (("mod-hit", "1"), ("mod-wound", "-1"), ("mod-ap", "-1"),
                           ("mod-save", "-1"), ("mod-damage", "1"), ("mod-strength", "1"),
@@ -445,6 +446,7 @@ def test_a_share_link_brings_back_every_control(screen: Screen, browser: Any,
     press_calculate(t)
     sent = scenario_in_url(t)
     assert sent["context"]["detachment"] == "Host of Ascension"
+    assert sent["context"]["indirect"] == "spotted" and sent["context"]["plunging_fire"]
     check_result(t, live_server, models=5)
     edit(t)
     before = t.page.evaluate(CONTROLS)

@@ -44,6 +44,9 @@ CONTEXT_WORDS = {
     "cover": "the target in cover", "stealth": "Stealth", "disembarked": "disembarked",
     "arrived_from_reserves": "arrived from Reserves",
     "tyranids_nearby": "a TYRANIDS unit within 6\u2033 of the target",
+    "indirect": "Indirect Fire", "plunging_fire": "Plunging Fire",
+    "engaged": "the attacker engaged", "target_engaged": "the target engaged",
+    "detachment": "the detachment",
 }
 _CONTEXT_FIELD = re.compile(r"\bcontext\.(\w+)")
 

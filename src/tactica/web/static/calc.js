@@ -109,6 +109,7 @@
   // --- units and targets from the library ------------------------------------------------
   function clearAttacker() {
     attackerUnit = null;
+    F.keepUnitRules("attacker", {});
     phaseMemory = {};
     $("attacker-name").value = "attacker";
     $("attacker-keywords").value = "";
@@ -165,6 +166,7 @@
     }
     const c = r.body;
     const unitChanged = attackerUnit !== c.unit;
+    F.keepUnitRules("attacker", { abilities: c.abilities });
     attackerUnit = c.unit;
     if (unitChanged) phaseMemory = {};
     const otherRows = r2.ok ? r2.body.weapons.length : 0;
@@ -222,6 +224,7 @@
     edited();
   }
   function clearTarget() {
+    F.keepUnitRules("target", {});
     $("target-name").value = "target";
     $("target-keywords").value = "";
     $("target-dr").value = 0;
@@ -253,6 +256,7 @@
       return;
     }
     const t = r.body;
+    F.keepUnitRules("target", t);
     $("target-name").value = t.name;
     $("target-keywords").value = t.keywords.join(", ");
     $("target-dr").value = t.damage_reduction;

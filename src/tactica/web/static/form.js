@@ -6,7 +6,8 @@
   "use strict";
   const $ = (id) => document.getElementById(id);
   const CTX_FLAGS = ["remained_stationary", "advanced", "charged", "cover", "stealth",
-                     "arrived_from_reserves", "disembarked", "tyranids_nearby"];
+                     "arrived_from_reserves", "disembarked", "tyranids_nearby",
+                     "plunging_fire", "engaged", "target_engaged"];
   const WEAPON_FIELDS = [["count", "N", "numeric"], ["range", "Range", "text"],
                          ["A", "A", "text"], ["skill", "BS/WS", "numeric"],
                          ["S", "S", "numeric"], ["AP", "AP", "text"], ["D", "D", "text"],
@@ -209,6 +210,15 @@
     }
     return out;
   }
+  /* The units' rules the form does not show (their abilities by name, Deadly Demise X,
+   * Firing Deck X), kept as the library or a link gave them, sent with the scenario. */
+  const unitRules = { attacker: {}, target: {} };
+  const RULE_FIELDS = { attacker: ["abilities", "firing_deck"],
+                        target: ["abilities", "deadly_demise"] };
+  function keepUnitRules(side, unit) {
+    unitRules[side] = Object.fromEntries(RULE_FIELDS[side]
+      .filter((k) => unit && unit[k] != null).map((k) => [k, unit[k]]));
+  }
   /* The scenario the form holds; with `chosen` (named effect -> parameter) its effects. */
   function readScenario(chosen) {
     const weaponRows = [...$("weapons").children].filter((r) => r.querySelector(".f-use").checked);
@@ -216,12 +226,12 @@
       rules: $("rules").value, phase: $("phase").value, method: $("method").value,
       attacker: { name: $("attacker-name").value.trim() || "attacker",
                   keywords: words($("attacker-keywords").value),
-                  weapons: weaponRows.map(readWeapon) },
+                  weapons: weaponRows.map(readWeapon), ...unitRules.attacker },
       target: { name: $("target-name").value.trim() || "target",
                 keywords: words($("target-keywords").value),
                 models: [...$("target-groups").children].map(readGroup),
                 damage_reduction: int($("target-dr").value) ?? 0,
-                half_damage: $("target-half").checked },
+                half_damage: $("target-half").checked, ...unitRules.target },
       context: { distance: num($("ctx-distance").value),
                  led_by: words($("ctx-led-by").value),
                  attacker_wounds_left: int($("ctx-wounds-left").value),
@@ -229,6 +239,7 @@
       effects: [],
     };
     if ($("ctx-detachment").value) s.context.detachment = $("ctx-detachment").value;
+    if ($("ctx-indirect").value) s.context.indirect = $("ctx-indirect").value;
     const half = $("ctx-half-range").value;
     if (half) s.context.within_half_range = half === "yes";
     for (const flag of CTX_FLAGS) s.context[flag] = $("ctx-" + flag).checked;
@@ -265,6 +276,7 @@
     if (s.trials) $("trials").value = s.trials;
     $("seed").value = s.seed ?? "";
     const a = s.attacker || {};
+    keepUnitRules("attacker", a);
     $("attacker-name").value = a.name || "attacker";
     $("attacker-keywords").value = (a.keywords || []).join(", ");
     $("attacker-unit").value = a.name && a.name !== "attacker" ? a.name : "";
@@ -273,6 +285,7 @@
       selected: true, abilities: (w.abilities || []).map(abilityText) })));
     $("attacker-models").value = Math.max(0, ...(a.weapons || []).map((w) => w.count || 1)) || "";
     const t = s.target || {};
+    keepUnitRules("target", t);
     $("target-name").value = t.name || "target";
     $("target-unit").value = t.name && t.name !== "target" ? t.name : "";
     $("target-keywords").value = (t.keywords || []).join(", ");
@@ -286,6 +299,7 @@
       : c.within_half_range === false ? "no" : "";
     $("ctx-led-by").value = (c.led_by || []).join(", ");
     setDetachments(c.detachment ? [c.detachment] : [], c.detachment || "");
+    $("ctx-indirect").value = c.indirect || "";
     $("ctx-wounds-left").value = c.attacker_wounds_left ?? "";
     $("ctx-attacker-toughness").value = c.attacker_toughness ?? "";
     for (const flag of CTX_FLAGS) $("ctx-" + flag).checked = !!c[flag];
@@ -369,8 +383,9 @@
   }
 
   global.TacticaForm = {
-    b64decode, b64encode, fillForm, grantRow, groupRow, int, methodChanged, node, readScenario,
-    refreshScopes, setDetachments, setGroups, setWeapons, weaponRow, weaponState, words,
+    b64decode, b64encode, fillForm, grantRow, groupRow, int, keepUnitRules, methodChanged, node,
+    readScenario, refreshScopes, setDetachments, setGroups, setWeapons, weaponRow, weaponState,
+    words,
     onChange(fn) { changed = fn; },
   };
 })(window);

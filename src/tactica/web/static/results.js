@@ -34,7 +34,9 @@
     remained_stationary: "remained stationary", charged: "charged", advanced: "advanced",
     cover: "the target in cover", stealth: "Stealth", disembarked: "disembarked",
     arrived_from_reserves: "arrived from Reserves",
-    tyranids_nearby: "a TYRANIDS unit within 6″ of the target",
+    tyranids_nearby: "a TYRANIDS unit within 6″ of the target", indirect: "Indirect Fire",
+    plunging_fire: "Plunging Fire", engaged: "the attacker engaged",
+    target_engaged: "the target engaged", detachment: "the detachment",
   };
   function plain(text) {
     let t = String(text);
@@ -70,7 +72,8 @@
   const FLAG_WORDS = [["remained_stationary", "remained stationary"], ["advanced", "advanced"],
     ["charged", "charged"], ["cover", "target in cover"], ["stealth", "target has Stealth"],
     ["arrived_from_reserves", "arrived from Reserves"], ["disembarked", "disembarked"],
-    ["tyranids_nearby", "TYRANIDS within 6″ of the target"]];
+    ["tyranids_nearby", "TYRANIDS within 6″ of the target"], ["plunging_fire", "Plunging Fire"],
+    ["engaged", "attacker engaged"], ["target_engaged", "target engaged with friendly units"]];
   function models(target) {
     return (target.models || []).reduce((n, g) => n + (g.count || 1), 0);
   }
@@ -84,6 +87,7 @@
     if (c.within_half_range === false) situation.push("not within half range");
     for (const [k, words] of FLAG_WORDS) if (c[k]) situation.push(words);
     if (c.attacker_wounds_left) situation.push(`${c.attacker_wounds_left} wounds left`);
+    if (c.indirect) situation.push(c.indirect === "spotted" ? "indirect, spotted" : "indirect, target not visible");
     const named = (s.effects || []).filter((e) => typeof e === "string");
     const plainEffects = (s.effects || []).filter((e) => typeof e !== "string").map(effectWords);
     const out = [
