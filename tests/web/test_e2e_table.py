@@ -399,13 +399,14 @@ def test_compare_pins_are_labelled_by_what_differs(screen: Screen, live_server: 
         t.page.click("#pin")
     t.page.wait_for_function("() => document.querySelectorAll('#pins li').length === 3")
     labels = t.page.eval_on_selector_all(".pin-name", "l => l.map(x => x.value)")
-    assert labels == ["A: no circumstances", "B: target in cover", "C: 9″ away"]
+    assert labels == ["A: no distance · not in cover", "B: no distance · target in cover",
+                      "C: 9″ away · not in cover"]
     t.page.fill("#pins li:nth-child(3) .pin-name", "rapid fire range")
     t.page.press("#pins li:nth-child(3) .pin-name", "Enter")
     t.page.wait_for_function(
         "() => [...document.querySelectorAll('#chart-compare .legend li')]"
         ".map(l => l.textContent).join('|') === "
-        "'A: no circumstances|B: target in cover|rapid fire range'")
+        "'A: no distance · not in cover|B: no distance · target in cover|rapid fire range'")
     shot(t, "compare")
 
 

@@ -69,47 +69,57 @@
     else t = JSON.stringify(e);
     return e.weapons ? `${t} (${e.weapons.join(", ")})` : t;
   }
-  const FLAG_WORDS = [["remained_stationary", "remained stationary"], ["advanced", "advanced"],
-    ["charged", "charged"], ["cover", "target in cover"], ["stealth", "target has Stealth"],
-    ["arrived_from_reserves", "arrived from Reserves"], ["disembarked", "disembarked"],
-    ["tyranids_nearby", "TYRANIDS within 6″ of the target"], ["plunging_fire", "Plunging Fire"],
-    ["engaged", "attacker engaged"], ["target_engaged", "target engaged with friendly units"]];
+  /* [context flag, words when set, words when not] */
+  const FLAG_WORDS = [["remained_stationary", "remained stationary", "moved"],
+    ["advanced", "advanced", "did not advance"], ["charged", "charged", "did not charge"],
+    ["cover", "target in cover", "not in cover"], ["stealth", "target has Stealth", "no Stealth"],
+    ["arrived_from_reserves", "arrived from Reserves", "not from Reserves"],
+    ["disembarked", "disembarked", "did not disembark"],
+    ["tyranids_nearby", "TYRANIDS within 6″ of the target", "no TYRANIDS near the target"],
+    ["plunging_fire", "Plunging Fire", "no Plunging Fire"],
+    ["engaged", "attacker engaged", "attacker not engaged"],
+    ["target_engaged", "target engaged with friendly units", "target not engaged"]];
   function models(target) {
     return (target.models || []).reduce((n, g) => n + (g.count || 1), 0);
   }
-  /* The attack as [aspect, words] pairs, in reading order. */
+  /* The attack as [aspect, words, said] triples in reading order; `said` is false where
+   * the words only name a default ("not in cover"), which a sentence leaves out. */
   function describe(s) {
     const c = s.context || {};
     const weapons = (s.attacker.weapons || []).map((w) => `${w.name} ×${w.count || 1}`);
-    const situation = [];
-    if (c.distance !== null && c.distance !== undefined) situation.push(`${c.distance}″ away`);
-    if (c.within_half_range === true) situation.push("within half range");
-    if (c.within_half_range === false) situation.push("not within half range");
-    for (const [k, words] of FLAG_WORDS) if (c[k]) situation.push(words);
-    if (c.attacker_wounds_left) situation.push(`${c.attacker_wounds_left} wounds left`);
-    if (c.indirect) situation.push(c.indirect === "spotted" ? "indirect, spotted" : "indirect, target not visible");
+    const has = (v) => v !== null && v !== undefined;
     const named = (s.effects || []).filter((e) => typeof e === "string");
     const plainEffects = (s.effects || []).filter((e) => typeof e !== "string").map(effectWords);
     const out = [
-      ["attacker", s.attacker.name + ((c.led_by || []).length ? ` led by ${c.led_by.join(", ")}` : "")],
-      ["weapons", weapons.join(", ") || "no weapons"],
-      ["target", `${models(s.target)} × ${s.target.name}`],
-      ["phase", s.phase === "fight" ? "Fight phase" : "Shooting phase"],
-      ["rules", `${s.rules} edition`],
-      ["situation", situation.join(", ") || "no circumstances"],
-      ["rolls", plainEffects.join(", ") || "no modifiers"],
-      ["rules in play", named.join(", ") || "no named rules"],
+      ["attacker", s.attacker.name + ((c.led_by || []).length ? ` led by ${c.led_by.join(", ")}` : ""), true],
+      ["weapons", weapons.join(", ") || "no weapons", true],
+      ["target", `${models(s.target)} × ${s.target.name}`, true],
+      ["phase", s.phase === "fight" ? "Fight phase" : "Shooting phase", true],
+      ["rules", `${s.rules} edition`, true],
+      ["distance", has(c.distance) ? `${c.distance}″ away` : "no distance", has(c.distance)],
+      ["half range", c.within_half_range === true ? "within half range"
+        : c.within_half_range === false ? "not within half range" : "half range from the distance",
+       has(c.within_half_range)],
     ];
-    if (s.method === "monte-carlo") out.push(["method", `Monte Carlo, ${s.trials} trials`]);
+    for (const [k, yes, no] of FLAG_WORDS) out.push([k, c[k] ? yes : no, !!c[k]]);
+    out.push(["wounds left", has(c.attacker_wounds_left) ? `${c.attacker_wounds_left} wounds left` : "all wounds left",
+              has(c.attacker_wounds_left)]);
+    out.push(["indirect", c.indirect === "spotted" ? "indirect, spotted" : c.indirect ? "indirect, target not visible"
+      : "target visible", !!c.indirect]);
+    out.push(["detachment", c.detachment || "any detachment", !!c.detachment]);
+    out.push(["rolls", plainEffects.join(", ") || "no modifiers", plainEffects.length > 0]);
+    out.push(["rules in play", named.join(", ") || "no named rules", named.length > 0]);
+    out.push(["method", s.method === "monte-carlo" ? `Monte Carlo, ${s.trials} trials` : "exact",
+              s.method === "monte-carlo"]);
     return out;
   }
   function sentence(s) {
-    const d = Object.fromEntries(describe(s));
-    const parts = [`${d.attacker} (${d.weapons}) against ${d.target}`,
-                   `${d.phase}, ${d.rules}`];
-    for (const k of ["situation", "rolls", "rules in play", "method"]) {
-      if (d[k] && !/^no /.test(d[k])) parts.push(d[k]);
-    }
+    const d = describe(s);
+    const get = (k) => d.find(([a]) => a === k)[1];
+    const parts = [`${get("attacker")} (${get("weapons")}) against ${get("target")}`,
+                   `${get("phase")}, ${get("rules")}`];
+    const core = ["attacker", "weapons", "target", "phase", "rules"];
+    for (const [k, words, said] of d) if (said && !core.includes(k)) parts.push(words);
     return parts.join(" · ");
   }
   /* Labels for pinned scenarios: the letter and what differs between them. */
@@ -125,8 +135,8 @@
     return described.map((aspects, i) => {
       const letter = "ABCDEFG"[i] || "?";
       const shown = aspects.filter(([k]) => differing.has(k)).map(([, v]) => v);
-      const d = Object.fromEntries(aspects);
-      return `${letter}: ${shown.length ? shown.join(" · ") : `${d.attacker} → ${d.target}`}`;
+      const get = (k) => aspects.find(([a]) => a === k)[1];
+      return `${letter}: ${shown.length ? shown.join(" · ") : `${get("attacker")} → ${get("target")}`}`;
     });
   }
 
