@@ -598,11 +598,14 @@ def build_library(
     source, in order) and, with ``dataset``, the bundled dataset when it is installed
     (``bundled_dataset``: from the on-disk cache when there is one; otherwise ``missing``
     says how to install it)."""
-    from .loaders.bsdata import load_bsdata
     from .loaders.wh40kdc import DatasetMissingError
     from .loaders.wh40kdc_cache import bundled_dataset
 
-    catalogues: list[UnitSource] = [load_bsdata([p]) for p in data_paths]
+    catalogues: list[UnitSource] = []
+    if data_paths:
+        from .loaders.bsdata import load_bsdata
+
+        catalogues = [load_bsdata([p]) for p in data_paths]
     bundled: UnitSource | None = None
     missing: list[str] = []
     if dataset:
