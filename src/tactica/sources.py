@@ -476,9 +476,10 @@ class SourcedLibrary(Library):
         out: list[tuple[str, str]] = []
         for src in self.sources:
             unit_report = getattr(src, "unit_report", None)
-            # ``in`` first: a source without the unit would compute "did you mean"
+            # asked first: a source without the unit would compute "did you mean"
             # suggestions over all its names for an error nobody reads
-            if not callable(unit_report) or name not in src:
+            has_report = getattr(src, "has_report", src.__contains__)
+            if not callable(unit_report) or not has_report(name):
                 continue
             try:
                 entry = unit_report(name)
