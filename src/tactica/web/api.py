@@ -221,7 +221,7 @@ def _row(line: WeaponLine, selected: bool) -> WeaponRow:
 
 def attacker_choice(sheet: Datasheet, models: int | None, phase: Phase) -> AttackerChoice:
     """Every weapon of ``phase`` as a row; the default pick of ``build_attacker`` selected."""
-    import click
+    from typer import BadParameter  # what build_attacker raises (typer's own click)
 
     from ..cli.calc import build_attacker
 
@@ -241,7 +241,7 @@ def attacker_choice(sheet: Datasheet, models: int | None, phase: Phase) -> Attac
         every, _ = build_attacker(sheet, n, phase, specs)
         rows = [_row(line, line.name in chosen) for line in every.weapons]
         notes = [note.split("; pick with")[0] for note in picked]
-    except click.BadParameter as exc:
+    except BadParameter as exc:
         notes = [exc.message]
     toughness = next((m.T for m in sheet.models if m.T is not None), None)
     damaged = None
