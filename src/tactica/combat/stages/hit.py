@@ -80,6 +80,20 @@ def _changes(inp: WeaponInputs) -> _Changes:
     return _Changes(skill, hit, notes, not_calc)
 
 
+def _dropped(changes: list[tuple[int, str]], kept: tuple[int, ...], what: str) -> list[str]:
+    """The labels of the changes not in ``kept`` (as a multiset), for the notes."""
+    left = list(kept)
+    out = []
+    for x, label in changes:
+        if x in left:
+            left.remove(x)
+        else:
+            source = label.split(":")[0]
+            out.append(f"BS/WS worsened by {x} ({source})" if what == "BS/WS"
+                       else f"{x:+d} to hit ({source})")
+    return out
+
+
 def hit_roll(inp: WeaponInputs) -> HitRoll:
     """Hit Roll (reference facts §4.1, §6.1): an unmodified 1 fails, an unmodified roll
     at or above the critical threshold hits; otherwise roll + modifier (net, capped at
@@ -106,7 +120,9 @@ def hit_roll(inp: WeaponInputs) -> HitRoll:
     notes += ch.notes
     choice = rules.psychic(circ, tuple(x for x, _ in ch.skill), tuple(x for x, _ in ch.hit))
     if choice.ignored:
-        notes.append(f"{w.name}: Psychic, ignored " + ", ".join(choice.ignored)
+        dropped = _dropped(ch.skill, choice.skill_changes, "BS/WS")
+        dropped += _dropped(ch.hit, choice.hit_modifiers, "to hit")
+        notes.append(f"{w.name}: Psychic, ignored " + ", ".join(dropped)
                      + " (the modifiers that lower the hit chance, 24.29)")
     base = w.skill if w.skill is not None else 7
     raw_skill = base + sum(choice.skill_changes)
