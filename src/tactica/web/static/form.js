@@ -5,7 +5,8 @@
   "use strict";
   const $ = (id) => document.getElementById(id);
   const CTX_FLAGS = ["remained_stationary", "advanced", "charged", "cover", "stealth",
-                     "arrived_from_reserves", "disembarked", "tyranids_nearby"];
+                     "arrived_from_reserves", "disembarked", "tyranids_nearby",
+                     "plunging_fire", "engaged", "target_engaged"];
   const WEAPON_FIELDS = [["count", "N", "numeric"], ["range", "Range", "text"],
                          ["A", "A", "text"], ["skill", "BS/WS", "numeric"],
                          ["S", "S", "numeric"], ["AP", "AP", "text"], ["D", "D", "text"],
@@ -180,6 +181,7 @@
       effects: [],
     };
     for (const flag of CTX_FLAGS) s.context[flag] = $("ctx-" + flag).checked;
+    if ($("ctx-indirect").value) s.context.indirect = $("ctx-indirect").value;
     if (s.method === "monte-carlo") {
       s.trials = int($("trials").value);
       if ($("seed").value.trim()) s.seed = int($("seed").value);
@@ -244,6 +246,7 @@
     $("ctx-wounds-left").value = c.attacker_wounds_left ?? "";
     $("ctx-attacker-toughness").value = c.attacker_toughness ?? "";
     for (const flag of CTX_FLAGS) $("ctx-" + flag).checked = !!c[flag];
+    $("ctx-indirect").value = c.indirect || "";
     fillEffects(s.effects || [], chosen);
   }
   function fillEffects(list, chosen) {
