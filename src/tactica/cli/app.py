@@ -152,6 +152,10 @@ def sheet(
         typer.echo(json.dumps(found.model_dump(mode="json"), indent=2, ensure_ascii=False))
     else:
         _out().print(datasheet_card(found))
+        if rules is not None and found.rules != rules:
+            _out().print(f"note: the library has no {rules}-edition datasheet for "
+                         f"{found.name}; this is the {found.rules}-edition one", markup=False,
+                         soft_wrap=True)
 
 
 @app.command("rule")
