@@ -45,6 +45,7 @@
       return;
     }
     const c = r.body;
+    F.keepUnitRules("attacker", { abilities: c.abilities });
     attackerUnit = c.unit;
     $("attacker-unit").value = c.unit;
     $("attacker-name").value = c.unit;
@@ -85,6 +86,7 @@
       return;
     }
     const t = r.body;
+    F.keepUnitRules("target", t);
     $("target-name").value = t.name;
     $("target-keywords").value = t.keywords.join(", ");
     $("target-dr").value = t.damage_reduction;

@@ -151,6 +151,15 @@
     }
     return out;
   }
+  /* The units' rules the form does not show (their abilities by name, Deadly Demise X,
+   * Firing Deck X), kept as the library or a link gave them, sent with the scenario. */
+  const unitRules = { attacker: {}, target: {} };
+  const RULE_FIELDS = { attacker: ["abilities", "firing_deck"],
+                        target: ["abilities", "deadly_demise"] };
+  function keepUnitRules(side, unit) {
+    unitRules[side] = Object.fromEntries(RULE_FIELDS[side]
+      .filter((k) => unit && unit[k] != null).map((k) => [k, unit[k]]));
+  }
   /* The scenario the form holds; with `chosen` (named effect -> parameter) its effects. */
   function readScenario(chosen) {
     const weaponRows = [...$("weapons").children].filter((r) => r.querySelector(".f-use").checked);
@@ -158,12 +167,12 @@
       rules: $("rules").value, phase: $("phase").value, method: $("method").value,
       attacker: { name: $("attacker-name").value.trim() || "attacker",
                   keywords: words($("attacker-keywords").value),
-                  weapons: weaponRows.map(readWeapon) },
+                  weapons: weaponRows.map(readWeapon), ...unitRules.attacker },
       target: { name: $("target-name").value.trim() || "target",
                 keywords: words($("target-keywords").value),
                 models: [...$("target-groups").children].map(readGroup),
                 damage_reduction: int($("target-dr").value) ?? 0,
-                half_damage: $("target-half").checked },
+                half_damage: $("target-half").checked, ...unitRules.target },
       context: { distance: num($("ctx-distance").value),
                  led_by: words($("ctx-led-by").value),
                  attacker_wounds_left: int($("ctx-wounds-left").value),
@@ -204,6 +213,7 @@
     if (s.trials) $("trials").value = s.trials;
     $("seed").value = s.seed ?? "";
     const a = s.attacker || {};
+    keepUnitRules("attacker", a);
     $("attacker-name").value = a.name || "attacker";
     $("attacker-keywords").value = (a.keywords || []).join(", ");
     $("attacker-unit").value = a.name && a.name !== "attacker" ? a.name : "";
@@ -212,6 +222,7 @@
       selected: true, abilities: (w.abilities || []).map(abilityText) })));
     $("attacker-models").value = Math.max(0, ...(a.weapons || []).map((w) => w.count || 1)) || "";
     const t = s.target || {};
+    keepUnitRules("target", t);
     $("target-name").value = t.name || "target";
     $("target-unit").value = t.name && t.name !== "target" ? t.name : "";
     $("target-keywords").value = (t.keywords || []).join(", ");
@@ -270,7 +281,8 @@
   }
 
   global.TacticaForm = {
-    b64decode, b64encode, fillForm, groupRow, int, methodChanged, node, readScenario,
+    b64decode, b64encode, fillForm, groupRow, int, keepUnitRules, methodChanged, node,
+    readScenario,
     setGroups, setWeapons, weaponRow, words,
     onChange(fn) { changed = fn; },
   };
