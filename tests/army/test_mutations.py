@@ -1,5 +1,6 @@
-"""Lists never lose a line: mutated real exports (``../shared/data/rosters``, PROVENANCE.md,
-and ``tests/army/fixtures``) are read exactly or refused with a located error.
+"""Lists never lose a line: mutated real exports (``tests/fixtures/rosters``, copied with
+their licences: ``tests/fixtures/ATTRIBUTION.md``; and ``tests/army/fixtures``) are read
+exactly or refused with a located error.
 
 Every line of every export is deleted, duplicated and swapped with the next, and the file
 is cut at seven points. Each mutated file must give either
@@ -35,8 +36,6 @@ _TEXT = sorted([*ROSTERS.glob("*/input*.txt"), *ROSTERS.glob("*/expected.newrecr
                 *ROSTERS.glob("gw-app-11e/*.txt"), *FIXTURES.glob("*.txt")])
 _JSON = sorted([*ROSTERS.glob("*/input*newrecruit-json.json"),
                 *ROSTERS.glob("*/expected.newrecruit-json.json"), *ROSTERS.glob("*/input.json")])
-
-pytestmark = pytest.mark.skipif(not ROSTERS.is_dir(), reason="needs ../shared/data/rosters")
 
 _LIBRARY = load_seed_library()
 
