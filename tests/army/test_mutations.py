@@ -167,3 +167,13 @@ def test_mutated_json_lists_are_read_or_refused_at_a_path(path: Path) -> None:
         except UnsupportedFormatError:
             pass
     assert problems == []
+
+
+@pytest.mark.parametrize("path", _TEXT, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_export_reads_with_the_full_library(path: Path) -> None:
+    """With the library's model names (seed pages and dataset), a model line named as its
+    unit ("• 3x Nurglings" under "Nurglings") is still the unit's own."""
+    from tactica.library import load_library
+
+    roster = parse_roster(path.read_text(encoding="utf-8"), library=load_library())
+    assert roster.units
