@@ -33,7 +33,7 @@ from test_e2e import (
 from conftest import LiveServer
 from tactica import calculate
 from tactica.combat.scenario import Scenario
-from tactica.library import load_library
+from tactica.library import load_library, load_seed_library
 from tactica.web import create_app
 
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
@@ -325,6 +325,36 @@ def scenario_without_effects(t: Screen) -> dict[str, Any]:
     doc["effects"] = []
     edit(t)
     return doc
+
+
+def test_a_leader_attached_to_the_target_joins_its_models(
+        screen: Screen, live_server: Any) -> None:
+    t = screen
+    t.goto("/")
+    pick_attacker(t, "Neophyte Hybrids")
+    t.page.wait_for_selector("#attacker-notes li.leaders")
+    assert "Can be led by: Primus" in notes(t, "#attacker-notes")
+    assert t.page.eval_on_selector_all("#attacker-leaders option",
+                                       "o => o.map(x => x.value)") == ["Primus"]
+    pick_target(t, "Neophyte Hybrids", "Neophyte Hybrids")
+    t.page.fill("#target-leader", "Primus")
+    t.page.press("#target-leader", "Tab")
+    t.page.wait_for_function(
+        "() => document.getElementById('target-name').value === 'Neophyte Hybrids led by Primus'")
+    press_calculate(t)
+    scenario = check_result(t, live_server, models=11)
+    primus = load_seed_library().target("Primus").models[0]
+    assert scenario.target.models[-1] == primus  # a CHARACTER group of its own
+    assert [g.name for g in scenario.target.models] == [
+        "Neophyte Leader", "Neophyte Hybrid", "Primus"]
+    shot(t, "target-leader")
+
+    edit(t)  # detached again: its models go
+    t.page.fill("#target-leader", "")
+    t.page.press("#target-leader", "Tab")
+    t.page.wait_for_function(
+        "() => document.getElementById('target-name').value === 'Neophyte Hybrids'")
+    assert t.page.eval_on_selector_all("#target-groups > *", "g => g.length") == 2
 
 
 def test_re_rolls_crits_and_granted_abilities_are_controls(
