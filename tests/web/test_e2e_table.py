@@ -275,6 +275,30 @@ def test_a_unit_is_offered_in_the_phase_it_has_weapons_for(
 # --- units as fielded, rules and rolls -----------------------------------------------------
 
 
+def test_the_model_count_stays_within_the_datasheet_and_wargear_is_shown(
+        screen: Screen, live_server: Any) -> None:
+    t = screen
+    t.goto("/")
+    pick_attacker(t, "Banehammer")  # 1 model; its datasheet words two wargear options
+    t.page.wait_for_selector("#wargear:not([hidden])")
+    assert "twin heavy bolters" in notes(t, "#wargear-list")
+    t.page.fill("#attacker-models", "3")
+    t.page.press("#attacker-models", "Tab")
+    t.page.wait_for_selector("#models-note:not([hidden])")
+    assert "Banehammer has 1 model: 3 is not allowed, 1 used" in notes(t, "#models-note")
+    assert t.value("#attacker-models") == "1"
+    pick_attacker(t, "Neophyte Hybrids")
+    t.page.wait_for_selector("#wargear", state="hidden")  # no options in its data
+    t.page.fill("#attacker-models", "15")
+    t.page.press("#attacker-models", "Tab")
+    t.page.wait_for_function(
+        "() => [...document.querySelectorAll('#weapons .f-count')].some(c => c.value === '15')")
+    pick_target(t, "meq", "Intercessor Squad")
+    press_calculate(t)
+    scenario = check_result(t, live_server, models=5)
+    assert [(w.name, w.count) for w in scenario.attacker.weapons] == [("Hybrid firearm", 15)]
+
+
 def test_a_leader_attached_offers_its_rule_and_changes_the_numbers(
         screen: Screen, live_server: Any) -> None:
     t = screen

@@ -115,6 +115,7 @@
   }
   function clearAttacker() {
     attackerUnit = null;
+    $("wargear").hidden = true;
     F.keepUnitRules("attacker", {});
     phaseMemory = {};
     $("attacker-name").value = "attacker";
@@ -194,6 +195,7 @@
       o.textContent = PHASE_WORDS[o.value] + (rows ? "" : " (no weapons)");
     }
     F.setWeapons(c.weapons);
+    showWargear(c.unit, c.rules);
     if (how === "phase" || how === "rules" || how === "models") {
       const memory = how === "phase" ? phaseMemory[phase] : before;
       const dropped = memory ? restore(memory) : [];
@@ -221,9 +223,31 @@
     notes.appendChild(node("li", { class: "leaders" },
       `Can be led by: ${leaders.slice(0, 8).join(", ")}${leaders.length > 8 ? ", …" : ""}`));
   }
+  /* The datasheet's wargear options, as it words them, beside the weapon rows. */
+  async function showWargear(unit, rules) {
+    const box = $("wargear");
+    const r = await getJSON(`/api/units/${encodeURIComponent(unit)}?rules=${rules}`);
+    const options = r.ok ? r.body.wargear_options || [] : [];
+    $("wargear-list").replaceChildren(...options.map((o) => node("li", { class: "text" }, o)));
+    box.hidden = !options.length;
+  }
   function attackerModelsChanged(event) {
     const before = Number(event.target.dataset.previous || 0);
-    const now = int(event.target.value);
+    let now = int(event.target.value);
+    const note = $("models-note");
+    note.hidden = true;
+    if (attackerUnit && typeof now === "number") {  // within the datasheet's range
+      const low = Number(event.target.min || 1);
+      const high = Number(event.target.max || 200);
+      if (now < low || now > high) {
+        const kept = Math.min(Math.max(now, low), high);
+        const size = low === high ? `${low} model${low > 1 ? "s" : ""}` : `${low}-${high} models`;
+        note.textContent = `${attackerUnit} has ${size}: ${now} is not allowed, ${kept} used`;
+        note.hidden = false;
+        now = kept;
+        event.target.value = kept;
+      }
+    }
     if (typeof now === "number" && before) {
       for (const row of $("weapons").children) {
         const count = row.querySelector(".f-count");
