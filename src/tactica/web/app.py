@@ -28,7 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..library import Library, load_library
-from . import api, pages
+from . import api, pages, pickers
 from .compute import CalcPool
 from .guard import RequestGuard
 
@@ -172,8 +172,8 @@ def create_app(
     (``tactica.web.guard``).
 
     >>> app = create_app()
-    >>> sorted(p for p in app.openapi()["paths"] if p.startswith("/api/units"))
-    ['/api/units', '/api/units/{name}', '/api/units/{name}/attacker']
+    >>> sorted(p for p in app.openapi()["paths"] if p.startswith("/api/units/{name}/"))
+    ['/api/units/{name}/attacker', '/api/units/{name}/leaders']
     """
     pool = CalcPool(workers=workers, timeout=calc_timeout, wait=calc_wait)
 
@@ -207,6 +207,7 @@ def create_app(
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
     app.add_middleware(RequestGuard, body_timeout=body_timeout)
     app.include_router(api.router, prefix="/api", tags=["api"])
+    app.include_router(pickers.router, prefix="/api", tags=["api"])
     app.include_router(pages.router, include_in_schema=False)
     app.mount("/static", StaticFiles(packages=[("tactica.web", "static")]), name="static")
     pages.install(app)
