@@ -1,0 +1,77 @@
+"""``tactica calc`` on a sequence file and ``tactica turn`` from flags (packaged library:
+the seed pages, the reference facts and the installed dataset)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tactica.cli import commands
+from tactica.cli.turn import parse_step
+from tactica.combat.sequence import Sequence
+from tactica.combat.turn import calculate_sequence
+
+runner = CliRunner()
+WIDE = {"COLUMNS": "200"}
+
+SEQUENCE = {"rules": "10th", "target_leadership": 7,
+            "target": {"name": "Grots", "models": [{"count": 2, "T": 3, "Sv": 7, "W": 1}]},
+            "steps": [{"phase": "charge", "unit": "Hero", "distance": 7},
+                      {"phase": "fight", "attacker": {"name": "Hero", "weapons": [
+                          {"name": "Sword", "range": "Melee", "A": "1", "skill": 2, "S": 3,
+                           "D": "1"}]}}]}
+
+
+def test_calc_reads_a_sequence_file(tmp_path: Path) -> None:
+    path = tmp_path / "turn.json"
+    path.write_text(json.dumps(SEQUENCE), encoding="utf-8")
+    res = runner.invoke(commands.app, ["calc", str(path), "--json"], env=WIDE)
+    assert res.exit_code == 0, res.stderr
+    doc = json.loads(res.stdout)
+    want = calculate_sequence(Sequence.model_validate(SEQUENCE))
+    assert [s["phase"] for s in doc["steps"]] == ["charge", "fight"]
+    assert doc["models_destroyed"]["pmf"] == list(want.models_destroyed.pmf)
+    human = runner.invoke(commands.app, ["calc", str(path)], env=WIDE)
+    assert human.exit_code == 0 and "Step by step" in human.stdout
+    assert "charge 58.3%" in human.stdout  # 21/36
+
+
+def test_a_bad_sequence_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    bad = {**SEQUENCE, "steps": [{"phase": "charge", "unit": "Hero"}]}
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    res = runner.invoke(commands.app, ["calc", str(path)], env=WIDE)
+    assert res.exit_code == 2
+    assert "steps.0" in res.stderr and "distance" in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_turn_from_flags_seed_and_dataset_units() -> None:
+    """A seed unit shoots, another charges 7" (21/36) and the target fights back."""
+    res = runner.invoke(commands.app, [
+        "turn", "--step", "Neophyte Hybrids:shooting", "--step", "Death Riders:charge@7",
+        "--target", "Intercessor Squad", "--distance", "10", "--fight-back", "--json"],
+        env=WIDE)
+    assert res.exit_code == 0, res.stderr
+    doc = json.loads(res.stdout)
+    phases = [(s["unit"], s["phase"], s["fights_back"]) for s in doc["steps"]]
+    assert phases == [("Neophyte Hybrids", "shooting", False), ("Death Riders", "charge", False),
+                      ("Death Riders", "fight", False), ("Intercessor Squad", "fight", True)]
+    assert doc["steps"][1]["p_charge"] == pytest.approx(21 / 36)
+    assert doc["steps"][3]["attacker_losses"]["mean"] > 0
+    assert abs(sum(doc["models_destroyed"]["pmf"]) - 1) < 1e-9
+
+
+@pytest.mark.parametrize("bad", ["Death Riders", "Death Riders:charge", "X:melee", "X:fight:a"])
+def test_bad_step_flags(bad: str) -> None:
+    res = runner.invoke(commands.app, ["turn", "--step", bad, "--target", "meq"], env=WIDE)
+    assert res.exit_code == 2
+    assert "--step" in res.stderr
+
+
+def test_parse_step() -> None:
+    assert parse_step("Goliath Rockgrinder:fight") == ("Goliath Rockgrinder", "fight", None,
+                                                       None)
