@@ -28,12 +28,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 from typing import NoReturn
 
 import pytest
 from hypothesis import settings
 
+from tactica.cache import CACHE_DIR_ENV
 from tactica.loaders.wh40kdc import PINNED_VERSION, installed_version
 
 REAL_DATA_ENV = "TACTICA_REAL_DATA"
@@ -65,9 +67,15 @@ def missing(reason: str) -> NoReturn:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # the converted-dataset cache of this run, never the user's (wh40kdc_cache)
+    os.environ[CACHE_DIR_ENV] = tempfile.mkdtemp(prefix="tactica-test-cache-")
     config.addinivalue_line(
         "markers", f"real_data: needs {REAL_DATA_ENV} (the BSData catalogues, not shipped)")
     config.addinivalue_line("markers", "browser: needs a Chromium (end-to-end tests)")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(os.environ.get(CACHE_DIR_ENV, ""), ignore_errors=True)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -261,6 +261,7 @@ def test_build_library_without_the_dataset(monkeypatch: pytest.MonkeyPatch) -> N
         raise wh40kdc.DatasetMissingError()
 
     monkeypatch.setattr(wh40kdc, "embedded_dataset", missing)
+    monkeypatch.setattr(wh40kdc, "installed_version", lambda: None)
     lib = build_library([], dataset=True, seeds=Library([_sheet("Primus", "11th", 70)],
                                                         presets=()))
     assert lib.missing == (INSTALL_HINT,)
@@ -528,6 +529,7 @@ def test_missing_dataset_is_explained(monkeypatch: pytest.MonkeyPatch) -> None:
         raise wh40kdc.DatasetMissingError()
 
     monkeypatch.setattr(wh40kdc, "embedded_dataset", missing)
+    monkeypatch.setattr(wh40kdc, "installed_version", lambda: None)
     library._load_sourced_library.cache_clear()
     try:
         code, _, err = _run("sheet", "Magus")

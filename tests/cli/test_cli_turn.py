@@ -45,7 +45,7 @@ def test_a_bad_sequence_is_one_line(tmp_path: Path) -> None:
     path.write_text(json.dumps(bad), encoding="utf-8")
     res = runner.invoke(commands.app, ["calc", str(path)], env=WIDE)
     assert res.exit_code == 2
-    assert "steps.0" in res.stderr and "distance" in res.stderr
+    assert "steps[0]" in res.stderr and "distance" in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
 
 

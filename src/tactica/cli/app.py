@@ -21,6 +21,7 @@ from rich.console import Console
 from ..library import load_library
 from ..model.common import RulesVersion
 from ..names import UnknownNameError
+from .errors import OneLineGroup
 from .render import datasheet_card, rule_panel, units_table
 
 __all__ = ["EXIT_UNKNOWN_NAME", "SchemaKind", "app", "schema_of", "version"]
@@ -34,6 +35,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=OneLineGroup,
 )
 
 RulesOption = Annotated[

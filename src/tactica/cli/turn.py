@@ -18,12 +18,11 @@ from rich.table import Table
 
 from ..combat import calculate
 from ..combat.sequence import SequenceResult
+from ..errors import one_line
 from .calc import build_attacker, render_result
+from .errors import fail
 
 __all__ = ["parse_step", "render_sequence", "run_sequence_text", "turn"]
-
-_err = Console(stderr=True)
-
 
 def parse_step(text: str) -> tuple[str, str, float | None, int | None]:
     """``UNIT:PHASE[@INCHES][:MODELS]`` -> (unit, phase, charge distance, models).
@@ -119,13 +118,9 @@ def run_sequence_text(text: str, as_json: bool, console: Console) -> None:
     try:
         result = calculate(text)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(x) for x in first["loc"])
-        _err.print(f"[red]invalid sequence:[/red] {where}: {first['msg']}", markup=True)
-        raise typer.Exit(2) from None
+        fail(f"invalid sequence: {one_line(exc)}")
     except (ValueError, LookupError) as exc:
-        _err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
+        fail(one_line(exc))
     assert isinstance(result, SequenceResult)
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
@@ -174,8 +169,7 @@ def turn(
         doc["target_leadership"] = ld
         text = json.dumps(doc, default=_plain)
     except (ValueError, LookupError) as exc:
-        _err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
+        fail(one_line(exc))
     run_sequence_text(text, as_json, out)
 
 

@@ -264,8 +264,25 @@ class BSDataSource:
                     self.index, node, display, self.rules, catalogue, self._leaders,
                     self._points_type,
                 )
-                self._converted[index] = converter.run(faction_name(catalogue))
+                self._converted[index] = self._run(converter, display, node, catalogue)
         return self._converted[index]
+
+    @staticmethod
+    def _run(converter: UnitConverter, display: str, node: Node | Missing,
+             catalogue: BSFile) -> tuple[Datasheet | None, UnitReport]:
+        """Convert one unit; data of the wrong shape (a cost ``false``, a list where an
+        object belongs) or shared entries that link each other in a cycle are a
+        ``LoadError`` naming the file and the entry, not a traceback."""
+        file = node.file.path.name if isinstance(node, Node) else catalogue.path.name
+        try:
+            return converter.run(faction_name(catalogue))
+        except RecursionError:
+            raise LoadError(file, None, display, "entries link each other in a cycle "
+                            "(entryLinks reach the entry again)") from None
+        except LoadError:
+            raise
+        except (TypeError, AttributeError, KeyError, ValueError) as exc:
+            raise LoadError(file, None, display, f"malformed entry ({exc})") from None
 
     def _require(self, name: str) -> int:
         index = self._by_key.get(name_key(name))

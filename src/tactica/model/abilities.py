@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ..dice import DiceError, DiceExpr
 from .common import Frozen
@@ -167,6 +167,13 @@ class Melta(Frozen):
 
     kind: Literal["melta"] = "melta"
     extra: DiceExpr
+
+    @field_validator("extra")
+    @classmethod
+    def _positive(cls, value: DiceExpr) -> DiceExpr:
+        if value.max < 1:  # "Melta 0" adds nothing: a typo, not a rule
+            raise ValueError("Melta X needs X of at least 1")
+        return value
 
     def __str__(self) -> str:
         return f"Melta {self.extra}"
