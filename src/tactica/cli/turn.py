@@ -22,7 +22,7 @@ from ..errors import one_line
 from .calc import build_attacker, render_result
 from .errors import fail
 
-__all__ = ["parse_step", "render_sequence", "run_sequence_text", "turn"]
+__all__ = ["parse_step", "render_sequence", "run_sequence_text", "sequence_document", "turn"]
 
 def parse_step(text: str) -> tuple[str, str, float | None, int | None]:
     """``UNIT:PHASE[@INCHES][:MODELS]`` -> (unit, phase, charge distance, models).
@@ -91,6 +91,35 @@ def _steps(specs: list[str], rules: str, distance: float | None, stationary: boo
     return sorted(steps, key=lambda s: order[s["phase"]])
 
 
+def sequence_document(steps: list[str], target: str, target_models: int | None = None,
+                      rules: str = "11th", distance: float | None = None,
+                      stationary: bool = False, fight_back: bool = False,
+                      leadership: int | None = None) -> dict[str, Any]:
+    """The sequence document the ``tactica turn`` flags describe (library units; each
+    unit's weapons as ``tactica calc`` picks them; the target's Leadership and Deadly
+    Demise from its datasheet unless given)."""
+    from ..library import load_library
+
+    lib = load_library()
+    tgt = lib.target(target, models=target_models)
+    doc: dict[str, Any] = {"rules": rules, "target": tgt.model_dump(mode="json"),
+                           "steps": _steps(steps, rules, distance, stationary, target,
+                                           fight_back, target_models)}
+    ld = leadership
+    try:
+        sheet = lib.datasheet(target)
+    except LookupError:
+        sheet = None  # a preset: no Leadership known
+    if sheet is not None:
+        if ld is None:
+            ld = min((m.Ld for m in sheet.models if m.Ld is not None), default=None)
+        demise = sheet.ability("Deadly Demise")
+        if demise is not None and demise.parameter is not None:
+            doc["target_deadly_demise"] = str(demise.parameter)
+    doc["target_leadership"] = ld
+    return doc
+
+
 def render_sequence(result: SequenceResult, console: Console) -> None:
     """The human view: one row per step, then the whole turn as a scenario's result."""
     table = Table(title="Step by step", header_style="bold")
@@ -149,24 +178,8 @@ def turn(
     """The exact odds of a turn: several units shoot, charge and fight one target."""
     out = Console(width=120) if not sys.stdout.isatty() else Console()
     try:
-        from ..library import load_library
-
-        lib = load_library()
-        tgt = lib.target(target, models=target_models)
-        doc: dict[str, Any] = {"rules": rules, "target": tgt.model_dump(mode="json"),
-                               "steps": _steps(step, rules, distance, stationary, target,
-                                               fight_back, target_models)}
-        ld = leadership
-        if ld is None:
-            try:
-                sheet = lib.datasheet(target)
-                ld = min((m.Ld for m in sheet.models if m.Ld is not None), default=None)
-                demise = sheet.ability("Deadly Demise")
-                if demise is not None and demise.parameter is not None:
-                    doc["target_deadly_demise"] = str(demise.parameter)
-            except LookupError:
-                ld = None  # a preset: no Leadership known
-        doc["target_leadership"] = ld
+        doc = sequence_document(step, target, target_models, rules, distance, stationary,
+                                fight_back, leadership)
         text = json.dumps(doc, default=_plain)
     except (ValueError, LookupError) as exc:
         fail(one_line(exc))
