@@ -37,6 +37,12 @@ def test_calc_reads_a_sequence_file(tmp_path: Path) -> None:
     human = runner.invoke(commands.app, ["calc", str(path)], env=WIDE)
     assert human.exit_code == 0 and "Step by step" in human.stdout
     assert "charge 58.3%" in human.stdout  # 21/36
+    sampled = runner.invoke(commands.app, ["calc", str(path), "--json", "--monte-carlo",
+                                           "2000", "--seed", "1"], env=WIDE)
+    assert sampled.exit_code == 0, sampled.stderr
+    mc = json.loads(sampled.stdout)
+    assert mc["method"] == "monte-carlo" and mc["trials"] == 2000
+    assert abs(mc["steps"][0]["p_charge"] - 21 / 36) < 0.05
 
 
 def test_a_bad_sequence_is_one_line(tmp_path: Path) -> None:

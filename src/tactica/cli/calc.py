@@ -291,7 +291,7 @@ def calc(
             if _is_sequence(text):
                 from .turn import run_sequence_text
 
-                return run_sequence_text(text, as_json, out)
+                return run_sequence_text(text, as_json, out, monte_carlo, seed)
             scenario = Scenario.model_validate_json(text)
             if monte_carlo:
                 scenario = scenario.model_copy(update={"method": "monte-carlo",

@@ -142,9 +142,15 @@ def render_sequence(result: SequenceResult, console: Console) -> None:
         console.print(f"{nd.label}: expected {nd.distribution.mean:.3f}")
 
 
-def run_sequence_text(text: str, as_json: bool, console: Console) -> None:
-    """Compute a sequence document and print it (``tactica calc`` on a sequence file)."""
+def run_sequence_text(text: str, as_json: bool, console: Console,
+                      monte_carlo: int | None = None, seed: int | None = None) -> None:
+    """Compute a sequence document and print it (``tactica calc`` on a sequence file);
+    ``monte_carlo`` trials ask for the Monte Carlo twin."""
     try:
+        if monte_carlo:
+            doc = json.loads(text)
+            doc.update(method="monte-carlo", trials=monte_carlo, seed=seed)
+            text = json.dumps(doc)
         result = calculate(text)
     except ValidationError as exc:
         fail(f"invalid sequence: {one_line(exc)}")

@@ -37,6 +37,10 @@ def calculate(scenario: Scenario | Sequence | dict[str, Any] | str) -> Result:
     elif isinstance(scenario, dict):
         scenario = Scenario.model_validate(scenario)
     if isinstance(scenario, Sequence):
+        if scenario.method == "monte-carlo":
+            from .turn_mc import simulate_sequence
+
+            return simulate_sequence(scenario, scenario.trials, scenario.seed)
         from .turn import calculate_sequence
 
         return calculate_sequence(scenario)

@@ -95,6 +95,9 @@ class Sequence(_Strict):
     """Steps against one target, in the order of the turn (shooting, charges, fights)."""
 
     rules: RulesVersion = "11th"
+    method: Literal["exact", "monte-carlo"] = "exact"
+    trials: int | None = Field(default=None, ge=100, le=1_000_000)
+    seed: int | None = Field(default=None, ge=0)
     target: Target
     steps: tuple[Step, ...] = Field(min_length=1, max_length=MAX_STEPS)
     target_leadership: int | None = Field(

@@ -46,7 +46,8 @@ from .result import Distribution, NamedDistribution, Result, StageExplanation, W
 from .scenario import Attacker, ModelGroup, ScenarioError, Target
 from .sequence import BattleShock, Sequence, SequenceResult, Step, StepResult
 
-__all__ = ["alive_per_entry", "calculate_sequence", "line_counts"]
+__all__ = ["alive_per_entry", "calculate_sequence", "line_counts", "resolution_order",
+           "scaled_attacker", "step_cps"]
 
 _ONE = np.ones(1)
 
@@ -165,7 +166,7 @@ def line_counts(attacker: Attacker, entries: tuple[ModelGroup, ...],
     return tuple(out)
 
 
-def _scaled(attacker: Attacker, counts: tuple[int, ...]) -> Attacker | None:
+def scaled_attacker(attacker: Attacker, counts: tuple[int, ...]) -> Attacker | None:
     lines = tuple(line.model_copy(update={"count": c})
                   for line, c in zip(attacker.weapons, counts, strict=True) if c > 0)
     return attacker.model_copy(update={"weapons": lines}) if lines else None
@@ -240,7 +241,7 @@ class _Turn:
             own = dict(w.units).get(st.label)
             if own is not None:
                 entries = self.models[st.label]
-                attacker = _scaled(st.attacker, line_counts(
+                attacker = scaled_attacker(st.attacker, line_counts(
                     st.attacker, entries, st.carried_by, alive_per_entry(entries, own)))
             if attacker is None:
                 mix.add(w.p, None)
@@ -294,7 +295,7 @@ class _Turn:
             for counts, part in by_counts.items():
                 m = float(sum(row.sum() for row in part.values()))
                 cond = {s: row / m for s, row in part.items()}
-                attacker = _scaled(st.attacker, counts)
+                attacker = scaled_attacker(st.attacker, counts)
                 if attacker is None:
                     mix.add(w.p * m, None)
                     new.append(replace(w, p=w.p * m, target=cond))
@@ -328,7 +329,7 @@ class _Turn:
         return unsaved, damage, killed, dead
 
 
-def _cp_and_limits(seq: Sequence, rules: TurnRules) -> list[int]:
+def step_cps(seq: Sequence, rules: TurnRules) -> list[int]:
     """Each step's CP, after checking the once-per-phase stratagem limit across steps."""
     seen: dict[tuple[str, str, str], int] = {}
     cps = []
@@ -359,20 +360,23 @@ def _cp_and_limits(seq: Sequence, rules: TurnRules) -> list[int]:
     return cps
 
 
-def _order(seq: Sequence, turn: _Turn) -> list[int]:
-    """Shooting and charge steps as listed, then the fight steps in the rule set's order."""
+def resolution_order(seq: Sequence, rules: TurnRules) -> tuple[list[int], str | None]:
+    """Shooting and charge steps as listed, then the fight steps in the rule set's order;
+    and the note saying that order (when the target fights back)."""
+    charging = {st.label for st in seq.steps if st.phase == "charge"}
     fights = [i for i, st in enumerate(seq.steps) if st.phase == "fight"]
     fighters = [Fighter(i, "defender" if seq.steps[i].fights_back else "attacker",
-                        seq.steps[i].fights_first or (turn.rules.charge_grants_fights_first
-                                                      and seq.steps[i].label in turn.charging
+                        seq.steps[i].fights_first or (rules.charge_grants_fights_first
+                                                      and seq.steps[i].label in charging
                                                       and not seq.steps[i].fights_back))
                 for i in fights]
-    order = [f.index for f in turn.rules.fight_order(fighters)]
+    order = [f.index for f in rules.fight_order(fighters)]
+    note = None
     if any(seq.steps[i].fights_back for i in fights):
         names = ", then ".join(seq.steps[i].label + (" (fights back)" if seq.steps[i].fights_back
                                                      else "") for i in order)
-        turn.notes.append(f"{turn.rules.fight_order_note}: {names}")
-    return [i for i in range(len(seq.steps)) if i not in fights] + order
+        note = f"{rules.fight_order_note}: {names}"
+    return [i for i in range(len(seq.steps)) if i not in fights] + order, note
 
 
 def _step_result(i: int, st: Step, mix: _Mix, turn: _Turn, cp: int,
@@ -446,10 +450,12 @@ def calculate_sequence(seq: Sequence) -> SequenceResult:
     (21, 21)
     """
     turn = _Turn(seq)
-    cps = _cp_and_limits(seq, turn.rules)
+    cps = step_cps(seq, turn.rules)
     results: list[StepResult] = []
     stages: list[StageExplanation] = []
-    for i in _order(seq, turn):
+    order, note = resolution_order(seq, turn.rules)
+    turn.notes.extend([note] if note else [])
+    for i in order:
         st = seq.steps[i]
         p_charge: float | None = None
         losses: Distribution | None = None
