@@ -81,3 +81,56 @@ def test_bad_step_flags(bad: str) -> None:
 def test_parse_step() -> None:
     assert parse_step("Goliath Rockgrinder:fight") == ("Goliath Rockgrinder", "fight", None,
                                                        None)
+
+
+def _sample_by_faction(per_faction: int = 3) -> list[str]:
+    """The first units of every faction of the packaged library (seed pages and dataset)."""
+    from tactica.library import load_library
+
+    lib = load_library()
+    by_faction: dict[str, list[str]] = {}
+    for name in lib.names():
+        sheet = lib.datasheet(name)
+        by_faction.setdefault((sheet.faction_keywords or ("",))[0], []).append(name)
+    return [n for names in by_faction.values() for n in names[:per_faction]]
+
+
+def test_a_turn_with_units_of_every_faction() -> None:
+    """Three units of every faction shoot (when they have ranged weapons), charge 7" and
+    fight 10 Intercessors, who fight back: every distribution is a pmf, the charge is the
+    2D6 table's 21/36, and the charger's losses are a distribution over its models."""
+    import typer
+
+    from tactica.cli.turn import sequence_document
+    from tactica.combat import calculate
+    from tactica.combat.sequence import SequenceResult
+
+    names = _sample_by_faction()
+    assert len(names) > 60
+    unarmed = []
+    for name in names:
+        doc = None
+        for steps in ([f"{name}:shooting", f"{name}:charge@7"], [f"{name}:charge@7"]):
+            try:
+                doc = sequence_document(steps, "Intercessor Squad", 10, fight_back=True)
+                break
+            except typer.BadParameter as exc:
+                assert "has no ranged weapons" in str(exc) or "no melee weapons" in str(exc)
+        if doc is None:  # the data lists no melee weapon for it
+            unarmed.append(name)
+            continue
+        result = calculate(doc)
+        assert isinstance(result, SequenceResult)
+        for dist in (result.damage, result.models_destroyed, result.attacks):
+            assert abs(sum(dist.pmf) - 1) < 1e-9, name
+        charge = next(s for s in result.steps if s.phase == "charge")
+        assert charge.p_charge == pytest.approx(21 / 36), name
+        back = result.steps[-1]
+        assert back.fights_back and back.attacker_losses is not None, name
+        assert abs(sum(back.attacker_losses.pmf) - 1) < 1e-9, name
+    # only units whose datasheet lists no melee weapon are left out
+    from tactica.library import load_library
+
+    lib = load_library()
+    assert all(not any(w.is_melee for w in lib.datasheet(n).weapons) for n in unarmed)
+    assert len(unarmed) < len(names) / 2
