@@ -134,3 +134,13 @@ def test_a_turn_with_units_of_every_faction() -> None:
     lib = load_library()
     assert all(not any(w.is_melee for w in lib.datasheet(n).weapons) for n in unarmed)
     assert len(unarmed) < len(names) / 2
+
+
+def test_the_readme_example_sequence() -> None:
+    path = Path(__file__).resolve().parents[2] / "examples" / "turn_neophytes_death_riders.json"
+    res = runner.invoke(commands.app, ["calc", str(path), "--json"], env=WIDE)
+    assert res.exit_code == 0, res.stderr
+    doc = json.loads(res.stdout)
+    # Command Re-roll on the 7" charge: 21/36 + (15/36)(21/36); 1 CP
+    assert doc["steps"][1]["p_charge"] == pytest.approx(21 / 36 + 15 / 36 * 21 / 36)
+    assert doc["cp_spent"] == 1 and doc["battle_shock"]["leadership"] == 6
