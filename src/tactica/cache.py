@@ -26,7 +26,7 @@ import hashlib
 import os
 import tempfile
 from collections.abc import Callable
-from importlib import metadata, resources
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -71,18 +71,15 @@ def _sources_hash() -> str:
     return digest.hexdigest()
 
 
-def _version(package: str) -> str:
-    try:
-        return metadata.version(package)
-    except metadata.PackageNotFoundError:
-        return "unknown"
-
-
 def cache_key(*parts: str) -> str:
     """The key of an entry built from ``parts`` (e.g. ``"wh40kdc 1.4.5"``) by this very
     tactica (see the module text)."""
-    every = [f"schema {_SCHEMA}", *parts, f"tactica {_version('tactica')}",
-             f"pydantic {_version('pydantic')}", _sources_hash()]
+    import pydantic
+
+    from . import __version__
+
+    every = [f"schema {_SCHEMA}", *parts, f"tactica {__version__}",
+             f"pydantic {pydantic.VERSION}", _sources_hash()]
     return hashlib.sha256("\n".join(every).encode()).hexdigest()[:24]
 
 

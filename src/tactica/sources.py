@@ -476,9 +476,10 @@ class SourcedLibrary(Library):
         out: list[tuple[str, str]] = []
         for src in self.sources:
             unit_report = getattr(src, "unit_report", None)
-            # ``in`` first: a source without the unit would compute "did you mean"
+            # asked first: a source without the unit would compute "did you mean"
             # suggestions over all its names for an error nobody reads
-            if not callable(unit_report) or name not in src:
+            has_report = getattr(src, "has_report", src.__contains__)
+            if not callable(unit_report) or not has_report(name):
                 continue
             try:
                 entry = unit_report(name)
@@ -598,11 +599,14 @@ def build_library(
     source, in order) and, with ``dataset``, the bundled dataset when it is installed
     (``bundled_dataset``: from the on-disk cache when there is one; otherwise ``missing``
     says how to install it)."""
-    from .loaders.bsdata import load_bsdata
     from .loaders.wh40kdc import DatasetMissingError
     from .loaders.wh40kdc_cache import bundled_dataset
 
-    catalogues: list[UnitSource] = [load_bsdata([p]) for p in data_paths]
+    catalogues: list[UnitSource] = []
+    if data_paths:
+        from .loaders.bsdata import load_bsdata
+
+        catalogues = [load_bsdata([p]) for p in data_paths]
     bundled: UnitSource | None = None
     missing: list[str] = []
     if dataset:

@@ -94,3 +94,17 @@ def test_another_editions_datasheet_says_which_stats_it_uses() -> None:
     assert "no 10th-edition datasheet; its 11th-edition stats" in human.stdout
     doc = json.loads(runner.invoke(commands.app, [*args, "--json"]).stdout)
     assert any("11th-edition stats are used under the 10th rules" in n for n in doc["notes"])
+
+
+def test_a_sheet_under_another_editions_rules_says_so() -> None:
+    from tactica.library import load_library
+
+    lib = load_library()
+    only_11th = next((s.name for s in lib.datasheets("11th")
+                      if all(v.rules == "11th" for v in lib.datasheet_versions(s.name))), None)
+    if only_11th is None:
+        pytest.skip("no unit of the library is in the 11th edition only")
+    shown = runner.invoke(commands.app, ["sheet", only_11th, "--rules", "10th"])
+    assert shown.exit_code == 0
+    assert "no 10th-edition datasheet" in shown.stdout
+    assert "this is the 11th-edition one" in shown.stdout

@@ -109,7 +109,7 @@ KNIVES = {"name": "Grots", "weapons": [{"name": "Knife", "count": 2, "range": "M
 
 def _fight_back(rules: str, grots_first: bool) -> Sequence:
     return Sequence.model_validate({
-        "rules": rules, "target": GROTS, "target_leadership": 7, "target_deadly_demise": "1",
+        "rules": rules, "target": GROTS | {"deadly_demise": "1"}, "target_leadership": 7,
         "steps": [{"phase": "charge", "unit": "Hero", "distance": 7},
                   {"phase": "fight", "attacker": HERO, "models": HERO_MODELS},
                   {"phase": "fight", "fights_back": True, "attacker": KNIVES,

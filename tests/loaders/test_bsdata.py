@@ -69,7 +69,7 @@ def test_fixture_catalogue_pulls_in_what_it_links() -> None:
 
 def test_fixture_report_counts_faults_and_the_missing_library(testers: BSDataSource) -> None:
     report = testers.report()
-    assert report.counts() == {"loaded": 4, "repaired": 1, "rejected": 2}
+    assert report.counts() == {"loaded": 4, "repaired": 1, "rejected": 3}
     assert report.unit("Test Conscripts").reasons == (
         "entry: link target e-conscripts is in no loaded file (not loaded: "
         "'Library - Absent')",)
@@ -121,6 +121,17 @@ def test_fixture_unit_from_the_linked_library_and_legends(testers: BSDataSource)
     relic = testers.datasheet("Test Relic")
     assert relic is not None and "Legends datasheet" in relic.notes
     assert relic.models[0].M is None  # "-" on the stat line
+
+
+def test_fixture_rejection_is_noted_on_the_unit_another_source_gives() -> None:
+    """A catalogue entry whose target is missing ("Primus", linked into the absent
+    library): the seed page gives the datasheet, which says why the catalogue did not."""
+    from tactica.library import load_library
+
+    sheet = load_library([TESTERS], dataset=False).datasheet("Primus")
+    assert sheet.source.file == "000_0f632543a676f819.txt"
+    assert ("not from BSData Xenos - Testers.json: entry: link target e-absent-primus is in "
+            "no loaded file (not loaded: 'Library - Absent')") in sheet.notes
 
 
 def test_fixture_folder_reads_the_game_system_and_every_catalogue() -> None:

@@ -1,6 +1,7 @@
 """Malformed BSData catalogues give a ``LoadError`` naming the file and the record, never
 a traceback: a cost ``false`` (not a silent 0) and shared entries that link each other
-in a cycle. Built from the real Genestealer Cults catalogue (``../shared``, BSData)."""
+in a cycle. Built from the real Genestealer Cults catalogue (the real-data suite: the
+``bsdata`` fixture, ``TACTICA_REAL_DATA``)."""
 
 from __future__ import annotations
 
@@ -14,14 +15,12 @@ import pytest
 from tactica.loaders.bsdata import load_bsdata
 from tactica.loaders.errors import LoadError
 
-BSDATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "bsdata-11e"
-pytestmark = pytest.mark.skipif(not BSDATA.is_dir(), reason="needs ../shared/data/bsdata-11e")
 
-
-def _catalogue(tmp_path: Path, change: Any) -> Path:
+def _catalogue(bsdata: Path, tmp_path: Path, change: Any) -> Path:
     for name in ("Warhammer 40,000.json", "Library - Tyranids.json", "Unaligned Forces.json"):
-        shutil.copy(BSDATA / name, tmp_path / name)
-    doc = json.loads((BSDATA / "Genestealer Cults.json").read_text(encoding="utf-8"))
+        if (bsdata / name).is_file():
+            shutil.copy(bsdata / name, tmp_path / name)
+    doc = json.loads((bsdata / "Genestealer Cults.json").read_text(encoding="utf-8"))
     change(doc["catalogue"])
     out = tmp_path / "Genestealer Cults.json"
     out.write_text(json.dumps(doc), encoding="utf-8")
@@ -32,18 +31,19 @@ def _units_with_costs(catalogue: dict[str, Any]) -> list[dict[str, Any]]:
     return [e for e in catalogue["sharedSelectionEntries"] if e.get("costs")]
 
 
-def test_a_cost_false_is_a_located_load_error(tmp_path: Path) -> None:
+def test_a_cost_false_is_a_located_load_error(bsdata: Path, tmp_path: Path) -> None:
     def falsify(catalogue: dict[str, Any]) -> None:
         for entry in _units_with_costs(catalogue):
             entry["costs"][0]["value"] = False
 
-    source = load_bsdata([_catalogue(tmp_path, falsify)])
+    source = load_bsdata([_catalogue(bsdata, tmp_path, falsify)])
     with pytest.raises(LoadError, match="expected a number for 'value', got False") as caught:
         source.datasheets()
     assert caught.value.source == "Genestealer Cults.json"
 
 
-def test_shared_entries_linking_each_other_are_a_located_load_error(tmp_path: Path) -> None:
+def test_shared_entries_linking_each_other_are_a_located_load_error(bsdata: Path,
+                                                                   tmp_path: Path) -> None:
     names: list[str] = []
 
     def cycle(catalogue: dict[str, Any]) -> None:
@@ -54,7 +54,7 @@ def test_shared_entries_linking_each_other_are_a_located_load_error(tmp_path: Pa
         b.setdefault("entryLinks", []).append(
             {"id": "cycle-2", "name": a["name"], "targetId": a["id"], "type": "selectionEntry"})
 
-    source = load_bsdata([_catalogue(tmp_path, cycle)])
+    source = load_bsdata([_catalogue(bsdata, tmp_path, cycle)])
     with pytest.raises(LoadError, match="cycle") as caught:
         source.datasheets()
     assert caught.value.source == "Genestealer Cults.json"

@@ -364,7 +364,7 @@ async def test_without_the_army_package_lists_answer_503(
 # --- pages and static files ---------------------------------------------------------------
 
 PAGES = ["/", "/units", "/units/Neophyte%20Hybrids", "/units/Banehammer?rules=10th",
-         "/rules", "/rules/Rapid%20Fire", "/rules/Cult%20Demagogue", "/list", "/docs"]
+         "/rules", "/rules/Rapid%20Fire", "/rules/Cult%20Demagogue", "/list", "/docs", "/about"]
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -373,8 +373,14 @@ async def test_pages_use_nothing_but_the_app(client: httpx.AsyncClient, path: st
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/html")
     assert "default-src 'self'" in response.headers["content-security-policy"]
-    for url in re.findall(r'(?:src|href)="([^"]*)"', response.text):
-        assert url.startswith(("/", "#")), url
+    for url in re.findall(r'src="([^"]*)"', response.text):
+        assert url.startswith("/"), url
+    # links lead to the app's own pages, but for the dataset credit its licence asks for
+    for url in re.findall(r'href="([^"]*)"', response.text):
+        assert url.startswith(("/", "#")) or url == "https://40kdc.alpacasoft.dev", url
+    credit = re.search(r'Powered by 40kdc-data: <a href="https://40kdc.alpacasoft.dev">',
+                       response.text)
+    assert credit, "the 40kdc-data credit is missing from the footer"
     for url in re.findall(r'(?:src|href)="(/static/[^"?]*)', response.text):
         assert (await client.get(url)).status_code == 200, url
 
@@ -453,3 +459,22 @@ async def test_tactica_serve_runs_the_app_with_uvicorn(monkeypatch: pytest.Monke
     default = CliRunner().invoke(commands.app, ["--no-dataset", "serve"])
     assert default.exit_code == 0
     assert calls[1][1]["port"] == 8000
+
+
+async def test_the_about_page_gives_the_dataset_credit_as_its_licence_asks(
+        client: httpx.AsyncClient) -> None:
+    page = (await client.get("/about")).text
+    assert "<strong>Powered by 40kdc-data</strong>" in page
+    assert '<a href="https://40kdc.alpacasoft.dev">https://40kdc.alpacasoft.dev</a>' in page
+    assert "CC BY 4.0" in page
+
+
+@pytest.mark.parametrize("path", ["/units/Primus", "/units/Banehammer?rules=10th",
+                                  "/units/Neophyte%20Hybrids", "/rules/Coordinated%20Trap"])
+async def test_pages_name_sources_as_players_do(client: httpx.AsyncClient, path: str) -> None:
+    """No file names, spec references or field paths: "Primus datasheet (seed page)"."""
+    page = (await client.get(path)).text
+    assert not re.search(r"\d{3}_[0-9a-f]{16}\.txt|reference_facts|§|context\.\w", page), path
+    if path.startswith("/units/Primus"):
+        assert "<dd>Primus datasheet (seed page)</dd>" in page
+        assert "from 40kdc-data (11th edition launch)" in page

@@ -65,6 +65,7 @@ async def test_too_many_headers_and_ambiguous_length_are_refused(
     ("/api/calc", _weapon(abilities=["Melta 0"]), ["body", "attacker", "weapons", 0,
                                                    "abilities", "extra"]),
     ("/api/calc", _weapon(count=10**21), ["body", "attacker", "weapons", 0, "count"]),
+    ("/api/calc", _weapon(count="3"), ["body", "attacker", "weapons", 0, "count"]),
     ("/api/list/validate", json.dumps({"text": json.dumps(
         {"roster": {"forces": [{"selections": [{"name": 1, "categories": "x"}]}]}})}),
      ["body", "text"]),
@@ -72,8 +73,8 @@ async def test_too_many_headers_and_ambiguous_length_are_refused(
                                        + "]" * 1000 + "}}"}), ["body", "text"]),
     ("/api/list/validate", json.dumps({"text": json.dumps({"roster": {
         "costLimits": [{"name": "pts", "value": 10**54}], "forces": []}})}), ["body", "text"]),
-], ids=["surrogate", "unicode digit", "melta 0", "count 1e21", "list types", "list depth",
-        "points limit"])
+], ids=["surrogate", "unicode digit", "melta 0", "count 1e21", "count as text", "list types",
+        "list depth", "points limit"])
 async def test_bad_bodies_are_422s_naming_the_field(client: httpx.AsyncClient, url: str,
                                                     body: str, loc: list[object]) -> None:
     response = await client.post(url, content=body, headers={"content-type":

@@ -109,7 +109,31 @@ def build_attacker(sheet: Datasheet, models: int, phase: str,
                      + "; pick with --weapon NAME[:COUNT]")
     lines = tuple(_weapon_line(p, n, c) for p, n, c in chosen)
     kws = tuple(dict.fromkeys(sheet.keywords + sheet.faction_keywords))
-    return Attacker(name=sheet.name, keywords=kws, weapons=lines), notes
+    rules = tuple(dict.fromkeys(str(a) for a in sheet.abilities))
+    return Attacker(name=sheet.name, keywords=kws, weapons=lines, abilities=rules), notes
+
+
+def _embark(lib: Any, transport: Datasheet, atk: Attacker, spec: str,
+            phase: str) -> tuple[Attacker, list[str]]:
+    """``--embarked NAME[:MODELS]``: the passengers' default guns (one per model, up to
+    the transport's Firing Deck X) join the transport's attack (``army.firing_deck``)."""
+    from ..army.firing_deck import firing_deck_size, with_firing_deck
+
+    if phase != "shooting":
+        raise typer.BadParameter("Firing Deck shoots in the shooting phase",
+                                 param_hint="--embarked")
+    name, _, count = spec.partition(":")
+    try:
+        x = firing_deck_size(transport)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--embarked") from None
+    passengers = lib.datasheet(name.strip())
+    if count.strip() and not count.strip().isdigit():
+        raise typer.BadParameter(f"{spec!r}: MODELS must be a number", param_hint="--embarked")
+    n = int(count) if count.strip() else sum(c.min for c in passengers.composition) or 1
+    lines, notes = build_attacker(passengers, min(n, x), "shooting", [])
+    atk, more = with_firing_deck(atk, x, passengers.name, lines.weapons)
+    return atk, notes + more
 
 
 def _histogram(title: str, pmf: tuple[float, ...], width: int = 40) -> Table:
@@ -271,6 +295,9 @@ def calc(
         int | None, typer.Option("--monte-carlo", min=1, help="sample N trials")
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Monte Carlo seed")] = None,
+    embarked: Annotated[str | None, typer.Option(
+        help="NAME[:MODELS]: a unit embarked in the attacking TRANSPORT; its models' guns "
+        "join the attack through Firing Deck")] = None,
     list_file: Annotated[Path | None, typer.Option(
         "--list", help="army list file: --attacker is the unit as built in it (models, "
         "wargear, attached leader, enhancement, detachment rule)")] = None,
@@ -282,7 +309,8 @@ def calc(
     _check_effects(effect or [])
     if file is not None and (file.casefold() in FLAG_WORDS and not Path(file).exists()):
         fail(f"flags such as --charged take no value: remove {file!r}")
-    if file is not None and (attacker or target or list_file or weapon or models or led_by):
+    if file is not None and (attacker or target or list_file or weapon or models or led_by
+                             or embarked):
         fail("give a scenario FILE or --attacker and --target, not both (the file's attacker "
              "and target would be used and the flags ignored)")
     try:
@@ -327,6 +355,9 @@ def calc(
             rules_note = _rules_note(sheet, rules)
             if rules_note is not None:
                 notes.insert(0, rules_note)
+            if embarked is not None:
+                atk, more = _embark(lib, sheet, atk, embarked, phase)
+                notes += more
             tgt = lib.target(target, models=target_models)
             data: dict[str, Any] = {
                 "rules": rules, "phase": phase, "attacker": atk, "target": tgt,

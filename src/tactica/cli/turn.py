@@ -110,12 +110,8 @@ def sequence_document(steps: list[str], target: str, target_models: int | None =
         sheet = lib.datasheet(target)
     except LookupError:
         sheet = None  # a preset: no Leadership known
-    if sheet is not None:
-        if ld is None:
-            ld = min((m.Ld for m in sheet.models if m.Ld is not None), default=None)
-        demise = sheet.ability("Deadly Demise")
-        if demise is not None and demise.parameter is not None:
-            doc["target_deadly_demise"] = str(demise.parameter)
+    if sheet is not None and ld is None:
+        ld = min((m.Ld for m in sheet.models if m.Ld is not None), default=None)
     doc["target_leadership"] = ld
     return doc
 

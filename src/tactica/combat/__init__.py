@@ -9,6 +9,7 @@ from .exact import ScenarioError, calculate_exact
 from .result import Distribution, Result
 from .scenario import Scenario
 from .sequence import Sequence
+from .unit_rules import finish
 
 __all__ = ["Distribution", "Result", "Scenario", "ScenarioError", "calculate"]
 
@@ -48,5 +49,5 @@ def calculate(scenario: Scenario | Sequence | dict[str, Any] | str) -> Result:
         from .montecarlo import simulate  # type: ignore[import-not-found, unused-ignore]
 
         result: Result = simulate(scenario)
-        return result
-    return calculate_exact(scenario)
+        return finish(scenario, result)
+    return finish(scenario, calculate_exact(scenario))

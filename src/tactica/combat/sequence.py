@@ -102,8 +102,6 @@ class Sequence(_Strict):
     steps: tuple[Step, ...] = Field(min_length=1, max_length=MAX_STEPS)
     target_leadership: int | None = Field(
         default=None, ge=2, le=12, description="the target's best Ld (battle-shock)")
-    target_deadly_demise: str | None = Field(
-        default=None, max_length=10, description="the target's Deadly Demise X (e.g. 'D3')")
 
     @model_validator(mode="after")
     def _order(self) -> Sequence:

@@ -35,16 +35,16 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..dice import DiceExpr, FloatArray
+from ..dice import FloatArray
 from ..effects import find_effect, non_combat_reason
 from ..rules.turn import Fighter, TurnRules, get_turn_rules
 from .allocation import Group, State, StateSpace, build_groups
 from .charge import charge_probability
-from .dice_stages import compound
 from .exact import Initial, calculate_exact_from
 from .result import Distribution, NamedDistribution, Result, StageExplanation, WeaponSummary
 from .scenario import Attacker, ModelGroup, ScenarioError, Target
 from .sequence import BattleShock, Sequence, SequenceResult, Step, StepResult
+from .unit_rules import deadly_demise_pmf, rules_not_calculated
 
 __all__ = ["alive_per_entry", "calculate_sequence", "line_counts", "resolution_order",
            "scaled_attacker", "step_cps"]
@@ -202,10 +202,18 @@ class _Mix:
 
 def _run(seq: Sequence, i: int, attacker: Attacker, target: Target,
          initial: Initial) -> tuple[Result, Initial]:
+    """One step's scenario from ``initial``; the units' rules it does not compute are
+    listed (Deadly Demise is summed over the sequence instead)."""
+    scenario = seq.scenario(i, attacker, target)
     try:
-        return calculate_exact_from(seq.scenario(i, attacker, target), initial)
+        result, final = calculate_exact_from(scenario, initial)
     except ScenarioError as exc:
         raise ScenarioError(f"steps.{i}.{exc}") from None
+    more = [r for r in rules_not_calculated(scenario, result.effects_applied)
+            if r not in result.not_calculated]
+    if more:
+        result = result.model_copy(update={"not_calculated": (*result.not_calculated, *more)})
+    return result, final
 
 
 class _Turn:
@@ -407,19 +415,16 @@ def _step_result(i: int, st: Step, mix: _Mix, turn: _Turn, cp: int,
     )
 
 
-def _deadly_demise(x: str, killed: FloatArray) -> NamedDistribution:
-    """Deadly Demise X (24.08 / 10th): for each destroyed model one D6, on a 6 each unit
-    within 6\" suffers X mortal wounds; over the models the sequence destroys."""
-    try:
-        xp = DiceExpr.parse(x).pmf()
-    except ValueError:
-        raise ScenarioError(f"target_deadly_demise: {x!r} is not a dice expression "
-                            "(e.g. 'D3', '1', 'D6+2')") from None
-    per = np.concatenate([[5 / 6], np.zeros(len(xp) - 1)]) + np.asarray(xp) / 6
+def _deadly_demise(seq: Sequence, killed: FloatArray) -> NamedDistribution | None:
+    """The target's Deadly Demise X (24.08, ``unit_rules``) over every model the whole
+    sequence destroys: the mortal wounds each unit within 6\" of them suffers."""
+    x = seq.target.deadly_demise
+    if x is None:
+        return None
     return NamedDistribution(
-        label=f"Deadly Demise {x}: mortal wounds to each unit within 6\" of the "
-              "destroyed models (whole sequence)",
-        distribution=Distribution.from_array(compound(killed, per)))
+        label=f"Deadly Demise {x}: mortal wounds to each unit within 6\" of the destroyed "
+              "models (a 6 for each model destroyed, whole sequence)",
+        distribution=Distribution.from_array(deadly_demise_pmf(killed, x)))
 
 
 def _battle_shock(seq: Sequence, turn: _Turn) -> BattleShock | None:
@@ -475,8 +480,9 @@ def calculate_sequence(seq: Sequence) -> SequenceResult:
     target_steps = [r for r in results if r.phase != "charge" and not r.fights_back]
     side = [NamedDistribution(label=f"{r.unit}: {nd.label}", distribution=nd.distribution)
             for r in results for nd in r.other_mortal_wounds]
-    if seq.target_deadly_demise:
-        side.append(_deadly_demise(seq.target_deadly_demise, killed))
+    demise = _deadly_demise(seq, killed)
+    if demise is not None:
+        side.append(demise)
     notes = [*turn.notes, *(n for r in results for n in r.notes)]
     return SequenceResult(
         rules=seq.rules,

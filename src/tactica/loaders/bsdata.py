@@ -294,6 +294,12 @@ class BSDataSource:
         """The named unit (converted on first use); ``None`` if it was rejected."""
         return self._convert(self._require(name))[0]
 
+    def has_report(self, name: str) -> bool:
+        """Whether ``unit_report`` knows the name: a unit, or an entry whose link target
+        is missing (no "did you mean" suggestions computed)."""
+        key = name_key(name)
+        return key in self._by_key or key in self._missing_by_name
+
     def unit_report(self, name: str) -> UnitReport:
         """What happened to the named entry (also for entries whose target is missing)."""
         key = name_key(name)

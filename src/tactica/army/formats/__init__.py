@@ -55,6 +55,7 @@ from .newrecruit_text import dump_newrecruit_text, dump_wtc, parse_newrecruit_te
 __all__ = [
     "EXPORT_FORMATS",
     "IMPORT_FORMATS",
+    "MAX_LINES",
     "RosterParseError",
     "UnsupportedFormatError",
     "detect_format",
@@ -132,11 +133,20 @@ def detect_format(text: str) -> str:
         "export")
 
 
+#: The longest list read, in lines (real exports have a few hundred): reading and
+#: checking a list stays well under a second (benchmarks/README.md).
+MAX_LINES = 5000
+
+
 def parse_roster(text: str, fmt: str | None = None, *, file: str | None = None,
                  library: Library | None = None) -> Roster:
     """Read a list in ``fmt`` (detected when ``None``). ``library`` only helps the
-    11th-edition app layout tell model lines from wargear lines."""
+    11th-edition app layout tell model lines from wargear lines. A list of more than
+    ``MAX_LINES`` lines is refused at its first line past the bound."""
     text = text.lstrip("\ufeff")
+    if text.count("\n") >= MAX_LINES:
+        raise RosterParseError(f"a list of more than {MAX_LINES} lines (real lists have a "
+                               "few hundred)", MAX_LINES + 1, file)
     kind = fmt or detect_format(text)
     if kind == "gw-text":
         return parse_gw_text(text, file, library)

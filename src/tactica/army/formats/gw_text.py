@@ -311,12 +311,12 @@ class _Parser:
         base = min(g.indent for g in groups)
         if any(g.indent > base for g in groups):  # indented (10th-edition app)
             current: ModelEntry | None = None
-            for g in groups:
+            for index, g in enumerate(groups):
                 if g.indent == base:
                     if current is not None:
                         draft.entries.append(current)
                         current = None
-                    nxt = groups.index(g) + 1
+                    nxt = index + 1
                     if nxt < len(groups) and groups[nxt].indent > base and len(g.items) == 1:
                         model = g.items[0]
                         current = ModelEntry(name=model.name, count=model.count)
