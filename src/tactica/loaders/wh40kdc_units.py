@@ -303,8 +303,7 @@ class UnitConverter:
                 words.append("only against " + "/".join(limits["required_target_keywords_any"]))
             if "excluded_target_keywords" in limits:
                 words.append("not against " + "/".join(limits["excluded_target_keywords"]))
-            self.log.unsupported(record, f"ability {text!r} {' and '.join(words)}: left out")
-            return []
+            return [f"{text} ({' and '.join(words)})"]  # model.abilities.Limited
         return [text]
 
     # -- abilities, leader, transport --

@@ -271,13 +271,22 @@ NamePath = Annotated[str, Path(description="a name; case, accents and punctuatio
                                max_length=200)]
 
 
-async def _numbers_as_text(request: Request) -> JSONResponse | None:
-    """A 422 for a number field sent as text ("count": "3"; ``tactica.web.strict``)."""
+async def _strict_refusal(request: Request, scenario: Scenario) -> JSONResponse | None:
+    """A 422 for a number field sent as text ("count": "3"; ``tactica.web.strict``) or a
+    named effect given twice (it would be paid and applied twice)."""
     path = numbers_as_text(await request.json(), scenario_number_fields())
-    if path is None:
-        return None
-    return error_response(422, ["body", *path], "a number, not text (write 3, not \"3\")",
-                          "number_type")
+    if path is not None:
+        return error_response(422, ["body", *path], "a number, not text (write 3, not "
+                              "\"3\")", "number_type")
+    seen: set[str] = set()
+    for i, effect in enumerate(scenario.effects):
+        if isinstance(effect, str):
+            key = " ".join(effect.split()).casefold()
+            if key in seen:
+                return error_response(422, ["body", "effects", i], f"{effect!r} is given "
+                                      "twice (each effect is used once)", "duplicate")
+            seen.add(key)
+    return None
 
 
 @router.post("/calc", response_model=Result, summary="Calculate a scenario",
@@ -287,7 +296,7 @@ async def calc(request: Request, scenario: Scenario) -> Response:
     """The exact (or Monte Carlo) distributions of an attack: the scenario contract in,
     the result document out (`tactica schema scenario|result`). A calculation that does not
     finish within a few seconds is stopped and refused."""
-    refused = await _numbers_as_text(request)
+    refused = await _strict_refusal(request, scenario)
     if refused is not None:
         return refused
     pool: CalcPool = request.app.state.calc_pool
