@@ -86,10 +86,8 @@ def _merge(worlds: list[_World]) -> list[_World]:
         for w in group:
             for s, row in w.target.items():
                 target[s] = _pad_add(target.get(s, np.zeros(1)), w.p / p * row)
-        totals = tuple(
-            np.sum([np.pad(w.p / p * t, (0, n - len(t))) for w in group], axis=0)
-            for t, n in ((ts, max(len(w.totals[k]) for w in group))
-                         for k, ts in enumerate(group[0].totals)))
+        totals = tuple(functools.reduce(_pad_add, (w.p / p * w.totals[k] for w in group))
+                       for k in range(len(group[0].totals)))
         out.append(replace(group[0], p=p, target=target, totals=totals))
     return out
 
