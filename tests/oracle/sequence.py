@@ -27,18 +27,7 @@ from fractions import Fraction
 from itertools import product
 from typing import NamedTuple
 
-from oracle.bruteforce import (
-    COUNTERS,
-    ONE,
-    Dist,
-    Keep,
-    State,
-    Target,
-    keeping,
-    plan_weapon,
-    resolve_devastating,
-    resolve_weapon,
-)
+from oracle.bruteforce import COUNTERS, ONE, Keep, State, Target, _run, keeping
 from tactica.combat.scenario import Attacker, Scenario
 from tactica.combat.sequence import Sequence, Step
 
@@ -59,14 +48,8 @@ class SequenceOracle(NamedTuple):
 
 
 def _run_from(scenario: Scenario, start: State, keep: Keep) -> list[tuple[State, Fraction]]:
-    """One step's weapon lines from ``start``, every die enumerated."""
-    target = Target.of(scenario)
-    weapons = [plan_weapon(scenario, i, line, target, True)
-               for i, line in enumerate(scenario.attacker.weapons)]
-    dist = Dist({start: 1}, 1)
-    for w in weapons:
-        dist = resolve_weapon(dist, w, target, keep)
-    dist = resolve_devastating(dist, weapons, target, scenario.rules, keep)
+    """One step's weapon lines from ``start``, every die enumerated (``bruteforce``)."""
+    dist = _run(scenario, {}, keep, start)
     return [(s._replace(dw_weapon=-1, order=()), p) for s, p in dist.probabilities()]
 
 
