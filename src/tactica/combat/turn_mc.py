@@ -80,99 +80,116 @@ def _charge_made(rng: np.random.Generator, st: Step, n: int) -> npt.NDArray[np.b
     return np.asarray(made)
 
 
+class _Play:
+    """The trials of one sequence: the target, the charges made, the units fought."""
+
+    def __init__(self, seq: Sequence, n: int, rng: np.random.Generator) -> None:
+        self.seq, self.n, self.rng = seq, n, rng
+        self.target = _Unit.fresh(seq.target, n)
+        self.charging = {st.label for st in seq.steps if st.phase == "charge"}
+        self.made: dict[str, npt.NDArray[np.bool_]] = {}
+        self.models = {st.label: st for st in seq.steps if st.models}
+        self.units: dict[str, _Unit] = {}
+        self.totals = {k: np.zeros(n, dtype=np.int64)
+                       for k in ("attacks", "hits", "wounds", "hazard", "unsaved")}
+
+    def engaged(self, unit: str | None) -> npt.NDArray[np.bool_]:
+        if unit in self.charging:
+            return self.made.get(unit or "", np.zeros(self.n, dtype=np.bool_))
+        return np.ones(self.n, dtype=np.bool_)
+
+    def sides(self, st: Step) -> tuple[_Unit, _Unit, Target, str | None]:
+        """Who attacks (its survivors set the weapons), who is hit, as a target, and the
+        unit whose engagement the step needs."""
+        if not st.fights_back:
+            none = np.zeros((self.n, 0), np.int64)
+            return (self.units.get(st.label, _Unit(st.models, none, none)), self.target,
+                    self.seq.target, st.label)
+        first = next((s.label for s in self.seq.steps if s.phase == "charge"), None)
+        fought = st.against or first
+        assert fought is not None and fought in self.models
+        v = self.models[fought]
+        victim = Target(name=fought, keywords=v.attacker.keywords if v.attacker else (),
+                        models=v.models)
+        return (self.target, self.units.setdefault(fought, _Unit.fresh(victim, self.n)),
+                victim, fought)
+
+    def attack(self, i: int, st: Step) -> tuple[dict[str, IntArray], npt.NDArray[np.bool_]]:
+        """One attack step over the trials where it happens: its own counts per trial,
+        and where it happened."""
+        assert st.attacker is not None
+        shooter, hit, victim, needs = self.sides(st)
+        rows = np.flatnonzero(self.engaged(needs))
+        groups = (shooter.counts(st.attacker, st.carried_by, rows) if shooter.k.shape[1]
+                  else {tuple(w.count for w in st.attacker.weapons): rows})
+        own = {k: np.zeros(self.n, dtype=np.int64) for k in self.totals}
+        happens = np.zeros(self.n, dtype=np.bool_)
+        for counts, sub in groups.items():
+            attacker = scaled_attacker(st.attacker, counts)
+            if attacker is None or not len(sub):
+                continue
+            happens[sub] = True
+            start = (hit.k[sub].copy(), hit.t[sub].copy())
+            per: dict[str, IntArray] = {}
+            simulate(self.seq.scenario(i, attacker, victim), start=start, rng=self.rng,
+                     per_trial=per)
+            hit.k[sub], hit.t[sub] = start
+            for key in own:
+                own[key][sub] = per[key]
+        if not st.fights_back:
+            for key in self.totals:
+                self.totals[key] += own[key]
+        return own, happens
+
+    def losses(self, st: Step) -> Distribution:
+        _, unit, victim, _ = self.sides(st)
+        start = sum(g.count for g in victim.models)
+        return _freq(start - unit.k.sum(axis=1), length=start + 1)
+
+
 def simulate_sequence(seq: Sequence, trials: int | None = None,
                       seed: int | None = None) -> SequenceResult:
     """Sample ``seq`` over ``trials`` turns (default 100,000) from
     ``numpy.random.default_rng(seed)`` (default 0)."""
     n = trials or DEFAULT_TRIALS
     seed = DEFAULT_SEED if seed is None else seed
-    rng = np.random.default_rng(seed)
+    play = _Play(seq, n, np.random.default_rng(seed))
     rules = get_turn_rules(seq.rules)
     cps = step_cps(seq, rules)
     order, note = resolution_order(seq, rules)
-    target = _Unit.fresh(seq.target, n)
     space = StateSpace(build_groups(seq.target))
     m0, w0 = space.models_left(space.initial), space.wounds_left(space.initial)
-    charging = {st.label for st in seq.steps if st.phase == "charge"}
-    made: dict[str, npt.NDArray[np.bool_]] = {}
-    models = {st.label: st for st in seq.steps if st.models}
-    units: dict[str, _Unit] = {}
-    totals = {k: np.zeros(n, dtype=np.int64) for k in ("attacks", "hits", "wounds", "hazard")}
-    unsaved = np.zeros(n, dtype=np.int64)
     results: list[StepResult] = []
     for i in order:
         st = seq.steps[i]
-        own = {k: np.zeros(n, dtype=np.int64) for k in (*totals, "unsaved")}
-        losses = None
-        p_charge = None
-        happens = np.ones(n, dtype=np.bool_)
+        losses, p_charge = None, None
         if st.phase == "charge":
-            made[st.label] = _charge_made(rng, st, n)
-            p_charge = float(made[st.label].mean())
-            happens = made[st.label]
+            play.made[st.label] = happens = _charge_made(play.rng, st, n)
+            p_charge = float(happens.mean())
+            own = {k: np.zeros(n, dtype=np.int64) for k in play.totals}
         else:
-            assert st.attacker is not None
-            first_charger = next((s.label for s in seq.steps if s.phase == "charge"), None)
-            fought = (st.against or first_charger) if st.fights_back else None
-            engaged_unit = fought if st.fights_back else st.label
-            if engaged_unit in charging:
-                happens = made.get(engaged_unit, np.zeros(n, dtype=np.bool_))
-            if st.fights_back:
-                assert fought is not None and fought in models
-                v = models[fought]
-                victim = Target(name=fought, keywords=v.attacker.keywords if v.attacker else (),
-                                models=v.models)
-                unit = units.setdefault(fought, _Unit.fresh(victim, n))
-                shooter, hit = target, unit
-            else:
-                victim = seq.target
-                shooter = units.get(st.label, _Unit(st.models, np.zeros((n, 0), np.int64),
-                                                    np.zeros((n, 0), np.int64)))
-                hit = target
-            rows = np.flatnonzero(happens)
-            groups = (shooter.counts(st.attacker, st.carried_by, rows)
-                      if shooter.k.shape[1] else {tuple(w.count for w in st.attacker.weapons):
-                                                  rows})
-            happens = np.zeros(n, dtype=np.bool_)
-            for counts, sub in groups.items():
-                attacker = scaled_attacker(st.attacker, counts)
-                if attacker is None or not len(sub):
-                    continue
-                happens[sub] = True
-                start = (hit.k[sub].copy(), hit.t[sub].copy())
-                per: dict[str, IntArray] = {}
-                simulate(seq.scenario(i, attacker, victim), start=start, rng=rng, per_trial=per)
-                hit.k[sub], hit.t[sub] = start
-                for key in own:
-                    own[key][sub] = per[key]
-            if st.fights_back:
-                start_models = sum(g.count for g in victim.models)
-                losses = _freq(start_models - unit.k.sum(axis=1), length=start_models + 1)
-            else:
-                for key in totals:
-                    totals[key] += own[key]
-                unsaved += own["unsaved"]
-        left = target.k.sum(axis=1)
+            own, happens = play.attack(i, st)
+            losses = play.losses(st) if st.fights_back else None
+        left = play.target.k.sum(axis=1)
         results.append(StepResult(
             step=i, unit=st.label, phase=st.phase, fights_back=st.fights_back,
             p_happens=float(happens.mean()), p_charge=p_charge,
             attacks=_freq(own["attacks"]), hits=_freq(own["hits"]),
-            wounds=_freq(own["wounds"]), unsaved=_freq(unsaved),
-            damage=_freq(w0 - target.wounds_left()),
+            wounds=_freq(own["wounds"]), unsaved=_freq(play.totals["unsaved"]),
+            damage=_freq(w0 - play.target.wounds_left()),
             models_destroyed=_freq(m0 - left, length=m0 + 1),
             p_unit_destroyed=float((left == 0).mean()),
             attacker_mortal_wounds=_freq(own["hazard"]), attacker_losses=losses,
             cp_spent=cps[i]))
-    left = target.k.sum(axis=1)
+    left = play.target.k.sum(axis=1)
+    t = play.totals
     return SequenceResult(
         rules=seq.rules, method="monte-carlo", trials=n, seed=seed,
-        attacks=_freq(totals["attacks"]), hits=_freq(totals["hits"]),
-        wounds=_freq(totals["wounds"]), unsaved=_freq(unsaved),
-        damage=_freq(w0 - target.wounds_left()),
+        attacks=_freq(t["attacks"]), hits=_freq(t["hits"]), wounds=_freq(t["wounds"]),
+        unsaved=_freq(t["unsaved"]), damage=_freq(w0 - play.target.wounds_left()),
         models_destroyed=_freq(m0 - left, length=m0 + 1),
         p_unit_destroyed=float((left == 0).mean()),
-        attacker_mortal_wounds=_freq(totals["hazard"]),
+        attacker_mortal_wounds=_freq(t["hazard"]),
         notes=(*([note] if note else []),
                f"Monte Carlo: {n} trials, seed {seed}; pmfs are observed frequencies"),
         cp_spent=sum(cps), steps=tuple(results))
-
