@@ -7,8 +7,11 @@ The JSON API lives under ``/api`` (``tactica.web.api``), the pages at ``/``, ``/
 Limits (the issue's "sane sizes"): a request body over ``MAX_BODY`` bytes is refused with
 a 422 naming the body before it is read; the scenario contract refuses more than 100
 weapon lines, 200 models or 10 dice with the field named; a calculation that runs past
-``calc_timeout`` seconds is stopped (``tactica.web.compute``). User text is only ever
-parsed (JSON, pydantic, the list parsers), never evaluated.
+``calc_timeout`` seconds is stopped (``tactica.web.compute``). Header count and size,
+Content-Length with chunked, slow bodies and heads and the Host allow-list are checked
+in front of the app (``tactica.web.guard``); a lone surrogate or JSON nested too deeply
+is a 422, never a 500. User text is only ever parsed (JSON, pydantic, the list
+parsers), never evaluated.
 """
 
 from __future__ import annotations
