@@ -418,7 +418,7 @@ def test_a_pasted_list_is_priced_and_every_violation_shown(
 
 # --- a phone ---------------------------------------------------------------------------------
 
-PAGES = ["/units", "/units/Neophyte%20Hybrids", "/units/Primus", "/rules",
+PAGES = ["/units", "/units/Neophyte%20Hybrids", "/units/Primus", "/rules", "/about",
          "/rules/Rapid%20Fire", "/list", "/docs"]
 
 

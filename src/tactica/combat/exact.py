@@ -31,7 +31,15 @@ import numpy as np
 from ..dice import FloatArray
 from ..rules import get_ruleset
 from ..rules.base import RuleSet
-from .allocation import Operator, Packet, StateSpace, TooLargeError, build_groups, loss_pmf
+from .allocation import (
+    Operator,
+    Packet,
+    State,
+    StateSpace,
+    TooLargeError,
+    build_groups,
+    loss_pmf,
+)
 from .chain import (
     LineOps,
     class_packet,
@@ -58,11 +66,16 @@ from .threads import one_blas_thread
 __all__ = [
     "ScenarioError",
     "calculate_exact",
+    "calculate_exact_from",
     "command_reroll_policy",
     "lethal_choices",
     "lethal_notes",
     "resolve_weapons",
 ]
+
+#: A distribution over the target's states, each with the pmf of unsaved attacks so far.
+Initial = dict[State, FloatArray]
+
 
 def resolve_weapons(
     scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...] | None = None
@@ -238,7 +251,7 @@ def lethal_choices(scenario: Scenario) -> tuple[bool | None, ...]:
     return _lethal_search(scenario, finish=False)[0]
 
 
-def _lethal_search(scenario: Scenario, finish: bool = True,
+def _lethal_search(scenario: Scenario, finish: bool = True, initial: Initial | None = None,
                    ) -> tuple[tuple[bool | None, ...], Result | None]:
     """The best Lethal Hits choice (and a finished result when one was computed)."""
     """24.23 Lethal Hits is optional in 11th: per weapon line, take it or roll to wound,
@@ -259,11 +272,12 @@ def _lethal_search(scenario: Scenario, finish: bool = True,
         for i, take in zip(open_, combo, strict=True):
             choice[i] = take
         # only the expected damage decides: the search skips the unsaved counts
-        mean = _calculate(scenario, tuple(choice), track_unsaved=False, memo=memo).damage.mean
+        mean = _calculate(scenario, tuple(choice), track_unsaved=False, memo=memo,
+                          initial=initial).damage.mean
         if best is None or mean > best[0] + 1e-12:
             best = (mean, tuple(choice))
     assert best is not None
-    return best[1], _calculate(scenario, best[1], memo=memo) if finish else None
+    return best[1], _calculate(scenario, best[1], memo=memo, initial=initial) if finish else None
 
 
 def lethal_notes(scenario: Scenario, choice: tuple[bool | None, ...]) -> tuple[str, ...]:
@@ -282,6 +296,20 @@ def calculate_exact(scenario: Scenario) -> Result:
     result = found if found is not None else _calculate(scenario, choice)
     notes = lethal_notes(scenario, choice)
     return result.model_copy(update={"notes": notes + result.notes}) if notes else result
+
+
+@one_blas_thread
+def calculate_exact_from(scenario: Scenario, initial: Initial) -> tuple[Result, Initial]:
+    """``calculate_exact`` with the target starting in ``initial`` instead of undamaged:
+    target state -> pmf of the unsaved attacks counted so far (a distribution over both,
+    the states from ``StateSpace(build_groups(scenario.target))``); also returns the final
+    distribution in the same form (a sequence of attacks carries it from step to step).
+    ``damage`` and ``models_destroyed`` count from the undamaged target."""
+    choice, _ = _lethal_search(scenario, finish=False, initial=initial)
+    out: Initial = {}
+    result = _calculate(scenario, choice, initial=initial, states_out=out)
+    notes = lethal_notes(scenario, choice)
+    return result.model_copy(update={"notes": notes + result.notes}), out
 
 
 @dataclass
@@ -376,8 +404,8 @@ def _summaries(weapons: tuple[ResolvedWeapon, ...],
 
 def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches: Branches,
                    space: StateSpace, rules: RuleSet, before: list[tuple[str, FloatArray]],
-                   fnp_effect: int | None, track_unsaved: bool,
-                   memo: dict[Any, Any]) -> tuple[StateSpace, FloatArray]:
+                   fnp_effect: int | None, track_unsaved: bool, memo: dict[Any, Any],
+                   initial: Initial | None = None) -> tuple[StateSpace, FloatArray]:
     """The target's states (``allocation``) after mortal wounds before the attacks (06.02:
     one at a time, spilling over), then every line in order (``chain``: 05.03 allocation
     order, 05.04 saves, 24.10 Devastating Wounds), summed over the branches."""
@@ -397,6 +425,8 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
     key_ops = ("operators", tuple(all_packets), tuple(maps))
     if key_ops not in memo:
         fresh = StateSpace(space.groups)
+        for s in initial or ():
+            fresh.add(s)
         memo[key_ops] = (fresh, *_close(fresh, all_packets, maps))
     space, ops, mp = memo[key_ops]
     op_of = dict(zip(all_packets, ops, strict=True))
@@ -408,11 +438,14 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
     chain_nm = [[drop_negligible_tail(n) for _, n in br] for br in branches]
     u_max = max(sum(n.shape[0] + n.shape[1] - 2 for n in nms) for nms in chain_nm)
     u_max = u_max if track_unsaved else 0
+    u_max += max((len(p) - 1 for p in (initial or {}).values()), default=0) if track_unsaved else 0
     n_states = len(space.states)
     _guard_chain(chain_nm[0], n_states, u_max + 1,
                  [0 if p is None else max(len(c) for _, c in p[1]) for p in pooled])
     x0 = np.zeros((n_states, u_max + 1))
-    x0[0, 0] = 1.0
+    for s, pmf in (initial or {space.initial: np.ones(1)}).items():
+        row = pmf if track_unsaved else np.array([pmf.sum()])
+        x0[space.index[s], : len(row)] += row
     for _, pmf in before:
         acc = np.zeros_like(x0)
         for j in range(len(pmf) - 1, -1, -1):
@@ -479,12 +512,15 @@ def _hazard(weapons: tuple[ResolvedWeapon, ...], rules: RuleSet, keywords: tuple
 
 
 def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
-               track_unsaved: bool = True, memo: dict[Any, Any] | None = None) -> Result:
+               track_unsaved: bool = True, memo: dict[Any, Any] | None = None,
+               initial: Initial | None = None, states_out: Initial | None = None) -> Result:
     """The whole calculation for fixed attacker choices, stage by stage. Without
     ``track_unsaved`` the unsaved counts are not kept (the result's ``unsaved`` is then
     meaningless): enough for the expected damage, at a fraction of the cost. ``memo``
     shares the parts that do not depend on the choices between calls for one scenario
-    (totals per weapon and choice, the target's states and operators)."""
+    (totals per weapon and choice, the target's states and operators). ``initial``: the
+    target's starting distribution (``calculate_exact_from``); ``states_out`` receives the
+    final one."""
     memo = {} if memo is None else memo
     rules = get_ruleset(scenario.rules)
     effects, named = resolve_effects(scenario)
@@ -504,12 +540,15 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
               for e in effects if e.mortal_wounds is not None] + list(named.mortal_before)
     fnp_effect = min((e.fnp for e in effects if e.fnp), default=None)
     space, final = _target_states(weapons, lines, branches, space, rules, before, fnp_effect,
-                                  track_unsaved, memo)
+                                  track_unsaved, memo, initial)
     stages = lines.stages + [
         StageExplanation(weapon=label, stage="damage",
                          detail="mortal wounds before the attacks (06.02)")
         for label, _ in before]
     out = _read_out(space, final, scenario.target.keywords)
+    if states_out is not None:
+        by_state = final.sum(axis=1)
+        states_out.update({s: final[i] for i, s in enumerate(space.states) if by_state[i]})
     haz = _hazard(weapons, rules, scenario.attacker.keywords, stages)
     return Result(
         rules=rules.name,

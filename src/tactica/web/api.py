@@ -22,6 +22,8 @@ from starlette.concurrency import run_in_threadpool
 
 from ..combat.result import Result
 from ..combat.scenario import MAX_MODELS, Phase, Scenario, Target, WeaponLine
+from ..combat.sequence import Sequence as TurnSequence
+from ..combat.sequence import SequenceResult
 from ..effects import NamedEffect
 from ..library import Library, UnitAbility
 from ..model.common import RulesVersion
@@ -307,6 +309,27 @@ async def calc(request: Request, scenario: Scenario) -> Response:
             return error_response(422, ["body"], TOO_SLOW, "too_slow")
         return error_response(422, ["body", "trials"],
                               "too many trials to finish in time; use fewer", "too_slow")
+    except CalcBusy as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=503,
+                            headers={"Retry-After": "2"})
+    except CalcInvalid as exc:
+        return _engine_error(exc)
+    except CalcCrashed as exc:
+        return JSONResponse({"detail": f"the calculation failed: {exc}"}, status_code=500)
+    return Response(text, media_type="application/json")
+
+
+@router.post("/turn", response_model=SequenceResult, summary="Calculate a turn (a sequence)",
+             responses={422: {"description": "the sequence is refused; `loc` names the field"},
+                        503: {"description": "every calculator is busy"}})
+async def turn(request: Request, sequence: TurnSequence) -> Response:
+    """A turn of combat against one target (the sequence contract, `docs/sequence.md`):
+    the result of the whole sequence plus one result per step, exact (or Monte Carlo)."""
+    pool: CalcPool = request.app.state.calc_pool
+    try:
+        text = await run_in_threadpool(pool.compute, sequence.model_dump_json())
+    except CalcTimeout:
+        return error_response(422, ["body"], TOO_SLOW, "too_slow")
     except CalcBusy as exc:
         return JSONResponse({"detail": str(exc)}, status_code=503,
                             headers={"Retry-After": "2"})
