@@ -10,7 +10,8 @@
 
 from __future__ import annotations
 
-from .combat import Result, Scenario, ScenarioError, calculate
+from .calculator import calculate
+from .combat import Result, Scenario, ScenarioError
 from .dice import DiceExpr
 
 __version__ = "0.1.0"

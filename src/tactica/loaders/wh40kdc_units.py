@@ -33,6 +33,7 @@ from .report import (
     weapon_abilities,
     weapon_profile,
 )
+from .wh40kdc_wargear import WargearReader
 
 if TYPE_CHECKING:
     from .wh40kdc import Wh40kdcDataset
@@ -88,6 +89,13 @@ class UnitConverter:
             raise UnitRejected("unit", f"edition {edition!r} is not 10th or 11th")
         profiles = self._profiles()
         composition, models = self._composition(profiles)
+        wargear = WargearReader(self.ds, u, self.log)
+        rows = list((self.ds.composition(self.faction_id, u["id"]) or {}).get("models") or ())
+        if not rows and composition:
+            rows = [{"name": c.model, "min": c.min, "max": c.max} for c in composition]
+        types = wargear.model_types(rows, {c.model: c.model for c in composition}
+                                    if len(models) > 1 else {c.model: models[0].name
+                                                             for c in composition})
         notes: list[str] = []
         if self.name != u["name"]:
             notes.append(f"named {self.name!r}: another faction has a unit {u['name']!r}")
@@ -118,6 +126,9 @@ class UnitConverter:
             "leader_of": self._leader_of(),
             "transport": self._transport(),
             "damaged": damaged,
+            "model_types": types,
+            "wargear": wargear.wargear(types, rows),
+            "wargear_budgets": wargear.budgets(),
             "source": self.source,
         }
         data["notes"] = (*notes, *self.log.notes())

@@ -36,6 +36,7 @@ from .rules import (
     Stratagem,
     StratagemCategory,
 )
+from .wargear import ModelType, WargearBudget, WargearOption
 
 __all__ = [
     "RECOGNISED_WEAPON_ABILITIES",
@@ -55,6 +56,7 @@ __all__ = [
     "Frozen",
     "Melta",
     "ModelProfile",
+    "ModelType",
     "PointsBracket",
     "PointsTier",
     "RapidFire",
@@ -66,6 +68,8 @@ __all__ = [
     "SustainedHits",
     "TransportCapacity",
     "UnknownAbilityError",
+    "WargearBudget",
+    "WargearOption",
     "Weapon",
     "WeaponAbility",
     "WeaponProfile",

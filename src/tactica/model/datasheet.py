@@ -16,6 +16,7 @@ from pydantic import Field, field_validator, model_validator
 from ..dice import DiceExpr
 from .abilities import WeaponAbility
 from .common import Frozen, RulesVersion, Source
+from .wargear import ModelType, WargearBudget, WargearOption
 
 __all__ = [
     "Ability",
@@ -204,6 +205,11 @@ class Datasheet(Frozen):
     transport: TransportCapacity | None = None
     damaged: DamagedProfile | None = None
     wargear_options: tuple[str, ...] = ()
+    model_types: tuple[ModelType, ...] = Field(
+        default=(), description="composition with each model type's default equipment")
+    wargear: tuple[WargearOption, ...] = Field(
+        default=(), description="wargear options with their constraints")
+    wargear_budgets: tuple[WargearBudget, ...] = ()
     source: Source
     notes: tuple[str, ...] = ()
 

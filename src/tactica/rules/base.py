@@ -66,6 +66,9 @@ class RuleSet:
     extra_attacks_unmodifiable: ClassVar[bool]
     #: 11th Psychic (reference facts §3): ignores modifiers to the hit roll and to BS.
     psychic_ignores_hit_modifiers: ClassVar[bool]
+    #: Models with these keywords may fire their Pistols alongside their other ranged
+    #: weapons; every other model fires one or the other (11th 24.07, 24.27).
+    pistol_choice_exempt: ClassVar[frozenset[str]]
 
     # --- tables -----------------------------------------------------------------------
     @staticmethod

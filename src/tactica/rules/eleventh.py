@@ -16,6 +16,10 @@ class Eleventh(RuleSet):
     snap_shooting_hit_rerolls = False  # 15.09 "You cannot re-roll hit rolls"
     extra_attacks_unmodifiable = False  # 24.11 has no such clause
     psychic_ignores_hit_modifiers = True  # reference facts §3
+    #: 24.07 "for each model in that unit (excluding MONSTER/VEHICLE models), you can only
+    #: select one of the following ...: [CLOSE-QUARTERS] weapons / its other ranged
+    #: weapons"; 24.27 "[PISTOL] and [CLOSE-QUARTERS] are identical for all rules purposes".
+    pistol_choice_exempt = frozenset({"MONSTER", "VEHICLE"})
 
     def skill_penalty(self, c: AttackCircumstances) -> int:
         """13.08 Benefit of Cover: "worsen the BS characteristic of that attack by 1";

@@ -16,6 +16,9 @@ class Tenth(RuleSet):
     snap_shooting_hit_rerolls = True  # reference facts §5.12
     extra_attacks_unmodifiable = True  # Extra Attacks (002): "cannot be modified"
     psychic_ignores_hit_modifiers = False  # no 10th Psychic rule changes the numbers
+    #: Pistol (003 text) names no MONSTER/VEHICLE exception; the issue (units as
+    #: fielded) gives the exception to 11th only. Every model fires one or the other.
+    pistol_choice_exempt = frozenset[str]()
 
     def hit_modifier_from_target(self, c: AttackCircumstances) -> int:
         """Stealth (001/003): "each time a ranged attack is made against it, subtract 1
