@@ -32,7 +32,7 @@ from ..names import name_key
 from ..rules import get_ruleset
 from .loadout import Loadout
 
-__all__ = ["Aim", "NoWeaponsError", "expected_damage", "plainest", "weapon_lines"]
+__all__ = ["Aim", "NoWeaponsError", "expected_damage", "picked_lines", "plainest", "weapon_lines"]
 
 
 class NoWeaponsError(ValueError):
@@ -133,3 +133,38 @@ def weapon_lines(sheet: Datasheet, unit: Loadout, phase: Phase, rules: str = "11
     return [WeaponLine(name=name, count=n, range=p.range, A=p.A, skill=p.skill, S=p.S,
                        AP=p.AP, D=p.D, abilities=p.abilities)
             for (name, p), n in counts.items()]
+
+
+def picked_lines(sheets: Sequence[tuple[Datasheet, int]], phase: Phase,
+                 specs: Sequence[str]) -> list[WeaponLine]:
+    """Weapon lines picked by hand instead of the loadout: each spec ``NAME`` or
+    ``NAME:COUNT`` (COUNT models fire it; default every model of the unit that has it)
+    names a weapon or a profile ("Grenade launcher – frag") of the first of ``sheets``
+    (the unit, then its leaders, each with its model count) that has it."""
+    out: list[WeaponLine] = []
+    for spec in specs:
+        name, _, count_text = spec.partition(":")
+        key = name_key(name)
+        found = None
+        for sheet, models in sheets:
+            for w in sheet.weapons:
+                for p in w.profiles:
+                    if key in (name_key(w.name), name_key(p.name)):
+                        found = found or (sheet, models, p)
+        if found is None:
+            sheet = sheets[0][0]
+            names = sorted({w.name for s, _ in sheets for w in s.weapons})
+            raise NoWeaponsError(f"{sheet.name} has no weapon {name.strip()!r}; it has: "
+                                 + ", ".join(names))
+        sheet, models, p = found
+        if p.is_melee != (phase == "fight"):
+            kind = "a melee" if p.is_melee else "a ranged"
+            raise NoWeaponsError(f"{sheet.name}: {p.name} is {kind} weapon, not for the "
+                                 f"{phase} phase")
+        if count_text.strip() and not count_text.strip().isdigit():
+            raise NoWeaponsError(f"{sheet.name}: weapon {spec!r}: the count after ':' must "
+                                 "be a whole number")
+        count = int(count_text) if count_text.strip() else models
+        out.append(WeaponLine(name=p.name, count=count, range=p.range, A=p.A, skill=p.skill,
+                              S=p.S, AP=p.AP, D=p.D, abilities=p.abilities))
+    return out

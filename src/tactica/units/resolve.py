@@ -14,11 +14,12 @@ from typing import Protocol
 
 from ..combat.result import Resolved
 from ..combat.scenario import Attacker, ModelGroup, Phase, Scenario, Target
-from ..model.common import RulesVersion
+from ..facts import TargetPreset
+from ..model.common import RulesVersion, Source
 from ..model.datasheet import Datasheet, ModelProfile
 from ..model.wargear import equipment_text
 from ..names import UnknownNameError, name_key
-from .firing import Aim, NoWeaponsError, weapon_lines
+from .firing import Aim, NoWeaponsError, picked_lines, weapon_lines
 from .loadout import Loadout, WargearError, field_unit
 from .scenario import ScenarioDocument, UnitRef
 
@@ -33,6 +34,8 @@ class UnitLibrary(Protocol):
     """What resolution asks of the library (``Library``, ``SourcedLibrary``)."""
 
     def datasheet(self, name: str, rules: RulesVersion | None = None) -> Datasheet: ...
+
+    def presets(self) -> tuple[TargetPreset, ...]: ...
 
 
 @dataclass(slots=True)
@@ -90,7 +93,13 @@ def resolve_attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase:
     side = _field(ref, lib, rules, "attacker")
     lines = []
     refusals = []
-    for sheet, loadout in side.loadouts:
+    if ref.weapons:
+        try:
+            lines = picked_lines([(s, lo.size) for s, lo in side.loadouts], phase, ref.weapons)
+        except NoWeaponsError as exc:
+            raise UnitError(f"attacker.weapons: {exc}") from None
+        side.defaults = [d for d in side.defaults if "wargear" not in d]
+    for sheet, loadout in side.loadouts if not ref.weapons else ():
         try:
             lines += weapon_lines(sheet, loadout, phase, rules, aim, ref.profiles)
         except NoWeaponsError as exc:
@@ -137,7 +146,13 @@ def _groups(sheet: Datasheet, loadout: Loadout, character: bool) -> list[ModelGr
 
 
 def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion) -> tuple[Target, _Side]:
-    """The target's model groups; an attached leader's are CHARACTER groups."""
+    """The target's model groups; an attached leader's are CHARACTER groups. A standard
+    target's name (``meq``) gives that preset."""
+    preset = next((p for p in lib.presets() if name_key(p.name) == name_key(ref.unit)), None)
+    if preset is not None and not ref.wargear and not ref.led_by:
+        target = preset.to_target(ref.models)
+        return target, _Side(Datasheet(name=target.name, rules=rules,
+                                       source=Source(file="target presets")))
     side = _field(ref, lib, rules, "target")
     groups: list[ModelGroup] = []
     for sheet, loadout in side.loadouts:

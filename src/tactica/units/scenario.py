@@ -20,7 +20,7 @@ from pydantic import Discriminator, Field, Tag, field_validator
 
 from ..combat.scenario import MAX_MODELS, Attacker, Scenario, Target, _Strict
 
-__all__ = ["ScenarioDocument", "UnitRef", "parse_document"]
+__all__ = ["ScenarioDocument", "UnitRef", "document_loc", "parse_document"]
 
 
 class UnitRef(_Strict):
@@ -36,6 +36,9 @@ class UnitRef(_Strict):
         "default: the datasheet's loadout")
     led_by: tuple[str, ...] = Field(default=(), max_length=3,
                                     description="leaders attached (one name or a list)")
+    weapons: tuple[str, ...] = Field(
+        default=(), max_length=40,
+        description="weapons picked by hand instead of the loadout: 'NAME' or 'NAME:COUNT'")
     profiles: tuple[str, ...] = Field(
         default=(), max_length=40,
         description="profiles to use ('Plasma incinerator – supercharge'); default: best")
@@ -99,3 +102,18 @@ def parse_document(scenario: Scenario | dict[str, Any] | str) -> Scenario:
     if _names_units(data):
         return ScenarioDocument.model_validate(data)
     return Scenario.model_validate(data)
+
+
+def document_loc(loc: tuple[str | int, ...] | list[str | int]) -> list[str | int]:
+    """A validation error's field path in the document's own terms: the union tag that
+    pydantic adds after ``attacker``/``target`` ("plain", "unit") is not a field.
+
+    >>> document_loc(("body", "attacker", "plain", "weapons", 0, "AP"))
+    ['body', 'attacker', 'weapons', 0, 'AP']
+    """
+    out: list[str | int] = []
+    for i, part in enumerate(loc):
+        if i and loc[i - 1] in ("attacker", "target") and part in ("plain", "unit"):
+            continue
+        out.append(part)
+    return out

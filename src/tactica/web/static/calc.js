@@ -52,6 +52,7 @@
     $("attacker-models").max = c.max_models;
     $("attacker-keywords").value = c.keywords.join(", ");
     $("ctx-attacker-toughness").value = c.attacker_toughness ?? "";
+    if (c.phase && $("phase").value !== c.phase) $("phase").value = c.phase;
     F.setWeapons(c.weapons);
     for (const n of c.notes) notes.appendChild(node("li", {}, n));
     if (c.damaged) notes.appendChild(node("li", {}, "Damaged " + c.damaged));
