@@ -431,5 +431,10 @@ def _profile_name(weapon: str, profile: str, count: int) -> str:
     name where the profile repeats it or is just "Melee"."""
     if name_key(profile) in (name_key(weapon), "melee", "ranged", ""):
         return weapon
+    for dash in (" - ", " – ", " — "):  # "Plasma Incinerator - Supercharge" repeats the name
+        head, sep, rest = profile.partition(dash)
+        if sep and name_key(head) == name_key(weapon) and rest.strip():
+            profile = rest.strip()
+            break
     return f"{weapon} – {profile}" if count > 1 or profile else weapon
 

@@ -177,7 +177,10 @@ def loadout_text(types: tuple[ModelType, ...], options: tuple[WargearOption, ...
             who = f"The {t.name} is" if t.max == 1 else f"Every {t.name} is"
             lines.append(f"{who} equipped with: {equipment_text(t.equipment) or 'nothing'}.")
     single = sum(t.max for t in types) == 1
+    lone = {t.name for t in types if t.max == 1}
     for o in options:
+        if o.any_number and o.model in lone:  # "The Sergeant's", not "Any number of"
+            o = o.model_copy(update={"any_number": False})
         text = o.describe()
         if single:
             text = (text.replace("Any number of models'", "This model's")

@@ -127,9 +127,9 @@ def weapon_lines(sheet: Datasheet, unit: Loadout, phase: Phase, rules: str = "11
             counts[key] = counts.get(key, 0) + group.count
     if not counts:
         what = "melee" if phase == "fight" else "ranged"
-        carried = {e for g in unit.models for e in g.equipment}
+        none = "" if sheet.weapons else " (the data lists none)"
         raise NoWeaponsError(f"{sheet.name} {'have' if unit.size > 1 else 'has'} no {what} "
-                             "weapons" + ("" if carried else " (the data lists no wargear)"))
+                             f"weapons{none}")
     return [WeaponLine(name=name, count=n, range=p.range, A=p.A, skill=p.skill, S=p.S,
                        AP=p.AP, D=p.D, abilities=p.abilities)
             for (name, p), n in counts.items()]

@@ -275,7 +275,8 @@ def _apply(sheet: Datasheet, groups: list[_Group], choice: _Choice, n: int,
         need = f" carrying {equipment_text(option.replaces)}" if option.replaces else ""
         raise WargearError(
             f"{sheet.name}: {choice.times} models cannot take {choice.text}; only "
-            f"{choice.times - left} {option.model or 'model'}{need} can")
+            f"{choice.times - left} {_plural(option.model or 'model', choice.times - left)}"
+            f"{need} can")
 
 
 def _check_budgets(sheet: Datasheet, groups: list[_Group], n: int) -> None:
