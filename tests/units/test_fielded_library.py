@@ -269,3 +269,25 @@ def test_real_data_sweep_every_unit_both_phases_both_sides() -> None:
     assert counts["attacker result"] + counts["attacker refusal"] >= 2 * len(sheets) - 1
     assert counts["attacker result"] > 0.8 * 2 * len(sheets)
     assert counts["target refusal"] == 0
+
+
+def test_sheet_shows_the_wargear_as_a_datasheet_does() -> None:
+    """``tactica sheet`` prints the composition's equipment and the options in the
+    datasheet's words: the Intercessor Squad (dataset) and the Banehammer seed page, whose
+    page has only its options ("This model's 2 twin heavy flamers can be replaced with 2
+    twin heavy bolters"), so its equipment is derived from them and says so."""
+    from tactica.cli.app import app
+
+    runner = CliRunner()
+    out = " ".join(runner.invoke(app, ["sheet", "Intercessor Squad"],
+                                 env={"COLUMNS": "200"}).stdout.split())
+    assert "Every Intercessor is equipped with: Bolt Pistol, Bolt Rifle, Knives and Fists." in out
+    assert "- 1 in 5 models can be equipped with Astartes grenade launcher." in out
+    assert ("- The Intercessor Sergeant's Bolt Rifle can be replaced with one of: Hand "
+            "Flamer; Plasma pistol; Power Weapon; Astartes chainsword.") in out
+    out = " ".join(runner.invoke(app, ["--no-dataset", "sheet", "Banehammer"],
+                                 env={"COLUMNS": "200"}).stdout.split())
+    assert ("Every model is equipped with: Tremor cannon, 2 Twin heavy flamer, Armoured "
+            "tracks.") in out
+    assert "- This model's 2 Twin heavy flamer can be replaced with 2 Twin heavy bolter." in out
+    assert "(equipment derived: the data lists the options only)" in out

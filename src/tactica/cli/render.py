@@ -35,7 +35,7 @@ from ..model.rules import (
     RuleRecord,
     Stratagem,
 )
-from ..model.wargear import loadout_text
+from ..units.loadout import loadout_lines
 
 __all__ = [
     "composition_text",
@@ -198,9 +198,9 @@ def datasheet_card(sheet: Datasheet) -> Panel:
         parts += [_heading("Leader"), Text("Can lead: " + ", ".join(sheet.leader_of))]
     if sheet.transport is not None:
         parts += [_heading("Transport"), Text(sheet.transport.text)]
-    if sheet.model_types or sheet.wargear:
-        parts += [_heading("Wargear"), *(Text(line) for line in loadout_text(
-            sheet.model_types, sheet.wargear, sheet.wargear_budgets))]
+    wargear = loadout_lines(sheet)
+    if wargear:
+        parts += [_heading("Wargear"), *(Text(line) for line in wargear)]
     elif sheet.wargear_options:
         parts += [_heading("Wargear options"), *(Text(f"- {o}") for o in sheet.wargear_options)]
     parts.append(_heading("Unit composition"))

@@ -184,7 +184,8 @@ def loadout_text(types: tuple[ModelType, ...], options: tuple[WargearOption, ...
         text = o.describe()
         if single:
             text = (text.replace("Any number of models'", "This model's")
-                    .replace("Any number of models", "This model"))
+                    .replace("Any number of models", "This model")
+                    .replace("This unit can", "This model can"))
         lines.append(f"- {text}.")
     lines += [f"- {b.describe()}." for b in budgets]
     return lines

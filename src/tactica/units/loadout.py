@@ -30,10 +30,11 @@ from pydantic import Field
 
 from ..model.common import Frozen
 from ..model.datasheet import Datasheet, Weapon
-from ..model.wargear import ModelType, WargearOption, equipment_text
+from ..model.wargear import ModelType, WargearOption, equipment_text, loadout_text
 from ..names import name_key
 
-__all__ = ["FieldedModels", "Loadout", "WargearError", "field_unit", "model_types"]
+__all__ = ["FieldedModels", "Loadout", "WargearError", "field_unit", "loadout_lines",
+           "model_types"]
 
 
 class WargearError(ValueError):
@@ -123,6 +124,19 @@ def model_types(sheet: Datasheet) -> tuple[tuple[ModelType, ...], tuple[str, ...
                   profile=_profile_name(c.model, profiles), equipment=equipment)
         for c in lines)
     return types, ((note,) if note else ())
+
+
+def loadout_lines(sheet: Datasheet) -> list[str]:
+    """The datasheet's equipment and wargear options in its own words ("Every model is
+    equipped with: ..."), what ``tactica sheet`` prints; a derived loadout says so."""
+    types, notes = model_types(sheet)
+    if not sheet.model_types and not sheet.weapons:
+        return []
+    lines = loadout_text(types, sheet.wargear, sheet.wargear_budgets)
+    if not sheet.model_types:
+        lines.append("(equipment derived: the data lists the options only)" if not notes
+                     else f"({notes[0].split(': ', 1)[1]})")
+    return lines
 
 
 def _profile_name(model: str, profiles: list[str]) -> str:
