@@ -291,3 +291,21 @@ def test_sheet_shows_the_wargear_as_a_datasheet_does() -> None:
             "tracks.") in out
     assert "- This model's 2 Twin heavy flamer can be replaced with 2 Twin heavy bolter." in out
     assert "(equipment derived: the data lists the options only)" in out
+
+
+def test_bsdata_models_and_variants() -> None:
+    """BSData (Genestealer Cults catalogue): "Acolyte Hybrid w/ Auto Pistol" is the
+    group's default model (autopistol, cult claws and knife); "Acolyte Hybrid w/ Heavy
+    Mining Tool" (max 6) is a whole-model option. 10 models fight with 10 cult claws and
+    knives; with 6 heavy mining tools, 4 + 6; a 7th is refused."""
+    lib = load_library([BSDATA], dataset=False)
+    sheet = lib.datasheet("Acolyte Hybrids with Autopistols")
+    assert sheet.source.file == "Genestealer Cults.json"
+    assert ("Every Acolyte Hybrid is equipped with: Autopistol, Cult claws and knife."
+            in loadout_text(sheet.model_types, sheet.wargear))
+    unit = "Acolyte Hybrids with Autopistols"
+    assert fired(lib, unit, "fight", models=10) == {"Cult claws and knife": 10}
+    assert fired(lib, unit, "fight", models=10, wargear=["Heavy mining tool:6"]) == {
+        "Cult claws and knife": 4, "Heavy mining tool": 6}
+    with pytest.raises(UnitError, match="at most 6 Heavy mining tools in 10 models"):
+        fired(lib, unit, "fight", models=10, wargear=["Heavy mining tool:7"])

@@ -34,6 +34,14 @@ from .common import Frozen
 __all__ = ["ModelType", "WargearBudget", "WargearOption", "equipment_text", "loadout_text"]
 
 
+def _possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def _plural(name: str) -> str:
+    return name if name.endswith("s") else f"{name}s"
+
+
 def equipment_text(items: tuple[str, ...] | list[str]) -> str:
     """``("Heavy bolter", "Heavy bolter", "Lascannon")`` -> ``"2 Heavy bolter, Lascannon"``.
 
@@ -105,9 +113,10 @@ class WargearOption(Frozen):
 
     def describe(self) -> str:
         """The option in a datasheet's words."""
-        who = f"The {self.model}'s" if self.model else "This model's"
+        who = f"The {_possessive(self.model)}" if self.model else "This model's"
         if self.any_number:
-            who = f"Any number of {self.model}s'" if self.model else "Any number of models'"
+            who = (f"Any number of {_plural(self.model)}'" if self.model
+                   else "Any number of models'")
         choices = "; ".join(equipment_text(c) for c in self.choices)
         one_of = "one of: " if len(self.choices) > 1 else ""
         if self.replaces:
@@ -117,9 +126,9 @@ class WargearOption(Frozen):
             limit = f" (at most {self.max})" if self.max is not None and not self.any_number else ""
             return f"{head} can be replaced with {one_of}{choices}{limit}"
         if self.per_models:
-            subject = f"1 in {self.per_models} {self.model or 'model'}s"
+            subject = f"1 in {self.per_models} {_plural(self.model or 'model')}"
         elif self.any_number:
-            subject = f"Any number of {self.model or 'model'}s"
+            subject = f"Any number of {_plural(self.model or 'model')}"
         elif self.model:
             subject = f"The {self.model}"
         else:
