@@ -236,7 +236,10 @@ def test_keywords_become_typed_abilities_and_the_rest_is_reported(ds: Wh40kdcDat
     issues = {(i.kind, i.message) for i in ds.unit_report("Test Squad").issues}
     assert ("unsupported",
             "ability 'Cleave 1' left out (unknown weapon ability 'Cleave 1')") in issues
-    assert ("unsupported", "ability 'Lethal Hits' not against Monster/Vehicle: left out") in issues
+    # a keyword limited to some targets is typed with its condition (units as fielded)
+    assert [str(c) for c in choppa.conditional_abilities] == [
+        "Lethal Hits (not against MONSTER/VEHICLE)"]
+    assert not any("Lethal Hits" in message for _, message in issues)
 
 
 def test_faulty_weapons_are_left_out_with_reasons(ds: Wh40kdcDataset) -> None:
@@ -296,8 +299,8 @@ def test_composition_lines_get_stat_lines_of_their_own_name(ds: Wh40kdcDataset) 
     assert [m.name for m in sheet.models] == ["Trooper Sergeant", "Trooper"]
     assert sheet.models[0].model_dump(exclude={"name"}) == sheet.models[1].model_dump(
         exclude={"name"})
-    assert ("unsupported", "5+ invulnerable save against ranged attacks only") in {
-        (i.kind, i.message) for i in ds.unit_report("Test Squad").issues}
+    assert [str(c) for c in sheet.models[1].conditional_saves] == [
+        "5+ invulnerable save against ranged attacks"]
     assert sheet.models[1].InSv is None
 
 

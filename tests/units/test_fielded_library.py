@@ -309,3 +309,47 @@ def test_bsdata_models_and_variants() -> None:
         "Cult claws and knife": 4, "Heavy mining tool": 6}
     with pytest.raises(UnitError, match="at most 6 Heavy mining tools in 10 models"):
         fired(lib, unit, "fight", models=10, wargear=["Heavy mining tool:7"])
+
+
+def test_conditional_defences_and_weapon_abilities(lib: Library) -> None:
+    """Step 6, decided per attack when the units resolve:
+
+    * Knight Paladin: "5+ invulnerable save against ranged attacks" — 5+ in the shooting
+      phase, none in the fight phase;
+    * the Ork Slugga: "[LETHAL HITS] (not against MONSTER/VEHICLE)" — it has Lethal Hits
+      against MEQ (INFANTRY), not against a tank (VEHICLE);
+    * Tankbustas' Busta Rokkit Launcha: its Hunter profile "can only target MONSTER and
+      VEHICLE units" — against a tank the launchers fire Hunter, against MEQ Standard.
+    """
+    def knight(phase: str) -> int | None:
+        r = tactica.calculate({"phase": phase, "attacker": {"weapons": [
+            {"A": "1", "skill": 3, "S": 4, "D": "1",
+             "range": "Melee" if phase == "fight" else 24}]},
+            "target": {"unit": "Knight Paladin"}}, lib)
+        assert r.resolved is not None
+        return r.resolved.target[0].invuln
+
+    assert (knight("shooting"), knight("fight")) == (5, None)
+
+    def slugga(target: str) -> list[str]:
+        r = tactica.calculate({"attacker": {"unit": "Boyz", "weapons": ["Slugga"]},
+                               "target": {"unit": target}}, lib)
+        assert r.resolved is not None
+        return [str(a) for a in r.resolved.attacker[0].abilities]
+
+    assert "Lethal Hits" in slugga("meq")
+    assert "Lethal Hits" not in slugga("tank")
+
+    def launchers(target: str) -> set[str]:
+        r = tactica.calculate({"attacker": {"unit": "Tankbustas"}, "target": {"unit": target}},
+                              lib)
+        assert r.resolved is not None
+        return {w.name for w in r.resolved.attacker if "Launcha" in w.name}
+
+    assert launchers("tank") == {"Busta Rokkit Launcha – Hunter"}
+    assert launchers("meq") == {"Busta Rokkit Launcha – Standard"}
+    with pytest.raises(UnitError, match="Busta Rokkit Launcha – Hunter can only target "
+                                        "MONSTER/VEHICLE units"):
+        tactica.calculate({"attacker": {"unit": "Tankbustas",
+                                        "weapons": ["Busta Rokkit Launcha – Hunter"]},
+                           "target": {"unit": "meq"}}, lib)

@@ -16,6 +16,7 @@ from pydantic import Field, field_validator, model_validator
 from ..dice import DiceExpr
 from .abilities import WeaponAbility
 from .common import Frozen, RulesVersion, Source
+from .conditions import ConditionalAbility, ConditionalSave, TargetCondition
 from .wargear import ModelType, WargearBudget, WargearOption
 
 __all__ = [
@@ -45,6 +46,7 @@ class ModelProfile(Frozen):
     W: int | None = Field(default=None, ge=1, le=60)
     Ld: int | None = Field(default=None, ge=2, le=12)
     OC: int | None = Field(default=None, ge=0, le=20)
+    conditional_saves: tuple[ConditionalSave, ...] = ()
     source: Source | None = None
 
     def statline(self) -> str:
@@ -73,6 +75,9 @@ class WeaponProfile(Frozen):
     AP: int = Field(ge=-6, le=0)
     D: DiceExpr
     abilities: tuple[WeaponAbility, ...] = ()
+    conditional_abilities: tuple[ConditionalAbility, ...] = ()
+    may_target: TargetCondition | None = Field(
+        default=None, description="the units this weapon may target (None: any)")
     source: Source | None = None
 
     @property

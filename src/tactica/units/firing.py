@@ -30,6 +30,7 @@ from ..model.abilities import RapidFire
 from ..model.datasheet import Datasheet, Weapon, WeaponProfile
 from ..names import name_key
 from ..rules import get_ruleset
+from .conditions import against, may_target
 from .loadout import Loadout
 
 __all__ = ["Aim", "NoWeaponsError", "expected_damage", "picked_lines", "plainest", "weapon_lines"]
@@ -47,6 +48,7 @@ class Aim:
     Sv: int = 3
     W: int = 2
     invuln: int | None = None
+    keywords: tuple[str, ...] = ()
 
 
 def expected_damage(p: WeaponProfile, aim: Aim) -> float:
@@ -98,8 +100,14 @@ def _weapons_of(sheet: Datasheet, equipment: Sequence[str], melee: bool) -> list
 
 def _fires(sheet: Datasheet, equipment: Sequence[str], phase: Phase, aim: Aim,
            profiles: Sequence[str], exempt: bool) -> list[WeaponProfile]:
-    """The profiles one model uses in the phase."""
-    weapons = _weapons_of(sheet, equipment, phase == "fight")
+    """The profiles one model uses in the phase (against ``aim``'s keywords: the weapon's
+    conditional abilities decided, the weapons that may not target it left out)."""
+    weapons = []
+    for w in _weapons_of(sheet, equipment, phase == "fight"):
+        usable = tuple(against(p, aim.keywords) for p in w.profiles
+                       if may_target(p, aim.keywords))
+        if usable:
+            weapons.append(w.model_copy(update={"profiles": usable}))
     picks = [_best_profile(w, aim, profiles) for w in weapons]
     if phase == "fight":
         extra = [p for p in picks if p.has("Extra Attacks")]
@@ -115,9 +123,17 @@ def _fires(sheet: Datasheet, equipment: Sequence[str], phase: Phase, aim: Aim,
 
 
 def weapon_lines(sheet: Datasheet, unit: Loadout, phase: Phase, rules: str = "11th",
-                 aim: Aim | None = None, profiles: Sequence[str] = ()) -> list[WeaponLine]:
-    """The weapon lines ``unit`` attacks with in ``phase``; ``NoWeaponsError`` if none."""
+                 aim: Aim | None = None, profiles: Sequence[str] = (),
+                 notes: list[str] | None = None) -> list[WeaponLine]:
+    """The weapon lines ``unit`` attacks with in ``phase``; ``NoWeaponsError`` if none.
+    A weapon that may not target the target is left out, and ``notes`` says so."""
     aim = aim or Aim()
+    for w in {w.name: w for g in unit.models
+              for w in _weapons_of(sheet, g.equipment, phase == "fight")}.values():
+        barred = [p for p in w.profiles if not may_target(p, aim.keywords)]
+        if len(barred) == len(w.profiles) and notes is not None and barred[0].may_target:
+            notes.append(f"{sheet.name}: {w.name} can only target "
+                         f"{'/'.join(barred[0].may_target.any_of)} units; not used")
     exempt_keywords = get_ruleset("11th" if rules == "11th" else "10th").pistol_choice_exempt
     exempt = any(sheet.has_keyword(k) for k in exempt_keywords)
     counts: dict[tuple[str, WeaponProfile], int] = {}
@@ -136,7 +152,8 @@ def weapon_lines(sheet: Datasheet, unit: Loadout, phase: Phase, rules: str = "11
 
 
 def picked_lines(sheets: Sequence[tuple[Datasheet, int]], phase: Phase,
-                 specs: Sequence[str]) -> list[WeaponLine]:
+                 specs: Sequence[str], target_keywords: tuple[str, ...] = ()
+                 ) -> list[WeaponLine]:
     """Weapon lines picked by hand instead of the loadout: each spec ``NAME`` or
     ``NAME:COUNT`` (COUNT models fire it; default every model of the unit that has it)
     names a weapon or a profile ("Grenade launcher – frag") of the first of ``sheets``
@@ -164,6 +181,11 @@ def picked_lines(sheets: Sequence[tuple[Datasheet, int]], phase: Phase,
         if count_text.strip() and not count_text.strip().isdigit():
             raise NoWeaponsError(f"{sheet.name}: weapon {spec!r}: the count after ':' must "
                                  "be a whole number")
+        if not may_target(p, target_keywords):
+            assert p.may_target is not None
+            raise NoWeaponsError(f"{sheet.name}: {p.name} can only target "
+                                 f"{'/'.join(p.may_target.any_of)} units")
+        p = against(p, target_keywords)
         count = int(count_text) if count_text.strip() else models
         out.append(WeaponLine(name=p.name, count=count, range=p.range, A=p.A, skill=p.skill,
                               S=p.S, AP=p.AP, D=p.D, abilities=p.abilities))

@@ -19,6 +19,7 @@ from ..model.common import RulesVersion, Source
 from ..model.datasheet import Datasheet, ModelProfile
 from ..model.wargear import equipment_text
 from ..names import UnknownNameError, name_key
+from .conditions import invulnerable_save
 from .firing import Aim, NoWeaponsError, picked_lines, weapon_lines
 from .loadout import Loadout, WargearError, field_unit
 from .scenario import ScenarioDocument, UnitRef
@@ -43,6 +44,7 @@ class _Side:
     sheet: Datasheet
     loadouts: list[tuple[Datasheet, Loadout]] = field(default_factory=list)
     defaults: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     def texts(self) -> tuple[str, ...]:
         out = []
@@ -95,13 +97,14 @@ def resolve_attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase:
     refusals = []
     if ref.weapons:
         try:
-            lines = picked_lines([(s, lo.size) for s, lo in side.loadouts], phase, ref.weapons)
+            lines = picked_lines([(s, lo.size) for s, lo in side.loadouts], phase, ref.weapons,
+                                 aim.keywords if aim else ())
         except NoWeaponsError as exc:
             raise UnitError(f"attacker.weapons: {exc}") from None
         side.defaults = [d for d in side.defaults if "wargear" not in d]
     for sheet, loadout in side.loadouts if not ref.weapons else ():
         try:
-            lines += weapon_lines(sheet, loadout, phase, rules, aim, ref.profiles)
+            lines += weapon_lines(sheet, loadout, phase, rules, aim, ref.profiles, side.notes)
         except NoWeaponsError as exc:
             refusals.append(str(exc))
     if not lines:
@@ -126,7 +129,8 @@ def _profile(sheet: Datasheet, name: str) -> ModelProfile:
     return found
 
 
-def _groups(sheet: Datasheet, loadout: Loadout, character: bool) -> list[ModelGroup]:
+def _groups(sheet: Datasheet, loadout: Loadout, character: bool,
+            phase: Phase) -> list[ModelGroup]:
     fnp_ability = sheet.ability("Feel No Pain")
     fnp = fnp_ability.parameter.min if fnp_ability and fnp_ability.parameter else None
     counts: dict[str, tuple[ModelProfile, int]] = {}
@@ -140,12 +144,14 @@ def _groups(sheet: Datasheet, loadout: Loadout, character: bool) -> list[ModelGr
         if missing:
             raise UnitError(f"target: {sheet.name}: model {p.name} has no {', '.join(missing)}")
         assert p.T is not None and p.Sv is not None and p.W is not None
-        out.append(ModelGroup(name=p.name, count=n, T=p.T, Sv=p.Sv, invuln=p.InSv, W=p.W,
-                              fnp=fnp, character=character))
+        out.append(ModelGroup(name=p.name, count=n, T=p.T, Sv=p.Sv,
+                              invuln=invulnerable_save(p, phase), W=p.W, fnp=fnp,
+                              character=character))
     return out
 
 
-def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion) -> tuple[Target, _Side]:
+def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
+                   phase: Phase = "shooting") -> tuple[Target, _Side]:
     """The target's model groups; an attached leader's are CHARACTER groups. A standard
     target's name (``meq``) gives that preset."""
     preset = next((p for p in lib.presets() if name_key(p.name) == name_key(ref.unit)), None)
@@ -157,7 +163,7 @@ def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion) -> tuple
     groups: list[ModelGroup] = []
     for sheet, loadout in side.loadouts:
         character = sheet is not side.sheet or sheet.has_keyword("CHARACTER")
-        groups += _groups(sheet, loadout, character)
+        groups += _groups(sheet, loadout, character, phase)
     keywords = tuple(dict.fromkeys(side.sheet.keywords + side.sheet.faction_keywords))
     try:
         target = Target(name=side.sheet.name, keywords=keywords, models=tuple(groups))
@@ -168,7 +174,7 @@ def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion) -> tuple
 
 def _aim(target: Target) -> Aim:
     g = next((g for g in target.models if not g.character), target.models[0])
-    return Aim(T=g.T, Sv=g.Sv, W=g.W, invuln=g.invuln)
+    return Aim(T=g.T, Sv=g.Sv, W=g.W, invuln=g.invuln, keywords=target.keywords)
 
 
 def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved, list[str]]:
@@ -179,7 +185,7 @@ def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved
     resolved: dict[str, tuple[str, ...]] = {"defaults": ()}
     target = doc.target
     if isinstance(target, UnitRef):
-        target, tside = resolve_target(target, lib, doc.rules)
+        target, tside = resolve_target(target, lib, doc.rules, doc.phase)
         resolved.update(target_models=tside.texts(),
                         defaults=(*resolved["defaults"], *tside.defaults))
     attacker = doc.attacker
@@ -195,6 +201,7 @@ def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved
             update["attacker_toughness"] = next(
                 (m.T for m in aside.sheet.models if m.T is not None), None)
         context = context.model_copy(update=update)
+        notes += aside.notes
         abilities = ability_effects(aside.sheet)
         for s, _ in aside.loadouts[1:]:
             abilities += ability_effects(s, damaged=False)
