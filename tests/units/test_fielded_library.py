@@ -21,8 +21,6 @@ from tactica.library import Library, load_library
 from tactica.model.wargear import loadout_text
 from tactica.units import UnitError, UnitRef, WargearError, resolve_attacker
 
-BSDATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "bsdata-11e"
-
 
 @pytest.fixture(scope="module")
 def lib() -> Library:
@@ -231,13 +229,13 @@ def test_unknown_unit_is_refused_with_suggestions(lib: Library) -> None:
         fired(lib, "Intercesor Squad")
 
 
-def test_real_data_sweep_every_unit_both_phases_both_sides() -> None:
+def test_real_data_sweep_every_unit_both_phases_both_sides(bsdata: Path) -> None:
     """Every unit of the library (seed pages, the BSData catalogues, the dataset) x both
     phases x attacker and target through ``tactica.calculate`` with unit references: a
     result, or a ``UnitError`` that names the unit and the reason; nothing else. Each
     unit attacks the next one, so one calculation covers an attacker and a target; a
     refused attacker is replaced by one bolt rifle (melee: one fist) to test the target."""
-    lib = load_library([BSDATA], dataset=True)
+    lib = load_library([bsdata], dataset=True)
     sheets = lib.datasheets()
     plain = {"shooting": {"weapons": [{"name": "Bolt rifle", "A": "1", "skill": 3, "S": 4,
                                        "AP": -1, "D": "1"}]},
@@ -293,12 +291,12 @@ def test_sheet_shows_the_wargear_as_a_datasheet_does() -> None:
     assert "(equipment derived: the data lists the options only)" in out
 
 
-def test_bsdata_models_and_variants() -> None:
+def test_bsdata_models_and_variants(bsdata: Path) -> None:
     """BSData (Genestealer Cults catalogue): "Acolyte Hybrid w/ Auto Pistol" is the
     group's default model (autopistol, cult claws and knife); "Acolyte Hybrid w/ Heavy
     Mining Tool" (max 6) is a whole-model option. 10 models fight with 10 cult claws and
     knives; with 6 heavy mining tools, 4 + 6; a 7th is refused."""
-    lib = load_library([BSDATA], dataset=False)
+    lib = load_library([bsdata], dataset=False)
     sheet = lib.datasheet("Acolyte Hybrids with Autopistols")
     assert sheet.source.file == "Genestealer Cults.json"
     assert ("Every Acolyte Hybrid is equipped with: Autopistol, Cult claws and knife."

@@ -27,6 +27,7 @@ from tactica.combat.result import Distribution, Result
 from tactica.combat.scenario import Context, Scenario
 from tactica.library import load_seed_library
 from tactica.units import UnitRef, resolve_attacker
+from tactica.web.wording import player_text
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -152,10 +153,10 @@ def assert_page_shows(t: Tab, result: Result, models: int) -> None:
     assert cards["p_unit_destroyed"] == result.p_unit_destroyed
     stages = t.page.eval_on_selector_all(
         "#stages tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
-    assert stages == [[s.weapon, s.stage, s.detail] for s in result.stages]
+    assert stages == [[s.weapon, s.stage, player_text(s.detail)] for s in result.stages]
     not_calculated = t.page.eval_on_selector_all("#not-calculated li",
                                                  "li => li.map(x => x.textContent)")
-    assert not_calculated == list(result.not_calculated)
+    assert not_calculated == [player_text(n) for n in result.not_calculated]
 
 
 # --- the calculator ------------------------------------------------------------------------
@@ -287,7 +288,7 @@ def test_a_typed_profile_and_a_refusal_that_names_the_field(
     tab.page.fill("#weapons .wrow .f-AP", "2")
     tab.page.click("#calculate")
     tab.page.wait_for_selector("#result[data-state=error]")
-    assert "attacker.weapons.0.AP" in tab.page.text_content("#error")
+    assert "Bolt rifle: AP" in tab.page.text_content("#error")  # the field, in the form's words
     assert "invalid" in (tab.page.get_attribute("#weapons .wrow .f-AP", "class") or "")
     tab.shot("calculator-refusal")
     # the browser reports the refused request as a console error; nothing else went wrong
@@ -319,9 +320,16 @@ def test_three_scenarios_compared_on_one_chart(tab: Tab, browser: Any,
         assert mine == [(n, result.models_destroyed.at_least(n)) for n in range(1, upto + 1)]
     labels = tab.page.eval_on_selector_all("#chart-compare .legend li",
                                            "l => l.map(x => x.textContent)")
-    assert labels == ["A: Neophyte Hybrids → Cadian Shock Troops",
-                      "B: Neophyte Hybrids → Intercessor Squad",
-                      "C: Neophyte Hybrids → Terminator Squad"]
+    # labelled by what differs: the target alone
+    assert labels == ["A: 10 × Cadian Shock Troops", "B: 5 × Intercessor Squad",
+                      "C: 5 × Terminator Squad"]
+    # a pin renamed keeps its name on the chart and in the link
+    tab.page.fill("#pins li:nth-child(2) .pin-name", "vs MEQ in the open")
+    tab.page.press("#pins li:nth-child(2) .pin-name", "Enter")
+    tab.page.wait_for_function(
+        "() => [...document.querySelectorAll('#chart-compare .legend li')]"
+        ".some(li => li.textContent === 'vs MEQ in the open')")
+    labels[1] = "vs MEQ in the open"
     tab.shot("compare-three")
     # the pins travel with the link: a new tab computes them again
     assert "&p=" in tab.page.url
@@ -330,6 +338,8 @@ def test_three_scenarios_compared_on_one_chart(tab: Tab, browser: Any,
         other.page.goto(tab.page.url)
         other.page.wait_for_function("() => document.querySelectorAll('#pins li').length === 3")
         assert chart(other, "chart-compare", "circle.dot") == points
+        assert other.page.eval_on_selector_all(
+            "#chart-compare .legend li", "l => l.map(x => x.textContent)") == labels
         assert other.errors == []
     finally:
         other.page.close()

@@ -207,8 +207,11 @@ def list_attacker(roster: Roster, name: str, library: Library, phase: str) -> Li
     if not lines:
         what = "melee" if phase == "fight" else "ranged"
         raise ValueError(f"{unit.name} has no {what} weapon in the list")
+    rules = [str(a) for a in sheet.abilities]
+    for leader in roster.attached(unit.id):
+        rules += [str(a) for a in library.datasheet(leader.name, roster.rules).abilities]
     attacker = Attacker(name=unit.name, keywords=tuple(dict.fromkeys(keywords)),
-                        weapons=tuple(lines))
+                        weapons=tuple(lines), abilities=tuple(dict.fromkeys(rules)))
     return ListAttacker(attacker=attacker, sheet=sheet, unit=unit, led_by=tuple(led_by),
                         candidates=tuple(dict.fromkeys(candidates)), notes=tuple(notes),
                         army_faction=roster.faction,

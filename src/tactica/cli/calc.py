@@ -13,20 +13,62 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 from pydantic import ValidationError
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
-from .. import calculate
-from ..combat import Result, Scenario
-from ..combat.scenario import Context, Effect
+from ..combat import Result, Scenario, calculate
+from ..combat.result import Resolved
+from ..combat.scenario import Attacker, Context, Effect
+from ..errors import one_line
+from ..model.common import RulesVersion
+from ..model.datasheet import Datasheet
+from ..units import UnitError
+from .errors import FLAG_WORDS, fail
 
 __all__ = ["calc", "render_result"]
 
-_err = Console(stderr=True)
+#: The flag each field of a unit reference comes from (``UnitError`` names the field).
+_FLAGS = {"attacker.unit": "--attacker", "attacker.weapons": "--weapon",
+          "attacker.led_by": "--led-by", "attacker": "--wargear/--models",
+          "target.unit": "--target", "target.led_by": "--target-led-by",
+          "target": "--target-wargear/--target-models"}
+
+
+def _embark(lib: Any, transport: Datasheet, atk: Attacker, spec: str,
+            phase: str) -> tuple[Attacker, list[str]]:
+    """``--embarked NAME[:MODELS]``: the passengers' default guns (one per model, up to
+    the transport's Firing Deck X) join the transport's attack (``army.firing_deck``)."""
+    from ..army.firing_deck import firing_deck_size, with_firing_deck
+
+    if phase != "shooting":
+        raise typer.BadParameter("Firing Deck shoots in the shooting phase",
+                                 param_hint="--embarked")
+    name, _, count = spec.partition(":")
+    try:
+        x = firing_deck_size(transport)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--embarked") from None
+    passengers = lib.datasheet(name.strip())
+    if count.strip() and not count.strip().isdigit():
+        raise typer.BadParameter(f"{spec!r}: MODELS must be a number", param_hint="--embarked")
+    n = int(count) if count.strip() else sum(c.min for c in passengers.composition) or 1
+    from ..units import UnitError, UnitRef, resolve_attacker
+
+    try:
+        # the whole unit as fielded; the Firing Deck takes up to X of its models' guns
+        lines, _ = resolve_attacker(UnitRef(unit=passengers.name, models=n), lib,
+                                    passengers.rules, "shooting")
+    except UnitError as exc:
+        raise typer.BadParameter(str(exc).removeprefix("attacker: "),
+                                 param_hint="--embarked") from None
+    atk, more = with_firing_deck(atk, x, passengers.name, lines.weapons)
+    return atk, more
 
 
 def _histogram(title: str, pmf: tuple[float, ...], width: int = 40) -> Table:
@@ -54,7 +96,7 @@ def render_result(result: Result, console: Console, extra_notes: list[str] | Non
     stages.add_column("stage")
     stages.add_column("how")
     for st in result.stages:
-        stages.add_row(st.weapon, st.stage, st.detail)
+        stages.add_row(Text(st.weapon), Text(st.stage), Text(st.detail))
     console.print(stages)
     means = Table(title="Expected", header_style="bold")
     for col in ("attacks", "hits", "wounds", "unsaved", "damage", "models destroyed",
@@ -69,52 +111,108 @@ def render_result(result: Result, console: Console, extra_notes: list[str] | Non
     if result.attacker_mortal_wounds.mean:
         console.print(f"Hazardous: expected {result.attacker_mortal_wounds.mean:.3f} "
                       "mortal wounds to the attacker")
-    for note in [*(extra_notes or []), *result.notes]:
-        console.print(f"[dim]note:[/dim] {note}")
+    for note in dict.fromkeys([*(extra_notes or []), *result.notes]):
+        console.print(f"[dim]note:[/dim] {escape(note)}")
     for item in result.not_calculated:
-        console.print(f"[yellow]not calculated:[/yellow] {item}")
+        console.print(f"[yellow]not calculated:[/yellow] {escape(item)}")
     if result.effects_applied:
-        console.print(f"effects: {', '.join(result.effects_applied)} ({result.cp_spent}CP)")
+        console.print(Text(f"effects: {', '.join(result.effects_applied)} "
+                           f"({result.cp_spent}CP)"))
 
 
 def _parse_effect(text: str) -> Effect | str:
     t = text.strip()
-    if t.startswith("{"):
-        return Effect.model_validate(json.loads(t))
-    if "=" in t:
-        key, _, value = t.partition("=")
-        val: Any = value.strip()
-        if val.lstrip("+-").isdigit():
-            val = int(val)
-        elif val.lower() in ("true", "false"):
-            val = val.lower() == "true"
-        return Effect.model_validate({key.strip(): val})
+    try:
+        if t.startswith("{"):
+            return Effect.model_validate(json.loads(t))
+        if "=" in t:
+            key, _, value = t.partition("=")
+            val: Any = value.strip()
+            if val.lstrip("+-").isascii() and val.lstrip("+-").isdigit():
+                val = int(val)
+            elif val.lower() in ("true", "false"):
+                val = val.lower() == "true"
+            return Effect.model_validate({key.strip(): val})
+    except ValueError as exc:  # not JSON, or a modifier out of range
+        raise typer.BadParameter(f"{text!r}: {one_line(exc)}", param_hint="--effect") from None
     return t
+
+
+def _check_effects(effects: list[str]) -> None:
+    """A named effect (a stratagem, an enhancement) is used once: given twice, it would be
+    paid and applied twice."""
+    seen: set[str] = set()
+    for text in effects:
+        key = " ".join(text.split()).casefold()
+        if not key.startswith("{") and "=" not in key:
+            if key in seen:
+                raise typer.BadParameter(f"{text!r} is given twice (each effect is used once)",
+                                         param_hint="--effect")
+            seen.add(key)
+
+
+def _check_models(sheet: Datasheet, models: int) -> None:
+    """``--models`` within the datasheet's unit composition (its minimum and maximum)."""
+    if not sheet.composition:
+        return
+    low = sum(c.min for c in sheet.composition)
+    high = sum(c.max for c in sheet.composition)
+    if not low <= models <= high:
+        allowed = f"{low}" if low == high else f"{low} to {high}"
+        raise typer.BadParameter(f"{sheet.name} has {allowed} model{'s' if high > 1 else ''}",
+                                 param_hint="--models")
+
+
+def _check_leaders(sheet: Datasheet, leaders: list[str], lib: Any) -> None:
+    """Each ``--led-by`` unit can lead this one (its datasheet's Leader list)."""
+    for name in leaders:
+        try:
+            leader = lib.datasheet(name)
+        except LookupError:
+            continue  # reported as a note: its abilities are not applied
+        if not leader.leader_of:
+            raise typer.BadParameter(f"{leader.name} is not a Leader", param_hint="--led-by")
+        from ..names import name_key
+
+        if name_key(sheet.name) not in {name_key(n) for n in leader.leader_of}:
+            raise typer.BadParameter(
+                f"{leader.name} cannot lead {sheet.name}; it leads: "
+                f"{', '.join(leader.leader_of)}", param_hint="--led-by")
+
+
+def _rules_note(sheet: Datasheet, rules: str) -> str | None:
+    if sheet.rules == rules:
+        return None
+    return (f"{sheet.name}: the library has no {rules}-edition datasheet; its "
+            f"{sheet.rules}-edition stats are used under the {rules} rules")
 
 
 def calc(
     file: Annotated[str | None, typer.Argument(help="scenario JSON file, or - for stdin")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result document")] = False,
     attacker: Annotated[str | None, typer.Option(help="attacking unit from the library")] = None,
-    models: Annotated[int | None, typer.Option(help="models in the attacking unit")] = None,
+    models: Annotated[int | None, typer.Option(
+        min=1, help="models in the attacking unit (within its datasheet's range)")] = None,
     wargear: Annotated[list[str] | None, typer.Option(
         help="wargear option the attacker takes: NAME, NAME + NAME, NAME:MODELS (repeat)")
     ] = None,
-    led_by: Annotated[list[str] | None, typer.Option(help="leader attached (Primus)")] = None,
     weapon: Annotated[list[str] | None, typer.Option(
         help="only this weapon attacks, NAME or NAME:COUNT (repeat); default: the loadout")
     ] = None,
     profile: Annotated[list[str] | None, typer.Option(
         help="profile of a multi-profile weapon to use (default: the best)")] = None,
     target: Annotated[str | None, typer.Option(help="preset (meq, geq, ...) or unit")] = None,
-    target_models: Annotated[int | None, typer.Option(help="models in the target")] = None,
+    target_models: Annotated[int | None, typer.Option(
+        min=1, max=1000, help="models in the target")] = None,
     target_wargear: Annotated[list[str] | None, typer.Option(
         help="wargear option the target takes (repeat)")] = None,
     target_led_by: Annotated[list[str] | None, typer.Option(
         help="leader attached to the target")] = None,
-    phase: Annotated[str, typer.Option(help="shooting or fight")] = "shooting",
-    rules: Annotated[str, typer.Option(help="11th or 10th")] = "11th",
-    distance: Annotated[float | None, typer.Option(help="inches to the target")] = None,
+    phase: Annotated[Literal["shooting", "fight"], typer.Option(
+        help="shooting or fight")] = "shooting",
+    rules: Annotated[Literal["11th", "10th"], typer.Option(help="11th or 10th")] = "11th",
+    distance: Annotated[float | None, typer.Option(
+        min=0, max=1000, help="inches to the target")] = None,
     stationary: Annotated[bool, typer.Option("--stationary", help="remained stationary")] = False,
     charged: Annotated[bool, typer.Option("--charged", help="the attacker charged")] = False,
     cover: Annotated[bool, typer.Option("--cover", help="target has cover")] = False,
@@ -122,17 +220,21 @@ def calc(
     effect: Annotated[list[str] | None, typer.Option(
         help='plain modifier (hit=1, \'{"reroll":"wound","which":"ones"}\') or a rule name'
     )] = None,
+    led_by: Annotated[list[str] | None, typer.Option(help="leader attached (Primus)")] = None,
     arrived: Annotated[bool, typer.Option(
         "--arrived", help="set up as Reinforcements this turn or last")] = False,
     disembarked: Annotated[bool, typer.Option("--disembarked")] = False,
     tyranids_nearby: Annotated[bool, typer.Option(
         "--tyranids-nearby", help="a friendly TYRANIDS unit within 6\" of the target")] = False,
     wounds_left: Annotated[int | None, typer.Option(
-        help="wounds left on the attacking model (Damaged profiles)")] = None,
+        min=1, help="wounds left on the attacking model (Damaged profiles)")] = None,
     monte_carlo: Annotated[
-        int | None, typer.Option("--monte-carlo", help="sample N trials")
+        int | None, typer.Option("--monte-carlo", min=1, help="sample N trials")
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Monte Carlo seed")] = None,
+    embarked: Annotated[str | None, typer.Option(
+        help="NAME[:MODELS]: a unit embarked in the attacking TRANSPORT; its models' guns "
+        "join the attack through Firing Deck")] = None,
     list_file: Annotated[Path | None, typer.Option(
         "--list", help="army list file: --attacker is the unit as built in it (models, "
         "wargear, attached leader, enhancement, detachment rule)")] = None,
@@ -140,17 +242,54 @@ def calc(
     """Compute the exact odds of an attack (a scenario file, or units from the library)."""
     out = Console(width=120) if not sys.stdout.isatty() else Console()
     notes: list[str] = []
+    rules_note: str | None = None
+    resolved: Resolved | None = None
+    _check_effects(effect or [])
+    if file is not None and (file.casefold() in FLAG_WORDS and not Path(file).exists()):
+        fail(f"flags such as --charged take no value: remove {file!r}")
+    if file is not None and (attacker or target or list_file or weapon or models or led_by
+                             or embarked):
+        fail("give a scenario FILE or --attacker and --target, not both (the file's attacker "
+             "and target would be used and the flags ignored)")
     try:
         if file is not None:
+            from ..calculator import prepare
+
             text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-            document: Scenario | dict[str, Any] | str = text
+            scenario, resolved, notes = prepare(text)  # units named in it: fielded
             if monte_carlo:
-                document = {**json.loads(text), "method": "monte-carlo",
-                            "trials": monte_carlo, "seed": seed}
-            result = calculate(document)
+                scenario = scenario.model_copy(update={"method": "monte-carlo",
+                                                       "trials": monte_carlo, "seed": seed})
         else:
             if attacker is None or target is None:
                 raise typer.BadParameter("give a scenario FILE, or --attacker and --target")
+            from ..calculator import prepare
+            from ..library import load_library
+
+            lib = load_library()
+            built = None
+            # the datasheet of the rules version asked for, if the library has one
+            version: RulesVersion | None = (
+                "10th" if rules == "10th" else "11th" if rules == "11th" else None)
+            if list_file is not None:  # issue 7: the unit as built in an army list
+                from ..army.attack import list_attacker
+                from ..army.formats import load_roster
+
+                if weapon or models or wargear:
+                    raise typer.BadParameter("--weapon, --wargear and --models come from the "
+                                             "list with --list")
+                built = list_attacker(load_roster(list_file, library=lib), attacker, lib,
+                                      phase)
+                sheet, notes = built.sheet, list(built.notes)
+                led_by = [*(led_by or ()), *built.led_by]
+            else:
+                sheet = lib.datasheet(attacker, version)
+                if models is not None:
+                    _check_models(sheet, models)
+            _check_leaders(sheet, led_by or [], lib)
+            rules_note = _rules_note(sheet, rules)
+            if rules_note is not None:
+                notes.insert(0, rules_note)
             context = Context(distance=distance, remained_stationary=stationary,
                               charged=charged, cover=cover, stealth=stealth,
                               arrived_from_reserves=arrived, disembarked=disembarked,
@@ -164,22 +303,33 @@ def calc(
             }
             if monte_carlo:
                 data.update(method="monte-carlo", trials=monte_carlo, seed=seed)
-            if list_file is not None:  # issue 7: the unit as built in an army list
-                if weapon or models or wargear:
-                    raise typer.BadParameter("--weapon, --wargear and --models come from the "
-                                             "list with --list")
-                result, notes = _list_calc(list_file, attacker, data, led_by or [])
-            else:
-                data["attacker"] = {"unit": attacker, "models": models,
+            if built is None:  # the unit as fielded (tactica.units): loadout, leaders
+                data["attacker"] = {"unit": sheet.name, "models": models,
                                     "wargear": wargear or [], "led_by": led_by or [],
                                     "weapons": weapon or [], "profiles": profile or []}
-                result = calculate(data)
+                scenario, resolved, more = prepare(data, lib)
+                notes += more
+            else:
+                scenario, resolved, notes = _list_scenario(lib, built, data, led_by or [],
+                                                           notes)
+            if embarked is not None:
+                atk, more = _embark(lib, sheet, scenario.attacker, embarked, phase)
+                scenario = scenario.model_copy(update={"attacker": atk})
+                notes += more
+        result = calculate(scenario)
+        if resolved is not None:
+            result = result.model_copy(update={"resolved": resolved})
+    except typer.BadParameter:
+        raise
+    except UnitError as exc:  # a unit that cannot be fielded as asked: name the flag
+        field, _, message = str(exc).partition(": ")
+        raise typer.BadParameter(message, param_hint=_FLAGS.get(field, "--attacker")) from None
     except ValidationError as exc:
-        _err.print(f"[red]invalid scenario:[/red] {exc}")
-        raise typer.Exit(2) from None
+        fail(f"invalid scenario: {one_line(exc)}")
     except (ValueError, LookupError, OSError) as exc:
-        _err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
+        fail(one_line(exc))
+    if rules_note is not None:
+        result = result.model_copy(update={"notes": (rules_note, *result.notes)})
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
     else:
@@ -190,40 +340,31 @@ def calc(
         render_result(result, out, notes)
 
 
-def _list_calc(list_file: Path, attacker: str, data: dict[str, Any],
-               led_by: list[str]) -> tuple[Result, list[str]]:
-    """The attacker as built in an army list (``tactica.army.attack``), the target and
-    context from the options."""
-    from ..army.attack import apply_list_effects, list_attacker
-    from ..army.formats import load_roster
+def _list_scenario(lib: Any, built: Any, data: dict[str, Any], led_by: list[str],
+                   notes: list[str]) -> tuple[Scenario, Resolved | None, list[str]]:
+    """The attacker as built in an army list (``tactica.army.attack``) against the target
+    of the options, with the unit's and its leaders' abilities and the list's effects."""
+    from ..army.attack import apply_list_effects
     from ..calculator import prepare
-    from ..combat import calculate as calculate_scenario
     from ..effects.candidates import ability_effects, apply_candidates
-    from ..library import load_library
 
-    lib = load_library()
-    built = list_attacker(load_roster(list_file, library=lib), attacker, lib,
-                          str(data["phase"]))
-    notes = list(built.notes)
-    leaders = [*led_by, *built.led_by]
+    sheet = built.sheet
     context = data["context"].model_copy(update={
-        "led_by": tuple(leaders), "army_faction": built.army_faction,
+        "led_by": tuple(led_by), "army_faction": built.army_faction,
         "detachment": built.detachment,
-        "attacker_toughness": next((m.T for m in built.sheet.models if m.T is not None), None)})
-    plain, resolved, more = prepare({**data, "attacker": built.attacker, "context": context})
-    notes += more
-    own = ability_effects(built.sheet)
-    for leader in leaders:
+        "attacker_toughness": next((m.T for m in sheet.models if m.T is not None), None)})
+    scenario, resolved, more = prepare({**data, "attacker": built.attacker,
+                                        "context": context}, lib)
+    notes = [*notes, *more]
+    own = ability_effects(sheet)
+    for leader in led_by:
         try:
             own += ability_effects(lib.datasheet(leader), damaged=False)
         except LookupError:
             notes.append(f"leader {leader!r} is not in the library: its abilities "
                          "are not applied")
-    plain, more = apply_candidates(plain, own, "ability", report_skipped=False)
+    # an ability is not a choice: only those that apply are reported
+    scenario, more = apply_candidates(scenario, own, "ability", report_skipped=False)
     notes += more
-    plain, more = apply_list_effects(plain, built.candidates)
-    notes += more
-    result = calculate_scenario(plain)
-    if resolved is not None:
-        result = result.model_copy(update={"resolved": resolved})
-    return result, notes
+    scenario, more = apply_list_effects(scenario, built.candidates)
+    return scenario, resolved, notes + more

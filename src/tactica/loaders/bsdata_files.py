@@ -39,6 +39,7 @@ __all__ = [
     "CatalogueLink",
     "Missing",
     "Node",
+    "number",
     "read_file",
     "text_of",
 ]
@@ -140,6 +141,29 @@ def read_file(path: Path) -> BSFile:
         game_system_id=None if kind == "gameSystem" else body.get("gameSystemId"),
         body=body,
     )
+
+
+#: Largest number a cost or constraint may hold (points, model counts).
+_MAX_NUMBER = 1_000_000
+
+
+def number(raw: Raw, key: str = "value", default: int = 0, *, where: str = "?") -> int:
+    """``raw[key]`` as a whole number. A boolean (``"value": false``), text or an absurd
+    value is a ``LoadError`` naming ``where`` (the file) and the record, not a silent 0.
+
+    >>> number({"value": 85.0})
+    85
+    >>> number({"name": "pts", "value": False}, where="GSC.json")
+    Traceback (most recent call last):
+    ...
+    LoadError: GSC.json: expected a number for 'value', got False: "{'name': 'pts', ...
+    """
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) \
+            or not -_MAX_NUMBER <= value <= _MAX_NUMBER:
+        raise LoadError(where, None, str(dict(raw))[:120],
+                        f"expected a number for {key!r}, got {value!r}")
+    return int(value)
 
 
 def text_of(profile: Raw, characteristic: str) -> str | None:
@@ -258,7 +282,7 @@ class Node:
                 continue
             if c.get("scope") not in ("parent", "self", "unit", unit_id):
                 continue
-            value = int(c.get("value", 0))
+            value = number(c, where=self.file.path.name)
             if c.get("type") == "min":
                 low = value if low is None else max(low, value)
             elif c.get("type") == "max":

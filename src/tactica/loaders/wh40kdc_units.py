@@ -320,6 +320,8 @@ class UnitConverter:
                 return [f"Anti-{t} {threshold}+" for t in targets], None  # only against X
         elif "value" in params:
             text = f"{name} {params['value']}"
+        elif "target_keyword" in params:  # [HUNTER X]
+            text = f"{name} {params['target_keyword']}"
         else:
             text = name
         limits = {k: params[k] for k in _CONDITIONAL if params.get(k)}

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ..dice import DiceError, DiceExpr
 from .common import Frozen
@@ -28,9 +28,11 @@ __all__ = [
     "RECOGNISED_WEAPON_ABILITIES",
     "Anti",
     "Blast",
+    "Cleave",
     "Flag",
     "FlagName",
     "Melta",
+    "NamedWeaponRule",
     "RapidFire",
     "SustainedHits",
     "UnknownAbilityError",
@@ -42,6 +44,7 @@ __all__ = [
 FlagName = Literal[
     "Assault",
     "Close-quarters",
+    "Conversion",
     "Devastating Wounds",
     "Extra Attacks",
     "Hazardous",
@@ -62,6 +65,7 @@ _FLAGS: dict[str, FlagName] = {
     "assault": "Assault",
     "close-quarters": "Close-quarters",
     "close quarters": "Close-quarters",
+    "conversion": "Conversion",
     "devastating wounds": "Devastating Wounds",
     "extra attacks": "Extra Attacks",
     "hazardous": "Hazardous",
@@ -79,15 +83,34 @@ _FLAGS: dict[str, FlagName] = {
     "twin linked": "Twin-linked",
 }
 
+#: Weapon rules of the bundled dataset that are written out on their datasheets; the data
+#: carries their names, not their texts, so the engine lists them as not calculated.
+_DATASHEET_RULES: dict[str, str] = {
+    "overcharge": "Overcharge",
+    "linked fire": "Linked Fire",
+    "plasma warhead": "Plasma Warhead",
+    "psychic assassin": "Psychic Assassin",
+    "reverberating summons": "Reverberating Summons",
+    "bubblechukka": "Bubblechukka",
+    "dead choppy": "Dead Choppy",
+    "harpooned": "Harpooned",
+    "hooked": "Hooked",
+    "impaled": "Impaled",
+    "snagged": "Snagged",
+}
+
 #: Every weapon ability the loaders and the scenario accept (parameterised ones with X).
 RECOGNISED_WEAPON_ABILITIES: tuple[str, ...] = (
     *sorted(set(_FLAGS.values())),
     "Anti-KEYWORD X+",
     "Blast",
     "Blast X",
+    "Cleave X",
+    "Hunter KEYWORD",
     "Melta X",
     "Rapid Fire X",
     "Sustained Hits X",
+    *sorted(_DATASHEET_RULES.values()),
 )
 
 
@@ -162,11 +185,53 @@ class Blast(Frozen):
         return f"Blast(extra={self.extra})"
 
 
+class Cleave(Frozen):
+    """24.06 [CLEAVE X] (11th): "Each time you gather attack dice for a [CLEAVE] weapon,
+    if you only selected one target for all of that weapon's attacks, add X additional
+    attack dice for every five models that were in the target unit in the Select Targets
+    step (rounding down)" (a scenario has one target)."""
+
+    kind: Literal["cleave"] = "cleave"
+    extra: int = Field(default=1, ge=1, le=10)
+
+    def __str__(self) -> str:
+        return f"Cleave {self.extra}"
+
+    def __repr__(self) -> str:
+        return f"Cleave(extra={self.extra})"
+
+
+class NamedWeaponRule(Frozen):
+    """A weapon rule the data names without its text ([HUNTER X], Overcharge, Linked
+    Fire, ...): carried so that a result lists it under ``not_calculated``."""
+
+    kind: Literal["named"] = "named"
+    name: str
+    parameter: str | None = None
+
+    @property
+    def reason(self) -> str:
+        return "a weapon rule whose text is not in the data: not calculated"
+
+    def __str__(self) -> str:
+        return self.name if self.parameter is None else f"{self.name} {self.parameter}"
+
+    def __repr__(self) -> str:
+        return f"NamedWeaponRule(name={self.name!r}, parameter={self.parameter!r})"
+
+
 class Melta(Frozen):
     """Melta X (reference facts §3): within half range, the attack's D is increased by X."""
 
     kind: Literal["melta"] = "melta"
     extra: DiceExpr
+
+    @field_validator("extra")
+    @classmethod
+    def _positive(cls, value: DiceExpr) -> DiceExpr:
+        if value.max < 1:  # "Melta 0" adds nothing: a typo, not a rule
+            raise ValueError("Melta X needs X of at least 1")
+        return value
 
     def __str__(self) -> str:
         return f"Melta {self.extra}"
@@ -176,11 +241,13 @@ class Melta(Frozen):
 
 
 WeaponAbility = Annotated[
-    Flag | Anti | SustainedHits | RapidFire | Blast | Melta, Field(discriminator="kind")
+    Flag | Anti | SustainedHits | RapidFire | Blast | Cleave | Melta | NamedWeaponRule,
+    Field(discriminator="kind")
 ]
 
 _ANTI = re.compile(r"^anti[-\s]+([a-z][a-z '\-]*?)\s+([2-6])\+$")
-_PARAM = re.compile(r"^(sustained hits|rapid fire|blast|melta)(?:\s+(\S+))?$")
+_PARAM = re.compile(r"^(sustained hits|rapid fire|blast|cleave|melta)(?:\s+(\S+))?$")
+_HUNTER = re.compile(r"^hunter(?:[-\s]+([a-z][a-z '\-]*))?$")
 
 
 def parse_weapon_ability(text: str) -> WeaponAbility:
@@ -195,6 +262,12 @@ def parse_weapon_ability(text: str) -> WeaponAbility:
     t = " ".join(text.strip().strip("[]").replace("–", "-").lower().split())
     if t in _FLAGS:
         return Flag(name=_FLAGS[t])
+    if t in _DATASHEET_RULES:
+        return NamedWeaponRule(name=_DATASHEET_RULES[t])
+    hunter = _HUNTER.match(t)
+    if hunter:
+        keyword = hunter.group(1)
+        return NamedWeaponRule(name="Hunter", parameter=keyword.upper() if keyword else None)
     m = _ANTI.match(t)
     if m:
         return Anti(keyword=m.group(1).upper(), threshold=int(m.group(2)))
@@ -202,12 +275,13 @@ def parse_weapon_ability(text: str) -> WeaponAbility:
     if m:
         name, param = m.group(1), m.group(2)
         try:
-            if name == "blast":
+            if name in ("blast", "cleave"):
                 if param is None:
-                    return Blast()
+                    return Blast() if name == "blast" else Cleave()
                 if not param.isdigit() or not 1 <= int(param) <= 10:
-                    raise UnknownAbilityError(f"malformed weapon ability {raw!r}: Blast X")
-                return Blast(extra=int(param))
+                    raise UnknownAbilityError(
+                        f"malformed weapon ability {raw!r}: {name.title()} X")
+                return Blast(extra=int(param)) if name == "blast" else Cleave(extra=int(param))
             if param is None:
                 raise UnknownAbilityError(
                     f"malformed weapon ability {raw!r}: {name.title()} needs a value"

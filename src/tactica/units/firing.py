@@ -178,15 +178,18 @@ def picked_lines(sheets: Sequence[tuple[Datasheet, int]], phase: Phase,
             kind = "a melee" if p.is_melee else "a ranged"
             raise NoWeaponsError(f"{sheet.name}: {p.name} is {kind} weapon, not for the "
                                  f"{phase} phase")
-        if count_text.strip() and not count_text.strip().isdigit():
-            raise NoWeaponsError(f"{sheet.name}: weapon {spec!r}: the count after ':' must "
-                                 "be a whole number")
+        count = models
+        if count_text.strip():
+            text = count_text.strip()
+            if not (text.isascii() and text.isdigit() and 1 <= int(text) <= models):
+                raise NoWeaponsError(f"{spec!r}: COUNT in NAME:COUNT is a whole number from 1 "
+                                     f"to {models} (the models in the unit)")
+            count = int(text)
         if not may_target(p, target_keywords):
             assert p.may_target is not None
             raise NoWeaponsError(f"{sheet.name}: {p.name} can only target "
                                  f"{'/'.join(p.may_target.any_of)} units")
         p = against(p, target_keywords)
-        count = int(count_text) if count_text.strip() else models
         out.append(WeaponLine(name=p.name, count=count, range=p.range, A=p.A, skill=p.skill,
                               S=p.S, AP=p.AP, D=p.D, abilities=p.abilities))
     return out

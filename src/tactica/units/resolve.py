@@ -110,8 +110,10 @@ def resolve_attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase:
     if not lines:
         raise UnitError(f"attacker: {'; '.join(refusals)}")
     keywords = tuple(dict.fromkeys(side.sheet.keywords + side.sheet.faction_keywords))
+    abilities = tuple(dict.fromkeys(str(a) for s, _ in side.loadouts for a in s.abilities))
     try:
-        attacker = Attacker(name=side.sheet.name, keywords=keywords, weapons=tuple(lines))
+        attacker = Attacker(name=side.sheet.name, keywords=keywords, weapons=tuple(lines),
+                            abilities=abilities)
     except ValueError as exc:
         raise UnitError(f"attacker: {side.sheet.name}: {exc}") from None
     return attacker, side
@@ -165,8 +167,12 @@ def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
         character = sheet is not side.sheet or sheet.has_keyword("CHARACTER")
         groups += _groups(sheet, loadout, character, phase)
     keywords = tuple(dict.fromkeys(side.sheet.keywords + side.sheet.faction_keywords))
+    demise = side.sheet.ability("Deadly Demise")
     try:
-        target = Target(name=side.sheet.name, keywords=keywords, models=tuple(groups))
+        target = Target(name=side.sheet.name, keywords=keywords, models=tuple(groups),
+                        abilities=tuple(dict.fromkeys(str(a) for s, _ in side.loadouts
+                                                      for a in s.abilities)),
+                        deadly_demise=demise.parameter if demise is not None else None)
     except ValueError as exc:
         raise UnitError(f"target: {side.sheet.name}: {exc}") from None
     return target, side

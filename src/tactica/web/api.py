@@ -31,6 +31,7 @@ from ..names import UnknownNameError
 from ..units.scenario import ScenarioDocument
 from . import lists
 from .compute import CalcBusy, CalcCrashed, CalcInvalid, CalcPool, CalcTimeout
+from .strict import numbers_as_text, scenario_number_fields
 
 __all__ = [
     "AttackerChoice",
@@ -148,6 +149,7 @@ class AttackerChoice(_Doc):
     notes: list[str]
     attacker_toughness: int | None
     damaged: str | None = Field(default=None, description="the Damaged profile, if any")
+    abilities: list[str] = Field(default_factory=list, description="the unit's rules by name")
 
 
 class PresetInfo(_Doc):
@@ -226,7 +228,9 @@ def attacker_choice(lib: Library, sheet: Datasheet, models: int | None,
     if not low <= n <= min(high, MAX_MODELS):
         raise ValueError(f"{sheet.name} has {low}-{high} models; {n} asked for")
     ref = UnitRef(unit=sheet.name, models=n)
-    order: list[Phase] = ["shooting", "fight"] if phase != "fight" else ["fight", "shooting"]
+    # a phase asked for is answered (no rows if the unit has no weapon for it); without
+    # one, the first phase the unit has weapons for
+    order: list[Phase] = [phase] if phase is not None else ["shooting", "fight"]
     notes: list[str] = []
     lines: list[WeaponLine] = []
     used: Phase = order[0]
@@ -257,7 +261,7 @@ def attacker_choice(lib: Library, sheet: Datasheet, models: int | None,
         max_models=min(high, MAX_MODELS),
         keywords=list(dict.fromkeys(sheet.keywords + sheet.faction_keywords)),
         weapons=rows, notes=notes if lines else notes[:1], attacker_toughness=toughness,
-        damaged=damaged)
+        damaged=damaged, abilities=list(dict.fromkeys(str(a) for a in sheet.abilities)))
 
 
 def effect_info(e: NamedEffect) -> dict[str, Any]:
@@ -275,6 +279,15 @@ NamePath = Annotated[str, Path(description="a name; case, accents and punctuatio
                                max_length=200)]
 
 
+async def _numbers_as_text(request: Request) -> JSONResponse | None:
+    """A 422 for a number field sent as text ("count": "3"; ``tactica.web.strict``)."""
+    path = numbers_as_text(await request.json(), scenario_number_fields())
+    if path is None:
+        return None
+    return error_response(422, ["body", *path], "a number, not text (write 3, not \"3\")",
+                          "number_type")
+
+
 @router.post("/calc", response_model=Result, summary="Calculate a scenario",
              responses={422: {"description": "the scenario is refused; `loc` names the field"},
                         503: {"description": "every calculator is busy"}})
@@ -285,6 +298,9 @@ async def calc(request: Request, scenario: ScenarioDocument) -> Response:
     a few seconds is stopped and refused."""
     from ..calculator import prepare
 
+    refused = await _numbers_as_text(request)
+    if refused is not None:
+        return refused
     try:
         plain, resolved, notes = await run_in_threadpool(prepare, scenario, _library(request))
     except ValueError as exc:
