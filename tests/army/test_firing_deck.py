@@ -79,3 +79,24 @@ def test_calc_embarked_unit_fires_through_the_banehammer() -> None:
     bad = runner.invoke(commands.app, ["calc", "--attacker", "Neophyte Hybrids", "--target",
                                        "meq", "--embarked", "Neophyte Hybrids"])
     assert bad.exit_code == 2 and "no Firing Deck" in bad.stderr
+
+
+def test_list_transport_fires_with_its_embarked_unit() -> None:
+    """An army list that embarks Neophyte Hybrids (10 models) in a Banehammer (10th seed
+    datasheet, Firing Deck 12): the Banehammer's attack takes the passengers' guns, at
+    most 12 models' worth, marked as Firing Deck weapons."""
+    from tactica.army.attack import list_attacker
+    from tactica.army.roster import Roster, RosterUnit
+    from tactica.library import load_seed_library
+
+    lib = load_seed_library()
+    roster = Roster(rules="10th", units=(
+        RosterUnit(id="u1", name="Banehammer"),
+        RosterUnit(id="u2", name="Neophyte Hybrids", models=10, embarked_in="u1")))
+    built = list_attacker(roster, "Banehammer", lib, "shooting")
+    deck = [w for w in built.attacker.weapons if w.firing_deck]
+    assert deck and sum(w.count for w in deck) <= 12
+    assert built.attacker.firing_deck == 12
+    assert all("(embarked Neophyte Hybrids)" in w.name for w in deck)
+    fight = list_attacker(roster, "Banehammer", lib, "fight")
+    assert not any(w.firing_deck for w in fight.attacker.weapons)

@@ -1,5 +1,6 @@
-"""Lists never lose a line: mutated real exports (``../shared/data/rosters``, PROVENANCE.md,
-and ``tests/army/fixtures``) are read exactly or refused with a located error.
+"""Lists never lose a line: mutated real exports (``tests/fixtures/rosters``, copied with
+their licences: ``tests/fixtures/ATTRIBUTION.md``; and ``tests/army/fixtures``) are read
+exactly or refused with a located error.
 
 Every line of every export is deleted, duplicated and swapped with the next, and the file
 is cut at seven points. Each mutated file must give either
@@ -35,8 +36,6 @@ _TEXT = sorted([*ROSTERS.glob("*/input*.txt"), *ROSTERS.glob("*/expected.newrecr
                 *ROSTERS.glob("gw-app-11e/*.txt"), *FIXTURES.glob("*.txt")])
 _JSON = sorted([*ROSTERS.glob("*/input*newrecruit-json.json"),
                 *ROSTERS.glob("*/expected.newrecruit-json.json"), *ROSTERS.glob("*/input.json")])
-
-pytestmark = pytest.mark.skipif(not ROSTERS.is_dir(), reason="needs ../shared/data/rosters")
 
 _LIBRARY = load_seed_library()
 
@@ -168,3 +167,13 @@ def test_mutated_json_lists_are_read_or_refused_at_a_path(path: Path) -> None:
         except UnsupportedFormatError:
             pass
     assert problems == []
+
+
+@pytest.mark.parametrize("path", _TEXT, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_export_reads_with_the_full_library(path: Path) -> None:
+    """With the library's model names (seed pages and dataset), a model line named as its
+    unit ("• 3x Nurglings" under "Nurglings") is still the unit's own."""
+    from tactica.library import load_library
+
+    roster = parse_roster(path.read_text(encoding="utf-8"), library=load_library())
+    assert roster.units

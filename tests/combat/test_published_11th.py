@@ -237,3 +237,28 @@ def test_torrent_keeps_working_with_bounds() -> None:
     """A Torrent weapon has no BS: the bounds never make it roll (5 hits from 5 dice)."""
     r = run([torrent(count=5)], [models(count=5)], context={"cover": True})
     assert hits(r) == approx(F(5))
+
+
+def test_ability_limited_to_some_targets() -> None:
+    """A weapon keyword the dataset limits ("Sustained Hits 2 (not against Monster)")
+    counts only against the other targets. BS4+ Sustained Hits 2: 1/2 + 1/6 x 2 = 5/6
+    hits against INFANTRY; 1/2 against a MONSTER."""
+    gun = weapon(skill=4, abilities=["Sustained Hits 2 (not against Monster)"])
+    assert hits(run([gun], [models(count=5)], target_keywords=["INFANTRY"])) \
+        == approx(F(5, 6))
+    assert hits(run([gun], [models(count=5)], target_keywords=["MONSTER"])) \
+        == approx(F(1, 2))
+
+
+def test_every_weapon_keyword_of_the_dataset_is_read() -> None:
+    """Real data: the bundled dataset's weapon keywords (all 35 kinds, swept over every
+    unit) are all read: none is left out of a weapon (modelled, limited to some targets,
+    or carried as a named rule listed under not_calculated)."""
+    pytest.importorskip("wh40kdc")
+    from tactica.loaders.wh40kdc import embedded_dataset
+
+    ds = embedded_dataset()
+    left_out = [(name, i.message) for name in ds.names()
+                for i in ds.unit_report(name).issues
+                if "ability" in i.message and "left out" in i.message]
+    assert left_out == []

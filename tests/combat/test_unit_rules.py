@@ -201,3 +201,25 @@ def test_dataset_ability_kinds_are_computed_or_listed() -> None:
                 assert computed or any(n.startswith(f"{rule} ({unit.name})")
                                        for n in listed), (name, rule, whose)
     assert units > 100 and {"core", "unit"} <= kinds
+
+
+def test_calc_death_riders_charging_the_banehammer_lists_its_rules() -> None:
+    """The issue's command: ``tactica calc --attacker "Death Riders" --target Banehammer
+    --phase fight --charged --json`` no longer says ``not_calculated: []``: the
+    Banehammer's Firing Deck (and its other rules) are listed, Deadly Demise D6+2 is a
+    side outcome for the Death Riders."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from tactica.cli import commands
+
+    result = CliRunner().invoke(commands.app, [
+        "calc", "--attacker", "Death Riders", "--target", "Banehammer", "--phase", "fight",
+        "--charged", "--json"])
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert any(n.startswith("Firing Deck") and "(Banehammer)" in n
+               for n in doc["not_calculated"])
+    assert any(o["label"].startswith("Deadly Demise D6+2")
+               for o in doc["other_mortal_wounds"])

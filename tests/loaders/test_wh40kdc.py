@@ -33,6 +33,7 @@ from tactica.model import (
     Cleave,
     EscalatingPoints,
     Flag,
+    Limited,
     PointsBracket,
     RapidFire,
     SustainedHits,
@@ -235,16 +236,13 @@ def test_keywords_become_typed_abilities_and_the_rest_is_reported(ds: Wh40kdcDat
     choppa = sheet.weapon("Choppa").profiles[0]
     assert choppa.abilities == (
         Cleave(extra=1),
+        Limited(ability=Flag(name="Lethal Hits"), excluded=("MONSTER", "VEHICLE")),
         Anti(keyword="MONSTER", threshold=4),
         Anti(keyword="VEHICLE", threshold=4),
         SustainedHits(hits=DiceExpr.parse("D3")),
     )
     issues = {(i.kind, i.message) for i in ds.unit_report("Test Squad").issues}
-    assert not any("Cleave" in message for _, message in issues)
-    # a keyword limited to some targets is typed with its condition (units as fielded)
-    assert [str(c) for c in choppa.conditional_abilities] == [
-        "Lethal Hits (not against MONSTER/VEHICLE)"]
-    assert not any("Lethal Hits" in message for _, message in issues)
+    assert not any("Cleave" in message or "Lethal" in message for _, message in issues)
 
 
 def test_faulty_weapons_are_left_out_with_reasons(ds: Wh40kdcDataset) -> None:

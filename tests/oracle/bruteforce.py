@@ -799,15 +799,16 @@ def resolve_devastating(
     return drain(dist, lambda s: bool(s.packets), packet, keep)
 
 
-def _run(scenario: Scenario, lethal: Mapping[int, bool], keep: Keep) -> Dist:
+def _run(scenario: Scenario, lethal: Mapping[int, bool], keep: Keep,
+         start: State | None = None) -> Dist:
     """The whole attack sequence: every weapon line in order, then the queued
-    Devastating Wounds."""
+    Devastating Wounds; from ``start`` (a sequence's earlier steps) or undamaged."""
     target = Target.of(scenario)
     weapons = [
         plan_weapon(scenario, i, line, target, lethal.get(i, True))
         for i, line in enumerate(scenario.attacker.weapons)
     ]
-    dist = Dist({State(alive=target.start): 1}, 1)
+    dist = Dist({State(alive=target.start) if start is None else start: 1}, 1)
     for w in weapons:
         dist = resolve_weapon(dist, w, target, keep)
     return resolve_devastating(dist, weapons, target, scenario.rules, keep)

@@ -82,9 +82,24 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+#: The calculation bound of the shared apps: long enough for a worker to start Python and
+#: import tactica on a loaded machine (its first calculation includes that). The bound
+#: itself is tested with apps of its own (``test_api.py``), never against the clock.
+PATIENT = 600.0
+
+
+@pytest.fixture(autouse=True)
+def patient_list_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """List checks are bounded to ``LIST_TIMEOUT`` seconds; the tests' small lists must
+    not be refused because the machine is busy."""
+    from tactica.web import lists
+
+    monkeypatch.setattr(lists, "LIST_TIMEOUT", PATIENT)
+
+
 @pytest.fixture(scope="module")
 def app() -> Iterator[FastAPI]:
-    application = create_app(library=load_seed_library)
+    application = create_app(library=load_seed_library, calc_timeout=PATIENT)
     yield application
     application.state.calc_pool.close()
 
@@ -132,7 +147,7 @@ def artifacts() -> Path:
 
 @pytest.fixture(scope="session")
 def live_server() -> Iterator[LiveServer]:
-    server = LiveServer(create_app(library=load_seed_library))
+    server = LiveServer(create_app(library=load_seed_library, calc_timeout=PATIENT))
     server.start()
     yield server
     server.stop()

@@ -480,3 +480,15 @@ async def test_pages_name_sources_as_players_do(client: httpx.AsyncClient, path:
     if path.startswith("/units/Primus"):
         assert "<dd>Primus datasheet (seed page)</dd>" in page
         assert "from 40kdc-data (11th edition launch)" in page
+
+
+async def test_the_leaders_of_a_unit_are_the_datasheets_that_lead_it(
+        client: httpx.AsyncClient) -> None:
+    lib = load_seed_library()
+    expected = [s.name for s in lib.datasheets() if "Neophyte Hybrids" in s.leader_of]
+    assert expected == ["Primus"]
+    assert (await client.get("/api/units/neophyte hybrids/leaders")).json() == expected
+    assert (await client.get("/api/units/Primus/leaders")).json() == []
+    missing = await client.get("/api/units/Primuss/leaders")
+    assert missing.status_code == 404
+    assert _detail(missing)[0]["suggestions"] == ["Primus"]

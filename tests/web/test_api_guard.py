@@ -5,14 +5,18 @@ deep JSON, malformed list JSON, Unicode digits and Melta 0."""
 from __future__ import annotations
 
 import json
+import socket
+import threading
 from collections.abc import AsyncIterator, Iterator
 
 import httpx
 import pytest
+import uvicorn
 from fastapi import FastAPI
 
 from tactica.library import load_seed_library
 from tactica.web import create_app
+from tactica.web.guard import GuardedH11Protocol
 
 BOLT = {"attacker": {"weapons": [{"name": "Bolt rifle", "count": 10, "A": "1", "skill": 3,
                                   "S": 4, "AP": -1, "D": "1"}]},
@@ -24,7 +28,6 @@ def _weapon(**change: object) -> str:
                                                          **change}]}})
 
 
-pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture(scope="module")
@@ -42,12 +45,14 @@ async def client(guarded: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
         yield c
 
 
+@pytest.mark.anyio
 async def test_only_allowed_hosts_are_served(client: httpx.AsyncClient) -> None:
     assert (await client.get("/api/targets")).status_code == 200
     assert (await client.get("/api/targets", headers={"host": "rebound.example"})).status_code \
         == 400
 
 
+@pytest.mark.anyio
 async def test_too_many_headers_and_ambiguous_length_are_refused(
         client: httpx.AsyncClient) -> None:
     many = [(f"x-h{i}", "1") for i in range(150)]
@@ -66,6 +71,9 @@ async def test_too_many_headers_and_ambiguous_length_are_refused(
                                                    "abilities", "extra"]),
     ("/api/calc", _weapon(count=10**21), ["body", "attacker", "weapons", 0, "count"]),
     ("/api/calc", _weapon(count="3"), ["body", "attacker", "weapons", 0, "count"]),
+    ("/api/calc", json.dumps({**BOLT, "effects": ["Primed and Readied",
+                                                  "primed and readied"]}),
+     ["body", "effects", 1]),
     ("/api/list/validate", json.dumps({"text": json.dumps(
         {"roster": {"forces": [{"selections": [{"name": 1, "categories": "x"}]}]}})}),
      ["body", "text"]),
@@ -73,11 +81,45 @@ async def test_too_many_headers_and_ambiguous_length_are_refused(
                                        + "]" * 1000 + "}}"}), ["body", "text"]),
     ("/api/list/validate", json.dumps({"text": json.dumps({"roster": {
         "costLimits": [{"name": "pts", "value": 10**54}], "forces": []}})}), ["body", "text"]),
-], ids=["surrogate", "unicode digit", "melta 0", "count 1e21", "count as text", "list types",
+], ids=["surrogate", "unicode digit", "melta 0", "count 1e21", "count as text", "effect twice",
+        "list types",
         "list depth", "points limit"])
+@pytest.mark.anyio
 async def test_bad_bodies_are_422s_naming_the_field(client: httpx.AsyncClient, url: str,
                                                     body: str, loc: list[object]) -> None:
     response = await client.post(url, content=body, headers={"content-type":
                                                              "application/json"})
     assert response.status_code == 422, response.text
     assert response.json()["detail"][0]["loc"] == loc
+
+
+class _QuickHead(GuardedH11Protocol):
+    head_timeout = 0.3
+
+
+def test_a_request_head_sent_too_slowly_is_cut_off() -> None:
+    """A slowloris client (half a request head, then nothing) is disconnected; a whole
+    request on the same server is answered."""
+    application = create_app(library=load_seed_library, workers=1)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(application, log_level="warning", http=_QuickHead,
+                                           lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        for _ in range(200):
+            if server.started:
+                break
+            threading.Event().wait(0.05)
+        slow = socket.create_connection(("127.0.0.1", port), timeout=30)
+        slow.sendall(b"GET /api/targets HTTP/1.1\r\nHost: localhost\r\n")  # no blank line
+        assert slow.recv(1024) == b""  # closed by the server, no answer
+        slow.close()
+        whole = httpx.get(f"http://127.0.0.1:{port}/api/targets", timeout=30)
+        assert whole.status_code == 200
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        application.state.calc_pool.close()

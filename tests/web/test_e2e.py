@@ -263,6 +263,28 @@ def test_a_link_made_elsewhere_opens_with_its_rules_ticked(tab: Tab) -> None:
     tab.shot("calculator-from-link")
 
 
+def test_a_link_keeps_the_units_rules_and_the_new_circumstances(tab: Tab) -> None:
+    """A link whose target carries its rules (Deadly Demise, Firing Deck) and whose
+    context sets indirect shooting and Plunging Fire: the page keeps them (the select and
+    the boxes) and shows the API's numbers, its side outcome and not-calculated list."""
+    lib = load_seed_library()
+    attacker, _ = resolve_attacker(UnitRef(unit="Neophyte Hybrids", models=10), lib, "11th",
+                                   "shooting")
+    scenario = Scenario(attacker=attacker, target=lib.target("Banehammer"),
+                        context=Context(indirect="spotted", plunging_fire=True, distance=6))
+    link = base64.urlsafe_b64encode(scenario.model_dump_json().encode()).decode().rstrip("=")
+    tab.goto("/#s=" + link)
+    tab.page.wait_for_selector("#result[data-state=done]")
+    assert tab.page.input_value("#ctx-indirect") == "spotted"
+    assert tab.page.is_checked("#ctx-plunging_fire")
+    result = calculate(scenario)
+    assert result.not_calculated
+    assert_page_shows(tab, result, models=1)
+    doc = scenario_in_url(tab)
+    assert doc["target"]["deadly_demise"] == "D6+2"
+    assert doc["context"]["indirect"] == "spotted"
+
+
 def form_scenario(t: Tab) -> dict[str, Any]:
     """The scenario the form holds now, without effects: calculated, then read back from
     the link (the page's own reader)."""
@@ -398,7 +420,7 @@ def test_a_pasted_list_is_priced_and_every_violation_shown(
 
 # --- a phone ---------------------------------------------------------------------------------
 
-PAGES = ["/units", "/units/Neophyte%20Hybrids", "/units/Primus", "/rules",
+PAGES = ["/units", "/units/Neophyte%20Hybrids", "/units/Primus", "/rules", "/about",
          "/rules/Rapid%20Fire", "/list", "/docs"]
 
 

@@ -138,6 +138,15 @@ def _parse_effect(text: str) -> Effect | str:
     return t
 
 
+def _is_sequence(text: str) -> bool:
+    """A sequence document (several steps against one target) has ``steps``."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and "steps" in data
+
+
 def _check_effects(effects: list[str]) -> None:
     """A named effect (a stratagem, an enhancement) is used once: given twice, it would be
     paid and applied twice."""
@@ -256,6 +265,10 @@ def calc(
             from ..calculator import prepare
 
             text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+            if _is_sequence(text):
+                from .turn import run_sequence_text
+
+                return run_sequence_text(text, as_json, out, monte_carlo, seed)
             scenario, resolved, notes = prepare(text)  # units named in it: fielded
             if monte_carlo:
                 scenario = scenario.model_copy(update={"method": "monte-carlo",

@@ -36,7 +36,8 @@ import numpy as np
 from ..dice import FloatArray
 from .scenario import ScenarioError, Target
 
-__all__ = ["Group", "Packet", "StateSpace", "TooLargeError", "build_groups", "loss_pmf"]
+__all__ = ["Group", "Packet", "State", "StateSpace", "TooLargeError", "build_groups",
+           "loss_pmf"]
 
 State = tuple[int, ...]
 
@@ -239,6 +240,10 @@ class StateSpace:
         return sum(s[2 * gi] for gi in range(len(self.groups)))
 
     # --- transitions --------------------------------------------------------------------
+    def add(self, s: State) -> int:
+        """The index of state ``s``, added if new (a sequence starts from earlier states)."""
+        return self._id(s)
+
     def _id(self, s: State) -> int:
         i = self.index.get(s)
         if i is None:

@@ -31,7 +31,15 @@ import numpy as np
 from ..dice import FloatArray
 from ..rules import get_ruleset
 from ..rules.base import RuleSet
-from .allocation import Operator, Packet, StateSpace, TooLargeError, build_groups, loss_pmf
+from .allocation import (
+    Operator,
+    Packet,
+    State,
+    StateSpace,
+    TooLargeError,
+    build_groups,
+    loss_pmf,
+)
 from .dice_stages import DieOutcome, compound, conv2, die_outcome, trim
 from .effects import resolve_effects
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
@@ -41,11 +49,15 @@ from .scenario import Effect, Scenario, ScenarioError
 __all__ = [
     "ScenarioError",
     "calculate_exact",
+    "calculate_exact_from",
     "command_reroll_policy",
     "lethal_choices",
     "lethal_notes",
     "resolve_weapons",
 ]
+
+#: A distribution over the target's states, each with the pmf of unsaved attacks so far.
+Initial = dict[State, FloatArray]
 
 #: Stack the per-packet states in one array when it has at most this many numbers.
 _STACK_LIMIT = 8_000_000
@@ -365,7 +377,7 @@ def lethal_choices(scenario: Scenario) -> tuple[bool | None, ...]:
     return _lethal_search(scenario, finish=False)[0]
 
 
-def _lethal_search(scenario: Scenario, finish: bool = True,
+def _lethal_search(scenario: Scenario, finish: bool = True, initial: Initial | None = None,
                    ) -> tuple[tuple[bool | None, ...], Result | None]:
     """The best Lethal Hits choice (and a finished result when one was computed)."""
     """24.23 Lethal Hits is optional in 11th: per weapon line, take it or roll to wound,
@@ -386,11 +398,12 @@ def _lethal_search(scenario: Scenario, finish: bool = True,
         for i, take in zip(open_, combo, strict=True):
             choice[i] = take
         # only the expected damage decides: the search skips the unsaved counts
-        mean = _calculate(scenario, tuple(choice), track_unsaved=False, memo=memo).damage.mean
+        mean = _calculate(scenario, tuple(choice), track_unsaved=False, memo=memo,
+                          initial=initial).damage.mean
         if best is None or mean > best[0] + 1e-12:
             best = (mean, tuple(choice))
     assert best is not None
-    return best[1], _calculate(scenario, best[1], memo=memo) if finish else None
+    return best[1], _calculate(scenario, best[1], memo=memo, initial=initial) if finish else None
 
 
 def lethal_notes(scenario: Scenario, choice: tuple[bool | None, ...]) -> tuple[str, ...]:
@@ -410,8 +423,22 @@ def calculate_exact(scenario: Scenario) -> Result:
     return result.model_copy(update={"notes": notes + result.notes}) if notes else result
 
 
+def calculate_exact_from(scenario: Scenario, initial: Initial) -> tuple[Result, Initial]:
+    """``calculate_exact`` with the target starting in ``initial`` instead of undamaged:
+    target state -> pmf of the unsaved attacks counted so far (a distribution over both,
+    the states from ``StateSpace(build_groups(scenario.target))``); also returns the final
+    distribution in the same form (a sequence of attacks carries it from step to step).
+    ``damage`` and ``models_destroyed`` count from the undamaged target."""
+    choice, _ = _lethal_search(scenario, finish=False, initial=initial)
+    out: Initial = {}
+    result = _calculate(scenario, choice, initial=initial, states_out=out)
+    notes = lethal_notes(scenario, choice)
+    return result.model_copy(update={"notes": notes + result.notes}), out
+
+
 def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
-               track_unsaved: bool = True, memo: dict[Any, Any] | None = None) -> Result:
+               track_unsaved: bool = True, memo: dict[Any, Any] | None = None,
+               initial: Initial | None = None, states_out: Initial | None = None) -> Result:
     """The whole calculation for fixed attacker choices. Without ``track_unsaved`` the
     unsaved counts are not kept (the result's ``unsaved`` is then meaningless): enough for
     the expected damage, at a fraction of the cost. ``memo`` shares the parts that do not
@@ -518,6 +545,8 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
     key_ops = ("operators", tuple(all_packets), tuple(maps))
     if key_ops not in memo:
         fresh = StateSpace(space.groups)
+        for s in initial or ():
+            fresh.add(s)
         memo[key_ops] = (fresh, *_close(fresh, all_packets, maps))
     space, ops, mp = memo[key_ops]
     normal_ops = ops[: len(weapons)]
@@ -527,9 +556,12 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
     u_max = sum(len(_antidiagonal(nm)) - 1 for nm in nm_all)
     if not track_unsaved:
         u_max = 0
+    u_max += max((len(p) - 1 for p in (initial or {}).values()), default=0) if track_unsaved else 0
     _guard_chain(nm_all, n_states, u_max + 1)
     x0 = np.zeros((n_states, u_max + 1))
-    x0[0, 0] = 1.0
+    for s, pmf in (initial or {space.initial: np.ones(1)}).items():
+        row = pmf if track_unsaved else np.array([pmf.sum()])
+        x0[space.index[s], : len(row)] += row
     for label, pmf in before:  # 06.02: one mortal wound at a time, spilling over
         acc = np.zeros_like(x0)
         for j in range(len(pmf) - 1, -1, -1):
@@ -617,6 +649,8 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
         if left == 0:
             p_dead += p
     unsaved = final.sum(axis=0)
+    if states_out is not None:
+        states_out.update({s: final[i] for i, s in enumerate(space.states) if by_state[i]})
     # CHARACTER models: those marked so, or every model of a CHARACTER unit (a lone one)
     chars = [gi for gi, g in enumerate(space.groups) if g.character] or (
         list(range(len(space.groups))) if "CHARACTER" in scenario.target.keywords else [])

@@ -351,12 +351,16 @@ def _chunk(
     hazard: tuple[int, int, int], out: _Totals,
     before: tuple[tuple[Sampler, _Packets], ...] = (),
     lone_character: bool = False,
+    start: tuple[IntArray, IntArray] | None = None,
 ) -> None:
     """Trials ``lo:hi``: mortal wounds before the attacks, every weapon in order, then
-    Devastating Wounds, then hazard."""
+    Devastating Wounds, then hazard. ``start``: the target's state per trial (models
+    alive and wounds left per group) instead of undamaged; it is updated in place."""
     n = hi - lo
     target = _Target(groups, n)
-    start_wounds = int(target.wounds_left()[0]) if n else 0
+    if start is not None:
+        target.k[:], target.t[:] = start[0][lo:hi], start[1][lo:hi]
+    start_wounds = target.wounds_left()  # per trial (a sequence starts them apart)
     unsaved = np.zeros(n, dtype=np.int64)
     for count, packet in before:  # 06.02: one at a time, a model chosen for each
         target.apply(rng, count.draw(rng, n), packet, np.zeros(n, dtype=np.int64),
@@ -381,6 +385,8 @@ def _chunk(
             target.declare(plan.mortal.precision)
         target.apply(rng, m, plan.mortal, unsaved, dynamic=plan.mortal_dynamic)
     out.unsaved[lo:hi] = unsaved
+    if start is not None:
+        start[0][lo:hi], start[1][lo:hi] = target.k, target.t
     out.damage[lo:hi] = start_wounds - target.wounds_left()
     out.left[lo:hi] = target.k.sum(axis=1)
     # CHARACTER models: those marked so, or every model of a CHARACTER unit (a lone one)
@@ -410,7 +416,8 @@ def _freq(x: IntArray, trials: int, length: int | None = None) -> Distribution:
     return Distribution.from_array(counts / trials, length=length)
 
 
-def simulate(scenario: Scenario) -> Result:
+def simulate(scenario: Scenario, start: tuple[IntArray, IntArray] | None = None,
+             rng: Gen | None = None, per_trial: dict[str, IntArray] | None = None) -> Result:
     """Sample ``scenario`` (``method: "monte-carlo"``): ``trials`` runs (default 100,000)
     from ``numpy.random.default_rng(seed)`` (default seed 0); pmfs are frequencies.
 
@@ -422,8 +429,14 @@ def simulate(scenario: Scenario) -> Result:
     >>> r = simulate(s)
     >>> r.method, r.trials, r.seed, abs(r.models_destroyed.mean - 0.5877) < 0.02
     ('monte-carlo', 20000, 1, True)
+
+    A sequence of attacks (``combat.turn_mc``) passes ``start``: the target's state per
+    trial (models alive ``k`` and wounds left ``t`` per allocation group, one row per
+    trial: that many trials), updated in place; ``rng`` to draw from; and ``per_trial``,
+    filled with each trial's attacks, hits, wounds, unsaved and hazard mortal wounds.
     """
     trials = scenario.trials if scenario.trials is not None else DEFAULT_TRIALS
+    trials = len(start[0]) if start is not None else trials
     seed = scenario.seed if scenario.seed is not None else DEFAULT_SEED
     if seed < 0:
         raise ScenarioError(f"seed: {seed} must be 0 or more")
@@ -453,12 +466,15 @@ def simulate(scenario: Scenario) -> Result:
     n_haz = sum(w.count for w in weapons if w.hazardous)
     hazard = (n_haz, rules.hazard_fails_on, rules.hazard_mortal_wounds(scenario.attacker.keywords))
 
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed) if rng is None else rng
     out = _Totals.empty(trials, len(plans))
     size = max(1, min(trials, int(_CHUNK_DICE // _diceper_trial(plans))))
     for lo in range(0, trials, size):
         _chunk(rng, plans, groups, lo, min(trials, lo + size), hazard, out, before,
-               "CHARACTER" in scenario.target.keywords)
+               "CHARACTER" in scenario.target.keywords, start)
+    if per_trial is not None:
+        per_trial.update(attacks=out.attacks, hits=out.hits, wounds=out.wounds,
+                         unsaved=out.unsaved, hazard=out.hazard)
 
     start_models = sum(g.count for g in groups)
     killed = start_models - out.left

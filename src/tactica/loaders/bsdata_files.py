@@ -113,6 +113,52 @@ class BSFile:
         return f"{self.path.name} ({self.name!r} rev {self.revision})"
 
 
+#: Keys whose value is a list of objects in BattleScribe JSON.
+_LISTS = frozenset({
+    "selectionEntries", "selectionEntryGroups", "entryLinks", "sharedSelectionEntries",
+    "sharedSelectionEntryGroups", "sharedProfiles", "sharedRules", "sharedInfoGroups",
+    "profiles", "rules", "infoLinks", "infoGroups", "categoryLinks", "categoryEntries", "costs",
+    "constraints", "modifiers", "modifierGroups", "conditions", "conditionGroups",
+    "localConditionGroups", "repeats", "characteristics", "characteristicTypes",
+    "profileTypes", "costTypes", "catalogueLinks", "forceEntries", "publications"})
+#: Keys whose value is text, and keys whose value is true or false.
+_TEXTS = frozenset({"id", "name", "targetId", "type", "typeId", "$text", "field", "scope",
+                    "childId", "typeName", "description"})
+_FLAGS = frozenset({"hidden", "library", "primary", "importRootEntries", "collective"})
+
+
+def check_shape(body: Raw, file: str, root: str) -> None:
+    """The layout the loaders rely on: the list keys (``_LISTS``) hold lists of objects,
+    the text keys text, the flags true or false. A record of another shape is a
+    ``LoadError`` naming the file and its JSON path, before any unit is converted.
+
+    >>> check_shape({"costs": [{"name": "pts", "value": 1}]}, "c.json", "catalogue")
+    >>> check_shape({"categoryLinks": [False]}, "c.json", "catalogue")
+    Traceback (most recent call last):
+    ...
+    LoadError: c.json: expected an object in 'categoryLinks': 'catalogue.categoryLinks[0]'
+    """
+    todo: list[tuple[Raw, str]] = [(body, root)]
+    while todo:
+        node, where = todo.pop()
+        for key, value in node.items():
+            if key in _LISTS and not (key == "repeats" and isinstance(value, int)):
+                if not isinstance(value, list):
+                    raise LoadError(file, None, f"{where}.{key}", f"expected a list for {key!r}")
+                for i, item in enumerate(value):
+                    if not isinstance(item, dict):
+                        raise LoadError(file, None, f"{where}.{key}[{i}]",
+                                        f"expected an object in {key!r}")
+                    todo.append((item, f"{where}.{key}[{i}]"))
+            elif key in _TEXTS and not isinstance(value, str):
+                raise LoadError(file, None, f"{where}.{key}", f"expected text for {key!r}")
+            elif key in _FLAGS and not isinstance(value, bool):
+                raise LoadError(file, None, f"{where}.{key}",
+                                f"expected true or false for {key!r}")
+            elif isinstance(value, dict):
+                todo.append((value, f"{where}.{key}"))
+
+
 def read_file(path: Path) -> BSFile:
     """Read one BattleScribe JSON file. Raises ``LoadError`` when it is not JSON or has
     neither a ``gameSystem`` nor a ``catalogue`` object."""
@@ -131,6 +177,7 @@ def read_file(path: Path) -> BSFile:
         )
     if "id" not in body:
         raise LoadError(str(path), None, path.name, f"{kind} without an id")
+    check_shape(body, path.name, kind)
     return BSFile(
         path=path,
         kind=kind,

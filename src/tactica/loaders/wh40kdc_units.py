@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..model.common import RulesVersion, Source
-from ..model.conditions import ConditionalAbility, ConditionalSave, TargetCondition
+from ..model.conditions import ConditionalSave, TargetCondition
 from ..model.datasheet import (
     Ability,
     CompositionLine,
@@ -260,17 +260,8 @@ class UnitConverter:
     def _weapon_profile(self, weapon: str, p: Raw, melee: bool) -> WeaponProfile | None:
         record = f"weapon {weapon!r}" + (f" profile {p['name']!r}" if p.get("name") else "")
         stats = p.get("stats") or {}
-        texts: list[str] = []
-        limited: list[tuple[str, TargetCondition]] = []
-        for k in p.get("keywords") or ():
-            plain, condition = self._keyword(k, record)
-            if condition is None:
-                texts += plain
-            else:
-                limited += [(t, condition) for t in plain]
+        texts = [t for k in p.get("keywords") or () for t in self._keyword(k, record)]
         abilities = weapon_abilities(texts, self.log, record)
-        conditional = [ConditionalAbility(ability=a, when=c) for t, c in limited
-                       for a in weapon_abilities([t], self.log, record)]
         skill = stats.get("WS" if melee else "BS")
         if skill is None and (melee or not any(a.kind == "flag" and a.name == "Torrent"
                                                for a in abilities)):
@@ -292,17 +283,14 @@ class UnitConverter:
             "AP": stats.get("AP"),
             "D": stats.get("D"),
             "abilities": abilities,
-            "conditional_abilities": tuple(conditional),
             "may_target": may_target,
             "source": self.source,
         }
         return weapon_profile(data, self.log, record)
 
-    def _keyword(self, kw: Raw, record: str) -> tuple[list[str], TargetCondition | None]:
+    def _keyword(self, kw: Raw, record: str) -> list[str]:
         """The ability texts of one weapon keyword (usually one; "Anti-MONSTER/VEHICLE 4+"
-        is the rulebook's two abilities, Anti-Monster 4+ and Anti-Vehicle 4+), and the
-        targets it is limited to (``excluded_target_keywords``,
-        ``required_target_keywords_any``), if any."""
+        is the rulebook's two abilities, Anti-Monster 4+ and Anti-Vehicle 4+)."""
         kid = str(kw.get("keyword_id"))
         params: Raw = kw.get("parameters") or {}
         name = self.ds.keyword_name(kid)
@@ -310,14 +298,14 @@ class UnitConverter:
             target, threshold = params.get("target_keyword"), params.get("threshold")
             if target is None or threshold is None:
                 self.log.repaired(record, "left out: Anti without target keyword or threshold")
-                return [], None
+                return []
             targets = [t.strip() for t in str(target).split("/") if t.strip()]
             text = ", ".join(f"Anti-{t} {threshold}+" for t in targets)
             required = params.get("required_target_keywords_any")
             if (required is None or {name_key(r) for r in required} <= {
                 name_key(t) for t in targets
             }) and not params.get("excluded_target_keywords"):
-                return [f"Anti-{t} {threshold}+" for t in targets], None  # only against X
+                return [f"Anti-{t} {threshold}+" for t in targets]  # only against X
         elif "value" in params:
             text = f"{name} {params['value']}"
         elif "target_keyword" in params:  # [HUNTER X]
@@ -326,13 +314,13 @@ class UnitConverter:
             text = name
         limits = {k: params[k] for k in _CONDITIONAL if params.get(k)}
         if limits:
-            anti = [f"Anti-{t} {params.get('threshold')}+" for t in
-                    (str(params.get("target_keyword") or "")).split("/") if t.strip()]
-            condition = TargetCondition(
-                any_of=tuple(limits.get("required_target_keywords_any") or ()),
-                none_of=tuple(limits.get("excluded_target_keywords") or ()))
-            return (anti if kid == "anti" else [text]), condition
-        return [text], None
+            words = []
+            if "required_target_keywords_any" in limits:
+                words.append("only against " + "/".join(limits["required_target_keywords_any"]))
+            if "excluded_target_keywords" in limits:
+                words.append("not against " + "/".join(limits["excluded_target_keywords"]))
+            return [f"{text} ({' and '.join(words)})"]  # model.abilities.Limited
+        return [text]
 
     # -- abilities, leader, transport --
     def _abilities(self) -> tuple[tuple[Ability, ...], DamagedProfile | None]:

@@ -31,6 +31,7 @@ __all__ = [
     "Cleave",
     "Flag",
     "FlagName",
+    "Limited",
     "Melta",
     "NamedWeaponRule",
     "RapidFire",
@@ -107,6 +108,7 @@ RECOGNISED_WEAPON_ABILITIES: tuple[str, ...] = (
     "Blast X",
     "Cleave X",
     "Hunter KEYWORD",
+    "ABILITY (only against / not against KEYWORD/KEYWORD)",
     "Melta X",
     "Rapid Fire X",
     "Sustained Hits X",
@@ -240,10 +242,61 @@ class Melta(Frozen):
         return f"Melta(extra={self.extra!r})"
 
 
-WeaponAbility = Annotated[
+PlainAbility = Annotated[
     Flag | Anti | SustainedHits | RapidFire | Blast | Cleave | Melta | NamedWeaponRule,
     Field(discriminator="kind")
 ]
+
+
+class Limited(Frozen):
+    """An ability a weapon has only against some targets ("Lethal Hits (not against
+    Monster/Vehicle)", as the bundled dataset limits some keywords): it applies when the
+    target has one of ``only`` (if given) and none of ``excluded``."""
+
+    kind: Literal["limited"] = "limited"
+    ability: PlainAbility
+    only: tuple[str, ...] = ()
+    excluded: tuple[str, ...] = ()
+
+    def applies(self, keywords: tuple[str, ...]) -> bool:
+        kws = {k.upper() for k in keywords}
+        return (not self.only or bool(kws & set(self.only))) and not kws & set(self.excluded)
+
+    def __str__(self) -> str:
+        words = []
+        if self.only:
+            words.append("only against " + "/".join(k.title() for k in self.only))
+        if self.excluded:
+            words.append("not against " + "/".join(k.title() for k in self.excluded))
+        return f"{self.ability} ({' and '.join(words)})"
+
+    def __repr__(self) -> str:
+        return f"Limited(ability={self.ability!r}, only={self.only!r}, excluded={self.excluded!r})"
+
+
+WeaponAbility = Annotated[PlainAbility | Limited, Field(discriminator="kind")]
+
+_LIMIT = re.compile(r"^(.*?)\s*\((.+)\)$")
+_LIMIT_PART = re.compile(r"^(only|not) against ([a-z][a-z '/\-]*)$")
+
+
+def _limited(text: str) -> Limited | None:
+    """"Lethal Hits (not against Monster/Vehicle)" -> Limited, else None."""
+    m = _LIMIT.match(" ".join(text.strip().lower().split()))
+    if not m:
+        return None
+    only: list[str] = []
+    excluded: list[str] = []
+    for part in m.group(2).split(" and "):
+        pm = _LIMIT_PART.match(part.strip())
+        if not pm:
+            return None
+        words = [w.strip().upper() for w in pm.group(2).split("/") if w.strip()]
+        (only if pm.group(1) == "only" else excluded).extend(words)
+    inner = parse_weapon_ability(m.group(1))
+    if isinstance(inner, Limited):
+        return None
+    return Limited(ability=inner, only=tuple(only), excluded=tuple(excluded))
 
 _ANTI = re.compile(r"^anti[-\s]+([a-z][a-z '\-]*?)\s+([2-6])\+$")
 _PARAM = re.compile(r"^(sustained hits|rapid fire|blast|cleave|melta)(?:\s+(\S+))?$")
@@ -259,6 +312,10 @@ def parse_weapon_ability(text: str) -> WeaponAbility:
     UnknownAbilityError: unknown weapon ability 'Frobnicate'
     """
     raw = text
+    if "(" in text:
+        limited = _limited(text)
+        if limited is not None:
+            return limited
     t = " ".join(text.strip().strip("[]").replace("–", "-").lower().split())
     if t in _FLAGS:
         return Flag(name=_FLAGS[t])

@@ -1,9 +1,8 @@
 """Conditional defences and weapon abilities, typed (issue "Units as fielded", step 6).
 
-Datasheets limit some rules to some attacks:
+Datasheets limit some rules to some attacks (a weapon ability limited to some targets is
+``model.abilities.Limited``, decided by the engine):
 
-* a weapon ability that holds only against, or not against, targets with some keywords
-  ("[LETHAL HITS] (not against MONSTER/VEHICLE)", "[ANTI-MONSTER 4+] (MONSTER only)");
 * a weapon that may only target units with some keywords ("can only target MONSTER and
   VEHICLE units");
 * an invulnerable save that holds only against ranged (or melee) attacks ("5+
@@ -20,10 +19,9 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from .abilities import WeaponAbility
 from .common import Frozen
 
-__all__ = ["ConditionalAbility", "ConditionalSave", "TargetCondition"]
+__all__ = ["ConditionalSave", "TargetCondition"]
 
 
 class TargetCondition(Frozen):
@@ -50,16 +48,6 @@ class TargetCondition(Frozen):
         if self.none_of:
             words.append("not against " + "/".join(self.none_of))
         return " and ".join(words) or "always"
-
-
-class ConditionalAbility(Frozen):
-    """A weapon ability that holds only when ``when`` holds for the target."""
-
-    ability: WeaponAbility
-    when: TargetCondition
-
-    def __str__(self) -> str:
-        return f"{self.ability} ({self.when})"
 
 
 class ConditionalSave(Frozen):

@@ -16,7 +16,7 @@ from pydantic import Field, field_validator, model_validator
 from ..dice import DiceExpr
 from .abilities import WeaponAbility
 from .common import Frozen, RulesVersion, Source
-from .conditions import ConditionalAbility, ConditionalSave, TargetCondition
+from .conditions import ConditionalSave, TargetCondition
 from .wargear import ModelType, WargearBudget, WargearOption
 
 __all__ = [
@@ -75,7 +75,6 @@ class WeaponProfile(Frozen):
     AP: int = Field(ge=-6, le=0)
     D: DiceExpr
     abilities: tuple[WeaponAbility, ...] = ()
-    conditional_abilities: tuple[ConditionalAbility, ...] = ()
     may_target: TargetCondition | None = Field(
         default=None, description="the units this weapon may target (None: any)")
     source: Source | None = None

@@ -30,7 +30,7 @@ from ..model.abilities import RapidFire
 from ..model.datasheet import Datasheet, Weapon, WeaponProfile
 from ..names import name_key
 from ..rules import get_ruleset
-from .conditions import against, may_target
+from .conditions import may_target
 from .loadout import Loadout
 
 __all__ = ["Aim", "NoWeaponsError", "expected_damage", "picked_lines", "plainest", "weapon_lines"]
@@ -100,12 +100,11 @@ def _weapons_of(sheet: Datasheet, equipment: Sequence[str], melee: bool) -> list
 
 def _fires(sheet: Datasheet, equipment: Sequence[str], phase: Phase, aim: Aim,
            profiles: Sequence[str], exempt: bool) -> list[WeaponProfile]:
-    """The profiles one model uses in the phase (against ``aim``'s keywords: the weapon's
-    conditional abilities decided, the weapons that may not target it left out)."""
+    """The profiles one model uses in the phase (the weapons that may not target ``aim``'s
+    keywords left out)."""
     weapons = []
     for w in _weapons_of(sheet, equipment, phase == "fight"):
-        usable = tuple(against(p, aim.keywords) for p in w.profiles
-                       if may_target(p, aim.keywords))
+        usable = tuple(p for p in w.profiles if may_target(p, aim.keywords))
         if usable:
             weapons.append(w.model_copy(update={"profiles": usable}))
     picks = [_best_profile(w, aim, profiles) for w in weapons]
@@ -189,7 +188,6 @@ def picked_lines(sheets: Sequence[tuple[Datasheet, int]], phase: Phase,
             assert p.may_target is not None
             raise NoWeaponsError(f"{sheet.name}: {p.name} can only target "
                                  f"{'/'.join(p.may_target.any_of)} units")
-        p = against(p, target_keywords)
         out.append(WeaponLine(name=p.name, count=count, range=p.range, A=p.A, skill=p.skill,
                               S=p.S, AP=p.AP, D=p.D, abilities=p.abilities))
     return out

@@ -22,6 +22,8 @@ from starlette.concurrency import run_in_threadpool
 
 from ..combat.result import Result
 from ..combat.scenario import MAX_MODELS, Phase, Scenario, Target, WeaponLine
+from ..combat.sequence import Sequence as TurnSequence
+from ..combat.sequence import SequenceResult
 from ..effects import NamedEffect
 from ..library import Library, UnitAbility
 from ..model.common import RulesVersion
@@ -279,13 +281,22 @@ NamePath = Annotated[str, Path(description="a name; case, accents and punctuatio
                                max_length=200)]
 
 
-async def _numbers_as_text(request: Request) -> JSONResponse | None:
-    """A 422 for a number field sent as text ("count": "3"; ``tactica.web.strict``)."""
+async def _strict_refusal(request: Request, scenario: Scenario) -> JSONResponse | None:
+    """A 422 for a number field sent as text ("count": "3"; ``tactica.web.strict``) or a
+    named effect given twice (it would be paid and applied twice)."""
     path = numbers_as_text(await request.json(), scenario_number_fields())
-    if path is None:
-        return None
-    return error_response(422, ["body", *path], "a number, not text (write 3, not \"3\")",
-                          "number_type")
+    if path is not None:
+        return error_response(422, ["body", *path], "a number, not text (write 3, not "
+                              "\"3\")", "number_type")
+    seen: set[str] = set()
+    for i, effect in enumerate(scenario.effects):
+        if isinstance(effect, str):
+            key = " ".join(effect.split()).casefold()
+            if key in seen:
+                return error_response(422, ["body", "effects", i], f"{effect!r} is given "
+                                      "twice (each effect is used once)", "duplicate")
+            seen.add(key)
+    return None
 
 
 @router.post("/calc", response_model=Result, summary="Calculate a scenario",
@@ -298,7 +309,7 @@ async def calc(request: Request, scenario: ScenarioDocument) -> Response:
     a few seconds is stopped and refused."""
     from ..calculator import prepare
 
-    refused = await _numbers_as_text(request)
+    refused = await _strict_refusal(request, scenario)
     if refused is not None:
         return refused
     try:
@@ -324,6 +335,27 @@ async def calc(request: Request, scenario: ScenarioDocument) -> Response:
         result = Result.model_validate_json(text)
         text = result.model_copy(update={"resolved": resolved,
                                          "notes": (*notes, *result.notes)}).model_dump_json()
+    return Response(text, media_type="application/json")
+
+
+@router.post("/turn", response_model=SequenceResult, summary="Calculate a turn (a sequence)",
+             responses={422: {"description": "the sequence is refused; `loc` names the field"},
+                        503: {"description": "every calculator is busy"}})
+async def turn(request: Request, sequence: TurnSequence) -> Response:
+    """A turn of combat against one target (the sequence contract, `docs/sequence.md`):
+    the result of the whole sequence plus one result per step, exact (or Monte Carlo)."""
+    pool: CalcPool = request.app.state.calc_pool
+    try:
+        text = await run_in_threadpool(pool.compute, sequence.model_dump_json())
+    except CalcTimeout:
+        return error_response(422, ["body"], TOO_SLOW, "too_slow")
+    except CalcBusy as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=503,
+                            headers={"Retry-After": "2"})
+    except CalcInvalid as exc:
+        return _engine_error(exc)
+    except CalcCrashed as exc:
+        return JSONResponse({"detail": f"the calculation failed: {exc}"}, status_code=500)
     return Response(text, media_type="application/json")
 
 

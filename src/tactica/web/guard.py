@@ -17,8 +17,10 @@ What uvicorn enforces itself (``tactica serve`` sets them, see ``SERVER_LIMITS``
 connection cap (``limit_concurrency``: beyond it new requests get a 503), the idle
 keep-alive timeout (``timeout_keep_alive``) and the largest incomplete request head h11
 buffers (``h11_max_incomplete_event_size``: a longer header block is refused with 400).
-uvicorn has no timeout for a request head that is sent slowly; the connection cap bounds
-how many such connections are held.
+uvicorn has no timeout for a request head that is sent slowly (a "slowloris" client
+holds its connection for ever); ``GuardedH11Protocol`` (uvicorn's h11 protocol with a
+timer) closes a connection whose request head is not complete ``HEAD_TIMEOUT`` seconds
+after its first byte.
 """
 
 from __future__ import annotations
@@ -28,19 +30,61 @@ import json
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["MAX_HEADERS", "MAX_HEADER_BYTES", "SERVER_LIMITS", "RequestGuard"]
+__all__ = ["HEAD_TIMEOUT", "MAX_HEADERS", "MAX_HEADER_BYTES", "SERVER_LIMITS",
+           "GuardedH11Protocol", "RequestGuard"]
 
 #: Most header lines a request may have, and their total size.
 MAX_HEADERS = 100
 MAX_HEADER_BYTES = 16 * 1024
+#: Seconds a client has to send a whole request head.
+HEAD_TIMEOUT = 10.0
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol, closing a connection whose request head is not complete
+    ``head_timeout`` seconds after the connection opened or its next request began."""
+
+    head_timeout: float = HEAD_TIMEOUT
+    _head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        if self.cycle is None or self.cycle.response_complete:
+            self._arm()  # waiting for a request head
+        super().data_received(data)
+        if self.cycle is not None and not self.cycle.response_complete:
+            self._disarm()  # the head is in: the app has the request
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        if self._head_timer is None:
+            self._head_timer = self.loop.call_later(self.head_timeout, self._expired)
+
+    def _disarm(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _expired(self) -> None:
+        self._head_timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
 
 #: uvicorn's own limits as ``tactica serve`` sets them.
 SERVER_LIMITS: dict[str, Any] = {
     "limit_concurrency": 256,
     "timeout_keep_alive": 5,
     "h11_max_incomplete_event_size": MAX_HEADER_BYTES,
-    "http": "h11",
+    "http": GuardedH11Protocol,
 }
 
 

@@ -197,7 +197,8 @@ class _Simple:
                 raise RosterParseError(
                     "a '•' model line under no unit line (a unit line missing?)", number, file)
             known = model_names(self.library, self.unit.name)
-            if known and name_key(model.group("name")).rstrip("s") not in known:
+            said = name_key(model.group("name")).rstrip("s")
+            if known and said not in known and said != name_key(self.unit.name).rstrip("s"):
                 raise RosterParseError(
                     f"{model.group('name').strip()!r} is not a model of "
                     f"{self.unit.name!r} (a unit line missing?)", number, file)

@@ -80,17 +80,26 @@ def _changes(inp: WeaponInputs) -> _Changes:
     return _Changes(skill, hit, notes, not_calc)
 
 
-def hit_roll(inp: WeaponInputs) -> HitRoll:
-    """Hit Roll (reference facts §4.1, §6.1): an unmodified 1 fails, an unmodified roll
-    at or above the critical threshold hits; otherwise roll + modifier (net, capped at
-    +1/-1) >= BS/WS. The BS/WS is the characteristic after every change (effects, cover,
-    Plunging Fire), kept within the rule set's bounds (11th 02.02.01: 2+..6+). [PSYCHIC]
-    ignores what the rule set says (11th: the harmful modifiers). Indirect shooting (10.07
-    / 10th Indirect Fire) and snap shooting (15.09) restrict the roll."""
+def _dropped(changes: list[tuple[int, str]], kept: tuple[int, ...], what: str) -> list[str]:
+    """The labels of the changes not in ``kept`` (as a multiset), for the notes."""
+    left = list(kept)
+    out = []
+    for x, label in changes:
+        if x in left:
+            left.remove(x)
+        else:
+            source = label.split(":")[0]
+            out.append(f"BS/WS worsened by {x} ({source})" if what == "BS/WS"
+                       else f"{x:+d} to hit ({source})")
+    return out
+
+
+def _restrictions(inp: WeaponInputs, snap: bool, notes: list[str]
+                  ) -> tuple[RerollPolicy, int]:
+    """The hit re-roll allowed and the unmodified rolls that always fail: snap shooting
+    (15.09: no re-rolls in 11th) and indirect shooting (10.07: no re-rolls, 1-5 or 1-3
+    fail)."""
     rules, w, circ = inp.rules, inp.weapon, inp.circumstances
-    notes: list[str] = []
-    torrent = "Torrent" in inp.flags
-    snap = any(e.snap_shooting for e in inp.effects)
     reroll = inp.reroll("hit")
     if snap and reroll and not rules.snap_shooting_hit_rerolls:
         notes.append(f"{w.name}: snap shooting, hit re-rolls not allowed (15.09)")
@@ -102,25 +111,48 @@ def hit_roll(inp: WeaponInputs) -> HitRoll:
         if reroll and not ind.rerolls_allowed:
             notes.append(f"{w.name}: indirect shooting, hit rolls cannot be re-rolled (10.07)")
             reroll = None
+    return reroll, fails_on
+
+
+def _critical(inp: WeaponInputs, notes: list[str]) -> int:
+    """The critical-hit threshold: 6, an effect's, or [CONVERSION] beyond 12"."""
+    critical = min([6] + [e.critical_hit_on for e in inp.effects if e.critical_hit_on])
+    if "Conversion" in inp.flags:
+        conv = inp.rules.conversion_critical_hit(inp.scenario.context.distance)
+        if conv is not None:
+            critical = min(critical, conv)
+        notes.append(f"{inp.weapon.name}: Conversion " + (
+            f"critical hits on {conv}+ (the target is more than 12\" away)" if conv
+            else "not triggered (the target is not more than 12\" away, or no distance)"))
+    return critical
+
+
+def hit_roll(inp: WeaponInputs) -> HitRoll:
+    """Hit Roll (reference facts §4.1, §6.1): an unmodified 1 fails, an unmodified roll
+    at or above the critical threshold hits; otherwise roll + modifier (net, capped at
+    +1/-1) >= BS/WS. The BS/WS is the characteristic after every change (effects, cover,
+    Plunging Fire), kept within the rule set's bounds (11th 02.02.01: 2+..6+). [PSYCHIC]
+    ignores what the rule set says (11th: the harmful modifiers). Indirect shooting (10.07
+    / 10th Indirect Fire) and snap shooting (15.09) restrict the roll."""
+    rules, w, circ = inp.rules, inp.weapon, inp.circumstances
+    notes: list[str] = []
+    torrent = "Torrent" in inp.flags
+    snap = any(e.snap_shooting for e in inp.effects)
+    reroll, fails_on = _restrictions(inp, snap, notes)
     ch = _changes(inp)
     notes += ch.notes
     choice = rules.psychic(circ, tuple(x for x, _ in ch.skill), tuple(x for x, _ in ch.hit))
     if choice.ignored:
-        notes.append(f"{w.name}: Psychic, ignored " + ", ".join(choice.ignored)
+        dropped = _dropped(ch.skill, choice.skill_changes, "BS/WS")
+        dropped += _dropped(ch.hit, choice.hit_modifiers, "to hit")
+        notes.append(f"{w.name}: Psychic, ignored " + ", ".join(dropped)
                      + " (the modifiers that lower the hit chance, 24.29)")
     base = w.skill if w.skill is not None else 7
     raw_skill = base + sum(choice.skill_changes)
     skill = rules.bound_skill(raw_skill)
     raw_hit = sum(choice.hit_modifiers)
     modifier = rules.cap(raw_hit, -rules.hit_modifier_cap, rules.hit_modifier_cap)
-    critical = min([6] + [e.critical_hit_on for e in inp.effects if e.critical_hit_on])
-    if "Conversion" in inp.flags:
-        conv = rules.conversion_critical_hit(inp.scenario.context.distance)
-        if conv is not None:
-            critical = min(critical, conv)
-        notes.append(f"{w.name}: Conversion " + (
-            f"critical hits on {conv}+ (the target is more than 12\" away)" if conv
-            else "not triggered (the target is not more than 12\" away, or no distance)"))
+    critical = _critical(inp, notes)
     snap_hit_on = min([6] + [e.snap_hit_on for e in inp.effects if e.snap_hit_on])
     if snap:
         critical = 6
@@ -137,7 +169,7 @@ def hit_roll(inp: WeaponInputs) -> HitRoll:
                 kept.remove(x)
                 parts.append(f"skill {x:+d}" if label == "effect" else label)
         if skill != raw_skill:
-            parts.append(f"BS/WS {raw_skill}+ kept within 2+..6+: {skill}+ (02.02.01)")
+            parts.append(f"BS/WS {raw_skill}+ kept within the bounds: {skill}+ (02.02.01)")
         if raw_hit:
             capped = f" capped {modifier:+d}" if raw_hit != modifier else ""
             parts.append(f"modifier {raw_hit:+d}{capped}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ...model.abilities import Flag, WeaponAbility
+from ...model.abilities import Flag, Limited, WeaponAbility
 from ...rules.base import AttackCircumstances, RuleSet
 from ..scenario import Effect, RerollStage, Scenario, WeaponLine
 
@@ -39,7 +39,11 @@ class WeaponInputs:
     def of(cls, weapon: WeaponLine, scenario: Scenario, rules: RuleSet,
            effects: tuple[Effect, ...]) -> WeaponInputs:
         effects = tuple(e for e in effects if e.applies_to(weapon.name))
-        abilities = weapon.abilities + tuple(e.grant for e in effects if e.grant is not None)
+        # an ability limited to some targets counts only against those (Limited)
+        target_kws = scenario.target.keywords
+        own = tuple(a.ability if isinstance(a, Limited) else a for a in weapon.abilities
+                    if not isinstance(a, Limited) or a.applies(target_kws))
+        abilities = own + tuple(e.grant for e in effects if e.grant is not None)
         flags = frozenset(a.name for a in abilities if isinstance(a, Flag))
         ctx = scenario.context
         ranged = scenario.phase == "shooting"  # reference facts §5.11

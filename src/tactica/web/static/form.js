@@ -264,6 +264,14 @@
       case "rapid_fire": return `Rapid Fire ${a.extra}`;
       case "melta": return `Melta ${a.extra}`;
       case "blast": return !a.extra || a.extra === 1 ? "Blast" : `Blast ${a.extra}`;
+      case "cleave": return `Cleave ${a.extra}`;
+      case "named": return a.parameter ? `${a.name} ${a.parameter}` : a.name;
+      case "limited": {
+        const words = [];
+        if (a.only && a.only.length) words.push("only against " + a.only.join("/"));
+        if (a.excluded && a.excluded.length) words.push("not against " + a.excluded.join("/"));
+        return `${abilityText(a.ability)} (${words.join(" and ")})`;
+      }
       default: return JSON.stringify(a);  // sent back as typed: the API names the field
     }
   }
