@@ -27,7 +27,9 @@ from .datasheet import (
     WeaponProfile,
 )
 from .rules import (
+    ArmyRule,
     CoreRule,
+    Detachment,
     DetachmentRule,
     Enhancement,
     Errata,
@@ -41,11 +43,13 @@ __all__ = [
     "RECOGNISED_WEAPON_ABILITIES",
     "Ability",
     "Anti",
+    "ArmyRule",
     "Blast",
     "CompositionLine",
     "CoreRule",
     "DamagedProfile",
     "Datasheet",
+    "Detachment",
     "DetachmentRule",
     "Enhancement",
     "Errata",
