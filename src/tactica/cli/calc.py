@@ -192,6 +192,9 @@ def calc(
         "--tyranids-nearby", help="a friendly TYRANIDS unit within 6\" of the target")] = False,
     wounds_left: Annotated[int | None, typer.Option(
         help="wounds left on the attacking model (Damaged profiles)")] = None,
+    designated: Annotated[list[str] | None, typer.Option(
+        help="a rule whose chosen enemy unit the target is (Oath of Moment); repeatable. "
+        "Not given: naming such a rule says the target is its chosen unit")] = None,
     monte_carlo: Annotated[
         int | None, typer.Option("--monte-carlo", help="sample N trials")
     ] = None,
@@ -243,6 +246,8 @@ def calc(
                                    led_by=tuple(led_by or ()), arrived_from_reserves=arrived,
                                    disembarked=disembarked, tyranids_nearby=tyranids_nearby,
                                    attacker_wounds_left=wounds_left,
+                                   designated=None if designated is None
+                                   else tuple(designated),
                                    attacker_toughness=next(
                                        (m.T for m in sheet.models if m.T is not None), None)),
                 "effects": tuple(_parse_effect(e) for e in (effect or [])),

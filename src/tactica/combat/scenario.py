@@ -220,6 +220,9 @@ class Context(_Strict):
         default=None, ge=1, le=20, description="T of the attacking model (Crushing Impact)")
     army_faction: str | None = None
     detachment: str | None = None
+    designated: tuple[str, ...] | None = Field(
+        default=None, description="the rules whose chosen enemy unit the target is (Oath "
+        "of Moment); unset: naming such a rule says the target is its chosen unit")
 
     def half_range(self, weapon_range: int | str) -> bool:
         if self.within_half_range is not None:

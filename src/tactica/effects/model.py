@@ -33,7 +33,8 @@ __all__ = [
     "target_has",
 ]
 
-EffectKind = Literal["stratagem", "detachment rule", "enhancement", "ability", "core rule"]
+EffectKind = Literal["stratagem", "detachment rule", "enhancement", "ability", "core rule",
+                     "army rule"]
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,9 @@ class Outcome:
     side_if_character_destroyed: tuple[tuple[str, FloatArray], ...] = ()
     notes: tuple[str, ...] = ()
     not_calculated: tuple[str, ...] = ()
+    #: changes to every target model's characteristics: (stat, operation, value) with
+    #: stat T, Sv, W or invuln and operation "add" or "best" (invuln: the better save)
+    target_changes: tuple[tuple[str, str, int], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -100,6 +100,7 @@ class DatasetRules:
         for a in raw.get("abilities") or []:
             self._abilities.setdefault(a["ability_id"], a)
         self._effect_of: dict[tuple[str, str], Raw | None] = {}
+        self._restrictions: dict[str, Raw] = {}
         # detachments, stratagems and enhancements repeat per faction that may take them
         # (Gladius Task Force under Adeptus Astartes and every chapter): one record per id,
         # with every faction that has it
@@ -146,6 +147,19 @@ class DatasetRules:
 
     def _ability(self, aid: str | None) -> Raw | None:
         return None if aid is None else self._abilities.get(aid)
+
+    def faction_names(self) -> tuple[str, ...]:
+        """Every faction of the bundle, in its order."""
+        return tuple(str(f["name"]) for f in self._faction.values())
+
+    def ability(self, aid: str) -> Raw | None:
+        """The dataset ability with this id (a granted ability's effect)."""
+        return self._abilities.get(aid)
+
+    def target_restrictions(self, record: RuleRecord) -> Raw | None:
+        """A stratagem's ``target_restrictions`` as the dataset has them."""
+        key = getattr(record, "key", None)
+        return None if key is None else self._restrictions.get(key)
 
     def _remember(self, kind: str, key: str, aid: str | None) -> None:
         self._effect_of[(kind, key)] = self._ability(aid)
@@ -199,6 +213,8 @@ class DatasetRules:
     def _stratagem(self, s: Raw, dets: Mapping[str, Raw]) -> Stratagem:
         det = dets.get(s.get("detachment_id") or "")
         self._remember("stratagem", s["id"], s.get("ability_id"))
+        if s.get("target_restrictions"):
+            self._restrictions[s["id"]] = s["target_restrictions"]
         return Stratagem(
             name=display_name(s["name"]), cp=int(s["cp_cost"]),
             detachment="Core" if det is None else det["name"],
