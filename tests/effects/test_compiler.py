@@ -226,3 +226,15 @@ def test_unknown_kinds_are_counted_not_raised() -> None:
     out = compile_effect({"type": "sequence", "steps": [{"type": "x"}, {"type": "x"},
                                                        {"no": "type"}]}, "X")
     assert out.unknown["x"] == 2 and out.status == "not modelled"
+
+
+def test_a_shooting_and_fight_stratagem_is_refused_during_fire_overwatch() -> None:
+    """15.01 WHEN: the test stratagems are used in the shooting and fight phases, Fire
+    Overwatch in the opponent's Movement or Charge phase."""
+    with pytest.raises(NamedEffectError, match="not during Fire Overwatch"):
+        calculate(scenario("Fire Overwatch", "Plus One Hit"))
+
+
+def test_the_same_stratagem_once_per_phase() -> None:
+    with pytest.raises(NamedEffectError, match="once per phase"):
+        calculate(scenario("Plus One Hit", "Plus One Hit"))

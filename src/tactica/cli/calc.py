@@ -192,6 +192,8 @@ def calc(
         "--tyranids-nearby", help="a friendly TYRANIDS unit within 6\" of the target")] = False,
     wounds_left: Annotated[int | None, typer.Option(
         help="wounds left on the attacking model (Damaged profiles)")] = None,
+    game_mode: Annotated[str, typer.Option(
+        help="standard, boarding actions or combat patrol")] = "standard",
     designated: Annotated[list[str] | None, typer.Option(
         help="a rule whose chosen enemy unit the target is (Oath of Moment); repeatable. "
         "Not given: naming such a rule says the target is its chosen unit")] = None,
@@ -247,7 +249,7 @@ def calc(
                                    disembarked=disembarked, tyranids_nearby=tyranids_nearby,
                                    attacker_wounds_left=wounds_left,
                                    designated=None if designated is None
-                                   else tuple(designated),
+                                   else tuple(designated), game_mode=game_mode,
                                    attacker_toughness=next(
                                        (m.T for m in sheet.models if m.T is not None), None)),
                 "effects": tuple(_parse_effect(e) for e in (effect or [])),

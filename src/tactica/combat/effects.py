@@ -7,9 +7,13 @@ in ``NAMED_EFFECTS``; a name that is not registered is refused with the field na
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..dice import FloatArray
 from .scenario import Effect, ModelGroup, Scenario, ScenarioError
+
+if TYPE_CHECKING:
+    from ..effects.model import NamedEffect
 
 __all__ = ["NamedEffectError", "NamedEffects", "resolve_effects"]
 
@@ -90,6 +94,7 @@ def resolve_effects(scenario: Scenario) -> tuple[tuple[Effect, ...], NamedEffect
     """Plain effects plus the modifiers of every named effect (``tactica.effects``);
     each named effect's conditions are checked and every failure is reported at once."""
     from ..effects import UnknownEffectError, find_effect, non_combat_reason
+    from ..effects.stratagem_use import stratagem_use_problems
 
     effects = list(scenario.plain_effects)
     applied: list[str] = []
@@ -101,6 +106,7 @@ def resolve_effects(scenario: Scenario) -> tuple[tuple[Effect, ...], NamedEffect
     context: dict[str, object] = {}
     target_changes: list[tuple[str, str, int]] = []
     failures: list[str] = []
+    used: list[tuple[int, NamedEffect]] = []
     cp = 0
     for i, entry in enumerate(scenario.effects):
         if not isinstance(entry, str):
@@ -113,6 +119,7 @@ def resolve_effects(scenario: Scenario) -> tuple[tuple[Effect, ...], NamedEffect
             effect, param = find_effect(entry, scenario.rules, scenario.context.detachment)
         except UnknownEffectError as exc:
             raise NamedEffectError(f"effects.{i}: {exc}") from None
+        used.append((i, effect))
         problems = effect.check(scenario)
         if problems:
             failures.extend(f"effects.{i}: {p}" for p in problems)
@@ -133,6 +140,7 @@ def resolve_effects(scenario: Scenario) -> tuple[tuple[Effect, ...], NamedEffect
         target_changes.extend(out.target_changes)
         applied.append(effect.name + (f" ({param})" if param else ""))
         cp += effect.cp
+    failures.extend(stratagem_use_problems(scenario, used))  # 15.01
     if failures:
         raise NamedEffectError("; ".join(failures))
     return tuple(effects), NamedEffects(tuple(applied), cp, tuple(notes), tuple(not_calc),

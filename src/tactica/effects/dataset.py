@@ -105,11 +105,6 @@ def _restriction(owner: Owner, raw: Mapping[str, Any] | None) -> tuple[Condition
     return tuple(out)
 
 
-def _in_overwatch(s: Scenario) -> bool:
-    return any(isinstance(e, str) and "overwatch" in normalise(e) for e in s.effects) or any(
-        not isinstance(e, str) and e.snap_shooting for e in s.effects)
-
-
 def _scoped(part: Part, s: Scenario) -> Part | None:
     """``part`` with its modifiers limited to the weapon lines it names (by weapon ability
     or weapon name); ``None`` when the attacker has none of them."""
@@ -139,9 +134,6 @@ class _Apply:
         if self.status != "modelled":
             what = "not a combat rule" if self.status == "non-combat" else "not modelled"
             return Outcome(not_calculated=(f"{self.name}: {what} ({self.reason})",))
-        if self.phases and _in_overwatch(s) and not {"movement", "charge"} & set(self.phases):
-            raise ValueError(f"{self.name}: used in the {'/'.join(self.phases)} phase, not "
-                             "during Fire Overwatch (the opponent's movement or charge phase)")
         parts = self._chosen(param)
         applied: list[Part] = []
         skipped: list[str] = []
@@ -286,7 +278,8 @@ class DatasetEffects:
             phases=combat_phases or ("shooting", "fight"), rules=("11th",),
             conditions=(), terms=terms, section="15.01" if kind == "stratagem" else None,
             apply=_Apply(record.name, compiled, status, reason, record_conditions, phases),
-            parameter=" | ".join(compiled.options) or None)
+            parameter=" | ".join(compiled.options) or None, when_phases=phases,
+            game_modes=self._rules.game_modes(record))
         return DatasetEffect(record, factions, compiled, has_effect, named, borrowed)
 
     def _restrictions_of(self, entry: DatasetEffect) -> Mapping[str, Any] | None:

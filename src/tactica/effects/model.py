@@ -151,6 +151,10 @@ class NamedEffect:
     apply: Callable[[Scenario, str | None], Outcome] | None = None
     parameter: str | None = None  # what "Name: X" may say
     aliases: tuple[str, ...] = ()
+    #: the phases a stratagem's WHEN names (dataset records: command, movement, ...)
+    when_phases: tuple[str, ...] = ()
+    #: the game modes it belongs to ("boarding actions", "combat patrol"); () = any
+    game_modes: tuple[str, ...] = ()
 
     def check(self, scenario: Scenario) -> list[str]:
         """Every failed condition, as sentences naming the effect."""

@@ -109,6 +109,7 @@ class DatasetRules:
         for d in raw.get("detachments") or []:
             dets.setdefault(d["id"], d)
             self._det_factions.setdefault(d["id"], []).append(d.get("faction_id") or "")
+        self._modes = {d["name"]: tuple(d.get("game_modes") or ()) for d in dets.values()}
         strats = list(_first_by_id(raw.get("stratagems") or []).values())
         enhs = list(_first_by_id(raw.get("enhancements") or []).values())
         self._records: list[RuleRecord] = []
@@ -155,6 +156,11 @@ class DatasetRules:
     def ability(self, aid: str) -> Raw | None:
         """The dataset ability with this id (a granted ability's effect)."""
         return self._abilities.get(aid)
+
+    def game_modes(self, record: RuleRecord) -> tuple[str, ...]:
+        """The game modes of the detachment a record belongs to (``combat-patrol``)."""
+        det = getattr(record, "detachment", None)
+        return self._modes.get(det or "", ())
 
     def target_restrictions(self, record: RuleRecord) -> Raw | None:
         """A stratagem's ``target_restrictions`` as the dataset has them."""

@@ -45,11 +45,22 @@ class CalcCrashed(RuntimeError):
     """The worker failed in an unexpected way (a bug, or it was killed from outside)."""
 
 
+#: How long a new worker may take to load (imports, every faction's rules) before its
+#: first calculation; not counted in a calculation's timeout.
+STARTUP_TIMEOUT = 120.0
+
+
 def main() -> None:
-    """A worker's loop: one scenario per line on stdin, one answer per line on stdout."""
+    """A worker's loop: "ready" once loaded, then one scenario per line on stdin, one
+    answer per line on stdout. Loading includes every faction's rules (the bundled
+    dataset's named effects), so no calculation pays for it."""
     from ..combat import calculate
+    from ..effects import dataset_effects
 
     out = sys.stdout
+    dataset_effects()
+    out.write("ready\n")
+    out.flush()
     for line in sys.stdin:
         try:
             answer = "ok " + calculate(line).model_dump_json()
@@ -84,6 +95,7 @@ class _Worker:
         assert self.process.stdout is not None
         threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True,
                          name="tactica-calc-reader").start()
+        self.ready = False
 
     def _read(self, stream: IO[str]) -> None:
         for line in stream:
@@ -94,6 +106,14 @@ class _Worker:
         """Send a scenario; its answer line, or ``None`` if the worker died. Raises
         ``queue.Empty`` on timeout."""
         assert self.process.stdin is not None
+        if not self.ready:  # loading is not part of the calculation's time
+            try:
+                first = self.answers.get(timeout=STARTUP_TIMEOUT)
+            except queue.Empty:
+                return None
+            if first is None or first.strip() != "ready":
+                return None
+            self.ready = True
         self.process.stdin.write(scenario_json.replace("\n", " ") + "\n")
         self.process.stdin.flush()
         return self.answers.get(timeout=timeout)
