@@ -464,7 +464,9 @@ def _stat_modifier(node: Raw, m: Raw) -> _Leaf:
         skill = -abs(value) if op == "improve" else abs(value) if op == "worsen" else value
         e = _effect(skill=skill)
         if e is not None:
-            return _Leaf("target" if defensive else "attacker", f"{stat} {skill:+d}", (e,))
+            word = "improved" if skill < 0 else "worsened"
+            return _Leaf("target" if defensive else "attacker",
+                         f"{stat} {word} by {abs(skill)}", (e,))
     if stat in ("T", "Sv", "W"):
         # on the rule's own unit: it is the target; on an enemy: the enemy is the target
         change = -value if stat == "Sv" else value  # Sv +1 means a better save

@@ -216,7 +216,7 @@ class DatasetEffects:
         for record in rules.records():
             if not isinstance(record, Stratagem | Enhancement | DetachmentRule | ArmyRule):
                 continue
-            factions = self._factions(record)
+            factions = rules.factions_for(record)
             raw = rules.effect_of(record)
             effect = None if raw is None else raw.get("effect")
             entry = None if effect is None else compile_effect(effect, record.name,
@@ -231,9 +231,11 @@ class DatasetEffects:
             self.entries.append(self._entry(
                 record, factions, entry or borrowed or Compiled(), entry is not None,
                 rules.target_restrictions(record), borrowed=bool(borrowed)))
+        self._by_record: dict[tuple[str, str], DatasetEffect] = {}
         for e in self.entries:
             for key in self._keys(e):
                 self._index.setdefault(key, []).append(e)
+            self._by_record[(e.record.record, e.record.key or "")] = e
 
     @staticmethod
     def _borrow(others: list[Compiled]) -> Compiled | None:
@@ -243,13 +245,6 @@ class DatasetEffects:
             return None
         terms = {tuple(p.terms for p in c.parts) for c in others}
         return others[0] if len(terms) == 1 and others[0].parts else None
-
-    @staticmethod
-    def _factions(record: ArmyRecord) -> tuple[str, ...]:
-        if isinstance(record, ArmyRule):
-            return record.factions
-        faction = getattr(record, "faction", None)
-        return (faction,) if faction else ()
 
     def _entry(self, record: ArmyRecord,
                factions: tuple[str, ...], compiled: Compiled, has_effect: bool,
@@ -320,6 +315,30 @@ class DatasetEffects:
                                             best.has_effect, self._restrictions_of(best),
                                             best.borrowed)
         return self._merged[key]
+
+    def of_record(self, record: object) -> DatasetEffect | None:
+        """The named effect built from this dataset record (``tactica rule`` shows its
+        status)."""
+        kind, key = getattr(record, "record", ""), getattr(record, "key", None)
+        return None if key is None else self._by_record.get((str(kind), str(key)))
+
+    def listing(self, faction: str | None = None,
+                detachment: str | None = None) -> list[DatasetEffect]:
+        """The records a faction may use (its own, its parent's detachments, its army
+        rules), optionally only one detachment's (and the faction's army rules)."""
+        out = []
+        for e in self.entries:
+            if faction is not None and name_key(faction) not in {name_key(f)
+                                                                 for f in e.factions}:
+                continue
+            where = getattr(e.record, "detachment", None)
+            if detachment is not None and where is not None and \
+                    name_key(where) != name_key(detachment):
+                continue
+            if detachment is not None and where is None and faction is None:
+                continue
+            out.append(e)
+        return out
 
     def names(self) -> list[str]:
         return list(dict.fromkeys(e.record.name for e in self.entries))

@@ -110,6 +110,7 @@ class DatasetRules:
             dets.setdefault(d["id"], d)
             self._det_factions.setdefault(d["id"], []).append(d.get("faction_id") or "")
         self._modes = {d["name"]: tuple(d.get("game_modes") or ()) for d in dets.values()}
+        self._det_faction_names = {d["name"]: self.factions_of(d) for d in dets.values()}
         strats = list(_first_by_id(raw.get("stratagems") or []).values())
         enhs = list(_first_by_id(raw.get("enhancements") or []).values())
         self._records: list[RuleRecord] = []
@@ -156,6 +157,18 @@ class DatasetRules:
     def ability(self, aid: str) -> Raw | None:
         """The dataset ability with this id (a granted ability's effect)."""
         return self._abilities.get(aid)
+
+    def factions_for(self, record: RuleRecord) -> tuple[str, ...]:
+        """Every faction that may use ``record``: its detachment's factions (a chapter
+        takes its parent's detachments), an army rule's factions."""
+        if isinstance(record, ArmyRule):
+            return record.factions
+        det = getattr(record, "detachment", None)
+        found = self._det_faction_names.get(det or "")
+        if found:
+            return found
+        faction = getattr(record, "faction", None)
+        return (faction,) if faction else ()
 
     def game_modes(self, record: RuleRecord) -> tuple[str, ...]:
         """The game modes of the detachment a record belongs to (``combat-patrol``)."""
