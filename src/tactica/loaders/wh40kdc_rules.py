@@ -101,6 +101,9 @@ class DatasetRules:
             self._abilities.setdefault(a["ability_id"], a)
         self._effect_of: dict[tuple[str, str], Raw | None] = {}
         self._restrictions: dict[str, Raw] = {}
+        self.unit_keywords: frozenset[str] = frozenset(
+            str(k).upper() for u in raw.get("units") or []
+            for k in (*(u.get("keywords") or ()), *(u.get("faction_keywords") or ())))
         # detachments, stratagems and enhancements repeat per faction that may take them
         # (Gladius Task Force under Adeptus Astartes and every chapter): one record per id,
         # with every faction that has it
