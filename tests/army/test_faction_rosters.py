@@ -42,8 +42,7 @@ def verdict(path: Path) -> tuple[bool, frozenset[str], frozenset[str]]:
 
 @pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
 def test_every_format_of_a_list_gives_the_same_verdict(case: Path) -> None:
-    files = [f for f in lists_of(case) if "rosterizer" not in f.name]
-    results = {f.name: verdict(f) for f in files}
+    results = {f.name: verdict(f) for f in lists_of(case)}  # Rosterizer exports too
     first = next(iter(results.values()))
     assert all(r[:2] == first[:2] for r in results.values()), results
     assert all(not r[2] for r in results.values()), results
@@ -58,7 +57,32 @@ def test_the_houndpack_war_dogs_are_characters_in_every_format() -> None:
     """Houndpack Lance grants CHARACTER to War Dogs: the text exports, which cannot say so
     themselves, now agree with the New Recruit JSON."""
     for f in lists_of(ROSTERS / "chaos-knights-houndpack"):
-        if "rosterizer" in f.name:
-            continue
         legal, errors, _ = verdict(f)
         assert "WARLORD_NOT_CHARACTER" not in errors and legal, f.name
+
+
+def test_a_rosterizer_export_imports_with_the_datasets_importer() -> None:
+    roster = load_roster(ROSTERS / "chaos-knights-houndpack" / "input.rosterizer.json")
+    assert roster.source is not None and roster.source.format == "rosterizer"
+    assert (roster.faction, roster.detachments, roster.battle_size) == (
+        "Chaos Knights", ("Houndpack Lance",), "Strike Force")
+    assert [u.name for u in roster.units][:3] == ["War Dog Karnivore", "War Dog Karnivore",
+                                                  "War Dog Executioner"]
+    assert roster.units[0].enhancements[0].name == "Preyslayer's Mantle"
+    assert roster.units[2].warlord
+
+
+@pytest.mark.parametrize("name,content", [
+    ("list.ros", b'<?xml version="1.0"?><roster name="x"/>'),
+    ("list.txt", b'<?xml version="1.0"?>\n<roster name="x"></roster>'),
+])
+def test_battlescribe_rosters_are_refused_in_one_line(tmp_path: Path, name: str,
+                                                      content: bytes) -> None:
+    from tactica.army.formats import UnsupportedFormatError
+
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(UnsupportedFormatError) as info:
+        load_roster(path)
+    message = str(info.value)
+    assert "\n" not in message and "BattleScribe roster file" in message
