@@ -86,3 +86,36 @@ def test_battlescribe_rosters_are_refused_in_one_line(tmp_path: Path, name: str,
         load_roster(path)
     message = str(info.value)
     assert "\n" not in message and "BattleScribe roster file" in message
+
+
+def _list_calc(path: Path, unit: str, phase: str = "shooting") -> tuple[list[str], object]:
+    from tactica.army.attack import apply_list_effects, list_attacker
+    from tactica.combat import calculate
+    from tactica.combat.scenario import Scenario
+
+    lib = load_library(dataset=True)
+    roster = load_roster(path, library=lib)
+    built = list_attacker(roster, unit, lib, phase)
+    scenario = Scenario.model_validate({
+        "phase": phase, "attacker": built.attacker, "target": lib.target("meq"),
+        "context": {"army_faction": built.army_faction, "detachment": built.detachment}})
+    applied, notes = apply_list_effects(scenario, built.candidates, built.situational)
+    return notes, calculate(applied)
+
+
+def test_calc_list_applies_another_factions_enhancement() -> None:
+    """A Chaos Knights app list: the War Dog Brigand's Final Howl (Aura) (Houndpack
+    Lance) re-rolls Wound rolls of 1, applied from the list."""
+    notes, result = _list_calc(ROSTERS / "gw-app-11e" / "official_10.txt", "War Dog Brigand")
+    assert "Final Howl (Aura)" in result.effects_applied  # type: ignore[attr-defined]
+    assert any(n.startswith("Final Howl (Aura) (from the list): re-roll wound rolls")
+               for n in notes)
+
+
+def test_calc_list_leaves_a_rule_the_player_chooses_to_the_player() -> None:
+    """Orks: Waaagh! is called by the player, so a list does not apply it (it is named
+    with --effect when called); its note says why."""
+    notes, result = _list_calc(ROSTERS / "gw-app-11e" / "official_16.txt", "Gretchin")
+    assert "Waaagh!" not in result.effects_applied  # type: ignore[attr-defined]
+    assert any(n.startswith("Waaagh! (from the list) not applied") and "the player uses it"
+               in n for n in notes)

@@ -147,16 +147,26 @@ def test_attack_modifiers(name: str, expected: float) -> None:
 
 
 def test_defensive_kinds_apply_to_the_target() -> None:
+    """The target is the rule's unit (a TEST FACTION unit): its defensive rules apply."""
+    own = {"target_keywords": ("TEST FACTION",)}
     # Feel No Pain 5+: each unsaved wound ignored on 5+: 0.75 x 4/6 damage
-    assert calculate(scenario("Stubborn")).damage.mean == pytest.approx(0.75 * 4 / 6)
+    assert calculate(scenario("Stubborn", **own)).damage.mean == pytest.approx(0.75 * 4 / 6)
     # AP-3 into Sv3+: 6+ save; a 4+ invulnerable save is used instead: 1.5 x 1/2
-    assert unsaved("Shield", AP=-3, Sv=3) == pytest.approx(0.75)
+    assert unsaved("Shield", AP=-3, Sv=3, **own) == pytest.approx(0.75)
     assert unsaved(AP=-3, Sv=3) == pytest.approx(1.5 * 5 / 6)
     # damage reduction 1 on D2 into W3: 1 damage per unsaved wound
-    assert calculate(scenario("Tough Hide", D="2", W=3)).damage.mean == pytest.approx(0.75)
+    assert calculate(scenario("Tough Hide", D="2", W=3, **own)).damage.mean == \
+        pytest.approx(0.75)
     # incoming AP worsened by 1: AP-1 becomes AP0 (Sv 4+ again)
-    assert unsaved("Contempt", AP=-1) == pytest.approx(0.75)
+    assert unsaved("Contempt", AP=-1, **own) == pytest.approx(0.75)
     assert unsaved(AP=-1) == pytest.approx(1.5 * 4 / 6)
+
+
+def test_a_defensive_rule_never_protects_the_enemy() -> None:
+    """The attacker's army rule with a defensive part: the target (no keyword of the
+    rule's faction) does not gain the invulnerable save."""
+    with pytest.raises(NamedEffectError, match="the target is not a TEST FACTION unit"):
+        calculate(scenario("Shield", AP=-3, Sv=3))
 
 
 def test_mortal_wounds_before_the_attacks() -> None:

@@ -277,7 +277,8 @@ def calc(
             if built is not None:
                 from ..army.attack import apply_list_effects
 
-                scenario, more = apply_list_effects(scenario, built.candidates)
+                scenario, more = apply_list_effects(scenario, built.candidates,
+                                                    built.situational)
                 notes += more
         result = calculate(scenario)
     except ValidationError as exc:

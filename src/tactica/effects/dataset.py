@@ -11,8 +11,8 @@ effects (issue 16): the dataset's records (``loaders.wh40kdc_rules``) compiled b
   cannot express): naming it lists it under ``not_calculated``.
 
 Every named effect keeps the conditions the record implies: its faction (the unit whose
-rule it is must have one of the faction's keywords; a generic profile with no faction
-keyword at all, such as the ``meq`` preset, is taken as given), a stratagem's target
+rule it is must have one of the faction's keywords; an attacker profile with no faction
+keyword at all is taken as given, a target never is), a stratagem's target
 keywords, its phases (11th 15.01: a stratagem is used in the phase its WHEN names; one
 used in another player's movement or charge phase is not a Fire Overwatch stratagem
 unless that phase is listed).
@@ -21,6 +21,7 @@ unless that phase is listed).
 from __future__ import annotations
 
 import functools
+import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -55,6 +56,9 @@ class DatasetEffect:
     effect: NamedEffect
     #: the effect is that of the same-named record of another detachment
     borrowed: bool = False
+    #: the dataset's ``behavior``: passive, aura, activated (the player chooses to use
+    #: it: Waaagh!, Oath of Moment) or reactive
+    behavior: str | None = None
 
     @property
     def status(self) -> Status:
@@ -69,11 +73,14 @@ class DatasetEffect:
 
 def _faction_condition(owner: Owner, keywords: frozenset[str], every: frozenset[str],
                        label: str) -> Condition:
-    """The owner's unit has one of the faction's keywords, or no faction keyword at all."""
+    """The owner's unit has one of the faction's keywords. An attacker with no faction
+    keyword at all (a hand-made profile) is taken as given; a target is not: a defensive
+    part (an invulnerable save, Armour of Contempt) must not protect the enemy of the unit
+    whose rule it is (Waaagh!'s 5+ invulnerable save is not the target's)."""
     def test(s: Scenario) -> bool:
         unit = s.attacker if owner == "attacker" else s.target
         kws = {k.upper() for k in unit.keywords}
-        return bool(kws & keywords) or not (kws & every)
+        return bool(kws & keywords) or (owner == "attacker" and not (kws & every))
 
     who = "attacker" if owner == "attacker" else "target"
     return Condition(f"{who} is {label}", f"the {who} is not a {label} unit", test)
@@ -208,6 +215,7 @@ class DatasetEffects:
         self._rules = rules
         self._index: dict[str, list[DatasetEffect]] = {}
         self._faction_kws: dict[str, frozenset[str]] = {}
+        self._behavior: dict[tuple[str, str], str | None] = {}
         compiled: list[tuple[ArmyRecord, tuple[str, ...], Compiled | None]] = []
         by_name: dict[str, list[Compiled]] = {}
         for f in rules.faction_names():
@@ -222,6 +230,7 @@ class DatasetEffects:
             entry = None if effect is None else compile_effect(effect, record.name,
                                                                rules.ability)
             compiled.append((record, factions, entry))
+            self._behavior[(record.record, record.key or "")] = (raw or {}).get("behavior")
             if entry is not None:
                 by_name.setdefault(f"{record.record}/{normalise(record.name)}", []).append(entry)
         self._every = frozenset().union(*self._faction_kws.values())
@@ -275,13 +284,17 @@ class DatasetEffects:
             apply=_Apply(record.name, compiled, status, reason, record_conditions, phases),
             parameter=" | ".join(compiled.options) or None, when_phases=phases,
             game_modes=self._rules.game_modes(record))
-        return DatasetEffect(record, factions, compiled, has_effect, named, borrowed)
+        behavior = self._behavior.get((record.record, record.key or ""))
+        return DatasetEffect(record, factions, compiled, has_effect, named, borrowed, behavior)
 
     def _restrictions_of(self, entry: DatasetEffect) -> Mapping[str, Any] | None:
         return self._rules.target_restrictions(entry.record)
 
     def _keys(self, entry: DatasetEffect) -> list[str]:
         keys = [normalise(entry.record.name)]
+        bare = re.sub(r"\s*\((upgrade|aura)\)\s*$", "", entry.record.name, flags=re.I)
+        if bare != entry.record.name:  # a list says "Snarling Rivalry" for "... (Upgrade)"
+            keys.append(normalise(bare))
         where = getattr(entry.record, "detachment", None)
         if where:
             keys.append(normalise(f"{entry.record.name} ({where})"))
@@ -338,6 +351,25 @@ class DatasetEffects:
             if detachment is not None and where is None and faction is None:
                 continue
             out.append(e)
+        return out
+
+    def list_rules(self, faction: str | None,
+                   detachments: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+        """The detachment rules of ``detachments`` and the army rules of ``faction`` (what
+        an army list brings), each with what naming it assumes (the target an Oath of
+        Moment picked, being within an aura...): name -> assumptions."""
+        out: dict[str, tuple[str, ...]] = {}
+        picked = [e for d in detachments for e in self.listing(detachment=d)
+                  if e.effect.kind == "detachment rule"]
+        if faction:
+            picked += [e for e in self.listing(faction=faction) if e.effect.kind == "army rule"]
+        for e in picked:
+            assumed = [a for p in e.compiled.parts for a in p.assumptions]
+            assumed += [c.description for p in e.compiled.parts for c in p.conditions
+                        if c.description.startswith("the target is the ")]
+            if e.behavior in ("activated", "reactive"):
+                assumed.append("the player uses it (it is not always on)")
+            out.setdefault(e.record.name, tuple(dict.fromkeys(assumed)))
         return out
 
     def names(self) -> list[str]:
