@@ -8,8 +8,8 @@ is a fresh Python process (the dataset is cached per process), timing:
 * ``convert all``: converting every unit to a ``Datasheet`` with its load report;
 * ``total``: both, i.e. loading all factions;
 
-and the same for the BSData Genestealer Cults catalogue when ``../shared/data/bsdata-11e``
-is next to the repository (its files are not part of tactica).
+and the same for the BSData Genestealer Cults catalogue when ``TACTICA_REAL_DATA`` (else
+``../shared/data``) has ``bsdata-11e`` (its files are not part of tactica).
 
 Run ``python benchmarks/bench_load.py`` (``--runs N``). It prints a markdown table;
 ``--write`` also puts it into ``benchmarks/README.md`` between ``<!-- load:start -->``
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import subprocess
@@ -28,7 +29,9 @@ from pathlib import Path
 
 from readme import write_section
 
-BSDATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "bsdata-11e"
+REAL_DATA = Path(os.environ.get("TACTICA_REAL_DATA")
+                 or Path(__file__).resolve().parents[2] / "shared" / "data")
+BSDATA = REAL_DATA / "bsdata-11e"
 
 #: The child process: times one cold load and prints the numbers as JSON.
 CHILD = r"""

@@ -18,6 +18,7 @@ from tactica.library import (
     load_library,
     load_presets,
     load_reference_facts,
+    load_seed_library,
     target_from_datasheet,
 )
 from tactica.model import (
@@ -524,10 +525,24 @@ def test_feel_no_pain_ability_reaches_the_target() -> None:
 
 # --- the packaged library (reads the seed pages through load_seed_page) ---------------
 
+def test_the_default_library_is_the_command_lines() -> None:
+    """Issue 11: ``load_library()`` (the Python API's default) has the seed pages and the
+    bundled dataset, as ``tactica calc`` does without options."""
+    from tactica.library import configured_sources
+    from tactica.sources import SourcedLibrary
+
+    assert configured_sources() == ((), True)
+    lib = load_library()
+    assert isinstance(lib, SourcedLibrary) and lib is load_library((), dataset=True)
+    assert [s.kind for s in lib.sources] == ["seed", "dataset"]
+    assert lib.datasheet("Primus").source.file == "000_0f632543a676f819.txt"
+    assert lib.datasheet("Intercessor Squad").source.file.startswith("wh40kdc ")
+
+
 
 def test_packaged_library_has_the_five_seed_units() -> None:
-    lib = load_library()
-    assert lib is load_library()  # cached
+    lib = load_seed_library()
+    assert lib is load_seed_library() is load_library(dataset=False)  # cached
     assert set(lib.names()) >= {
         "Primus",
         "Banehammer",
@@ -555,11 +570,11 @@ def test_packaged_library_has_the_five_seed_units() -> None:
     ],
 )
 def test_packaged_lookup(typed: str, name: str) -> None:
-    assert load_library().datasheet(typed).name == name
+    assert load_seed_library().datasheet(typed).name == name
 
 
 def test_packaged_primus_is_completed_from_the_facts() -> None:
-    sheet = load_library().datasheet("Primus")
+    sheet = load_seed_library().datasheet("Primus")
     assert [m.statline() for m in sheet.models] == ['M6" T3 Sv5+ 5++ W4 Ld6+ OC1']
     assert "Neophyte Hybrids" in sheet.leader_of
     assert [w.name for w in sheet.weapons] == [
@@ -571,7 +586,7 @@ def test_packaged_primus_is_completed_from_the_facts() -> None:
 
 
 def test_packaged_targets() -> None:
-    lib = load_library()
+    lib = load_seed_library()
     riders = lib.target("Death Riders")
     assert [(g.name, g.count) for g in riders.models] == [("Ridemaster", 1), ("Death Rider", 4)]
     neophytes = lib.target("Neophyte Hybrids", models=20)
@@ -581,7 +596,7 @@ def test_packaged_targets() -> None:
 
 
 def test_packaged_rules_and_enhancements() -> None:
-    lib = load_library()
+    lib = load_seed_library()
     found = lib.rule("Primed and Readied")
     assert isinstance(found[0], Stratagem)
     assert (found[0].cp, found[0].detachment, found[0].category) == (

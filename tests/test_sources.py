@@ -3,10 +3,11 @@ the three sources, and the command line over them (``--data``, ``--faction``,
 ``data report``, ``--version``).
 
 The first part builds libraries from hand-made datasheets; the comparison part reads the
-seed pages, the BSData files in ``<repo>/../shared/data/bsdata-11e`` (test fixtures, not
-in the repository) and the installed wh40kdc dataset. Every pinned value there was read
-from the source files: the seed pages (``src/tactica/data/seeds/00N_*.txt``), the BSData
-JSON and ``wh40kdc/_bundle.json``.
+seed pages, the real BSData files (the ``bsdata`` fixture of the real-data suite,
+``TACTICA_REAL_DATA``: not in the repository) and the installed wh40kdc dataset. Every
+pinned value there was read from the source files: the seed pages
+(``src/tactica/data/seeds/00N_*.txt``), the BSData JSON and ``wh40kdc/_bundle.json`` of
+the version the ``pinned_dataset`` fixture names (other versions skip those tests).
 """
 
 from __future__ import annotations
@@ -28,7 +29,12 @@ from tactica.library import (
 )
 from tactica.loaders.bsdata import load_bsdata
 from tactica.loaders.report import LoadReport, UnitReport
-from tactica.loaders.wh40kdc import ATTRIBUTION, INSTALL_HINT, embedded_dataset
+from tactica.loaders.wh40kdc import (
+    ATTRIBUTION,
+    INSTALL_HINT,
+    embedded_dataset,
+    installed_version,
+)
 from tactica.model import (
     CompositionLine,
     Datasheet,
@@ -49,9 +55,16 @@ from tactica.sources import (
     compare,
 )
 
-BSDATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "bsdata-11e"
-GSC = BSDATA / "Genestealer Cults.json"
 runner = CliRunner()
+FIXTURE_CATALOGUE = Path(__file__).resolve().parent / "fixtures" / "bsdata" / "Xenos - Testers.json"
+#: The installed dataset's source label ("wh40kdc 1.4.5").
+DATASET = f"wh40kdc {installed_version()}"
+
+
+@pytest.fixture(scope="session")
+def gsc(bsdata: Path) -> Path:
+    """The real BSData Genestealer Cults catalogue (real-data suite)."""
+    return bsdata / "Genestealer Cults.json"
 WIDE = {"COLUMNS": "250"}
 
 
@@ -248,6 +261,7 @@ def test_build_library_without_the_dataset(monkeypatch: pytest.MonkeyPatch) -> N
         raise wh40kdc.DatasetMissingError()
 
     monkeypatch.setattr(wh40kdc, "embedded_dataset", missing)
+    monkeypatch.setattr(wh40kdc, "installed_version", lambda: None)
     lib = build_library([], dataset=True, seeds=Library([_sheet("Primus", "11th", 70)],
                                                         presets=()))
     assert lib.missing == (INSTALL_HINT,)
@@ -333,8 +347,8 @@ STATS = {
 }
 
 
-def _sheets(name: str) -> dict[str, Datasheet | None]:
-    bsdata = load_bsdata([GSC])
+def _sheets(name: str, gsc: Path) -> dict[str, Datasheet | None]:
+    bsdata = load_bsdata([gsc])
     return {
         "seed": load_seed_library().datasheet(name),
         "bsdata": bsdata.datasheet(name) if name in bsdata else None,
@@ -352,8 +366,9 @@ def _points(sheet: Datasheet | None) -> Any:
 
 
 @pytest.mark.parametrize("name", list(POINTS))
-def test_seed_unit_points_and_stats_in_each_source(name: str) -> None:
-    sheets = _sheets(name)
+def test_seed_unit_points_and_stats_in_each_source(name: str, gsc: Path,
+                                                  pinned_dataset: str) -> None:
+    sheets = _sheets(name, gsc)
     assert {k: _points(v) for k, v in sheets.items()} == POINTS[name]
     for sheet in sheets.values():
         if sheet is not None:
@@ -361,8 +376,9 @@ def test_seed_unit_points_and_stats_in_each_source(name: str) -> None:
 
 
 @pytest.mark.parametrize(("name", "first", "second"), list(DIFFERENCES))
-def test_seed_unit_differences_between_sources(name: str, first: str, second: str) -> None:
-    sheets = _sheets(name)
+def test_seed_unit_differences_between_sources(name: str, first: str, second: str,
+                                              gsc: Path, pinned_dataset: str) -> None:
+    sheets = _sheets(name, gsc)
     a, b = sheets[first], sheets[second]
     assert a is not None and b is not None
     assert [str(d) for d in compare(a, b)] == DIFFERENCES[(name, first, second)]
@@ -374,15 +390,15 @@ def test_seed_pages_are_the_versions_they_are() -> None:
                      "Neophyte Hybrids": "10th", "Tyrannocyte": "11th"}
 
 
-def test_brood_brothers_are_not_in_the_shared_bsdata_copy() -> None:
-    report = load_bsdata([GSC]).report()
+def test_brood_brothers_are_not_in_the_real_bsdata_copy(gsc: Path) -> None:
+    report = load_bsdata([gsc]).report()
     for name in ("Banehammer", "Death Riders"):
         (reason,) = report.unit(name).reasons
         assert reason.endswith("(not loaded: 'Imperium - Astra Militarum - Library')")
 
 
-def test_genestealer_cults_units_per_source() -> None:
-    bsdata = load_bsdata([GSC])
+def test_genestealer_cults_units_per_source(gsc: Path, pinned_dataset: str) -> None:
+    bsdata = load_bsdata([gsc])
     ds = embedded_dataset()
     in_bsdata = {n for n in bsdata.names()
                  if (s := bsdata.datasheet(n)) and "GENESTEALER CULTS" in s.faction_keywords}
@@ -400,13 +416,14 @@ def test_genestealer_cults_units_per_source() -> None:
 
 
 @pytest.fixture(scope="module")
-def merged() -> Library:
-    return load_library([GSC], dataset=True)
+def merged(gsc: Path) -> Library:
+    return load_library([gsc], dataset=True)
 
 
-def test_merged_library_is_cached_and_separate_from_the_seed_library(merged: Library) -> None:
-    assert merged is load_library([GSC], dataset=True)
-    assert load_library() is load_seed_library()
+def test_merged_library_is_cached_and_separate_from_the_seed_library(
+        merged: Library, gsc: Path) -> None:
+    assert merged is load_library([gsc], dataset=True)
+    assert load_library(dataset=False) is load_seed_library()
 
 
 def test_merged_tyrannocyte_keeps_the_seed_points_and_lists_the_others(merged: Library) -> None:
@@ -418,24 +435,25 @@ def test_merged_tyrannocyte_keeps_the_seed_points_and_lists_the_others(merged: L
     assert points.others == (("BSData Genestealer Cults.json", "1 model: 90 pts"),)
 
 
-def test_merged_neophytes_11th_from_the_catalogue_10th_from_the_page(merged: Library) -> None:
+def test_merged_neophytes_11th_from_the_catalogue_10th_from_the_page(
+        merged: Library, pinned_dataset: str) -> None:
     assert isinstance(merged, SourcedLibrary)
     eleventh = merged.datasheet("Neophyte Hybrids")
     assert eleventh.source.file == "Genestealer Cults.json"
     (points,) = [d for d in merged.decisions("Neophyte Hybrids") if d.field == "points"]
-    assert points.others == (("wh40kdc 1.4.5", "10 models: 70 pts, 11-20 models: 135 pts"),)
+    assert points.others == ((DATASET, "10 models: 70 pts, 11-20 models: 135 pts"),)
     assert merged.datasheet("Neophyte Hybrids", "10th").source.file == (
         "003_b9ee116837e603c7.txt")
 
 
 def test_merged_death_riders_say_why_bsdata_has_none(merged: Library) -> None:
     sheet = merged.datasheet("Death Riders")
-    assert sheet.source.file == "wh40kdc 1.4.5"
+    assert sheet.source.file == DATASET
     assert any(n.startswith("not from BSData Genestealer Cults.json: entry: link target")
                for n in sheet.notes)
 
 
-def test_target_from_the_bundled_dataset(merged: Library) -> None:
+def test_target_from_the_bundled_dataset(merged: Library, pinned_dataset: str) -> None:
     target = merged.target("Custodian Guard")
     assert [(g.count, g.T, g.Sv, g.invuln, g.W) for g in target.models] == [(4, 6, 2, 4, 3)]
 
@@ -453,11 +471,11 @@ def test_version_credits_40kdc_data() -> None:
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("tactica ")
-    assert lines[1] == f"bundled dataset: wh40kdc 1.4.5. {ATTRIBUTION}"
+    assert lines[1] == f"bundled dataset: {DATASET}. {ATTRIBUTION}"
     assert "Powered by 40kdc-data" in out and "https://40kdc.alpacasoft.dev" in out
 
 
-def test_calc_from_the_bundled_dataset() -> None:
+def test_calc_from_the_bundled_dataset(pinned_dataset: str) -> None:
     code, out, err = _run("calc", "--attacker", "Acolyte Hybrids with Hand Flamers",
                           "--target", "Custodian Guard", "--weapon", "Hand flamer", "--json")
     assert code == 0, err
@@ -468,11 +486,11 @@ def test_calc_from_the_bundled_dataset() -> None:
     assert result["wounds"]["mean"] == pytest.approx(17.5 / 6)
 
 
-def test_sheet_magus_and_units_by_faction() -> None:
+def test_sheet_magus_and_units_by_faction(gsc: Path) -> None:
     code, out, _ = _run("sheet", "Magus")
     assert code == 0
-    assert "11th datasheet from wh40kdc 1.4.5" in out
-    code, out, _ = _run("--data", str(GSC), "units", "--faction", "genestealer cults")
+    assert f"11th datasheet from {DATASET}" in out
+    code, out, _ = _run("--data", str(gsc), "units", "--faction", "genestealer cults")
     assert code == 0
     for name in ("Primus", "Magus", "Tectonic Fragdrill", "Shanus Daskovian"):
         assert name in out
@@ -482,12 +500,13 @@ def test_sheet_magus_and_units_by_faction() -> None:
 
 
 def test_sources_do_not_leak_between_commands() -> None:
-    _run("--data", str(GSC), "units", "--faction", "Tyranids")
-    assert configured_sources() == ((), False)
+    before = configured_sources()
+    _run("--no-dataset", "--data", str(FIXTURE_CATALOGUE), "units", "--faction", "Testers")
+    assert configured_sources() == before
 
 
-def test_data_report() -> None:
-    code, out, _ = _run("--data", str(GSC), "data", "report")
+def test_data_report(gsc: Path, pinned_dataset: str) -> None:
+    code, out, _ = _run("--data", str(gsc), "data", "report")
     assert code == 0
     rows = {line.split()[0]: line.split()[-4:] for line in out.splitlines()
             if line.strip().startswith(("seed", "BSData", "wh40kdc"))
@@ -499,7 +518,7 @@ def test_data_report() -> None:
     assert code == 0 and "wh40kdc" not in out
     code, out, _ = _run("data", "report", "--json")
     reports = json.loads(out)
-    assert [r["source"] for r in reports] == ["seed pages", "wh40kdc 1.4.5"]
+    assert [r["source"] for r in reports] == ["seed pages", DATASET]
 
 
 def test_missing_dataset_is_explained(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -510,6 +529,7 @@ def test_missing_dataset_is_explained(monkeypatch: pytest.MonkeyPatch) -> None:
         raise wh40kdc.DatasetMissingError()
 
     monkeypatch.setattr(wh40kdc, "embedded_dataset", missing)
+    monkeypatch.setattr(wh40kdc, "installed_version", lambda: None)
     library._load_sourced_library.cache_clear()
     try:
         code, _, err = _run("sheet", "Magus")

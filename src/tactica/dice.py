@@ -38,7 +38,8 @@ MAX_DICE = 10
 #: The largest fixed part (a plain number or the ``+K``) one expression may carry.
 MAX_VALUE = 200
 
-_PATTERN = re.compile(r"^\s*(?:(\d*)\s*[dD]\s*(\d+)\s*(?:\+\s*(\d+))?|(\d+))\s*$")
+#: ASCII digits only: "D６" (a full-width digit) is not a dice expression.
+_PATTERN = re.compile(r"^\s*(?:(\d*)\s*[dD]\s*(\d+)\s*(?:\+\s*(\d+))?|(\d+))\s*$", re.ASCII)
 _ALLOWED_SIDES = (3, 6)
 
 FloatArray = npt.NDArray[np.float64]
@@ -176,7 +177,7 @@ class DiceExpr:
         return core_schema.no_info_plain_validator_function(
             validate,
             json_schema_input_schema=core_schema.union_schema(
-                [core_schema.str_schema(pattern=r"^(\d+|\d*[dD](3|6)(\+\d+)?)$"),
+                [core_schema.str_schema(pattern=r"^([0-9]+|[0-9]*[dD](3|6)(\+[0-9]+)?)$"),
                  core_schema.int_schema(ge=0)]
             ),
             serialization=core_schema.plain_serializer_function_ser_schema(

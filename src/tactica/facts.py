@@ -325,7 +325,10 @@ def target_from_datasheet(sheet: Datasheet, models: int | None = None) -> Target
             )
         )
     keywords = tuple(dict.fromkeys((*sheet.keywords, *sheet.faction_keywords)))
-    return Target(name=sheet.name, keywords=keywords, models=tuple(groups))
+    demise = sheet.ability("Deadly Demise")
+    return Target(name=sheet.name, keywords=keywords, models=tuple(groups),
+                  abilities=tuple(dict.fromkeys(str(a) for a in sheet.abilities)),
+                  deadly_demise=demise.parameter if demise is not None else None)
 
 
 def _profile_for(sheet: Datasheet, model: str) -> ModelProfile:

@@ -30,6 +30,7 @@ them says so in its ``notes``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.resources
 from collections.abc import Iterable, Mapping, Sequence
@@ -186,6 +187,11 @@ class Library:
         """The unit names, each once, in load order."""
         return tuple(dict.fromkeys(d.name for d in self._order))
 
+    def has(self, name: str) -> bool:
+        """Whether a unit answers to ``name`` (no suggestions computed)."""
+        key = name_key(name)
+        return self._aliases.get(key, key) in self._sheets
+
     def datasheet_versions(self, name: str) -> tuple[Datasheet, ...]:
         """Every version of the named unit, preferred version (11th) first."""
         key = name_key(name)
@@ -324,11 +330,44 @@ def _seed_pages() -> list[importlib.resources.abc.Traversable]:
     return sorted((p for p in folder.iterdir() if p.name.endswith(".txt")), key=lambda p: p.name)
 
 
+class SeedSnapshot(Frozen):
+    """What ``load_seed_library`` builds from the seed pages, as kept in tactica's cache
+    (``tactica.cache``: the pages are parsed once, not in every command)."""
+
+    datasheets: tuple[Datasheet, ...]
+    records: tuple[RuleRecord, ...]
+    aliases: dict[str, str]
+
+    def library(self) -> Library:
+        return Library(self.datasheets, self.records, aliases=self.aliases)
+
+
 @functools.cache
 def load_seed_library() -> Library:
     """The packaged library, built on first use and cached: every seed page loaded with
     ``load_seed_page``, its datasheet completed from the reference facts (§1), plus the
-    target presets (§2). Load errors propagate (``LoadError`` names page and line)."""
+    target presets (§2). Load errors propagate (``LoadError`` names page and line).
+
+    The parsed pages are kept in tactica's on-disk cache (``tactica.cache``, keyed by the
+    pages, the facts and the loaders' code; ``TACTICA_CACHE=0`` turns it off)."""
+    from .cache import cache_dir, cache_enabled, cache_key, write_atomically
+
+    if not cache_enabled():
+        return _parse_seed_pages().library()
+    path = cache_dir() / f"seeds-{cache_key('seed pages')}.json"
+    try:
+        return SeedSnapshot.model_validate_json(path.read_bytes()).library()
+    except (OSError, ValueError):  # absent or unreadable: parse the pages
+        pass
+    snapshot = _parse_seed_pages()
+    with contextlib.suppress(OSError):
+        write_atomically(path, lambda t: t.write_text(snapshot.model_dump_json(),
+                                                      encoding="utf-8"),
+                         stale="seeds-*.json")
+    return snapshot.library()
+
+
+def _parse_seed_pages() -> SeedSnapshot:
     from .loaders.seed_page import load_seed_page
 
     facts = load_reference_facts()
@@ -349,16 +388,18 @@ def load_seed_library() -> Library:
                 aliases[sheet.name] = completed.name
             sheet = completed
         sheets.append(sheet)
-    return Library(sheets, records, aliases=aliases)
+    return SeedSnapshot(datasheets=tuple(sheets), records=tuple(records), aliases=aliases)
 
 
 # --- several sources (issue 6): seed pages + --data catalogues + bundled dataset ---------
-# ``load_library()`` with no arguments and no configured sources is the seed library
-# above; with catalogue paths or the bundled dataset (arguments, or ``use_sources`` which
-# the command line calls for ``tactica --data PATH``) it is a ``tactica.sources``
-# ``SourcedLibrary`` over all of them. Both are cached per set of sources.
+# ``load_library()`` with no arguments is what the command line uses without options: the
+# seed pages and the bundled dataset (a ``tactica.sources.SourcedLibrary``; issue 11: the
+# Python API resolves the same unit names as ``tactica calc``). ``use_sources`` (which
+# the command line calls for ``tactica --data PATH`` / ``--no-dataset``) changes that
+# default; ``dataset=False`` with no paths is the seed library above. Each is cached per
+# set of sources.
 
-_configured: tuple[tuple[str, ...], bool] = ((), False)
+_configured: tuple[tuple[str, ...], bool] = ((), True)
 
 
 def use_sources(data_paths: Sequence[str | Path] = (), *, dataset: bool = False) -> None:
@@ -376,10 +417,11 @@ def configured_sources() -> tuple[tuple[str, ...], bool]:
 def load_library(
     data_paths: Sequence[str | Path] | None = None, *, dataset: bool | None = None
 ) -> Library:
-    """The unit library. Without arguments: the configured sources (``use_sources``),
-    by default the seed library alone (``load_seed_library``). With ``data_paths`` or
-    ``dataset=True``: seed pages, those catalogues and the bundled dataset merged
-    (``tactica.sources.build_library``), cached per set of sources."""
+    """The unit library. Without arguments: the configured sources (``use_sources``), by
+    default the seed pages and the bundled dataset, as the command line has them. With
+    ``data_paths`` or ``dataset``: seed pages, those catalogues and (with ``dataset``) the
+    bundled dataset merged (``tactica.sources.build_library``), cached per set of sources;
+    no paths and ``dataset=False`` is the seed library alone (``load_seed_library``)."""
     paths = _configured[0] if data_paths is None else tuple(str(p) for p in data_paths)
     use_dataset = _configured[1] if dataset is None else dataset
     if not paths and not use_dataset:

@@ -21,6 +21,7 @@ UnknownNameError: no unit named 'Primsu'; did you mean: Primus?
 from __future__ import annotations
 
 import difflib
+import functools
 import unicodedata
 from collections.abc import Iterable
 
@@ -56,6 +57,7 @@ def normalise(name: str) -> str:
     return " ".join("".join(out).split())
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def name_key(name: str) -> str:
     """The look-up key: ``normalise`` without spaces, so "deathriders" finds
     "Death Riders" too.

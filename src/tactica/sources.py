@@ -113,13 +113,7 @@ class SeedSource:
         return {}
 
     def __contains__(self, name: object) -> bool:
-        if not isinstance(name, str):
-            return False
-        try:
-            self.library.datasheet_versions(name)
-        except UnknownNameError:
-            return False
-        return True
+        return isinstance(name, str) and self.library.has(name)
 
     def versions(self, name: str) -> tuple[Datasheet, ...]:
         return self.library.datasheet_versions(name)
@@ -370,10 +364,14 @@ class SourcedLibrary(Library):
         self._display: dict[str, str] = {}
         self._key_alias: dict[str, str] = {}
         for src in self.sources:
-            for name in src.names():
-                self._display.setdefault(name_key(name), name)
-            for alias, target in src.aliases().items():
-                self._key_alias.setdefault(name_key(alias), name_key(target))
+            keyed = getattr(src, "keyed_names", None)  # keys stored with the names
+            names, alias_keys = keyed() if callable(keyed) else (
+                [(name_key(n), n) for n in src.names()],
+                {name_key(a): name_key(t) for a, t in src.aliases().items()})
+            for key, name in names:
+                self._display.setdefault(key, name)
+            for alias_key, target_key in alias_keys.items():
+                self._key_alias.setdefault(alias_key, target_key)
         self._merged: dict[str, tuple[Datasheet, ...]] = {}
         self._decisions: dict[tuple[str, RulesVersion], tuple[Decision, ...]] = {}
         self._all_loaded = False
@@ -479,7 +477,10 @@ class SourcedLibrary(Library):
         out: list[tuple[str, str]] = []
         for src in self.sources:
             unit_report = getattr(src, "unit_report", None)
-            if not callable(unit_report):
+            # asked first: a source without the unit would compute "did you mean"
+            # suggestions over all its names for an error nobody reads
+            has_report = getattr(src, "has_report", src.__contains__)
+            if not callable(unit_report) or not has_report(name):
                 continue
             try:
                 entry = unit_report(name)
@@ -597,17 +598,22 @@ def build_library(
 ) -> SourcedLibrary:
     """A library over ``seeds``, the BSData catalogues at ``data_paths`` (each path its own
     source, in order) and, with ``dataset``, the bundled dataset when it is installed
-    (otherwise ``missing`` says how to install it)."""
-    from .loaders.bsdata import load_bsdata
-    from .loaders.wh40kdc import DatasetMissingError, embedded_dataset
+    (``bundled_dataset``: from the on-disk cache when there is one; otherwise ``missing``
+    says how to install it)."""
+    from .loaders.wh40kdc import DatasetMissingError
+    from .loaders.wh40kdc_cache import bundled_dataset
 
-    catalogues: list[UnitSource] = [load_bsdata([p]) for p in data_paths]
+    catalogues: list[UnitSource] = []
+    if data_paths:
+        from .loaders.bsdata import load_bsdata
+
+        catalogues = [load_bsdata([p]) for p in data_paths]
     bundled: UnitSource | None = None
     missing: list[str] = []
     rule_records: tuple[RuleRecord, ...] = ()
     if dataset:
         try:
-            bundled = embedded_dataset()
+            bundled = bundled_dataset()
         except DatasetMissingError as exc:
             missing.append(str(exc))
         else:  # issue 16: every faction's detachments, stratagems, enhancements, army rules

@@ -22,8 +22,9 @@ from tactica.model import (
     Source,
 )
 
-#: ``<repo>/../shared/data/rosters`` (PROVENANCE.md: read the fixtures from there).
-ROSTERS = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "rosters"
+#: Real army-list exports copied into the repository with their licences
+#: (``tests/fixtures/ATTRIBUTION.md``).
+ROSTERS = Path(__file__).resolve().parents[1] / "fixtures" / "rosters"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 GSC = ("GENESTEALER CULTS",)

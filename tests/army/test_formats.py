@@ -1,5 +1,5 @@
-"""List formats over the real roster files of ``../shared/data/rosters`` (PROVENANCE.md)
-and small hand-written fixtures.
+"""List formats over the real roster files of ``tests/fixtures/rosters`` (copied with their
+licences: ``tests/fixtures/ATTRIBUTION.md``) and small hand-written fixtures.
 
 Every file either imports or is refused for a stated reason; every imported file
 round-trips through its own format. The assertions check what the files say (units,
@@ -64,7 +64,7 @@ def _load(*parts: str) -> Roster:
     return load_roster(ROSTERS.joinpath(*parts), library=load_seed_library())
 
 
-def test_the_shared_roster_fixtures_are_there() -> None:
+def test_the_roster_fixtures_are_there() -> None:
     assert len(ALL_FILES) >= 69 + 1 + 3  # 40kdc-data cases, the GSC list, 11th app lists
 
 

@@ -691,7 +691,26 @@ def test_reroll_wounds_ones_vs_failed(which: str, p_wound: Fraction) -> None:
     ],
 )
 def test_save_modifier_cap(Sv: int, AP: int, effects: list[Json], p_fail: Fraction) -> None:
-    """Saving Throw (§4.6): an improvement is capped at +1, a worsening is not.
+    """Saving Throw (10th, §4.6): an improvement is capped at +1, a worsening is not.
+
+    Torrent S8 vs T4 (5/6): unsaved mean = 5/6 · P(save fails).
+    """
+    r = run([torrent(S=8, AP=AP)], [models(count=5, Sv=Sv)], effects=effects, rules="10th")
+    assert r.unsaved.mean == approx(F(5, 6) * p_fail)
+
+
+@pytest.mark.parametrize(
+    ("Sv", "AP", "effects", "p_fail"),
+    [
+        (4, 0, [{"save": 1}, {"save": 1}], F(1, 6)),  # +2 uncapped: 2+, only a 1 fails
+        (4, -2, [{"save": 2}], F(1, 2)),  # 4+ AP-2 = 6+, +2 → 4+
+        (3, 0, [{"save": 3}], F(1, 6)),  # 0+ → never better than 2+: a 1 still fails
+    ],
+)
+def test_save_modifier_uncapped_11th(Sv: int, AP: int, effects: list[Json],
+                                     p_fail: Fraction) -> None:
+    """02.02.01 (11th, §6.1): only hit and wound rolls are capped at +1/-1, so save-roll
+    modifiers add up; Sv "cannot be 1+ or better" and an unmodified 1 fails.
 
     Torrent S8 vs T4 (5/6): unsaved mean = 5/6 · P(save fails).
     """

@@ -41,7 +41,8 @@ def mean(doc: dict[str, Any] | str, stage: str) -> float:
     return float(doc[stage]["mean"])
 
 
-def test_every_record_has_one_status_and_coverage_meets_the_target() -> None:
+def test_every_record_has_one_status_and_coverage_meets_the_target(pinned_dataset: str
+                                                                   ) -> None:
     effects = dataset_effects()
     assert effects is not None
     assert len(effects.entries) == 1434 + 999 + 242 + 26  # stratagems, enhancements, ...

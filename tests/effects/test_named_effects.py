@@ -437,11 +437,25 @@ def test_close_range_shoot_out(rules: str, distance: float) -> None:
 @covers("Cartographic Data-leech", *BOTH)
 @pytest.mark.parametrize("rules", BOTH)
 def test_cartographic_data_leech(rules: str) -> None:
-    """Cartographic Data-leech (F.2 #9): the TRANSPORT's Firing Deck weapons BS +1:
-    BS4+ -> 3+: 6 attacks: 6 * 4/6 = 4 hits."""
-    r = run(weapon(count=6), rules=rules, keywords=["VEHICLE", "TRANSPORT"],
+    """Cartographic Data-leech (F.2 #9): BS +1 for the weapons the TRANSPORT has "as a
+    result of the Firing Deck ability" only. Its own gun (6 attacks BS4+: 3 hits) is
+    unchanged; 6 passengers' guns BS4+ -> 3+: 6 * 4/6 = 4 hits. Total 7."""
+    doc = scenario(weapon(count=6, name="hull gun"), weapon(count=6, name="autogun"),
+                   rules=rules, keywords=["VEHICLE", "TRANSPORT"],
+                   effects=["Cartographic Data-leech"])
+    doc["attacker"]["firing_deck"] = 12
+    doc["attacker"]["weapons"][1]["firing_deck"] = True
+    r = calculate(doc)
+    assert [w.hits for w in r.weapons] == [approx(3), approx(4)]
+    assert r.hits.mean == approx(7)
+
+
+def test_cartographic_data_leech_needs_firing_deck_weapons() -> None:
+    """Without Firing Deck weapons the enhancement has nothing to improve: refused with
+    the reason."""
+    with pytest.raises(ValueError, match="no Firing Deck weapons"):
+        run(weapon(count=6), keywords=["VEHICLE", "TRANSPORT"],
             effects=["Cartographic Data-leech"])
-    assert r.hits.mean == approx(4)
 
 
 @covers("Assault Commando", *BOTH)
@@ -636,14 +650,17 @@ def test_smokescreen_11th_ignores_cover() -> None:
 
 
 @covers("Grenade", *BOTH)
-@pytest.mark.parametrize("rules", BOTH)
-def test_grenade(rules: str) -> None:
-    """Grenade (E.2 #15): six D6, each 4+ inflicts 1 mortal wound, before the attacks.
+@pytest.mark.parametrize(("rules", "name"), [("10th", "Grenade"), ("11th", "Explosives"),
+                                             ("11th", "Grenade")])
+def test_grenade(rules: str, name: str) -> None:
+    """Grenade (E.2 #15; 11th name 15.05 Explosives, either name known in both): six D6,
+    each 4+ inflicts 1 mortal wound, before the attacks.
     Against W1 models each mortal wound is one model: MW ~ Binomial(6, 1/2), mean 3.
     Plus one attack BS4+ S4 against T4, no save: 1/4 more. Damage pmf = Binomial(6, 1/2)
     convolved with (3/4, 1/4); mean 13/4; P(0) = 1/64 * 3/4 = 3/256. 1CP."""
     r = run(weapon(), rules=rules, keywords=[GSC, "INFANTRY", "GRENADES"],
-            effects=["Grenade"])
+            effects=[name])
+    assert r.effects_applied == ("Grenade",)
     mw = binomial_pmf(6, F(1, 2))
     expected = [F(0)] * 8
     for k, p in enumerate(mw):
@@ -756,8 +773,9 @@ def test_counter_offensive_not_calculated(rules: str, name: str) -> None:
     assert r.cp_spent == 2
 
 
-@covers("Epic Challenge", "11th")
-def test_epic_challenge_precision() -> None:
+@covers("Epic Challenge", *BOTH)
+@pytest.mark.parametrize("rules", BOTH)
+def test_epic_challenge_precision(rules: str) -> None:
     """Epic Challenge (E.1 #2, 15.03): the CHARACTER's melee weapons gain [PRECISION].
     Target: 3 bodyguard models W1 and a CHARACTER model W3 (all T4, no save). One attack
     WS2+ S8 D3 (2+ to wound): unsaved with probability 5/6 * 5/6 = 25/36. With Precision
@@ -765,7 +783,7 @@ def test_epic_challenge_precision() -> None:
     E[damage] = 3 * 25/36 = 25/12 versus 25/36."""
     tgt = target(count=3, extra_models=[{"name": "leader", "T": 4, "Sv": 7, "W": 3,
                                          "character": True}])
-    kw = dict(phase="fight", keywords=[GSC, "INFANTRY", "CHARACTER"], tgt=tgt)
+    kw = dict(phase="fight", keywords=[GSC, "INFANTRY", "CHARACTER"], tgt=tgt, rules=rules)
     w = weapon(skill=2, S=8, D="3")
     r = run(w, effects=["Epic Challenge"], **kw)
     assert r.damage.mean == approx(3 * F(25, 36))
@@ -937,3 +955,14 @@ def test_command_reroll_passes_over_a_line_that_cannot_fail() -> None:
             effects=["Command Re-roll: hit"])
     assert r.hits.mean == approx(2 + F(3, 4))
     assert r.damage.mean == approx(1 + F(3, 8))
+
+
+@pytest.mark.parametrize(("rules", "name", "found"), [
+    ("10th", "Crushing Impact", "Tank Shock"), ("11th", "Tank Shock", "Crushing Impact"),
+    ("11th", "Explosives", "Grenade"), ("10th", "Explosives", "Grenade")])
+def test_core_stratagem_names_of_both_editions(rules: str, name: str, found: str) -> None:
+    """The 11th core stratagems' names (15.06 Crushing Impact, Explosives) are known
+    beside the 10th ones (Tank Shock, Grenade): each finds its edition's rule."""
+    from tactica.effects import find_effect
+
+    assert find_effect(name, rules)[0].name == found

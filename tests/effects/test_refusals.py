@@ -41,9 +41,8 @@ CASES = [
          "fight phase", phase="fight"),
     case("Epic Challenge", "effects.0: Epic Challenge: the attacker is not a CHARACTER unit",
          phase="fight"),
-    case("Epic Challenge", "effects.0: Epic Challenge: not a rule of the 10th edition rules "
-         "(exists in 11th)", phase="fight", rules="10th",
-         keywords=[GSC, "INFANTRY", "CHARACTER"]),
+    case("Epic Challenge", "effects.0: Epic Challenge: the attacker is not a CHARACTER unit",
+         phase="fight", rules="10th"),
     case("Crushing Impact", "effects.0: Crushing Impact: needs context.charged (ended a "
          "charge move)", phase="fight", keywords=["MONSTER"], attacker_toughness=9),
     case("Crushing Impact", "effects.0: Crushing Impact: needs the attacking model's "

@@ -1,8 +1,11 @@
 """The BSData catalogue loader (``tactica.loaders.bsdata``).
 
-Real files are read from ``<repo>/../shared/data/bsdata-11e`` (BSData/wh40k-11e, no
-licence: test fixtures only, never copied into the repository); expected values below
-were read from those JSON files. Small hand-written catalogues cover the edge cases.
+The first part reads the hand-written catalogues of ``tests/fixtures/bsdata`` (the
+BattleScribe JSON layout of the 11e files: a game system, a faction catalogue that links a
+library catalogue and an absent one); small catalogues written in the tests cover more
+edge cases. The real-data part (the ``bsdata`` fixture: ``TACTICA_REAL_DATA``, see
+``tests/conftest.py``) reads BSData/wh40k-11e, which states no licence and so is not in the
+repository; its expected values were read from those JSON files.
 """
 
 from __future__ import annotations
@@ -24,14 +27,19 @@ def brackets(prices: dict[int, int]) -> tuple[PointsBracket, ...]:
     return tuple(PointsBracket(models=n, points=p) for n, p in sorted(prices.items()))
 
 
-BSDATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "bsdata-11e"
-GSC = BSDATA / "Genestealer Cults.json"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "bsdata"
+TESTERS = FIXTURES / "Xenos - Testers.json"
 AM_LIBRARY = "'Imperium - Astra Militarum - Library'"
 
 
 @pytest.fixture(scope="module")
-def gsc() -> BSDataSource:
-    return load_bsdata([GSC])
+def testers() -> BSDataSource:
+    return load_bsdata([TESTERS])
+
+
+@pytest.fixture(scope="module")
+def gsc(bsdata: Path) -> BSDataSource:
+    return load_bsdata([bsdata / "Genestealer Cults.json"])
 
 
 def _gsc_names(src: BSDataSource) -> list[str]:
@@ -43,11 +51,101 @@ def _gsc_names(src: BSDataSource) -> list[str]:
     return out
 
 
-# --- the Genestealer Cults catalogue -----------------------------------------------------
+# --- the hand-written catalogues (tests/fixtures/bsdata) ---------------------------------
 
 
-def test_catalogue_file_pulls_in_what_it_links() -> None:
-    src = load_bsdata([GSC])
+def test_fixture_catalogue_pulls_in_what_it_links() -> None:
+    src = load_bsdata([TESTERS])
+    assert src.converted == 0
+    assert (src.rules, src.factions(), src.label) == ("11th", ("Testers",),
+                                                      "BSData Xenos - Testers.json")
+    assert src.notes == ("Xenos - Testers.json links 'Library - Absent' (cat-absent), which "
+                         "is not loaded: its entries cannot be resolved",)
+    assert src.names() == ("Test Warden", "Test Squad", "Test Relic", "Test Beast",
+                           "Test Wall", "Test Pod")  # "Test Conscripts": unresolved link
+    src.datasheet("Test Warden")
+    assert src.converted == 1
+
+
+def test_fixture_report_counts_faults_and_the_missing_library(testers: BSDataSource) -> None:
+    report = testers.report()
+    assert report.counts() == {"loaded": 4, "repaired": 1, "rejected": 3}
+    assert report.unit("Test Conscripts").reasons == (
+        "entry: link target e-conscripts is in no loaded file (not loaded: "
+        "'Library - Absent')",)
+    assert report.unit("Test Beast").reasons == (
+        "weapon 'Gaping test maw': left out: AP '-' is not a number",)
+    beast = testers.datasheet("Test Beast")
+    assert beast is not None and [w.name for w in beast.weapons] == ["Test claws"]
+    wall = report.unit("Test Wall")
+    assert wall.status == "rejected" and wall.reasons[0] == (
+        "profile 'Test Wall': left out: W: Input should be less than or equal to 60 (80)")
+    assert testers.datasheet("Test Wall") is None
+
+
+def test_fixture_character_leader_list_and_anti_keywords(testers: BSDataSource) -> None:
+    sheet = testers.datasheet("test warden")
+    assert sheet is not None and sheet.rules == "11th"
+    assert [m.statline() for m in sheet.models] == ['M6" T3 Sv5+ 5++ W4 Ld6+ OC1']
+    assert sheet.points == (PointsBracket(models=1, points=65),)
+    assert sheet.leader_of == ("Test Squad",)  # "- **^^Test Squad^^**"
+    assert [(a.name, a.kind) for a in sheet.abilities] == [
+        ("Rallying Cry", "unit"), ("Deep Strike", "core"), ("Leader", "core")]
+    talon = sheet.weapon("Hooked talon").profiles[0]
+    assert Anti(keyword="MONSTER", threshold=5) in talon.abilities
+    assert Anti(keyword="VEHICLE", threshold=5) in talon.abilities
+    assert sheet.faction_keywords == ("TESTERS",)
+    assert sheet.source.file == "Xenos - Testers.json"
+
+
+def test_fixture_points_modifier_escalation_and_composition(testers: BSDataSource) -> None:
+    """70 points, "set 140 when the unit has more than 5 models", +10 from the 3rd unit."""
+    sheet = testers.datasheet("Test Squad")
+    assert sheet is not None and isinstance(sheet.points, EscalatingPoints)
+    first, later = sheet.points.tiers
+    assert (first.first, first.last, later.first, later.last) == (1, 2, 3, None)
+    assert first.brackets == brackets({5: 70, **dict.fromkeys(range(6, 11), 140)})
+    assert later.brackets == brackets({5: 80, **dict.fromkeys(range(6, 11), 150)})
+    assert [(c.model, c.min, c.max) for c in sheet.composition] == [
+        ("Test Sergeant", 1, 1), ("Test Trooper", 4, 9)]
+    assert [str(p) for p in sheet.weapon("Test launcher").profiles] == [
+        'Test launcher – frag 24" AD3 BS4+ S4 AP0 D:1 [Blast]',
+        'Test launcher – krak 24" A1 BS4+ S9 AP-2 D:D3',
+    ]
+
+
+def test_fixture_unit_from_the_linked_library_and_legends(testers: BSDataSource) -> None:
+    pod = testers.datasheet("Test Pod")
+    assert pod is not None and pod.source.file == "Library - Testers.json"
+    assert pod.transport is not None and pod.transport.capacity == 20
+    relic = testers.datasheet("Test Relic")
+    assert relic is not None and "Legends datasheet" in relic.notes
+    assert relic.models[0].M is None  # "-" on the stat line
+
+
+def test_fixture_rejection_is_noted_on_the_unit_another_source_gives() -> None:
+    """A catalogue entry whose target is missing ("Primus", linked into the absent
+    library): the seed page gives the datasheet, which says why the catalogue did not."""
+    from tactica.library import load_library
+
+    sheet = load_library([TESTERS], dataset=False).datasheet("Primus")
+    assert sheet.source.file == "000_0f632543a676f819.txt"
+    assert ("not from BSData Xenos - Testers.json: entry: link target e-absent-primus is in "
+            "no loaded file (not loaded: 'Library - Absent')") in sheet.notes
+
+
+def test_fixture_folder_reads_the_game_system_and_every_catalogue() -> None:
+    src = load_bsdata([FIXTURES])
+    assert src.label == "BSData bsdata/"
+    assert src.factions() == ("Testers",)
+    assert src.datasheet("Test Pod") is not None
+
+
+# --- the real Genestealer Cults catalogue (real-data suite) ------------------------------
+
+
+def test_catalogue_file_pulls_in_what_it_links(bsdata: Path) -> None:
+    src = load_bsdata([bsdata / "Genestealer Cults.json"])
     assert src.converted == 0  # names are indexed, nothing converted yet
     assert src.rules == "11th"
     assert src.factions() == ("Genestealer Cults",)
@@ -200,8 +298,8 @@ def test_anti_two_keywords(gsc: BSDataSource) -> None:
 # --- a folder ----------------------------------------------------------------------------
 
 
-def test_folder_loads_every_faction_catalogue() -> None:
-    src = load_bsdata([BSDATA])
+def test_folder_loads_every_faction_catalogue(bsdata: Path) -> None:
+    src = load_bsdata([bsdata])
     assert src.label == "BSData bsdata-11e/"
     assert src.factions() == ("Genestealer Cults", "Astra Militarum", "Tyranids")
     assert src.factions_of("Tyrannocyte") == ("Genestealer Cults", "Tyranids")

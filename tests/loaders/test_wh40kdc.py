@@ -8,6 +8,7 @@ installed dataset and pins what it holds (values read from ``wh40kdc/_bundle.jso
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,16 +19,21 @@ from tactica.loaders.wh40kdc import (
     ATTRIBUTION,
     INSTALL_HINT,
     PINNED_VERSION,
+    SUPPORTED_VERSIONS,
+    TESTED_VERSIONS,
     DatasetMissingError,
     Wh40kdcDataset,
     embedded_dataset,
     installed_version,
+    supported,
 )
 from tactica.model import (
     Anti,
     Blast,
+    Cleave,
     EscalatingPoints,
     Flag,
+    Limited,
     PointsBracket,
     RapidFire,
     SustainedHits,
@@ -229,14 +235,14 @@ def test_keywords_become_typed_abilities_and_the_rest_is_reported(ds: Wh40kdcDat
     assert sheet is not None
     choppa = sheet.weapon("Choppa").profiles[0]
     assert choppa.abilities == (
+        Cleave(extra=1),
+        Limited(ability=Flag(name="Lethal Hits"), excluded=("MONSTER", "VEHICLE")),
         Anti(keyword="MONSTER", threshold=4),
         Anti(keyword="VEHICLE", threshold=4),
         SustainedHits(hits=DiceExpr.parse("D3")),
     )
     issues = {(i.kind, i.message) for i in ds.unit_report("Test Squad").issues}
-    assert ("unsupported",
-            "ability 'Cleave 1' left out (unknown weapon ability 'Cleave 1')") in issues
-    assert ("unsupported", "ability 'Lethal Hits' not against Monster/Vehicle: left out") in issues
+    assert not any("Cleave" in message or "Lethal" in message for _, message in issues)
 
 
 def test_faulty_weapons_are_left_out_with_reasons(ds: Wh40kdcDataset) -> None:
@@ -354,14 +360,22 @@ def test_report_counts_every_unit(ds: Wh40kdcDataset) -> None:
 def test_other_version_is_noted() -> None:
     assert Wh40kdcDataset(bundle(), version="9.9.9").report().notes == (
         f"wh40kdc 9.9.9 is installed; the conversion was written for {PINNED_VERSION} "
-        "(pip install 'tactica[data]')",)
+        "(pip install 'wh40kdc>=1.4,<1.5')",)
 
 
 # --- the installed dataset ---------------------------------------------------------------
 
 
-def test_installed_version_is_the_pinned_one() -> None:
-    assert installed_version() == PINNED_VERSION == "1.4.5"
+def test_installed_version_is_in_the_supported_range() -> None:
+    version = installed_version()
+    assert version is not None and supported(version)
+    assert SUPPORTED_VERSIONS == ">=1.4,<1.5" and PINNED_VERSION in TESTED_VERSIONS
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    assert f'"wh40kdc{SUPPORTED_VERSIONS}"' in pyproject.read_text(encoding="utf-8")
+
+
+def test_another_supported_version_gets_no_note() -> None:
+    assert Wh40kdcDataset({}, "1.4.9").notes == ()
 
 
 def test_attribution_names_the_credit_and_link() -> None:
@@ -369,7 +383,7 @@ def test_attribution_names_the_credit_and_link() -> None:
     assert "CC BY 4.0" in ATTRIBUTION and "CC0" in ATTRIBUTION and "MIT" in ATTRIBUTION
 
 
-def test_whole_dataset_report() -> None:
+def test_whole_dataset_report(pinned_dataset: str) -> None:
     report = embedded_dataset().report()
     assert len(report.units) == 1096
     assert report.counts() == {"loaded": 1090, "repaired": 6, "rejected": 0}
@@ -384,7 +398,7 @@ def test_whole_dataset_report() -> None:
     )
 
 
-def test_known_odd_records_are_flagged() -> None:
+def test_known_odd_records_are_flagged(pinned_dataset: str) -> None:
     ds = embedded_dataset()
     jackals = {str(i) for i in ds.unit_report("Atalan Jackals").issues}
     assert "suspect: points (units 1+): 10 models cost 150, less than 9 models (160); " \
@@ -394,7 +408,7 @@ def test_known_odd_records_are_flagged() -> None:
         in deathstrike
 
 
-def test_every_genestealer_cults_unit_loads() -> None:
+def test_every_genestealer_cults_unit_loads(pinned_dataset: str) -> None:
     ds = embedded_dataset()
     names = [n for n in ds.names() if ds.factions_of(n) == ("Genestealer Cults",)]
     assert len(names) == 28
@@ -405,7 +419,7 @@ def test_every_genestealer_cults_unit_loads() -> None:
         assert ds.unit_report(name).status == "loaded"
 
 
-def test_acolyte_hybrids_with_hand_flamers() -> None:
+def test_acolyte_hybrids_with_hand_flamers(pinned_dataset: str) -> None:
     sheet = embedded_dataset().datasheet("Acolyte Hybrids with Hand Flamers")
     assert sheet is not None
     assert [(c.model, c.min, c.max) for c in sheet.composition] == [
@@ -416,7 +430,7 @@ def test_acolyte_hybrids_with_hand_flamers() -> None:
         'Hand flamer 12" AD6 N/A S3 AP0 D:1 [Ignores Cover, Pistol, Torrent]')
 
 
-def test_custodian_guard_spear_has_both_profiles() -> None:
+def test_custodian_guard_spear_has_both_profiles(pinned_dataset: str) -> None:
     sheet = embedded_dataset().datasheet("Custodian Guard")
     assert sheet is not None
     assert [m.statline() for m in sheet.models] == ['M6" T6 Sv2+ 4++ W3 Ld6+ OC2']
@@ -438,12 +452,12 @@ def test_missing_package_gives_the_install_hint(monkeypatch: pytest.MonkeyPatch)
         with pytest.raises(DatasetMissingError) as info:
             embedded_dataset()
         assert str(info.value) == INSTALL_HINT
-        assert "pip install 'tactica[data]'" in INSTALL_HINT and "wh40kdc==1.4.5" in INSTALL_HINT
+        assert "pip install 'wh40kdc>=1.4,<1.5'" in INSTALL_HINT
     finally:
         embedded_dataset.cache_clear()
 
 
-def test_shared_leader_id_takes_its_own_factions_list() -> None:
+def test_shared_leader_id_takes_its_own_factions_list(pinned_dataset: str) -> None:
     """wh40kdc files three Ministorum Priests (Adepta Sororitas, Agents of the Imperium,
     Astra Militarum) and three attachment lists for the one leader id."""
     ds = embedded_dataset()
@@ -454,3 +468,17 @@ def test_shared_leader_id_takes_its_own_factions_list() -> None:
     assert "Cadian Shock Troops" not in sororitas.leader_of
     assert "Cadian Shock Troops" in guard.leader_of
     assert "Battle Sisters Squad" not in guard.leader_of
+
+
+def test_the_installed_dataset_converts_every_unit() -> None:
+    """Any supported version, compared with its own records: every unit record is in the
+    index under its name, and becomes a datasheet or is reported with its reasons."""
+    from wh40kdc.data import raw_data
+
+    records = raw_data()["units"]
+    ds = embedded_dataset()
+    report = ds.report()
+    assert len(report.units) == len(records) == len(ds)
+    assert all(r["name"] in ds for r in records)
+    assert all(u.reasons for u in report.rejected)
+    assert len(ds.datasheets()) == len(records) - len(report.rejected)

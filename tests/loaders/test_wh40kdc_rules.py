@@ -97,8 +97,7 @@ def test_seed_records_stay_authoritative() -> None:
 # --- the installed dataset (real data) ------------------------------------------------------
 
 
-def test_real_dataset_every_faction_has_detachments_and_stratagems() -> None:
-    pytest.importorskip("wh40kdc")
+def test_real_dataset_every_faction_has_detachments_and_stratagems(pinned_dataset: str) -> None:
     rules = dataset_rules()
     factions = {f for d in rules.detachments() for f in d.factions}
     assert len(factions) == 35  # every faction of the bundle

@@ -375,6 +375,7 @@ class Weapon:
     hazardous: bool
     hazard_fails: int  # a hazard roll at or below this fails
     hazard_mw: int  # mortal wounds per failed hazard roll
+    save_cap: int | None = 1  # §6.1: 11th caps no save-roll modifier
 
     def hit_result(self, r: int) -> HitResult:
         if self.snap_shooting:  # only an unmodified 6 hits (a critical hit)
@@ -416,7 +417,8 @@ class Weapon:
         """§4.6: roll + AP + modifier (improvement capped at +1) against Sv, or the roll
         against the invulnerable save; the defender uses the better (lower) one."""
         cover = self.cover_save and not (model.Sv <= 3 and self.ap == 0)
-        modifier = min(1, self.save_modifier + (1 if cover else 0))
+        modifier = self.save_modifier + (1 if cover else 0)
+        modifier = modifier if self.save_cap is None else min(self.save_cap, modifier)
         armour = model.Sv - self.ap - modifier
         invuln = model.invuln if model.invuln is not None else 7
         return min(armour, invuln)
@@ -514,7 +516,9 @@ def plan_weapon(
     cover_skill = eleventh and ranged and (context.cover or context.stealth) and not ignores_cover
     # 10th: Stealth is -1 to hit (ranged); cover is +1 to armour saves (ranged).
     stealth_hit = -1 if (not eleventh and ranged and context.stealth) else 0
-    heavy_hit = 1 if ("Heavy" in flags and context.remained_stationary) else 0
+    heavy_hit = 1 if ("Heavy" in flags and context.remained_stationary
+                      and not context.arrived_from_reserves
+                      and (not eleventh or (ranged and not context.engaged))) else 0  # §6.5
     lance_wound = 1 if ("Lance" in flags and context.charged) else 0
 
     blast = _only(Blast, abilities)
@@ -535,7 +539,7 @@ def plan_weapon(
         flat_attacks=(blast.extra * (target.model_count // 5) if blast else 0) + total("attacks"),
         torrent="Torrent" in flags,
         snap_shooting=snap,
-        skill=(line.skill or 0) + total("skill") + (1 if cover_skill else 0),
+        skill=_bounded(eleventh, (line.skill or 0) + total("skill") + (1 if cover_skill else 0)),
         hit_modifier=_clamp(total("hit") + heavy_hit + stealth_hit),
         critical_hit=lowest("critical_hit_on"),
         hit_reroll=hit_reroll,
@@ -563,7 +567,13 @@ def plan_weapon(
         # 11th: fails on 1-2, 1 MW (3 for MONSTER/VEHICLE units); 10th: fails on 1, 3 MW
         hazard_fails=2 if eleventh else 1,
         hazard_mw=3 if (not eleventh or monster_or_vehicle) else 1,
+        save_cap=None if eleventh else 1,
     )
+
+
+def _bounded(eleventh: bool, skill: int) -> int:
+    """§6.1: 11th BS/WS stay within 2+..6+ after all modifiers."""
+    return max(2, min(6, skill)) if eleventh else skill
 
 
 @cache

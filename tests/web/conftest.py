@@ -3,9 +3,10 @@
 * ``app`` / ``client``: the app in-process, spoken to through an ASGI client (httpx's
   ``ASGITransport``); the API tests need no server.
 * ``live_server``: the same app served by uvicorn in a background thread on 127.0.0.1, on
-  a port the system picks; ``browser``: Debian's Chromium (``/usr/bin/chromium``, which
-  ``.ci/run`` installs) driven by Playwright with a fresh profile. Without Chromium the
-  end-to-end tests fail with a message saying so: they are never skipped.
+  a port the system picks; ``browser``: a Chromium (the ``chromium`` fixture of
+  ``tests/conftest.py``: Debian's, which ``.ci/run`` installs) driven by Playwright with a
+  fresh profile. Without Chromium the end-to-end tests are skipped, saying so; in CI they
+  fail.
 
 Every app here uses the packaged seed library (``load_seed_library``), whatever sources
 the machine has, so the numbers are the same everywhere.
@@ -28,7 +29,6 @@ from fastapi import FastAPI
 from tactica.library import load_seed_library
 from tactica.web import create_app
 
-CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -139,20 +139,15 @@ def live_server() -> Iterator[LiveServer]:
 
 
 @pytest.fixture(scope="session")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def browser(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A Chromium browser context with a fresh profile (Playwright's persistent context,
-    so the profile directory is ours)."""
-    if not CHROMIUM.exists():
-        pytest.fail(
-            f"Chromium is not installed at {CHROMIUM}: the end-to-end tests need Debian's "
-            "chromium package (`apt-get install chromium`; .ci/run installs it). "
-            "Playwright's own browser download is not used.", pytrace=False)
+    so the profile directory is ours). Playwright's own browser download is not used."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
             str(tmp_path_factory.mktemp("chromium-profile")),
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
+            executable_path=str(chromium), headless=True, args=CHROMIUM_ARGS,
             viewport={"width": 1280, "height": 900})
         context.set_default_timeout(15_000)
         yield context

@@ -27,6 +27,7 @@ from tactica.cli.calc import build_attacker
 from tactica.combat.result import Distribution, Result
 from tactica.combat.scenario import Context, Scenario
 from tactica.library import load_seed_library
+from tactica.web.wording import player_text
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -152,10 +153,10 @@ def assert_page_shows(t: Tab, result: Result, models: int) -> None:
     assert cards["p_unit_destroyed"] == result.p_unit_destroyed
     stages = t.page.eval_on_selector_all(
         "#stages tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
-    assert stages == [[s.weapon, s.stage, s.detail] for s in result.stages]
+    assert stages == [[s.weapon, s.stage, player_text(s.detail)] for s in result.stages]
     not_calculated = t.page.eval_on_selector_all("#not-calculated li",
                                                  "li => li.map(x => x.textContent)")
-    assert not_calculated == list(result.not_calculated)
+    assert not_calculated == [player_text(n) for n in result.not_calculated]
 
 
 # --- the calculator ------------------------------------------------------------------------
@@ -261,6 +262,27 @@ def test_a_link_made_elsewhere_opens_with_its_rules_ticked(tab: Tab) -> None:
     tab.shot("calculator-from-link")
 
 
+def test_a_link_keeps_the_units_rules_and_the_new_circumstances(tab: Tab) -> None:
+    """A link whose target carries its rules (Deadly Demise, Firing Deck) and whose
+    context sets indirect shooting and Plunging Fire: the page keeps them (the select and
+    the boxes) and shows the API's numbers, its side outcome and not-calculated list."""
+    lib = load_seed_library()
+    attacker, _ = build_attacker(lib.datasheet("Neophyte Hybrids"), 10, "shooting", [])
+    scenario = Scenario(attacker=attacker, target=lib.target("Banehammer"),
+                        context=Context(indirect="spotted", plunging_fire=True, distance=6))
+    link = base64.urlsafe_b64encode(scenario.model_dump_json().encode()).decode().rstrip("=")
+    tab.goto("/#s=" + link)
+    tab.page.wait_for_selector("#result[data-state=done]")
+    assert tab.page.input_value("#ctx-indirect") == "spotted"
+    assert tab.page.is_checked("#ctx-plunging_fire")
+    result = calculate(scenario)
+    assert result.not_calculated
+    assert_page_shows(tab, result, models=1)
+    doc = scenario_in_url(tab)
+    assert doc["target"]["deadly_demise"] == "D6+2"
+    assert doc["context"]["indirect"] == "spotted"
+
+
 def form_scenario(t: Tab) -> dict[str, Any]:
     """The scenario the form holds now, without effects: calculated, then read back from
     the link (the page's own reader)."""
@@ -286,7 +308,7 @@ def test_a_typed_profile_and_a_refusal_that_names_the_field(
     tab.page.fill("#weapons .wrow .f-AP", "2")
     tab.page.click("#calculate")
     tab.page.wait_for_selector("#result[data-state=error]")
-    assert "attacker.weapons.0.AP" in tab.page.text_content("#error")
+    assert "Bolt rifle: AP" in tab.page.text_content("#error")  # the field, in the form's words
     assert "invalid" in (tab.page.get_attribute("#weapons .wrow .f-AP", "class") or "")
     tab.shot("calculator-refusal")
     # the browser reports the refused request as a console error; nothing else went wrong
@@ -318,9 +340,16 @@ def test_three_scenarios_compared_on_one_chart(tab: Tab, browser: Any,
         assert mine == [(n, result.models_destroyed.at_least(n)) for n in range(1, upto + 1)]
     labels = tab.page.eval_on_selector_all("#chart-compare .legend li",
                                            "l => l.map(x => x.textContent)")
-    assert labels == ["A: Neophyte Hybrids → Cadian Shock Troops",
-                      "B: Neophyte Hybrids → Intercessor Squad",
-                      "C: Neophyte Hybrids → Terminator Squad"]
+    # labelled by what differs: the target alone
+    assert labels == ["A: 10 × Cadian Shock Troops", "B: 5 × Intercessor Squad",
+                      "C: 5 × Terminator Squad"]
+    # a pin renamed keeps its name on the chart and in the link
+    tab.page.fill("#pins li:nth-child(2) .pin-name", "vs MEQ in the open")
+    tab.page.press("#pins li:nth-child(2) .pin-name", "Enter")
+    tab.page.wait_for_function(
+        "() => [...document.querySelectorAll('#chart-compare .legend li')]"
+        ".some(li => li.textContent === 'vs MEQ in the open')")
+    labels[1] = "vs MEQ in the open"
     tab.shot("compare-three")
     # the pins travel with the link: a new tab computes them again
     assert "&p=" in tab.page.url
@@ -329,6 +358,8 @@ def test_three_scenarios_compared_on_one_chart(tab: Tab, browser: Any,
         other.page.goto(tab.page.url)
         other.page.wait_for_function("() => document.querySelectorAll('#pins li').length === 3")
         assert chart(other, "chart-compare", "circle.dot") == points
+        assert other.page.eval_on_selector_all(
+            "#chart-compare .legend li", "l => l.map(x => x.textContent)") == labels
         assert other.errors == []
     finally:
         other.page.close()

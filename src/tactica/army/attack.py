@@ -177,6 +177,38 @@ def _unit_lines(sheet: Datasheet, unit: RosterUnit, phase: str, suffix: str,
     return lines
 
 
+def _firing_deck(roster: Roster, transport: RosterUnit, sheet: Datasheet, library: Library,
+                 attacker: Attacker, notes: list[str]) -> tuple[Attacker, list[str]]:
+    """24.14 Firing Deck: the units the list embarks in the transport add their ranged
+    weapons (as the list equips them) to its attack, up to X models' worth; their
+    enhancements (Cartographic Data-leech) become candidate effects."""
+    from .firing_deck import firing_deck_size, with_firing_deck
+
+    passengers = roster.embarked(transport.id)
+    if not passengers:
+        return attacker, []
+    x = firing_deck_size(sheet)
+    candidates: list[str] = []
+    for unit in passengers:
+        psheet = library.datasheet(unit.name, roster.rules)
+        lines = _unit_lines(psheet, unit, "shooting", "", notes)
+        candidates += [e.name for e in unit.enhancements]
+        for leader in roster.attached(unit.id):
+            candidates += [e.name for e in leader.enhancements]
+        room = x - sum(w.count for w in attacker.weapons if w.firing_deck)
+        if room <= 0 or not lines:
+            notes.append(f"{psheet.name}: no room or no ranged weapon for the Firing Deck")
+            continue
+        try:
+            attacker, more = with_firing_deck(attacker, room, psheet.name, tuple(lines))
+        except ValueError as exc:
+            notes.append(str(exc))
+            continue
+        notes.extend(more)
+        attacker = attacker.model_copy(update={"firing_deck": x})
+    return attacker, candidates
+
+
 def list_attacker(roster: Roster, name: str, library: Library, phase: str) -> ListAttacker:
     """The unit ``name`` of ``roster`` as an attacker (module text). Raises
     ``UnknownNameError`` for a unit not in the list or not in the library, and
@@ -211,8 +243,14 @@ def list_attacker(roster: Roster, name: str, library: Library, phase: str) -> Li
     if not lines:
         what = "melee" if phase == "fight" else "ranged"
         raise ValueError(f"{unit.name} has no {what} weapon in the list")
+    rules = [str(a) for a in sheet.abilities]
+    for leader in roster.attached(unit.id):
+        rules += [str(a) for a in library.datasheet(leader.name, roster.rules).abilities]
     attacker = Attacker(name=unit.name, keywords=tuple(dict.fromkeys(keywords)),
-                        weapons=tuple(lines))
+                        weapons=tuple(lines), abilities=tuple(dict.fromkeys(rules)))
+    if phase == "shooting" and sheet.ability("Firing Deck") is not None:
+        attacker, more = _firing_deck(roster, unit, sheet, library, attacker, notes)
+        candidates += more
     return ListAttacker(attacker=attacker, sheet=sheet, unit=unit, led_by=tuple(led_by),
                         candidates=tuple(dict.fromkeys(candidates)), notes=tuple(notes),
                         army_faction=roster.faction,

@@ -34,6 +34,9 @@ from ..model.common import Frozen, RulesVersion
 __all__ = [
     "BATTLE_SIZES",
     "BATTLE_SIZE_POINTS",
+    "MAX_COUNT",
+    "MAX_POINTS",
+    "MAX_UNITS",
     "AttachRole",
     "BattleSize",
     "EnhancementChoice",
@@ -58,6 +61,12 @@ BATTLE_SIZE_POINTS: dict[BattleSize, int] = {
 }
 
 AttachRole = Literal["leader", "support"]
+
+#: Bounds on what a list may state: no unit fields more models or items than this, no
+#: price or limit is above this (Onslaught is 3000 points), no list has more units.
+MAX_COUNT = 1000
+MAX_POINTS = 100_000
+MAX_UNITS = 500
 
 _SIZE_RE = re.compile(r"\b(incursion|strike\s*force|onslaught)\b", re.IGNORECASE)
 _LIMIT_RE = re.compile(r"(\d[\d,.]*)\s*(?:point|pts)", re.IGNORECASE)
@@ -99,7 +108,7 @@ class WargearItem(Frozen):
     """``count`` copies of one piece of wargear ("9x Autopistol")."""
 
     name: str = Field(min_length=1)
-    count: int = Field(default=1, ge=1)
+    count: int = Field(default=1, ge=1, le=MAX_COUNT)
 
     def __str__(self) -> str:
         return f"{self.count}x {self.name}"
@@ -111,7 +120,7 @@ class ModelEntry(Frozen):
     ...", WTC full)."""
 
     name: str | None = None
-    count: int = Field(ge=1)
+    count: int = Field(ge=1, le=MAX_COUNT)
     wargear: tuple[WargearItem, ...] = ()
 
 
@@ -122,7 +131,7 @@ class EnhancementChoice(Frozen):
     unit rather than a CHARACTER (``upgrade``)."""
 
     name: str = Field(min_length=1)
-    points: int | None = Field(default=None, ge=0)
+    points: int | None = Field(default=None, ge=0, le=MAX_POINTS)
     tag: str | None = None
 
     @property
@@ -149,10 +158,10 @@ class RosterUnit(Frozen):
 
     id: str = Field(min_length=1)
     name: str = Field(min_length=1)
-    models: int = Field(default=1, ge=1)
+    models: int = Field(default=1, ge=1, le=MAX_COUNT)
     model_entries: tuple[ModelEntry, ...] = ()
     wargear: tuple[WargearItem, ...] = ()
-    points: int | None = Field(default=None, ge=0)
+    points: int | None = Field(default=None, ge=0, le=MAX_POINTS)
     enhancements: tuple[EnhancementChoice, ...] = ()
     warlord: bool = False
     markers: tuple[str, ...] = ()
@@ -217,12 +226,12 @@ class Roster(Frozen):
     rules: RulesVersion = "11th"
     faction: str | None = None
     detachments: tuple[str, ...] = ()
-    detachment_points: int | None = Field(default=None, ge=0)
+    detachment_points: int | None = Field(default=None, ge=0, le=MAX_POINTS)
     force_disposition: str | None = None
     battle_size: BattleSize | None = None
-    points_limit: int | None = Field(default=None, ge=0)
-    declared_points: int | None = Field(default=None, ge=0)
-    units: tuple[RosterUnit, ...] = ()
+    points_limit: int | None = Field(default=None, ge=0, le=MAX_POINTS)
+    declared_points: int | None = Field(default=None, ge=0, le=MAX_POINTS)
+    units: tuple[RosterUnit, ...] = Field(default=(), max_length=MAX_UNITS)
     embarkation_recorded: bool = True
     source: RosterSource | None = None
     notes: tuple[str, ...] = ()

@@ -21,6 +21,7 @@ from rich.console import Console
 from ..library import load_library
 from ..model.common import RulesVersion
 from ..names import UnknownNameError
+from .errors import OneLineGroup
 from .render import datasheet_card, rule_panel, units_table
 
 __all__ = ["EXIT_UNKNOWN_NAME", "SchemaKind", "app", "schema_of", "version"]
@@ -34,6 +35,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=OneLineGroup,
 )
 
 RulesOption = Annotated[
@@ -150,6 +152,10 @@ def sheet(
         typer.echo(json.dumps(found.model_dump(mode="json"), indent=2, ensure_ascii=False))
     else:
         _out().print(datasheet_card(found))
+        if rules is not None and found.rules != rules:
+            _out().print(f"note: the library has no {rules}-edition datasheet for "
+                         f"{found.name}; this is the {found.rules}-edition one", markup=False,
+                         soft_wrap=True)
 
 
 @app.command("rule")
@@ -159,12 +165,19 @@ def rule(
     ],
     rules: RulesOption = None,
 ) -> None:
-    """Show a stratagem, ability, enhancement, detachment rule or core rule."""
+    """Show a stratagem, ability, enhancement, detachment rule or core rule, and which
+    edition's text the calculator follows for it."""
+    from ..rules.notes import rule_note
+
+    console = _out()
+    how = [n for v in ((rules,) if rules else ("11th", "10th"))
+           if (n := rule_note(name, v)) is not None]
     try:
         found = load_library().find_rules(name, rules)
     except UnknownNameError as exc:
-        _unknown(exc)
-    console = _out()
+        if not how:
+            _unknown(exc)
+        found = []
     from ..effects import dataset_effects
 
     data = dataset_effects() if any(getattr(i, "key", None) for i in found) else None
@@ -178,6 +191,8 @@ def rule(
             note = "; ".join(x for x in (note, f"in the calculator: {entry.status} ({what})")
                              if x)
         console.print(rule_panel(item, note))
+    for text in how:
+        console.print(f"calculator: {text}")
 
 
 def schema_of(kind: SchemaKind) -> dict[str, Any]:

@@ -11,22 +11,24 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 from pydantic import ValidationError
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from ..combat import Result, Scenario, calculate
 from ..combat.scenario import Attacker, Context, Effect, WeaponLine
+from ..errors import one_line
 from ..model.abilities import RapidFire
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet, WeaponProfile
+from .errors import FLAG_WORDS, fail
 
 __all__ = ["build_attacker", "calc", "render_result"]
-
-_err = Console(stderr=True)
 
 
 def _weapon_line(p: WeaponProfile, name: str, count: int) -> WeaponLine:
@@ -69,7 +71,14 @@ def build_attacker(sheet: Datasheet, models: int, phase: str,
     if weapons:
         for spec in weapons:
             name, _, count_text = spec.partition(":")
-            count = int(count_text) if count_text.strip() else models
+            count = models
+            if count_text.strip():
+                if not count_text.strip().isascii() or not count_text.strip().isdigit() \
+                        or not 1 <= int(count_text) <= models:
+                    raise typer.BadParameter(
+                        f"{spec!r}: COUNT in NAME:COUNT is a whole number from 1 to {models} "
+                        "(the models in the unit)", param_hint="--weapon")
+                count = int(count_text)
             key = name.strip().casefold()
             match = [(w, p) for w, p in profiles
                      if key in (w.name.casefold(), p.name.casefold(),
@@ -100,7 +109,31 @@ def build_attacker(sheet: Datasheet, models: int, phase: str,
                      + "; pick with --weapon NAME[:COUNT]")
     lines = tuple(_weapon_line(p, n, c) for p, n, c in chosen)
     kws = tuple(dict.fromkeys(sheet.keywords + sheet.faction_keywords))
-    return Attacker(name=sheet.name, keywords=kws, weapons=lines), notes
+    rules = tuple(dict.fromkeys(str(a) for a in sheet.abilities))
+    return Attacker(name=sheet.name, keywords=kws, weapons=lines, abilities=rules), notes
+
+
+def _embark(lib: Any, transport: Datasheet, atk: Attacker, spec: str,
+            phase: str) -> tuple[Attacker, list[str]]:
+    """``--embarked NAME[:MODELS]``: the passengers' default guns (one per model, up to
+    the transport's Firing Deck X) join the transport's attack (``army.firing_deck``)."""
+    from ..army.firing_deck import firing_deck_size, with_firing_deck
+
+    if phase != "shooting":
+        raise typer.BadParameter("Firing Deck shoots in the shooting phase",
+                                 param_hint="--embarked")
+    name, _, count = spec.partition(":")
+    try:
+        x = firing_deck_size(transport)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--embarked") from None
+    passengers = lib.datasheet(name.strip())
+    if count.strip() and not count.strip().isdigit():
+        raise typer.BadParameter(f"{spec!r}: MODELS must be a number", param_hint="--embarked")
+    n = int(count) if count.strip() else sum(c.min for c in passengers.composition) or 1
+    lines, notes = build_attacker(passengers, min(n, x), "shooting", [])
+    atk, more = with_firing_deck(atk, x, passengers.name, lines.weapons)
+    return atk, notes + more
 
 
 def _histogram(title: str, pmf: tuple[float, ...], width: int = 40) -> Table:
@@ -128,7 +161,7 @@ def render_result(result: Result, console: Console, extra_notes: list[str] | Non
     stages.add_column("stage")
     stages.add_column("how")
     for st in result.stages:
-        stages.add_row(st.weapon, st.stage, st.detail)
+        stages.add_row(Text(st.weapon), Text(st.stage), Text(st.detail))
     console.print(stages)
     means = Table(title="Expected", header_style="bold")
     for col in ("attacks", "hits", "wounds", "unsaved", "damage", "models destroyed",
@@ -143,40 +176,97 @@ def render_result(result: Result, console: Console, extra_notes: list[str] | Non
     if result.attacker_mortal_wounds.mean:
         console.print(f"Hazardous: expected {result.attacker_mortal_wounds.mean:.3f} "
                       "mortal wounds to the attacker")
-    for note in [*(extra_notes or []), *result.notes]:
-        console.print(f"[dim]note:[/dim] {note}")
+    for note in dict.fromkeys([*(extra_notes or []), *result.notes]):
+        console.print(f"[dim]note:[/dim] {escape(note)}")
     for item in result.not_calculated:
-        console.print(f"[yellow]not calculated:[/yellow] {item}")
+        console.print(f"[yellow]not calculated:[/yellow] {escape(item)}")
     if result.effects_applied:
-        console.print(f"effects: {', '.join(result.effects_applied)} ({result.cp_spent}CP)")
+        console.print(Text(f"effects: {', '.join(result.effects_applied)} "
+                           f"({result.cp_spent}CP)"))
 
 
 def _parse_effect(text: str) -> Effect | str:
     t = text.strip()
-    if t.startswith("{"):
-        return Effect.model_validate(json.loads(t))
-    if "=" in t:
-        key, _, value = t.partition("=")
-        val: Any = value.strip()
-        if val.lstrip("+-").isdigit():
-            val = int(val)
-        elif val.lower() in ("true", "false"):
-            val = val.lower() == "true"
-        return Effect.model_validate({key.strip(): val})
+    try:
+        if t.startswith("{"):
+            return Effect.model_validate(json.loads(t))
+        if "=" in t:
+            key, _, value = t.partition("=")
+            val: Any = value.strip()
+            if val.lstrip("+-").isascii() and val.lstrip("+-").isdigit():
+                val = int(val)
+            elif val.lower() in ("true", "false"):
+                val = val.lower() == "true"
+            return Effect.model_validate({key.strip(): val})
+    except ValueError as exc:  # not JSON, or a modifier out of range
+        raise typer.BadParameter(f"{text!r}: {one_line(exc)}", param_hint="--effect") from None
     return t
+
+
+def _check_effects(effects: list[str]) -> None:
+    """A named effect (a stratagem, an enhancement) is used once: given twice, it would be
+    paid and applied twice."""
+    seen: set[str] = set()
+    for text in effects:
+        key = " ".join(text.split()).casefold()
+        if not key.startswith("{") and "=" not in key:
+            if key in seen:
+                raise typer.BadParameter(f"{text!r} is given twice (each effect is used once)",
+                                         param_hint="--effect")
+            seen.add(key)
+
+
+def _check_models(sheet: Datasheet, models: int) -> None:
+    """``--models`` within the datasheet's unit composition (its minimum and maximum)."""
+    if not sheet.composition:
+        return
+    low = sum(c.min for c in sheet.composition)
+    high = sum(c.max for c in sheet.composition)
+    if not low <= models <= high:
+        allowed = f"{low}" if low == high else f"{low} to {high}"
+        raise typer.BadParameter(f"{sheet.name} has {allowed} model{'s' if high > 1 else ''}",
+                                 param_hint="--models")
+
+
+def _check_leaders(sheet: Datasheet, leaders: list[str], lib: Any) -> None:
+    """Each ``--led-by`` unit can lead this one (its datasheet's Leader list)."""
+    for name in leaders:
+        try:
+            leader = lib.datasheet(name)
+        except LookupError:
+            continue  # reported as a note: its abilities are not applied
+        if not leader.leader_of:
+            raise typer.BadParameter(f"{leader.name} is not a Leader", param_hint="--led-by")
+        from ..names import name_key
+
+        if name_key(sheet.name) not in {name_key(n) for n in leader.leader_of}:
+            raise typer.BadParameter(
+                f"{leader.name} cannot lead {sheet.name}; it leads: "
+                f"{', '.join(leader.leader_of)}", param_hint="--led-by")
+
+
+def _rules_note(sheet: Datasheet, rules: str) -> str | None:
+    if sheet.rules == rules:
+        return None
+    return (f"{sheet.name}: the library has no {rules}-edition datasheet; its "
+            f"{sheet.rules}-edition stats are used under the {rules} rules")
 
 
 def calc(
     file: Annotated[str | None, typer.Argument(help="scenario JSON file, or - for stdin")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result document")] = False,
     attacker: Annotated[str | None, typer.Option(help="attacking unit from the library")] = None,
-    models: Annotated[int | None, typer.Option(help="models in the attacking unit")] = None,
+    models: Annotated[int | None, typer.Option(
+        min=1, help="models in the attacking unit (within its datasheet's range)")] = None,
     weapon: Annotated[list[str] | None, typer.Option(help="NAME or NAME:COUNT (repeat)")] = None,
     target: Annotated[str | None, typer.Option(help="preset (meq, geq, ...) or unit")] = None,
-    target_models: Annotated[int | None, typer.Option(help="models in the target")] = None,
-    phase: Annotated[str, typer.Option(help="shooting or fight")] = "shooting",
-    rules: Annotated[str, typer.Option(help="11th or 10th")] = "11th",
-    distance: Annotated[float | None, typer.Option(help="inches to the target")] = None,
+    target_models: Annotated[int | None, typer.Option(
+        min=1, max=1000, help="models in the target")] = None,
+    phase: Annotated[Literal["shooting", "fight"], typer.Option(
+        help="shooting or fight")] = "shooting",
+    rules: Annotated[Literal["11th", "10th"], typer.Option(help="11th or 10th")] = "11th",
+    distance: Annotated[float | None, typer.Option(
+        min=0, max=1000, help="inches to the target")] = None,
     stationary: Annotated[bool, typer.Option("--stationary", help="remained stationary")] = False,
     charged: Annotated[bool, typer.Option("--charged", help="the attacker charged")] = False,
     cover: Annotated[bool, typer.Option("--cover", help="target has cover")] = False,
@@ -191,16 +281,19 @@ def calc(
     tyranids_nearby: Annotated[bool, typer.Option(
         "--tyranids-nearby", help="a friendly TYRANIDS unit within 6\" of the target")] = False,
     wounds_left: Annotated[int | None, typer.Option(
-        help="wounds left on the attacking model (Damaged profiles)")] = None,
+        min=1, help="wounds left on the attacking model (Damaged profiles)")] = None,
     game_mode: Annotated[str, typer.Option(
         help="standard, boarding actions or combat patrol")] = "standard",
     designated: Annotated[list[str] | None, typer.Option(
         help="a rule whose chosen enemy unit the target is (Oath of Moment); repeatable. "
         "Not given: naming such a rule says the target is its chosen unit")] = None,
     monte_carlo: Annotated[
-        int | None, typer.Option("--monte-carlo", help="sample N trials")
+        int | None, typer.Option("--monte-carlo", min=1, help="sample N trials")
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Monte Carlo seed")] = None,
+    embarked: Annotated[str | None, typer.Option(
+        help="NAME[:MODELS]: a unit embarked in the attacking TRANSPORT; its models' guns "
+        "join the attack through Firing Deck")] = None,
     list_file: Annotated[Path | None, typer.Option(
         "--list", help="army list file: --attacker is the unit as built in it (models, "
         "wargear, attached leader, enhancement, detachment rule)")] = None,
@@ -208,6 +301,14 @@ def calc(
     """Compute the exact odds of an attack (a scenario file, or units from the library)."""
     out = Console(width=120) if not sys.stdout.isatty() else Console()
     notes: list[str] = []
+    rules_note: str | None = None
+    _check_effects(effect or [])
+    if file is not None and (file.casefold() in FLAG_WORDS and not Path(file).exists()):
+        fail(f"flags such as --charged take no value: remove {file!r}")
+    if file is not None and (attacker or target or list_file or weapon or models or led_by
+                             or embarked):
+        fail("give a scenario FILE or --attacker and --target, not both (the file's attacker "
+             "and target would be used and the flags ignored)")
     try:
         if file is not None:
             text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
@@ -238,8 +339,17 @@ def calc(
                 version: RulesVersion | None = (
                     "10th" if rules == "10th" else "11th" if rules == "11th" else None)
                 sheet = lib.datasheet(attacker, version)
+                if models is not None:
+                    _check_models(sheet, models)
                 n = models or sum(c.min for c in sheet.composition) or 1
                 atk, notes = build_attacker(sheet, n, phase, weapon or [])
+            _check_leaders(sheet, led_by or [], lib)
+            rules_note = _rules_note(sheet, rules)
+            if rules_note is not None:
+                notes.insert(0, rules_note)
+            if embarked is not None:
+                atk, more = _embark(lib, sheet, atk, embarked, phase)
+                notes += more
             tgt = lib.target(target, models=target_models)
             data: dict[str, Any] = {
                 "rules": rules, "phase": phase, "attacker": atk, "target": tgt,
@@ -281,12 +391,14 @@ def calc(
                                                     built.situational)
                 notes += more
         result = calculate(scenario)
+    except typer.BadParameter:
+        raise
     except ValidationError as exc:
-        _err.print(f"[red]invalid scenario:[/red] {exc}")
-        raise typer.Exit(2) from None
+        fail(f"invalid scenario: {one_line(exc)}")
     except (ValueError, LookupError, OSError) as exc:
-        _err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
+        fail(one_line(exc))
+    if rules_note is not None:
+        result = result.model_copy(update={"notes": (rules_note, *result.notes)})
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
     else:

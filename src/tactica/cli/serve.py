@@ -19,12 +19,21 @@ def serve(
         "--timeout seconds)")] = 2,
     timeout: Annotated[float, typer.Option(
         min=0.5, max=60, help="seconds a calculation may run")] = 4.0,
+    allow_host: Annotated[list[str] | None, typer.Option(
+        "--allow-host", help="a Host name to serve besides localhost (repeatable; '*' "
+        "for any)")] = None,
 ) -> None:
-    """Serve the calculator, datasheets and list checker at http://HOST:PORT/."""
+    """Serve the calculator, datasheets and list checker at http://HOST:PORT/.
+
+    Only requests for localhost (and ``--allow-host`` names) are answered, so a web page
+    cannot reach the app through DNS rebinding; uvicorn caps connections and times out
+    idle ones (``tactica.web.guard.SERVER_LIMITS``)."""
     import uvicorn
 
     from ..web import create_app
+    from ..web.guard import SERVER_LIMITS
 
+    hosts = ["localhost", "127.0.0.1", "::1", *(allow_host or ())]
     typer.echo(f"tactica: http://{host}:{port}/ (API docs at /docs); Ctrl+C stops it")
-    uvicorn.run(create_app(workers=workers, calc_timeout=timeout), host=host, port=port,
-                log_level="info")
+    uvicorn.run(create_app(workers=workers, calc_timeout=timeout, allowed_hosts=hosts),
+                host=host, port=port, log_level="info", **SERVER_LIMITS)

@@ -7,6 +7,7 @@ from typing import Any
 from .exact import ScenarioError, calculate_exact
 from .result import Distribution, Result
 from .scenario import Scenario
+from .unit_rules import finish
 
 __all__ = ["Distribution", "Result", "Scenario", "ScenarioError", "calculate"]
 
@@ -28,5 +29,5 @@ def calculate(scenario: Scenario | dict[str, Any] | str) -> Result:
         from .montecarlo import simulate  # type: ignore[import-not-found, unused-ignore]
 
         result: Result = simulate(scenario)
-        return result
-    return calculate_exact(scenario)
+        return finish(scenario, result)
+    return finish(scenario, calculate_exact(scenario))

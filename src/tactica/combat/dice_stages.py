@@ -73,7 +73,10 @@ def hit_classes(w: ResolvedWeapon) -> list[int]:
     if w.snap_shooting:
         return [CRITICAL if f == 6 else SUCCESS if f >= w.snap_hit_on else FAIL
                 for f in range(1, 7)]
-    return _classes(w.critical_hit, w.hit_modifier, w.skill)
+    # 10.07 indirect shooting: an unmodified 1..hit_fails_on fails, critical or not
+    return [FAIL if f <= w.hit_fails_on else c
+            for f, c in zip(range(1, 7), _classes(w.critical_hit, w.hit_modifier, w.skill),
+                            strict=True)]
 
 
 def wound_classes(w: ResolvedWeapon) -> list[int]:

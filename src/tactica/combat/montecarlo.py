@@ -64,6 +64,15 @@ from .exact import (
     lethal_notes,
     resolve_weapons,
 )
+from .mc_dice import (
+    Sampler,
+    codes,
+    reroll_faces,
+    roll_attacks,
+    roll_hits,
+    roll_sustained,
+    roll_wounds,
+)
 from .profile import RerollPolicy, ResolvedWeapon, save_probability
 from .result import Distribution, NamedDistribution, Result, StageExplanation, WeaponSummary
 from .scenario import Scenario
@@ -79,77 +88,7 @@ Gen = np.random.Generator
 
 #: Trials per chunk are chosen so that one chunk rolls about this many dice.
 _CHUNK_DICE = 1 << 22
-#: A success and a critical are counted in one integer: successes + critical << _SHIFT.
-_SHIFT = 24
-_LOW = (1 << _SHIFT) - 1
 _NO_SAVE = 7  # a save threshold no D6 reaches
-
-
-# --- sampling helpers -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Sampler:
-    """Draws from a pmf over 0..n by inverse transform (one uniform per draw)."""
-
-    cdf: FloatArray
-    constant: int | None
-
-    @classmethod
-    def of(cls, pmf: FloatArray) -> _Sampler:
-        p = np.asarray(pmf, dtype=np.float64)
-        nz = np.flatnonzero(p > 0.0)
-        p = p[: nz[-1] + 1]
-        if len(nz) == 1:
-            return cls(p, int(nz[0]))
-        cdf = np.cumsum(p)
-        cdf[-1] = 1.0
-        return cls(cdf, None)
-
-    def draw(self, rng: Gen, n: int) -> IntArray:
-        if self.constant is not None:
-            return np.full(n, self.constant, dtype=np.int64)
-        return np.searchsorted(self.cdf, rng.random(n), side="right").astype(np.int64)
-
-    @property
-    def top(self) -> int:
-        """The largest value drawn."""
-        return len(self.cdf) - 1
-
-
-def _per_trial(x: IntArray, counts: IntArray) -> IntArray:
-    """Sums of consecutive blocks of ``x``: block ``i`` has ``counts[i]`` elements."""
-    cs = np.zeros(len(x) + 1, dtype=np.int64)
-    np.cumsum(x, out=cs[1:])
-    ends = np.cumsum(counts)
-    out: IntArray = cs[ends] - cs[ends - counts]
-    return out
-
-
-def _roll_codes(rng: Gen, n: int, code: IntArray, reroll: BoolArray | None) -> IntArray:
-    """``n`` D6, each re-rolled once if ``reroll[face]`` (re-rolls before modifiers,
-    §4.5), mapped through ``code[face]``."""
-    faces = rng.integers(1, 7, size=n, dtype=np.int8)
-    if reroll is not None:
-        again = reroll[faces]
-        k = int(np.count_nonzero(again))
-        if k:
-            faces[again] = rng.integers(1, 7, size=k, dtype=np.int8)
-    out: IntArray = code[faces]
-    return out
-
-
-def _codes(classes: list[int]) -> IntArray:
-    """Face (1..6) → 0 fail, 1 success, 1 << _SHIFT critical (index 0 unused)."""
-    table = [0, 1, 1 << _SHIFT]
-    return np.array([0] + [table[c] for c in classes], dtype=np.int64)
-
-
-def _reroll_faces(faces: tuple[bool, ...] | None) -> BoolArray | None:
-    """The faces ``die_outcome`` re-rolls, indexed by face (index 0 unused)."""
-    if faces is None:
-        return None
-    return np.array([False, *faces], dtype=np.bool_)
 
 
 # --- one weapon line, decided once ------------------------------------------------------
@@ -163,7 +102,7 @@ class _Packets:
 
     save: IntArray
     save_reroll: RerollPolicy
-    damage: _Sampler
+    damage: Sampler
     keep: FloatArray
     precision: bool
 
@@ -171,10 +110,10 @@ class _Packets:
 @dataclass(frozen=True)
 class _Plan:
     w: ResolvedWeapon
-    attacks: _Sampler
+    attacks: Sampler
     hit_code: IntArray
     hit_reroll: BoolArray | None
-    sustained: _Sampler | None
+    sustained: Sampler | None
     lethal: bool
     wound_code: IntArray
     wound_reroll: BoolArray | None
@@ -210,19 +149,19 @@ def _plan(w: ResolvedWeapon, scenario: Scenario, space: StateSpace, rules: RuleS
         saves.append(_NO_SAVE - round(6 * p))
         texts.append(f"{g.name}: {save_probability(g, w, rules)[1]}")
     keep = _keep(space.groups, w.fnp_effect)
-    normal = _Packets(np.array(saves, dtype=np.int64), w.save_reroll, _Sampler.of(w.damage_pmf),
+    normal = _Packets(np.array(saves, dtype=np.int64), w.save_reroll, Sampler.of(w.damage_pmf),
                       keep, w.precision)
     mortal = _Packets(np.full(len(space.groups), _NO_SAVE, dtype=np.int64), None,
-                      _Sampler.of(w.mortal_pmf), keep, w.mortal_precision)
+                      Sampler.of(w.mortal_pmf), keep, w.mortal_precision)
     return _Plan(
         w=w,
-        attacks=_Sampler.of(w.attacks_pmf),
-        hit_code=_codes(hit_classes(w)),
-        hit_reroll=_reroll_faces(die.hit_reroll_faces),
-        sustained=None if w.sustained is None else _Sampler.of(sus),
+        attacks=Sampler.of(w.attacks_pmf),
+        hit_code=codes(hit_classes(w)),
+        hit_reroll=reroll_faces(die.hit_reroll_faces),
+        sustained=None if w.sustained is None else Sampler.of(sus),
         lethal=die.lethal_taken,
-        wound_code=_codes(wound_classes(w)),
-        wound_reroll=_reroll_faces(die.wound_reroll_faces),
+        wound_code=codes(wound_classes(w)),
+        wound_reroll=reroll_faces(die.wound_reroll_faces),
         normal=normal,
         mortal=mortal,
         mortal_dynamic=w.mortal_afresh,
@@ -242,41 +181,20 @@ class _Rolled:
 
 
 def _roll_weapon(rng: Gen, plan: _Plan, n: int, used: BoolArray | None = None) -> _Rolled:
-    """Hit and wound rolls of one weapon line for ``n`` trials (§4.1–§4.5). ``used``
-    marks the trials whose Command Re-roll is spent (15.02: one per attack)."""
+    """Hit and wound rolls of one weapon line for ``n`` trials (§4.1–§4.5), stage by
+    stage (``mc_dice``). ``used`` marks the trials whose Command Re-roll is spent (15.02:
+    one per attack)."""
     if used is None:
         used = np.zeros(n, dtype=np.bool_)
     w = plan.w
-    attacks = plan.attacks.draw(rng, n)
-    if w.torrent:  # 01.05.01: automatic hits, never critical
-        succ, crit = attacks, np.zeros(n, dtype=np.int64)
-    else:
-        sums = _per_trial(_roll_codes(rng, int(attacks.sum()), plan.hit_code, plan.hit_reroll),
-                          attacks)
-        succ, crit = sums & _LOW, sums >> _SHIFT
-        if plan.command == "hit":  # 15.02: one missed die rolled again
-            has = np.nonzero((attacks - succ - crit > 0) & ~used)[0]
-            used[has] = True
-            again = _roll_codes(rng, len(has), plan.hit_code, None)
-            succ[has] += again & _LOW
-            crit[has] += again >> _SHIFT
-    extra = np.zeros(n, dtype=np.int64)
-    if plan.sustained is not None:
-        if plan.sustained.constant is not None:
-            extra = crit * plan.sustained.constant
-        else:
-            extra = _per_trial(plan.sustained.draw(rng, int(crit.sum())), crit)
-    auto = crit if plan.lethal else np.zeros(n, dtype=np.int64)
+    attacks = roll_attacks(rng, plan.attacks, n)
+    succ, crit = roll_hits(rng, attacks, w.torrent, plan.hit_code, plan.hit_reroll,
+                           plan.command == "hit", used)
+    extra = roll_sustained(rng, crit, plan.sustained)
+    auto = crit if plan.lethal else np.zeros(n, dtype=np.int64)  # Lethal Hits taken
     rolls = succ + extra + (crit - auto)
-    sums = _per_trial(_roll_codes(rng, int(rolls.sum()), plan.wound_code, plan.wound_reroll),
-                      rolls)
-    ws, wc = sums & _LOW, sums >> _SHIFT
-    if plan.command == "wound":  # 15.02: one failed wound die rolled again
-        has = np.nonzero((rolls - ws - wc > 0) & ~used)[0]
-        used[has] = True
-        again = _roll_codes(rng, len(has), plan.wound_code, None)
-        ws[has] += again & _LOW
-        wc[has] += again >> _SHIFT
+    ws, wc = roll_wounds(rng, rolls, plan.wound_code, plan.wound_reroll,
+                         plan.command == "wound", used)
     if w.devastating:
         normal, mortal = ws + auto, wc
     else:
@@ -431,7 +349,7 @@ class _Totals:
 def _chunk(
     rng: Gen, plans: list[_Plan], groups: tuple[Group, ...], lo: int, hi: int,
     hazard: tuple[int, int, int], out: _Totals,
-    before: tuple[tuple[_Sampler, _Packets], ...] = (),
+    before: tuple[tuple[Sampler, _Packets], ...] = (),
     lone_character: bool = False,
 ) -> None:
     """Trials ``lo:hi``: mortal wounds before the attacks, every weapon in order, then
@@ -478,7 +396,7 @@ def _chunk(
         out.hazard[lo:hi] = (faces <= fails_on).sum(axis=1) * each
 
 
-def _dice_per_trial(plans: list[_Plan]) -> float:
+def _diceper_trial(plans: list[_Plan]) -> float:
     """A generous estimate of the D6 one trial rolls (hit and wound rolls), for chunking."""
     total = 0.0
     for p in plans:
@@ -528,16 +446,16 @@ def simulate(scenario: Scenario) -> Result:
         plans[wi] = replace(plans[wi], command=command)
     fnp_effect = min((e.fnp for e in effects if e.fnp), default=None)
     mw = _Packets(np.full(len(groups), _NO_SAVE, dtype=np.int64), None,
-                  _Sampler.of(np.array([0.0, 1.0])), _keep(groups, fnp_effect), False)
-    before = tuple((_Sampler.of(e.mortal_wounds.pmf()), mw) for e in effects
+                  Sampler.of(np.array([0.0, 1.0])), _keep(groups, fnp_effect), False)
+    before = tuple((Sampler.of(e.mortal_wounds.pmf()), mw) for e in effects
                    if e.mortal_wounds is not None) + tuple(
-        (_Sampler.of(pmf), mw) for _, pmf in named.mortal_before)
+        (Sampler.of(pmf), mw) for _, pmf in named.mortal_before)
     n_haz = sum(w.count for w in weapons if w.hazardous)
     hazard = (n_haz, rules.hazard_fails_on, rules.hazard_mortal_wounds(scenario.attacker.keywords))
 
     rng = np.random.default_rng(seed)
     out = _Totals.empty(trials, len(plans))
-    size = max(1, min(trials, int(_CHUNK_DICE // _dice_per_trial(plans))))
+    size = max(1, min(trials, int(_CHUNK_DICE // _diceper_trial(plans))))
     for lo in range(0, trials, size):
         _chunk(rng, plans, groups, lo, min(trials, lo + size), hazard, out, before,
                "CHARACTER" in scenario.target.keywords)

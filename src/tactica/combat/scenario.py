@@ -83,6 +83,9 @@ class WeaponLine(_Strict):
     AP: int = Field(default=0, ge=-6, le=0)
     D: DiceExpr
     abilities: tuple[WeaponAbility, ...] = ()
+    firing_deck: bool = Field(
+        default=False, description="an embarked model's ranged weapon, taken by the "
+        "TRANSPORT through its Firing Deck ability (24.14), with that model's BS")
 
     @field_validator("abilities", mode="before")
     @classmethod
@@ -130,6 +133,31 @@ class Attacker(_Strict):
     keywords: tuple[str, ...] = ()
     weapons: tuple[WeaponLine, ...] = Field(
         json_schema_extra={"minItems": 1, "maxItems": MAX_WEAPON_LINES})
+    abilities: tuple[str, ...] = Field(
+        default=(), description="the unit's rules by name (\"Firing Deck 12\"), so that "
+        "a result lists those the engine does not compute")
+    firing_deck: int | None = Field(
+        default=None, ge=1, le=MAX_MODELS, description="Firing Deck X: up to X embarked "
+        "models' weapons (weapon lines with firing_deck) join the TRANSPORT's attack")
+
+    @model_validator(mode="after")
+    def _firing_deck(self) -> Attacker:
+        """24.14 Firing Deck X: one ranged weapon (not [ONE SHOT]) from each of up to X
+        embarked models."""
+        deck = [w for w in self.weapons if w.firing_deck]
+        if not deck:
+            return self
+        if self.firing_deck is None:
+            raise ValueError("weapons with firing_deck need attacker.firing_deck (its X)")
+        taken = sum(w.count for w in deck)
+        if taken > self.firing_deck:
+            raise ValueError(f"{taken} Firing Deck weapons; Firing Deck {self.firing_deck} "
+                             f"takes one weapon from each of up to {self.firing_deck} models")
+        for w in deck:
+            if w.range == "Melee" or w.has("One Shot"):
+                raise ValueError(f"weapon {w.name!r}: Firing Deck takes ranged weapons that "
+                                 "are not [ONE SHOT]")
+        return self
 
     @field_validator("weapons", mode="before")
     @classmethod
@@ -174,6 +202,12 @@ class Target(_Strict):
         return _check_length(value, 1, 20, "model group")
     damage_reduction: int = Field(default=0, ge=0, le=6)
     half_damage: bool = False
+    abilities: tuple[str, ...] = Field(
+        default=(), description="the unit's rules by name (\"Deadly Demise D6+2\"), so "
+        "that a result lists those the engine does not compute")
+    deadly_demise: DiceExpr | None = Field(
+        default=None, description="Deadly Demise X (24.08): mortal wounds to the attacking "
+        "unit, on a 6 for each model destroyed, when it is within 6\"")
 
     @field_validator("keywords")
     @classmethod
@@ -226,6 +260,20 @@ class Context(_Strict):
     designated: tuple[str, ...] | None = Field(
         default=None, description="the rules whose chosen enemy unit the target is (Oath "
         "of Moment); unset: naming such a rule says the target is its chosen unit")
+    # --- circumstances of the 11th-edition fine print (issue 17) -------------------------
+    indirect: Literal["unseen", "spotted"] | None = Field(
+        default=None, description="an [INDIRECT FIRE] weapon shoots a target it cannot see "
+        "(10.07): \"unseen\", or \"spotted\" (the unit remained stationary and a friendly "
+        "observer sees the target)")
+    plunging_fire: bool = Field(
+        default=False, description="the attack has Plunging Fire (22.05: BS improved by 1)")
+    engaged: bool = Field(
+        default=False, description="the attacking unit is engaged (close-quarters shooting, "
+        "10.06: -1 to hit for MONSTER/VEHICLE models unless a [CLOSE-QUARTERS] weapon; "
+        "no [HEAVY])")
+    target_engaged: bool = Field(
+        default=False, description="the target is engaged with friendly units (-1 to hit "
+        "a MONSTER/VEHICLE target, 17.03)")
 
     def half_range(self, weapon_range: int | str) -> bool:
         if self.within_half_range is not None:
@@ -309,6 +357,14 @@ class Scenario(_Strict):
     target: Target
     context: Context = Context()
     effects: tuple[EffectEntry, ...] = Field(default=(), max_length=50)
+
+    @model_validator(mode="after")
+    def _firing_deck_phase(self) -> Scenario:
+        """24.14: Firing Deck works "In your Shooting phase"."""
+        if self.phase != "shooting" and any(w.firing_deck for w in self.attacker.weapons):
+            raise ValueError("attacker.weapons: Firing Deck weapons shoot in the shooting "
+                             "phase only")
+        return self
 
     @property
     def plain_effects(self) -> tuple[Effect, ...]:

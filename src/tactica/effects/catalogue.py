@@ -202,6 +202,17 @@ def _epic_challenge(s: Scenario, param: str | None) -> Outcome:
                                                      "weapons": names}),))
 
 
+def _data_leech(s: Scenario, param: str | None) -> Outcome:
+    """Cartographic Data-leech (Outlander Claw): while the bearer is embarked, improve by
+    1 the BS of the weapons the TRANSPORT has "as a result of the Firing Deck ability":
+    only the weapon lines marked ``firing_deck``."""
+    deck = tuple(w.name for w in s.attacker.weapons if w.firing_deck)
+    if not deck:
+        raise ValueError("Cartographic Data-leech: the attack has no Firing Deck weapons "
+                         "(the bearer's unit embarked, its weapons marked firing_deck)")
+    return Outcome(modifiers=(Effect.model_validate({"skill": -1, "weapons": deck}),))
+
+
 def _synapse(s: Scenario, param: str | None) -> Outcome:
     """Synapse (004): if the Army Faction is TYRANIDS, a unit in Synapse range has +1
     Strength for melee attacks."""
@@ -232,8 +243,9 @@ EFFECTS: tuple[NamedEffect, ...] = (
                     range_limit(24, "snap shooting targets a unit within 24\"")),
                 terms="snap shooting: hits only on unmodified 6s (11th: no hit re-rolls)",
                 apply=_fire_overwatch),
-    NamedEffect("Epic Challenge", "stratagem", "Core", 1, phases=("fight",), rules=("11th",),
-                section="15.03", conditions=(attacker_has("CHARACTER"),),
+    NamedEffect("Epic Challenge", "stratagem", "Core", 1, phases=("fight",),
+                rules=("11th", "10th"), section="15.03 / Epic Challenge (10th)",
+                conditions=(attacker_has("CHARACTER"),),
                 terms="the CHARACTER model's melee weapons gain [PRECISION] (name them: "
                       "'Epic Challenge: Cult bonesword, Toxin injector claw')",
                 apply=_epic_challenge, parameter="the CHARACTER model's weapon names"),
@@ -244,13 +256,14 @@ EFFECTS: tuple[NamedEffect, ...] = (
                 terms="D6 per Toughness before the fight: 5+ = 1 MW to the target, "
                       "1 = 1 MW to your unit (max 6 each)", apply=_crushing_impact),
     NamedEffect("Tank Shock", "stratagem", "Core", 1, phases=("fight",), rules=("10th",),
-                section="Tank Shock (001)",
+                section="Tank Shock (001)", aliases=("Crushing Impact",),
                 conditions=(attacker_has("VEHICLE"),
                             context_flag("charged", "ended a charge move")),
                 terms="D6 per Toughness before the fight: 5+ = 1 MW (max 6)",
                 apply=_tank_shock),
     NamedEffect("Grenade", "stratagem", "Core", 1, phases=("shooting",), rules=("10th", "11th"),
-                section="Grenade (002)", conditions=(
+                section="Grenade (002); 11th name Explosives (15.05, text not in the seeds)",
+                aliases=("Explosives",), conditions=(
                     attacker_has("GRENADES"), range_limit(8, "the enemy unit is within 8\"")),
                 terms="6D6 before the attacks: each 4+ = 1 MW", apply=_grenade),
     NamedEffect("Smokescreen", "stratagem", "Core", 1, phases=("shooting",),
@@ -364,7 +377,7 @@ EFFECTS: tuple[NamedEffect, ...] = (
     NamedEffect("Cartographic Data-leech", "enhancement", "Outlander Claw",
                 phases=("shooting",), conditions=(attacker_has("TRANSPORT"),),
                 terms="improve BS of Firing Deck weapons by 1 (the bearer is embarked)",
-                apply=_fixed(*mods(skill=-1))),
+                apply=_data_leech),
     NamedEffect("Assault Commando", "enhancement", "Outlander Claw", phases=("shooting",),
                 conditions=(attacker_has(GSC), context_flag("disembarked",
                                                             "disembarked this turn")),

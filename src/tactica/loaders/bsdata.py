@@ -264,8 +264,25 @@ class BSDataSource:
                     self.index, node, display, self.rules, catalogue, self._leaders,
                     self._points_type,
                 )
-                self._converted[index] = converter.run(faction_name(catalogue))
+                self._converted[index] = self._run(converter, display, node, catalogue)
         return self._converted[index]
+
+    @staticmethod
+    def _run(converter: UnitConverter, display: str, node: Node | Missing,
+             catalogue: BSFile) -> tuple[Datasheet | None, UnitReport]:
+        """Convert one unit; data of the wrong shape (a cost ``false``, a list where an
+        object belongs) or shared entries that link each other in a cycle are a
+        ``LoadError`` naming the file and the entry, not a traceback."""
+        file = node.file.path.name if isinstance(node, Node) else catalogue.path.name
+        try:
+            return converter.run(faction_name(catalogue))
+        except RecursionError:
+            raise LoadError(file, None, display, "entries link each other in a cycle "
+                            "(entryLinks reach the entry again)") from None
+        except LoadError:
+            raise
+        except (TypeError, AttributeError, KeyError, ValueError) as exc:
+            raise LoadError(file, None, display, f"malformed entry ({exc})") from None
 
     def _require(self, name: str) -> int:
         index = self._by_key.get(name_key(name))
@@ -276,6 +293,12 @@ class BSDataSource:
     def datasheet(self, name: str) -> Datasheet | None:
         """The named unit (converted on first use); ``None`` if it was rejected."""
         return self._convert(self._require(name))[0]
+
+    def has_report(self, name: str) -> bool:
+        """Whether ``unit_report`` knows the name: a unit, or an entry whose link target
+        is missing (no "did you mean" suggestions computed)."""
+        key = name_key(name)
+        return key in self._by_key or key in self._missing_by_name
 
     def unit_report(self, name: str) -> UnitReport:
         """What happened to the named entry (also for entries whose target is missing)."""

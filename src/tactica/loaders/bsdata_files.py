@@ -39,6 +39,7 @@ __all__ = [
     "CatalogueLink",
     "Missing",
     "Node",
+    "number",
     "read_file",
     "text_of",
 ]
@@ -112,6 +113,52 @@ class BSFile:
         return f"{self.path.name} ({self.name!r} rev {self.revision})"
 
 
+#: Keys whose value is a list of objects in BattleScribe JSON.
+_LISTS = frozenset({
+    "selectionEntries", "selectionEntryGroups", "entryLinks", "sharedSelectionEntries",
+    "sharedSelectionEntryGroups", "sharedProfiles", "sharedRules", "sharedInfoGroups",
+    "profiles", "rules", "infoLinks", "infoGroups", "categoryLinks", "categoryEntries", "costs",
+    "constraints", "modifiers", "modifierGroups", "conditions", "conditionGroups",
+    "localConditionGroups", "repeats", "characteristics", "characteristicTypes",
+    "profileTypes", "costTypes", "catalogueLinks", "forceEntries", "publications"})
+#: Keys whose value is text, and keys whose value is true or false.
+_TEXTS = frozenset({"id", "name", "targetId", "type", "typeId", "$text", "field", "scope",
+                    "childId", "typeName", "description"})
+_FLAGS = frozenset({"hidden", "library", "primary", "importRootEntries", "collective"})
+
+
+def check_shape(body: Raw, file: str, root: str) -> None:
+    """The layout the loaders rely on: the list keys (``_LISTS``) hold lists of objects,
+    the text keys text, the flags true or false. A record of another shape is a
+    ``LoadError`` naming the file and its JSON path, before any unit is converted.
+
+    >>> check_shape({"costs": [{"name": "pts", "value": 1}]}, "c.json", "catalogue")
+    >>> check_shape({"categoryLinks": [False]}, "c.json", "catalogue")
+    Traceback (most recent call last):
+    ...
+    LoadError: c.json: expected an object in 'categoryLinks': 'catalogue.categoryLinks[0]'
+    """
+    todo: list[tuple[Raw, str]] = [(body, root)]
+    while todo:
+        node, where = todo.pop()
+        for key, value in node.items():
+            if key in _LISTS and not (key == "repeats" and isinstance(value, int)):
+                if not isinstance(value, list):
+                    raise LoadError(file, None, f"{where}.{key}", f"expected a list for {key!r}")
+                for i, item in enumerate(value):
+                    if not isinstance(item, dict):
+                        raise LoadError(file, None, f"{where}.{key}[{i}]",
+                                        f"expected an object in {key!r}")
+                    todo.append((item, f"{where}.{key}[{i}]"))
+            elif key in _TEXTS and not isinstance(value, str):
+                raise LoadError(file, None, f"{where}.{key}", f"expected text for {key!r}")
+            elif key in _FLAGS and not isinstance(value, bool):
+                raise LoadError(file, None, f"{where}.{key}",
+                                f"expected true or false for {key!r}")
+            elif isinstance(value, dict):
+                todo.append((value, f"{where}.{key}"))
+
+
 def read_file(path: Path) -> BSFile:
     """Read one BattleScribe JSON file. Raises ``LoadError`` when it is not JSON or has
     neither a ``gameSystem`` nor a ``catalogue`` object."""
@@ -130,6 +177,7 @@ def read_file(path: Path) -> BSFile:
         )
     if "id" not in body:
         raise LoadError(str(path), None, path.name, f"{kind} without an id")
+    check_shape(body, path.name, kind)
     return BSFile(
         path=path,
         kind=kind,
@@ -140,6 +188,29 @@ def read_file(path: Path) -> BSFile:
         game_system_id=None if kind == "gameSystem" else body.get("gameSystemId"),
         body=body,
     )
+
+
+#: Largest number a cost or constraint may hold (points, model counts).
+_MAX_NUMBER = 1_000_000
+
+
+def number(raw: Raw, key: str = "value", default: int = 0, *, where: str = "?") -> int:
+    """``raw[key]`` as a whole number. A boolean (``"value": false``), text or an absurd
+    value is a ``LoadError`` naming ``where`` (the file) and the record, not a silent 0.
+
+    >>> number({"value": 85.0})
+    85
+    >>> number({"name": "pts", "value": False}, where="GSC.json")
+    Traceback (most recent call last):
+    ...
+    LoadError: GSC.json: expected a number for 'value', got False: "{'name': 'pts', ...
+    """
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) \
+            or not -_MAX_NUMBER <= value <= _MAX_NUMBER:
+        raise LoadError(where, None, str(dict(raw))[:120],
+                        f"expected a number for {key!r}, got {value!r}")
+    return int(value)
 
 
 def text_of(profile: Raw, characteristic: str) -> str | None:
@@ -258,7 +329,7 @@ class Node:
                 continue
             if c.get("scope") not in ("parent", "self", "unit", unit_id):
                 continue
-            value = int(c.get("value", 0))
+            value = number(c, where=self.file.path.name)
             if c.get("type") == "min":
                 low = value if low is None else max(low, value)
             elif c.get("type") == "max":

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..model.datasheet import CompositionLine, EscalatingPoints, PointsBracket, PointsTier
-from .bsdata_files import Node
+from .bsdata_files import Node, number
 from .report import IssueLog, brackets_for_sizes
 
 __all__ = ["PointsReader", "distribute"]
@@ -67,13 +67,16 @@ class PointsReader:
         self.points_type = points_type
         self.log = log
 
+    def _n(self, raw: Raw, key: str = "value", default: int = 0) -> int:
+        return number(raw, key, default, where=self.root.file.path.name)
+
     def _is_points(self, item: Raw, key: str) -> bool:
         value = str(item.get(key, ""))
         return value == self.points_type if self.points_type else value == "pts"
 
     def cost(self, node: Node) -> int:
         """A node's own ``pts`` cost."""
-        return sum(int(c.get("value", 0)) for c in node.costs
+        return sum(number(c, where=node.file.path.name) for c in node.costs
                    if self._is_points(c, "typeId") or c.get("name") == "pts")
 
     def points(
@@ -117,7 +120,7 @@ class PointsReader:
                     for c in local.get("conditions") or ()
                 )
                 if own and local.get("type") == "atLeast":
-                    return int(local.get("value", 0)), int(modifier.get("value", 0))
+                    return self._n(local), self._n(modifier)
         return None
 
     def _counts_models(self, condition: Raw, kind: str | None = None) -> bool:
@@ -136,7 +139,7 @@ class PointsReader:
         for c in conditions:
             if not self._counts_models(c):
                 return None
-            results.append(_COMPARE[str(c["type"])](size, int(c.get("value", 0))))
+            results.append(_COMPARE[str(c["type"])](size, self._n(c)))
         for g in groups:
             held = self._holds(g.get("conditions") or (), g.get("conditionGroups") or (),
                                str(g.get("type", "and")), size)
@@ -155,13 +158,13 @@ class PointsReader:
             return price
         if not held:
             return price
-        value = int(modifier.get("value", 0))
+        value = self._n(modifier)
         times = 1
         for repeat in modifier.get("repeats") or ():
             if not self._counts_models(repeat, kind="atLeast"):
                 self.log.unsupported("points", "repeating modifier depends on the roster")
                 return price
-            times = (size // max(1, int(repeat.get("value", 1)))) * int(repeat.get("repeats", 1))
+            times = (size // max(1, self._n(repeat, "value", 1))) * self._n(repeat, "repeats", 1)
         kind = modifier.get("type")
         if kind == "set":
             return value

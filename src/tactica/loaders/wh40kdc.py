@@ -1,6 +1,7 @@
 """The bundled 11th-edition dataset: the ``wh40kdc`` package (40kdc-data) -> datasheets.
 
-``wh40kdc`` (pinned: ``PINNED_VERSION``, the optional extra ``tactica[data]``) ships its
+``wh40kdc`` (a dependency: ``SUPPORTED_VERSIONS``; the conversion was written against
+``PINNED_VERSION``, and ``TESTED_VERSIONS`` were each converted in full) ships its
 dataset as one JSON bundle (``wh40kdc/_bundle.json``, read with the package's own
 ``wh40kdc.data.raw_data``): units, weapons, weapon keywords, abilities, leader
 attachments and unit compositions, each record stamped with a ``game_version``. Code is
@@ -9,6 +10,8 @@ licence asks for ("Powered by 40kdc-data", https://40kdc.alpacasoft.dev).
 
 ``Wh40kdcDataset`` indexes the units by name when it is built (cheap) and converts a unit
 only when it is asked for (``datasheet``); ``datasheets``/``report`` convert them all.
+``bundled_dataset`` is what the library uses: the units converted earlier, read from the
+on-disk cache of ``tactica.loaders.wh40kdc_cache`` (one unit at a time), else this.
 Every conversion decision below follows the record layout of wh40kdc 1.4.5 (its
 ``wh40kdc/data/dataset.py`` and ``entities.py``):
 
@@ -43,6 +46,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any, Literal
 
@@ -55,15 +59,26 @@ __all__ = [
     "ATTRIBUTION",
     "INSTALL_HINT",
     "PINNED_VERSION",
+    "SUPPORTED_VERSIONS",
+    "TESTED_VERSIONS",
+    "DatasetIndex",
     "DatasetMissingError",
+    "DatasetSource",
     "Wh40kdcDataset",
     "dataset_available",
     "embedded_dataset",
     "installed_version",
+    "supported",
 ]
 
-#: The dataset version the conversion rules above were written against (pyproject pins it).
+#: The dataset version the conversion rules above were written against, and whose values
+#: the tests pin.
 PINNED_VERSION = "1.4.5"
+#: The range ``pyproject.toml`` asks for (keep the two in step).
+SUPPORTED_VERSIONS = ">=1.4,<1.5"
+#: Versions whose every unit was converted and checked (no unit rejected) when the range
+#: was set; 1.4.x releases update points and records in the same layout.
+TESTED_VERSIONS = ("1.4.0", "1.4.1", "1.4.2", "1.4.3", "1.4.4", "1.4.5")
 
 #: The credit the 40kdc-data licence asks for (README "Licensing": "Powered by 40kdc-data"
 #: and a link), with the licences of the parts tactica uses.
@@ -75,8 +90,8 @@ ATTRIBUTION = (
 
 #: What to do when the dataset is needed but not installed.
 INSTALL_HINT = (
-    f"the bundled 11th-edition dataset is not installed: pip install 'tactica[data]' "
-    f"(wh40kdc=={PINNED_VERSION})"
+    f"the bundled 11th-edition dataset is not installed: pip install "
+    f"'wh40kdc{SUPPORTED_VERSIONS}' (a dependency of tactica)"
 )
 
 Raw = Mapping[str, Any]
@@ -95,6 +110,15 @@ def installed_version() -> str | None:
         return metadata.version("wh40kdc")
     except metadata.PackageNotFoundError:
         return None
+
+
+def supported(version: str) -> bool:
+    """Whether ``version`` is in ``SUPPORTED_VERSIONS`` (1.4.x).
+
+    >>> supported("1.4.5"), supported("1.4.12"), supported("1.5.0"), supported("unknown")
+    (True, True, False, False)
+    """
+    return version.split(".")[:2] == ["1", "4"]
 
 
 def dataset_available() -> bool:
@@ -131,23 +155,137 @@ def _first_by_id(records: Iterable[Raw], key: str = "id") -> dict[str, Raw]:
     return out
 
 
-class Wh40kdcDataset:
-    """The dataset as a datasheet source: a cheap name index, lazy per-unit conversion.
+@dataclass(frozen=True, slots=True)
+class DatasetIndex:
+    """What answers name and faction questions without converting anything: per unit (in
+    dataset order) its display name and faction, and the look-up keys (``name_key``) of
+    every name and alias. ``tactica.loaders.wh40kdc_cache`` stores it with the converted
+    units."""
+
+    version: str
+    display: tuple[str, ...]
+    unit_factions: tuple[str, ...]
+    by_key: Mapping[str, int]
+    aliases: Mapping[str, str]
+    faction_aliases: Mapping[str, str]
+    notes: tuple[str, ...] = ()
+
+    keys: tuple[str, ...] = ()
+    alias_keys: Mapping[str, str] = field(default_factory=dict)
+
+    def keyed_names(self) -> tuple[list[tuple[str, str]], dict[str, str]]:
+        """``([(key, display name)], {alias key: display key})``: the look-up keys stored
+        with the names (``keys``, ``alias_keys``), so the library indexes them without
+        calling ``name_key`` again."""
+        return list(zip(self.keys, self.display, strict=True)), dict(self.alias_keys)
+
+
+class DatasetSource:
+    """The dataset as a datasheet source: names from a ``DatasetIndex``, a unit converted
+    (``_convert``) the first time it is asked for. ``Wh40kdcDataset`` converts from the
+    bundle; ``wh40kdc_cache.CachedDataset`` reads units converted earlier."""
+
+    kind: Literal["dataset"] = "dataset"
+
+    def __init__(self, index: DatasetIndex) -> None:
+        self.index = index
+        self.version = index.version
+        self.label = f"wh40kdc {index.version}"
+        self.notes = index.notes
+        self._converted: dict[int, tuple[Datasheet | None, UnitReport]] = {}
+
+    # -- the index (no conversion) --
+    def names(self) -> tuple[str, ...]:
+        """Every unit name, in dataset order."""
+        return self.index.display
+
+    def aliases(self) -> dict[str, str]:
+        """Other names of units: ``"Primus (Genestealer Cults)" -> "Primus"``."""
+        return dict(self.index.aliases)
+
+    def keyed_names(self) -> tuple[list[tuple[str, str]], dict[str, str]]:
+        """The names and aliases with their look-up keys (``DatasetIndex.keyed_names``)."""
+        return self.index.keyed_names()
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self._index(name) is not None
+
+    @property
+    def converted(self) -> int:
+        """How many units have been converted so far (the index alone converts none)."""
+        return len(self._converted)
+
+    def __len__(self) -> int:
+        return len(self.index.display)
+
+    def _index(self, name: str) -> int | None:
+        return self.index.by_key.get(name_key(name))
+
+    def factions_of(self, name: str) -> tuple[str, ...]:
+        """The faction the dataset files the unit under (its ``faction_id``)."""
+        index = self._index(name)
+        return () if index is None else (self.index.unit_factions[index],)
+
+    def faction(self, name: str) -> str | None:
+        """The dataset's spelling of a faction name or alias ("Space Marines" ->
+        "Adeptus Astartes"), or ``None``."""
+        return self.index.faction_aliases.get(name_key(name))
+
+    def factions(self) -> tuple[str, ...]:
+        """Every faction that has units, in dataset order."""
+        return tuple(dict.fromkeys(self.index.unit_factions))
+
+    # -- conversion --
+    def _convert(self, index: int) -> tuple[Datasheet | None, UnitReport]:
+        if index not in self._converted:
+            self._converted[index] = self._load(index)
+        return self._converted[index]
+
+    def _load(self, index: int) -> tuple[Datasheet | None, UnitReport]:
+        raise NotImplementedError
+
+    def datasheet(self, name: str) -> Datasheet | None:
+        """The named unit's datasheet (converted on first use), ``None`` if the unit was
+        rejected (see ``unit_report``). Raises ``UnknownNameError`` for an unknown name."""
+        return self._convert(self._require(name))[0]
+
+    def unit_report(self, name: str) -> UnitReport:
+        return self._convert(self._require(name))[1]
+
+    def _require(self, name: str) -> int:
+        index = self._index(name)
+        if index is None:
+            raise UnknownNameError("unit", name, suggest(name, self.names()))
+        return index
+
+    def converted_units(self) -> tuple[tuple[Datasheet | None, UnitReport], ...]:
+        """Every unit converted, in dataset order (``None`` for a rejected unit)."""
+        return tuple(self._convert(i) for i in range(len(self)))
+
+    def datasheets(self) -> tuple[Datasheet, ...]:
+        """Every unit converted (rejected units left out), in dataset order."""
+        return tuple(sheet for sheet, _ in self.converted_units() if sheet is not None)
+
+    def report(self) -> LoadReport:
+        """Converts every unit and says what happened to each."""
+        entries = tuple(report for _, report in self.converted_units())
+        return LoadReport(source=self.label, units=entries, notes=self.notes)
+
+
+class Wh40kdcDataset(DatasetSource):
+    """The dataset converted from its bundle: a cheap name index, lazy per-unit
+    conversion.
 
     ``raw`` is the bundle (``wh40kdc.data.raw_data()``); tests pass small hand-made
     bundles of the same layout.
     """
 
-    kind: Literal["dataset"] = "dataset"
-
     def __init__(self, raw: Raw, version: str = PINNED_VERSION) -> None:
-        self.version = version
-        self.label = f"wh40kdc {version}"
-        self.notes: tuple[str, ...] = ()
-        if version != PINNED_VERSION:
-            self.notes = (
+        notes: tuple[str, ...] = ()
+        if not supported(version):
+            notes = (
                 f"wh40kdc {version} is installed; the conversion was written for "
-                f"{PINNED_VERSION} (pip install 'tactica[data]')",
+                f"{PINNED_VERSION} (pip install 'wh40kdc{SUPPORTED_VERSIONS}')",
             )
         self._units: list[Raw] = list(raw.get("units") or [])
         self._weapons = _keyed(raw.get("weapons") or [])
@@ -164,105 +302,45 @@ class Wh40kdcDataset:
         for la in raw.get("leader_attachments") or []:
             self._leaders.setdefault(la["leader_id"], []).append(la)
         self._faction_names: dict[str, str] = {}
-        self._faction_aliases: dict[str, str] = {}
+        faction_aliases: dict[str, str] = {}
         for f in raw.get("factions") or []:
             self._faction_names[f["id"]] = f["name"]
             for alias in (f["name"], *(f.get("aliases") or ())):
-                self._faction_aliases[name_key(alias)] = f["name"]
+                faction_aliases[name_key(alias)] = f["name"]
         self._unit_by_faction_id = _keyed(self._units)
         # names: the first unit of a name keeps it; later units of the same name (another
         # faction's copy, e.g. Ministorum Priest) are "Name (Faction)". Every unit also
         # answers to "Name (Faction)".
-        self._display: list[str] = []
-        self._by_key: dict[str, int] = {}
-        self._aliases: dict[str, str] = {}
+        display_names: list[str] = []
+        by_key: dict[str, int] = {}
+        aliases: dict[str, str] = {}
         for i, unit in enumerate(self._units):
             base = unit["name"]
             qualified = f"{base} ({self.faction_name(unit)})"
-            display = qualified if name_key(base) in self._by_key else base
-            self._display.append(display)
-            self._by_key[name_key(display)] = i
+            display = qualified if name_key(base) in by_key else base
+            display_names.append(display)
+            by_key[name_key(display)] = i
             if display != qualified:
-                self._aliases[qualified] = display
-        for alias, display in self._aliases.items():
-            self._by_key.setdefault(name_key(alias), self._by_key[name_key(display)])
-        self._converted: dict[int, tuple[Datasheet | None, UnitReport]] = {}
-
-    # -- the index (no conversion) --
-    def names(self) -> tuple[str, ...]:
-        """Every unit name, in dataset order."""
-        return tuple(self._display)
-
-    def aliases(self) -> dict[str, str]:
-        """Other names of units: ``"Primus (Genestealer Cults)" -> "Primus"``."""
-        return dict(self._aliases)
-
-    def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and self._index(name) is not None
-
-    @property
-    def converted(self) -> int:
-        """How many units have been converted so far (the index alone converts none)."""
-        return len(self._converted)
-
-    def __len__(self) -> int:
-        return len(self._units)
-
-    def _index(self, name: str) -> int | None:
-        return self._by_key.get(name_key(name))
+                aliases[qualified] = display
+        keys = tuple(name_key(d) for d in display_names)
+        alias_keys: dict[str, str] = {}
+        for alias, display in aliases.items():
+            alias_keys[name_key(alias)] = name_key(display)
+            by_key.setdefault(name_key(alias), by_key[name_key(display)])
+        self._display = display_names
+        super().__init__(DatasetIndex(
+            version=version, display=tuple(display_names),
+            unit_factions=tuple(self.faction_name(u) for u in self._units),
+            by_key=by_key, aliases=aliases, faction_aliases=faction_aliases, notes=notes,
+            keys=keys, alias_keys=alias_keys))
 
     def faction_name(self, unit: Raw) -> str:
         fid = unit.get("faction_id") or ""
         return self._faction_names.get(fid, fid)
 
-    def factions_of(self, name: str) -> tuple[str, ...]:
-        """The faction the dataset files the unit under (its ``faction_id``)."""
-        index = self._index(name)
-        return () if index is None else (self.faction_name(self._units[index]),)
-
-    def faction(self, name: str) -> str | None:
-        """The dataset's spelling of a faction name or alias ("Space Marines" ->
-        "Adeptus Astartes"), or ``None``."""
-        return self._faction_aliases.get(name_key(name))
-
-    def factions(self) -> tuple[str, ...]:
-        """Every faction that has units, in dataset order."""
-        return tuple(dict.fromkeys(self.faction_name(u) for u in self._units))
-
-    # -- conversion --
-    def _convert(self, index: int) -> tuple[Datasheet | None, UnitReport]:
-        if index not in self._converted:
-            unit = self._units[index]
-            self._converted[index] = UnitConverter(self, unit, self._display[index]).run()
-        return self._converted[index]
-
-    def datasheet(self, name: str) -> Datasheet | None:
-        """The named unit's datasheet (converted on first use), ``None`` if the unit was
-        rejected (see ``unit_report``). Raises ``UnknownNameError`` for an unknown name."""
-        return self._convert(self._require(name))[0]
-
-    def unit_report(self, name: str) -> UnitReport:
-        return self._convert(self._require(name))[1]
-
-    def _require(self, name: str) -> int:
-        index = self._index(name)
-        if index is None:
-            raise UnknownNameError("unit", name, suggest(name, self.names()))
-        return index
-
-    def datasheets(self) -> tuple[Datasheet, ...]:
-        """Every unit converted (rejected units left out), in dataset order."""
-        out = []
-        for index in range(len(self._units)):
-            sheet = self._convert(index)[0]
-            if sheet is not None:
-                out.append(sheet)
-        return tuple(out)
-
-    def report(self) -> LoadReport:
-        """Converts every unit and says what happened to each."""
-        entries = tuple(self._convert(i)[1] for i in range(len(self._units)))
-        return LoadReport(source=self.label, units=entries, notes=self.notes)
+    def _load(self, index: int) -> tuple[Datasheet | None, UnitReport]:
+        unit = self._units[index]
+        return UnitConverter(self, unit, self._display[index]).run()
 
     # -- look-ups used by the converter --
     def weapon(self, faction: str, wid: str) -> Raw | None:

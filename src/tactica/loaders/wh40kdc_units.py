@@ -292,6 +292,8 @@ class UnitConverter:
                 return [f"Anti-{t} {threshold}+" for t in targets]  # Anti-X: only against X
         elif "value" in params:
             text = f"{name} {params['value']}"
+        elif "target_keyword" in params:  # [HUNTER X]
+            text = f"{name} {params['target_keyword']}"
         else:
             text = name
         limits = {k: params[k] for k in _CONDITIONAL if params.get(k)}
@@ -301,8 +303,7 @@ class UnitConverter:
                 words.append("only against " + "/".join(limits["required_target_keywords_any"]))
             if "excluded_target_keywords" in limits:
                 words.append("not against " + "/".join(limits["excluded_target_keywords"]))
-            self.log.unsupported(record, f"ability {text!r} {' and '.join(words)}: left out")
-            return []
+            return [f"{text} ({' and '.join(words)})"]  # model.abilities.Limited
         return [text]
 
     # -- abilities, leader, transport --

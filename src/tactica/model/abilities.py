@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ..dice import DiceError, DiceExpr
 from .common import Frozen
@@ -28,9 +28,12 @@ __all__ = [
     "RECOGNISED_WEAPON_ABILITIES",
     "Anti",
     "Blast",
+    "Cleave",
     "Flag",
     "FlagName",
+    "Limited",
     "Melta",
+    "NamedWeaponRule",
     "RapidFire",
     "SustainedHits",
     "UnknownAbilityError",
@@ -42,6 +45,7 @@ __all__ = [
 FlagName = Literal[
     "Assault",
     "Close-quarters",
+    "Conversion",
     "Devastating Wounds",
     "Extra Attacks",
     "Hazardous",
@@ -62,6 +66,7 @@ _FLAGS: dict[str, FlagName] = {
     "assault": "Assault",
     "close-quarters": "Close-quarters",
     "close quarters": "Close-quarters",
+    "conversion": "Conversion",
     "devastating wounds": "Devastating Wounds",
     "extra attacks": "Extra Attacks",
     "hazardous": "Hazardous",
@@ -79,15 +84,35 @@ _FLAGS: dict[str, FlagName] = {
     "twin linked": "Twin-linked",
 }
 
+#: Weapon rules of the bundled dataset that are written out on their datasheets; the data
+#: carries their names, not their texts, so the engine lists them as not calculated.
+_DATASHEET_RULES: dict[str, str] = {
+    "overcharge": "Overcharge",
+    "linked fire": "Linked Fire",
+    "plasma warhead": "Plasma Warhead",
+    "psychic assassin": "Psychic Assassin",
+    "reverberating summons": "Reverberating Summons",
+    "bubblechukka": "Bubblechukka",
+    "dead choppy": "Dead Choppy",
+    "harpooned": "Harpooned",
+    "hooked": "Hooked",
+    "impaled": "Impaled",
+    "snagged": "Snagged",
+}
+
 #: Every weapon ability the loaders and the scenario accept (parameterised ones with X).
 RECOGNISED_WEAPON_ABILITIES: tuple[str, ...] = (
     *sorted(set(_FLAGS.values())),
     "Anti-KEYWORD X+",
     "Blast",
     "Blast X",
+    "Cleave X",
+    "Hunter KEYWORD",
+    "ABILITY (only against / not against KEYWORD/KEYWORD)",
     "Melta X",
     "Rapid Fire X",
     "Sustained Hits X",
+    *sorted(_DATASHEET_RULES.values()),
 )
 
 
@@ -162,11 +187,53 @@ class Blast(Frozen):
         return f"Blast(extra={self.extra})"
 
 
+class Cleave(Frozen):
+    """24.06 [CLEAVE X] (11th): "Each time you gather attack dice for a [CLEAVE] weapon,
+    if you only selected one target for all of that weapon's attacks, add X additional
+    attack dice for every five models that were in the target unit in the Select Targets
+    step (rounding down)" (a scenario has one target)."""
+
+    kind: Literal["cleave"] = "cleave"
+    extra: int = Field(default=1, ge=1, le=10)
+
+    def __str__(self) -> str:
+        return f"Cleave {self.extra}"
+
+    def __repr__(self) -> str:
+        return f"Cleave(extra={self.extra})"
+
+
+class NamedWeaponRule(Frozen):
+    """A weapon rule the data names without its text ([HUNTER X], Overcharge, Linked
+    Fire, ...): carried so that a result lists it under ``not_calculated``."""
+
+    kind: Literal["named"] = "named"
+    name: str
+    parameter: str | None = None
+
+    @property
+    def reason(self) -> str:
+        return "a weapon rule whose text is not in the data: not calculated"
+
+    def __str__(self) -> str:
+        return self.name if self.parameter is None else f"{self.name} {self.parameter}"
+
+    def __repr__(self) -> str:
+        return f"NamedWeaponRule(name={self.name!r}, parameter={self.parameter!r})"
+
+
 class Melta(Frozen):
     """Melta X (reference facts §3): within half range, the attack's D is increased by X."""
 
     kind: Literal["melta"] = "melta"
     extra: DiceExpr
+
+    @field_validator("extra")
+    @classmethod
+    def _positive(cls, value: DiceExpr) -> DiceExpr:
+        if value.max < 1:  # "Melta 0" adds nothing: a typo, not a rule
+            raise ValueError("Melta X needs X of at least 1")
+        return value
 
     def __str__(self) -> str:
         return f"Melta {self.extra}"
@@ -175,12 +242,65 @@ class Melta(Frozen):
         return f"Melta(extra={self.extra!r})"
 
 
-WeaponAbility = Annotated[
-    Flag | Anti | SustainedHits | RapidFire | Blast | Melta, Field(discriminator="kind")
+PlainAbility = Annotated[
+    Flag | Anti | SustainedHits | RapidFire | Blast | Cleave | Melta | NamedWeaponRule,
+    Field(discriminator="kind")
 ]
 
+
+class Limited(Frozen):
+    """An ability a weapon has only against some targets ("Lethal Hits (not against
+    Monster/Vehicle)", as the bundled dataset limits some keywords): it applies when the
+    target has one of ``only`` (if given) and none of ``excluded``."""
+
+    kind: Literal["limited"] = "limited"
+    ability: PlainAbility
+    only: tuple[str, ...] = ()
+    excluded: tuple[str, ...] = ()
+
+    def applies(self, keywords: tuple[str, ...]) -> bool:
+        kws = {k.upper() for k in keywords}
+        return (not self.only or bool(kws & set(self.only))) and not kws & set(self.excluded)
+
+    def __str__(self) -> str:
+        words = []
+        if self.only:
+            words.append("only against " + "/".join(k.title() for k in self.only))
+        if self.excluded:
+            words.append("not against " + "/".join(k.title() for k in self.excluded))
+        return f"{self.ability} ({' and '.join(words)})"
+
+    def __repr__(self) -> str:
+        return f"Limited(ability={self.ability!r}, only={self.only!r}, excluded={self.excluded!r})"
+
+
+WeaponAbility = Annotated[PlainAbility | Limited, Field(discriminator="kind")]
+
+_LIMIT = re.compile(r"^(.*?)\s*\((.+)\)$")
+_LIMIT_PART = re.compile(r"^(only|not) against ([a-z][a-z '/\-]*)$")
+
+
+def _limited(text: str) -> Limited | None:
+    """"Lethal Hits (not against Monster/Vehicle)" -> Limited, else None."""
+    m = _LIMIT.match(" ".join(text.strip().lower().split()))
+    if not m:
+        return None
+    only: list[str] = []
+    excluded: list[str] = []
+    for part in m.group(2).split(" and "):
+        pm = _LIMIT_PART.match(part.strip())
+        if not pm:
+            return None
+        words = [w.strip().upper() for w in pm.group(2).split("/") if w.strip()]
+        (only if pm.group(1) == "only" else excluded).extend(words)
+    inner = parse_weapon_ability(m.group(1))
+    if isinstance(inner, Limited):
+        return None
+    return Limited(ability=inner, only=tuple(only), excluded=tuple(excluded))
+
 _ANTI = re.compile(r"^anti[-\s]+([a-z][a-z '\-]*?)\s+([2-6])\+$")
-_PARAM = re.compile(r"^(sustained hits|rapid fire|blast|melta)(?:\s+(\S+))?$")
+_PARAM = re.compile(r"^(sustained hits|rapid fire|blast|cleave|melta)(?:\s+(\S+))?$")
+_HUNTER = re.compile(r"^hunter(?:[-\s]+([a-z][a-z '\-]*))?$")
 
 
 def parse_weapon_ability(text: str) -> WeaponAbility:
@@ -192,9 +312,19 @@ def parse_weapon_ability(text: str) -> WeaponAbility:
     UnknownAbilityError: unknown weapon ability 'Frobnicate'
     """
     raw = text
+    if "(" in text:
+        limited = _limited(text)
+        if limited is not None:
+            return limited
     t = " ".join(text.strip().strip("[]").replace("–", "-").lower().split())
     if t in _FLAGS:
         return Flag(name=_FLAGS[t])
+    if t in _DATASHEET_RULES:
+        return NamedWeaponRule(name=_DATASHEET_RULES[t])
+    hunter = _HUNTER.match(t)
+    if hunter:
+        keyword = hunter.group(1)
+        return NamedWeaponRule(name="Hunter", parameter=keyword.upper() if keyword else None)
     m = _ANTI.match(t)
     if m:
         return Anti(keyword=m.group(1).upper(), threshold=int(m.group(2)))
@@ -202,12 +332,13 @@ def parse_weapon_ability(text: str) -> WeaponAbility:
     if m:
         name, param = m.group(1), m.group(2)
         try:
-            if name == "blast":
+            if name in ("blast", "cleave"):
                 if param is None:
-                    return Blast()
+                    return Blast() if name == "blast" else Cleave()
                 if not param.isdigit() or not 1 <= int(param) <= 10:
-                    raise UnknownAbilityError(f"malformed weapon ability {raw!r}: Blast X")
-                return Blast(extra=int(param))
+                    raise UnknownAbilityError(
+                        f"malformed weapon ability {raw!r}: {name.title()} X")
+                return Blast(extra=int(param)) if name == "blast" else Cleave(extra=int(param))
             if param is None:
                 raise UnknownAbilityError(
                     f"malformed weapon ability {raw!r}: {name.title()} needs a value"

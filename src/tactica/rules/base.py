@@ -9,6 +9,8 @@ python-chess variants). The engine asks the rule set; it never branches on the v
 (3, 2, 6)
 >>> get_ruleset("10th").hazard_fails_on, r.hazard_fails_on
 (1, 2)
+>>> r.bound_skill(7), r.bound_skill(1), get_ruleset("10th").bound_skill(7)
+(6, 2, 7)
 """
 
 from __future__ import annotations
@@ -18,19 +20,43 @@ from typing import ClassVar, Literal
 
 from ..model.common import RulesVersion
 
-__all__ = ["AttackCircumstances", "RuleSet"]
+__all__ = ["AttackCircumstances", "IndirectShooting", "PsychicChoice", "RuleSet"]
+
+Indirect = Literal["unseen", "spotted"]
 
 
 @dataclass(frozen=True, slots=True)
 class AttackCircumstances:
     """What a rule set needs to know about one weapon's attacks to decide cover, Stealth
-    and friends. ``ranged`` is true only in the shooting phase (reference facts §5.11)."""
+    and friends. ``ranged`` is true only in the shooting phase (reference facts §5.11);
+    ``indirect`` is set when an [INDIRECT FIRE] weapon shoots a target it cannot see."""
 
     ranged: bool
     cover: bool
     stealth: bool
     ignores_cover: bool
     psychic: bool
+    indirect: Indirect | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class IndirectShooting:
+    """What indirect shooting does to one attack: a hit-roll modifier, whether hit
+    re-rolls are allowed, and the unmodified hit rolls that always fail (1..fails_on)."""
+
+    hit_modifier: int = 0
+    rerolls_allowed: bool = True
+    fails_on: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class PsychicChoice:
+    """The BS/WS changes and hit-roll modifiers a [PSYCHIC] attack keeps, and what it
+    ignored (for the result's notes)."""
+
+    skill_changes: tuple[int, ...]
+    hit_modifiers: tuple[int, ...]
+    ignored: tuple[str, ...] = ()
 
 
 class RuleSet:
@@ -42,12 +68,16 @@ class RuleSet:
     name: ClassVar[RulesVersion]
     title: ClassVar[str]
 
-    #: Hit Roll / Wound Roll: "can never be modified by more than -1/+1" (10th text; the
-    #: 11th tables are lost, reference facts §4.1-2 keep the same caps).
+    #: Hit Roll / Wound Roll: "can never be modified by more than -1/+1" (10th text;
+    #: 11th 02.02.01, reference facts §6.1).
     hit_modifier_cap: ClassVar[int] = 1
     wound_modifier_cap: ClassVar[int] = 1
-    #: Saving Throw: "a save can never be improved by more than +1" (worsening uncapped).
-    save_improvement_cap: ClassVar[int] = 1
+    #: Saving Throw: "a save can never be improved by more than +1" (10th); ``None``: no
+    #: cap (11th 02.02.01 caps only hit and wound rolls, reference facts §6.1).
+    save_improvement_cap: ClassVar[int | None] = 1
+    #: BS/WS after all modifiers: ``(best, worst)``, or ``None`` for no bounds (10th,
+    #: reference facts §5.6). 11th 02.02.01: "cannot be 1+ (or better) or 7+ (or worse)".
+    skill_bounds: ClassVar[tuple[int, int] | None] = None
     #: An unmodified 1 always fails hit, wound and save rolls.
     natural_one_fails: ClassVar[bool] = True
 
@@ -64,8 +94,11 @@ class RuleSet:
     snap_shooting_hit_rerolls: ClassVar[bool]
     #: 10th Extra Attacks: "The number of attacks ... cannot be modified by other rules".
     extra_attacks_unmodifiable: ClassVar[bool]
-    #: 11th Psychic (reference facts §3): ignores modifiers to the hit roll and to BS.
-    psychic_ignores_hit_modifiers: ClassVar[bool]
+    #: Indirect shooting gives the target the benefit of cover (10.07; 10th Indirect Fire).
+    indirect_gives_cover: ClassVar[bool] = True
+    #: The improvement of BS that Plunging Fire gives (22.05: "improve the BS ... by 1"),
+    #: or ``None`` when the rule set has no such text in the data (10th).
+    plunging_fire_improvement: ClassVar[int | None] = None
 
     # --- tables -----------------------------------------------------------------------
     @staticmethod
@@ -85,6 +118,18 @@ class RuleSet:
     def cap(value: int, low: int, high: int) -> int:
         return max(low, min(high, value))
 
+    # --- characteristic bounds (02.02.01) ---------------------------------------------
+    def bound_skill(self, skill: int) -> int:
+        """BS/WS after every characteristic change, within ``skill_bounds``."""
+        if self.skill_bounds is None:
+            return skill
+        return self.cap(skill, *self.skill_bounds)
+
+    def save_modifier(self, raw: int) -> int:
+        """The net save-roll modifier after the rule set's cap on improvements."""
+        cap = self.save_improvement_cap
+        return raw if cap is None else min(raw, cap)
+
     # --- cover and Stealth (the versions differ completely) --------------------------
     def skill_penalty(self, c: AttackCircumstances) -> int:
         """How much the attack's BS is worsened (a characteristic change, outside caps)."""
@@ -97,6 +142,47 @@ class RuleSet:
     def save_bonus(self, c: AttackCircumstances, save: int, ap: int) -> int:
         """An armour-save modifier from cover (inside the +1 improvement cap)."""
         return 0
+
+    # --- weapon abilities and circumstances ------------------------------------------
+    def heavy_applies(self, ranged: bool, stationary: bool, engaged: bool,
+                      arrived: bool) -> bool:
+        """[HEAVY]: +1 to the hit roll. Common ground of both texts: the unit did not
+        move (``remained_stationary``) and was not set up this turn (a unit arriving from
+        reserves has not remained stationary: reference facts §6.5)."""
+        return stationary and not arrived
+
+    def psychic(self, c: AttackCircumstances, skill_changes: tuple[int, ...],
+                hit_modifiers: tuple[int, ...]) -> PsychicChoice:
+        """What a [PSYCHIC] attack does with the modifiers (10th: nothing)."""
+        return PsychicChoice(skill_changes, hit_modifiers)
+
+    def indirect_shooting(self, how: Indirect) -> IndirectShooting:
+        """An [INDIRECT FIRE] attack on a target it cannot see (``unseen``/``spotted``)."""
+        raise NotImplementedError
+
+    def engaged_hit_modifier(self, *, ranged: bool, engaged: bool, target_engaged: bool,
+                             attacker_big: bool, target_big: bool, close_quarters: bool
+                             ) -> int:
+        """The -1 to hit of ranged attacks by an engaged MONSTER/VEHICLE unit (unless a
+        [CLOSE-QUARTERS]/[PISTOL] weapon shooting the unit it is engaged with: 11th 10.06
+        close-quarters shooting; 10th Big Guns Never Tire) and against a MONSTER/VEHICLE
+        unit engaged with friendly units (17.03; 10th Big Guns Never Tire)."""
+        if not ranged:
+            return 0
+        mod = 0
+        if engaged and attacker_big and not close_quarters:
+            mod -= 1
+        if target_engaged and target_big:
+            mod -= 1
+        return mod
+
+    def conversion_critical_hit(self, distance: float | None) -> int | None:
+        """[CONVERSION] (the datasheet text of the conversion beam weapons): "if the target
+        is more than 12\" away, an unmodified Hit roll of 4+ scores a Critical Hit";
+        ``None`` when it does not apply (or the distance is not given)."""
+        if distance is None or distance <= 12:
+            return None
+        return 4
 
     def hazard_mortal_wounds(self, attacker_keywords: tuple[str, ...]) -> int:
         """Mortal wounds the attacking unit suffers per failed hazard roll."""

@@ -1,8 +1,9 @@
-"""11th edition (the numbered seed rules: 13.08, 24.xx, 06.03, 15.09). The default."""
+"""11th edition (the numbered seed rules: 13.08, 24.xx, 06.03, 15.09, and the published
+texts of reference facts §6). The default."""
 
 from __future__ import annotations
 
-from .base import AttackCircumstances, RuleSet
+from .base import AttackCircumstances, Indirect, IndirectShooting, PsychicChoice, RuleSet
 
 __all__ = ["Eleventh"]
 
@@ -15,15 +16,48 @@ class Eleventh(RuleSet):
     hazard_fails_on = 2  # 06.03 "on a 1-2, that roll fails"
     snap_shooting_hit_rerolls = False  # 15.09 "You cannot re-roll hit rolls"
     extra_attacks_unmodifiable = False  # 24.11 has no such clause
-    psychic_ignores_hit_modifiers = True  # reference facts §3
+    # 02.02.01: BS/WS "cannot be 1+ (or better) or 7+ (or worse)" after all modifiers
+    skill_bounds = (2, 6)
+    # 02.02.01 caps hit and wound rolls only: no cap on save-roll modifiers (§6.1)
+    save_improvement_cap = None
+    # 22.05 Plunging Fire: improve the BS of the attack by 1 (reference facts §6.1)
+    plunging_fire_improvement = 1
 
     def skill_penalty(self, c: AttackCircumstances) -> int:
         """13.08 Benefit of Cover: "worsen the BS characteristic of that attack by 1";
         24.33 Stealth gives the benefit of cover (not cumulative); 24.18 Ignores Cover
-        removes both; 11th Psychic ignores modifiers to BS."""
-        if not c.ranged or c.ignores_cover or c.psychic:
+        removes both (indirect shooting, 10.07, gives the benefit of cover too)."""
+        if not c.ranged or c.ignores_cover:
             return 0
         return 1 if (c.cover or c.stealth) else 0
+
+    def heavy_applies(self, ranged: bool, stationary: bool, engaged: bool,
+                      arrived: bool) -> bool:
+        """24.16 [HEAVY] (11th text): "In your Shooting phase, each time an attack is made
+        with a [HEAVY] weapon, add 1 to the hit roll if ... That unit is unengaged. That
+        unit was not set up on the battlefield this turn. No model in that unit has moved
+        more than 3\" this turn" (``remained_stationary`` stands for the last)."""
+        return ranged and stationary and not engaged and not arrived
+
+    def psychic(self, c: AttackCircumstances, skill_changes: tuple[int, ...],
+                hit_modifiers: tuple[int, ...]) -> PsychicChoice:
+        """24.29 [PSYCHIC]: "you can ignore any or all modifiers to that attack's BS or WS
+        characteristic and any or all modifiers to the hit roll". The attacker ignores
+        exactly the harmful ones (a worse BS/WS, a negative hit modifier): keeping every
+        helpful one and none of the harmful ones maximises the hit chance (§6.4)."""
+        if not c.psychic:
+            return PsychicChoice(skill_changes, hit_modifiers)
+        keep_skill = tuple(x for x in skill_changes if x < 0)
+        keep_hit = tuple(x for x in hit_modifiers if x > 0)
+        ignored = [f"BS/WS worsened by {x}" for x in skill_changes if x > 0]
+        ignored += [f"{x:+d} to hit" for x in hit_modifiers if x < 0]
+        return PsychicChoice(keep_skill, keep_hit, tuple(ignored))
+
+    def indirect_shooting(self, how: Indirect) -> IndirectShooting:
+        """10.07 indirect shooting: the target has the benefit of cover, "hit rolls cannot
+        be re-rolled", and an unmodified hit roll of 1-5 fails (1-3 when the attacking
+        unit remained stationary and a friendly observer sees the target: ``spotted``)."""
+        return IndirectShooting(rerolls_allowed=False, fails_on=3 if how == "spotted" else 5)
 
     def hazard_mortal_wounds(self, attacker_keywords: tuple[str, ...]) -> int:
         """06.03: 1 mortal wound, or 3 if each model is a MONSTER/VEHICLE (reference

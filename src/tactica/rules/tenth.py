@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import AttackCircumstances, RuleSet
+from .base import AttackCircumstances, Indirect, IndirectShooting, RuleSet
 
 __all__ = ["Tenth"]
 
@@ -15,7 +15,6 @@ class Tenth(RuleSet):
     hazard_fails_on = 1  # Hazardous: "fails on a 1"
     snap_shooting_hit_rerolls = True  # reference facts §5.12
     extra_attacks_unmodifiable = True  # Extra Attacks (002): "cannot be modified"
-    psychic_ignores_hit_modifiers = False  # no 10th Psychic rule changes the numbers
 
     def hit_modifier_from_target(self, c: AttackCircumstances) -> int:
         """Stealth (001/003): "each time a ranged attack is made against it, subtract 1
@@ -30,6 +29,12 @@ class Tenth(RuleSet):
         if save <= 3 and ap == 0:
             return 0
         return 1
+
+    def indirect_shooting(self, how: Indirect) -> IndirectShooting:
+        """Indirect Fire (10th text): against a target none of whose models are visible,
+        "subtract 1 from that attack's Hit roll and the target has the Benefit of Cover
+        against that attack" (a spotter changes nothing in 10th)."""
+        return IndirectShooting(hit_modifier=-1)
 
     def hazard_mortal_wounds(self, attacker_keywords: tuple[str, ...]) -> int:
         """Hazardous (001/002): the selected model suffers 3 mortal wounds."""

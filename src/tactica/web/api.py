@@ -39,6 +39,7 @@ from ..model.rules import (
 from ..names import UnknownNameError
 from . import lists
 from .compute import CalcBusy, CalcCrashed, CalcInvalid, CalcPool, CalcTimeout
+from .strict import numbers_as_text, scenario_number_fields
 
 __all__ = [
     "AttackerChoice",
@@ -156,6 +157,7 @@ class AttackerChoice(_Doc):
     notes: list[str]
     attacker_toughness: int | None
     damaged: str | None = Field(default=None, description="the Damaged profile, if any")
+    abilities: list[str] = Field(default_factory=list, description="the unit's rules by name")
 
 
 class PresetInfo(_Doc):
@@ -229,7 +231,7 @@ def _row(line: WeaponLine, selected: bool) -> WeaponRow:
 
 def attacker_choice(sheet: Datasheet, models: int | None, phase: Phase) -> AttackerChoice:
     """Every weapon of ``phase`` as a row; the default pick of ``build_attacker`` selected."""
-    import click
+    from typer import BadParameter  # what build_attacker raises (typer's own click)
 
     from ..cli.calc import build_attacker
 
@@ -249,7 +251,7 @@ def attacker_choice(sheet: Datasheet, models: int | None, phase: Phase) -> Attac
         every, _ = build_attacker(sheet, n, phase, specs)
         rows = [_row(line, line.name in chosen) for line in every.weapons]
         notes = [note.split("; pick with")[0] for note in picked]
-    except click.BadParameter as exc:
+    except BadParameter as exc:
         notes = [exc.message]
     toughness = next((m.T for m in sheet.models if m.T is not None), None)
     damaged = None
@@ -260,7 +262,8 @@ def attacker_choice(sheet: Datasheet, models: int | None, phase: Phase) -> Attac
         unit=sheet.name, rules=sheet.rules, phase=phase, models=n, min_models=low,
         max_models=min(high, MAX_MODELS),
         keywords=list(dict.fromkeys(sheet.keywords + sheet.faction_keywords)),
-        weapons=rows, notes=notes, attacker_toughness=toughness, damaged=damaged)
+        weapons=rows, notes=notes, attacker_toughness=toughness, damaged=damaged,
+        abilities=list(dict.fromkeys(str(a) for a in sheet.abilities)))
 
 
 def effect_info(e: NamedEffect) -> dict[str, Any]:
@@ -278,6 +281,24 @@ NamePath = Annotated[str, Path(description="a name; case, accents and punctuatio
                                max_length=200)]
 
 
+async def _strict_refusal(request: Request, scenario: Scenario) -> JSONResponse | None:
+    """A 422 for a number field sent as text ("count": "3"; ``tactica.web.strict``) or a
+    named effect given twice (it would be paid and applied twice)."""
+    path = numbers_as_text(await request.json(), scenario_number_fields())
+    if path is not None:
+        return error_response(422, ["body", *path], "a number, not text (write 3, not "
+                              "\"3\")", "number_type")
+    seen: set[str] = set()
+    for i, effect in enumerate(scenario.effects):
+        if isinstance(effect, str):
+            key = " ".join(effect.split()).casefold()
+            if key in seen:
+                return error_response(422, ["body", "effects", i], f"{effect!r} is given "
+                                      "twice (each effect is used once)", "duplicate")
+            seen.add(key)
+    return None
+
+
 @router.post("/calc", response_model=Result, summary="Calculate a scenario",
              responses={422: {"description": "the scenario is refused; `loc` names the field"},
                         503: {"description": "every calculator is busy"}})
@@ -285,6 +306,9 @@ async def calc(request: Request, scenario: Scenario) -> Response:
     """The exact (or Monte Carlo) distributions of an attack: the scenario contract in,
     the result document out (`tactica schema scenario|result`). A calculation that does not
     finish within a few seconds is stopped and refused."""
+    refused = await _strict_refusal(request, scenario)
+    if refused is not None:
+        return refused
     pool: CalcPool = request.app.state.calc_pool
     try:
         text = await run_in_threadpool(pool.compute, scenario.model_dump_json())

@@ -14,13 +14,15 @@ parsed (JSON, pydantic, the list parsers), never evaluated.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic_core import PydanticSerializationError
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -28,6 +30,7 @@ from .. import __version__
 from ..library import Library, load_library
 from . import api, pages
 from .compute import CalcPool
+from .guard import RequestGuard
 
 __all__ = ["MAX_BODY", "BodyLimit", "SecurityHeaders", "create_app"]
 
@@ -136,6 +139,18 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": detail}, status_code=422)
 
 
+async def _unreadable(request: Request, exc: Exception) -> JSONResponse:
+    """Input that passes the schema but cannot be handled as text or data: a lone
+    surrogate ("\\ud800") in a string, JSON nested too deeply. A 422, not a 500."""
+    if isinstance(exc, RecursionError):
+        msg, kind = "the JSON is nested too deeply", "too_deep"
+    else:
+        msg, kind = ("a string holds a lone surrogate (such as \\ud800): not valid Unicode "
+                     "text", "unicode")
+    return JSONResponse({"detail": [{"loc": ["body"], "msg": msg, "type": kind}]},
+                        status_code=422)
+
+
 def create_app(
     *,
     library: Callable[[], Library] | None = None,
@@ -143,13 +158,18 @@ def create_app(
     calc_timeout: float = 4.0,
     calc_wait: float = 2.0,
     max_body: int = MAX_BODY,
+    allowed_hosts: Sequence[str] | None = None,
+    body_timeout: float = 10.0,
 ) -> FastAPI:
     """The tactica web app.
 
     ``library`` returns the unit library (default: ``load_library``, i.e. the sources
     the command line configured); ``workers`` calculation processes each stop a
     calculation after ``calc_timeout`` seconds; a request waits at most ``calc_wait``
-    seconds for a free one.
+    seconds for a free one. ``allowed_hosts`` are the Host names served (starlette's
+    ``TrustedHostMiddleware``; ``None``: any, for use inside a program; ``tactica
+    serve`` passes localhost); ``body_timeout`` bounds the wait for each part of a body
+    (``tactica.web.guard``).
 
     >>> app = create_app()
     >>> sorted(p for p in app.openapi()["paths"] if p.startswith("/api/units"))
@@ -179,8 +199,13 @@ def create_app(
     app.state.calc_pool = pool
     app.state.library = library or load_library
     app.add_exception_handler(RequestValidationError, _validation_error)
+    for error in (UnicodeError, PydanticSerializationError, RecursionError):
+        app.add_exception_handler(error, _unreadable)
     app.add_middleware(BodyLimit, limit=max_body)
     app.add_middleware(SecurityHeaders)
+    if allowed_hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
+    app.add_middleware(RequestGuard, body_timeout=body_timeout)
     app.include_router(api.router, prefix="/api", tags=["api"])
     app.include_router(pages.router, include_in_schema=False)
     app.mount("/static", StaticFiles(packages=[("tactica.web", "static")]), name="static")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
 from urllib.parse import quote
@@ -25,6 +26,12 @@ __all__ = ["LIST_TIMEOUT", "ListReport", "ListRequest", "ListUnit", "ListViolati
 
 #: Seconds a list may take to read and check.
 LIST_TIMEOUT = 5.0
+
+#: List checks run on their own two threads, so that lists never take every thread of
+#: the server; with the size bounds (256 KB, ``tactica.army.formats.MAX_LINES`` lines,
+#: 500 units) one check takes well under a second, and a request that waits past
+#: ``LIST_TIMEOUT`` is refused.
+_CHECKERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tactica-list")
 
 UNAVAILABLE = "army lists not available"
 
@@ -153,7 +160,8 @@ async def validate(body: ListRequest, library: Callable[[], Library]) -> ListRep
     if army is None:
         return JSONResponse({"detail": UNAVAILABLE}, status_code=503)
     lib = library()
-    work = asyncio.get_running_loop().run_in_executor(None, partial(_check, army, body, lib))
+    work = asyncio.get_running_loop().run_in_executor(_CHECKERS,
+                                                      partial(_check, army, body, lib))
     try:
         return await asyncio.wait_for(work, LIST_TIMEOUT)
     except TimeoutError:

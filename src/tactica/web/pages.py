@@ -21,10 +21,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..library import Library, record_name
+from ..loaders.wh40kdc import ATTRIBUTION
+from ..model.abilities import RECOGNISED_WEAPON_ABILITIES
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet, WeaponProfile
 from ..model.rules import CoreRule, DetachmentRule, Enhancement, Errata, FaqEntry, Stratagem
 from ..names import UnknownNameError
+from .wording import player_text, source_label
 
 __all__ = ["ability_rule_name", "install", "router", "rule_url", "unit_url"]
 
@@ -33,7 +36,17 @@ router = APIRouter()
 _PARAM = re.compile(r"\s+(?:\d+|\d*D[36](?:\+\d+)?|\d\+)$", re.IGNORECASE)
 
 NAV = (("/", "Calculator"), ("/units", "Datasheets"), ("/rules", "Rules"),
-       ("/list", "Army list"), ("/docs", "API"))
+       ("/list", "Army list"), ("/docs", "API"), ("/about", "About"))
+
+#: Abilities offered to grant in the calculator: every flag, and the usual values of the
+#: abilities that take one (any other is typed).
+GRANTABLE = (*(a for a in RECOGNISED_WEAPON_ABILITIES if "X" not in a),
+             "Sustained Hits 1", "Sustained Hits 2", "Sustained Hits D3", "Rapid Fire 1",
+             "Rapid Fire 2", "Melta 2", "Anti-Infantry 4+", "Anti-Vehicle 4+",
+             "Anti-Monster 4+", "Anti-Character 4+")
+
+#: The credit the bundled dataset's licence asks every public deployment to show.
+CREDIT_URL = "https://40kdc.alpacasoft.dev"
 
 
 def unit_url(name: str, rules: str | None = None) -> str:
@@ -70,7 +83,9 @@ def _environment() -> Environment:
     env = Environment(loader=PackageLoader("tactica.web", "templates"),
                       autoescape=select_autoescape(["html"]), undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True)
-    env.globals.update(unit_url=unit_url, rule_url=rule_url, nav=NAV, version=__version__)
+    env.globals.update(unit_url=unit_url, rule_url=rule_url, nav=NAV, version=__version__,
+                       source_label=source_label, credit_url=CREDIT_URL)
+    env.filters["plain"] = player_text
     return env
 
 
@@ -117,7 +132,7 @@ def calculator(request: Request) -> HTMLResponse:
     lib = _library(request)
     names = list(lib.names())
     return _page(request, "calc.html", title="Calculator", units=names,
-                 presets=lib.presets())
+                 presets=lib.presets(), abilities=GRANTABLE)
 
 
 @router.get("/units", response_class=HTMLResponse)
@@ -202,6 +217,11 @@ def rule(request: Request, name: str, rules: RulesVersion | None = None) -> HTML
         return _not_found(request, exc, "/rules")
     items = [(type(r).__name__, r) for r in found]
     return _page(request, "rule.html", title=name, name=name, items=items)
+
+
+@router.get("/about", response_class=HTMLResponse)
+def about(request: Request) -> HTMLResponse:
+    return _page(request, "about.html", title="About", attribution=ATTRIBUTION)
 
 
 @router.get("/list", response_class=HTMLResponse)

@@ -45,6 +45,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ...errors import one_line
 from ...library import Library
 from ..roster import Roster, RosterSource
 from ._common import RosterParseError, UnsupportedFormatError
@@ -59,6 +60,7 @@ from .rosterizer import is_rosterizer, parse_rosterizer
 __all__ = [
     "EXPORT_FORMATS",
     "IMPORT_FORMATS",
+    "MAX_LINES",
     "RosterParseError",
     "UnsupportedFormatError",
     "detect_format",
@@ -114,7 +116,9 @@ def detect_format(text: str) -> str:
     if stripped[0] in "{[":
         try:
             doc = json.loads(stripped)
-        except json.JSONDecodeError as exc:
+        except RecursionError:
+            raise UnsupportedFormatError("JSON nested too deeply: not an army list") from None
+        except ValueError as exc:  # JSONDecodeError, or a lone surrogate
             raise UnsupportedFormatError(f"not valid JSON ({exc})") from None
         return _json_kind(doc)
     lines = [line.strip() for line in stripped.splitlines() if line.strip()]
@@ -132,18 +136,27 @@ def detect_format(text: str) -> str:
         "export")
 
 
+#: The longest list read, in lines (real exports have a few hundred): reading and
+#: checking a list stays well under a second (benchmarks/README.md).
+MAX_LINES = 5000
+
+
 def parse_roster(text: str, fmt: str | None = None, *, file: str | None = None,
                  library: Library | None = None) -> Roster:
     """Read a list in ``fmt`` (detected when ``None``). ``library`` only helps the
-    11th-edition app layout tell model lines from wargear lines."""
+    11th-edition app layout tell model lines from wargear lines. A list of more than
+    ``MAX_LINES`` lines is refused at its first line past the bound."""
     text = text.lstrip("\ufeff")
+    if text.count("\n") >= MAX_LINES:
+        raise RosterParseError(f"a list of more than {MAX_LINES} lines (real lists have a "
+                               "few hundred)", MAX_LINES + 1, file)
     kind = fmt or detect_format(text)
     if kind == "gw-text":
         return parse_gw_text(text, file, library)
     if kind in ("newrecruit-json", "listforge-json"):
         return parse_newrecruit_json(text, file)
     if kind == "newrecruit-text":
-        return parse_newrecruit_text(text, file)
+        return parse_newrecruit_text(text, file, library)
     if kind in ("wtc", "wtc-full"):
         return parse_wtc(text, file)
     if kind == "listforge-text":
@@ -154,7 +167,7 @@ def parse_roster(text: str, fmt: str | None = None, *, file: str | None = None,
         try:
             roster = Roster.model_validate_json(text)
         except ValueError as exc:
-            raise RosterParseError(str(exc), None, file, "$") from None
+            raise RosterParseError(one_line(exc), None, file, "$") from None
         source = roster.source or RosterSource(format="tactica-json")
         return roster.model_copy(update={"source": source.model_copy(update={"file": file})})
     raise UnsupportedFormatError(f"unknown format {kind!r}; known: {', '.join(IMPORT_FORMATS)}")

@@ -11,17 +11,28 @@ EnhancementChoice(name='Pyresoul', points=20, tag='Psychic')
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
+from pydantic import ValidationError
+
+from ...errors import one_line
+from ...library import Library
 from ...model.common import RulesVersion
-from ..roster import AttachRole, EnhancementChoice, ModelEntry, RosterUnit, WargearItem
+from ...names import name_key
+from ..roster import AttachRole, EnhancementChoice, ModelEntry, Roster, RosterUnit, WargearItem
 
 __all__ = [
     "FORCE_DISPOSITIONS",
     "RosterParseError",
     "UnitDraft",
     "UnsupportedFormatError",
+    "at_line",
+    "build_roster",
     "clean_faction",
+    "model_names",
     "parse_enhancement",
     "parse_item",
     "split_items",
@@ -59,6 +70,47 @@ class RosterParseError(ValueError):
 class UnsupportedFormatError(ValueError):
     """A file that is not an army list in a supported format; the message says what it
     is and why it is refused."""
+
+
+@contextmanager
+def at_line(line: int, file: str | None) -> Iterator[None]:
+    """Any value error raised while reading line ``line`` (a count too large, an empty
+    name) becomes a ``RosterParseError`` naming that line."""
+    try:
+        yield
+    except RosterParseError:
+        raise
+    except ValueError as exc:
+        raise RosterParseError(one_line(exc), line, file) from None
+
+
+def build_roster(data: dict[str, Any], file: str | None,
+                 lines: Sequence[int | None] = ()) -> Roster:
+    """``Roster.model_validate(data)``; a field the roster refuses is a ``RosterParseError``
+    at the line of the unit it belongs to (``lines[i]`` for ``units[i]``) when known."""
+    try:
+        return Roster.model_validate(data)
+    except ValidationError as exc:
+        loc = exc.errors(include_url=False)[0].get("loc", ())
+        line = None
+        if len(loc) > 1 and loc[0] == "units" and isinstance(loc[1], int) \
+                and loc[1] < len(lines):
+            line = lines[loc[1]]
+        raise RosterParseError(one_line(exc), line, file, None if line else "roster") \
+            from None
+
+
+def model_names(library: Library | None, unit: str) -> set[str]:
+    """The model names of ``unit``'s datasheet in ``library`` (name keys without a plural
+    "s"); empty when there is no library or it does not know the unit."""
+    if library is None:
+        return set()
+    try:
+        sheet = library.datasheet(unit)
+    except LookupError:
+        return set()
+    names = [c.model for c in sheet.composition] + [m.name for m in sheet.models]
+    return {name_key(n).rstrip("s") for n in names}
 
 
 def parse_item(text: str) -> WargearItem:

@@ -54,8 +54,11 @@ from ._common import (
     FORCE_DISPOSITIONS,
     RosterParseError,
     UnitDraft,
+    at_line,
+    build_roster,
     clean_faction,
     enhancement_text,
+    model_names,
     parse_enhancement,
     parse_item,
     rules_from_text,
@@ -150,6 +153,9 @@ class _Parser:
             self.pos += 1
             if line.text.startswith("+++"):
                 return
+            if line.text and not line.text.startswith("+"):
+                raise self.error(f"line {line.text[:60]!r} inside the '+++' header (the "
+                                 "closing '+++' line is missing)", line.number)
             body = line.text.lstrip("+").strip()
             if not body:
                 continue
@@ -259,15 +265,18 @@ class _Parser:
             if not line.text or (not line.bullet and not _ITEM.match(line.text)):
                 break
             self.pos += 1
-            if not line.bullet:
-                if not groups:
-                    raise self.error(f"item {line.text!r} outside a '•' line", line.number)
-                groups[-1].items.append(parse_item(line.text))
-            elif _ITEM.match(line.text):
-                groups.append(_Group(line.number, line.indent, [parse_item(line.text)]))
-            else:
-                self.special(draft, line)
-        self.assign(draft, groups)
+            with at_line(line.number, self.file):
+                if not line.bullet:
+                    if not groups:
+                        raise self.error(f"item {line.text!r} outside a '•' line",
+                                         line.number)
+                    groups[-1].items.append(parse_item(line.text))
+                elif _ITEM.match(line.text):
+                    groups.append(_Group(line.number, line.indent, [parse_item(line.text)]))
+                else:
+                    self.special(draft, line)
+        with at_line(head.number, self.file):
+            self.assign(draft, groups)
         self.units.append(draft)
 
     def special(self, draft: UnitDraft, line: _Line) -> None:
@@ -291,14 +300,7 @@ class _Parser:
                 raise self.error(f"unrecognised unit line {part!r}", line.number)
 
     def model_names(self, name: str) -> set[str]:
-        if self.library is None:
-            return set()
-        try:
-            sheet = self.library.datasheet(name)
-        except LookupError:
-            return set()
-        names = [c.model for c in sheet.composition] + [m.name for m in sheet.models]
-        return {name_key(n).rstrip("s") for n in names}
+        return model_names(self.library, name)
 
     def assign(self, draft: UnitDraft, groups: list[_Group]) -> None:
         """Split item groups into model entries and unit wargear (module text)."""
@@ -309,12 +311,12 @@ class _Parser:
         base = min(g.indent for g in groups)
         if any(g.indent > base for g in groups):  # indented (10th-edition app)
             current: ModelEntry | None = None
-            for g in groups:
+            for index, g in enumerate(groups):
                 if g.indent == base:
                     if current is not None:
                         draft.entries.append(current)
                         current = None
-                    nxt = groups.index(g) + 1
+                    nxt = index + 1
                     if nxt < len(groups) and groups[nxt].indent > base and len(g.items) == 1:
                         model = g.items[0]
                         current = ModelEntry(name=model.name, count=model.count)
@@ -380,7 +382,8 @@ class _Parser:
                     raise self.error(f"attached unit {draft.group} has no bodyguard",
                                      draft.line or 0)
                 attached_to = ids[id(guard)]
-            built.append(draft.build(ids[id(draft)], attached_to))
+            with at_line(draft.line or 1, self.file):
+                built.append(draft.build(ids[id(draft)], attached_to))
         rules: RulesVersion = "11th"
         stated = self.roster.get("rules")
         if stated in ("10th", "11th"):
@@ -390,11 +393,11 @@ class _Parser:
         elif (named := rules_from_text(self.generator)) is not None:
             rules = named
         fields = {k: v for k, v in self.roster.items() if k != "rules"}
-        return Roster.model_validate({
+        return build_roster({
             **fields, "rules": rules, "detachments": tuple(self.detachments),
             "units": tuple(built), "embarkation_recorded": False, "notes": tuple(self.notes),
             "source": RosterSource(format=FORMAT, file=self.file, generated_by=self.generator),
-        })
+        }, self.file, [d.line for d in self.units])
 
 
 def parse_gw_text(text: str, file: str | None = None, library: Library | None = None) -> Roster:
@@ -406,9 +409,11 @@ def parse_gw_text(text: str, file: str | None = None, library: Library | None = 
         raise RosterParseError("empty list", 1, file)
     if parser.lines[parser.pos].text.startswith("+++"):
         parser.wtc_header()
-        parser.apply_wtc_header()
+        with at_line(parser.lines[0].number, file):
+            parser.apply_wtc_header()
     else:
-        parser.app_header()
+        with at_line(parser.lines[parser.pos].number, file):
+            parser.app_header()
     parser.body()
     return parser.roster_of()
 

@@ -28,7 +28,15 @@ import re
 from typing import Any
 
 from ..roster import ModelEntry, Roster, RosterSource, RosterUnit, battle_size_for_points
-from ._common import RosterParseError, UnitDraft, clean_faction, parse_enhancement, parse_item
+from ._common import (
+    RosterParseError,
+    UnitDraft,
+    at_line,
+    build_roster,
+    clean_faction,
+    parse_enhancement,
+    parse_item,
+)
 
 __all__ = ["FORMAT", "TITLE", "dump_listforge_text", "parse_listforge_text"]
 
@@ -61,38 +69,49 @@ def parse_listforge_text(text: str, file: str | None = None) -> Roster:
     pending: list[tuple[int, int, str]] = []  # (line, indent, text) of the current unit
 
     def flush() -> None:
-        if unit is None:
+        if unit is None or not pending:
             return
-        for k, (_number, indent, body) in enumerate(pending):
-            deeper = k + 1 < len(pending) and pending[k + 1][1] > indent
-            if indent != pending[0][1]:
-                continue
-            if deeper:
-                model = parse_item(body)
-                gear = []
-                for _, ind, sub in pending[k + 1:]:
-                    if ind <= indent:
-                        break
-                    gear.append(parse_item(sub))
-                unit.entries.append(ModelEntry(name=model.name, count=model.count,
-                                               wargear=tuple(gear)))
-            elif body == "Warlord":
-                unit.warlord = True
-            elif body.startswith("E:"):
-                unit.enhancements.append(parse_enhancement(body[2:]))
-            else:
-                unit.wargear.append(parse_item(body))
+        base = min(indent for _, indent, _ in pending)
+        if pending[0][1] != base:
+            raise RosterParseError("an indented item under no model (a model line "
+                                   "missing?)", pending[0][0], file)
+        for k, (number, indent, body) in enumerate(pending):
+            if indent == base:
+                deeper = k + 1 < len(pending) and pending[k + 1][1] > indent
+                with at_line(number, file):
+                    item(unit, k, indent, body, deeper)
         pending.clear()
+
+    def item(unit: UnitDraft, k: int, indent: int, body: str, deeper: bool) -> None:
+        if deeper:
+            model = parse_item(body)
+            gear = []
+            for number, ind, sub in pending[k + 1:]:
+                if ind <= indent:
+                    break
+                with at_line(number, file):
+                    gear.append(parse_item(sub))
+            unit.entries.append(ModelEntry(name=model.name, count=model.count,
+                                           wargear=tuple(gear)))
+        elif body == "Warlord":
+            unit.warlord = True
+        elif body.startswith("E:"):
+            unit.enhancements.append(parse_enhancement(body[2:]))
+        else:
+            unit.wargear.append(parse_item(body))
 
     for index in range(start + 1, len(lines)):
         raw = lines[index]
         line = raw.strip()
-        if not line:
+        if not line:  # a blank line ends a unit: "•" lines after it belong to none
+            flush()
+            unit = None
             continue
         row, sec = _UNIT.match(line), _SECTION.match(line)
         if line.startswith("•"):
             if unit is None:
-                raise RosterParseError("a '•' line before the first unit", index + 1, file)
+                raise RosterParseError("a '•' line under no unit line (a unit line "
+                                       "missing?)", index + 1, file)
             pending.append((index + 1, len(raw) - len(raw.lstrip()), line[1:].strip()))
         elif row:
             flush()
@@ -101,14 +120,17 @@ def parse_listforge_text(text: str, file: str | None = None) -> Roster:
             drafts.append(unit)
         elif sec:
             flush()
-            section = sec.group("name").strip()
+            section, unit = sec.group("name").strip(), None
         else:
             raise RosterParseError(f"unrecognised line {line!r}", index + 1, file)
     flush()
-    units = [d.build(f"u{i}") for i, d in enumerate(drafts, start=1)]
-    return Roster.model_validate({
+    units = []
+    for i, d in enumerate(drafts, start=1):
+        with at_line(d.line or 1, file):
+            units.append(d.build(f"u{i}"))
+    return build_roster({
         **fields, "units": tuple(units), "embarkation_recorded": False,
-        "source": RosterSource(format=FORMAT, file=file)})
+        "source": RosterSource(format=FORMAT, file=file)}, file, [d.line for d in drafts])
 
 
 def _item(name: str, count: int) -> str:

@@ -26,10 +26,27 @@ import json
 from collections import Counter
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ...errors import field_path, one_line
 from ...model.common import RulesVersion
-from ..roster import ModelEntry, Roster, RosterSource, RosterUnit, WargearItem
+from ..roster import (
+    MAX_COUNT,
+    MAX_POINTS,
+    ModelEntry,
+    Roster,
+    RosterSource,
+    RosterUnit,
+    WargearItem,
+)
 from ..roster import parse_battle_size as _battle
-from ._common import RosterParseError, clean_faction, parse_enhancement, rules_from_text
+from ._common import (
+    RosterParseError,
+    build_roster,
+    clean_faction,
+    parse_enhancement,
+    rules_from_text,
+)
 
 __all__ = ["FORMAT", "LISTFORGE", "dump_newrecruit_json", "parse_newrecruit_json"]
 
@@ -37,6 +54,88 @@ FORMAT = "newrecruit-json"
 LISTFORGE = "listforge-json"
 
 Json = dict[str, Any]
+
+#: Deepest nesting of selections read (a unit, its models, their wargear and the
+#: wargear's options are four levels; real exports stay under ten).
+MAX_DEPTH = 24
+
+
+class _Shape(BaseModel):
+    """The part of the BattleScribe roster layout that is read, checked before reading:
+    strict JSON types (no "3" for 3), bounded numbers; other keys are kept."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+
+class _Cost(_Shape):
+    name: str | None = None
+    value: float | None = Field(default=None, ge=-MAX_POINTS, le=MAX_POINTS)
+
+
+class _Category(_Shape):
+    name: str | None = None
+    primary: bool | None = None
+
+
+class _Selection(_Shape):
+    name: str | None = None
+    type: str | None = None
+    number: int | None = Field(default=None, ge=0, le=MAX_COUNT)
+    group: str | None = None
+    costs: list[_Cost] | None = None
+    categories: list[_Category] | None = None
+    selections: list[_Selection] | None = None
+
+
+class _Force(_Shape):
+    name: str | None = None
+    catalogueName: str | None = None
+    selections: list[_Selection] | None = None
+
+
+class _Roster(_Shape):
+    name: str | None = None
+    costs: list[_Cost] | None = None
+    costLimits: list[_Cost] | None = None
+    forces: list[_Force] | None = None
+
+
+class _Document(_Shape):
+    name: str | None = None
+    generatedBy: str | None = None
+    gameSystemName: str | None = None
+    roster: _Roster
+
+
+def _depth_path(doc: Json) -> str | None:
+    """The JSON path of a selection nested deeper than ``MAX_DEPTH``, if any."""
+    stack: list[tuple[Any, str, int]] = [
+        (f, f"$.roster.forces[{i}]", 0) for i, f in enumerate(doc["roster"]["forces"] or [])]
+    while stack:
+        node, path, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return path
+        for i, sel in enumerate(node.get("selections") or []):
+            stack.append((sel, f"{path}.selections[{i}]", depth + 1))
+    return None
+
+
+def _checked(doc: Any, file: str | None) -> Json:
+    """``doc`` checked against the layout (``_Document``), as plain JSON again; a wrong
+    type or an absurd number is a ``RosterParseError`` naming its JSON path."""
+    try:
+        shaped = _Document.model_validate(doc)
+    except ValidationError as exc:
+        loc = exc.errors(include_url=False)[0].get("loc", ())
+        path = "$." + field_path(loc) if loc else "$"
+        raise RosterParseError(one_line(exc).split(": ", 1)[-1], None, file,
+                               path.replace(".[", "[")) from None
+    out: Json = shaped.model_dump(exclude_unset=True)
+    too_deep = _depth_path(out)
+    if too_deep is not None:
+        raise RosterParseError(f"selections nested more than {MAX_DEPTH} deep", None, file,
+                               too_deep)
+    return out
 
 
 def _cost(node: Json, kind: str = "pts") -> int | None:
@@ -115,9 +214,15 @@ class _Reader:
 
 def parse_newrecruit_json(text: str | Json, file: str | None = None) -> Roster:
     """Read a New Recruit or List Forge JSON export (module text)."""
-    doc = json.loads(text) if isinstance(text, str) else text
+    try:
+        doc = json.loads(text) if isinstance(text, str) else text
+    except RecursionError:
+        raise RosterParseError("JSON nested too deeply", None, file, "$") from None
+    except ValueError as exc:  # not JSON, or a lone surrogate
+        raise RosterParseError(f"not valid JSON ({one_line(exc)})", None, file, "$") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("roster"), dict):
         raise RosterParseError("no 'roster' object", None, file, "$")
+    doc = _checked(doc, file)
     roster = doc["roster"]
     reader = _Reader(file)
     generator = str(doc.get("generatedBy") or "") or None
@@ -158,7 +263,12 @@ def parse_newrecruit_json(text: str | Json, file: str | None = None) -> Roster:
                 else:
                     reader.notes.append(f"{name}: {', '.join(children) or 'selected'}")
                 continue
-            unit = reader.unit(sel, path, force_name, f"u{len(units) + 1}")
+            try:
+                unit = reader.unit(sel, path, force_name, f"u{len(units) + 1}")
+            except RosterParseError:
+                raise
+            except ValueError as exc:  # a count or name the roster refuses
+                raise RosterParseError(one_line(exc), None, file, path) from None
             units.append(unit)
             if f == 0:
                 factions.update(c["name"].split(":", 1)[1].strip()
@@ -167,10 +277,10 @@ def parse_newrecruit_json(text: str | Json, file: str | None = None) -> Roster:
     if "faction" not in fields and factions:
         fields["faction"] = factions.most_common(1)[0][0]
     rules: RulesVersion = rules_from_text(str(doc.get("gameSystemName") or "")) or "11th"
-    return Roster.model_validate({
+    return build_roster({
         **fields, "rules": rules, "detachments": tuple(detachments), "units": tuple(units),
         "embarkation_recorded": False, "notes": tuple(reader.notes),
-        "source": RosterSource(format=fmt, file=file, generated_by=generator)})
+        "source": RosterSource(format=fmt, file=file, generated_by=generator)}, file)
 
 
 def _cost_list(points: int | None) -> list[Json]:

@@ -42,12 +42,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...library import Library
+from ...names import name_key
 from ..roster import ModelEntry, Roster, RosterSource, RosterUnit, WargearItem, parse_battle_size
 from ._common import (
     RosterParseError,
     UnitDraft,
+    at_line,
+    build_roster,
     clean_faction,
     enhancement_text,
+    model_names,
     parse_enhancement,
     parse_item,
     rules_from_text,
@@ -62,7 +67,7 @@ WTC = "wtc"
 
 _TITLE = re.compile(r"^(?P<faction>.+?) - (?P<name>.*) - \[(?P<pts>\d+) pts\]\s*$")
 _FORCE = re.compile(r"^# \+\+ (?P<name>.+?) \+\+(?: \[(?P<pts>\d+) pts\])?\s*$")
-_SECTION = re.compile(r"^## (?P<name>.+?)(?: \[\d+ pts\])?\s*$")
+_SECTION = re.compile(r"^## (?P<name>.+?)(?: \[(?P<pts>\d+) pts\])?\s*$")
 _UNIT = re.compile(r"^(?P<name>[^•].*?) \[(?P<pts>\d+) pts\]:\s*(?P<items>.*)$")
 _MODEL = re.compile(r"^•\s*(?P<count>\d+)x (?P<name>.+?):\s*(?P<items>.*)$")
 _PRICED = re.compile(r"\[\s*\d+\s*pts?\s*\]\s*$", re.I)
@@ -87,27 +92,69 @@ def _items(text: str, draft: UnitDraft, sink: list[WargearItem]) -> None:
 
 def _finish(fields: dict[str, Any], drafts: list[UnitDraft], fmt: str, file: str | None,
             generator: str | None, notes: list[str]) -> Roster:
-    units = [d.build(f"u{i}") for i, d in enumerate(drafts, start=1)]
-    return Roster.model_validate({
+    units = []
+    for i, d in enumerate(drafts, start=1):
+        with at_line(d.line or 1, file):
+            units.append(d.build(f"u{i}"))
+    return build_roster({
         **fields, "rules": rules_from_text(generator) or "11th", "units": tuple(units),
         "embarkation_recorded": False, "notes": tuple(notes),
-        "source": RosterSource(format=fmt, file=file, generated_by=generator)})
+        "source": RosterSource(format=fmt, file=file, generated_by=generator)},
+        file, [d.line for d in drafts])
 
 
-def parse_newrecruit_text(text: str, file: str | None = None) -> Roster:
-    """Read New Recruit's "simple" text export (module text)."""
+def parse_newrecruit_text(text: str, file: str | None = None,
+                          library: Library | None = None) -> Roster:
+    """Read New Recruit's "simple" text export (module text). With ``library``, a model
+    line must name a model of its unit's datasheet (when the library knows the unit), so
+    that the model lines of a unit whose unit line is lost are not read as the previous
+    unit's."""
     lines = text.splitlines()
     fields: dict[str, Any] = {"detachments": []}
     drafts: list[UnitDraft] = []
     notes: list[str] = []
-    generator = None
-    section = force = None
-    forces = 0
-    unit: UnitDraft | None = None
+    state = _Simple(fields, drafts, notes, file, library)
     for number, raw in enumerate(lines, start=1):
-        line = raw.strip()
+        with at_line(number, file):
+            state.line(number, raw.strip())
+    state.close_section()
+    fields["detachments"] = tuple(fields["detachments"])
+    return _finish(fields, drafts, SIMPLE, file, state.generator, notes)
+
+
+class _Simple:
+    """The state of a New Recruit "simple" list while its lines are read. A "•" model
+    line belongs to the unit line just above it (or to that unit's other model lines)
+    when that unit line lists no items: after a unit line that lists its own items, a
+    "•" line means a unit line is missing, which is an error, not a merge."""
+
+    def __init__(self, fields: dict[str, Any], drafts: list[UnitDraft], notes: list[str],
+                 file: str | None, library: Library | None) -> None:
+        self.fields, self.drafts, self.notes, self.file = fields, drafts, notes, file
+        self.library = library
+        self.generator: str | None = None
+        self.section: str | None = None
+        self.force: str | None = None
+        self.forces = 0
+        self.unit: UnitDraft | None = None  # the unit "•" model lines may belong to
+        self.stated: tuple[int, int, int] | None = None  # section line, its points, units
+
+    def close_section(self) -> None:
+        """A section's stated points ("## Battleline [795 pts]") are its units' sum: a
+        unit line lost would otherwise merge its model lines into the unit above."""
+        if self.stated is None:
+            return
+        line, points, first = self.stated
+        total = sum(d.points or 0 for d in self.drafts[first:])
+        self.stated = None
+        if total != points:
+            raise RosterParseError(f"the section states {points} pts, its units add up to "
+                                   f"{total} (a unit line missing?)", line, self.file)
+
+    def line(self, number: int, line: str) -> None:
+        fields, drafts, notes, file = self.fields, self.drafts, self.notes, self.file
         if not line:
-            continue
+            return
         title, head = _TITLE.match(line), _FORCE.match(line)
         sec, row, model = _SECTION.match(line), _UNIT.match(line), _MODEL.match(line)
         version = _VERSION.match(line)
@@ -118,13 +165,18 @@ def parse_newrecruit_text(text: str, file: str | None = None) -> Roster:
                           name=title.group("name").strip() or "Army",
                           points_limit=int(title.group("pts")))
         elif head:
-            forces += 1
-            force = None if forces == 1 else head.group("name")
-            if forces == 1 and head.group("pts"):
+            self.close_section()
+            self.forces += 1
+            self.force = None if self.forces == 1 else head.group("name")
+            if self.forces == 1 and head.group("pts"):
                 fields["declared_points"] = int(head.group("pts"))
+            self.unit = None
         elif sec:
-            section = sec.group("name")
-        elif section == "Configuration" and ":" in line and not row:
+            self.close_section()
+            self.section, self.unit = sec.group("name"), None
+            if sec.group("pts") and self.section != "Configuration":
+                self.stated = (number, int(sec.group("pts")), len(drafts))
+        elif self.section == "Configuration" and ":" in line and not row:
             key, _, value = line.partition(":")
             if key.strip() == "Battle Size":
                 size, limit = parse_battle_size(value)
@@ -135,46 +187,64 @@ def parse_newrecruit_text(text: str, file: str | None = None) -> Roster:
                 notes.append(line)
         elif row:
             unit = UnitDraft(name=row.group("name").strip(), line=number,
-                             points=int(row.group("pts")), section=section, force=force)
+                             points=int(row.group("pts")), section=self.section,
+                             force=self.force)
             _items(row.group("items"), unit, unit.wargear)
             drafts.append(unit)
-        elif model and unit is not None:
+            self.unit = None if row.group("items").strip() else unit
+        elif model:
+            if self.unit is None:
+                raise RosterParseError(
+                    "a '•' model line under no unit line (a unit line missing?)", number, file)
+            known = model_names(self.library, self.unit.name)
+            said = name_key(model.group("name")).rstrip("s")
+            if known and said not in known and said != name_key(self.unit.name).rstrip("s"):
+                raise RosterParseError(
+                    f"{model.group('name').strip()!r} is not a model of "
+                    f"{self.unit.name!r} (a unit line missing?)", number, file)
             gear: list[WargearItem] = []
-            _items(model.group("items"), unit, gear)
-            unit.entries.append(ModelEntry(name=model.group("name").strip(),
-                                           count=int(model.group("count")), wargear=tuple(gear)))
+            _items(model.group("items"), self.unit, gear)
+            self.unit.entries.append(ModelEntry(name=model.group("name").strip(),
+                                                count=int(model.group("count")),
+                                                wargear=tuple(gear)))
         elif version:
-            generator = version.group(1)
+            self.generator = version.group(1)
         else:
             raise RosterParseError(f"unrecognised line {line!r}", number, file)
-    fields["detachments"] = tuple(fields["detachments"])
-    return _finish(fields, drafts, SIMPLE, file, generator, notes)
 
 
-def parse_wtc(text: str, file: str | None = None) -> Roster:
-    """Read a WTC text export, compact or full (module text)."""
-    lines = text.splitlines()
-    fields: dict[str, Any] = {"detachments": ()}
-    notes: list[str] = []
-    header: list[tuple[str, str]] = []
+def _wtc_header(lines: list[str], file: str | None) -> tuple[list[tuple[str, str, int]], int]:
+    """The "+++" block: its (KEY, value, line) entries and the index of the first body
+    line. Every line of the block starts with "+"; any other line means the closing
+    "+++" line is missing (it would otherwise swallow the units)."""
     number = 0
     while number < len(lines) and not lines[number].strip():
         number += 1
     if number >= len(lines) or not lines[number].startswith("+++"):
         raise RosterParseError("expected the '+++' header", number + 1, file)
+    first = number
     number += 1
+    header: list[tuple[str, str, int]] = []
     while number < len(lines) and not lines[number].startswith("+++"):
-        body = lines[number].lstrip("+").strip()
+        raw = lines[number]
+        if raw.strip() and not raw.lstrip().startswith("+"):
+            raise RosterParseError(f"line {raw.strip()[:60]!r} inside the '+++' header "
+                                   "(the closing '+++' line is missing)", number + 1, file)
+        body = raw.lstrip().lstrip("+").strip()
         if body:
             key, sep, value = body.partition(":")
             if not sep:
                 raise RosterParseError("expected 'KEY: value'", number + 1, file)
-            header.append((key.strip().upper(), value.strip()))
+            header.append((key.strip().upper(), value.strip(), number + 1))
         number += 1
-    number += 1
-    warlord = None
-    enh_targets: list[tuple[str, str]] = []
-    for key, value in header:
+    if number >= len(lines):
+        raise RosterParseError("the '+++' header is not closed", first + 1, file)
+    return header, number + 1
+
+
+def _wtc_fields(header: list[tuple[str, str, int]], fields: dict[str, Any],
+                notes: list[str]) -> None:
+    for key, value, _line in header:
         empty = value in ("", "—", "-")
         if key == "LIST NAME":
             fields["name"] = value or "Army"
@@ -188,55 +258,105 @@ def parse_wtc(text: str, file: str | None = None) -> Roster:
         elif key == "POINTS LIMIT":
             limit = int(re.sub(r"\D", "", value) or 0)
             fields.update(points_limit=limit, battle_size=parse_battle_size(value)[0])
-        elif key == "WARLORD" and not empty:
-            warlord = value
-        elif key == "ENHANCEMENT" and not empty:
-            m = re.match(r"^(.*?)\s*\(on\s+(.*)\)\s*$", value)
-            if m:
-                enh_targets.append((m.group(1), m.group(2)))
-        elif key != "NUMBER OF UNITS":
+        elif key not in ("WARLORD", "ENHANCEMENT", "NUMBER OF UNITS"):
             notes.append(f"{key}: {value}")
     if fields.get("points_limit") and fields.get("battle_size") is None:
         from ..roster import battle_size_for_points
 
         fields["battle_size"] = battle_size_for_points(fields["points_limit"])
+
+
+def _wtc_body(lines: list[str], start: int, file: str | None) -> list[UnitDraft]:
+    """The unit lines. "N with ..." and "Enhancement:" lines belong to the unit line just
+    above them (no blank line between); the "with" lines may not count more models than
+    the unit line states (else a unit line is missing)."""
     drafts: list[UnitDraft] = []
     unit: UnitDraft | None = None
     section = None
-    for index in range(number, len(lines)):
+    for index in range(start, len(lines)):
         line = lines[index].strip()
         if not line:
+            unit = None
             continue
-        row, with_ = _WTC_UNIT.match(line), _WITH.match(line)
-        if row:
-            unit = UnitDraft(name=row.group("name").strip(), line=index + 1,
-                             points=int(row.group("pts")), models=int(row.group("count")),
-                             section=section, label=row.group("label"))
-            if row.group("items"):
-                _items(row.group("items"), unit, unit.wargear)
-            drafts.append(unit)
-        elif with_ and unit is not None:
-            gear: list[WargearItem] = []
-            _items(with_.group("items"), unit, gear)
-            unit.entries.append(ModelEntry(count=int(with_.group("count")), wargear=tuple(gear)))
-        elif line.lower().startswith("enhancement:") and unit is not None:
-            unit.enhancements.append(parse_enhancement(line.split(":", 1)[1]))
-        elif _HEADING.match(line):
-            section = line
-        else:
-            raise RosterParseError(f"unrecognised line {line!r}", index + 1, file)
+        with at_line(index + 1, file):
+            row, with_ = _WTC_UNIT.match(line), _WITH.match(line)
+            if row:
+                unit = UnitDraft(name=row.group("name").strip(), line=index + 1,
+                                 points=int(row.group("pts")), models=int(row.group("count")),
+                                 section=section, label=row.group("label"))
+                if row.group("items"):
+                    _items(row.group("items"), unit, unit.wargear)
+                drafts.append(unit)
+            elif with_ or line.lower().startswith("enhancement:"):
+                if unit is None:
+                    raise RosterParseError(
+                        f"{line[:40]!r} belongs to no unit line (a unit line missing?)",
+                        index + 1, file)
+                if with_:
+                    gear: list[WargearItem] = []
+                    _items(with_.group("items"), unit, gear)
+                    unit.entries.append(ModelEntry(count=int(with_.group("count")),
+                                                   wargear=tuple(gear)))
+                    if sum(e.count for e in unit.entries) > (unit.models or 0):
+                        raise RosterParseError(
+                            f"more models than {unit.name!r} has ({unit.models}): a unit "
+                            "line missing?", index + 1, file)
+                else:
+                    unit.enhancements.append(parse_enhancement(line.split(":", 1)[1]))
+            elif _HEADING.match(line):
+                section, unit = line, None
+            else:
+                raise RosterParseError(f"unrecognised line {line!r}", index + 1, file)
+    return drafts
+
+
+def _wtc_check(header: list[tuple[str, str, int]], drafts: list[UnitDraft],
+               file: str | None) -> None:
+    """The header's WARLORD, ENHANCEMENT and NUMBER OF UNITS agree with the units read:
+    the header is the file's own account of its units, so a unit line lost or an
+    enhancement that moved to another unit is reported, not merged."""
     labelled = {d.label: d for d in drafts if d.label}
-    if warlord and not any(d.warlord for d in drafts):
-        label, _, _name = warlord.partition(": ")
-        target = labelled.get(label) or next((d for d in drafts if d.name == warlord), None)
-        if target is not None:
-            target.warlord = True
-    for enh, where in enh_targets:
-        label = where.split(":", 1)[0]
-        target = labelled.get(label)
-        choice = parse_enhancement(enh)
-        if target is not None and not any(e.name == choice.name for e in target.enhancements):
-            target.enhancements.append(choice)
+    for key, value, line in header:
+        empty = value in ("", "—", "-")
+        if key == "NUMBER OF UNITS" and value.isdecimal() and int(value) != len(drafts):
+            raise RosterParseError(f"the header counts {int(value)} units, the list has "
+                                   f"{len(drafts)}", line, file)
+        if key == "WARLORD" and not empty:
+            label = value.partition(": ")[0]
+            target = labelled.get(label) or next((d for d in drafts if d.name == value), None)
+            marked = [d for d in drafts if d.warlord]
+            if marked and target is not None and target not in marked:
+                raise RosterParseError(f"the header's Warlord is {value!r}, line "
+                                       f"{marked[0].line} marks {marked[0].name!r}", line, file)
+            if target is not None:
+                target.warlord = True
+        if key == "ENHANCEMENT" and not empty:
+            m = re.match(r"^(.*?)\s*\(on\s+(.*)\)\s*$", value)
+            if not m:
+                continue
+            choice = parse_enhancement(m.group(1))
+            where = m.group(2)
+            label, _, _name = where.partition(":")
+            target = labelled.get(label)
+            holder = next((d for d in drafts for e in d.enhancements
+                           if e.name == choice.name), None)
+            if holder is not None and target is not None and holder is not target:
+                raise RosterParseError(f"the header puts {choice.name!r} on {where!r}, line "
+                                       f"{holder.line} on {holder.name!r}", line, file)
+            if target is not None and holder is None:
+                target.enhancements.append(choice)
+
+
+def parse_wtc(text: str, file: str | None = None) -> Roster:
+    """Read a WTC text export, compact or full (module text)."""
+    lines = text.splitlines()
+    fields: dict[str, Any] = {"detachments": ()}
+    notes: list[str] = []
+    header, start = _wtc_header(lines, file)
+    with at_line(1, file):
+        _wtc_fields(header, fields, notes)
+    drafts = _wtc_body(lines, start, file)
+    _wtc_check(header, drafts, file)
     return _finish(fields, drafts, WTC, file, None, notes)
 
 

@@ -1,22 +1,32 @@
 /* tactica calculator page: the form is the scenario (weapon lines, target models,
  * context, effects); picking a library unit or preset fills the rows from /api.
- * Calculate posts the scenario to /api/calc and draws the result. The scenario is kept
- * in the URL fragment (#s=base64url(JSON)) so a result can be shared; pinned results
- * (#p=...) are compared on one chart. Nothing typed here is evaluated: JSON.parse only. */
+ * Calculate posts the scenario to /api/calc and draws the result (results.js). The
+ * scenario is kept in the URL fragment (#s=base64url(JSON)) so a result can be shared;
+ * pinned results (#p=...) are compared on one chart.
+ *
+ * The page never shows a state it does not hold: a failed look-up clears what it would
+ * have replaced and says why next to the field; a result is marked stale as soon as an
+ * input changes; a phase or rules switch keeps every weapon choice that still exists and
+ * says what it dropped. Nothing typed here is evaluated: JSON.parse only. */
 (function () {
   "use strict";
   const C = window.TacticaCharts;
   const F = window.TacticaForm;
+  const R = window.TacticaResults;
   const { b64decode, b64encode, int, node } = F;
   const $ = (id) => document.getElementById(id);
   const MAX_PINS = 3;
+  const PHASE_WORDS = { shooting: "Shooting", fight: "Fight" };
   let effects = [];          // last /api/effects/check answer
   const chosen = new Map();  // named effect -> parameter ("" when none)
-  let pins = [];             // {label, scenario, result}
+  let pins = [];             // {label, custom, scenario, result}
   let last = null;           // {scenario, result}
   let attackerUnit = null;   // the library unit the rows came from
+  let phaseMemory = {};      // phase -> [{name, selected, count}] of attackerUnit's rows
   let calcSeq = 0;
   let checkSeq = 0;
+  let attackerSeq = 0;
+  let targetSeq = 0;
   let checkTimer = null;
 
   // --- small helpers -----------------------------------------------------------------
@@ -26,41 +36,180 @@
     s.dataset.kind = kind || "";
   }
   async function getJSON(url, options) {
-    const response = await fetch(url, options);
+    let response;
+    try { response = await fetch(url, options); } catch (e) {
+      return { ok: false, status: 0, body: null };
+    }
     let body = null;
     try { body = await response.json(); } catch (e) { body = null; }
     return { ok: response.ok, status: response.status, body };
   }
+  /* The name of a field as the form calls it ("Bolt rifle: AP", "Distance"). */
+  function fieldName(loc, scenario) {
+    const parts = (loc || []).filter((p) => p !== "body" && p !== "query" && p !== "path");
+    if (!parts.length || (parts.length === 1 && parts[0] === "name")) return "";
+    const [side, list, k, field] = parts;
+    if (side === "attacker" && list === "weapons" && typeof k === "number") {
+      const w = scenario && scenario.attacker.weapons[k];
+      return `${w ? w.name : "weapon " + (k + 1)}${field ? ": " + field : ""}`;
+    }
+    if (side === "target" && list === "models" && typeof k === "number") {
+      const g = scenario && scenario.target.models[k];
+      return `target's ${g ? g.name : "model " + (k + 1)}${field ? ": " + field : ""}`;
+    }
+    if (side === "context") return R.plain("context." + list);
+    if (side === "effects") return "rules and effects";
+    if (side === "attacker" && list === "weapons") return "weapons";
+    if (side === "models") return "models";
+    return parts.join(" ");
+  }
+  function message(body, scenario) {
+    if (!body) return "the server did not answer: check the connection and try again";
+    if (typeof body.detail === "string") return R.plain(body.detail);
+    if (Array.isArray(body.detail)) {
+      return body.detail.map((d) => {
+        const where = fieldName(d.loc, scenario);
+        return R.plain(where ? `${where}: ${d.msg}` : d.msg);
+      }).join("\n");
+    }
+    return JSON.stringify(body);
+  }
+  /* Notes under a field: [{text, kind, actions: [[label, fn]]}]. */
+  function setNotes(list, items) {
+    list.replaceChildren(...items.map((it) => {
+      const li = node("li", { class: it.kind ? it.kind + "-text" : "" });
+      if (it.link) li.appendChild(node("a", { href: it.link }, it.text));
+      else li.appendChild(document.createTextNode(it.text));
+      for (const [label, fn] of it.actions || []) {
+        const b = node("button", { type: "button", class: "secondary suggestion" }, label);
+        b.addEventListener("click", fn);
+        li.append(" ", b);
+      }
+      return li;
+    }));
+  }
+  function suggestions(body, input, load) {
+    const d = body && Array.isArray(body.detail) ? body.detail[0] : null;
+    return ((d && d.suggestions) || []).slice(0, 4).map((name) => [name, () => {
+      $(input).value = name;
+      load();
+    }]);
+  }
+
+  // --- stale results ------------------------------------------------------------------
+  function edited() {
+    if (last && !$("result").hidden && $("result").dataset.state === "done") {
+      $("result").dataset.stale = "true";
+      $("pin").disabled = true;
+      status("The inputs changed: this result is for the earlier inputs. Calculate again.", "stale");
+    }
+    changed();
+  }
+
   // --- units and targets from the library ------------------------------------------------
-  async function loadAttacker(keepSelection) {
+  function clearAttacker() {
+    attackerUnit = null;
+    F.keepUnitRules("attacker", {});
+    phaseMemory = {};
+    $("attacker-name").value = "attacker";
+    $("attacker-keywords").value = "";
+    $("ctx-attacker-toughness").value = "";
+    F.setWeapons([]);
+    for (const o of $("phase").options) o.textContent = PHASE_WORDS[o.value];
+  }
+  /* Apply remembered choices to the new rows; the choices that have no row are dropped. */
+  function restore(memory) {
+    const rows = F.weaponState();
+    const byName = new Map(rows.map((r) => [r.name, r]));
+    const dropped = [];
+    for (const m of memory || []) {
+      const r = byName.get(m.name);
+      if (!r) { if (m.selected) dropped.push(`${m.name} ×${m.count}`); continue; }
+      r.row.querySelector(".f-use").checked = m.selected;
+      r.row.querySelector(".f-count").value = m.count;
+    }
+    return dropped;
+  }
+  async function attackerChoice(name, phase, models) {
+    const q = new URLSearchParams({ phase, rules: $("rules").value });
+    if (models) q.set("models", models);
+    return getJSON(`/api/units/${encodeURIComponent(name)}/attacker?${q}`);
+  }
+  /* Fill the attacker from the library. `how`: "pick" (a new unit), "phase" or "rules"
+   * (a switch: keep what is still valid), "models" (a new model count). */
+  async function loadAttacker(how) {
     const name = $("attacker-unit").value.trim();
-    if (!name) return;
-    const q = new URLSearchParams({ phase: $("phase").value, rules: $("rules").value });
-    if (keepSelection && $("attacker-models").value) q.set("models", $("attacker-models").value);
-    const r = await getJSON(`/api/units/${encodeURIComponent(name)}/attacker?${q}`);
     const notes = $("attacker-notes");
-    notes.replaceChildren();
+    if (!name) { clearAttacker(); setNotes(notes, []); edited(); return; }
+    const seq = ++attackerSeq;
+    const phase = $("phase").value;
+    const other = phase === "fight" ? "shooting" : "fight";
+    const keep = how !== "pick";
+    const before = keep ? F.weaponState().map(({ name: n, selected, count }) => ({ name: n, selected, count })) : [];
+    if (how === "phase") phaseMemory[other] = before;  // the rows were of the other phase
+    const models = keep ? $("attacker-models").value : "";
+    let [r, r2] = await Promise.all([attackerChoice(name, phase, models), attackerChoice(name, other, "")]);
+    if (seq !== attackerSeq) return;
+    const items = [];
+    if (!r.ok && r.status === 422 && models) {  // the model count does not fit this datasheet
+      items.push({ text: message(r.body).replace(/^models: /, "") + ": the smallest unit is used", kind: "warn" });
+      r = await attackerChoice(name, phase, "");
+      if (seq !== attackerSeq) return;
+    }
     if (!r.ok) {
-      notes.appendChild(node("li", { class: "error-text" }, message(r.body)));
+      clearAttacker();
+      setNotes(notes, [{ text: message(r.body), kind: "error",
+                         actions: suggestions(r.body, "attacker-unit", () => loadAttacker("pick")) }]);
+      notes.scrollIntoView({ block: "nearest" });
+      edited();
       return;
     }
     const c = r.body;
+    const unitChanged = attackerUnit !== c.unit;
+    F.keepUnitRules("attacker", { abilities: c.abilities });
     attackerUnit = c.unit;
+    if (unitChanged) phaseMemory = {};
+    const otherRows = r2.ok ? r2.body.weapons.length : 0;
+    if (!c.weapons.length && otherRows && how === "pick") {
+      // a unit with weapons for one phase only: offer that phase
+      $("phase").value = other;
+      return loadAttacker("pick");
+    }
     $("attacker-unit").value = c.unit;
     $("attacker-name").value = c.unit;
     $("attacker-models").value = c.models;
+    $("attacker-models").min = c.min_models;
     $("attacker-models").max = c.max_models;
+    $("attacker-models").dataset.previous = c.models;
     $("attacker-keywords").value = c.keywords.join(", ");
     $("ctx-attacker-toughness").value = c.attacker_toughness ?? "";
+    for (const o of $("phase").options) {
+      const rows = o.value === phase ? c.weapons.length : otherRows;
+      o.textContent = PHASE_WORDS[o.value] + (rows ? "" : " (no weapons)");
+    }
     F.setWeapons(c.weapons);
-    for (const n of c.notes) notes.appendChild(node("li", {}, n));
-    if (c.damaged) notes.appendChild(node("li", {}, "Damaged " + c.damaged));
-    const link = node("a", { href: `/units/${encodeURIComponent(c.unit)}?rules=${c.rules}` },
-                      `${c.unit} datasheet (${c.rules})`);
-    const li = node("li", {});
-    li.appendChild(link);
-    notes.appendChild(li);
-    changed();
+    if (how === "phase" || how === "rules" || how === "models") {
+      const memory = how === "phase" ? phaseMemory[phase] : before;
+      const dropped = memory ? restore(memory) : [];
+      if (how === "phase") {
+        const kept = before.filter((w) => w.selected).map((w) => `${w.name} ×${w.count}`);
+        if (kept.length) items.push({ text: `${PHASE_WORDS[phase]} phase: ${kept.join(", ")} kept for the ${PHASE_WORDS[other]} phase`, kind: "" });
+      } else if (dropped.length) {
+        items.push({ text: `Not on the ${c.rules} datasheet, dropped: ${dropped.join(", ")}`, kind: "warn" });
+      }
+    }
+    if (!c.weapons.length) {
+      const actions = otherRows ? [[`Use the ${PHASE_WORDS[other]} phase`, () => { $("phase").value = other; loadAttacker("phase"); }]] : [];
+      items.push({ text: `${c.unit} has no ${phase === "fight" ? "melee" : "ranged"} weapons`, kind: "error", actions });
+    }
+    if (c.rules !== $("rules").value) {
+      items.push({ text: `${c.unit} has no ${$("rules").value} datasheet: its ${c.rules} datasheet is used`, kind: "warn" });
+    }
+    for (const n of c.notes) items.push({ text: R.plain(n) });
+    if (c.damaged) items.push({ text: "Damaged " + c.damaged });
+    items.push({ text: `${c.unit} datasheet (${c.rules})`, link: `/units/${encodeURIComponent(c.unit)}?rules=${c.rules}` });
+    setNotes(notes, items);
+    edited();
   }
   function attackerModelsChanged(event) {
     const before = Number(event.target.dataset.previous || 0);
@@ -72,32 +221,73 @@
       }
     }
     event.target.dataset.previous = event.target.value;
-    changed();
+    edited();
+  }
+  function clearTarget() {
+    F.keepUnitRules("target", {});
+    $("target-name").value = "target";
+    $("target-keywords").value = "";
+    $("target-dr").value = 0;
+    $("target-half").checked = false;
+    F.setGroups([]);
   }
   async function loadTarget(withModels) {
     const name = $("target-unit").value.trim();
+    const notes = $("target-notes");
     if (!name) return;
+    const seq = ++targetSeq;
     const q = new URLSearchParams({ rules: $("rules").value });
     if (withModels && $("target-models").value) q.set("models", $("target-models").value);
-    const r = await getJSON(`/api/targets/${encodeURIComponent(name)}?${q}`);
+    let r = await getJSON(`/api/targets/${encodeURIComponent(name)}?${q}`);
+    if (seq !== targetSeq) return;
+    const items = [];
+    if (!r.ok && r.status === 422 && q.has("models")) {
+      items.push({ text: message(r.body).replace(/^models: /, "") + ": the smallest unit is used", kind: "warn" });
+      q.delete("models");
+      r = await getJSON(`/api/targets/${encodeURIComponent(name)}?${q}`);
+      if (seq !== targetSeq) return;
+    }
     if (!r.ok) {
-      status(message(r.body), "error");
+      clearTarget();
+      setNotes(notes, [{ text: message(r.body), kind: "error",
+                         actions: suggestions(r.body, "target-unit", () => loadTarget(false)) }]);
+      notes.scrollIntoView({ block: "nearest" });
+      edited();
       return;
     }
     const t = r.body;
+    F.keepUnitRules("target", t);
     $("target-name").value = t.name;
     $("target-keywords").value = t.keywords.join(", ");
     $("target-dr").value = t.damage_reduction;
     $("target-half").checked = t.half_damage;
     F.setGroups(t.models);
     $("target-models").value = t.models.reduce((n, g) => n + g.count, 0);
-    changed();
+    setNotes(notes, items);
+    edited();
   }
 
   // --- named effects ----------------------------------------------------------------------
   function changed() {
     clearTimeout(checkTimer);
     checkTimer = setTimeout(checkEffects, 200);
+    F.refreshScopes();
+    distanceHint();
+    rollsCount();
+  }
+  function rollsCount() {
+    let s;
+    try { s = F.readScenario(chosen); } catch (e) { $("rolls-count").textContent = "(typed effects: not valid)"; return; }
+    const n = s.effects.filter((e) => typeof e !== "string").length;
+    $("rolls-count").textContent = n ? `(${n} set)` : "(none set)";
+    if (n) $("rolls-box").open = true;
+  }
+  function distanceHint() {
+    let s;
+    try { s = F.readScenario(null); } catch (e) { return; }
+    const text = R.distanceNote(s);
+    $("distance-note").textContent = text || "";
+    $("distance-note").hidden = !text;
   }
   async function checkEffects() {
     const seq = ++checkSeq;
@@ -114,6 +304,31 @@
     effects = r.body;
     renderEffects();
   }
+  function effectRow(e) {
+    const row = node("div", { class: "effect" });
+    const label = node("label", { class: "check" });
+    const box1 = node("input", { type: "checkbox", "data-effect": e.name });
+    box1.checked = chosen.has(e.name);
+    label.append(box1, document.createTextNode(" " + e.name));
+    const meta = node("span", { class: "meta" },
+                      R.plain(`${e.cp ? e.cp + "CP · " : ""}${e.kind} · ${e.source} — ${e.terms}`));
+    row.append(label, meta);
+    let sel = null;
+    if (e.parameter) {
+      sel = node("select", { "aria-label": e.name + " option", class: "param" });
+      sel.appendChild(node("option", { value: "" }, "—"));
+      for (const opt of e.parameter.split("|").map((x) => x.trim())) {
+        sel.appendChild(node("option", { value: opt }, opt));
+      }
+      sel.value = chosen.get(e.name) || "";
+      sel.addEventListener("change", () => { if (chosen.has(e.name)) chosen.set(e.name, sel.value); });
+      row.appendChild(sel);
+    }
+    box1.addEventListener("change", () => {
+      if (box1.checked) chosen.set(e.name, sel ? sel.value : ""); else chosen.delete(e.name);
+    });
+    return row;
+  }
   function renderEffects() {
     // a name read from a link may hold a colon of its own ("Damaged: 1-8 wounds remaining")
     for (const [key, param] of [...chosen]) {
@@ -126,57 +341,37 @@
     box.replaceChildren();
     other.replaceChildren();
     const dropped = [];
+    const bound = (e) => ["stratagem", "detachment rule", "enhancement"].includes(e.kind) && e.source !== "Core";
+    F.setDetachments(effects.filter(bound).map((e) => e.source));
+    const detachment = $("ctx-detachment").value;
+    let hidden = 0;
     for (const e of effects) {
+      if (detachment && bound(e) && e.source !== detachment) {  // another detachment's rule
+        if (chosen.has(e.name)) { chosen.delete(e.name); dropped.push(`${e.name} (${e.source})`); }
+        hidden += 1;
+        continue;
+      }
       if (!e.holds) {
-        if (chosen.has(e.name)) { chosen.delete(e.name); dropped.push(e.failures.join("; ")); }
+        const why = e.failures.map((f) => R.plain(f.replace(e.name + ": ", ""))).join("; ");
+        if (chosen.has(e.name)) { chosen.delete(e.name); dropped.push(`${e.name} (${why})`); }
         const li = node("li", {});
         li.append(node("a", { href: "/rules/" + encodeURIComponent(e.name) }, e.name),
-                  document.createTextNode(" — " + e.failures.map((f) => f.replace(e.name + ": ", "")).join("; ")));
+                  document.createTextNode(" — " + why));
         other.appendChild(li);
         continue;
       }
-      const row = node("div", { class: "effect" });
-      const label = node("label", { class: "check" });
-      const box1 = node("input", { type: "checkbox", "data-effect": e.name });
-      box1.checked = chosen.has(e.name);
-      label.append(box1, document.createTextNode(" " + e.name));
-      const meta = node("span", { class: "meta" },
-                        `${e.cp ? e.cp + "CP · " : ""}${e.kind} · ${e.source} — ${e.terms}`);
-      row.append(label, meta);
-      if (e.parameter) {
-        const sel = node("select", { "aria-label": e.name + " option", class: "param" });
-        sel.appendChild(node("option", { value: "" }, "—"));
-        for (const opt of e.parameter.split("|").map((x) => x.trim())) {
-          sel.appendChild(node("option", { value: opt }, opt));
-        }
-        sel.value = chosen.get(e.name) || "";
-        sel.addEventListener("change", () => { if (chosen.has(e.name)) chosen.set(e.name, sel.value); });
-        row.appendChild(sel);
-        box1.addEventListener("change", () => {
-          if (box1.checked) chosen.set(e.name, sel.value); else chosen.delete(e.name);
-        });
-      } else {
-        box1.addEventListener("change", () => {
-          if (box1.checked) chosen.set(e.name, ""); else chosen.delete(e.name);
-        });
-      }
-      box.appendChild(row);
+      box.appendChild(effectRow(e));
     }
     if (!box.children.length) box.appendChild(node("p", { class: "hint" }, "None for this attack."));
+    if (hidden) box.appendChild(node("p", { class: "hint" }, `${hidden} rules of other detachments not shown.`));
     $("effects-other-count").textContent = String(other.children.length);
-    if (dropped.length) status("Rules no longer in play: " + dropped.join("; "), "warn");
+    const note = $("effects-dropped");
+    note.textContent = dropped.length ? "No longer in play, unticked: " + dropped.join("; ") : "";
+    note.hidden = !dropped.length;
   }
 
   // --- calculate ----------------------------------------------------------------------------
-  function message(body) {
-    if (!body) return "the server did not answer";
-    if (typeof body.detail === "string") return body.detail;
-    if (Array.isArray(body.detail)) {
-      return body.detail.map((d) => `${(d.loc || []).filter((p) => p !== "body").join(".") || "request"}: ${d.msg}`).join("\n");
-    }
-    return JSON.stringify(body);
-  }
-  function markInvalid(body, scenario) {
+  function markInvalid(body) {
     if (!body || !Array.isArray(body.detail)) return;
     const rows = [...$("weapons").children].filter((r) => r.querySelector(".f-use").checked);
     for (const d of body.detail) {
@@ -192,12 +387,22 @@
       else if (loc[0] === "trials") input = $("trials");
       if (input) input.classList.add("invalid");
     }
-    void scenario;
+  }
+  function narrow() { return window.innerWidth < 900; }
+  function collapseForm(on) {
+    const form = $("scenario-form");
+    form.classList.toggle("collapsed", on);
+    $("form-summary").hidden = !on;
+    if (on && last) $("form-summary-text").textContent = R.sentence(last.scenario);
   }
   async function calculate() {
     document.querySelectorAll(".invalid").forEach((n) => n.classList.remove("invalid"));
     let s;
     try { s = F.readScenario(chosen); } catch (e) { return showError(e.message); }
+    if (!s.attacker.weapons.length) {
+      return showError("No weapon is picked: pick a unit with weapons for this phase, or tick or add a weapon profile.");
+    }
+    if (!s.target.models.length) return showError("No target: pick a preset or a unit, or add a model group.");
     const seq = ++calcSeq;
     $("result").dataset.state = "loading";
     status("Calculating…");
@@ -207,103 +412,54 @@
     if (seq !== calcSeq) return;
     $("calculate").disabled = false;
     if (!r.ok) {
-      markInvalid(r.body, s);
+      markInvalid(r.body);
       $("result").dataset.state = "error";
-      return showError(message(r.body));
+      return showError(message(r.body, s));
     }
     $("error").hidden = true;
     last = { scenario: s, result: r.body };
-    render(r.body, s);
+    R.render(r.body, s);
     writeUrl();
     $("pin").disabled = false;
     status(`${r.body.method === "exact" ? "Exact" : "Monte Carlo"} result, ${r.body.rules} rules.`, "ok");
+    delete $("result").dataset.stale;
     $("result").dataset.state = "done";
-    if (window.innerWidth < 800) $("status").scrollIntoView({ block: "start" });
+    if (narrow()) {
+      collapseForm(true);
+      $("scenario-form").scrollIntoView({ block: "start" });
+    }
   }
   function showError(text) {
     const box = $("error");
     box.textContent = text;
     box.hidden = false;
+    if (last) $("result").dataset.state = "error";
     status("Not calculated: see the message below.", "error");
   }
 
-  function card(label, value, key, exact) {
-    const d = node("div", { class: "card", "data-key": key, "data-value": String(exact) });
-    d.append(node("span", { class: "label" }, label), node("strong", {}, value));
-    return d;
-  }
-  function render(res, s) {
-    $("result").hidden = false;  // first: the charts take their width from the page
-    const models = s.target.models.reduce((n, g) => n + (g.count || 1), 0);
-    const headline = node("div", { class: "headline" });
-    headline.append(
-      card("Expected damage", res.damage.mean.toFixed(2), "damage", res.damage.mean),
-      card("Models destroyed", res.models_destroyed.mean.toFixed(2), "models_destroyed", res.models_destroyed.mean),
-      card("Unit destroyed", C.pct(res.p_unit_destroyed), "p_unit_destroyed", res.p_unit_destroyed));
-    const pipeline = node("div", { class: "pipeline" });
-    pipeline.append(
-      card("Attacks", res.attacks.mean.toFixed(2), "attacks", res.attacks.mean),
-      card("Hits", res.hits.mean.toFixed(2), "hits", res.hits.mean),
-      card("Wounds", res.wounds.mean.toFixed(2), "wounds", res.wounds.mean),
-      card("Unsaved", res.unsaved.mean.toFixed(2), "unsaved", res.unsaved.mean));
-    if (res.cp_spent) pipeline.appendChild(card("CP spent", String(res.cp_spent), "cp_spent", res.cp_spent));
-    if (res.attacker_mortal_wounds.mean) {
-      pipeline.appendChild(card("Mortal wounds to attacker", res.attacker_mortal_wounds.mean.toFixed(2),
-                                "attacker_mortal_wounds", res.attacker_mortal_wounds.mean));
-    }
-    $("summary").replaceChildren(headline, pipeline);
-    const label = `${s.attacker.name} → ${s.target.name}`;
-    C.barChart($("chart-damage"), [{ label, values: res.damage.pmf }],
-               { title: "damage distribution", xTitle: "damage", yTitle: "P(exactly)" });
-    C.barChart($("chart-destroyed"), [{ label, values: res.models_destroyed.pmf }],
-               { title: "models destroyed", xTitle: "models destroyed", yTitle: "P(exactly)", minX: Math.min(models, 12) });
-    C.lineChart($("chart-atleast"), [{ label, values: C.atLeast(res.models_destroyed.pmf, models) }],
-                { title: "chance to destroy at least N models", xTitle: "at least N models", yTitle: "P(at least)", from: 1, to: models });
-    const stages = $("stages");
-    stages.replaceChildren();
-    const head = stages.createTHead().insertRow();
-    for (const h of ["weapon", "stage", "how"]) head.appendChild(node("th", {}, h));
-    const body = stages.createTBody();
-    for (const st of res.stages) {
-      const row = body.insertRow();
-      row.insertCell().textContent = st.weapon;
-      row.insertCell().textContent = st.stage;
-      row.insertCell().textContent = st.detail;
-    }
-    const ws = $("weapon-summary");
-    ws.replaceChildren();
-    const wh = ws.createTHead().insertRow();
-    for (const h of ["weapon", "attacks", "hits", "wounds", "critical wounds"]) wh.appendChild(node("th", {}, h));
-    const wb = ws.createTBody();
-    for (const w of res.weapons) {
-      const row = wb.insertRow();
-      row.insertCell().textContent = w.weapon;
-      for (const k of ["attacks", "hits", "wounds", "critical_wounds"]) row.insertCell().textContent = w[k].toFixed(2);
-    }
-    const nc = $("not-calculated");
-    nc.replaceChildren(...res.not_calculated.map((t) => node("li", {}, t)));
-    $("not-calculated-box").hidden = !res.not_calculated.length;
-    const notes = [...res.notes];
-    if (res.effects_applied.length) notes.unshift("Rules applied: " + res.effects_applied.join(", "));
-    for (const o of res.other_mortal_wounds) notes.push(`${o.label}: expected ${o.distribution.mean.toFixed(2)}`);
-    $("notes").replaceChildren(...notes.map((t) => node("li", {}, t)));
-    $("notes-box").hidden = !notes.length;
-  }
-
   // --- compare -------------------------------------------------------------------------------
-  function pinLabel(s) {
-    const letter = "ABCD"[pins.length] || "?";
-    return `${letter}: ${s.attacker.name} → ${s.target.name}`;
+  function relabel() {
+    const labels = R.pinLabels(pins.map((p) => p.scenario));
+    pins.forEach((p, k) => { if (!p.custom) p.label = labels[k]; });
   }
   function renderPins() {
     const list = $("pins");
     list.replaceChildren();
     pins.forEach((p, k) => {
       const li = node("li", { class: "pin" });
-      li.append(node("span", { class: "swatch s" + k }), node("span", { class: "pin-label" }, p.label),
+      const name = node("input", { class: "pin-name", "aria-label": `name of pin ${k + 1}` });
+      name.value = p.label;
+      name.addEventListener("change", () => {
+        p.label = name.value.trim() || p.label;
+        p.custom = !!name.value.trim();
+        if (!p.custom) relabel();
+        renderPins();
+        writeUrl();
+      });
+      li.append(node("span", { class: "swatch s" + k }), name,
                 node("span", { class: "meta" }, ` ${p.result.models_destroyed.mean.toFixed(2)} models, ${p.result.damage.mean.toFixed(2)} damage`));
-      const del = node("button", { type: "button", class: "icon del", title: "unpin" }, "×");
-      del.addEventListener("click", () => { pins.splice(k, 1); renderPins(); writeUrl(); });
+      const del = node("button", { type: "button", class: "icon del", title: "unpin", "aria-label": "unpin " + p.label }, "×");
+      del.addEventListener("click", () => { pins.splice(k, 1); relabel(); renderPins(); writeUrl(); });
       li.appendChild(del);
       list.appendChild(li);
     });
@@ -329,7 +485,8 @@
       if (!r.ok) return;
       result = r.body;
     }
-    pins.push({ label: label || pinLabel(scenario), scenario, result });
+    pins.push({ label: label || "", custom: !!label, scenario, result });
+    relabel();
     renderPins();
   }
 
@@ -337,7 +494,9 @@
   function writeUrl() {
     const parts = [];
     if (last) parts.push("s=" + b64encode(last.scenario));
-    if (pins.length) parts.push("p=" + b64encode(pins.map((p) => ({ l: p.label, s: p.scenario }))));
+    if (pins.length) {
+      parts.push("p=" + b64encode(pins.map((p) => (p.custom ? { l: p.label, s: p.scenario } : { s: p.scenario }))));
+    }
     history.replaceState(null, "", location.pathname + (parts.length ? "#" + parts.join("&") : ""));
   }
   async function readUrl() {
@@ -361,7 +520,7 @@
     if (query.get("rules")) $("rules").value = query.get("rules");
     $("attacker-unit").value = query.get("attacker") || "";
     $("target-unit").value = query.get("target") || "meq";
-    if ($("attacker-unit").value) await loadAttacker(false);
+    if ($("attacker-unit").value) await loadAttacker("pick");
     else F.setWeapons([{ name: "Bolt rifle", count: 10, range: 24, A: "2", skill: 3, S: 4, AP: -1,
                        D: "1", abilities: ["Heavy"], selected: true }]);
     await loadTarget(false);
@@ -380,18 +539,25 @@
     }
   }
   function init() {
-    F.onChange(changed);
+    F.onChange(edited);
+    if (!narrow()) $("rolls-box").open = true;
     const form = $("scenario-form");
     form.addEventListener("submit", (e) => { e.preventDefault(); calculate(); });
-    form.addEventListener("input", (e) => { if (!e.target.closest("#effects")) changed(); });
-    $("attacker-unit").addEventListener("change", () => loadAttacker(false));
+    form.addEventListener("input", (e) => {
+      if (e.target.closest("#effects")) {
+        if (last && $("result").dataset.state === "done") edited();
+      } else if (!["attacker-unit", "target-unit"].includes(e.target.id)) {
+        edited();
+      }
+    });
+    $("attacker-unit").addEventListener("change", () => loadAttacker("pick"));
     $("attacker-models").addEventListener("change", attackerModelsChanged);
     $("attacker-models").addEventListener("focus", (e) => { e.target.dataset.previous = e.target.value; });
-    $("phase").addEventListener("change", () => (attackerUnit ? loadAttacker(true) : changed()));
+    $("phase").addEventListener("change", () => (attackerUnit ? loadAttacker("phase") : edited()));
     $("rules").addEventListener("change", () => {
-      if (attackerUnit) loadAttacker(true);
+      if (attackerUnit) loadAttacker("rules");
       if ($("target-unit").value) loadTarget(true);
-      changed();
+      edited();
     });
     $("target-unit").addEventListener("change", () => loadTarget(false));
     $("target-models").addEventListener("change", () => loadTarget(true));
@@ -400,11 +566,17 @@
       const melee = $("phase").value === "fight";
       $("weapons").appendChild(F.weaponRow({ name: "weapon", count: int($("attacker-models").value) || 1,
         range: melee ? "Melee" : 24, A: "1", skill: 3, S: 4, AP: 0, D: "1", abilities: [] }, true));
+      edited();
     });
     $("add-group").addEventListener("click", () => {
       $("target-groups").appendChild(F.groupRow({ name: "model", count: 1, T: 4, Sv: 3, W: 2 }));
-      changed();
+      edited();
     });
+    $("add-grant").addEventListener("click", () => {
+      $("grants").appendChild(F.grantRow("", ""));
+      $("grants").lastChild.querySelector("input").focus();
+    });
+    $("edit-form").addEventListener("click", () => { collapseForm(false); $("attacker-unit").focus(); });
     $("pin").addEventListener("click", () => last && addPin(last.scenario, last.result).then(writeUrl));
     $("compare-metric").addEventListener("change", renderPins);
     $("share").addEventListener("click", share);
@@ -419,7 +591,8 @@
       width = window.innerWidth;
       clearTimeout(resizeTimer);
       resizeTimer = setTimeout(() => {
-        if (last) render(last.result, last.scenario);
+        if (last) R.render(last.result, last.scenario);
+        if (!narrow()) collapseForm(false);
         renderPins();
       }, 200);
     });

@@ -1,19 +1,31 @@
-/* tactica calculator form: weapon and model rows, and the scenario read from (and
- * written back into) the form. Used by calc.js as window.TacticaForm. Text typed here is
- * only parsed (numbers, JSON.parse); nothing is evaluated. */
+/* tactica calculator form: weapon and model rows, the rule controls (hit, wound, save,
+ * damage), granted abilities, and the scenario read from (and written back into) the
+ * form. Used by calc.js as window.TacticaForm. Text typed here is only parsed (numbers,
+ * JSON.parse); nothing is evaluated. */
 (function (global) {
   "use strict";
   const $ = (id) => document.getElementById(id);
   const CTX_FLAGS = ["remained_stationary", "advanced", "charged", "cover", "stealth",
-                     "arrived_from_reserves", "disembarked", "tyranids_nearby"];
+                     "arrived_from_reserves", "disembarked", "tyranids_nearby",
+                     "plunging_fire", "engaged", "target_engaged"];
   const WEAPON_FIELDS = [["count", "N", "numeric"], ["range", "Range", "text"],
                          ["A", "A", "text"], ["skill", "BS/WS", "numeric"],
                          ["S", "S", "numeric"], ["AP", "AP", "text"], ["D", "D", "text"],
                          ["abilities", "Abilities", "text"]];
   const GROUP_FIELDS = [["count", "N"], ["T", "T"], ["Sv", "Sv"], ["invuln", "Inv"],
                         ["W", "W"], ["fnp", "FNP"], ["wounds_lost", "Lost"]];
+  /* The plain modifiers as controls: effect key -> [select id, rule group]. */
+  const MODS = { attacks: ["mod-attacks", "hit"], hit: ["mod-hit", "hit"],
+                 strength: ["mod-strength", "wound"], wound: ["mod-wound", "wound"],
+                 ap: ["mod-ap", "save"], save: ["mod-save", "save"],
+                 damage: ["mod-damage", "damage"],
+                 critical_hit_on: ["mod-crit-hit", "hit"],
+                 critical_wound_on: ["mod-crit-wound", "wound"] };
+  /* Re-rolls: the roll re-rolled -> rule group. */
+  const REROLLS = { attacks: "hit", hit: "hit", wound: "wound", save: "save", damage: "damage" };
+  const GROUPS = ["hit", "wound", "save", "damage"];
 
-  let changed = () => {};  // calc.js: re-check the named effects
+  let changed = () => {};  // calc.js: the form changed (stale result, re-check effects)
 
   function node(tag, attrs, text) {
     const n = document.createElement(tag);
@@ -48,19 +60,24 @@
     const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
     return JSON.parse(new TextDecoder().decode(bytes));
   }
-
+  function removeButton(row, what) {
+    const del = node("button", { type: "button", class: "icon del", title: "remove",
+                                 "aria-label": "remove " + what }, "×");
+    del.addEventListener("click", () => { row.remove(); changed(); });
+    return del;
+  }
 
   // --- rows ----------------------------------------------------------------------------
   function weaponRow(w, selected) {
     const row = node("fieldset", { class: "wrow" });
     const head = node("div", { class: "rowhead" });
+    const useLabel = node("label", { class: "check use" });
     const use = node("input", { type: "checkbox", class: "f-use", "aria-label": "use" });
     use.checked = selected !== false;
+    useLabel.appendChild(use);
     const name = node("input", { class: "f-name", "aria-label": "weapon name" });
     name.value = w.name || "weapon";
-    const del = node("button", { type: "button", class: "icon del", title: "remove" }, "×");
-    del.addEventListener("click", () => { row.remove(); changed(); });
-    head.append(use, name, del);
+    head.append(useLabel, name, removeButton(row, "weapon"));
     const grid = node("div", { class: "grid" });
     for (const [key, label, mode] of WEAPON_FIELDS) {
       const lab = node("label", { class: key === "abilities" ? "wide" : "" }, label);
@@ -94,9 +111,7 @@
     const ch = node("input", { type: "checkbox", class: "f-character" });
     ch.checked = !!g.character;
     character.append(ch, document.createTextNode(" Character"));
-    const del = node("button", { type: "button", class: "icon del", title: "remove" }, "×");
-    del.addEventListener("click", () => { row.remove(); changed(); });
-    head.append(name, character, del);
+    head.append(name, character, removeButton(row, "model group"));
     const grid = node("div", { class: "grid" });
     for (const [key, label] of GROUP_FIELDS) {
       const lab = node("label", {}, label);
@@ -121,35 +136,88 @@
   }
   function setWeapons(list) {
     $("weapons").replaceChildren(...list.map((w) => weaponRow(w, w.selected)));
+    refreshScopes();
   }
   function setGroups(list) {
     $("target-groups").replaceChildren(...list.map(groupRow));
   }
+  /* The weapon rows now: [{name, selected, count, row}]. */
+  function weaponState() {
+    return [...$("weapons").children].map((row) => ({
+      row, name: row.querySelector(".f-name").value.trim(),
+      selected: row.querySelector(".f-use").checked,
+      count: row.querySelector(".f-count").value,
+    }));
+  }
+
+  // --- per-weapon scope and granted abilities -------------------------------------------
+  function scopeSelect(cls, label, value) {
+    const sel = node("select", { class: cls, "aria-label": label });
+    fillScope(sel, value);
+    return sel;
+  }
+  function fillScope(sel, value) {
+    const keep = value === undefined ? sel.value : value;
+    const names = [...new Set(weaponState().map((w) => w.name).filter((n) => n))];
+    if (keep && !names.includes(keep)) names.push(keep);  // a link's scope is kept as sent
+    sel.replaceChildren(node("option", { value: "" }, "all weapons"),
+                        ...names.map((n) => node("option", { value: n }, n)));
+    sel.value = keep || "";
+  }
+  function refreshScopes() {
+    for (const sel of document.querySelectorAll("select.scope")) fillScope(sel);
+  }
+  function grantRow(ability, scope) {
+    const row = node("div", { class: "grant fields" });
+    const lab = node("label", { class: "grow" }, "Ability");
+    const input = node("input", { class: "f-grant", list: "ability-names", spellcheck: "false",
+                                  placeholder: "Lethal Hits" });
+    input.value = ability || "";
+    lab.appendChild(input);
+    const scopeLab = node("label", {}, "for");
+    scopeLab.appendChild(scopeSelect("scope f-grant-scope", "granted to which weapons", scope));
+    row.append(lab, scopeLab, removeButton(row, "granted ability"));
+    return row;
+  }
 
   // --- scenario <-> form -----------------------------------------------------------------
+  function scoped(effect, group) {
+    const scope = $("scope-" + group).value;
+    return scope ? { ...effect, weapons: [scope] } : effect;
+  }
   function plainEffects() {
     const out = [];
-    for (const key of ["hit", "wound", "ap", "damage"]) {
-      const v = Number($("mod-" + key).value);
-      if (v) out.push({ [key]: v });
+    for (const [key, [id, group]] of Object.entries(MODS)) {
+      const v = $(id).value;
+      if (v !== "" && Number(v) !== 0) out.push(scoped({ [key]: Number(v) }, group));
     }
-    for (const stage of ["hit", "wound"]) {
+    for (const [stage, group] of Object.entries(REROLLS)) {
       const which = $("mod-reroll-" + stage).value;
-      if (which) out.push({ reroll: stage, which });
+      if (which) out.push(scoped({ reroll: stage, which }, group));
     }
-    if ($("mod-crit-hit").value) out.push({ critical_hit_on: Number($("mod-crit-hit").value) });
-    if ($("mod-crit-wound").value) {
-      out.push({ critical_wound_on: Number($("mod-crit-wound").value) });
+    for (const row of $("grants").children) {
+      const ability = row.querySelector(".f-grant").value.trim();
+      const scope = row.querySelector(".f-grant-scope").value;
+      if (ability) out.push(scope ? { grant: ability, weapons: [scope] } : { grant: ability });
     }
     const extra = $("mod-extra").value.trim();
     if (extra) {
       let parsed;
       try { parsed = JSON.parse(extra); } catch (e) {
-        throw new Error("Other plain effects: not valid JSON (" + e.message + ")");
+        throw new Error("Other effects: not valid JSON (" + e.message + ")");
       }
       out.push(...(Array.isArray(parsed) ? parsed : [parsed]));
     }
     return out;
+  }
+  /* The units' rules the form does not show (their abilities by name, Deadly Demise X,
+   * Firing Deck X), kept as the library or a link gave them, sent with the scenario. */
+  const unitRules = { attacker: {}, target: {} };
+  const RULE_FIELDS = { attacker: ["abilities", "firing_deck"],
+                        target: ["abilities", "deadly_demise"] };
+  function keepUnitRules(side, unit) {
+    unitRules[side] = Object.fromEntries(RULE_FIELDS[side]
+      .filter((k) => unit && unit[k] != null).map((k) => [k, unit[k]]));
   }
   /* The scenario the form holds; with `chosen` (named effect -> parameter) its effects. */
   function readScenario(chosen) {
@@ -158,18 +226,22 @@
       rules: $("rules").value, phase: $("phase").value, method: $("method").value,
       attacker: { name: $("attacker-name").value.trim() || "attacker",
                   keywords: words($("attacker-keywords").value),
-                  weapons: weaponRows.map(readWeapon) },
+                  weapons: weaponRows.map(readWeapon), ...unitRules.attacker },
       target: { name: $("target-name").value.trim() || "target",
                 keywords: words($("target-keywords").value),
                 models: [...$("target-groups").children].map(readGroup),
                 damage_reduction: int($("target-dr").value) ?? 0,
-                half_damage: $("target-half").checked },
+                half_damage: $("target-half").checked, ...unitRules.target },
       context: { distance: num($("ctx-distance").value),
                  led_by: words($("ctx-led-by").value),
                  attacker_wounds_left: int($("ctx-wounds-left").value),
                  attacker_toughness: int($("ctx-attacker-toughness").value) },
       effects: [],
     };
+    if ($("ctx-detachment").value) s.context.detachment = $("ctx-detachment").value;
+    if ($("ctx-indirect").value) s.context.indirect = $("ctx-indirect").value;
+    const half = $("ctx-half-range").value;
+    if (half) s.context.within_half_range = half === "yes";
     for (const flag of CTX_FLAGS) s.context[flag] = $("ctx-" + flag).checked;
     if (s.method === "monte-carlo") {
       s.trials = int($("trials").value);
@@ -192,6 +264,14 @@
       case "rapid_fire": return `Rapid Fire ${a.extra}`;
       case "melta": return `Melta ${a.extra}`;
       case "blast": return !a.extra || a.extra === 1 ? "Blast" : `Blast ${a.extra}`;
+      case "cleave": return `Cleave ${a.extra}`;
+      case "named": return a.parameter ? `${a.name} ${a.parameter}` : a.name;
+      case "limited": {
+        const words = [];
+        if (a.only && a.only.length) words.push("only against " + a.only.join("/"));
+        if (a.excluded && a.excluded.length) words.push("not against " + a.excluded.join("/"));
+        return `${abilityText(a.ability)} (${words.join(" and ")})`;
+      }
       default: return JSON.stringify(a);  // sent back as typed: the API names the field
     }
   }
@@ -204,6 +284,7 @@
     if (s.trials) $("trials").value = s.trials;
     $("seed").value = s.seed ?? "";
     const a = s.attacker || {};
+    keepUnitRules("attacker", a);
     $("attacker-name").value = a.name || "attacker";
     $("attacker-keywords").value = (a.keywords || []).join(", ");
     $("attacker-unit").value = a.name && a.name !== "attacker" ? a.name : "";
@@ -212,6 +293,7 @@
       selected: true, abilities: (w.abilities || []).map(abilityText) })));
     $("attacker-models").value = Math.max(0, ...(a.weapons || []).map((w) => w.count || 1)) || "";
     const t = s.target || {};
+    keepUnitRules("target", t);
     $("target-name").value = t.name || "target";
     $("target-unit").value = t.name && t.name !== "target" ? t.name : "";
     $("target-keywords").value = (t.keywords || []).join(", ");
@@ -221,46 +303,85 @@
     $("target-half").checked = !!t.half_damage;
     const c = s.context || {};
     $("ctx-distance").value = c.distance ?? "";
+    $("ctx-half-range").value = c.within_half_range === true ? "yes"
+      : c.within_half_range === false ? "no" : "";
     $("ctx-led-by").value = (c.led_by || []).join(", ");
+    setDetachments(c.detachment ? [c.detachment] : [], c.detachment || "");
+    $("ctx-indirect").value = c.indirect || "";
     $("ctx-wounds-left").value = c.attacker_wounds_left ?? "";
     $("ctx-attacker-toughness").value = c.attacker_toughness ?? "";
     for (const flag of CTX_FLAGS) $("ctx-" + flag).checked = !!c[flag];
     fillEffects(s.effects || [], chosen);
   }
-  function fillEffects(list, chosen) {
-    for (const id of ["hit", "wound", "ap", "damage"]) $("mod-" + id).value = "0";
-    for (const id of ["reroll-hit", "reroll-wound", "crit-hit", "crit-wound"]) {
-      $("mod-" + id).value = "";
+  /* Whether a select can show this value (an option, not set yet: two of a kind go as JSON). */
+  function canSelect(id, value) {
+    const sel = $(id);
+    if (sel.value !== "" && Number(sel.value) !== 0) return false;
+    return [...sel.options].some((o) => o.value === String(value));
+  }
+  function setSelect(id, value, group, e) {
+    if (!canSelect(id, value) || !takeScope(e, group)) return false;
+    $(id).value = String(value);
+    return true;
+  }
+  /* A plain effect's scope fits a group's scope control (the first one sets it). */
+  function takeScope(e, group) {
+    const scope = e.weapons ? e.weapons : [];
+    if (scope.length > 1) return false;
+    const sel = $("scope-" + group);
+    const want = scope[0] || "";
+    if (sel.dataset.taken && sel.value !== want) return false;
+    if (want) fillScope(sel, want);
+    sel.dataset.taken = "1";
+    return true;
+  }
+  function fillPlain(e) {
+    const keys = Object.keys(e).filter((k) => e[k] !== null && e[k] !== undefined && k !== "weapons");
+    if (keys.length === 1 && MODS[keys[0]]) {
+      const [id, group] = MODS[keys[0]];
+      return setSelect(id, e[keys[0]], group, e);
     }
+    if (keys.length === 2 && e.reroll && e.which && REROLLS[e.reroll]) {
+      return setSelect("mod-reroll-" + e.reroll, e.which, REROLLS[e.reroll], e);
+    }
+    if (keys.length === 1 && keys[0] === "grant" && (!e.weapons || e.weapons.length === 1)) {
+      $("grants").appendChild(grantRow(abilityText(e.grant), e.weapons ? e.weapons[0] : ""));
+      return true;
+    }
+    return false;
+  }
+  function fillEffects(list, chosen) {
+    for (const [id] of Object.values(MODS)) $(id).value = id.startsWith("mod-crit") ? "" : "0";
+    for (const stage of Object.keys(REROLLS)) $("mod-reroll-" + stage).value = "";
+    for (const group of GROUPS) {
+      const sel = $("scope-" + group);
+      delete sel.dataset.taken;
+      fillScope(sel, "");
+    }
+    $("grants").replaceChildren();
     chosen.clear();
     const extra = [];
-    const setSelect = (id, value) => {
-      const sel = $(id);
-      if ([...sel.options].some((o) => o.value === String(value))) {
-        sel.value = String(value);
-        return true;
-      }
-      return false;
-    };
     for (const e of list) {
       if (typeof e === "string") {
         const [name, ...rest] = e.split(":");
         chosen.set(name.trim(), rest.join(":").trim());
-        continue;
+      } else if (!fillPlain(e)) {
+        extra.push(e);
       }
-      const keys = Object.keys(e).filter((k) => e[k] !== null && e[k] !== undefined);
-      const key = keys.length === 1 ? keys[0] : null;
-      let done = false;
-      if (key && ["hit", "wound", "ap", "damage"].includes(key) && !$("mod-" + key).value.match(/^-?[1-9]/)) {
-        done = setSelect("mod-" + key, e[key]);
-      } else if (key === "critical_hit_on") done = setSelect("mod-crit-hit", e[key]);
-      else if (key === "critical_wound_on") done = setSelect("mod-crit-wound", e[key]);
-      else if (keys.length === 2 && e.reroll && e.which && ["hit", "wound"].includes(e.reroll)) {
-        done = setSelect("mod-reroll-" + e.reroll, e.which);
-      }
-      if (!done) extra.push(e);
     }
+    for (const group of GROUPS) delete $("scope-" + group).dataset.taken;
     $("mod-extra").value = extra.length ? JSON.stringify(extra) : "";
+    $("more-effects").open = !!extra.length;
+  }
+
+  /* The detachment choices (kept: the one chosen, even when no rule of it is listed). */
+  function setDetachments(names, value) {
+    const sel = $("ctx-detachment");
+    const keep = value === undefined ? sel.value : value;
+    const all = [...new Set([...names, ...(keep ? [keep] : [])])].sort();
+    sel.replaceChildren(node("option", { value: "" }, "any detachment"),
+                        ...all.map((n) => node("option", { value: n }, n)));
+    sel.value = keep;
   }
 
   function methodChanged() {
@@ -270,8 +391,9 @@
   }
 
   global.TacticaForm = {
-    b64decode, b64encode, fillForm, groupRow, int, methodChanged, node, readScenario,
-    setGroups, setWeapons, weaponRow, words,
+    b64decode, b64encode, fillForm, grantRow, groupRow, int, keepUnitRules, methodChanged, node,
+    readScenario, refreshScopes, setDetachments, setGroups, setWeapons, weaponRow, weaponState,
+    words,
     onChange(fn) { changed = fn; },
   };
 })(window);

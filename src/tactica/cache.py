@@ -1,0 +1,104 @@
+"""tactica's on-disk cache: where it lives, how entries are keyed, how they are written.
+
+Issue 11 ("Fast start"): a command should not rebuild, in every process, what the last
+one built from the same inputs. Two things are cached: the converted ``wh40kdc`` dataset
+(``tactica.loaders.wh40kdc_cache``) and the seed library (``tactica.library``).
+
+* Folder: ``TACTICA_CACHE_DIR``, else the user cache folder
+  (``platformdirs.user_cache_dir("tactica")``, e.g. ``~/.cache/tactica``).
+* ``TACTICA_CACHE=0`` (or ``off``, ``false``, ``no``) turns the cache off.
+* Keys (``cache_key``): the tactica and pydantic versions, a hash of the sources of the
+  code that builds the entry (the ``loaders`` and ``model`` packages, ``names.py``,
+  ``dice.py``, ``facts.py``, ``library.py`` and the packaged data files) and whatever the
+  caller adds (the dataset version): a change to any of them gives another key, so a
+  stale entry is never read.
+* Writing (``write_atomically``): the whole entry goes to a temporary file in the same
+  folder, which is then renamed into place (``os.replace``, atomic), so processes running
+  at once never see half an entry; older entries of the same kind are removed.
+* A folder that cannot be written, or an entry that cannot be read, is not an error: the
+  caller builds the thing in the process, as without a cache.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import tempfile
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+__all__ = ["CACHE_DIR_ENV", "CACHE_ENV", "cache_dir", "cache_enabled", "cache_key",
+           "write_atomically"]
+
+CACHE_ENV = "TACTICA_CACHE"
+CACHE_DIR_ENV = "TACTICA_CACHE_DIR"
+#: The parts of tactica whose code or data decide what a cached entry holds.
+_BUILDER_SOURCES = ("loaders", "model", "data", "data/seeds", "names.py", "dice.py",
+                    "facts.py", "library.py")
+_SCHEMA = 1
+
+
+def cache_enabled() -> bool:
+    """False when ``TACTICA_CACHE`` is ``0``, ``off``, ``false`` or ``no``."""
+    return os.environ.get(CACHE_ENV, "").strip().lower() not in ("0", "off", "false", "no")
+
+
+def cache_dir() -> Path:
+    """``TACTICA_CACHE_DIR``, else the user cache folder for tactica."""
+    configured = os.environ.get(CACHE_DIR_ENV, "").strip()
+    if configured:
+        return Path(configured).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("tactica", appauthor=False))
+
+
+@functools.cache
+def _sources_hash() -> str:
+    digest = hashlib.sha256()
+    root = resources.files("tactica")
+    for part in _BUILDER_SOURCES:
+        node = root.joinpath(part)
+        files = sorted((f for f in node.iterdir() if f.is_file()), key=lambda f: f.name) \
+            if node.is_dir() else [node]
+        for f in files:
+            if f.name.endswith((".py", ".json", ".yaml", ".txt")):
+                digest.update(f"{part}/{f.name}".encode())
+                digest.update(f.read_bytes())
+    return digest.hexdigest()
+
+
+def cache_key(*parts: str) -> str:
+    """The key of an entry built from ``parts`` (e.g. ``"wh40kdc 1.4.5"``) by this very
+    tactica (see the module text)."""
+    import pydantic
+
+    from . import __version__
+
+    every = [f"schema {_SCHEMA}", *parts, f"tactica {__version__}",
+             f"pydantic {pydantic.VERSION}", _sources_hash()]
+    return hashlib.sha256("\n".join(every).encode()).hexdigest()[:24]
+
+
+def write_atomically(path: Path, write: Callable[[Path], Any], stale: str) -> None:
+    """Build an entry with ``write(temporary path)`` and rename it to ``path``; entries
+    matching the glob ``stale`` in that folder (other keys) are removed. Raises
+    ``OSError`` (or whatever ``write`` raises) when it cannot be done; the temporary file
+    never stays behind."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    temporary = Path(name)
+    try:
+        temporary.unlink()  # ``write`` creates it (sqlite3 wants to create its own file)
+        write(temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    for old in path.parent.glob(stale):
+        if old != path:
+            old.unlink(missing_ok=True)

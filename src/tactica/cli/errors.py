@@ -1,0 +1,84 @@
+"""Bad input on the command line: one line on stderr, exit code 2.
+
+Every ``tactica`` command runs under ``OneLineGroup`` (the typer group class of the app):
+a usage error (an unknown option, a value out of range, an extra argument) prints
+``error: Invalid value for '--models': ...`` without the usage block; the project's own
+errors and pydantic's ``ValidationError`` (a scenario field, a list line, a catalogue
+record) print ``error: PLACE: problem`` (``tactica.errors.one_line``). User and data
+text is printed as plain text, never as rich markup.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+from typer.core import TyperGroup
+
+from ..errors import one_line
+
+__all__ = ["EXIT_BAD_INPUT", "OneLineGroup", "fail"]
+
+#: Exit code for input that is refused (click's usage-error code).
+EXIT_BAD_INPUT = 2
+
+#: click's exception classes, as typer raises them (recent typer versions bundle click):
+#: found from ``typer.BadParameter`` so that both layouts work.
+_click: Any = importlib.import_module(typer.BadParameter.__module__)
+_NO_ARGS: Any = getattr(_click, "NoArgsIsHelpError", ())
+
+#: What a flag that takes no value may be followed by by mistake ("--charged yes").
+FLAG_WORDS = frozenset({"yes", "no", "true", "false", "on", "off", "y", "n", "1", "0"})
+
+
+def fail(message: str) -> NoReturn:
+    """Print ``error: message`` (as plain text) on stderr and exit with code 2."""
+    Console(stderr=True, highlight=False, soft_wrap=True).print(
+        f"error: {' '.join(message.split())}", markup=False)
+    raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def _usage_line(exc: Any) -> str:
+    text = str(exc.format_message()).replace("Value error, ", "")
+    extra = getattr(exc, "message", "")
+    if "unexpected extra argument" in text.lower():
+        words = extra.rsplit("(", 1)[-1].rstrip(")").split()
+        if words and all(w.casefold() in FLAG_WORDS for w in words):
+            text += " (flags such as --charged take no value: remove " + \
+                ", ".join(repr(w) for w in words) + ")"
+    return text
+
+
+class OneLineGroup(TyperGroup):
+    """The app's command group: its errors are one line (module text)."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             windows_expand_args: bool = True, **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args,
+                                **extra)
+        err = Console(stderr=True, highlight=False, soft_wrap=True)
+        try:
+            code = super().main(args, prog_name, complete_var, False, windows_expand_args,
+                                **extra)
+        except _NO_ARGS as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except _click.UsageError as exc:
+            err.print(f"error: {_usage_line(exc)}", markup=False)
+            sys.exit(EXIT_BAD_INPUT)
+        except _click.ClickException as exc:
+            err.print(f"error: {exc.format_message()}", markup=False)
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            err.print("aborted", markup=False)
+            sys.exit(1)
+        except (ValueError, LookupError, OSError) as exc:  # the project's errors, pydantic's
+            err.print(f"error: {one_line(exc)}", markup=False)
+            sys.exit(EXIT_BAD_INPUT)
+        sys.exit(code if isinstance(code, int) else 0)

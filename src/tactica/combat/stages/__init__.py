@@ -1,0 +1,32 @@
+"""The attack sequence of one weapon line, one module per roll.
+
+Each stage is a small function that asks the rule set (``tactica.rules``) and cites the
+rule it follows: ``attacks`` (gather attack dice, 02.02.03 / 24.05 Blast / Cleave /
+Rapid Fire), ``hit`` (the hit roll, 05.01 / 02.02.01 bounds / Heavy / Psychic /
+indirect shooting), ``wound`` (the wound roll, Anti, Lance, Twin-linked), ``save`` (AP
+and save modifiers) and ``damage`` (Melta, halving, reductions, Devastating Wounds).
+``combat.profile.resolve_weapon`` puts their answers together into a ``ResolvedWeapon``.
+"""
+
+from __future__ import annotations
+
+from .attacks import AttackDice, attack_dice
+from .damage import DamageStage, damage_stage
+from .hit import HitRoll, hit_roll
+from .inputs import WeaponInputs
+from .save import SaveStage, save_stage
+from .wound import WoundRoll, wound_roll
+
+__all__ = [
+    "AttackDice",
+    "DamageStage",
+    "HitRoll",
+    "SaveStage",
+    "WeaponInputs",
+    "WoundRoll",
+    "attack_dice",
+    "damage_stage",
+    "hit_roll",
+    "save_stage",
+    "wound_roll",
+]

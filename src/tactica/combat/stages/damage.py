@@ -1,0 +1,69 @@
+"""Inflict damage (05.05 / Inflict Damage): the D characteristic and its additions,
+halving and reductions; Devastating Wounds packets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...dice import DiceExpr, FloatArray
+from ...model.abilities import Melta
+from .attacks import reroll_roll
+from .inputs import WeaponInputs
+
+__all__ = ["DamageStage", "damage_distribution", "damage_stage"]
+
+
+@dataclass(frozen=True)
+class DamageStage:
+    damage_pmf: FloatArray  # per normal attack, after additions/halving/reduction
+    mortal_pmf: FloatArray  # per Devastating Wounds critical (rule-set dependent)
+    fnp_effect: int | None
+    mortal_afresh: bool  # 11th: each mortal wound picks a model (06.02)
+    explanation: str
+
+
+def damage_distribution(base: FloatArray, plus: FloatArray, half: bool,
+                        reduction: int) -> FloatArray:
+    """Reference facts §4.7: additions (Melta, +damage), then halving rounding up, then
+    reductions; D "cannot be less than 1" (02.02.01)."""
+    total = np.convolve(base, plus)
+    out = np.zeros(len(total), dtype=np.float64)
+    for v, p in enumerate(total):
+        if not p:
+            continue
+        d = -(-v // 2) if half else v
+        out[max(1, d - reduction)] += p
+    return out
+
+
+def damage_stage(inp: WeaponInputs) -> DamageStage:
+    """D rolled per attack (re-rolled under the effects' policy), plus [MELTA X] within
+    half range (24.24) and positive ``damage`` effects; halved if the target halves it;
+    reduced by its damage reduction and negative ``damage`` effects (minimum 1).
+    Devastating Wounds (the rule set's variant): 11th 24.10 mortal wounds equal to the
+    weapon's D (not halved or reduced), each picking a model afresh (06.02); 10th: the
+    damage after modifiers, allocated like an attack."""
+    w, target = inp.weapon, inp.scenario.target
+    base = reroll_roll(w.D, inp.reroll("damage"))
+    plus = np.array([1.0])
+    parts = [f"Damage {w.D}"]
+    for ab in inp.abilities:
+        if isinstance(ab, Melta) and inp.half_range:
+            plus = np.convolve(plus, ab.extra.pmf())
+            parts.append(f"+{ab.extra} {ab} (half range)")
+    add = inp.total("damage", sign=1)
+    if add:
+        plus = np.convolve(plus, DiceExpr.parse(add).pmf())
+        parts.append(f"+{add} (effects)")
+    reduction = target.damage_reduction - inp.total("damage", sign=-1)
+    if target.half_damage:
+        parts.append("halved (round up)")
+    if reduction:
+        parts.append(f"-{reduction} (minimum 1)")
+    damage = damage_distribution(base, plus, target.half_damage, reduction)
+    afresh = inp.rules.devastating_wounds == "mortal"
+    mortal = damage_distribution(base, plus, False, 0) if afresh else damage
+    fnp = min((e.fnp for e in inp.effects if e.fnp), default=None)
+    return DamageStage(damage, mortal, fnp, afresh, " ".join(parts))

@@ -1,0 +1,77 @@
+"""Bad input in one line: a pydantic ``ValidationError`` (or any of the project's own
+errors) as ``PLACE: what is wrong``, the place being the field path of the document.
+
+pydantic's own message is several lines and ends with a documentation URL; a player needs
+the field and what it allows. ``one_line`` keeps the first problem (and says how many more
+there are):
+
+>>> from pydantic import BaseModel, ConfigDict, Field
+>>> class W(BaseModel):
+...     model_config = ConfigDict(extra="forbid")
+...     count: int = Field(ge=1)
+>>> class S(BaseModel):
+...     weapons: list[W]
+>>> try:
+...     S.model_validate({"weapons": [{"count": 1}, {"count": 0, "cuont": 2}]})
+... except ValueError as exc:
+...     print(one_line(exc))
+weapons[1].count: Input should be greater than or equal to 1 (and 1 more problem)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import ValidationError
+
+__all__ = ["field_path", "one_line"]
+
+#: Longest quoted user text in a message (a pasted list or scenario may be huge).
+_QUOTE = 80
+
+
+def field_path(loc: Sequence[int | str]) -> str:
+    """``("weapons", 1, "count")`` -> ``weapons[1].count``; pydantic's union-member tags
+    (``function-after[...]``, a class name) are left out."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif "[" in part or (part[:1].isupper() and part not in ("A", "S", "AP", "D", "T",
+                                                                  "W", "Sv", "OC", "M")):
+            continue  # a union member's tag, not a field of the document
+        else:
+            out += f".{part}" if out else part
+    return out or "document"
+
+
+def _message(error: Any) -> str:
+    msg = str(error.get("msg", "invalid"))
+    msg = msg.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    if error.get("type") == "extra_forbidden":
+        msg = "unknown field (check its spelling)"
+    return " ".join(msg.split())
+
+
+def one_line(exc: BaseException) -> str:
+    """One line for ``exc``: a ``ValidationError`` as ``path: problem``, any other error
+    as its message with line breaks folded."""
+    if isinstance(exc, ValidationError):
+        errors = exc.errors(include_url=False)
+        if not errors:
+            return "invalid input"
+        first = errors[0]
+        text = f"{field_path(first.get('loc', ()))}: {_message(first)}"
+        more = len({field_path(e.get("loc", ())) for e in errors[1:]}
+                   - {field_path(first.get("loc", ()))})
+        if more:
+            text += f" (and {more} more problem{'s' if more > 1 else ''})"
+        return text
+    text = " ".join(str(exc).split())
+    return text if len(text) < 600 else text[:600] + "…"
+
+
+def quote(text: str) -> str:
+    """``text`` quoted for a message, cut to a readable length."""
+    return repr(text if len(text) <= _QUOTE else text[:_QUOTE] + "…")

@@ -1,0 +1,136 @@
+"""What a test needs from the machine, in one place: the real data and a browser.
+
+The test suite runs on a fresh clone with nothing beside it. Two suites need more:
+
+* the **real-data suite** (marker ``real_data``, fixture ``real_data``): the BSData 11th
+  edition catalogues, which state no licence and so are not in the repository. It runs
+  when ``TACTICA_REAL_DATA`` names a folder laid out like the project's ``shared/data``
+  (``bsdata-11e/`` with ``Genestealer Cults.json`` and the game system file); a relative
+  path is read from the repository root;
+* the **browser suite** (marker ``browser``, fixture ``chromium``): the end-to-end tests of
+  ``tests/web/test_e2e.py``, with a Chromium found as ``TACTICA_CHROMIUM``, on the ``PATH``
+  (``chromium``, ``chromium-browser``) or at ``/usr/bin/chromium``.
+
+Without what they need these tests are skipped with the reason. When ``CI`` or
+``TACTICA_STRICT_TESTS`` is set (to anything but ``0``/``false``) they fail instead: CI
+(``.ci/run``) makes both suites mandatory.
+
+Tests that pin values of the installed ``wh40kdc`` dataset use the ``pinned_dataset``
+fixture: on another version they are skipped (the pinned version is
+``PINNED_DATASET``), while the rest of the dataset tests compare the converter's output
+with the installed version's own records.
+
+No test asserts on time: hypothesis runs without deadlines (the ``tactica`` profile
+below), and speed is measured in ``benchmarks/``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import NoReturn
+
+import pytest
+from hypothesis import settings
+
+from tactica.cache import CACHE_DIR_ENV
+from tactica.loaders.wh40kdc import PINNED_VERSION, installed_version
+
+REAL_DATA_ENV = "TACTICA_REAL_DATA"
+CHROMIUM_ENV = "TACTICA_CHROMIUM"
+STRICT_ENVS = ("CI", "TACTICA_STRICT_TESTS")
+#: The dataset version whose values the ``pinned_dataset`` tests state.
+PINNED_DATASET = PINNED_VERSION
+#: What the real-data suite reads inside ``TACTICA_REAL_DATA``.
+REAL_DATA_FILES = ("bsdata-11e/Genestealer Cults.json", "bsdata-11e/Warhammer 40,000.json")
+
+
+# No wall-clock bound on property tests (a loaded machine must not fail them): every
+# ``@given`` test without its own ``deadline`` has none.
+settings.register_profile("tactica", deadline=None)
+settings.load_profile("tactica")
+
+
+def strict() -> bool:
+    """Whether a missing requirement fails the test (CI) rather than skipping it."""
+    return any(os.environ.get(name, "").strip().lower() not in ("", "0", "false")
+               for name in STRICT_ENVS)
+
+
+def missing(reason: str) -> NoReturn:
+    """Skip the test for ``reason``, or fail it when the run is strict (``strict``)."""
+    if strict():
+        pytest.fail(f"{reason} (required: {' or '.join(STRICT_ENVS)} is set)", pytrace=False)
+    pytest.skip(reason)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # the converted-dataset cache of this run, never the user's (wh40kdc_cache)
+    os.environ[CACHE_DIR_ENV] = tempfile.mkdtemp(prefix="tactica-test-cache-")
+    config.addinivalue_line(
+        "markers", f"real_data: needs {REAL_DATA_ENV} (the BSData catalogues, not shipped)")
+    config.addinivalue_line("markers", "browser: needs a Chromium (end-to-end tests)")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(os.environ.get(CACHE_DIR_ENV, ""), ignore_errors=True)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test by the fixtures it asks for, so ``-m real_data`` / ``-m browser``
+    select a suite and ``-m "not real_data and not browser"`` the self-contained rest."""
+    for item in items:
+        names = getattr(item, "fixturenames", ())
+        if "real_data" in names:
+            item.add_marker(pytest.mark.real_data)
+        if "chromium" in names:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def real_data(pytestconfig: pytest.Config) -> Path:
+    """The folder ``TACTICA_REAL_DATA`` names (see the module text)."""
+    value = os.environ.get(REAL_DATA_ENV, "").strip()
+    if not value:
+        missing(f"real-data test: set {REAL_DATA_ENV} to a folder like shared/data "
+                "(the BSData catalogues are not in the repository)")
+    folder = Path(value).expanduser()
+    if not folder.is_absolute():
+        folder = pytestconfig.rootpath / folder
+    absent = [name for name in REAL_DATA_FILES if not (folder / name).is_file()]
+    if absent:
+        missing(f"real-data test: {REAL_DATA_ENV}={value} has no {', '.join(absent)}")
+    return folder.resolve()
+
+
+@pytest.fixture(scope="session")
+def bsdata(real_data: Path) -> Path:
+    """The real BSData 11th-edition folder (``<real data>/bsdata-11e``)."""
+    return real_data / "bsdata-11e"
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Path:
+    """A Chromium executable for the end-to-end tests (see the module text)."""
+    candidates = [os.environ.get(CHROMIUM_ENV, "").strip(),
+                  shutil.which("chromium") or "", shutil.which("chromium-browser") or "",
+                  "/usr/bin/chromium"]
+    found = next((Path(c) for c in candidates if c and Path(c).is_file()), None)
+    if found is None:
+        missing(f"browser test: no Chromium found (set {CHROMIUM_ENV}, or install "
+                "Debian's chromium package as .ci/run does)")
+    return found
+
+
+@pytest.fixture(scope="session")
+def pinned_dataset() -> str:
+    """The installed ``wh40kdc`` version, when it is the one the test's values were read
+    from (``PINNED_DATASET``); otherwise the test is skipped, saying so."""
+    version = installed_version()
+    if version is None:
+        missing("dataset test: wh40kdc is not installed")
+    if version != PINNED_DATASET:
+        pytest.skip(f"pins values of wh40kdc {PINNED_DATASET}; {version} is installed")
+    return version

@@ -1,0 +1,561 @@
+"""End to end, at the table: the calculator as a player uses it on a phone (390×844) and
+at a desk (1280×900), in Debian's Chromium driven by Playwright.
+
+Each flow of issue 14 is played through and the numbers on the page are read back and
+compared with the API's answer (and ``tactica.calculate``): a failed look-up, a stale
+result, a phase and a rules switch keeping the choices, a leader, re-rolls and granted
+abilities, compare labels, the share link carrying every control; and the page is
+measured: 16 px text in every field, 44 px tap targets, the result on one screen after
+Calculate. Screenshots go to ``test-artifacts/`` (``table-*``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+from test_e2e import (
+    DESKTOP,
+    PHONE,
+    Tab,
+    api_result,
+    assert_page_shows,
+    pick_attacker,
+    pick_target,
+    press_calculate,
+    scenario_in_url,
+)
+
+from conftest import LiveServer
+from tactica import calculate
+from tactica.combat.scenario import Scenario
+from tactica.library import load_library
+from tactica.web import create_app
+
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+
+
+class Screen(Tab):
+    """A tab at one of the two sizes (``size``: "phone" or "desktop")."""
+
+    def __init__(self, browser: Any, server: Any, size: str, shots: Path) -> None:
+        super().__init__(browser, server, SIZES[size], shots)
+        self.size = size
+
+
+@pytest.fixture(params=list(SIZES))
+def screen(request: Any, browser: Any, live_server: Any, artifacts: Path) -> Iterator[Screen]:
+    """A tab at phone or desktop size; no script errors and nothing asked of elsewhere."""
+    t = Screen(browser, live_server, request.param, artifacts)
+    yield t
+    t.page.close()
+    assert t.errors == []
+    assert t.hosts == {urlsplit(live_server.url).netloc}
+
+
+def shot(t: Screen, name: str) -> None:
+    t.shot(f"table-{name}-{t.size}")
+
+
+def edit(t: Tab) -> None:
+    """Open the form again where Calculate folded it to a summary (a phone)."""
+    if t.page.is_visible("#edit-form"):
+        t.page.click("#edit-form")
+
+
+def open_rolls(t: Tab) -> None:
+    """The Rolls section starts folded on a phone."""
+    if not t.page.eval_on_selector("#rolls-box", "d => d.open"):
+        t.page.click("#rolls-box > summary")
+
+
+def weapon_rows(t: Tab) -> list[tuple[str, bool, str]]:
+    """(name, ticked, count) of every weapon row."""
+    rows = t.page.eval_on_selector_all(
+        "#weapons .wrow", "rs => rs.map(r => [r.querySelector('.f-name').value, "
+        "r.querySelector('.f-use').checked, r.querySelector('.f-count').value])")
+    return [(str(n), bool(u), str(c)) for n, u, c in rows]
+
+
+def set_weapon(t: Tab, name: str, count: int, ticked: bool = True) -> None:
+    names = [n for n, _, _ in weapon_rows(t)]
+    row = t.page.locator("#weapons .wrow").nth(names.index(name))
+    if ticked:
+        row.locator(".f-use").check()
+    else:
+        row.locator(".f-use").uncheck()
+    row.locator(".f-count").fill(str(count))
+
+
+def wait_rows(t: Tab, name: str) -> None:
+    t.page.wait_for_function(
+        "n => [...document.querySelectorAll('#weapons .f-name')].some(i => i.value === n)",
+        arg=name)
+
+
+def notes(t: Tab, box: str) -> str:
+    return str(t.page.text_content(box) or "")
+
+
+def drop_expected_console_errors(t: Tab, status: int) -> None:
+    """The browser logs a refused request (404, 422) as a console error: expected here."""
+    assert all(f"status of {status}" in e for e in t.errors), t.errors
+    t.errors.clear()
+
+
+def check_result(t: Tab, server: Any, models: int) -> Scenario:
+    """The page's numbers are the API's and the engine's for the scenario it sent."""
+    sent = scenario_in_url(t)
+    result = api_result(server, sent)
+    scenario = Scenario.model_validate(sent)
+    assert result == calculate(scenario)
+    assert_page_shows(t, result, models=models)
+    return scenario
+
+
+# --- state that cannot lie -----------------------------------------------------------------
+
+
+def test_a_failed_look_up_clears_what_it_replaces_and_says_why(
+        screen: Screen, live_server: Any) -> None:
+    t = screen
+    t.goto("/")
+    pick_attacker(t, "Neophyte Hybrids")
+    pick_target(t, "geq", "Cadian Shock Troops")
+    press_calculate(t)
+    edit(t)
+
+    # a target the library does not have: the old rows go, the reason is under the field
+    t.page.fill("#target-unit", "Ork Boyz")
+    t.page.press("#target-unit", "Tab")
+    t.page.wait_for_selector("#target-notes .error-text")
+    assert "no target named 'Ork Boyz'" in notes(t, "#target-notes")
+    assert t.page.eval_on_selector_all("#target-groups > *", "g => g.length") == 0
+    assert t.value("#target-name") == "target"
+    assert t.page.get_attribute("#result", "data-stale") == "true"  # the old one is not it
+    t.page.click("#calculate")
+    t.page.wait_for_selector("#error:not([hidden])")
+    assert "No target" in notes(t, "#error")
+    assert t.page.get_attribute("#status", "data-kind") == "error"
+    assert t.page.get_attribute("#result", "data-state") != "done"
+    shot(t, "failed-target")
+
+    # an attacker misspelt: no leftover weapon rows, and the close name offered
+    t.page.fill("#attacker-unit", "Neofyte Hybrids")
+    t.page.press("#attacker-unit", "Tab")
+    t.page.wait_for_selector("#attacker-notes .error-text")
+    assert "no unit named 'Neofyte Hybrids'" in notes(t, "#attacker-notes")
+    assert weapon_rows(t) == []
+    assert t.value("#attacker-name") == "attacker"
+    shot(t, "failed-attacker")
+    t.page.click("#attacker-notes button:has-text('Neophyte Hybrids')")
+    wait_rows(t, "Hybrid firearm")
+    assert t.value("#attacker-unit") == "Neophyte Hybrids"
+    pick_target(t, "geq", "Cadian Shock Troops")
+    press_calculate(t)
+    check_result(t, live_server, models=10)
+    drop_expected_console_errors(t, 404)
+
+
+def test_a_result_is_marked_stale_the_moment_an_input_changes(
+        screen: Screen, live_server: Any) -> None:
+    t = screen
+    t.goto("/")
+    pick_attacker(t, "Neophyte Hybrids")
+    pick_target(t, "meq", "Intercessor Squad")
+    press_calculate(t)
+    assert t.page.get_attribute("#result", "data-stale") is None
+    edit(t)
+    t.page.fill("#ctx-distance", "9")
+    t.page.wait_for_selector("#result[data-stale=true]")
+    assert t.page.get_attribute("#status", "data-kind") == "stale"
+    assert "Calculate again" in notes(t, "#status")
+    assert t.page.is_visible("#stale-banner")
+    assert t.page.is_disabled("#pin")  # a stale result cannot be pinned
+    shot(t, "stale")
+    press_calculate(t)
+    assert t.page.get_attribute("#result", "data-stale") is None
+    assert t.page.is_enabled("#pin")
+    scenario = check_result(t, live_server, models=5)
+    assert scenario.context.distance == 9
+
+    # ticking a rule in play is a change too
+    edit(t)
+    t.page.check('#effects input[data-effect="Coordinated Trap"]')
+    t.page.wait_for_selector("#result[data-stale=true]")
+
+
+def test_a_phase_and_a_rules_switch_keep_every_choice_still_valid(
+        screen: Screen, live_server: Any) -> None:
+    t = screen
+    t.goto("/")
+    pick_attacker(t, "Neophyte Hybrids")
+    pick_target(t, "geq", "Cadian Shock Troops")
+    set_weapon(t, "Hybrid firearm", 7)
+    set_weapon(t, "Mining laser", 1)
+    picked = [r for r in weapon_rows(t) if r[1]]
+    assert picked == [("Hybrid firearm", True, "7"), ("Mining laser", True, "1")]
+    # the 10th-only datasheet under the 11th rules: said so
+    assert "has no 11th datasheet: its 10th datasheet is used" in notes(t, "#attacker-notes")
+
+    t.page.select_option("#phase", "fight")
+    wait_rows(t, "Chainsword")
+    said = notes(t, "#attacker-notes")
+    assert "Hybrid firearm ×7, Mining laser ×1 kept for the Shooting phase" in said
+    press_calculate(t)
+    fight = check_result(t, live_server, models=10)
+    assert fight.phase == "fight"
+    assert {w.name for w in fight.attacker.weapons} <= {
+        "Chainsword", "Power weapon", "Close combat weapon"}
+    shot(t, "phase-fight")
+    edit(t)
+
+    edit(t)
+    t.page.select_option("#phase", "shooting")
+    wait_rows(t, "Hybrid firearm")
+    assert [r for r in weapon_rows(t) if r[1]] == picked  # back as they were
+
+    t.page.select_option("#rules", "10th")
+    t.page.wait_for_function(
+        "() => !document.getElementById('attacker-notes').textContent.includes('no 11th')")
+    assert [r for r in weapon_rows(t) if r[1]] == picked  # the same datasheet: all kept
+    press_calculate(t)
+    shooting = check_result(t, live_server, models=10)
+    assert shooting.rules == "10th"
+    assert [(w.name, w.count) for w in shooting.attacker.weapons] == [
+        ("Hybrid firearm", 7), ("Mining laser", 1)]
+
+
+@pytest.fixture(scope="module")
+def full_server() -> Iterator[LiveServer]:
+    """The app over the default library (the seed pages and the bundled dataset)."""
+    server = LiveServer(create_app(library=load_library))
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_a_unit_is_offered_in_the_phase_it_has_weapons_for(
+        browser: Any, full_server: LiveServer, artifacts: Path) -> None:
+    """Aberrants (40kdc-data) carry melee weapons only: picked in the Shooting phase, the
+    page switches to the Fight phase and marks Shooting as having no weapons."""
+    for size in SIZES:
+        t = Screen(browser, full_server, size, artifacts)
+        try:
+            t.goto("/")
+            assert t.value("#phase") == "shooting"
+            pick_attacker(t, "Aberrants")
+            wait_rows(t, "Aberrant weapons")
+            assert t.value("#phase") == "fight"
+            assert t.page.text_content("#phase option[value=shooting]") == "Shooting (no weapons)"
+            pick_target(t, "meq", "Intercessor Squad")
+            press_calculate(t)
+            scenario = check_result(t, full_server, models=5)
+            assert scenario.phase == "fight"
+            shot(t, "phase-offered")
+
+            # asked for the Shooting phase anyway: no rows left over, and the way back
+            edit(t)
+            t.page.select_option("#phase", "shooting")
+            t.page.wait_for_selector("#attacker-notes .error-text")
+            assert "Aberrants has no ranged weapons" in notes(t, "#attacker-notes")
+            assert weapon_rows(t) == []
+            assert t.page.get_attribute("#result", "data-stale") == "true"
+            t.page.click("#attacker-notes button:has-text('Use the Fight phase')")
+            wait_rows(t, "Aberrant weapons")
+            assert t.errors == []
+        finally:
+            t.page.close()
+
+
+# --- units as fielded, rules and rolls -----------------------------------------------------
+
+
+def test_a_leader_attached_offers_its_rule_and_changes_the_numbers(
+        screen: Screen, live_server: Any) -> None:
+    t = screen
+    t.goto("/")
+    pick_attacker(t, "Neophyte Hybrids")
+    pick_target(t, "geq", "Cadian Shock Troops")
+    t.page.wait_for_selector('#effects input[data-effect="Coordinated Trap"]')
+    assert t.page.locator('#effects input[data-effect="Cult Demagogue"]').count() == 0
+    assert "Cult Demagogue" in notes(t, "#effects-other")
+    t.page.fill("#ctx-led-by", "Primus")
+    t.page.wait_for_selector('#effects input[data-effect="Cult Demagogue"]')
+    t.page.check('#effects input[data-effect="Cult Demagogue"]')
+    press_calculate(t)
+    led = check_result(t, live_server, models=10)
+    assert led.context.led_by == ("Primus",)
+    assert "Cult Demagogue" in led.effects
+    assert "Rules applied: Cult Demagogue" in notes(t, "#notes")
+    assert "led by Primus" in notes(t, "#choices")
+    shot(t, "leader")
+
+
+def test_the_rules_offered_are_the_chosen_detachments(screen: Screen, live_server: Any) -> None:
+    t = screen
+    t.goto("/")
+    pick_attacker(t, "Neophyte Hybrids")
+    pick_target(t, "geq", "Cadian Shock Troops")
+    t.page.wait_for_selector('#effects input[data-effect="Integrated Tactics"]')
+    t.page.check('#effects input[data-effect="Integrated Tactics"]')  # Brood Brother Auxilia
+    t.page.select_option("#ctx-detachment", "Host of Ascension")
+    t.page.wait_for_selector("#effects-dropped:not([hidden])")
+    assert "Integrated Tactics (Brood Brother Auxilia)" in notes(t, "#effects-dropped")
+    offered = t.page.eval_on_selector_all("#effects input[data-effect]",
+                                          "els => els.map(e => e.dataset.effect)")
+    checks = {e["name"]: e for e in httpx.post(
+        live_server.url + "/api/effects/check", json=scenario_without_effects(t)).json()}
+    assert offered and all(checks[n]["holds"] for n in offered)
+    assert {checks[n]["source"] for n in offered} <= {"Host of Ascension", "Core",
+                                                      "Neophyte Hybrids", "Primus"}
+    press_calculate(t)
+    scenario = check_result(t, live_server, models=10)
+    assert scenario.effects == ()  # the rule of the other detachment was unticked
+
+
+def scenario_without_effects(t: Screen) -> dict[str, Any]:
+    t.page.click("#calculate")
+    t.page.wait_for_selector("#result[data-state=done]")
+    doc = scenario_in_url(t)
+    doc["effects"] = []
+    edit(t)
+    return doc
+
+
+def test_re_rolls_crits_and_granted_abilities_are_controls(
+        screen: Screen, live_server: Any) -> None:
+    t = screen
+    t.goto("/")
+    pick_attacker(t, "Neophyte Hybrids")
+    pick_target(t, "meq", "Intercessor Squad")
+    set_weapon(t, "Mining laser", 1)
+    open_rolls(t)
+    t.page.select_option("#mod-reroll-hit", "ones")
+    t.page.select_option("#mod-reroll-wound", "failed")
+    t.page.select_option("#mod-crit-hit", "5")
+    t.page.select_option("#mod-reroll-save", "ones")
+    t.page.select_option("#mod-reroll-damage", "any")
+    t.page.select_option("#scope-damage", "Mining laser")
+    t.page.click("#add-grant")
+    t.page.fill("#grants .f-grant", "Lethal Hits")
+    t.page.select_option("#grants .f-grant-scope", "Hybrid firearm")
+    press_calculate(t)
+    scenario = check_result(t, live_server, models=5)
+    plain = [e.model_dump(exclude_none=True) for e in scenario.effects if not isinstance(e, str)]
+    assert plain == [
+        {"critical_hit_on": 5},
+        {"reroll": "hit", "which": "ones"},
+        {"reroll": "wound", "which": "failed"},
+        {"reroll": "save", "which": "ones"},
+        {"reroll": "damage", "which": "any", "weapons": ("Mining laser",)},
+        {"grant": {"kind": "flag", "name": "Lethal Hits"}, "weapons": ("Hybrid firearm",)},
+    ]
+    stages = notes(t, "#stages")
+    assert "re-roll" in stages
+    words = notes(t, "#choices")
+    assert "re-roll hits: 1s" in words and "grants Lethal Hits (Hybrid firearm)" in words
+    shot(t, "rolls")
+
+
+def test_a_blank_distance_says_rapid_fire_is_not_counted(screen: Screen, live_server: Any) -> None:
+    t = screen
+    t.goto("/")
+    pick_attacker(t, "Neophyte Hybrids")  # Hybrid firearm: Rapid Fire 1
+    t.page.wait_for_selector("#distance-note:not([hidden])")
+    assert "Rapid Fire" in notes(t, "#distance-note")
+    press_calculate(t)
+    assert "Distance is blank: Rapid Fire bonuses are not counted" in notes(t, "#notes")
+    check_result(t, live_server, models=5)
+    edit(t)
+    t.page.select_option("#ctx-half-range", "yes")
+    t.page.wait_for_selector("#distance-note[hidden]", state="attached")
+    press_calculate(t)
+    near = check_result(t, live_server, models=5)
+    assert near.context.within_half_range is True
+    assert "Distance is blank" not in notes(t, "#notes")
+
+
+# --- compare and share ---------------------------------------------------------------------
+
+
+def test_compare_pins_are_labelled_by_what_differs(screen: Screen, live_server: Any) -> None:
+    t = screen
+    t.goto("/")
+    pick_attacker(t, "Neophyte Hybrids")
+    pick_target(t, "meq", "Intercessor Squad")
+    for setup in ("", "cover", "distance"):
+        edit(t)
+        if setup == "cover":
+            t.page.check("#ctx-cover")
+        elif setup == "distance":
+            t.page.uncheck("#ctx-cover")
+            t.page.fill("#ctx-distance", "9")
+        press_calculate(t)
+        t.page.click("#pin")
+    t.page.wait_for_function("() => document.querySelectorAll('#pins li').length === 3")
+    labels = t.page.eval_on_selector_all(".pin-name", "l => l.map(x => x.value)")
+    assert labels == ["A: no distance · not in cover", "B: no distance · target in cover",
+                      "C: 9″ away · not in cover"]
+    t.page.fill("#pins li:nth-child(3) .pin-name", "rapid fire range")
+    t.page.press("#pins li:nth-child(3) .pin-name", "Enter")
+    t.page.wait_for_function(
+        "() => [...document.querySelectorAll('#chart-compare .legend li')]"
+        ".map(l => l.textContent).join('|') === "
+        "'A: no distance · not in cover|B: no distance · target in cover|rapid fire range'")
+    shot(t, "compare")
+
+
+#: Every control of the form that a link must bring back.
+CONTROLS = """() => [...document.querySelectorAll(
+    '#scenario-form input, #scenario-form select, #scenario-form textarea')]
+    .filter(e => !e.closest('#weapons'))
+    .map(e => [e.id || e.className + ':' + e.getAttribute('aria-label'),
+               e.type === 'checkbox' ? String(e.checked) : e.value])"""
+
+
+def test_a_share_link_brings_back_every_control(screen: Screen, browser: Any,
+                                                live_server: Any) -> None:
+    t = screen
+    t.goto("/")
+    pick_attacker(t, "Neophyte Hybrids")
+    pick_target(t, "meq", "Intercessor Squad")
+    set_weapon(t, "Hybrid firearm", 8)
+    set_weapon(t, "Webber", 2)
+    t.page.fill("#ctx-led-by", "Primus")
+    t.page.fill("#ctx-distance", "12")
+    t.page.select_option("#ctx-half-range", "no")
+    for flag in ("remained_stationary", "cover", "plunging_fire", "target_engaged"):
+        t.page.check(f"#ctx-{flag}")
+    t.page.select_option("#ctx-indirect", "spotted")
+    open_rolls(t)
+    for select, value in (("mod-hit", "1"), ("mod-wound", "-1"), ("mod-ap", "-1"),
+                          ("mod-save", "-1"), ("mod-damage", "1"), ("mod-strength", "1"),
+                          ("mod-attacks", "1"), ("mod-crit-wound", "5"),
+                          ("mod-reroll-wound", "ones"), ("scope-wound", "Webber")):
+        t.page.select_option("#" + select, value)
+    t.page.click("#add-grant")
+    t.page.fill("#grants .f-grant", "Sustained Hits 1")
+    t.page.wait_for_selector('#effects input[data-effect="Cult Demagogue"]')
+    t.page.check('#effects input[data-effect="Cult Demagogue"]')
+    t.page.select_option("#ctx-detachment", "Host of Ascension")
+    t.page.wait_for_selector('#effects input[data-effect="Integrated Tactics"]', state="detached")
+    press_calculate(t)
+    sent = scenario_in_url(t)
+    assert sent["context"]["detachment"] == "Host of Ascension"
+    assert sent["context"]["indirect"] == "spotted" and sent["context"]["plunging_fire"]
+    check_result(t, live_server, models=5)
+    edit(t)
+    before = t.page.evaluate(CONTROLS)
+
+    other = Screen(browser, live_server, t.size, t.shots)
+    try:
+        other.page.goto(t.page.url)
+        other.page.wait_for_selector("#result[data-state=done]")
+        other.page.wait_for_selector('#effects input[data-effect="Cult Demagogue"]:checked',
+                                    state="attached")
+        assert scenario_in_url(other) == sent
+        check_result(other, live_server, models=5)
+        edit(other)
+        after = other.page.evaluate(CONTROLS)
+        # the link holds what was calculated: the ticked rows (unticked ones are not sent)
+        ticked = [n for n, u, _ in weapon_rows(t) if u]
+        assert [n for n, _, _ in weapon_rows(other)] == ticked
+        # and every other control as it was (the look-up fields are the units' names)
+        skip = ("attacker-unit", "attacker-models", "target-unit")
+        def kept(pairs: list[list[str]]) -> list[tuple[str, str]]:
+            return [(k, v) for k, v in pairs if k not in skip]
+        assert kept(after) == kept(before)
+        assert ("f-grant:null", "Sustained Hits 1") in kept(after)
+        assert ("scope-wound", "Webber") in kept(after)
+        other.shot(f"table-share-reloaded-{t.size}")
+        assert other.errors == []
+    finally:
+        other.page.close()
+
+
+# --- phone first ---------------------------------------------------------------------------
+
+#: Every visible control: its text size and the box a finger taps (a checkbox's label).
+MEASURE = """() => [...document.querySelectorAll(
+    'input, select, textarea, button, summary, header nav a, .brand')]
+  .filter(e => e.type !== 'hidden' && e.offsetParent !== null)
+  .map(e => {
+    const box = (e.type === 'checkbox' ? e.closest('label') || e : e).getBoundingClientRect();
+    return [e.id || e.className || e.textContent.trim(), e.tagName,
+            parseFloat(getComputedStyle(e).fontSize), box.width, box.height];
+  })"""
+
+
+def test_fields_are_16px_and_tap_targets_44px(screen: Screen) -> None:
+    t = screen
+    t.goto("/")
+    pick_attacker(t, "Neophyte Hybrids")
+    pick_target(t, "meq", "Intercessor Squad")
+    t.page.wait_for_selector("#effects input[data-effect]")
+    t.page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    t.page.click("#add-grant")
+    found = t.page.evaluate(MEASURE)
+    assert len(found) > 60
+    small_text = [(n, size) for n, tag, size, _, _ in found
+                  if tag in ("INPUT", "SELECT", "TEXTAREA") and size < 16]
+    assert small_text == []
+    small_target = [(n, w, h) for n, _, _, w, h in found if w < 44 or h < 44]
+    assert small_target == []
+    assert t.page.evaluate("document.documentElement.scrollWidth") <= SIZES[t.size]["width"]
+
+
+def test_the_result_is_on_one_screen_after_calculate(screen: Screen, live_server: Any) -> None:
+    t = screen
+    t.goto("/")
+    pick_attacker(t, "Neophyte Hybrids")
+    pick_target(t, "geq", "Cadian Shock Troops")
+    press_calculate(t)
+    t.page.wait_for_timeout(300)  # the scroll into view
+    height = SIZES[t.size]["height"]
+    for card in ("damage", "models_destroyed", "p_unit_destroyed"):
+        box = t.page.eval_on_selector(
+            f'#summary .card[data-key="{card}"]',
+            "c => { const r = c.getBoundingClientRect(); return [r.top, r.bottom]; }")
+        assert box[0] >= 0 and box[1] <= height, (card, box)
+    if t.size == "phone":
+        assert t.page.is_visible("#form-summary")  # the form folded to one line
+        assert "Neophyte Hybrids" in notes(t, "#form-summary-text")
+        assert not t.page.is_visible("#weapons")
+    # median and the 10-90% band, as Python computes them from the same distribution
+    result = api_result(live_server, scenario_in_url(t))
+    for key, dist in (("damage", result.damage), ("models_destroyed", result.models_destroyed)):
+        shown = t.page.eval_on_selector(
+            f'#summary .card[data-key="{key}"]',
+            "c => [c.dataset.median, c.dataset.low, c.dataset.high].map(Number)")
+        assert shown == [quantile(dist.pmf, q) for q in (0.5, 0.1, 0.9)]
+    shot(t, "one-screen")
+
+
+def quantile(pmf: tuple[float, ...], q: float) -> int:
+    """The smallest value whose probability of not being exceeded reaches ``q``."""
+    total = 0.0
+    for x, p in enumerate(pmf):
+        total += p
+        if total >= q:
+            return x
+    return len(pmf) - 1
+
+
+def test_the_calculator_speaks_as_players_do(screen: Screen) -> None:
+    """No file names, spec references or field paths on the page, whatever is picked."""
+    t = screen
+    t.goto("/")
+    pick_attacker(t, "Primus")
+    pick_target(t, "Banehammer", "Banehammer")
+    t.page.wait_for_selector("#effects input[data-effect]")
+    t.page.click("#effects-other-box summary")
+    press_calculate(t)
+    text = str(t.page.evaluate("document.body.innerText"))
+    for internal in (".txt", "reference_facts", "§", "context.", "attacker.", "target."):
+        assert internal not in text, internal
+    assert "Powered by 40kdc-data" in text
