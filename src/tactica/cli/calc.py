@@ -237,6 +237,11 @@ def calc(
         "--tyranids-nearby", help="a friendly TYRANIDS unit within 6\" of the target")] = False,
     wounds_left: Annotated[int | None, typer.Option(
         min=1, help="wounds left on the attacking model (Damaged profiles)")] = None,
+    game_mode: Annotated[str, typer.Option(
+        help="standard, boarding actions or combat patrol")] = "standard",
+    designated: Annotated[list[str] | None, typer.Option(
+        help="a rule whose chosen enemy unit the target is (Oath of Moment); repeatable. "
+        "Not given: naming such a rule says the target is its chosen unit")] = None,
     monte_carlo: Annotated[
         int | None, typer.Option("--monte-carlo", min=1, help="sample N trials")
     ] = None,
@@ -307,7 +312,9 @@ def calc(
                               charged=charged, cover=cover, stealth=stealth,
                               arrived_from_reserves=arrived, disembarked=disembarked,
                               tyranids_nearby=tyranids_nearby,
-                              attacker_wounds_left=wounds_left)
+                              attacker_wounds_left=wounds_left,
+                              designated=None if designated is None else tuple(designated),
+                              game_mode=game_mode)
             data: dict[str, Any] = {
                 "rules": rules, "phase": phase, "context": context,
                 "target": {"unit": target, "models": target_models,
@@ -379,5 +386,5 @@ def _list_scenario(lib: Any, built: Any, data: dict[str, Any], led_by: list[str]
     # an ability is not a choice: only those that apply are reported
     scenario, more = apply_candidates(scenario, own, "ability", report_skipped=False)
     notes += more
-    scenario, more = apply_list_effects(scenario, built.candidates)
+    scenario, more = apply_list_effects(scenario, built.candidates, built.situational)
     return scenario, resolved, notes + more

@@ -28,7 +28,16 @@ from ..effects import NamedEffect
 from ..library import Library, UnitAbility
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet
-from ..model.rules import CoreRule, DetachmentRule, Enhancement, Errata, FaqEntry, Stratagem
+from ..model.rules import (
+    ArmyRule,
+    CoreRule,
+    Detachment,
+    DetachmentRule,
+    Enhancement,
+    Errata,
+    FaqEntry,
+    Stratagem,
+)
 from ..names import UnknownNameError
 from ..units.scenario import ScenarioDocument
 from . import lists
@@ -189,7 +198,8 @@ class EffectCheck(EffectInfo):
     failures: list[str]
 
 
-RuleDoc = Stratagem | DetachmentRule | Enhancement | CoreRule | FaqEntry | Errata | UnitAbility
+RuleDoc = (Stratagem | DetachmentRule | Enhancement | CoreRule | FaqEntry | Errata | UnitAbility
+           | Detachment | ArmyRule)
 
 
 def _points_text(sheet: Datasheet) -> str:

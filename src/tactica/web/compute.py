@@ -46,12 +46,21 @@ class CalcCrashed(RuntimeError):
     """The worker failed in an unexpected way (a bug, or it was killed from outside)."""
 
 
+#: How long a new worker may take to load (imports, every faction's rules) before its
+#: first calculation; not counted in a calculation's timeout.
+STARTUP_TIMEOUT = 120.0
+
+
 def main() -> None:
-    """A worker's loop: one scenario per line on stdin, one answer per line on stdout."""
+    """A worker's loop: "ready" once loaded, then one scenario per line on stdin, one
+    answer per line on stdout. Loading includes every faction's rules (the bundled
+    dataset's named effects), so no calculation pays for it."""
     from ..combat import calculate
+    from ..effects import dataset_effects
 
     out = sys.stdout
-    out.write("ready\n")  # started: a calculation's timeout counts from here
+    dataset_effects()
+    out.write("ready\n")
     out.flush()
     for line in sys.stdin:
         try:
@@ -74,10 +83,6 @@ def _environment() -> dict[str, str]:
     return env
 
 
-#: How long a new worker may take to start (import the engine) before its first answer.
-STARTUP_TIMEOUT = 30.0
-
-
 class _Worker:
     """One worker process; a thread moves its answers into a queue so that waiting for
     one can time out."""
@@ -92,6 +97,7 @@ class _Worker:
         assert self.process.stdout is not None
         threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True,
                          name="tactica-calc-reader").start()
+        self.ready = False
 
     def _read(self, stream: IO[str]) -> None:
         for line in stream:
@@ -102,8 +108,12 @@ class _Worker:
         """Send a scenario; its answer line, or ``None`` if the worker died. Raises
         ``queue.Empty`` on timeout."""
         assert self.process.stdin is not None
-        if not self.ready:  # the start (imports) is not the calculation's time
-            if self.answers.get(timeout=STARTUP_TIMEOUT) is None:
+        if not self.ready:  # loading is not part of the calculation's time
+            try:
+                first = self.answers.get(timeout=STARTUP_TIMEOUT)
+            except queue.Empty:
+                return None
+            if first is None or first.strip() != "ready":
                 return None
             self.ready = True
         self.process.stdin.write(scenario_json.replace("\n", " ") + "\n")
