@@ -496,3 +496,27 @@ async def test_the_leaders_of_a_unit_are_the_datasheets_that_lead_it(
     missing = await client.get("/api/units/Primuss/leaders")
     assert missing.status_code == 404
     assert _detail(missing)[0]["suggestions"] == ["Primus"]
+
+
+async def test_the_wargear_picker_gives_the_cores_loadout_options_and_refusal(
+        client: httpx.AsyncClient) -> None:
+    """/api/units/{name}/wargear: the unit's size range, its loadout as the units core
+    fields it (``field_unit``), one entry per wargear option, and a broken constraint in
+    the core's words, with the unit as the datasheet fields it beside it."""
+    from tactica.library import load_seed_library
+    from tactica.units import field_unit
+
+    sheet = load_seed_library().datasheet("Banehammer")
+    body = (await client.get("/api/units/Banehammer/wargear")).json()
+    assert (body["min_models"], body["max_models"], body["models"]) == (1, 1, 1)
+    assert len(body["options"]) == len(sheet.wargear) > 0
+    assert body["options"][0]["choices"] == [" + ".join(c) for c in sheet.wargear[0].choices]
+    assert body["error"] is None
+    fielded = field_unit(sheet)
+    assert [t.split(":")[0] for t in body["loadout"]] == [f"{m.count} {m.model}"
+                                                          for m in fielded.models]
+    refused = (await client.get("/api/units/Banehammer/wargear",
+                                params={"choice": ["Lascannon:3"]})).json()
+    assert refused["error"] and refused["error"].startswith("Banehammer")
+    assert refused["loadout"] == body["loadout"]
+    assert (await client.get("/api/units/Nobody/wargear")).status_code == 404

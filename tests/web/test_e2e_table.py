@@ -11,7 +11,7 @@ Calculate. Screenshots go to ``test-artifacts/`` (``table-*``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -32,8 +32,9 @@ from test_e2e import (
 
 from conftest import LiveServer
 from tactica import calculate
+from tactica.calculator import prepare
 from tactica.combat.scenario import Scenario
-from tactica.library import load_library, load_seed_library
+from tactica.library import Library, load_library, load_seed_library
 from tactica.web import create_app
 
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
@@ -107,12 +108,18 @@ def drop_expected_console_errors(t: Tab, status: int) -> None:
     t.errors.clear()
 
 
-def check_result(t: Tab, server: Any, models: int) -> Scenario:
-    """The page's numbers are the API's and the engine's for the scenario it sent."""
+def check_result(t: Tab, server: Any, models: int,
+                 library: Callable[[], Library] = load_seed_library) -> Scenario:
+    """The page's numbers are the API's and the engine's for the scenario it sent (a unit
+    reference fielded over ``library``, the server's)."""
     sent = scenario_in_url(t)
     result = api_result(server, sent)
-    scenario = Scenario.model_validate(sent)
-    assert result == calculate(scenario)
+    if "unit" in sent["attacker"]:
+        scenario = prepare(sent, library())[0]
+        assert result == calculate(sent, library())
+    else:
+        scenario = Scenario.model_validate(sent)
+        assert result == calculate(scenario)
     assert_page_shows(t, result, models=models)
     return scenario
 
@@ -281,7 +288,7 @@ def test_the_model_count_stays_within_the_datasheet_and_wargear_is_shown(
     t.goto("/")
     pick_attacker(t, "Banehammer")  # 1 model; its datasheet words two wargear options
     t.page.wait_for_selector("#wargear:not([hidden])")
-    assert "twin heavy bolters" in notes(t, "#wargear-list")
+    assert "Twin heavy bolter" in t.page.inner_text("#wargear-controls")
     t.page.fill("#attacker-models", "3")
     t.page.press("#attacker-models", "Tab")
     t.page.wait_for_selector("#models-note:not([hidden])")
@@ -613,3 +620,120 @@ def test_the_calculator_speaks_as_players_do(screen: Screen) -> None:
     for internal in (".txt", "reference_facts", "§", "context.", "attacker.", "target."):
         assert internal not in text, internal
     assert "Powered by 40kdc-data" in text
+
+
+# --- units as fielded: wargear and a leader's models -------------------------------------
+
+
+def check_fielded(t: Tab, server: Any, models: int) -> tuple[dict[str, Any], Any]:
+    """The page sent a unit reference; its numbers are the API's and ``tactica.calculate``'s
+    for that reference over the same library."""
+    sent = scenario_in_url(t)
+    assert "unit" in sent["attacker"] and "weapons" not in sent["attacker"]
+    result = api_result(server, sent)
+    assert result == calculate(sent, load_library())
+    assert result.resolved is not None
+    assert_page_shows(t, result, models=models)
+    return sent, result
+
+
+def choose_wargear(t: Tab, option: str, choice: str, count: int = 1) -> None:
+    """Take ``choice`` in the wargear control whose words contain ``option``."""
+    row = t.page.locator(".wg-option", has_text=option).first
+    row.locator(".wg-count").fill(str(count))
+    row.locator(".wg-choice").select_option(choice)
+    t.page.wait_for_selector("#fielded-note:not([hidden])")
+
+
+def test_a_wargear_choice_changes_the_numbers_and_the_link_keeps_it(
+        browser: Any, full_server: LiveServer, artifacts: Path) -> None:
+    for size in SIZES:
+        t = Screen(browser, full_server, size, artifacts)
+        try:
+            t.goto("/")
+            pick_attacker(t, "Intercessor Squad")
+            t.page.wait_for_selector("#wargear:not([hidden]) .wg-option")
+            pick_target(t, "geq", "Cadian Shock Troops")
+            press_calculate(t)
+            before = api_result(full_server, scenario_in_url(t))
+            edit(t)
+
+            # more models than the option allows: the core's words next to the control
+            choose_wargear(t, "Astartes grenade launcher", "Astartes grenade launcher", 2)
+            t.page.wait_for_selector(".wg-error:not([hidden])")
+            error = t.page.locator(".wg-option", has_text="Astartes grenade launcher").first
+            assert "at most 1 Astartes grenade launcher in 5 models" in error.inner_text()
+            shot(t, "wargear-refused")
+            t.page.locator(".wg-option", has_text="Astartes grenade launcher").first \
+                .locator(".wg-choice").select_option("")
+
+            choose_wargear(t, "Bolt Rifle can be replaced", "Plasma pistol")
+            t.page.wait_for_function(
+                "() => document.getElementById('wargear-loadout').textContent.includes('Plasma')")
+            assert t.page.get_attribute("#result", "data-stale") == "true"
+            press_calculate(t)
+            sent, result = check_fielded(t, full_server, models=10)
+            assert sent["attacker"]["wargear"] == ["Plasma pistol:1"]
+            assert result.damage != before.damage  # the choice changed the numbers
+            assert result.resolved is not None  # the sergeant carries it: 4 rifles of 5
+            assert any("Plasma pistol" in m for m in result.resolved.attacker_models)
+            assert sum(w.count for w in result.resolved.attacker if "Bolt Rifle" in w.name) == 4
+            shown = notes(t, "#fielded")
+            assert "Plasma pistol" in shown and "Weapons used:" in shown
+            shot(t, "wargear-chosen")
+
+            # the share link: the same choice in the control, the same numbers
+            url = t.page.url
+            again = Screen(browser, full_server, size, artifacts)
+            try:
+                again.page.goto(url)
+                again.page.wait_for_selector("#result[data-state=done]")
+                assert scenario_in_url(again) == sent
+                row = again.page.locator(".wg-option", has_text="Bolt Rifle can be replaced").first
+                assert row.locator(".wg-choice").input_value() == "Plasma pistol"
+                assert api_result(full_server, scenario_in_url(again)) == result
+                assert_page_shows(again, result, models=10)
+                shot(again, "wargear-link")
+            finally:
+                again.page.close()
+            assert again.errors == []
+        finally:
+            t.page.close()
+        assert t.errors == []
+
+
+def test_a_leader_on_the_attacker_adds_its_models_and_weapons(
+        browser: Any, full_server: LiveServer, artifacts: Path) -> None:
+    for size in SIZES:
+        t = Screen(browser, full_server, size, artifacts)
+        try:
+            t.goto("/")
+            pick_attacker(t, "Intercessor Squad")
+            t.page.wait_for_function(
+                "() => [...document.querySelectorAll('#attacker-leaders option')]"
+                ".some(o => o.value === 'Lieutenant')")
+            pick_target(t, "geq", "Cadian Shock Troops")
+            press_calculate(t)
+            alone = api_result(full_server, scenario_in_url(t))
+            edit(t)
+            t.page.fill("#ctx-led-by", "Lieutenant")
+            t.page.press("#ctx-led-by", "Tab")
+            t.page.check("#attacker-leader-fielded")
+            t.page.wait_for_selector("#fielded-note:not([hidden])")
+            press_calculate(t)
+            sent, result = check_fielded(t, full_server, models=10)
+            assert sent["attacker"]["led_by"] == ["Lieutenant"]
+            assert result.resolved is not None
+            assert any("Lieutenant" in m for m in result.resolved.attacker_models)
+            assert result.damage.mean > alone.damage.mean  # its weapons joined the unit
+            assert "Lieutenant" in notes(t, "#fielded")
+            shot(t, "leader-fielded")
+            url = t.page.url
+            t.page.goto("about:blank")
+            t.page.goto(url)  # the link keeps the leader's models
+            t.page.wait_for_selector("#result[data-state=done]")
+            assert t.page.is_checked("#attacker-leader-fielded")
+            assert scenario_in_url(t) == sent
+        finally:
+            t.page.close()
+        assert t.errors == []

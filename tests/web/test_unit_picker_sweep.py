@@ -1,7 +1,7 @@
 """The calculator's unit picker over every unit of the library: the attacker look-up in
-both phases and the target look-up answer each unit the picker lists, and none with a
-server error (a unit with no ranged weapons asked for the Shooting phase once answered
-500, which the page showed as "the server did not answer").
+both phases, the target look-up and the wargear look-up answer each unit the picker
+lists, and none with a server error (a unit with no ranged weapons asked for the
+Shooting phase once answered 500, which the page showed as "the server did not answer").
 
 The default library (seed pages and the bundled 40kdc-data dataset) is swept always; with
 the real data (``TACTICA_REAL_DATA``) the BSData catalogues are swept too.
@@ -29,7 +29,7 @@ def sweep(lib: Library) -> Counter[int]:
 
 
 async def ask_all(lib: Library) -> Counter[int]:
-    """Ask the picker's three look-ups of every listed unit; the answers by status."""
+    """Ask the picker's four look-ups of every listed unit; the answers by status."""
     app = create_app(library=lambda: lib)
     seen: Counter[int] = Counter()
     bad: list[str] = []
@@ -40,11 +40,15 @@ async def ask_all(lib: Library) -> Counter[int]:
                 unit = quote(name, safe="")
                 for url in (f"/api/units/{unit}/attacker?phase=shooting",
                             f"/api/units/{unit}/attacker?phase=fight",
-                            f"/api/targets/{unit}"):
+                            f"/api/targets/{unit}", f"/api/units/{unit}/wargear"):
                     response = await client.get(url)
                     seen[response.status_code] += 1
                     if response.status_code >= 500:
                         bad.append(f"{url}: {response.status_code} {response.text[:200]}")
+                    elif response.status_code == 200 and url.endswith("/wargear"):
+                        w = response.json()  # fielded by the core at its default size
+                        assert w["min_models"] <= w["models"] <= w["max_models"], url
+                        assert w["loadout"] and w["error"] is None, url
                     elif response.status_code == 200 and "attacker" in url:
                         rows = response.json()["weapons"]
                         if not rows:  # no weapons for the phase: said in the notes
@@ -63,7 +67,7 @@ def test_every_unit_of_the_default_library_is_answered_without_a_server_error() 
     seen = sweep(lib)
     units = len(list(lib.names()))
     assert units > 1000  # the seed pages and the dataset
-    assert sum(seen.values()) == 3 * units
+    assert sum(seen.values()) == 4 * units
     assert seen[200] > 0.99 * sum(seen.values())
 
 
@@ -72,4 +76,4 @@ def test_every_unit_with_the_bsdata_catalogues_is_answered_without_a_server_erro
     catalogues = sorted(p for p in bsdata.glob("*.json") if p.name != "Warhammer 40,000.json")
     lib = load_library(catalogues, dataset=True)
     seen = sweep(lib)
-    assert sum(seen.values()) == 3 * len(list(lib.names()))
+    assert sum(seen.values()) == 4 * len(list(lib.names()))

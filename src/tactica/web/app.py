@@ -177,7 +177,7 @@ def create_app(
 
     >>> app = create_app()
     >>> sorted(p for p in app.openapi()["paths"] if p.startswith("/api/units/{name}/"))
-    ['/api/units/{name}/attacker', '/api/units/{name}/leaders']
+    ['/api/units/{name}/attacker', '/api/units/{name}/leaders', '/api/units/{name}/wargear']
     """
     pool = CalcPool(workers=workers, timeout=calc_timeout, wait=calc_wait)
 

@@ -13,7 +13,7 @@
   const C = window.TacticaCharts;
   const F = window.TacticaForm;
   const R = window.TacticaResults;
-  const { b64decode, b64encode, int, node } = F;
+  const { b64decode, b64encode, int, node, words } = F;
   const $ = (id) => document.getElementById(id);
   const MAX_PINS = 3;
   const PHASE_WORDS = { shooting: "Shooting", fight: "Fight" };
@@ -26,6 +26,7 @@
   let calcSeq = 0;
   let checkSeq = 0;
   let attackerSeq = 0;
+  let wargearSeq = 0;
   let targetSeq = 0;
   let checkTimer = null;
 
@@ -116,6 +117,8 @@
   function clearAttacker() {
     attackerUnit = null;
     $("wargear").hidden = true;
+    $("wargear-controls").replaceChildren();
+    fieldedMode();
     F.keepUnitRules("attacker", {});
     phaseMemory = {};
     $("attacker-name").value = "attacker";
@@ -195,7 +198,7 @@
       o.textContent = PHASE_WORDS[o.value] + (rows ? "" : " (no weapons)");
     }
     F.setWeapons(c.weapons);
-    showWargear(c.unit, c.rules);
+    const wargearKept = how === "pick" ? [] : (how === "link" ? F.takePendingWargear() : wargearSpecs());
     if (how === "phase" || how === "rules" || how === "models") {
       const memory = how === "phase" ? phaseMemory[phase] : before;
       const dropped = memory ? restore(memory) : [];
@@ -218,18 +221,99 @@
     items.push({ text: `${c.unit} datasheet (${c.rules})`, link: `/units/${encodeURIComponent(c.unit)}?rules=${c.rules}` });
     setNotes(notes, items);
     edited();
-    const leaders = await fillLeaders("attacker-leaders", c.unit);
+    const [leaders] = await Promise.all([fillLeaders("attacker-leaders", c.unit),
+                                         showWargear(c.unit, c.rules, wargearKept)]);
+    fieldedMode();
     if (seq !== attackerSeq || !leaders.length) return;
     notes.appendChild(node("li", { class: "leaders" },
       `Can be led by: ${leaders.slice(0, 8).join(", ")}${leaders.length > 8 ? ", …" : ""}`));
   }
-  /* The datasheet's wargear options, as it words them, beside the weapon rows. */
-  async function showWargear(unit, rules) {
+  /* The datasheet's wargear options as controls (one per option, from the units core via
+   * /api/units/{name}/wargear); `pending`: the choices to set (a link's). */
+  async function showWargear(unit, rules, pending) {
     const box = $("wargear");
-    const r = await getJSON(`/api/units/${encodeURIComponent(unit)}?rules=${rules}`);
-    const options = r.ok ? r.body.wargear_options || [] : [];
-    $("wargear-list").replaceChildren(...options.map((o) => node("li", { class: "text" }, o)));
+    const q = new URLSearchParams({ rules });
+    if ($("attacker-models").value) q.set("models", $("attacker-models").value);
+    const r = await getJSON(`/api/units/${encodeURIComponent(unit)}/wargear?${q}`);
+    const options = r.ok ? r.body.options : [];
+    $("wargear-controls").replaceChildren(...options.map((o, k) => wargearControl(o, k)));
     box.hidden = !options.length;
+    for (const spec of pending || []) {  // "NAME + NAME:N" -> the control offering it
+      const [, what, n] = /^(.*?)(?::(\d+))?$/.exec(spec);
+      const sel = [...document.querySelectorAll(".wg-choice")].find(
+        (x) => !x.value && [...x.options].some((o) => o.value === what.trim()));
+      if (!sel) continue;
+      sel.value = what.trim();
+      sel.closest(".wg-option").querySelector(".wg-count").value = n || 1;
+    }
+    if (r.ok) await checkWargear(null);
+  }
+  function wargearControl(o, k) {
+    const row = node("div", { class: "wg-option" });
+    const sel = node("select", { class: "wg-choice", id: `wg-${k}`, "aria-label": o.text });
+    sel.appendChild(node("option", { value: "" }, "as the datasheet has it"));
+    for (const c of o.choices) sel.appendChild(node("option", { value: c }, c));
+    const count = node("input", { class: "wg-count", type: "number", min: "1", value: "1",
+                                  inputmode: "numeric", "aria-label": `${o.text}: how many models` });
+    if (o.most > 0) count.max = String(o.most);
+    const label = node("label", { class: "grow", for: `wg-${k}` }, o.text);
+    const models = node("label", { class: "num" }, "Models ");
+    models.appendChild(count);
+    const error = node("p", { class: "wg-error error-text", role: "status" });
+    error.hidden = true;
+    row.append(label, sel, models, error);
+    for (const input of [sel, count]) input.addEventListener("change", () => checkWargear(row));
+    return row;
+  }
+  /* The wargear chosen, as a unit reference writes it ("NAME + NAME:N"). */
+  function wargearSpecs() {
+    return [...document.querySelectorAll(".wg-option")].map((row) => {
+      const v = row.querySelector(".wg-choice").value;
+      const n = int(row.querySelector(".wg-count").value) || 1;
+      return v ? `${v}:${n}` : null;
+    }).filter(Boolean);
+  }
+  function leaderRef() {
+    if (!$("attacker-leader-fielded").checked) return [];
+    const typed = words($("ctx-led-by").value);
+    const listed = new Set([...$("attacker-leaders").children].map((o) => o.value));
+    return typed.length && typed.every((n) => listed.has(n)) ? typed : [];
+  }
+  /* The attacker as a unit reference: a library unit with wargear chosen or a leader. */
+  function attackerRef() {
+    if (!attackerUnit) return null;
+    const wargear = wargearSpecs();
+    const led = leaderRef();
+    if (!wargear.length && !led.length) return null;
+    const ref = { unit: attackerUnit, models: int($("attacker-models").value) || null, wargear, led_by: led };
+    if (!ref.models) delete ref.models;
+    return ref;
+  }
+  function fieldedMode() {
+    const on = !!attackerRef();
+    $("weapons").inert = on;
+    $("weapons").classList.toggle("fielded", on);
+    $("add-weapon").disabled = on;
+    $("fielded-note").hidden = !on;
+  }
+  /* Ask the core whether the choices field the unit; its refusal goes next to `row`. */
+  async function checkWargear(row) {
+    const seq = ++wargearSeq;
+    document.querySelectorAll(".wg-error").forEach((p) => { p.hidden = true; p.textContent = ""; });
+    fieldedMode();
+    if (!attackerUnit) return;
+    const q = new URLSearchParams({ rules: $("rules").value });
+    if ($("attacker-models").value) q.set("models", $("attacker-models").value);
+    for (const spec of wargearSpecs()) q.append("choice", spec);
+    const r = await getJSON(`/api/units/${encodeURIComponent(attackerUnit)}/wargear?${q}`);
+    if (seq !== wargearSeq || !r.ok) return;
+    $("wargear-loadout").replaceChildren(...r.body.loadout.map((t) => node("li", {}, t)));
+    if (r.body.error) {
+      const at = row || document.querySelector(".wg-option");
+      const p = at && at.querySelector(".wg-error");
+      if (p) { p.textContent = r.body.error; p.hidden = false; }
+    }
+    if (row) edited();
   }
   function attackerModelsChanged(event) {
     const before = Number(event.target.dataset.previous || 0);
@@ -471,8 +555,8 @@
   async function calculate() {
     document.querySelectorAll(".invalid").forEach((n) => n.classList.remove("invalid"));
     let s;
-    try { s = F.readScenario(chosen); } catch (e) { return showError(e.message); }
-    if (!s.attacker.weapons.length) {
+    try { s = F.readScenario(chosen, true); } catch (e) { return showError(e.message); }
+    if (s.attacker.weapons && !s.attacker.weapons.length) {
       return showError("No weapon is picked: pick a unit with weapons for this phase, or tick or add a weapon profile.");
     }
     if (!s.target.models.length) return showError("No target: pick a preset or a unit, or add a model group.");
@@ -491,7 +575,7 @@
     }
     $("error").hidden = true;
     last = { scenario: s, result: r.body };
-    R.render(r.body, s);
+    R.render(r.body, R.asFielded(s, r.body));
     writeUrl();
     $("pin").disabled = false;
     status(`${r.body.method === "exact" ? "Exact" : "Monte Carlo"} result, ${r.body.rules} rules.`, "ok");
@@ -580,8 +664,10 @@
       const pinned = hash.get("p");
       if (pinned) for (const p of b64decode(pinned).slice(0, MAX_PINS)) await addPin(p.s, null, p.l);
       if (encoded) {
-        F.fillForm(b64decode(encoded), chosen);
+        const linked = b64decode(encoded);
+        F.fillForm(linked, chosen);
         attackerUnit = $("attacker-unit").value || null;
+        if (linked.attacker && linked.attacker.unit) await loadAttacker("link");
         await checkEffects();
         await calculate();
         return;
@@ -613,6 +699,7 @@
   }
   function init() {
     F.onChange(edited);
+    F.setAttackerRef(attackerRef);
     if (!narrow()) $("rolls-box").open = true;
     const form = $("scenario-form");
     form.addEventListener("submit", (e) => { e.preventDefault(); calculate(); });
@@ -624,7 +711,9 @@
       }
     });
     $("attacker-unit").addEventListener("change", () => loadAttacker("pick"));
-    $("attacker-models").addEventListener("change", attackerModelsChanged);
+    $("attacker-models").addEventListener("change", (e) => { attackerModelsChanged(e); checkWargear(null); });
+    $("ctx-led-by").addEventListener("change", fieldedMode);
+    $("attacker-leader-fielded").addEventListener("change", fieldedMode);
     $("attacker-models").addEventListener("focus", (e) => { e.target.dataset.previous = e.target.value; });
     $("phase").addEventListener("change", () => (attackerUnit ? loadAttacker("phase") : edited()));
     $("rules").addEventListener("change", () => {
@@ -665,7 +754,7 @@
       width = window.innerWidth;
       clearTimeout(resizeTimer);
       resizeTimer = setTimeout(() => {
-        if (last) R.render(last.result, last.scenario);
+        if (last) R.render(last.result, R.asFielded(last.scenario, last.result));
         if (!narrow()) collapseForm(false);
         renderPins();
       }, 200);

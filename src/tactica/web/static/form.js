@@ -219,8 +219,14 @@
     unitRules[side] = Object.fromEntries(RULE_FIELDS[side]
       .filter((k) => unit && unit[k] != null).map((k) => [k, unit[k]]));
   }
-  /* The scenario the form holds; with `chosen` (named effect -> parameter) its effects. */
-  function readScenario(chosen) {
+  /* The attacker as a unit reference when the form fields a library unit (calc.js). */
+  let attackerRef = () => null;
+  let pendingWargear = [];  // a link's wargear choices, until calc.js has the controls
+  function takePendingWargear() { const out = pendingWargear; pendingWargear = []; return out; }
+  function setAttackerRef(fn) { attackerRef = fn; }
+  /* The scenario the form holds; with `chosen` (named effect -> parameter) its effects;
+   * with `fielded` the attacker as a unit reference where the form fields one. */
+  function readScenario(chosen, fielded) {
     const weaponRows = [...$("weapons").children].filter((r) => r.querySelector(".f-use").checked);
     const s = {
       rules: $("rules").value, phase: $("phase").value, method: $("method").value,
@@ -247,6 +253,8 @@
       s.trials = int($("trials").value);
       if ($("seed").value.trim()) s.seed = int($("seed").value);
     }
+    const ref = fielded ? attackerRef() : null;
+    if (ref) s.attacker = ref;
     if (chosen) {
       s.effects = plainEffects();
       for (const [name, param] of chosen) s.effects.push(param ? `${name}: ${param}` : name);
@@ -284,7 +292,8 @@
     if (s.trials) $("trials").value = s.trials;
     $("seed").value = s.seed ?? "";
     const a = s.attacker || {};
-    keepUnitRules("attacker", a);
+    pendingWargear = a.unit ? [...(a.wargear || [])] : [];
+    keepUnitRules("attacker", a.unit ? {} : a);
     $("attacker-name").value = a.name || "attacker";
     $("attacker-keywords").value = (a.keywords || []).join(", ");
     $("attacker-unit").value = a.name && a.name !== "attacker" ? a.name : "";
@@ -292,6 +301,12 @@
     setWeapons((a.weapons || []).map((w) => ({ name: "weapon", count: 1, range: 24, AP: 0, ...w,
       selected: true, abilities: (w.abilities || []).map(abilityText) })));
     $("attacker-models").value = Math.max(0, ...(a.weapons || []).map((w) => w.count || 1)) || "";
+    if (a.unit) {  // a unit reference: calc.js fields it again (pendingWargear)
+      $("attacker-unit").value = a.unit;
+      $("attacker-name").value = a.unit;
+      $("attacker-models").value = a.models || "";
+    }
+    $("attacker-leader-fielded").checked = !!(a.unit && (a.led_by || []).length);
     const t = s.target || {};
     keepUnitRules("target", t);
     $("target-name").value = t.name || "target";
@@ -392,8 +407,8 @@
 
   global.TacticaForm = {
     b64decode, b64encode, fillForm, grantRow, groupRow, int, keepUnitRules, methodChanged, node,
-    readScenario, refreshScopes, setDetachments, setGroups, setWeapons, weaponRow, weaponState,
-    words,
+    readScenario, refreshScopes, setAttackerRef, setDetachments, setGroups, setWeapons,
+    takePendingWargear, weaponRow, weaponState, words,
     onChange(fn) { changed = fn; },
   };
 })(window);

@@ -86,12 +86,17 @@
    * the words only name a default ("not in cover"), which a sentence leaves out. */
   function describe(s) {
     const c = s.context || {};
-    const weapons = (s.attacker.weapons || []).map((w) => `${w.name} ×${w.count || 1}`);
+    const a = s.attacker;
+    const weapons = a.unit  // a unit reference: its wargear choices
+      ? [(a.wargear || []).length ? "wargear " + a.wargear.map((w) => w.replace(/:(\d+)$/, " ×$1")).join(", ")
+                                  : "the datasheet's loadout"]
+      : (a.weapons || []).map((w) => `${w.name} ×${w.count || 1}`);
+    const led = [...new Set([...(c.led_by || []), ...(a.led_by || [])])];
     const has = (v) => v !== null && v !== undefined;
     const named = (s.effects || []).filter((e) => typeof e === "string");
     const plainEffects = (s.effects || []).filter((e) => typeof e !== "string").map(effectWords);
     const out = [
-      ["attacker", s.attacker.name + ((c.led_by || []).length ? ` led by ${c.led_by.join(", ")}` : ""), true],
+      ["attacker", (a.unit ? `${a.models ? a.models + " × " : ""}${a.unit}` : a.name) + (led.length ? ` led by ${led.join(", ")}` : ""), true],
       ["weapons", weapons.join(", ") || "no weapons", true],
       ["target", `${models(s.target)} × ${s.target.name}`, true],
       ["phase", s.phase === "fight" ? "Fight phase" : "Shooting phase", true],
@@ -243,6 +248,31 @@
       cell.append(bar, node("span", {}, `${Math.round(100 * share)}%`));
     }
   }
+  /* The scenario as the engine read it: a unit reference's attacker replaced by the weapon
+   * lines it resolved into (the result's `resolved` echo), for the charts and tables. */
+  function asFielded(s, res) {
+    const a = s.attacker;
+    if (!a.unit || !res.resolved) return s;
+    const led = [...new Set([...((s.context || {}).led_by || []), ...(a.led_by || [])])];
+    return { ...s, attacker: { name: a.unit, keywords: [], weapons: res.resolved.attacker },
+             context: { ...(s.context || {}), led_by: led } };
+  }
+  /* The resolved echo in plain words: the models and what they carry, the weapon lines
+   * used, the target's groups, and which choices were the datasheet's defaults. */
+  function fielded(res) {
+    const r = res.resolved;
+    const items = [];
+    if (r) {
+      for (const t of r.attacker_models) items.push("Attacker: " + plain(t));
+      if (r.attacker_models.length && r.attacker.length) {
+        items.push("Weapons used: " + r.attacker.map((w) => `${w.name} ×${w.count}`).join(", "));
+      }
+      for (const t of r.target_models) items.push("Target: " + plain(t));
+      for (const d of r.defaults) items.push("Default: " + plain(d));
+    }
+    $("fielded").replaceChildren(...items.map((t) => node("li", {}, t)));
+    $("fielded-box").hidden = !items.length;
+  }
   function render(res, s) {
     $("result").hidden = false;  // first: the charts take their width from the page
     $("choices").textContent = "Calculated: " + sentence(s);
@@ -259,7 +289,9 @@
     for (const o of res.other_mortal_wounds) notes.push(`${plain(o.label)}: expected ${o.distribution.mean.toFixed(2)}`);
     $("notes").replaceChildren(...notes.map((t) => node("li", {}, t)));
     $("notes-box").hidden = !notes.length;
+    fielded(res);
   }
 
-  global.TacticaResults = { describe, distanceNote, pinLabels, plain, quantile, render, sentence };
+  global.TacticaResults = { asFielded, describe, distanceNote, pinLabels, plain, quantile, render,
+                            sentence };
 })(window);
