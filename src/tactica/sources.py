@@ -329,6 +329,7 @@ class _Candidate:
 
 
 _FILLED = ("models", "weapons", "abilities", "composition", "points", "leader_of",
+           "model_types", "wargear", "wargear_budgets",
            "keywords", "faction_keywords")
 
 

@@ -33,7 +33,7 @@ from test_e2e import (
 from conftest import LiveServer
 from tactica import calculate
 from tactica.combat.scenario import Scenario
-from tactica.library import load_library
+from tactica.library import load_library, load_seed_library
 from tactica.web import create_app
 
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
@@ -276,6 +276,30 @@ def test_a_unit_is_offered_in_the_phase_it_has_weapons_for(
 # --- units as fielded, rules and rolls -----------------------------------------------------
 
 
+def test_the_model_count_stays_within_the_datasheet_and_wargear_is_shown(
+        screen: Screen, live_server: Any) -> None:
+    t = screen
+    t.goto("/")
+    pick_attacker(t, "Banehammer")  # 1 model; its datasheet words two wargear options
+    t.page.wait_for_selector("#wargear:not([hidden])")
+    assert "twin heavy bolters" in notes(t, "#wargear-list")
+    t.page.fill("#attacker-models", "3")
+    t.page.press("#attacker-models", "Tab")
+    t.page.wait_for_selector("#models-note:not([hidden])")
+    assert "Banehammer has 1 model: 3 is not allowed, 1 used" in notes(t, "#models-note")
+    assert t.value("#attacker-models") == "1"
+    pick_attacker(t, "Neophyte Hybrids")
+    t.page.wait_for_selector("#wargear", state="hidden")  # no options in its data
+    t.page.fill("#attacker-models", "15")
+    t.page.press("#attacker-models", "Tab")
+    t.page.wait_for_function(
+        "() => [...document.querySelectorAll('#weapons .f-count')].some(c => c.value === '15')")
+    pick_target(t, "meq", "Intercessor Squad")
+    press_calculate(t)
+    scenario = check_result(t, live_server, models=5)
+    assert [(w.name, w.count) for w in scenario.attacker.weapons] == [("Hybrid firearm", 15)]
+
+
 def test_a_leader_attached_offers_its_rule_and_changes_the_numbers(
         screen: Screen, live_server: Any) -> None:
     t = screen
@@ -326,6 +350,36 @@ def scenario_without_effects(t: Screen) -> dict[str, Any]:
     doc["effects"] = []
     edit(t)
     return doc
+
+
+def test_a_leader_attached_to_the_target_joins_its_models(
+        screen: Screen, live_server: Any) -> None:
+    t = screen
+    t.goto("/")
+    pick_attacker(t, "Neophyte Hybrids")
+    t.page.wait_for_selector("#attacker-notes li.leaders")
+    assert "Can be led by: Primus" in notes(t, "#attacker-notes")
+    assert t.page.eval_on_selector_all("#attacker-leaders option",
+                                       "o => o.map(x => x.value)") == ["Primus"]
+    pick_target(t, "Neophyte Hybrids", "Neophyte Hybrids")
+    t.page.fill("#target-leader", "Primus")
+    t.page.press("#target-leader", "Tab")
+    t.page.wait_for_function(
+        "() => document.getElementById('target-name').value === 'Neophyte Hybrids led by Primus'")
+    press_calculate(t)
+    scenario = check_result(t, live_server, models=11)
+    primus = load_seed_library().target("Primus").models[0]
+    assert scenario.target.models[-1] == primus  # a CHARACTER group of its own
+    assert [g.name for g in scenario.target.models] == [
+        "Neophyte Leader", "Neophyte Hybrid", "Primus"]
+    shot(t, "target-leader")
+
+    edit(t)  # detached again: its models go
+    t.page.fill("#target-leader", "")
+    t.page.press("#target-leader", "Tab")
+    t.page.wait_for_function(
+        "() => document.getElementById('target-name').value === 'Neophyte Hybrids'")
+    assert t.page.eval_on_selector_all("#target-groups > *", "g => g.length") == 2
 
 
 def test_re_rolls_crits_and_granted_abilities_are_controls(

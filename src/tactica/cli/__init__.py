@@ -36,6 +36,9 @@ from .lists import list_app  # noqa: E402
 commands.app.add_typer(list_app, name="list")
 
 from .serve import serve  # noqa: E402
+from .turn import turn  # noqa: E402
+
+commands.app.command("turn")(turn)
 
 commands.app.command("serve")(serve)
 

@@ -35,6 +35,7 @@ from ..model.rules import (
     RuleRecord,
     Stratagem,
 )
+from ..units.loadout import loadout_lines
 
 __all__ = [
     "composition_text",
@@ -197,7 +198,10 @@ def datasheet_card(sheet: Datasheet) -> Panel:
         parts += [_heading("Leader"), Text("Can lead: " + ", ".join(sheet.leader_of))]
     if sheet.transport is not None:
         parts += [_heading("Transport"), Text(sheet.transport.text)]
-    if sheet.wargear_options:
+    wargear = loadout_lines(sheet)
+    if wargear:
+        parts += [_heading("Wargear"), *(Text(line) for line in wargear)]
+    elif sheet.wargear_options:
         parts += [_heading("Wargear options"), *(Text(f"- {o}") for o in sheet.wargear_options)]
     parts.append(_heading("Unit composition"))
     if sheet.composition:

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .exact import ScenarioError, calculate_exact
 from .result import Distribution, Result
 from .scenario import Scenario
+from .sequence import Sequence
 from .unit_rules import finish
 
 __all__ = ["Distribution", "Result", "Scenario", "ScenarioError", "calculate"]
 
 
-def calculate(scenario: Scenario | dict[str, Any] | str) -> Result:
-    """Compute a scenario (a ``Scenario``, its dict, or its JSON text).
+def calculate(scenario: Scenario | Sequence | dict[str, Any] | str) -> Result:
+    """Compute a scenario (a ``Scenario``, its dict, or its JSON text), or a sequence (a
+    document with ``steps``: the result is a ``SequenceResult``).
 
     >>> r = calculate('''{"attacker": {"weapons": [{"name": "Lascannon", "range": 48,
     ...   "A": "1", "skill": 4, "S": 12, "AP": -3, "D": "D6+1"}]},
@@ -22,9 +25,26 @@ def calculate(scenario: Scenario | dict[str, Any] | str) -> Result:
     1.25
     """
     if isinstance(scenario, str):
-        scenario = Scenario.model_validate_json(scenario)
+        try:
+            data = json.loads(scenario)
+        except ValueError:
+            data = None  # pydantic's own JSON refusal below
+        if isinstance(data, dict) and "steps" in data:
+            scenario = Sequence.model_validate(data)
+        else:
+            scenario = Scenario.model_validate_json(scenario)
+    elif isinstance(scenario, dict) and "steps" in scenario:
+        scenario = Sequence.model_validate(scenario)
     elif isinstance(scenario, dict):
         scenario = Scenario.model_validate(scenario)
+    if isinstance(scenario, Sequence):
+        if scenario.method == "monte-carlo":
+            from .turn_mc import simulate_sequence
+
+            return simulate_sequence(scenario, scenario.trials, scenario.seed)
+        from .turn import calculate_sequence
+
+        return calculate_sequence(scenario)
     if scenario.method == "monte-carlo":
         from .montecarlo import simulate  # type: ignore[import-not-found, unused-ignore]
 

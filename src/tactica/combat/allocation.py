@@ -36,7 +36,8 @@ import numpy as np
 from ..dice import FloatArray
 from .scenario import ScenarioError, Target
 
-__all__ = ["Group", "Packet", "StateSpace", "TooLargeError", "build_groups", "loss_pmf"]
+__all__ = ["Group", "Packet", "State", "StateSpace", "TooLargeError", "build_groups",
+           "loss_pmf"]
 
 State = tuple[int, ...]
 
@@ -239,6 +240,10 @@ class StateSpace:
         return sum(s[2 * gi] for gi in range(len(self.groups)))
 
     # --- transitions --------------------------------------------------------------------
+    def add(self, s: State) -> int:
+        """The index of state ``s``, added if new (a sequence starts from earlier states)."""
+        return self._id(s)
+
     def _id(self, s: State) -> int:
         i = self.index.get(s)
         if i is None:
@@ -375,6 +380,28 @@ class Operator:
             else:
                 kept[:, 1:] += moved[:, :-1]
         return kept
+
+
+    def apply_nd(self, x: FloatArray) -> FloatArray:
+        """One packet for ``x`` of shape (states, ..., unsaved): the middle axes are
+        independent columns (the unsaved count is the last axis)."""
+        n = x.shape[0]
+        self._prepare(n)
+        flat = x.reshape(n, -1)
+        if self._dense is not None:
+            y = self._dense[0] @ flat
+            kept, moved = y[:n], y[n:]
+        else:
+            kept = _sparse_apply(self._sa, flat)
+            moved = _sparse_apply(self._sb, flat) if self.b else np.zeros_like(flat)
+        out = kept.reshape(x.shape)
+        if self.b:
+            shifted = moved.reshape(x.shape)
+            if x.shape[-1] == 1:  # unsaved not tracked (a search for a choice)
+                out += shifted
+            else:
+                out[..., 1:] += shifted[..., :-1]
+        return out
 
 
 def _coo(rows: list[tuple[int, int, float]]) -> tuple[np.ndarray, np.ndarray, FloatArray]:

@@ -39,6 +39,7 @@ from .rules import (
     Stratagem,
     StratagemCategory,
 )
+from .wargear import ModelType, WargearBudget, WargearOption
 
 __all__ = [
     "RECOGNISED_WEAPON_ABILITIES",
@@ -60,6 +61,7 @@ __all__ = [
     "Limited",
     "Melta",
     "ModelProfile",
+    "ModelType",
     "NamedWeaponRule",
     "PointsBracket",
     "PointsTier",
@@ -72,6 +74,8 @@ __all__ = [
     "SustainedHits",
     "TransportCapacity",
     "UnknownAbilityError",
+    "WargearBudget",
+    "WargearOption",
     "Weapon",
     "WeaponAbility",
     "WeaponProfile",

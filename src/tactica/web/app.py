@@ -7,8 +7,11 @@ The JSON API lives under ``/api`` (``tactica.web.api``), the pages at ``/``, ``/
 Limits (the issue's "sane sizes"): a request body over ``MAX_BODY`` bytes is refused with
 a 422 naming the body before it is read; the scenario contract refuses more than 100
 weapon lines, 200 models or 10 dice with the field named; a calculation that runs past
-``calc_timeout`` seconds is stopped (``tactica.web.compute``). User text is only ever
-parsed (JSON, pydantic, the list parsers), never evaluated.
+``calc_timeout`` seconds is stopped (``tactica.web.compute``). Header count and size,
+Content-Length with chunked, slow bodies and heads and the Host allow-list are checked
+in front of the app (``tactica.web.guard``); a lone surrogate or JSON nested too deeply
+is a 422, never a 500. User text is only ever parsed (JSON, pydantic, the list
+parsers), never evaluated.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..library import Library, load_library
-from . import api, pages
+from ..units.scenario import document_loc
+from . import api, pages, pickers
 from .compute import CalcPool
 from .guard import RequestGuard
 
@@ -133,7 +137,7 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     detail: list[dict[str, Any]] = []
     for error in exc.errors():
         msg = str(error.get("msg", "invalid"))
-        detail.append({"loc": list(error.get("loc", ())),
+        detail.append({"loc": document_loc(error.get("loc", ())),
                        "msg": msg.removeprefix("Value error, "),
                        "type": error.get("type", "value_error")})
     return JSONResponse({"detail": detail}, status_code=422)
@@ -172,8 +176,8 @@ def create_app(
     (``tactica.web.guard``).
 
     >>> app = create_app()
-    >>> sorted(p for p in app.openapi()["paths"] if p.startswith("/api/units"))
-    ['/api/units', '/api/units/{name}', '/api/units/{name}/attacker']
+    >>> sorted(p for p in app.openapi()["paths"] if p.startswith("/api/units/{name}/"))
+    ['/api/units/{name}/attacker', '/api/units/{name}/leaders']
     """
     pool = CalcPool(workers=workers, timeout=calc_timeout, wait=calc_wait)
 
@@ -207,6 +211,7 @@ def create_app(
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
     app.add_middleware(RequestGuard, body_timeout=body_timeout)
     app.include_router(api.router, prefix="/api", tags=["api"])
+    app.include_router(pickers.router, prefix="/api", tags=["api"])
     app.include_router(pages.router, include_in_schema=False)
     app.mount("/static", StaticFiles(packages=[("tactica.web", "static")]), name="static")
     pages.install(app)

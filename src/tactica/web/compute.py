@@ -8,10 +8,11 @@ a worker that runs past the timeout is killed and replaced, and the request gets
 refusal. When every worker stays busy for ``wait`` seconds the request is refused as
 busy; so no request holds the server longer than ``wait + timeout`` seconds.
 
-The protocol is one line each way: the scenario's JSON in; ``ok <result JSON>``,
-``invalid <message as JSON>`` (the engine refused it; the message names the field) or
-``error <message as JSON>`` (a bug) out. The web layer validates the scenario before it
-gets here; a worker only runs ``tactica.calculate``.
+The protocol is one line each way, after the worker's ``ready`` line (a calculation's
+timeout starts once the worker has started, not while it imports): the scenario's JSON
+in; ``ok <result JSON>``, ``invalid <message as JSON>`` (the engine refused it; the
+message names the field) or ``error <message as JSON>`` (a bug) out. The web layer
+validates the scenario before it gets here; a worker only runs ``tactica.calculate``.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ def main() -> None:
     from ..combat import calculate
 
     out = sys.stdout
+    out.write("ready\n")  # started: a calculation's timeout counts from here
+    out.flush()
     for line in sys.stdin:
         try:
             answer = "ok " + calculate(line).model_dump_json()
@@ -71,6 +74,10 @@ def _environment() -> dict[str, str]:
     return env
 
 
+#: How long a new worker may take to start (import the engine) before its first answer.
+STARTUP_TIMEOUT = 30.0
+
+
 class _Worker:
     """One worker process; a thread moves its answers into a queue so that waiting for
     one can time out."""
@@ -81,6 +88,7 @@ class _Worker:
             stdout=subprocess.PIPE, env=_environment(), text=True, encoding="utf-8",
             bufsize=1)
         self.answers: queue.Queue[str | None] = queue.Queue()
+        self.ready = False
         assert self.process.stdout is not None
         threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True,
                          name="tactica-calc-reader").start()
@@ -94,6 +102,10 @@ class _Worker:
         """Send a scenario; its answer line, or ``None`` if the worker died. Raises
         ``queue.Empty`` on timeout."""
         assert self.process.stdin is not None
+        if not self.ready:  # the start (imports) is not the calculation's time
+            if self.answers.get(timeout=STARTUP_TIMEOUT) is None:
+                return None
+            self.ready = True
         self.process.stdin.write(scenario_json.replace("\n", " ") + "\n")
         self.process.stdin.flush()
         return self.answers.get(timeout=timeout)

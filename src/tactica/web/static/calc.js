@@ -107,8 +107,15 @@
   }
 
   // --- units and targets from the library ------------------------------------------------
+  /* The units that can lead `name`, as the choices of a Leader field's list. */
+  async function fillLeaders(list, name) {
+    const r = name ? await getJSON(`/api/units/${encodeURIComponent(name)}/leaders`) : { ok: false };
+    $(list).replaceChildren(...(r.ok ? r.body : []).map((n) => node("option", { value: n })));
+    return r.ok ? r.body : [];
+  }
   function clearAttacker() {
     attackerUnit = null;
+    $("wargear").hidden = true;
     F.keepUnitRules("attacker", {});
     phaseMemory = {};
     $("attacker-name").value = "attacker";
@@ -188,6 +195,7 @@
       o.textContent = PHASE_WORDS[o.value] + (rows ? "" : " (no weapons)");
     }
     F.setWeapons(c.weapons);
+    showWargear(c.unit, c.rules);
     if (how === "phase" || how === "rules" || how === "models") {
       const memory = how === "phase" ? phaseMemory[phase] : before;
       const dropped = memory ? restore(memory) : [];
@@ -210,10 +218,36 @@
     items.push({ text: `${c.unit} datasheet (${c.rules})`, link: `/units/${encodeURIComponent(c.unit)}?rules=${c.rules}` });
     setNotes(notes, items);
     edited();
+    const leaders = await fillLeaders("attacker-leaders", c.unit);
+    if (seq !== attackerSeq || !leaders.length) return;
+    notes.appendChild(node("li", { class: "leaders" },
+      `Can be led by: ${leaders.slice(0, 8).join(", ")}${leaders.length > 8 ? ", …" : ""}`));
+  }
+  /* The datasheet's wargear options, as it words them, beside the weapon rows. */
+  async function showWargear(unit, rules) {
+    const box = $("wargear");
+    const r = await getJSON(`/api/units/${encodeURIComponent(unit)}?rules=${rules}`);
+    const options = r.ok ? r.body.wargear_options || [] : [];
+    $("wargear-list").replaceChildren(...options.map((o) => node("li", { class: "text" }, o)));
+    box.hidden = !options.length;
   }
   function attackerModelsChanged(event) {
     const before = Number(event.target.dataset.previous || 0);
-    const now = int(event.target.value);
+    let now = int(event.target.value);
+    const note = $("models-note");
+    note.hidden = true;
+    if (attackerUnit && typeof now === "number") {  // within the datasheet's range
+      const low = Number(event.target.min || 1);
+      const high = Number(event.target.max || 200);
+      if (now < low || now > high) {
+        const kept = Math.min(Math.max(now, low), high);
+        const size = low === high ? `${low} model${low > 1 ? "s" : ""}` : `${low}-${high} models`;
+        note.textContent = `${attackerUnit} has ${size}: ${now} is not allowed, ${kept} used`;
+        note.hidden = false;
+        now = kept;
+        event.target.value = kept;
+      }
+    }
     if (typeof now === "number" && before) {
       for (const row of $("weapons").children) {
         const count = row.querySelector(".f-count");
@@ -225,6 +259,7 @@
   }
   function clearTarget() {
     F.keepUnitRules("target", {});
+    $("target-leaders").replaceChildren();
     $("target-name").value = "target";
     $("target-keywords").value = "";
     $("target-dr").value = 0;
@@ -263,7 +298,45 @@
     $("target-half").checked = t.half_damage;
     F.setGroups(t.models);
     $("target-models").value = t.models.reduce((n, g) => n + g.count, 0);
+    $("target-name").dataset.unit = t.name;
     setNotes(notes, items);
+    const preset = [...$("target-names").options].some(
+      (o) => o.textContent && o.value.toLowerCase() === name.toLowerCase());
+    await fillLeaders("target-leaders", preset ? "" : t.name);  // a preset leads no one
+    if ($("target-leader").value.trim()) await loadTargetLeader();
+    edited();
+  }
+  /* A leader attached to the target: its models join the target's as their own group. */
+  async function loadTargetLeader() {
+    const name = $("target-leader").value.trim();
+    const seq = ++targetSeq;
+    for (const row of [...$("target-groups").children]) if (row.dataset.leader) row.remove();
+    const base = $("target-name").dataset.unit || $("target-name").value;
+    $("target-name").value = base;
+    const notes = $("target-notes");
+    for (const li of [...notes.children]) if (li.dataset.leader) li.remove();
+    if (!name) { edited(); return; }
+    const q = new URLSearchParams({ rules: $("rules").value, models: "1" });
+    const r = await getJSON(`/api/targets/${encodeURIComponent(name)}?${q}`);
+    if (seq !== targetSeq) return;
+    if (!r.ok) {
+      const li = node("li", { class: "error-text", "data-leader": "1" }, "Leader: " + message(r.body));
+      notes.appendChild(li);
+      edited();
+      return;
+    }
+    const leader = r.body;
+    for (const g of leader.models) {
+      const row = F.groupRow({ ...g, character: true });
+      row.dataset.leader = leader.name;
+      $("target-groups").appendChild(row);
+    }
+    $("target-name").value = `${base} led by ${leader.name}`;
+    const listed = [...$("target-leaders").children].map((o) => o.value);
+    if (!listed.includes(leader.name)) {
+      notes.appendChild(node("li", { class: "warn-text", "data-leader": "1" },
+                             `${leader.name} is not listed as a leader of ${base}: attached anyway`));
+    }
     edited();
   }
 
@@ -546,7 +619,7 @@
     form.addEventListener("input", (e) => {
       if (e.target.closest("#effects")) {
         if (last && $("result").dataset.state === "done") edited();
-      } else if (!["attacker-unit", "target-unit"].includes(e.target.id)) {
+      } else if (!["attacker-unit", "target-unit", "target-leader"].includes(e.target.id)) {
         edited();
       }
     });
@@ -561,6 +634,7 @@
     });
     $("target-unit").addEventListener("change", () => loadTarget(false));
     $("target-models").addEventListener("change", () => loadTarget(true));
+    $("target-leader").addEventListener("change", loadTargetLeader);
     $("method").addEventListener("change", F.methodChanged);
     $("add-weapon").addEventListener("click", () => {
       const melee = $("phase").value === "fight";

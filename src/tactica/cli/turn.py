@@ -1,0 +1,203 @@
+"""``tactica turn``: a turn of combat against one target from flags (library units), and
+the human view of a sequence's result (``tactica calc`` on a sequence file uses it too).
+
+Thin: it builds a ``Sequence`` (each unit's weapons as ``tactica calc`` picks them) and
+calls ``tactica.combat.calculate``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+from rich.table import Table
+
+from ..combat import calculate
+from ..combat.sequence import SequenceResult
+from ..errors import one_line
+from ..units import UnitError, UnitRef, resolve_attacker
+from .calc import render_result
+from .errors import fail
+
+__all__ = ["parse_step", "render_sequence", "run_sequence_text", "sequence_document", "turn"]
+
+def _fielded(lib: Any, unit: str, models: int, rules: Any, phase: Any) -> Any:
+    """The unit's attacker as fielded by default (``tactica.units``)."""
+    try:
+        return resolve_attacker(UnitRef(unit=unit, models=models), lib, rules, phase)[0]
+    except UnitError as exc:
+        raise typer.BadParameter(str(exc).removeprefix("attacker: "),
+                                 param_hint="--step") from None
+
+
+def parse_step(text: str) -> tuple[str, str, float | None, int | None]:
+    """``UNIT:PHASE[@INCHES][:MODELS]`` -> (unit, phase, charge distance, models).
+
+    >>> parse_step("Death Riders:charge@7"), parse_step("Neophyte Hybrids:shooting:10")
+    (('Death Riders', 'charge', 7.0, None), ('Neophyte Hybrids', 'shooting', None, 10))
+    """
+    parts = text.split(":")
+    if len(parts) not in (2, 3) or not parts[0].strip():
+        raise typer.BadParameter(f"--step {text!r}: write UNIT:shooting, UNIT:fight or "
+                                 "UNIT:charge@INCHES (optionally :MODELS)")
+    unit, phase = parts[0].strip(), parts[1].strip().lower()
+    distance = None
+    if phase.startswith("charge"):
+        _, _, inches = phase.partition("@")
+        try:
+            distance = float(inches)
+        except ValueError:
+            raise typer.BadParameter(f"--step {text!r}: a charge needs its distance, "
+                                     "e.g. charge@7") from None
+        phase = "charge"
+    if phase not in ("shooting", "fight", "charge"):
+        raise typer.BadParameter(f"--step {text!r}: the phase is shooting, fight or "
+                                 "charge@INCHES")
+    models = None
+    if len(parts) == 3:
+        if not parts[2].strip().isdigit():
+            raise typer.BadParameter(f"--step {text!r}: MODELS is a number of models")
+        models = int(parts[2])
+    return unit, phase, distance, models
+
+
+def _steps(specs: list[str], rules: str, distance: float | None, stationary: bool,
+           target_name: str, fight_back: bool, target_models: int | None) -> list[dict[str, Any]]:
+    from ..library import load_library
+
+    lib = load_library()
+    steps: list[dict[str, Any]] = []
+    last_charger: str | None = None
+    for spec in specs:
+        unit, phase, inches, models = parse_step(spec)
+        sheet = lib.datasheet(unit, "10th" if rules == "10th" else "11th")
+        n = models or sum(c.min for c in sheet.composition) or 1
+        fights = phase in ("fight", "charge")
+        attacker = _fielded(lib, sheet.name, n, sheet.rules, "fight" if fights else "shooting")
+        if phase == "charge":
+            steps.append({"phase": "charge", "unit": sheet.name, "distance": inches})
+            last_charger = sheet.name
+        step: dict[str, Any] = {
+            "phase": "fight" if fights else "shooting", "attacker": attacker,
+            "context": {"charged": phase == "charge"} if fights else
+            {"distance": distance, "remained_stationary": stationary}}
+        if fights:
+            step["models"] = lib.target(sheet.name, models=n).models
+        steps.append(step)
+    if fight_back:
+        if last_charger is None:
+            raise typer.BadParameter("--fight-back: the target fights back against a unit "
+                                     "that charged (a UNIT:charge@INCHES step)")
+        sheet = lib.datasheet(target_name)
+        n = target_models or sum(c.min for c in sheet.composition) or 1
+        attacker = _fielded(lib, sheet.name, n, sheet.rules, "fight")
+        steps.append({"phase": "fight", "fights_back": True, "attacker": attacker,
+                      "against": last_charger})
+    order = {"shooting": 0, "charge": 1, "fight": 2}
+    return sorted(steps, key=lambda s: order[s["phase"]])
+
+
+def sequence_document(steps: list[str], target: str, target_models: int | None = None,
+                      rules: str = "11th", distance: float | None = None,
+                      stationary: bool = False, fight_back: bool = False,
+                      leadership: int | None = None) -> dict[str, Any]:
+    """The sequence document the ``tactica turn`` flags describe (library units; each
+    unit's weapons as ``tactica calc`` picks them; the target's Leadership and Deadly
+    Demise from its datasheet unless given)."""
+    from ..library import load_library
+
+    lib = load_library()
+    tgt = lib.target(target, models=target_models)
+    doc: dict[str, Any] = {"rules": rules, "target": tgt.model_dump(mode="json"),
+                           "steps": _steps(steps, rules, distance, stationary, target,
+                                           fight_back, target_models)}
+    ld = leadership
+    try:
+        sheet = lib.datasheet(target)
+    except LookupError:
+        sheet = None  # a preset: no Leadership known
+    if sheet is not None and ld is None:
+        ld = min((m.Ld for m in sheet.models if m.Ld is not None), default=None)
+    doc["target_leadership"] = ld
+    return doc
+
+
+def render_sequence(result: SequenceResult, console: Console) -> None:
+    """The human view: one row per step, then the whole turn as a scenario's result."""
+    table = Table(title="Step by step", header_style="bold")
+    for col in ("step", "unit", "phase", "happens", "models destroyed", "unit destroyed",
+                "losses"):
+        table.add_column(col, justify="left" if col in ("unit", "phase") else "right")
+    for s in result.steps:
+        phase = "fights back" if s.fights_back else s.phase
+        losses = f"{s.attacker_losses.mean:.2f}" if s.attacker_losses is not None else ""
+        happens = f"charge {s.p_charge:.1%}" if s.p_charge is not None else f"{s.p_happens:.1%}"
+        table.add_row(str(s.step + 1), s.unit, phase, happens,
+                      f"{s.models_destroyed.mean:.2f}", f"{s.p_unit_destroyed:.1%}", losses)
+    console.print(table)
+    render_result(result, console)
+    if result.battle_shock is not None:
+        b = result.battle_shock
+        console.print(f"Battle-shock (Ld {b.leadership}+): tested {b.p_tested:.1%}, "
+                      f"battle-shocked {b.p_battle_shocked:.1%}")
+    for nd in result.other_mortal_wounds:
+        console.print(f"{nd.label}: expected {nd.distribution.mean:.3f}")
+
+
+def run_sequence_text(text: str, as_json: bool, console: Console,
+                      monte_carlo: int | None = None, seed: int | None = None) -> None:
+    """Compute a sequence document and print it (``tactica calc`` on a sequence file);
+    ``monte_carlo`` trials ask for the Monte Carlo twin."""
+    try:
+        if monte_carlo:
+            doc = json.loads(text)
+            doc.update(method="monte-carlo", trials=monte_carlo, seed=seed)
+            text = json.dumps(doc)
+        result = calculate(text)
+    except ValidationError as exc:
+        fail(f"invalid sequence: {one_line(exc)}")
+    except (ValueError, LookupError) as exc:
+        fail(one_line(exc))
+    assert isinstance(result, SequenceResult)
+    if as_json:
+        typer.echo(result.model_dump_json(indent=2))
+    else:
+        render_sequence(result, console)
+
+
+def turn(
+    step: Annotated[list[str], typer.Option(
+        help="UNIT:shooting, UNIT:fight or UNIT:charge@INCHES (the charge, then its "
+             "fight), optionally :MODELS; repeat, in the order of the turn")],
+    target: Annotated[str, typer.Option(help="the target: a preset (meq, ...) or a unit")],
+    target_models: Annotated[int | None, typer.Option(help="models in the target")] = None,
+    rules: Annotated[str, typer.Option(help="11th or 10th")] = "11th",
+    distance: Annotated[float | None, typer.Option(help="inches to the target (shooting)")
+                        ] = None,
+    stationary: Annotated[bool, typer.Option("--stationary",
+                                             help="the shooting units remained stationary")
+                          ] = False,
+    fight_back: Annotated[bool, typer.Option(
+        "--fight-back", help="the target's survivors fight the unit that charged")] = False,
+    leadership: Annotated[int | None, typer.Option(
+        help="the target's Leadership (default: its datasheet's), for battle-shock")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the result document")] = False,
+) -> None:
+    """The exact odds of a turn: several units shoot, charge and fight one target."""
+    out = Console(width=120) if not sys.stdout.isatty() else Console()
+    try:
+        doc = sequence_document(step, target, target_models, rules, distance, stationary,
+                                fight_back, leadership)
+        text = json.dumps(doc, default=_plain)
+    except (ValueError, LookupError) as exc:
+        fail(one_line(exc))
+    run_sequence_text(text, as_json, out)
+
+
+def _plain(value: Any) -> Any:
+    """JSON for the pydantic models the builders return."""
+    return value.model_dump(mode="json")
