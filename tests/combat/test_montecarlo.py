@@ -42,6 +42,7 @@ import pytest
 from oracle.bruteforce import OracleResult, brute_force
 from tactica.combat import calculate
 from tactica.combat import montecarlo as mc
+from tactica.combat.allocation import TooLargeError
 from tactica.combat.exact import ScenarioError, calculate_exact
 from tactica.combat.montecarlo import simulate
 from tactica.combat.result import Result
@@ -175,6 +176,15 @@ SCENARIOS: dict[str, dict[str, Any]] = {
          {"name": "Leader", "count": 1, "T": 4, "Sv": 3, "invuln": 4, "W": 4,
           "character": True}],
         context={"distance": 6}, effects=[{"save": 1}]),
+    # 05.04 (§6.2): pooled saves, re-rolled before sorting against the current group,
+    # a leader with another save; 24.10 (§6.3): two Devastating Wounds lines
+    "pooled-saves-leader-reroll-11th": _s(
+        "11th", [_w("Autogun", "2", 3, 4, -1, "1", "Devastating Wounds", count=6),
+                 _w("Heavy stubber", "3", 4, 4, -1, "2", "Devastating Wounds", count=2)],
+        [{"name": "Neophyte", "count": 5, "T": 3, "Sv": 5, "W": 1},
+         {"name": "Primus", "count": 1, "T": 3, "Sv": 5, "invuln": 5, "W": 4,
+          "character": True, "wounds_lost": 1}],
+        effects=[{"reroll": "save", "which": "failed"}]),
 }
 
 _LINE = _w("Exitus rifle", "1", 2, 8, -2, "2", "Precision", "Devastating Wounds")
@@ -215,6 +225,12 @@ ORACLE_CASES: dict[str, dict[str, Any]] = {
          {"name": "Lieutenant", "count": 1, "T": 4, "Sv": 3, "W": 2, "character": True},
          {"name": "Ancient", "count": 1, "T": 4, "Sv": 3, "W": 2, "character": True}],
         effects=[{"critical_wound_on": 2}]),
+    # 05.04 (§6.2): the lowest save dice go to the bodyguard, the highest to the leader
+    "pooled-saves-lowest-first-11th": _s(
+        "11th", [_w("Gun", "3", 2, 8, -1, "1", "Precision")],
+        [{"name": "Trooper", "count": 2, "T": 4, "Sv": 6, "W": 1},
+         {"name": "Leader", "count": 1, "T": 4, "Sv": 3, "W": 2, "character": True}],
+        effects=[{"reroll": "save", "which": "ones"}]),
 }
 
 #: comparisons allowed per checked test: the scenarios, the weapon summaries, the chunked
@@ -400,14 +416,31 @@ def test_phase_mismatch_is_refused_like_exact() -> None:
 
 
 def test_scenario_too_large_for_exact() -> None:
-    """Devastating Wounds weapons with six different damage characteristics are refused by
-    the exact engine; the simulator runs them and stays within what the target has."""
+    """Under the 10th rules (Devastating Wounds after all normal damage) weapons with six
+    different damage characteristics are refused by the exact engine with
+    ``TooLargeError`` (a caller's fall-back to Monte Carlo catches it); the simulator runs
+    them and stays within what the target has."""
     weapons = [_w(f"Gun D{d}", "4", 3, 5, -1, str(d), "Devastating Wounds")
                for d in range(1, 7)]
-    scenario = _s("11th", weapons, [{**MEQ, "count": 10}])
-    with pytest.raises(ScenarioError, match="monte-carlo"):
+    scenario = _s("10th", weapons, [{**MEQ, "count": 10}])
+    with pytest.raises(TooLargeError, match="monte-carlo"):
         calculate_exact(Scenario.model_validate(scenario))
     r = _mc(scenario, trials=2_000)
     assert len(r.damage.pmf) <= 20 + 1
     assert r.weapons[5].critical_wounds > 0
     assert r.unsaved.mean <= r.wounds.mean
+
+
+def test_check_sees_the_save_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cross-check covers pooled saves (05.04): a simulator saving one attack at a
+    time is rejected on a leader-led target (the exact engine still pools)."""
+    from tactica.rules.eleventh import Eleventh
+
+    scenario = _s("11th", [_w("Gun", "1", 3, 4, -2, "1", count=12)],
+                  [{"name": "Neophyte", "count": 5, "T": 3, "Sv": 5, "W": 1},
+                   {"name": "Primus", "count": 1, "T": 3, "Sv": 5, "invuln": 5, "W": 4,
+                    "character": True}])
+    exact = _law(calculate_exact(Scenario.model_validate(scenario)))
+    monkeypatch.setattr(Eleventh, "pooled_saves", False)
+    failures, _ = _compare(_mc(scenario), exact, TRIALS)
+    assert any(f.startswith("damage mean") for f in failures), failures

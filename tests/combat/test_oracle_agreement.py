@@ -8,7 +8,10 @@ under both rule sets:
 
 - ``test_named_scenario``: one hand-picked scenario per ability or rule decision;
 - ``test_generated_scenarios``: 300 small scenarios from ``oracle.strategies`` (see its
-  docstring for what they cover), each checked under 10th and 11th.
+  docstring for what they cover), each checked under 10th and 11th;
+- ``test_generated_pooled_scenarios``: 120 scenarios with several allocation groups of
+  different saves and two Devastating Wounds lines (11th pooled saves, 05.04, and
+  mortal wounds after each line, 24.10: reference facts §6.2-§6.3).
 
 The one policy choice, 11th-edition Lethal Hits on a weapon that also has Devastating
 Wounds, is "whichever gives the higher expected damage"; the engine may decide it with a
@@ -32,7 +35,7 @@ from oracle.bruteforce import (
     lethal_alternatives,
     optional_lethal_lines,
 )
-from oracle.strategies import scenarios
+from oracle.strategies import pooled_scenarios, scenarios
 from tactica.combat.exact import calculate_exact
 from tactica.combat.result import Result
 from tactica.combat.scenario import Scenario
@@ -220,6 +223,26 @@ NAMED: dict[str, dict[str, Any]] = {
             {"reroll": "hit", "which": "failed"},
         ],
     ),
+    "pooled saves, a leader last": scenario(
+        [line(A="2", S=8, AP=-1, D="2"), line(A="2", S=8)],
+        [models(count=1, Sv=6, W=1), models(name="leader", Sv=3, invuln=4, W=2,
+                                            character=True)],
+    ),
+    "pooled saves, re-rolled before sorting": scenario(
+        [line(A="2", S=8, count=2)],
+        [models(count=1, Sv=5, W=1), models(name="heavy", Sv=3, W=2, wounds_lost=1)],
+        effects=[{"reroll": "save", "which": "failed"}],
+    ),
+    "pooled saves, precision": scenario(
+        [line(A="2", S=8, D="2", abilities=["Precision"]), line(A="2", S=8)],
+        [models(count=2, Sv=6, W=1), models(name="leader", Sv=3, W=2, character=True)],
+    ),
+    "devastating wounds per line, several groups": scenario(
+        [line(A="2", S=8, AP=-1, D="2", abilities=["Devastating Wounds"]),
+         line(A="2", S=8, D="D3", abilities=["Devastating Wounds"])],
+        [models(count=1, Sv=5, W=2), models(name="leader", Sv=3, W=2, character=True)],
+        effects=[{"critical_wound_on": 5}],
+    ),
     "re-rolls and criticals": scenario(
         [line(A="2", skill=4, abilities=["Sustained Hits 1"])],
         [models(count=2, W=1, Sv=4)],
@@ -253,3 +276,14 @@ def test_named_scenario(name: str, rules: str) -> None:
 def test_generated_scenarios(generated: Scenario) -> None:
     for rules in RULES:
         assert_agrees(generated.model_copy(update={"rules": rules}))
+
+
+@settings(
+    max_examples=120,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(pooled_scenarios())
+def test_generated_pooled_scenarios(generated: Scenario) -> None:
+    assert_agrees(generated)

@@ -898,25 +898,43 @@ def test_sustained_and_lethal_hits_only_the_critical_auto_wounds(rules: str) -> 
     assert r.wounds.mean == approx(F(1, 4))
 
 
-@pytest.mark.parametrize("rules", ["10th", "11th"])
-def test_devastating_wounds_resolved_after_normal_damage(rules: str) -> None:
-    """Devastating Wounds are resolved after all normal damage of the attacking unit,
-    even from weapons listed later (24.10 "after resolving any normal damage"; 10th:
-    "allocated only after all other attacks"; §4.10, §5.5).
+def test_devastating_wounds_resolved_after_normal_damage_10th() -> None:
+    """10th: Devastating Wounds are resolved after all normal damage of the attacking
+    unit, even from weapons listed later ("allocated only after all other attacks";
+    §4.10, §5.5).
 
     Target: two INFANTRY models T4 W3, no save. First weapon: one Torrent attack S4,
-    Anti-Infantry 2+, Devastating Wounds, D3 (fixed): critical on 2+ (5/6) → 3 mortal
-    wounds. Second weapon: one Torrent attack S8 (5/6), D2.
-    - both (25/36): the D2 attack leaves the first model on 1 wound, the 3 mortal wounds
-      then go to that wounded model: 1 damage, 2 lost → damage 3, 1 model destroyed.
+    Anti-Infantry 2+, Devastating Wounds, D3 (fixed): critical on 2+ (5/6) → an
+    unsaveable attack of 3 damage. Second weapon: one Torrent attack S8 (5/6), D2.
+    - both (25/36): the D2 attack leaves the first model on 1 wound, the critical attack
+      then goes to that wounded model: 1 damage, 2 lost → damage 3, 1 model destroyed.
       (Resolved in the order listed it would be 3 + 2 = 5.)
     - only the critical (5/36): 3 → one model destroyed; only the D2 (5/36): 2.
     Damage {0: 1/36, 2: 5/36, 3: 30/36}; models destroyed {0: 6/36, 1: 30/36}.
     """
     dw = torrent(S=4, D="3", abilities=["Anti-Infantry 2+", "Devastating Wounds"])
-    r = run([dw, torrent(S=8, D="2")], [models(count=2, T=4, W=3)], rules=rules,
+    r = run([dw, torrent(S=8, D="2")], [models(count=2, T=4, W=3)], rules="10th",
             target_keywords=["INFANTRY"])
     assert_pmf(r.damage.pmf, {0: F(1, 36), 2: F(5, 36), 3: F(30, 36)})
+    assert_pmf(r.models_destroyed.pmf, {0: F(6, 36), 1: F(30, 36)})
+
+
+def test_devastating_wounds_after_the_weapon_line_11th() -> None:
+    """24.10 (11th): the mortal wounds "are inflicted after resolving any normal damage
+    inflicted by those attacks": after that weapon line, before the next (reference facts
+    §6.3), not after the whole unit.
+
+    The scenario of the 10th test above: the first weapon's critical (5/6) inflicts its 3
+    mortal wounds at once and destroys the first model (W3); the second weapon's D2
+    attack (5/6) then goes to the second model.
+    - both (25/36): 3 + 2 = 5 damage, 1 model destroyed;
+    - only the critical (5/36): 3, 1 destroyed; only the D2 (5/36): 2; neither (1/36): 0.
+    Damage {0: 1/36, 2: 5/36, 3: 5/36, 5: 25/36}; models destroyed {0: 6/36, 1: 30/36}.
+    """
+    dw = torrent(S=4, D="3", abilities=["Anti-Infantry 2+", "Devastating Wounds"])
+    r = run([dw, torrent(S=8, D="2")], [models(count=2, T=4, W=3)], rules="11th",
+            target_keywords=["INFANTRY"])
+    assert_pmf(r.damage.pmf, {0: F(1, 36), 2: F(5, 36), 3: F(5, 36), 5: F(25, 36)})
     assert_pmf(r.models_destroyed.pmf, {0: F(6, 36), 1: F(30, 36)})
 
 

@@ -16,14 +16,20 @@ resolve things:
    c. one wound roll per hit (S against T table, Anti, Lance, capped modifiers,
       Twin-linked); a critical wound of a Devastating Wounds weapon becomes a queued
       packet;
-   d. the allocation order is declared (§5.1; Precision §5.2), then each wounding attack,
-      one at a time, goes to the current allocation group: save roll with that group's
-      characteristics, damage roll, Feel No Pain for each wound point, damage beyond
+   d. the allocation order is declared (§5.1; Precision §5.2), then
+      - 10th: each wounding attack, one at a time, goes to the current allocation group:
+        save roll with that group's characteristics, then
+      - 11th (§6.2, 05.04): all the line's save rolls are made together, each D6
+        re-rolled before sorting (``failed``: against the model current while they are
+        rolled), and resolved from the lowest to the highest, each against the current
+        allocation group at that moment, then
+      for a failed save: damage roll, Feel No Pain for each wound point, damage beyond
       the model's remaining wounds lost;
    e. hazard rolls, one per Hazardous copy;
-2. after every weapon, the Devastating Wounds packets in the order they were scored
-   (11th: mortal wounds to one model per packet; 10th: unsaveable attacks allocated
-   like any other).
+   f. 11th (§6.3, 24.10): the line's Devastating Wounds packets, in the order scored,
+      mortal wounds to one model per packet;
+2. 10th, after every weapon: the Devastating Wounds packets in the order they were
+   scored (unsaveable attacks allocated like any other).
 
 No step uses a closed form: every die (each D6, each D3 of a ``D3+1``) is enumerated
 face by face; identical states are merged after every die so the enumeration stays
@@ -592,6 +598,13 @@ def allocated_attack(w: Weapon, model: Model, m: int, alive: Alive) -> Branches[
     return _merge(out)
 
 
+@cache
+def failed_save(w: Weapon, model: Model, m: int, alive: Alive) -> Branches[Alive]:
+    """A failed save of model ``m``: the damage roll and Feel No Pain rolls."""
+    return _merge([(q * f, after) for q, damage in w.attack_damage
+                   for f, after in lose_wounds(alive, m, damage, model.fnp)])
+
+
 # --- the enumeration ---------------------------------------------------------------------
 
 
@@ -609,7 +622,8 @@ class State(NamedTuple):
     to_hit: int = 0  # attack dice still to roll to hit
     to_wound: int = 0  # hits still to roll to wound
     auto_wounds: int = 0  # Lethal Hits
-    to_allocate: int = 0  # wounding attacks still to allocate
+    to_allocate: int = 0  # wounding attacks still to allocate (10th) or to roll saves for
+    saves: tuple[int, ...] = ()  # 11th: the save rolls made together, sorted, not resolved
     order: tuple[int, ...] = ()  # the declared allocation order
     dw_weapon: int = -1  # 10th: whose Devastating Wounds attacks are being allocated
 
@@ -679,9 +693,11 @@ def drain(dist: Dist, pending: Callable[[State], bool], step: Step, keep: Keep) 
     return dist
 
 
-def resolve_weapon(dist: Dist, w: Weapon, target: Target, keep: Keep) -> Dist:
+def resolve_weapon(dist: Dist, w: Weapon, target: Target, keep: Keep, pooled: bool) -> Dist:
     """One weapon line, die by die: attack dice, hit rolls, wound rolls, then each
-    wounding attack allocated, saved or not, and its damage; then hazard rolls."""
+    wounding attack allocated, saved or not, and its damage; then hazard rolls.
+    ``pooled`` (11th, §6.2): the save rolls of the line are made together and resolved
+    from the lowest to the highest; otherwise one attack at a time (10th)."""
 
     def gather(s: State) -> Branches[State]:
         out: Branches[State] = []
@@ -744,6 +760,42 @@ def resolve_weapon(dist: Dist, w: Weapon, target: Target, keep: Keep) -> Dist:
             for p, (unsaved, alive) in allocated_attack(w, target.models[m], m, s.alive)
         ]
 
+    # Two faces that every model saves alike on are interchangeable: each face is kept as
+    # the lowest face it is interchangeable with (the sorted order is unchanged), so the
+    # enumeration holds fewer distinct sets of rolls.
+    def saved_by(r: int) -> tuple[bool, ...]:
+        return tuple(r != 1 and r >= w.save_needed(model) for model in target.models)
+
+    same_as = {r: min(f for f in range(1, 7) if saved_by(f) == saved_by(r)) for r in range(1, 7)}
+
+    def roll_save(s: State) -> Branches[State]:
+        """§6.2 (05.04): one of the save rolls made together, re-rolled before sorting
+        (``failed``: against the model that takes the lowest die, i.e. the one current
+        while the rolls are made); the rolls are kept sorted."""
+        s = s._replace(to_allocate=s.to_allocate - 1)
+        first = target.allocated_model(s.alive, s.order)
+        needed = 7 if first is None else w.save_needed(target.models[first])
+
+        def reroll(r: int) -> bool:
+            if w.save_reroll == "ones":
+                return r == 1
+            return w.save_reroll == "failed" and (r == 1 or r < needed)
+
+        return _merge([(p, s._replace(saves=tuple(sorted((*s.saves, same_as[r])))))
+                       for p, r in d6_rerolled(reroll)])
+
+    def resolve_lowest(s: State) -> Branches[State]:
+        """§6.2: the lowest save roll left goes to the current allocation group, against
+        its Sv (modified by AP) or InSv at that moment."""
+        r, s = s.saves[0], s._replace(saves=s.saves[1:])
+        m = target.allocated_model(s.alive, s.order)
+        if m is None:  # §5.4
+            return [(ONE, s)]
+        if r != 1 and r >= w.save_needed(target.models[m]):
+            return [(ONE, s)]
+        return [(p, s._replace(alive=alive, unsaved=s.unsaved + 1))
+                for p, alive in failed_save(w, target.models[m], m, s.alive)]
+
     def hazard_roll(s: State) -> Branches[State]:
         return [
             (p, s._replace(attacker_mw=s.attacker_mw + (w.hazard_mw if r <= w.hazard_fails else 0)))
@@ -756,7 +808,11 @@ def resolve_weapon(dist: Dist, w: Weapon, target: Target, keep: Keep) -> Dist:
     dist = drain(dist, lambda s: s.to_wound > 0, wound_roll, keep)
     dist = advance(dist, lethal_wounds, keep)
     dist = advance(dist, declare, keep)
-    dist = drain(dist, lambda s: s.to_allocate > 0, allocate, keep)
+    if pooled:
+        dist = drain(dist, lambda s: s.to_allocate > 0, roll_save, keep)
+        dist = drain(dist, lambda s: bool(s.saves), resolve_lowest, keep)
+    else:
+        dist = drain(dist, lambda s: s.to_allocate > 0, allocate, keep)
     if w.hazardous:
         for _ in range(w.count):
             dist = advance(dist, hazard_roll, keep)
@@ -801,16 +857,21 @@ def resolve_devastating(
 
 def _run(scenario: Scenario, lethal: Mapping[int, bool], keep: Keep,
          start: State | None = None) -> Dist:
-    """The whole attack sequence: every weapon line in order, then the queued
-    Devastating Wounds; from ``start`` (a sequence's earlier steps) or undamaged."""
+    """The whole attack sequence: every weapon line in order; the queued Devastating
+    Wounds after each line (11th, §6.3: "after resolving any normal damage inflicted by
+    those attacks") or after the last (10th, §4.10); from ``start`` (a sequence's earlier
+    steps) or undamaged."""
     target = Target.of(scenario)
     weapons = [
         plan_weapon(scenario, i, line, target, lethal.get(i, True))
         for i, line in enumerate(scenario.attacker.weapons)
     ]
     dist = Dist({State(alive=target.start) if start is None else start: 1}, 1)
+    eleventh = scenario.rules == "11th"
     for w in weapons:
-        dist = resolve_weapon(dist, w, target, keep)
+        dist = resolve_weapon(dist, w, target, keep, pooled=eleventh)
+        if eleventh:
+            dist = resolve_devastating(dist, weapons, target, scenario.rules, keep)
     return resolve_devastating(dist, weapons, target, scenario.rules, keep)
 
 
@@ -880,6 +941,7 @@ def _lethal_pays(scenario: Scenario, index: int) -> bool:
 def _clear_caches() -> None:
     """The memoised pieces only speed up one scenario; don't let them pile up."""
     allocated_attack.cache_clear()
+    failed_save.cache_clear()
     lose_wounds.cache_clear()
 
 

@@ -47,7 +47,7 @@ from hypothesis import strategies as st
 from tactica.combat.scenario import Scenario
 from tactica.model.abilities import Blast, RapidFire
 
-__all__ = ["MAX_ATTACK_DICE", "attack_dice_bound", "scenarios"]
+__all__ = ["MAX_ATTACK_DICE", "attack_dice_bound", "pooled_scenarios", "scenarios"]
 
 #: The most attack dice a generated scenario can roll (all weapon lines together).
 MAX_ATTACK_DICE = 4
@@ -266,3 +266,38 @@ def scenario_dicts(draw: st.DrawFn, rules: str | None = None) -> dict[str, Any]:
 def scenarios(rules: str | None = None) -> st.SearchStrategy[Scenario]:
     """Small valid scenarios (``rules`` fixed, or drawn from 10th and 11th)."""
     return scenario_dicts(rules).map(Scenario.model_validate)
+
+
+@st.composite
+def _pooled_dicts(draw: st.DrawFn) -> dict[str, Any]:
+    """Two weapon lines with Devastating Wounds into a target of two or three allocation
+    groups whose saves differ (the cases where 05.04's sorted save dice and 24.10's
+    per-line mortal wounds change the result, reference facts §6.2-§6.3)."""
+    scenario = draw(scenario_dicts("11th"))
+    phase = scenario["phase"]
+    lines = [draw(weapon_lines(phase)) for _ in range(2)]
+    for line in lines:
+        kept = [a for a in line["abilities"] if a != "Devastating Wounds"][:2]
+        line["abilities"] = [*kept, "Devastating Wounds"]
+        line["count"], line["A"] = 1, draw(st.sampled_from(["1", "2"]))
+    bodyguard = draw(model_entries(draw(st.integers(1, 2))))
+    other = draw(model_entries(1, character=draw(st.booleans())))
+    other["Sv"] = draw(st.sampled_from([s for s in range(2, 8) if s != bodyguard["Sv"]]))
+    entries = [bodyguard, other]
+    # a third group, a CHARACTER with yet another save (never two CHARACTER models: see
+    # the module docstring)
+    if not other["character"] and draw(st.booleans()):
+        third = draw(model_entries(1, character=True))
+        third["W"] = 1
+        entries.append(third)
+    scenario["attacker"]["weapons"] = lines
+    scenario["target"]["models"] = entries
+    scenario["effects"] = draw(_effects(phase, lines))
+    _shrink_to_budget(scenario)
+    return scenario
+
+
+def pooled_scenarios() -> st.SearchStrategy[Scenario]:
+    """Small 11th-edition scenarios with several allocation groups of different saves and
+    two Devastating Wounds lines (see ``_pooled_dicts``)."""
+    return _pooled_dicts().map(Scenario.model_validate)

@@ -382,6 +382,28 @@ class Operator:
         return kept
 
 
+    def apply_nd(self, x: FloatArray) -> FloatArray:
+        """One packet for ``x`` of shape (states, ..., unsaved): the middle axes are
+        independent columns (the unsaved count is the last axis)."""
+        n = x.shape[0]
+        self._prepare(n)
+        flat = x.reshape(n, -1)
+        if self._dense is not None:
+            y = self._dense[0] @ flat
+            kept, moved = y[:n], y[n:]
+        else:
+            kept = _sparse_apply(self._sa, flat)
+            moved = _sparse_apply(self._sb, flat) if self.b else np.zeros_like(flat)
+        out = kept.reshape(x.shape)
+        if self.b:
+            shifted = moved.reshape(x.shape)
+            if x.shape[-1] == 1:  # unsaved not tracked (a search for a choice)
+                out += shifted
+            else:
+                out[..., 1:] += shifted[..., :-1]
+        return out
+
+
 def _coo(rows: list[tuple[int, int, float]]) -> tuple[np.ndarray, np.ndarray, FloatArray]:
     if not rows:
         return np.zeros(0, int), np.zeros(0, int), np.zeros(0)

@@ -222,13 +222,55 @@ def die_outcome(w: ResolvedWeapon, e_normal: float, e_mortal: float,
     )
 
 
+#: Below this many attack dice the totals are compounded die by die (exact sums of
+#: products); from it on, by powers in the frequency domain (``_compound_fft``).
+FFT_FROM_DICE = 6
+#: FFT round-off floor: totals below it are round-off around an exact 0 and are set to 0
+#: (the mass moved is at most cells x this, under 1e-11 for the largest totals the
+#: engine accepts; the sum is then checked and renormalised).
+_FFT_FLOOR = 1e-15
+
+
 def compound(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
-    """Distribution of the sum of N i.i.d. copies of ``per_die`` (1-D or 2-D pmf) with N
-    distributed as ``count_pmf``.
+    """Distribution of the sum of N i.i.d. copies of ``per_die`` (1-D or 2-D pmf, or a
+    sub-pmf) with N distributed as ``count_pmf``: die by die for a few dice, by powers of
+    its Fourier transform for more (exact to float rounding).
 
     >>> [round(x * 8) for x in compound(np.array([0, 0, 0, 1.0]), np.array([0.5, 0.5]))]
     [1, 3, 3, 1]
     """
+    if len(count_pmf) - 1 >= FFT_FROM_DICE:
+        return _compound_fft(count_pmf, per_die)
+    return _compound_direct(count_pmf, per_die)
+
+
+def _compound_fft(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
+    """``compound`` by the probability generating function of N evaluated on the Fourier
+    transform of one die: ``F(total) = sum_k P(N = k) F(die)^k`` (Horner, elementwise),
+    on a grid large enough that the sum never wraps around. Negative and sub-floor
+    round-off is set to 0, then the mass is checked against the exact total mass
+    ``sum_k P(N = k) m^k`` (m the mass of one die: 1, or less for a sub-pmf) and scaled
+    to it."""
+    nmax = len(count_pmf) - 1
+    shape = tuple((d - 1) * nmax + 1 for d in per_die.shape)
+    axes = tuple(range(per_die.ndim))
+    spectrum = np.fft.rfftn(per_die, s=shape, axes=axes)
+    acc = np.full_like(spectrum, count_pmf[nmax])
+    for k in range(nmax - 1, -1, -1):
+        acc = acc * spectrum + count_pmf[k]
+    total: FloatArray = np.fft.irfftn(acc, s=shape, axes=axes)
+    total[total < _FFT_FLOOR] = 0.0
+    mass = float(np.polynomial.polynomial.polyval(float(per_die.sum()), count_pmf))
+    got = float(total.sum())
+    if mass > 0.0:
+        if abs(got - mass) > 1e-9:
+            raise ArithmeticError(f"compound: totals sum to {got!r}, expected {mass!r}")
+        total *= mass / got
+    return total
+
+
+def _compound_direct(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
+    """``compound`` die by die: the totals of k dice, one more die at a time."""
     nmax = len(count_pmf) - 1
     step = tuple(s - 1 for s in per_die.shape)
     shape = tuple(d * nmax + 1 for d in step)

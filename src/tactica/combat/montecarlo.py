@@ -26,13 +26,18 @@ Per weapon line, in the order given, and for all trials at once (numpy arrays):
    each step vectorised across trials: the current group of each trial (it stays current
    until all its models are destroyed, 05.04.01), a save D6 against that group's threshold
    (re-rolled under ``save_reroll``), a damage draw, Feel No Pain per wound point (a
-   binomial draw: one D6 per point), damage beyond the model's wounds lost (§4.7).
+   binomial draw: one D6 per point), damage beyond the model's wounds lost (§4.7). Under
+   pooled saves (the rule set's ``pooled_saves``, 11th 05.04, §6.2) the line's save D6 are
+   rolled first, re-rolled before sorting and sorted: packet ``j`` uses the ``j``-th
+   lowest;
+5. 11th (``devastating_wounds_per_line``, 24.10, §6.3): the line's Devastating Wounds
+   criticals, as unsaveable packets of ``mortal_pmf``: mortal wounds, each choosing a
+   model afresh by the 06.02 order, no Precision.
 
-Then the queued Devastating Wounds packets, weapon by weapon in the order scored, as
-unsaveable packets of ``mortal_pmf`` (§5.5; 11th: mortal wounds, each choosing a model
-afresh by the 06.02 order, no Precision; 10th: allocated like attacks, each weapon
-declaring its order, Precision kept) — the packets of the exact engine. Last, one hazard
-D6 per Hazardous weapon carried (06.03 / 10th Hazardous).
+10th: the queued Devastating Wounds packets after the last line, weapon by weapon in the
+order scored (§5.5), allocated like attacks, each weapon declaring its order, Precision
+kept — the packets of the exact engine. Last, one hazard D6 per Hazardous weapon carried
+(06.03 / 10th Hazardous).
 
 Where the exact engine departs from §5.1–§5.2 (it recomputes the order from the state
 after every attack, and starts Precision once for merged Devastating-Wounds blocks), the
@@ -274,13 +279,34 @@ class _Target:
         self.rank = rank
         self.cur = self._choose(self._all, False)
 
+    def pooled_faces(self, rng: Gen, counts: IntArray, pk: _Packets) -> IntArray:
+        """05.04 (reference facts §6.2): each trial's save rolls made together, re-rolled
+        before sorting (``failed``: against the group current while they are rolled) and
+        sorted lowest first; row ``i`` holds ``counts[i]`` rolls, then 7s (never used)."""
+        width = int(counts.max()) if len(counts) else 0
+        faces = rng.integers(1, 7, size=(len(counts), width), dtype=np.int8)
+        if pk.save_reroll is not None:
+            need = pk.save[np.maximum(self.cur, 0)][:, None]
+            again = faces == 1 if pk.save_reroll == "ones" else faces < need
+            r = int(np.count_nonzero(again))
+            if r:
+                faces[again] = rng.integers(1, 7, size=r, dtype=np.int8)
+        faces[np.arange(width)[None, :] >= counts[:, None]] = _NO_SAVE
+        faces.sort(axis=1)
+        out: IntArray = faces.astype(np.int64)
+        return out
+
     def apply(
-        self, rng: Gen, counts: IntArray, pk: _Packets, unsaved: IntArray, dynamic: bool
+        self, rng: Gen, counts: IntArray, pk: _Packets, unsaved: IntArray, dynamic: bool,
+        pooled: bool = False,
     ) -> None:
         """``counts[i]`` packets to trial ``i``, one packet index at a time. ``dynamic``:
-        each packet picks its group afresh from the state (mortal wounds, 06.02)."""
+        each packet picks its group afresh from the state (mortal wounds, 06.02).
+        ``pooled``: the save rolls are made together and resolved lowest first (05.04);
+        otherwise each packet's save is rolled when it is allocated."""
         if dynamic:
             self.cur = self._choose(self._all, True)
+        sorted_faces = self.pooled_faces(rng, counts, pk) if pooled else None
         by_count = np.argsort(-counts, kind="stable")
         remaining = len(counts) - np.cumsum(np.bincount(counts))  # trials with > j packets
         for j in range(len(remaining) - 1):
@@ -291,7 +317,10 @@ class _Target:
             if not len(a):
                 break
             need = pk.save[g]
-            if (need < _NO_SAVE).any():
+            if sorted_faces is not None:
+                through = sorted_faces[a, j] < need
+                a, g = a[through], g[through]
+            elif (need < _NO_SAVE).any():
                 faces = rng.integers(1, 7, size=len(a), dtype=np.int8)
                 if pk.save_reroll is not None:
                     again = faces == 1 if pk.save_reroll == "ones" else faces < need
@@ -346,8 +375,18 @@ class _Totals:
         return cls(z(), z(), z(), z(), z(), z(), z(), np.zeros((weapons, 4)))
 
 
+def _mortal(rng: Gen, target: _Target, plan: _Plan, m: IntArray, unsaved: IntArray) -> None:
+    """The Devastating Wounds criticals ``m`` of one line: mortal wounds picking a model
+    afresh (11th, 06.02) or allocated like attacks, the order declared (10th)."""
+    if not m.any():
+        return
+    if not plan.mortal_dynamic:
+        target.declare(plan.mortal.precision)
+    target.apply(rng, m, plan.mortal, unsaved, dynamic=plan.mortal_dynamic)
+
+
 def _chunk(
-    rng: Gen, plans: list[_Plan], groups: tuple[Group, ...], lo: int, hi: int,
+    rng: Gen, rules: RuleSet, plans: list[_Plan], groups: tuple[Group, ...], lo: int, hi: int,
     hazard: tuple[int, int, int], out: _Totals,
     before: tuple[tuple[Sampler, _Packets], ...] = (),
     lone_character: bool = False,
@@ -374,16 +413,16 @@ def _chunk(
         out.wounds[lo:hi] += r.normal + r.mortal
         out.per_weapon[i] += (r.attacks.sum(), r.hits.sum(), (r.normal + r.mortal).sum(),
                               r.mortal.sum())
-        queued.append(r.mortal)
         target.declare(plan.normal.precision)
-        target.apply(rng, r.normal, plan.normal, unsaved, dynamic=False)
-    # 06.02 / §5.5: Devastating Wounds after all normal damage, in the order scored
-    for plan, m in zip(plans, queued, strict=True):
-        if not m.any():
-            continue
-        if not plan.mortal_dynamic:
-            target.declare(plan.mortal.precision)
-        target.apply(rng, m, plan.mortal, unsaved, dynamic=plan.mortal_dynamic)
+        target.apply(rng, r.normal, plan.normal, unsaved, dynamic=False,
+                     pooled=rules.pooled_saves)
+        if rules.devastating_wounds_per_line:  # 24.10: after this line's normal damage
+            _mortal(rng, target, plan, r.mortal, unsaved)
+        else:
+            queued.append(r.mortal)
+    # 10th (§4.10, §5.5): Devastating Wounds after all normal damage, in the order scored
+    for plan, m in zip(plans, queued, strict=False):  # empty under 11th
+        _mortal(rng, target, plan, m, unsaved)
     out.unsaved[lo:hi] = unsaved
     if start is not None:
         start[0][lo:hi], start[1][lo:hi] = target.k, target.t
@@ -470,7 +509,7 @@ def simulate(scenario: Scenario, start: tuple[IntArray, IntArray] | None = None,
     out = _Totals.empty(trials, len(plans))
     size = max(1, min(trials, int(_CHUNK_DICE // _diceper_trial(plans))))
     for lo in range(0, trials, size):
-        _chunk(rng, plans, groups, lo, min(trials, lo + size), hazard, out, before,
+        _chunk(rng, rules, plans, groups, lo, min(trials, lo + size), hazard, out, before,
                "CHARACTER" in scenario.target.keywords, start)
     if per_trial is not None:
         per_trial.update(attacks=out.attacks, hits=out.hits, wounds=out.wounds,

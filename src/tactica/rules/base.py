@@ -88,6 +88,18 @@ class RuleSet:
     #: reduced. ``"unsaveable"``: 10th, no save of any kind, allocated after all other
     #: attacks like an attack, mortal wounds equal to the damage after modifiers.
     devastating_wounds: ClassVar[Literal["mortal", "unsaveable"]]
+    #: How a weapon line's save rolls are made. ``True`` (11th, 05.04 Resolve Attack Dice):
+    #: the save rolls of one group of attack dice are made together (re-rolls before
+    #: sorting) and "the attacks are resolved one at a time, from lowest save rolls to
+    #: highest", each die against the current allocation group at that moment (reference
+    #: facts §6.2). ``False`` (10th Saving Throw): one attack at
+    #: a time, each saved with the characteristics of the group it is allocated to.
+    pooled_saves: ClassVar[bool]
+    #: When Devastating Wounds mortal wounds are inflicted. ``True`` (11th, 24.10): "These
+    #: are inflicted after resolving any normal damage inflicted by those attacks", i.e.
+    #: after that weapon line, before the next (reference facts §6.3). ``False`` (10th,
+    #: reference facts §4.10, §5.5): after all normal damage of the attacking unit.
+    devastating_wounds_per_line: ClassVar[bool]
     #: Hazard roll / Hazardous test fails on this or less.
     hazard_fails_on: ClassVar[int]
     #: May hit rolls be re-rolled while snap shooting (15.09: no; 10th Fire Overwatch: yes).
@@ -99,6 +111,9 @@ class RuleSet:
     #: The improvement of BS that Plunging Fire gives (22.05: "improve the BS ... by 1"),
     #: or ``None`` when the rule set has no such text in the data (10th).
     plunging_fire_improvement: ClassVar[int | None] = None
+    #: Models with these keywords may fire their Pistols alongside their other ranged
+    #: weapons; every other model fires one or the other (11th 24.07, 24.27).
+    pistol_choice_exempt: ClassVar[frozenset[str]]
 
     # --- tables -----------------------------------------------------------------------
     @staticmethod

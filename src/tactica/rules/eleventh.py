@@ -13,6 +13,8 @@ class Eleventh(RuleSet):
     title = "11th edition (numbered sections)"
     lethal_hits_optional = True  # 24.23 "you can choose"
     devastating_wounds = "mortal"  # 24.10
+    pooled_saves = True  # 05.04: saves rolled together, resolved lowest first
+    devastating_wounds_per_line = True  # 24.10: "after resolving any normal damage"
     hazard_fails_on = 2  # 06.03 "on a 1-2, that roll fails"
     snap_shooting_hit_rerolls = False  # 15.09 "You cannot re-roll hit rolls"
     extra_attacks_unmodifiable = False  # 24.11 has no such clause
@@ -22,6 +24,10 @@ class Eleventh(RuleSet):
     save_improvement_cap = None
     # 22.05 Plunging Fire: improve the BS of the attack by 1 (reference facts §6.1)
     plunging_fire_improvement = 1
+    #: 24.07 "for each model in that unit (excluding MONSTER/VEHICLE models), you can only
+    #: select one of the following ...: [CLOSE-QUARTERS] weapons / its other ranged
+    #: weapons"; 24.27 "[PISTOL] and [CLOSE-QUARTERS] are identical for all rules purposes".
+    pistol_choice_exempt = frozenset({"MONSTER", "VEHICLE"})
 
     def skill_penalty(self, c: AttackCircumstances) -> int:
         """13.08 Benefit of Cover: "worsen the BS characteristic of that attack by 1";

@@ -1,0 +1,47 @@
+"""BLAS pinned to one thread while the exact engine runs.
+
+The engine's matrix products are small to mid-sized (tens to a few hundred rows); on a
+shared 2-core machine OpenBLAS's default of one thread per core makes them 2-14x slower
+(threads spin and wait on each other, and on every other process). ``one_blas_thread``
+limits the BLAS pool to one thread for the duration of a call and restores it after,
+through ``threadpoolctl`` (the library that knows every BLAS numpy may be linked with),
+with one controller built once: entering the limit then costs a few microseconds.
+
+>>> @one_blas_thread
+... def f() -> int:
+...     return 1
+>>> f()
+1
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+from threadpoolctl import ThreadpoolController
+
+__all__ = ["one_blas_thread"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+@functools.cache
+def _controller() -> ThreadpoolController:
+    import numpy as np
+
+    np.ones((2, 2)) @ np.ones((2, 2))  # BLAS is loaded (lazily on some builds)
+    return ThreadpoolController()
+
+
+def one_blas_thread(fn: Callable[P, R]) -> Callable[P, R]:
+    """Run ``fn`` with the BLAS thread pool limited to one thread."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        with _controller().limit(limits=1, user_api="blas"):
+            return fn(*args, **kwargs)
+
+    return wrapper
