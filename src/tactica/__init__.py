@@ -10,9 +10,10 @@
 
 from __future__ import annotations
 
-from .combat import Result, Scenario, ScenarioError, calculate
+from .combat import Result, Scenario, ScenarioError, calculate, calculate_many
 from .dice import DiceExpr
 
 __version__ = "0.1.0"
 
-__all__ = ["DiceExpr", "Result", "Scenario", "ScenarioError", "__version__", "calculate"]
+__all__ = ["DiceExpr", "Result", "Scenario", "ScenarioError", "__version__", "calculate",
+           "calculate_many"]

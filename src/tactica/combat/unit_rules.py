@@ -82,7 +82,7 @@ def _base(rule: str) -> str:
 
 def _reason(rule: str, whose: str, scenario: Scenario, applied: set[str]) -> str | None:
     """Why ``rule`` (of the ``whose`` unit) is not in the numbers, or None if it is."""
-    from ..effects import UnknownEffectError, find_effect, non_combat_reason
+    from ..effects import UnknownEffectError, known_effect, non_combat_reason
 
     base = _base(rule)
     if whose == "target" and base in COMPUTED:
@@ -102,9 +102,12 @@ def _reason(rule: str, whose: str, scenario: Scenario, applied: set[str]) -> str
     if reason is not None:
         return f"not a combat rule ({reason})"
     try:
-        effect, _ = find_effect(rule, scenario.rules)
+        found = known_effect(rule, scenario.rules)
     except UnknownEffectError:
+        found = None
+    if found is None:
         return "not modelled"
+    effect, _ = found
     if name_key(effect.name) in applied:
         return None
     if whose == "target":

@@ -14,7 +14,8 @@ from ..names import normalise, suggest
 from .catalogue import EFFECTS, NON_COMBAT
 from .model import NamedEffect, Outcome
 
-__all__ = ["EFFECTS", "NON_COMBAT", "NamedEffect", "Outcome", "find_effect", "list_effects"]
+__all__ = ["EFFECTS", "NON_COMBAT", "NamedEffect", "Outcome", "find_effect", "known_effect",
+           "list_effects"]
 
 _INDEX: dict[str, list[NamedEffect]] = {}
 for _e in EFFECTS:
@@ -43,6 +44,20 @@ def find_effect(text: str, rules: str | None = None) -> tuple[NamedEffect, str |
     version (Tank Shock, 10th / Crushing Impact, 11th). Raises ``UnknownEffectError``
     with suggestions, or with a plain statement when the rule exists but changes no odds
     (``non_combat_reason``)."""
+    found = known_effect(text, rules)
+    if found is not None:
+        return found
+    name, _ = _split(text)
+    names = [e.name for e in EFFECTS] + list(NON_COMBAT)
+    hint = suggest(name, names)
+    raise UnknownEffectError(f"unknown effect {text!r}"
+                             + (f"; did you mean: {', '.join(hint)}?" if hint else ""))
+
+
+def known_effect(text: str, rules: str | None = None) -> tuple[NamedEffect, str | None] | None:
+    """``find_effect`` without the suggestions: None for an unknown name (a result's
+    list of rules not calculated asks this of every rule of both units, and the
+    suggestions were most of a small calculation's time)."""
     name, param = _split(text)
     key = normalise(name)
     if key in _INDEX:
@@ -56,10 +71,7 @@ def find_effect(text: str, rules: str | None = None) -> tuple[NamedEffect, str |
     if key in _NON_COMBAT:
         raise UnknownEffectError(f"{_NON_COMBAT[key]} is not a combat rule "
                                  f"({NON_COMBAT[_NON_COMBAT[key]]})")
-    names = [e.name for e in EFFECTS] + list(NON_COMBAT)
-    hint = suggest(name, names)
-    raise UnknownEffectError(f"unknown effect {text!r}"
-                             + (f"; did you mean: {', '.join(hint)}?" if hint else ""))
+    return None
 
 
 def non_combat_reason(text: str) -> str | None:
