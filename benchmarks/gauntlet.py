@@ -1,5 +1,5 @@
 """The gauntlet: every unit of the bundled library as an attacker, in both phases, with
-the weapons ``tactica calc`` picks by default (``build_attacker``), at its smallest size,
+its default wargear (``tactica.units.resolve_attacker``), at its default size,
 against the ten target presets (shared by ``bench_batch.py`` and its tests)."""
 
 from __future__ import annotations
@@ -7,12 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-import typer
-
-from tactica.cli.calc import build_attacker
 from tactica.combat.scenario import Attacker, Phase, Target
 from tactica.library import Library, load_library
 from tactica.model.common import RulesVersion
+from tactica.units import UnitError, UnitRef, resolve_attacker
 
 
 @dataclass(frozen=True)
@@ -29,12 +27,12 @@ def attackers(lib: Library) -> Iterator[Matchup]:
     """Every datasheet (each rules version) in both phases; units with no weapons of a
     phase are left out of that phase."""
     for sheet in lib.datasheets():
-        low = sum(c.min for c in sheet.composition) or 1
         phases: tuple[Phase, ...] = ("shooting", "fight")
         for phase in phases:
             try:
-                attacker, _ = build_attacker(sheet, low, phase, [])
-            except typer.BadParameter:
+                attacker, _ = resolve_attacker(UnitRef(unit=sheet.name), lib, sheet.rules,
+                                               phase)
+            except UnitError:
                 continue
             yield Matchup(sheet.name, phase, sheet.rules, attacker)
 

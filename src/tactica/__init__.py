@@ -10,10 +10,25 @@
 
 from __future__ import annotations
 
-from .combat import Result, Scenario, ScenarioError, calculate, calculate_many
+from typing import TYPE_CHECKING, Any
+
+from .combat import Result, Scenario, ScenarioError, calculate_many
 from .dice import DiceExpr
 
 __version__ = "0.1.0"
 
 __all__ = ["DiceExpr", "Result", "Scenario", "ScenarioError", "__version__", "calculate",
            "calculate_many"]
+
+if TYPE_CHECKING:
+    from .units.resolve import UnitLibrary
+
+
+def calculate(scenario: Scenario | dict[str, Any] | str,
+              library: UnitLibrary | None = None) -> Result:
+    """``tactica.calculator.calculate``: a scenario (version 1, or version 2 naming library
+    units) in, the result out. Imported on first use, so that ``import tactica`` (a web
+    calculation worker's start) stays light."""
+    from .calculator import calculate as calculate_document
+
+    return calculate_document(scenario, library)

@@ -55,7 +55,15 @@ from .facts import (
 )
 from .model.common import Frozen, RulesVersion
 from .model.datasheet import Ability, Datasheet
-from .model.rules import CoreRule, DetachmentRule, Enhancement, RuleRecord, Stratagem
+from .model.rules import (
+    ArmyRule,
+    CoreRule,
+    Detachment,
+    DetachmentRule,
+    Enhancement,
+    RuleRecord,
+    Stratagem,
+)
 from .names import UnknownNameError, name_key, suggest
 
 __all__ = [
@@ -109,6 +117,8 @@ def record_name(record: RuleRecord) -> str | None:
         return record.name
     if isinstance(record, CoreRule):
         return record.title
+    if isinstance(record, Detachment | ArmyRule):
+        return record.name
     return None
 
 
@@ -120,6 +130,9 @@ def _record_keys(record: RuleRecord) -> list[str]:
     section = getattr(record, "section", None)
     if isinstance(section, str) and section.strip():
         keys += [name_key(section), name_key(f"{name} {section}")]
+    detachment = getattr(record, "detachment", None)
+    if isinstance(detachment, str) and detachment:  # "Armour of Contempt (Gladius ...)"
+        keys.append(name_key(f"{name} ({detachment})"))
     return keys
 
 

@@ -329,6 +329,7 @@ class _Candidate:
 
 
 _FILLED = ("models", "weapons", "abilities", "composition", "points", "leader_of",
+           "model_types", "wargear", "wargear_budgets",
            "keywords", "faction_keywords")
 
 
@@ -348,9 +349,10 @@ class SourcedLibrary(Library):
         dataset: UnitSource | None = None,
         presets: Sequence[TargetPreset] | None = None,
         missing: Sequence[str] = (),
+        rule_records: Sequence[RuleRecord] = (),
     ) -> None:
         records: tuple[RuleRecord, ...] = seeds.records() if seeds is not None else ()
-        super().__init__((), records, presets)
+        super().__init__((), (*records, *rule_records), presets)
         self.seeds = seeds
         ordered: list[UnitSource] = []
         if seeds is not None:
@@ -609,9 +611,16 @@ def build_library(
         catalogues = [load_bsdata([p]) for p in data_paths]
     bundled: UnitSource | None = None
     missing: list[str] = []
+    rule_records: tuple[RuleRecord, ...] = ()
     if dataset:
         try:
             bundled = bundled_dataset()
         except DatasetMissingError as exc:
             missing.append(str(exc))
-    return SourcedLibrary(seeds, catalogues, bundled, missing=missing)
+        else:  # issue 16: every faction's detachments, stratagems, enhancements, army rules
+            from .loaders.wh40kdc_rules import dataset_rules, without_seed_duplicates
+
+            seed_records = seeds.records() if seeds is not None else ()
+            rule_records = without_seed_duplicates(dataset_rules().records(), seed_records)
+    return SourcedLibrary(seeds, catalogues, bundled, missing=missing,
+                          rule_records=rule_records)

@@ -75,8 +75,8 @@ def test_an_unreadable_list_exits_2_with_the_line_number(tmp_path: Path) -> None
 
 def test_an_unsupported_file_exits_2_with_the_reason() -> None:
     code, _, err = run("list", "validate",
-                       str(ROSTERS / "chaos-knights-houndpack" / "input.rosterizer.json"))
-    assert code == 2 and "Rosterizer" in err
+                       str(ROSTERS / "chaos-knights-houndpack" / "expected.parsed.json"))
+    assert code == 2 and "conformance result" in err
 
 
 def test_show_marks_unknown_datasheets_with_did_you_mean() -> None:

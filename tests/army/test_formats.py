@@ -36,9 +36,9 @@ REFUSED = {
     "expected.parsed.json": "conformance result",
     "expected.roster.json": "resolved roster",
     "expected.roster-json.json": "resolved roster",
-    "expected.rosterizer.json": "Rosterizer",
-    "input.rosterizer.json": "Rosterizer",
 }
+#: Import-only formats (no export to round-trip through).
+IMPORT_ONLY = ("rosterizer.json",)
 
 #: The format each importable file is in, by its name.
 FORMAT_OF = {
@@ -46,6 +46,7 @@ FORMAT_OF = {
     "newrecruit-json.json": "newrecruit-json", "input.json": "listforge-json",
     "newrecruit-simple.txt": "newrecruit-text", "wtc-compact.txt": "wtc",
     "wtc-full.txt": "wtc", "listforge-text.txt": "listforge-text",
+    "rosterizer.json": "rosterizer",
 }
 
 
@@ -83,7 +84,8 @@ def test_every_file_imports_or_is_refused_for_a_stated_reason(path: Path) -> Non
         assert sum(u.points or 0 for u in roster.units) == roster.declared_points
 
 
-@pytest.mark.parametrize("path", [p for p in ALL_FILES if p.name not in REFUSED],
+@pytest.mark.parametrize("path", [p for p in ALL_FILES if p.name not in REFUSED
+                                  and not p.name.endswith(IMPORT_ONLY)],
                          ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_export_then_import_gives_the_same_roster(path: Path) -> None:
     roster = load_roster(path)

@@ -528,3 +528,74 @@ def test_cult_ambush_resurgence_points(size: str, points: int) -> None:
                  battle_size=size)
     assert resurgence_points(deeds) == points + 2
     assert resurgence_points(army(faction="Tyranids")) is None
+
+
+# --- every faction's detachments (issue 16): dataset detachment records -------------------
+
+from tactica.model import Detachment, Source  # noqa: E402
+from tactica.model.rules import GrantedKeyword  # noqa: E402
+
+DOGS = ("CHAOS KNIGHTS",)
+
+
+def _det(**fields: object) -> Detachment:
+    data: dict[str, object] = {"name": "Test Lance", "faction": "Chaos Knights", "points": 2,
+                               "rules": "11th", "source": Source(file="test")}
+    data.update(fields)
+    return Detachment.model_validate(data)
+
+
+def _dogs(*units: RosterUnit, det: Detachment) -> tuple[Roster, Library]:
+    lib = seed_plus(sheet("Test Dog", DOGS, ("VEHICLE", "WAR DOG"), 100),
+                    sheet("Test Knight", DOGS, ("VEHICLE", "TITANIC"), 300), records=(det,))
+    roster = army(units=units, faction="Chaos Knights", detachments=(det.name,))
+    return roster, lib
+
+
+def test_a_granted_keyword_makes_a_war_dog_a_character_warlord() -> None:
+    """Houndpack Lance (dataset): CHARACTER to up to 3 WAR DOG units, so a War Dog may be
+    the Warlord; without the grant it may not."""
+    grant = GrantedKeyword(keyword="CHARACTER", to_keywords=("WAR DOG",), max_selected=3)
+    roster, lib = _dogs(unit("u1", "Test Dog", warlord=True), det=_det(granted_keywords=(grant,)))
+    assert "WARLORD_NOT_CHARACTER" not in errors(report(roster, lib))
+    roster, lib = _dogs(unit("u1", "Test Dog", warlord=True), det=_det())
+    assert "WARLORD_NOT_CHARACTER" in errors(report(roster, lib))
+
+
+def test_a_granted_keyword_cap() -> None:
+    grant = GrantedKeyword(keyword="CHARACTER", to_keywords=("WAR DOG",), max_selected=1)
+    units = (unit("u1", "Test Dog", warlord=True),
+             unit("u2", "Test Dog", enhancements=enh("Preyslayer")))
+    roster, lib = _dogs(*units, det=_det(granted_keywords=(grant,)))
+    assert "DETACHMENT_GRANT" in errors(report(roster, lib))
+
+
+def test_a_detachment_keyword_restriction() -> None:
+    roster, lib = _dogs(unit("u1", "Test Dog", warlord=True), unit("u2", "Test Knight"),
+                        det=_det(required_keywords=("WAR DOG",),
+                                 granted_keywords=(GrantedKeyword(
+                                     keyword="CHARACTER", to_keywords=("WAR DOG",)),)))
+    r = report(roster, lib)
+    assert [v.unit_id for v in r.violations if v.code == "DETACHMENT_RESTRICTION"] == ["u2"]
+
+
+def test_detachment_unit_minimums() -> None:
+    det = _det(unit_minimums=(("WAR DOG", 3),), granted_keywords=(GrantedKeyword(
+        keyword="CHARACTER", to_keywords=("WAR DOG",)),))
+    roster, lib = _dogs(unit("u1", "Test Dog", warlord=True), unit("u2", "Test Dog"),
+                        det=det)
+    assert "DETACHMENT_UNITS" in errors(report(roster, lib))
+    roster, lib = _dogs(unit("u1", "Test Dog", warlord=True), unit("u2", "Test Dog"),
+                        unit("u3", "Test Dog"), det=det)
+    assert "DETACHMENT_UNITS" not in errors(report(roster, lib))
+
+
+def test_detachment_points_from_the_detachment_record() -> None:
+    """Two detachments of 2 points each: 4 of a Strike Force's 3."""
+    roster, lib = _dogs(unit("u1", "Test Knight", warlord=True), det=_det())
+    other = _det(name="Other Lance")
+    lib = Library(lib.datasheets(), (*lib.records(), other))
+    roster = roster.model_copy(update={"detachments": ("Test Lance", "Other Lance")})
+    r = report(roster, lib)
+    assert (r.detachment_points, r.detachment_budget) == (4, 3)
+    assert "DETACHMENT_POINTS" in errors(r)

@@ -9,12 +9,11 @@ from functools import cache
 
 import numpy as np
 import pytest
-import typer
 
 from tactica import calculate, calculate_many
-from tactica.cli.calc import build_attacker
 from tactica.combat.scenario import Attacker, Scenario, ScenarioError, Target
 from tactica.library import load_library
+from tactica.units import UnitError, UnitRef, resolve_attacker
 
 
 @cache
@@ -22,10 +21,10 @@ def _sample() -> tuple[list[tuple[str, Attacker]], list[Target]]:
     lib = load_library()
     attackers = []
     for sheet in lib.datasheets()[::40]:
-        low = sum(c.min for c in sheet.composition) or 1
         for phase in ("shooting", "fight"):
-            with contextlib.suppress(typer.BadParameter):  # no weapons of the phase
-                attackers.append((phase, build_attacker(sheet, low, phase, [])[0]))
+            with contextlib.suppress(UnitError):  # no weapons of the phase
+                ref = UnitRef(unit=sheet.name)
+                attackers.append((phase, resolve_attacker(ref, lib, sheet.rules, phase)[0]))
     return attackers, [p.to_target() for p in lib.presets()]
 
 

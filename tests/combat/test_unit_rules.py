@@ -14,8 +14,11 @@ import pytest
 
 from tactica import calculate
 from tactica.combat import Result
-from tactica.combat.scenario import Scenario
+from tactica.combat.scenario import Attacker, Phase, Scenario
 from tactica.combat.unit_rules import COMPUTED, rules_not_calculated
+from tactica.facts import TargetPreset
+from tactica.model import Datasheet, RulesVersion
+from tactica.units import UnitError, UnitRef, resolve_attacker
 
 from .test_worked_examples import models, torrent
 
@@ -97,18 +100,37 @@ def test_the_target_s_stealth_is_applied() -> None:
 # --- real units (the "real-data" part: the packaged seed pages) ----------------------------
 
 
+class _OneSheet:
+    """A library of one datasheet, for fielding it (``tactica.units``)."""
+
+    def __init__(self, sheet: Datasheet) -> None:
+        self.sheet = sheet
+
+    def datasheet(self, name: str, rules: RulesVersion | None = None) -> Datasheet:
+        return self.sheet
+
+    def presets(self) -> tuple[TargetPreset, ...]:
+        return ()
+
+
+def fielded(sheet: Datasheet, models: int | None, phase: Phase) -> Attacker:
+    """The unit as fielded by default (its loadout's weapons for the phase)."""
+    attacker, _ = resolve_attacker(UnitRef(unit=sheet.name, models=models), _OneSheet(sheet),
+                                   sheet.rules, phase)
+    return attacker
+
+
 def test_seed_transports_deadly_demise_and_firing_deck() -> None:
     """The Banehammer (Deadly Demise D6+2, Firing Deck 12) and the Tyrannocyte (Deadly
     Demise D3) carry their rules into a target; Death Riders charging the Banehammer get
     the side outcome and the Banehammer's other rules under not_calculated."""
-    from tactica.cli.calc import build_attacker
     from tactica.library import load_seed_library
 
     lib = load_seed_library()
     bane = lib.target("Banehammer")
     assert str(bane.deadly_demise) == "D6+2" and "Firing Deck 12" in bane.abilities
     assert str(lib.target("Tyrannocyte").deadly_demise) == "D3"
-    attacker, _ = build_attacker(lib.datasheet("Death Riders"), 5, "fight", [])
+    attacker = fielded(lib.datasheet("Death Riders"), 5, "fight")
     r = calculate(Scenario(phase="fight", attacker=attacker, target=bane,
                            context={"charged": True}))
     assert r.not_calculated
@@ -120,7 +142,6 @@ def test_every_seed_unit_rule_is_computed_or_listed() -> None:
     """Meta-test: each ability of every seed datasheet, as target and as attacker, is
     either computed (the target's Feel No Pain, Stealth, Deadly Demise; a named effect
     the calculation applied) or listed under not_calculated."""
-    from tactica.cli.calc import build_attacker
     from tactica.library import load_seed_library
 
     lib = load_seed_library()
@@ -131,7 +152,10 @@ def test_every_seed_unit_rule_is_computed_or_listed() -> None:
             target = lib.target(sheet.name)
         except ValueError:
             continue
-        attacker, _ = build_attacker(sheet, 1, "fight", [])
+        try:
+            attacker = fielded(sheet, None, "fight")
+        except UnitError:  # no melee weapon
+            continue
         for s in (Scenario(phase="fight", attacker=attacker, target=meq),
                   Scenario(phase="fight", attacker=attacker, target=target)):
             r = calculate(s)
@@ -150,9 +174,6 @@ def test_dataset_ability_kinds_are_computed_or_listed() -> None:
     """Meta-test over the bundled dataset (every unit that makes a target): no ability
     of any kind (core, faction, unit, wargear, damaged) is dropped silently."""
     pytest.importorskip("wh40kdc")
-    import click
-
-    from tactica.cli.calc import build_attacker
     from tactica.facts import target_from_datasheet
     from tactica.loaders.wh40kdc import embedded_dataset
 
@@ -165,9 +186,9 @@ def test_dataset_ability_kinds_are_computed_or_listed() -> None:
             continue
         try:
             target = target_from_datasheet(sheet)
-            attacker, _ = build_attacker(sheet, 1, "fight" if any(
-                w.is_melee for w in sheet.weapons) else "shooting", [])
-        except (ValueError, click.BadParameter):  # no stats or no weapon to fight with
+            attacker = fielded(sheet, None, "fight" if any(
+                w.is_melee for w in sheet.weapons) else "shooting")
+        except (ValueError, UnitError):  # no stats or no weapon to fight with
             continue
         units += 1
         s = Scenario(phase="fight", attacker=attacker, target=target)

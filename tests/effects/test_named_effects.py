@@ -333,7 +333,8 @@ def test_martial_espionage(rules: str) -> None:
 def test_for_the_brood(rules: str) -> None:
     """For the Brood (E.4 #30): per friendly GSC unit engaged with the target, D6: 2-4 ->
     1 mortal wound, 5+ -> 2. pmf (1/6, 3/6, 2/6); mean 3/6 + 2 * 2/6 = 7/6. 1CP."""
-    r = run(weapon(count=6), rules=rules, effects=["For the Brood"])
+    r = run(weapon(count=6), rules=rules, game_mode="boarding actions",
+            effects=["For the Brood"])
     (side,) = r.other_mortal_wounds
     assert "For the Brood" in side.label
     assert list(side.distribution.pmf) == pmf_approx([F(1, 6), F(3, 6), F(2, 6)])
@@ -351,7 +352,7 @@ def test_lurking_menace(rules: str, distance: float | None, hits: Fraction) -> N
     less) no change: 6 * 4/6 = 4. An unknown distance counts as not within 3"."""
     r = run(weapon(count=6, skill=3), rules=rules, keywords=["INFANTRY"],
             tgt=target(keywords=[GSC, "INFANTRY"]), distance=distance,
-            effects=["Lurking Menace"])
+            game_mode="boarding actions", effects=["Lurking Menace"])
     assert r.hits.mean == approx(hits)
     within = any("within 3" in n for n in r.notes)
     assert within == (distance is not None and distance <= 3)
@@ -363,7 +364,8 @@ def test_lurking_menace(rules: str, distance: float | None, hits: Fraction) -> N
 def test_battlefield_command(rules: str) -> None:
     """Battlefield Command (E.3 #18): the unit counts as led for Cult Demagogue: +1 to
     Hit. 6 attacks BS4+: 4 hits. 1CP; the result says why."""
-    r = run(weapon(count=6), rules=rules, effects=["Battlefield Command"])
+    r = run(weapon(count=6), rules=rules, game_mode="boarding actions",
+            effects=["Battlefield Command"])
     assert r.hits.mean == approx(4)
     assert r.cp_spent == 1
     assert any("Cult Demagogue" in n for n in r.notes)
@@ -602,11 +604,13 @@ def test_fire_overwatch_snap_shooting(rules: str, p_hit: Fraction) -> None:
 def test_fire_overwatch_with_primed_and_readied(rules: str) -> None:
     """FAQ (E.4 #40): Primed and Readied does not work while snap shooting, so a 5 is
     neither a critical nor a hit. 6 attacks [SUSTAINED HITS 1]: only a 6 (2 hits):
-    E[hits] = 6 * 1/6 * 2 = 2. CP 1 + 2 = 3."""
+    E[hits] = 6 * 1/6 * 2 = 2. CP 2. (Snap shooting given as a plain modifier: with Fire
+    Overwatch itself the stratagem is refused, its WHEN being the Shooting or Fight phase,
+    15.01.)"""
     r = run(weapon(count=6, skill=3, abilities=["Sustained Hits 1"]), rules=rules,
-            effects=["Fire Overwatch", "Primed and Readied"])
+            effects=[{"snap_shooting": True}, "Primed and Readied"])
     assert r.hits.mean == approx(2)
-    assert r.cp_spent == 3
+    assert r.cp_spent == 2
 
 
 @covers("Smokescreen", "10th")
@@ -806,7 +810,7 @@ def test_hit_bonuses_capped_at_plus_one(rules: str) -> None:
 def test_battlefield_command_and_cult_demagogue_capped() -> None:
     """Battlefield Command (+1) and Cult Demagogue (+1): +1 in all. 6 attacks BS4+:
     4 hits, not 5."""
-    r = run(weapon(count=6), led_by=["Primus"],
+    r = run(weapon(count=6), led_by=["Primus"], game_mode="boarding actions",
             effects=["Battlefield Command", "Cult Demagogue"])
     assert r.hits.mean == approx(4)
 
@@ -908,7 +912,7 @@ def test_monte_carlo_crushing_impact() -> None:
 def test_monte_carlo_reports_side_distributions() -> None:
     """For the Brood under Monte Carlo: the side distribution is a fixed pmf (no sampling
     needed): (1/6, 3/6, 2/6)."""
-    r = mc(weapon(count=6), effects=["For the Brood"])
+    r = mc(weapon(count=6), game_mode="boarding actions", effects=["For the Brood"])
     (side,) = r.other_mortal_wounds
     assert list(side.distribution.pmf) == pmf_approx([F(1, 6), F(3, 6), F(2, 6)])
 

@@ -104,11 +104,20 @@ CASES = [
          "or MOUNTED unit", keywords=["ASTRA MILITARUM", "VEHICLE"]),
     # --- Cult Unveiled, Boarding Actions
     case("For the Brood", "effects.0: For the Brood: the attacker is not a GENESTEALER CULTS "
-         "unit", keywords=NOT_GSC),
+         "unit", keywords=NOT_GSC, game_mode="boarding actions"),
     case("Lurking Menace", "effects.0: Lurking Menace: the target is not a GENESTEALER CULTS "
-         "unit", keywords=NOT_GSC),
+         "unit", keywords=NOT_GSC, game_mode="boarding actions"),
     case("Battlefield Command", "effects.0: Battlefield Command: the attacker is not a "
-         "GENESTEALER CULTS unit", keywords=NOT_GSC),
+         "GENESTEALER CULTS unit", keywords=NOT_GSC, game_mode="boarding actions"),
+    case("For the Brood", "effects.0: For the Brood: a boarding actions stratagem; "
+         "context.game_mode is standard"),
+    # --- 15.01: once per phase; WHEN against Fire Overwatch
+    case("Coordinated Trap", "effects.1: Coordinated Trap: already used in this phase "
+         "(effects.0); the same stratagem can be used once per phase",
+         effects=["Coordinated Trap", "Coordinated Trap"]),
+    case("Coordinated Trap", "effects.1: Coordinated Trap: used in the shooting/fight phase, "
+         "not during Fire Overwatch (the opponent's Movement or Charge phase)",
+         effects=["Fire Overwatch", "Coordinated Trap"]),
     # --- Final Day
     case("Hyperferocity", "effects.0: Hyperferocity: used in the fight phase, not the "
          "shooting phase"),

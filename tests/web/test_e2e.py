@@ -23,10 +23,10 @@ import httpx
 import pytest
 
 from tactica import calculate
-from tactica.cli.calc import build_attacker
 from tactica.combat.result import Distribution, Result
 from tactica.combat.scenario import Context, Scenario
 from tactica.library import load_seed_library
+from tactica.units import UnitRef, resolve_attacker
 from tactica.web.wording import player_text
 
 PHONE = {"width": 390, "height": 844}
@@ -173,7 +173,8 @@ def test_a_unit_against_a_preset_shows_the_numbers_of_the_api(
     # the scenario the page sent is the one the command line builds for the same choice
     lib = load_seed_library()
     sheet = lib.datasheet("Neophyte Hybrids")
-    attacker, _ = build_attacker(sheet, 10, "shooting", [])
+    attacker, _ = resolve_attacker(UnitRef(unit=sheet.name, models=10), lib, sheet.rules,
+                                   "shooting")
     expected = Scenario(attacker=attacker, target=lib.target("geq"),
                         context=Context(attacker_toughness=3))
     sent = Scenario.model_validate(scenario_in_url(tab))
@@ -241,7 +242,7 @@ def test_a_link_made_elsewhere_opens_with_its_rules_ticked(tab: Tab) -> None:
     """A link written by another program (base64url of the scenario's JSON in ``#s=``):
     the page fills the form from it, ticks its named effects and shows its numbers."""
     lib = load_seed_library()
-    attacker, _ = build_attacker(lib.datasheet("Banehammer"), 1, "shooting", [])
+    attacker, _ = resolve_attacker(UnitRef(unit="Banehammer"), lib, "11th", "shooting")
     scenario = Scenario(attacker=attacker, target=lib.target("knight"),
                         context=Context(attacker_wounds_left=6),
                         effects=("Damaged: 1-8 wounds remaining", "Command Re-roll: wound"))
@@ -267,7 +268,8 @@ def test_a_link_keeps_the_units_rules_and_the_new_circumstances(tab: Tab) -> Non
     context sets indirect shooting and Plunging Fire: the page keeps them (the select and
     the boxes) and shows the API's numbers, its side outcome and not-calculated list."""
     lib = load_seed_library()
-    attacker, _ = build_attacker(lib.datasheet("Neophyte Hybrids"), 10, "shooting", [])
+    attacker, _ = resolve_attacker(UnitRef(unit="Neophyte Hybrids", models=10), lib, "11th",
+                                   "shooting")
     scenario = Scenario(attacker=attacker, target=lib.target("Banehammer"),
                         context=Context(indirect="spotted", plunging_fire=True, distance=6))
     link = base64.urlsafe_b64encode(scenario.model_dump_json().encode()).decode().rstrip("=")

@@ -56,6 +56,9 @@ class ListAttacker:
     notes: tuple[str, ...]
     army_faction: str | None
     detachment: str | None
+    #: candidates applied only when named: what each assumes (``SITUATIONAL`` and the
+    #: dataset rules whose trigger a scenario cannot state)
+    situational: dict[str, str] | None = None
 
 
 def find_unit(roster: Roster, name: str) -> tuple[RosterUnit, list[str]]:
@@ -236,6 +239,7 @@ def list_attacker(roster: Roster, name: str, library: Library, phase: str) -> Li
     for detachment in roster.detachments:
         candidates += [e.name for e in list_effects(detachment=detachment)
                        if e.kind == "detachment rule"]
+    situational = _dataset_rules(roster, candidates)
     if not lines:
         what = "melee" if phase == "fight" else "ranged"
         raise ValueError(f"{unit.name} has no {what} weapon in the list")
@@ -250,13 +254,49 @@ def list_attacker(roster: Roster, name: str, library: Library, phase: str) -> Li
     return ListAttacker(attacker=attacker, sheet=sheet, unit=unit, led_by=tuple(led_by),
                         candidates=tuple(dict.fromkeys(candidates)), notes=tuple(notes),
                         army_faction=roster.faction,
-                        detachment=roster.detachments[0] if roster.detachments else None)
+                        detachment=roster.detachments[0] if roster.detachments else None,
+                        situational=situational)
 
 
-def apply_list_effects(scenario: Scenario,
-                       candidates: tuple[str, ...]) -> tuple[Scenario, list[str]]:
+def _dataset_rules(roster: Roster, candidates: list[str]) -> dict[str, str]:
+    """Every faction's rules (issue 16): add the dataset detachment rules of the list's
+    detachments and its faction's army rules to ``candidates``; those that assume what a
+    scenario cannot state are returned as situational (name: why)."""
+    from ..effects import dataset_effects
+
+    data = dataset_effects()
+    if data is None:
+        return {}
+    faction = roster.faction
+    if faction is not None:
+        from ..loaders.wh40kdc import embedded_dataset
+
+        faction = embedded_dataset().faction(faction) or faction
+    from ..effects import UnknownEffectError, find_effect
+
+    out: dict[str, str] = {}
+    for name, assumed in data.list_rules(faction, roster.detachments).items():
+        try:
+            effect, _ = find_effect(name, roster.rules)
+        except UnknownEffectError:
+            continue
+        if getattr(effect.apply, "status", None) is None:
+            continue  # a seed rule of that name: the seed page is authoritative
+        if name not in candidates:
+            candidates.append(name)
+        if assumed:
+            out[name] = "it assumes " + "; ".join(assumed)
+    return out
+
+
+def apply_list_effects(scenario: Scenario, candidates: tuple[str, ...],
+                       situational: dict[str, str] | None = None
+                       ) -> tuple[Scenario, list[str]]:
     """``scenario`` with every candidate effect whose conditions hold; a note for each
-    other one (not a combat rule, or a condition that needs context)."""
+    other one (not a combat rule, a condition that needs context, or a ``situational``
+    rule a scenario cannot state)."""
     from ..effects.candidates import apply_candidates
 
-    return apply_candidates(scenario, candidates, "from the list", SITUATIONAL)
+    chosen = {name_key(d) for d in scenario.context.designated or ()}
+    pending = {k: v for k, v in (situational or {}).items() if name_key(k) not in chosen}
+    return apply_candidates(scenario, candidates, "from the list", {**SITUATIONAL, **pending})

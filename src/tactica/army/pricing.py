@@ -34,6 +34,7 @@ and marked, never dropped.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -89,6 +90,9 @@ def find_enhancement(
     and close names."""
     key = name_key(name)
     found = [e for e in library.enhancements() if name_key(e.name) == key]
+    if not found:  # the dataset names some "Final Howl (Aura)", "Snarling Rivalry (Upgrade)"
+        found = [e for e in library.enhancements()
+                 if name_key(re.sub(r"\s*\([^)]*\)\s*$", "", e.name)) == key]
     if found:
         found.sort(key=lambda e: e.rules != rules)
         return found[0], ()

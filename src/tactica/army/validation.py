@@ -31,8 +31,14 @@ from typing import Literal
 from ..library import Library
 from ..model.common import Frozen
 from ..model.datasheet import Datasheet
-from ..model.rules import DetachmentRule, Enhancement
+from ..model.rules import Detachment, DetachmentRule, Enhancement
 from ..names import UnknownNameError, name_key, suggest
+from .detachments import (
+    detachment_records,
+    granted_keywords,
+    restriction_problems,
+    unknown_keywords,
+)
 from .pricing import PriceBreakdown, Resolved, find_enhancement, price_roster, resolve
 from .roster import BattleSize, Roster, RosterUnit
 from .transport import covers, model_wounds, parse_transport
@@ -60,6 +66,11 @@ CODES: dict[str, str] = {
     "BATTLE_SIZE_UNKNOWN": "no battle size or points limit: size-dependent checks skipped",
     "DETACHMENT_COUNT": "10th Core Rules, Muster Armies: one detachment; 11th: at least one",
     "DETACHMENT_UNKNOWN": "detachment not in the library or the detachment-points table",
+    "DETACHMENT_RESTRICTION": "the detachment's keyword restriction (bundled dataset: "
+                              "every unit needs the keyword)",
+    "DETACHMENT_UNITS": "the detachment's unit minimums (bundled dataset)",
+    "DETACHMENT_GRANT": "a keyword the detachment grants to up to N units (bundled "
+                        "dataset)",
     "DETACHMENT_POINTS": "BSData wh40k-11e Army Roster: detachment points Incursion 2, "
                          "Strike Force 3, Onslaught 4",
     "FACTION_UNKNOWN": "Muster Armies: the Army Faction (the list names none)",
@@ -210,6 +221,7 @@ class _Check:
     out: list[Violation] = field(default_factory=list)
     dp: int | None = None
     budget: int | None = None
+    granted: dict[str, set[str]] = field(default_factory=dict)
 
     def add(self, code: str, message: str, unit: RosterUnit | None = None,
             severity: Severity = "error") -> None:
@@ -225,11 +237,13 @@ class _Check:
         return [(u, s) for u in self.roster.units if (s := self.sheet(u)) is not None]
 
 
-def _keywords(sheet: Datasheet, unit: RosterUnit) -> set[str]:
+def _keywords(sheet: Datasheet, unit: RosterUnit,
+              granted: dict[str, set[str]] | None = None) -> set[str]:
+    """The unit's keywords, with those its detachments grant (``army.detachments``)."""
     kws = {*sheet.keywords, *sheet.faction_keywords, sheet.name.upper()}
     if unit.character:
         kws.add("CHARACTER")
-    return kws
+    return kws | (granted or {}).get(unit.id, set())
 
 
 def _faction_of(sheet: Datasheet, keyword: str) -> bool:
@@ -276,6 +290,7 @@ def _known_detachments(library: Library) -> dict[str, str]:
     names = [*DETACHMENT_POINTS_11TH, *(e.detachment for e in library.enhancements())]
     names += [r.detachment for r in library.records()
               if isinstance(r, DetachmentRule) and r.detachment]
+    names += [r.name for r in library.records() if isinstance(r, Detachment)]
     return {name_key(n): n for n in names}
 
 
@@ -295,7 +310,9 @@ def _detachments(c: _Check) -> None:
     if roster.rules != "11th":
         return
     table = {name_key(k): v for k, v in DETACHMENT_POINTS_11TH.items()}
-    costs = [table.get(name_key(d)) for d in roster.detachments]
+    records = detachment_records(c.library, roster.detachments)
+    costs = [table.get(name_key(d), getattr(records.get(name_key(d)), "points", None))
+             for d in roster.detachments]
     c.dp = sum(x for x in costs if x is not None) if all(x is not None for x in costs) \
         else roster.detachment_points
     c.budget = DETACHMENT_BUDGET_11TH[roster.size] if roster.size else None
@@ -344,14 +361,14 @@ def _factions(c: _Check) -> None:
             c.add("FACTION_NOT_ALLOWED", f"{sheet.name} ({', '.join(sheet.faction_keywords)}) "
                   f"is not a {army.upper()} unit and no allied rule admits it{extra}", unit)
     for unit, sheet in tyranids:
-        kws = _keywords(sheet, unit)
+        kws = _keywords(sheet, unit, c.granted)
         bad = [k for k in STAR_CHILDREN_EXCLUDED if k in kws]
         if "VANGUARD INVADER" not in kws or bad:
             why = f"it is {', '.join(bad)}" if bad else "it is not VANGUARD INVADER"
             c.add("STAR_CHILDREN_EXCLUDED", f"The Star Children's Blessings cannot include "
                   f"{sheet.name}: {why}", unit)
     for unit, sheet in astra:
-        bad = [k for k in BROOD_BROTHERS_EXCLUDED if k in _keywords(sheet, unit)]
+        bad = [k for k in BROOD_BROTHERS_EXCLUDED if k in _keywords(sheet, unit, c.granted)]
         if bad:
             c.add("BROOD_BROTHERS_EXCLUDED", f"Brood Brothers cannot include {sheet.name}: it "
                   f"is {', '.join(bad)}", unit)
@@ -382,7 +399,7 @@ def _warlord(c: _Check) -> None:
         sheet = c.sheet(unit)
         if sheet is None:
             continue
-        if "CHARACTER" not in _keywords(sheet, unit):
+        if "CHARACTER" not in _keywords(sheet, unit, c.granted):
             c.add("WARLORD_NOT_CHARACTER", f"the Warlord {sheet.name} is not a CHARACTER", unit)
         if gsc and _faction_of(sheet, TYRANIDS):
             c.add("TYRANIDS_WARLORD", f"the Warlord {sheet.name} is a TYRANIDS model (The Star "
@@ -390,6 +407,12 @@ def _warlord(c: _Check) -> None:
 
 
 def _eligible(record: Enhancement, kws: set[str]) -> bool | None:
+    if record.keyword_groups:  # the dataset's restrictions: all of one group, none excluded
+        ok = any(set(g) <= kws for g in record.keyword_groups) and not (
+            set(record.excluded_keywords) & kws)
+        if not ok and all(unknown_keywords(g) for g in record.keyword_groups):
+            return None  # a keyword no datasheet has: the restriction cannot be checked
+        return ok
     options = eligibility_alternatives(record.eligibility)
     if options is None:
         return None
@@ -417,7 +440,7 @@ def _enhancements(c: _Check) -> None:
                           f"{seen[key].name} ({seen[key].id})", unit)
                 seen.setdefault(key, unit)
             if sheet is not None and not choice.upgrade:
-                kws = _keywords(sheet, unit)
+                kws = _keywords(sheet, unit, c.granted)
                 if "CHARACTER" not in kws:
                     c.add("ENHANCEMENT_NOT_CHARACTER", f"{choice.name} on {sheet.name}, which "
                           "is not a CHARACTER", unit)
@@ -434,13 +457,18 @@ def _enhancements(c: _Check) -> None:
                       "enhancement, not of this army's detachment", unit)
             if sheet is None:
                 continue
-            eligible = _eligible(record, _keywords(sheet, unit))
+            eligible = _eligible(record, _keywords(sheet, unit, c.granted))
             if eligible is None and record.eligibility:
                 c.add("ENHANCEMENT_UNCHECKED", f"{record.name}: bearer restriction "
                       f"{record.eligibility!r} not understood", unit, "warning")
             elif eligible is False:
+                # decision (issue 16): an Upgrade checked only against the dataset's keyword
+                # lists is a warning: those lists are incomplete (its Battlewagon lacks the
+                # WAGON keyword its Gunwagon has, and the app sells the upgrade for it)
+                weak = choice.upgrade and bool(record.keyword_groups)
                 c.add("ENHANCEMENT_INELIGIBLE", f"{record.name} is for a "
-                      f"{record.eligibility}; {sheet.name} does not qualify", unit)
+                      f"{record.eligibility}; {sheet.name} does not qualify", unit,
+                      "warning" if weak else "error")
     size = roster.size
     if size is not None and counted > ENHANCEMENT_LIMIT[roster.rules][size]:
         c.add("ENHANCEMENT_TOO_MANY", f"{counted} enhancements; up to "
@@ -465,7 +493,7 @@ def _leaders(c: _Check) -> None:
             continue
         if leader is None or guard is None:
             continue
-        if not _can_lead(leader, guard, _keywords(guard, body)):
+        if not _can_lead(leader, guard, _keywords(guard, body, c.granted)):
             why = (f"it can lead: {', '.join(leader.leader_of)}" if leader.leader_of else
                    "its datasheet names no unit it can lead")
             c.add("LEADER_NOT_ALLOWED", f"{leader.name} cannot be attached to {guard.name}; "
@@ -503,7 +531,7 @@ def _repeats(c: _Check) -> None:
         groups.setdefault(name_key(sheet.name), []).append((unit, sheet))
     for members in groups.values():
         unit, sheet = members[0]
-        kws = _keywords(sheet, unit)
+        kws = _keywords(sheet, unit, c.granted)
         kws |= {kw for u, _ in members
                 if (kw := _HEADING_KEYWORDS.get(name_key(u.section or ""))) is not None}
         limit = _repeat_limit(c.roster.rules, c.roster.size, kws)
@@ -524,7 +552,7 @@ def _transports(c: _Check) -> None:
         if where is not None:
             riders.setdefault(where, []).append(unit)
     for unit, sheet in c.known():
-        if "DEDICATED TRANSPORT" in _keywords(sheet, unit) and unit.id not in riders:
+        if "DEDICATED TRANSPORT" in _keywords(sheet, unit, c.granted) and unit.id not in riders:
             recorded = roster.embarkation_recorded
             c.add("DEDICATED_TRANSPORT_EMPTY", f"{sheet.name} starts the battle with no unit "
                   "embarked" + ("" if recorded else " (this list format does not record "
@@ -534,7 +562,7 @@ def _transports(c: _Check) -> None:
         carrier = c.sheet(transport)
         if carrier is None:
             continue
-        if "TRANSPORT" not in _keywords(carrier, transport) or carrier.transport is None:
+        if "TRANSPORT" not in _keywords(carrier, transport, c.granted) or carrier.transport is None:
             for u in units:
                 c.add("TRANSPORT_INELIGIBLE", f"{u.name} is embarked in {carrier.name}, "
                       "which is not a TRANSPORT", u)
@@ -552,12 +580,12 @@ def _load(c: _Check, transport: RosterUnit, sheet: Datasheet, units: list[Roster
     if alt is not None and len(loads) == 1 and loads[0][0].models <= alt[0]:
         u, s = loads[0]
         alt_wounds = [w for w, _ in model_wounds(s, u.models)]
-        if covers(alt[1], _keywords(s, u)) and all(w is not None and w <= alt[2]
+        if covers(alt[1], _keywords(s, u, c.granted)) and all(w is not None and w <= alt[2]
                                                    for w in alt_wounds):
             return
     spaces = 0
     for u, s in loads:
-        kws = _keywords(s, u)
+        kws = _keywords(s, u, c.granted)
         excluded = [k for k in rules.excluded if covers(k, kws)]
         if excluded or (rules.keywords and not covers(rules.keywords, kws)):
             why = (f"it cannot transport {', '.join(excluded)} models" if excluded else
@@ -577,15 +605,29 @@ def _load(c: _Check, transport: RosterUnit, sheet: Datasheet, units: list[Roster
               f"space; its capacity is {rules.capacity}", transport)
 
 
+def _sheets(c: _Check) -> dict[str, Datasheet | None]:
+    return {u.id: c.sheet(u) for u in c.roster.units}
+
+
+def _detachment_rules(c: _Check) -> None:
+    """Every faction's detachments (issue 16): keyword restrictions, unit minimums and
+    granted-keyword caps (``army.detachments``)."""
+    needing = [u for u in c.roster.units if u.warlord
+               or any(not e.upgrade for e in u.enhancements)]
+    for code, message, unit in restriction_problems(c.roster, c.library, _sheets(c), needing):
+        c.add(code, message, unit)
+
+
 CHECKS: tuple[Callable[[_Check], None], ...] = (
-    _datasheets_and_sizes, _points, _detachments, _factions, _warlord, _enhancements,
-    _leaders, _repeats, _transports)
+    _datasheets_and_sizes, _points, _detachments, _detachment_rules, _factions, _warlord,
+    _enhancements, _leaders, _repeats, _transports)
 
 
 def validate(roster: Roster, library: Library) -> ValidationReport:
     """Run every check on ``roster`` against ``library``; every violation is returned."""
     resolved = resolve(roster, library)
     check = _Check(roster, library, resolved, price_roster(roster, library, resolved))
+    check.granted = granted_keywords(roster, library, _sheets(check))
     for run in CHECKS:
         run(check)
     return ValidationReport(violations=tuple(check.out), prices=check.prices,

@@ -178,10 +178,18 @@ def rule(
         if not how:
             _unknown(exc)
         found = []
+    from ..effects import dataset_effects
+
+    data = dataset_effects() if any(getattr(i, "key", None) for i in found) else None
     for item in found:
         note = None
         if rules is not None and item.rules != rules:
             note = f"no {rules} version of {name!r}; this is the {item.rules} text"
+        entry = None if data is None else data.of_record(item)
+        if entry is not None:  # issue 16: whether the calculator models it
+            what = entry.effect.terms if entry.status == "modelled" else entry.reason
+            note = "; ".join(x for x in (note, f"in the calculator: {entry.status} ({what})")
+                             if x)
         console.print(rule_panel(item, note))
     for text in how:
         console.print(f"calculator: {text}")

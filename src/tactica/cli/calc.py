@@ -1,7 +1,9 @@
 """``tactica calc``: a scenario file (or stdin) in, the result out; or a human mode that
 builds the scenario from the unit library.
 
-Thin by design: it parses options, builds a ``Scenario`` and calls ``tactica.calculate``.
+Thin by design: it parses options into a scenario document whose attacker and target name
+library units (scenario contract v2: ``{"unit", "models", "wargear", "led_by"}``) and
+calls ``tactica.calculate``, which fields the units (``tactica.units``).
 With ``--list FILE`` the attacker is the unit as built in an army list
 (``tactica.army.attack``: its wargear, attached leader, enhancement, detachment rule).
 """
@@ -21,96 +23,21 @@ from rich.table import Table
 from rich.text import Text
 
 from ..combat import Result, Scenario, calculate
-from ..combat.scenario import Attacker, Context, Effect, WeaponLine
+from ..combat.result import Resolved
+from ..combat.scenario import Attacker, Context, Effect
 from ..errors import one_line
-from ..model.abilities import RapidFire
 from ..model.common import RulesVersion
-from ..model.datasheet import Datasheet, WeaponProfile
+from ..model.datasheet import Datasheet
+from ..units import UnitError
 from .errors import FLAG_WORDS, fail
 
-__all__ = ["build_attacker", "calc", "render_result"]
+__all__ = ["calc", "render_result"]
 
-
-def _weapon_line(p: WeaponProfile, name: str, count: int) -> WeaponLine:
-    return WeaponLine(name=name, count=count, range=p.range, A=p.A, skill=p.skill, S=p.S,
-                      AP=p.AP, D=p.D, abilities=p.abilities)
-
-
-def _main_gun(unit: str, weapons: list[tuple[Any, WeaponProfile]]) -> tuple[Any, WeaponProfile]:
-    """The weapon a unit's models most likely carry when the data has no wargear list:
-    one named in the unit's name ("Acolyte Hybrids with Hand Flamers"), else the first
-    that is a basic gun (no abilities but Rapid Fire or Assault; the fewest attacks and
-    lowest S, which is what most models carry), else the first that is
-    neither One Shot nor a Pistol, else the first that is not One Shot."""
-    named = [(w, p) for w, p in weapons
-             if w.name.casefold().rstrip("s") in unit.casefold()
-             or w.name.casefold() + "s" in unit.casefold()]
-    main = [(w, p) for w, p in weapons if not p.has("One Shot") and not p.has("Pistol")]
-    basic = [(w, p) for w, p in main if len(w.profiles) == 1
-             and all(isinstance(a, RapidFire) or str(a) == "Assault" for a in p.abilities)]
-    basic.sort(key=lambda wp: (wp[1].A.mean, wp[1].S))  # the troops' gun is the plainest
-    reusable = [(w, p) for w, p in weapons if not p.has("One Shot")]
-    return (named or basic or main or reusable or weapons)[0]
-
-
-def build_attacker(sheet: Datasheet, models: int, phase: str,
-                   weapons: list[str]) -> tuple[Attacker, list[str]]:
-    """An attacker from a datasheet. ``weapons`` entries are ``NAME`` or ``NAME:COUNT``
-    (COUNT = how many models fire/fight with it; default all ``models``). Multi-profile
-    weapons take their first profile unless named ``"Weapon – profile"``.
-
-    Without ``weapons`` (the seed pages lack wargear lists): in the fight phase each model
-    uses its Extra Attacks weapons and its first other melee weapon (24.11); in the
-    shooting phase a MONSTER/VEHICLE fires every ranged weapon, other units one weapon
-    (``_main_gun``). The choice is returned as a note.
-    """
-    melee = phase == "fight"
-    notes: list[str] = []
-    chosen: list[tuple[WeaponProfile, str, int]] = []
-    profiles = [(w, p) for w in sheet.weapons for p in w.profiles]
-    if weapons:
-        for spec in weapons:
-            name, _, count_text = spec.partition(":")
-            count = models
-            if count_text.strip():
-                if not count_text.strip().isascii() or not count_text.strip().isdigit() \
-                        or not 1 <= int(count_text) <= models:
-                    raise typer.BadParameter(
-                        f"{spec!r}: COUNT in NAME:COUNT is a whole number from 1 to {models} "
-                        "(the models in the unit)", param_hint="--weapon")
-                count = int(count_text)
-            key = name.strip().casefold()
-            match = [(w, p) for w, p in profiles
-                     if key in (w.name.casefold(), p.name.casefold(),
-                                f"{w.name} – {p.name}".casefold())]
-            if not match:
-                names = sorted({w.name for w in sheet.weapons})
-                raise typer.BadParameter(
-                    f"{sheet.name} has no weapon {name.strip()!r}; it has: {', '.join(names)}",
-                    param_hint="--weapon")
-            w, p = match[0]
-            chosen.append((p, w.name if len(w.profiles) == 1 else f"{w.name} ({p.name})", count))
-    else:
-        of_phase = [(w, w.profiles[0]) for w in sheet.weapons if w.is_melee == melee]
-        if not of_phase:
-            raise typer.BadParameter(f"{sheet.name} has no {'melee' if melee else 'ranged'} "
-                                     "weapons", param_hint="--phase")
-        if melee:
-            extra = [(w, p) for w, p in of_phase if p.has("Extra Attacks")]
-            other = [(w, p) for w, p in of_phase if not p.has("Extra Attacks")][:1]
-            picked = other + extra
-        elif sheet.has_keyword("VEHICLE") or sheet.has_keyword("MONSTER"):
-            picked = of_phase
-        else:
-            picked = [_main_gun(sheet.name, of_phase)]
-        chosen = [(p, w.name, models) for w, p in picked]
-        notes.append("weapons chosen by default (no wargear list in the data): "
-                     + ", ".join(f"{n} x{c}" for _, n, c in chosen)
-                     + "; pick with --weapon NAME[:COUNT]")
-    lines = tuple(_weapon_line(p, n, c) for p, n, c in chosen)
-    kws = tuple(dict.fromkeys(sheet.keywords + sheet.faction_keywords))
-    rules = tuple(dict.fromkeys(str(a) for a in sheet.abilities))
-    return Attacker(name=sheet.name, keywords=kws, weapons=lines, abilities=rules), notes
+#: The flag each field of a unit reference comes from (``UnitError`` names the field).
+_FLAGS = {"attacker.unit": "--attacker", "attacker.weapons": "--weapon",
+          "attacker.led_by": "--led-by", "attacker": "--wargear/--models",
+          "target.unit": "--target", "target.led_by": "--target-led-by",
+          "target": "--target-wargear/--target-models"}
 
 
 def _embark(lib: Any, transport: Datasheet, atk: Attacker, spec: str,
@@ -131,9 +58,17 @@ def _embark(lib: Any, transport: Datasheet, atk: Attacker, spec: str,
     if count.strip() and not count.strip().isdigit():
         raise typer.BadParameter(f"{spec!r}: MODELS must be a number", param_hint="--embarked")
     n = int(count) if count.strip() else sum(c.min for c in passengers.composition) or 1
-    lines, notes = build_attacker(passengers, min(n, x), "shooting", [])
+    from ..units import UnitError, UnitRef, resolve_attacker
+
+    try:
+        # the whole unit as fielded; the Firing Deck takes up to X of its models' guns
+        lines, _ = resolve_attacker(UnitRef(unit=passengers.name, models=n), lib,
+                                    passengers.rules, "shooting")
+    except UnitError as exc:
+        raise typer.BadParameter(str(exc).removeprefix("attacker: "),
+                                 param_hint="--embarked") from None
     atk, more = with_firing_deck(atk, x, passengers.name, lines.weapons)
-    return atk, notes + more
+    return atk, more
 
 
 def _histogram(title: str, pmf: tuple[float, ...], width: int = 40) -> Table:
@@ -267,10 +202,21 @@ def calc(
     attacker: Annotated[str | None, typer.Option(help="attacking unit from the library")] = None,
     models: Annotated[int | None, typer.Option(
         min=1, help="models in the attacking unit (within its datasheet's range)")] = None,
-    weapon: Annotated[list[str] | None, typer.Option(help="NAME or NAME:COUNT (repeat)")] = None,
+    wargear: Annotated[list[str] | None, typer.Option(
+        help="wargear option the attacker takes: NAME, NAME + NAME, NAME:MODELS (repeat)")
+    ] = None,
+    weapon: Annotated[list[str] | None, typer.Option(
+        help="only this weapon attacks, NAME or NAME:COUNT (repeat); default: the loadout")
+    ] = None,
+    profile: Annotated[list[str] | None, typer.Option(
+        help="profile of a multi-profile weapon to use (default: the best)")] = None,
     target: Annotated[str | None, typer.Option(help="preset (meq, geq, ...) or unit")] = None,
     target_models: Annotated[int | None, typer.Option(
         min=1, max=1000, help="models in the target")] = None,
+    target_wargear: Annotated[list[str] | None, typer.Option(
+        help="wargear option the target takes (repeat)")] = None,
+    target_led_by: Annotated[list[str] | None, typer.Option(
+        help="leader attached to the target")] = None,
     phase: Annotated[Literal["shooting", "fight"], typer.Option(
         help="shooting or fight")] = "shooting",
     rules: Annotated[Literal["11th", "10th"], typer.Option(help="11th or 10th")] = "11th",
@@ -291,6 +237,11 @@ def calc(
         "--tyranids-nearby", help="a friendly TYRANIDS unit within 6\" of the target")] = False,
     wounds_left: Annotated[int | None, typer.Option(
         min=1, help="wounds left on the attacking model (Damaged profiles)")] = None,
+    game_mode: Annotated[str, typer.Option(
+        help="standard, boarding actions or combat patrol")] = "standard",
+    designated: Annotated[list[str] | None, typer.Option(
+        help="a rule whose chosen enemy unit the target is (Oath of Moment); repeatable. "
+        "Not given: naming such a rule says the target is its chosen unit")] = None,
     monte_carlo: Annotated[
         int | None, typer.Option("--monte-carlo", min=1, help="sample N trials")
     ] = None,
@@ -306,6 +257,7 @@ def calc(
     out = Console(width=120) if not sys.stdout.isatty() else Console()
     notes: list[str] = []
     rules_note: str | None = None
+    resolved: Resolved | None = None
     _check_effects(effect or [])
     if file is not None and (file.casefold() in FLAG_WORDS and not Path(file).exists()):
         fail(f"flags such as --charged take no value: remove {file!r}")
@@ -315,89 +267,83 @@ def calc(
              "and target would be used and the flags ignored)")
     try:
         if file is not None:
+            from ..calculator import prepare
+
             text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
             if _is_sequence(text):
                 from .turn import run_sequence_text
 
                 return run_sequence_text(text, as_json, out, monte_carlo, seed)
-            scenario = Scenario.model_validate_json(text)
+            scenario, resolved, notes = prepare(text)  # units named in it: fielded
             if monte_carlo:
                 scenario = scenario.model_copy(update={"method": "monte-carlo",
                                                        "trials": monte_carlo, "seed": seed})
         else:
             if attacker is None or target is None:
                 raise typer.BadParameter("give a scenario FILE, or --attacker and --target")
+            from ..calculator import prepare
             from ..library import load_library
 
             lib = load_library()
             built = None
+            # the datasheet of the rules version asked for, if the library has one
+            version: RulesVersion | None = (
+                "10th" if rules == "10th" else "11th" if rules == "11th" else None)
             if list_file is not None:  # issue 7: the unit as built in an army list
                 from ..army.attack import list_attacker
                 from ..army.formats import load_roster
 
-                if weapon or models:
-                    raise typer.BadParameter("--weapon and --models come from the list "
-                                             "with --list")
+                if weapon or models or wargear:
+                    raise typer.BadParameter("--weapon, --wargear and --models come from the "
+                                             "list with --list")
                 built = list_attacker(load_roster(list_file, library=lib), attacker, lib,
                                       phase)
-                sheet, atk, notes = built.sheet, built.attacker, list(built.notes)
+                sheet, notes = built.sheet, list(built.notes)
                 led_by = [*(led_by or ()), *built.led_by]
             else:
-                # the datasheet of the rules version asked for, if the library has one
-                version: RulesVersion | None = (
-                    "10th" if rules == "10th" else "11th" if rules == "11th" else None)
                 sheet = lib.datasheet(attacker, version)
                 if models is not None:
                     _check_models(sheet, models)
-                n = models or sum(c.min for c in sheet.composition) or 1
-                atk, notes = build_attacker(sheet, n, phase, weapon or [])
             _check_leaders(sheet, led_by or [], lib)
             rules_note = _rules_note(sheet, rules)
             if rules_note is not None:
                 notes.insert(0, rules_note)
-            if embarked is not None:
-                atk, more = _embark(lib, sheet, atk, embarked, phase)
-                notes += more
-            tgt = lib.target(target, models=target_models)
+            context = Context(distance=distance, remained_stationary=stationary,
+                              charged=charged, cover=cover, stealth=stealth,
+                              arrived_from_reserves=arrived, disembarked=disembarked,
+                              tyranids_nearby=tyranids_nearby,
+                              attacker_wounds_left=wounds_left,
+                              designated=None if designated is None else tuple(designated),
+                              game_mode=game_mode)
             data: dict[str, Any] = {
-                "rules": rules, "phase": phase, "attacker": atk, "target": tgt,
-                "context": Context(distance=distance, remained_stationary=stationary,
-                                   charged=charged, cover=cover, stealth=stealth,
-                                   led_by=tuple(led_by or ()), arrived_from_reserves=arrived,
-                                   disembarked=disembarked, tyranids_nearby=tyranids_nearby,
-                                   attacker_wounds_left=wounds_left,
-                                   attacker_toughness=next(
-                                       (m.T for m in sheet.models if m.T is not None), None)),
+                "rules": rules, "phase": phase, "context": context,
+                "target": {"unit": target, "models": target_models,
+                           "wargear": target_wargear or [], "led_by": target_led_by or []},
                 "effects": tuple(_parse_effect(e) for e in (effect or [])),
             }
             if monte_carlo:
                 data.update(method="monte-carlo", trials=monte_carlo, seed=seed)
-            if built is not None:
-                data["context"] = data["context"].model_copy(update={
-                    "army_faction": built.army_faction, "detachment": built.detachment})
-            scenario = Scenario.model_validate(data)
-            # the unit's own abilities and its leaders' that are named effects (Cult
-            # Demagogue, a Damaged profile), applied when their conditions hold
-            from ..effects.candidates import ability_effects, apply_candidates
-
-            own = ability_effects(sheet)
-            for leader in led_by or ():
-                try:
-                    own += ability_effects(lib.datasheet(leader), damaged=False)
-                except LookupError:
-                    notes.append(f"leader {leader!r} is not in the library: its abilities "
-                                 "are not applied")
-            # an ability is not a choice: only those that apply are reported
-            scenario, more = apply_candidates(scenario, own, "ability", report_skipped=False)
-            notes += more
-            if built is not None:
-                from ..army.attack import apply_list_effects
-
-                scenario, more = apply_list_effects(scenario, built.candidates)
+            if built is None:  # the unit as fielded (tactica.units): loadout, leaders
+                data["attacker"] = {"unit": sheet.name, "models": models,
+                                    "wargear": wargear or [], "led_by": led_by or [],
+                                    "weapons": weapon or [], "profiles": profile or []}
+                scenario, resolved, more = prepare(data, lib)
+                notes += more
+            else:
+                scenario, resolved, notes = _list_scenario(lib, built, data, led_by or [],
+                                                           notes)
+            if embarked is not None:
+                atk, more = _embark(lib, sheet, scenario.attacker, embarked, phase)
+                scenario = scenario.model_copy(update={"attacker": atk})
                 notes += more
         result = calculate(scenario)
+        if resolved is not None:
+            result = result.model_copy(update={"resolved": resolved})
     except typer.BadParameter:
         raise
+    except UnitError as exc:  # a unit that cannot be fielded as asked: name the flag
+        field, _, message = str(exc).partition(": ")
+        raise typer.BadParameter(message, param_hint=_FLAGS.get(field, "--attacker")) from None
     except ValidationError as exc:
         fail(f"invalid scenario: {one_line(exc)}")
     except (ValueError, LookupError, OSError) as exc:
@@ -407,4 +353,38 @@ def calc(
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
     else:
+        if result.resolved is not None:
+            notes = [*(f"fielded: {t}" for t in (*result.resolved.attacker_models,
+                                                  *result.resolved.target_models)),
+                     *(f"default: {d}" for d in result.resolved.defaults), *notes]
         render_result(result, out, notes)
+
+
+def _list_scenario(lib: Any, built: Any, data: dict[str, Any], led_by: list[str],
+                   notes: list[str]) -> tuple[Scenario, Resolved | None, list[str]]:
+    """The attacker as built in an army list (``tactica.army.attack``) against the target
+    of the options, with the unit's and its leaders' abilities and the list's effects."""
+    from ..army.attack import apply_list_effects
+    from ..calculator import prepare
+    from ..effects.candidates import ability_effects, apply_candidates
+
+    sheet = built.sheet
+    context = data["context"].model_copy(update={
+        "led_by": tuple(led_by), "army_faction": built.army_faction,
+        "detachment": built.detachment,
+        "attacker_toughness": next((m.T for m in sheet.models if m.T is not None), None)})
+    scenario, resolved, more = prepare({**data, "attacker": built.attacker,
+                                        "context": context}, lib)
+    notes = [*notes, *more]
+    own = ability_effects(sheet)
+    for leader in led_by:
+        try:
+            own += ability_effects(lib.datasheet(leader), damaged=False)
+        except LookupError:
+            notes.append(f"leader {leader!r} is not in the library: its abilities "
+                         "are not applied")
+    # an ability is not a choice: only those that apply are reported
+    scenario, more = apply_candidates(scenario, own, "ability", report_skipped=False)
+    notes += more
+    scenario, more = apply_list_effects(scenario, built.candidates, built.situational)
+    return scenario, resolved, notes + more

@@ -110,8 +110,26 @@ def report(
         bool, typer.Option("--all", help="With --details: every finding (unsupported, suspect).")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the reports as JSON.")] = False,
+    coverage: Annotated[bool, typer.Option(
+        "--coverage", help="Only the army rules by faction: modelled, non-combat, not "
+        "modelled (with --json as JSON).")] = False,
 ) -> None:
-    """Count, per source, the units loaded, repaired and rejected (converts every unit)."""
+    """Count, per source, the units loaded, repaired and rejected (converts every unit), and
+    per faction the army rules modelled, non-combat and not modelled."""
+    from .coverage import coverage_document, coverage_table
+
+    if coverage:
+        doc = coverage_document()
+        if doc is None:
+            from ..loaders.wh40kdc import INSTALL_HINT
+
+            Console(stderr=True).print(f"error: {INSTALL_HINT}", markup=False)
+            raise typer.Exit(2)
+        if as_json:
+            typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+        else:
+            Console(highlight=False, soft_wrap=False, width=140).print(coverage_table(doc))
+        return
     reports, missing = _reports(load_library())
     err = Console(stderr=True, highlight=False)
     for message in missing:
@@ -125,6 +143,10 @@ def report(
     for r in reports:
         for note in r.notes:
             out.print(Text(f"{r.source}: {note}", style="dim"))
+    if any(r.source.startswith("wh40kdc") for r in reports):
+        doc = coverage_document()
+        if doc is not None:
+            out.print(coverage_table(doc))
     if not details:
         return
     for r in reports:

@@ -18,12 +18,64 @@ from .errors import fail
 __all__ = ["effects"]
 
 
+def _faction_name(faction: str) -> str:
+    """The dataset's spelling of a faction or its alias ("Space Marines")."""
+    try:
+        from ..loaders.wh40kdc import embedded_dataset
+
+        return embedded_dataset().faction(faction) or faction
+    except RuntimeError:
+        return faction
+
+
+def _dataset_listing(faction: str | None, detachment: str | None, as_json: bool) -> bool:
+    """Every faction's rules (issue 16): print the dataset records a faction (or a
+    detachment) has, with each one's status; False when there are none."""
+    from ..effects import dataset_effects
+
+    data = dataset_effects()
+    if data is None:
+        return False
+    found = data.listing(None if faction is None else _faction_name(faction), detachment)
+    if not found:
+        return False
+    if as_json:
+        typer.echo(json.dumps({"effects": [
+            {"name": e.record.name, "kind": e.effect.kind, "source": e.effect.source,
+             "factions": list(e.factions), "cp": e.effect.cp, "phases": list(e.effect.phases),
+             "status": e.status, "reason": e.reason, "terms": e.effect.terms,
+             "parameter": e.effect.parameter} for e in found]}, indent=2, ensure_ascii=False))
+        return True
+    table = Table(title=f"{faction or detachment}: army rules", header_style="bold")
+    for col in ("name", "kind", "detachment", "CP", "status", "does / why not"):
+        table.add_column(col)
+    for e in found:
+        table.add_row(e.record.name, e.effect.kind, e.effect.source,
+                      str(e.effect.cp) if e.effect.cp else "-", e.status,
+                      e.effect.terms if e.status == "modelled" else e.reason)
+    out = Console(width=200) if not Console().is_terminal else Console()
+    out.print(table)
+    return True
+
+
 def effects(
     detachment: Annotated[str | None, typer.Option(help="only this detachment (and Core)")] = None,
+    faction: Annotated[str | None, typer.Option(
+        help="every stratagem, enhancement, detachment rule and army rule of this faction, "
+        "with whether the calculator models it")] = None,
     unit: Annotated[str | None, typer.Option(help="only effects this library unit can use")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
 ) -> None:
     """List the named effects (stratagems, detachment rules, enhancements, abilities)."""
+    seed_detachment = detachment is not None and any(
+        e.source.casefold() == detachment.casefold() for e in list_effects(detachment))
+    if faction is not None or (detachment is not None and not seed_detachment):
+        if _dataset_listing(faction, detachment, as_json):
+            return
+        if faction is not None:
+            Console(stderr=True).print(f"error: no rules known for faction {faction!r}",
+                                       markup=False)
+            raise typer.Exit(2)
     keywords: tuple[str, ...] = ()
     unit_name = unit
     if detachment is not None:

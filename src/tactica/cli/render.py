@@ -27,7 +27,9 @@ from ..model.datasheet import (
     WeaponProfile,
 )
 from ..model.rules import (
+    ArmyRule,
     CoreRule,
+    Detachment,
     DetachmentRule,
     Enhancement,
     Errata,
@@ -35,6 +37,7 @@ from ..model.rules import (
     RuleRecord,
     Stratagem,
 )
+from ..units.loadout import loadout_lines
 
 __all__ = [
     "composition_text",
@@ -197,7 +200,10 @@ def datasheet_card(sheet: Datasheet) -> Panel:
         parts += [_heading("Leader"), Text("Can lead: " + ", ".join(sheet.leader_of))]
     if sheet.transport is not None:
         parts += [_heading("Transport"), Text(sheet.transport.text)]
-    if sheet.wargear_options:
+    wargear = loadout_lines(sheet)
+    if wargear:
+        parts += [_heading("Wargear"), *(Text(line) for line in wargear)]
+    elif sheet.wargear_options:
         parts += [_heading("Wargear options"), *(Text(f"- {o}") for o in sheet.wargear_options)]
     parts.append(_heading("Unit composition"))
     if sheet.composition:
@@ -231,6 +237,11 @@ def _rule_lines(item: RuleRecord | UnitAbility) -> tuple[str, list[Text]]:
         lines.append(Text(f"{kind} Stratagem" + (f" ({item.section})" if item.section else "")))
         if item.flavour:
             lines.append(Text(item.flavour, style="italic"))
+        if item.phases:  # the dataset's records: when, not the card's WHEN text
+            turn = {"your-turn": "your turn", "opponent-turn": "opponent's turn"}.get(
+                item.turn or "", "either player's turn")
+            field("Used", f"{'/'.join(item.phases)} phase, {turn}, "
+                          f"{(item.timing or 'once-per-phase').replace('-', ' ')}")
         for label, value in (
             ("WHEN", item.when),
             ("TARGET", item.target),
@@ -245,11 +256,28 @@ def _rule_lines(item: RuleRecord | UnitAbility) -> tuple[str, list[Text]]:
         field("Bearer", item.eligibility)
         if item.flavour:
             lines.append(Text(item.flavour, style="italic"))
+        field("Not for", " ".join(item.excluded_keywords) or None)
+        if item.unique:
+            field("Unique", "yes")
         lines.append(Text(item.text or "(no text in the source)"))
     elif isinstance(item, DetachmentRule):
         title = item.name
         lines.append(Text(f"{item.detachment or 'Detachment'} rule"))
-        lines.append(Text(item.text))
+        lines.append(Text(item.text or "(no rule text in the source)"))
+    elif isinstance(item, Detachment):
+        title = item.name + ("" if item.points is None else f" – {item.points} DP")
+        lines.append(Text(f"{item.faction} detachment"))
+        field("Also for", ", ".join(f for f in item.factions if f != item.faction) or None)
+        field("Rule", ", ".join(item.rule_names) or None)
+        field("Stratagems", ", ".join(item.stratagems) or None)
+        field("Enhancements", ", ".join(item.enhancements) or None)
+        field("Every unit needs", " ".join(item.required_keywords) or None)
+        for g in item.granted_keywords:
+            cap = f" (up to {g.max_selected})" if g.max_selected else ""
+            field("Grants", f"{g.keyword} to {' '.join(g.to_keywords)} units{cap}")
+    elif isinstance(item, ArmyRule):
+        title = item.name
+        lines.append(Text(f"Army rule of {', '.join(item.factions)}"))
     elif isinstance(item, CoreRule):
         title = f"{item.section} {item.title}" if item.section else item.title
         lines.append(Text("Core rule"))

@@ -19,10 +19,20 @@ from rich.table import Table
 from ..combat import calculate
 from ..combat.sequence import SequenceResult
 from ..errors import one_line
-from .calc import build_attacker, render_result
+from ..units import UnitError, UnitRef, resolve_attacker
+from .calc import render_result
 from .errors import fail
 
 __all__ = ["parse_step", "render_sequence", "run_sequence_text", "sequence_document", "turn"]
+
+def _fielded(lib: Any, unit: str, models: int, rules: Any, phase: Any) -> Any:
+    """The unit's attacker as fielded by default (``tactica.units``)."""
+    try:
+        return resolve_attacker(UnitRef(unit=unit, models=models), lib, rules, phase)[0]
+    except UnitError as exc:
+        raise typer.BadParameter(str(exc).removeprefix("attacker: "),
+                                 param_hint="--step") from None
+
 
 def parse_step(text: str) -> tuple[str, str, float | None, int | None]:
     """``UNIT:PHASE[@INCHES][:MODELS]`` -> (unit, phase, charge distance, models).
@@ -67,7 +77,7 @@ def _steps(specs: list[str], rules: str, distance: float | None, stationary: boo
         sheet = lib.datasheet(unit, "10th" if rules == "10th" else "11th")
         n = models or sum(c.min for c in sheet.composition) or 1
         fights = phase in ("fight", "charge")
-        attacker, _ = build_attacker(sheet, n, "fight" if fights else "shooting", [])
+        attacker = _fielded(lib, sheet.name, n, sheet.rules, "fight" if fights else "shooting")
         if phase == "charge":
             steps.append({"phase": "charge", "unit": sheet.name, "distance": inches})
             last_charger = sheet.name
@@ -84,7 +94,7 @@ def _steps(specs: list[str], rules: str, distance: float | None, stationary: boo
                                      "that charged (a UNIT:charge@INCHES step)")
         sheet = lib.datasheet(target_name)
         n = target_models or sum(c.min for c in sheet.composition) or 1
-        attacker, _ = build_attacker(sheet, n, "fight", [])
+        attacker = _fielded(lib, sheet.name, n, sheet.rules, "fight")
         steps.append({"phase": "fight", "fights_back": True, "attacker": attacker,
                       "against": last_charger})
     order = {"shooting": 0, "charge": 1, "fight": 2}

@@ -7,9 +7,13 @@ in ``NAMED_EFFECTS``; a name that is not registered is refused with the field na
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..dice import FloatArray
-from .scenario import Effect, Scenario, ScenarioError
+from .scenario import Effect, ModelGroup, Scenario, ScenarioError
+
+if TYPE_CHECKING:
+    from ..effects.model import NamedEffect
 
 __all__ = ["NamedEffectError", "NamedEffects", "resolve_effects"]
 
@@ -34,6 +38,8 @@ class NamedEffects:
     side_if_character_destroyed: tuple[tuple[str, FloatArray], ...] = ()
     #: context changes (Smokescreen: cover and Stealth)
     context: dict[str, object] = field(default_factory=dict)
+    #: target characteristic changes (stat, "add" | "best", value): T, Sv, W, invuln
+    target_changes: tuple[tuple[str, str, int], ...] = ()
 
     def side_distributions(self, p_character_destroyed: float
                            ) -> tuple[tuple[str, FloatArray], ...]:
@@ -50,17 +56,45 @@ class NamedEffects:
         return tuple(out)
 
     def scenario(self, scenario: Scenario) -> Scenario:
-        """``scenario`` with the effects' context changes applied."""
-        if not self.context:
-            return scenario
-        ctx = scenario.context.model_copy(update=self.context)
-        return scenario.model_copy(update={"context": ctx})
+        """``scenario`` with the effects' context and target changes applied."""
+        if self.context:
+            ctx = scenario.context.model_copy(update=self.context)
+            scenario = scenario.model_copy(update={"context": ctx})
+        if self.target_changes:
+            groups = tuple(_changed(g, self.target_changes) for g in scenario.target.models)
+            target = scenario.target.model_copy(update={"models": groups})
+            scenario = scenario.model_copy(update={"target": target})
+        return scenario
+
+
+_LIMITS = {"T": (1, 20), "Sv": (2, 7), "W": (1, 60), "invuln": (2, 6)}
+
+
+def _changed(group: ModelGroup, changes: tuple[tuple[str, str, int], ...]) -> ModelGroup:
+    """One model group with characteristic changes: "add" shifts T, Sv or W (within the
+    characteristic's range; an Sv of 7 is no save), "best" keeps the better of the
+    model's invulnerable save and the one given."""
+    values: dict[str, int | None] = {"T": group.T, "Sv": group.Sv, "W": group.W,
+                                     "invuln": group.invuln}
+    for stat, op, value in changes:
+        current = values[stat]
+        if op == "best":
+            values[stat] = value if current is None else min(current, value)
+        elif current is not None:
+            low, high = _LIMITS[stat]
+            values[stat] = max(low, min(high, current + value))
+    update: dict[str, object] = dict(values)
+    w = values["W"]
+    if w is not None and group.wounds_lost >= w:
+        update["wounds_lost"] = w - 1
+    return group.model_copy(update=update)
 
 
 def resolve_effects(scenario: Scenario) -> tuple[tuple[Effect, ...], NamedEffects]:
     """Plain effects plus the modifiers of every named effect (``tactica.effects``);
     each named effect's conditions are checked and every failure is reported at once."""
     from ..effects import UnknownEffectError, find_effect, non_combat_reason
+    from ..effects.stratagem_use import stratagem_use_problems
 
     effects = list(scenario.plain_effects)
     applied: list[str] = []
@@ -70,7 +104,9 @@ def resolve_effects(scenario: Scenario) -> tuple[tuple[Effect, ...], NamedEffect
     side: list[tuple[str, FloatArray]] = []
     side_char: list[tuple[str, FloatArray]] = []
     context: dict[str, object] = {}
+    target_changes: list[tuple[str, str, int]] = []
     failures: list[str] = []
+    used: list[tuple[int, NamedEffect]] = []
     cp = 0
     for i, entry in enumerate(scenario.effects):
         if not isinstance(entry, str):
@@ -80,9 +116,10 @@ def resolve_effects(scenario: Scenario) -> tuple[tuple[Effect, ...], NamedEffect
             not_calc.append(f"{entry}: not a combat rule ({reason})")
             continue
         try:
-            effect, param = find_effect(entry, scenario.rules)
+            effect, param = find_effect(entry, scenario.rules, scenario.context.detachment)
         except UnknownEffectError as exc:
             raise NamedEffectError(f"effects.{i}: {exc}") from None
+        used.append((i, effect))
         problems = effect.check(scenario)
         if problems:
             failures.extend(f"effects.{i}: {p}" for p in problems)
@@ -100,10 +137,12 @@ def resolve_effects(scenario: Scenario) -> tuple[tuple[Effect, ...], NamedEffect
         side_char.extend(out.side_if_character_destroyed)
         notes.extend(out.notes)
         not_calc.extend(out.not_calculated)
+        target_changes.extend(out.target_changes)
         applied.append(effect.name + (f" ({param})" if param else ""))
         cp += effect.cp
+    failures.extend(stratagem_use_problems(scenario, used))  # 15.01
     if failures:
         raise NamedEffectError("; ".join(failures))
     return tuple(effects), NamedEffects(tuple(applied), cp, tuple(notes), tuple(not_calc),
                                         tuple(before), tuple(side), tuple(side_char),
-                                        context)
+                                        context, tuple(target_changes))

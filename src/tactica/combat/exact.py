@@ -41,6 +41,7 @@ from .allocation import (
     loss_pmf,
 )
 from .chain import (
+    MAX_DW_KEYS,
     LineOps,
     class_packet,
     drop_negligible_tail,
@@ -202,16 +203,46 @@ def _guard_compound(w: ResolvedWeapon, per_die: FloatArray) -> None:
         raise _too_large(f"{w.name}: outcome totals of {dice} attack dice", work)
 
 
+def _deferred_keys(nm_all: list[FloatArray], mortal: list[Packet],
+                   per_line: bool) -> list[int]:
+    """How many combinations of held-back Devastating Wounds counts the chain carries
+    into each line, and (last) out of the whole unit: 10th, the mortal wounds wait until
+    every line has attacked (reference facts §5.5), one count per block of lines with
+    the same mortal packet (``chain.run_chain``); 11th, one (each line's after it)."""
+    keys, out = 1, []
+    block: tuple[Packet, int] | None = None  # the last block's packet and count range
+    for nm, packet in zip(nm_all, mortal, strict=True):
+        out.append(keys)
+        if per_line or nm.shape[1] < 2 or not nm[:, 1:].any():
+            continue
+        if block is not None and packet.mortal and block[0] == packet:
+            size = block[1] + nm.shape[1] - 1  # merged: the counts add up
+            keys = keys // block[1] * size
+        else:
+            size = nm.shape[1]
+            keys *= size
+        block = (packet, size)
+    return [*out, keys]
+
+
 def _guard_chain(nm_all: list[FloatArray], states: int, unsaved: int,
-                 pooled: list[int]) -> None:
+                 pooled: list[int], keys: list[int]) -> None:
     """Refuse before the target's chain when it would be huge; ``pooled[i]`` is the
-    number of classes of save dice of line i (0: saved one at a time)."""
+    number of classes of save dice of line i (0: saved one at a time), ``keys[i]`` the
+    held-back Devastating Wounds combinations line i is run for (``_deferred_keys``)."""
+    if max(keys) > MAX_DW_KEYS:
+        raise TooLargeError(
+            "attacker.weapons: too many Devastating Wounds weapons with different damage "
+            f"for the exact engine (about {max(keys):.1e} combinations of their critical "
+            "wounds held back until the whole unit has attacked); use method monte-carlo")
     work = 0.0
-    for nm, classes in zip(nm_all, pooled, strict=True):
-        work += nm.shape[0] * 2 * states * states * unsaved  # one packet at a time
-        work += nm.shape[0] * nm.shape[1] * states * unsaved  # pending critical wounds
+    for nm, classes, k in zip(nm_all, pooled, keys, strict=False):
+        line = nm.shape[0] * 2 * states * states * unsaved  # one packet at a time
+        line += nm.shape[0] * nm.shape[1] * states * unsaved  # pending critical wounds
         # pooled saves: per class, about rows^2 / 2 packets (a Horner scheme per count)
-        work += classes * nm.shape[0] ** 2 * states * states * unsaved
+        line += classes * nm.shape[0] ** 2 * states * states * unsaved
+        work += k * line
+    work += keys[-1] * states * states * unsaved  # the held-back mortal wounds, at the end
     if work > MAX_WORK:
         raise _too_large(f"{states} target states x {unsaved} unsaved counts", work)
 
@@ -452,7 +483,8 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
     u_max += max((len(p) - 1 for p in (initial or {}).values()), default=0) if track_unsaved else 0
     n_states = len(space.states)
     _guard_chain(chain_nm[0], n_states, u_max + 1,
-                 [0 if p is None else max(len(c) for _, c in p[1]) for p in pooled])
+                 [0 if p is None else max(len(c) for _, c in p[1]) for p in pooled],
+                 _deferred_keys(chain_nm[0], lines.mortal, rules.devastating_wounds_per_line))
     x0 = np.zeros((n_states, u_max + 1))
     for s, pmf in (initial or {space.initial: np.ones(1)}).items():
         row = pmf if track_unsaved else np.array([pmf.sum()])

@@ -9,8 +9,10 @@ import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..model.common import RulesVersion
+from .scenario import ModelGroup, WeaponLine
 
-__all__ = ["Distribution", "NamedDistribution", "Result", "StageExplanation", "WeaponSummary"]
+__all__ = ["Distribution", "NamedDistribution", "Resolved", "Result", "StageExplanation",
+           "WeaponSummary"]
 
 
 class _Out(BaseModel):
@@ -66,6 +68,18 @@ class NamedDistribution(_Out):
     distribution: Distribution
 
 
+class Resolved(_Out):
+    """What unit references resolved into (scenario contract version 2): the attacker's
+    weapon lines and the target's model groups as the engine read them, each side's
+    models and their equipment, and which choices were the datasheet's defaults."""
+
+    attacker: tuple[WeaponLine, ...] = ()
+    target: tuple[ModelGroup, ...] = ()
+    attacker_models: tuple[str, ...] = ()
+    target_models: tuple[str, ...] = ()
+    defaults: tuple[str, ...] = ()
+
+
 class Result(_Out):
     rules: RulesVersion
     method: Literal["exact", "monte-carlo"] = "exact"
@@ -86,3 +100,5 @@ class Result(_Out):
     effects_applied: tuple[str, ...] = Field(default=(), description="named effects used")
     cp_spent: int = 0
     other_mortal_wounds: tuple[NamedDistribution, ...] = ()
+    resolved: Resolved | None = Field(
+        default=None, description="what named units resolved into (version 2)")

@@ -254,6 +254,12 @@ class Context(_Strict):
         default=None, ge=1, le=20, description="T of the attacking model (Crushing Impact)")
     army_faction: str | None = None
     detachment: str | None = None
+    game_mode: Literal["standard", "boarding actions", "combat patrol"] = Field(
+        default="standard", description="the game mode: Boarding Actions and Combat Patrol "
+        "stratagems are refused outside theirs (15.01)")
+    designated: tuple[str, ...] | None = Field(
+        default=None, description="the rules whose chosen enemy unit the target is (Oath "
+        "of Moment); unset: naming such a rule says the target is its chosen unit")
     # --- circumstances of the 11th-edition fine print (issue 17) -------------------------
     indirect: Literal["unseen", "spotted"] | None = Field(
         default=None, description="an [INDIRECT FIRE] weapon shoots a target it cannot see "

@@ -10,9 +10,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..names import normalise, suggest
 from .catalogue import EFFECTS, NON_COMBAT
 from .model import NamedEffect, Outcome
+
+if TYPE_CHECKING:
+    from .dataset import DatasetEffects
 
 __all__ = ["EFFECTS", "NON_COMBAT", "NamedEffect", "Outcome", "find_effect", "known_effect",
            "list_effects"]
@@ -28,6 +33,14 @@ class UnknownEffectError(LookupError):
     """A name that is neither a named effect nor a known non-combat rule."""
 
 
+def dataset_effects() -> DatasetEffects | None:
+    """Every faction's rules as named effects (``effects.dataset``, imported on first
+    use: a scenario without a dataset rule never loads it)."""
+    from .dataset import dataset_effects as build
+
+    return build()
+
+
 def _split(text: str) -> tuple[str, str | None]:
     """"Name: parameter" -> (name, parameter); a whole name with a colon stays whole
     ("Damaged: 1-8 wounds remaining")."""
@@ -35,26 +48,43 @@ def _split(text: str) -> tuple[str, str | None]:
         name, _, param = text.partition(":")
         if normalise(name) in _INDEX:
             return name, param.strip() or None
+        data = dataset_effects()
+        if data is not None and data.find(text) is None and data.find(name) is not None:
+            return name, param.strip() or None
     return text, None
 
 
-def find_effect(text: str, rules: str | None = None) -> tuple[NamedEffect, str | None]:
+def _from_dataset(text: str, detachment: str | None) -> tuple[NamedEffect, str | None] | None:
+    """Every faction's rules (issue 16): a dataset record by name, "Name: option" or
+    "Name (Detachment)"; ``None`` when the dataset is not installed or has no such name."""
+    data = dataset_effects()
+    if data is None:
+        return None
+    name, param = _split(text)
+    found = data.find(name, detachment)
+    return None if found is None else (found.effect, param)
+
+
+def find_effect(text: str, rules: str | None = None,
+                detachment: str | None = None) -> tuple[NamedEffect, str | None]:
     """The named effect for ``"Name"`` or ``"Name: parameter"`` (case-, accent- and
     punctuation-insensitive), the one of rules version ``rules`` when a name has one per
     version (Tank Shock, 10th / Crushing Impact, 11th). Raises ``UnknownEffectError``
     with suggestions, or with a plain statement when the rule exists but changes no odds
     (``non_combat_reason``)."""
-    found = known_effect(text, rules)
+    found = known_effect(text, rules, detachment)
     if found is not None:
         return found
     name, _ = _split(text)
     names = [e.name for e in EFFECTS] + list(NON_COMBAT)
-    hint = suggest(name, names)
+    data = dataset_effects()
+    hint = suggest(name, names) or (suggest(name, data.names()) if data is not None else ())
     raise UnknownEffectError(f"unknown effect {text!r}"
                              + (f"; did you mean: {', '.join(hint)}?" if hint else ""))
 
 
-def known_effect(text: str, rules: str | None = None) -> tuple[NamedEffect, str | None] | None:
+def known_effect(text: str, rules: str | None = None,
+                 detachment: str | None = None) -> tuple[NamedEffect, str | None] | None:
     """``find_effect`` without the suggestions: None for an unknown name (a result's
     list of rules not calculated asks this of every rule of both units, and the
     suggestions were most of a small calculation's time)."""
@@ -71,7 +101,7 @@ def known_effect(text: str, rules: str | None = None) -> tuple[NamedEffect, str 
     if key in _NON_COMBAT:
         raise UnknownEffectError(f"{_NON_COMBAT[key]} is not a combat rule "
                                  f"({NON_COMBAT[_NON_COMBAT[key]]})")
-    return None
+    return _from_dataset(text, detachment)
 
 
 def non_combat_reason(text: str) -> str | None:

@@ -52,6 +52,12 @@ def apply_candidates(scenario: Scenario, candidates: tuple[str, ...] | list[str]
         except UnknownEffectError:
             notes.append((False, f"{name} ({origin}): no combat effect known"))
             continue
+        status = getattr(effect.apply, "status", "modelled")  # a dataset record's status
+        if status != "modelled":
+            what = "not a combat rule" if status == "non-combat" else "not modelled"
+            notes.append((False, f"{effect.name} ({origin}): {what} "
+                                 f"({getattr(effect.apply, 'reason', '')})"))
+            continue
         if effect.name in situational:
             notes.append((False, f"{effect.name} ({origin}) not applied: "
                                  f"{situational[effect.name]}; name it with --effect if it "

@@ -33,7 +33,8 @@ __all__ = [
     "target_has",
 ]
 
-EffectKind = Literal["stratagem", "detachment rule", "enhancement", "ability", "core rule"]
+EffectKind = Literal["stratagem", "detachment rule", "enhancement", "ability", "core rule",
+                     "army rule"]
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,9 @@ class Outcome:
     side_if_character_destroyed: tuple[tuple[str, FloatArray], ...] = ()
     notes: tuple[str, ...] = ()
     not_calculated: tuple[str, ...] = ()
+    #: changes to every target model's characteristics: (stat, operation, value) with
+    #: stat T, Sv, W or invuln and operation "add" or "best" (invuln: the better save)
+    target_changes: tuple[tuple[str, str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -147,6 +151,10 @@ class NamedEffect:
     apply: Callable[[Scenario, str | None], Outcome] | None = None
     parameter: str | None = None  # what "Name: X" may say
     aliases: tuple[str, ...] = ()
+    #: the phases a stratagem's WHEN names (dataset records: command, movement, ...)
+    when_phases: tuple[str, ...] = ()
+    #: the game modes it belongs to ("boarding actions", "combat patrol"); () = any
+    game_modes: tuple[str, ...] = ()
 
     def check(self, scenario: Scenario) -> list[str]:
         """Every failed condition, as sentences naming the effect."""

@@ -52,6 +52,7 @@ from ..model.datasheet import (
 from ..names import name_key
 from .bsdata_files import BSFile, BSIndex, Missing, Node, text_of
 from .bsdata_points import PointsReader
+from .bsdata_wargear import read_wargear
 from .report import (
     IssueLog,
     UnitRejected,
@@ -115,6 +116,7 @@ class _Collected:
     transport: TransportCapacity | None = None
     damaged: DamagedProfile | None = None
     root_profiles: list[ModelProfile] = field(default_factory=list)
+    weapon_nodes: dict[str, list[str]] = field(default_factory=dict)
 
 
 class UnitConverter:
@@ -190,6 +192,12 @@ class UnitConverter:
             "damaged": self.got.damaged,
             "source": self.source,
         }
+        if self.root.type != "model" and self.got.slots:
+            types, options = read_wargear(
+                self.index, self.root, [(s.node, s.group) for s in self.got.slots],
+                composition, self.got.weapon_nodes)
+            if types and all(t.equipment for t in types):  # else: the derived loadout
+                data.update(model_types=types, wargear=options)
         if not self.got.weapons:
             self.log.suspect("weapons", "none in the entry")
         data["notes"] = (*notes, *self.log.notes())
@@ -350,6 +358,9 @@ class UnitConverter:
                            f"weapon {name!r}")
             if weapon is None:
                 continue
+            names = self.got.weapon_nodes.setdefault(node.id, [])
+            if weapon.name not in names:
+                names.append(weapon.name)
             if weapon not in self.got.weapons:
                 self.got.weapons.append(weapon)
 

@@ -50,6 +50,7 @@ from .seed_datasheet import Head, Line, parse_head
 from .seed_records import build_records
 from .seed_scan import ScanContext, parse_lists, scan_tooltips
 from .seed_text import KNOWN_TITLES, key
+from .wargear_text import parse_wargear_options
 
 __all__ = ["UNTITLED_DATASHEETS", "SeedPage", "load_seed_page"]
 
@@ -105,6 +106,8 @@ def _datasheet(
     if head.keywords is None:
         notes.append("no keywords on the page")
     notes.extend(page_notes)
+    wargear, unread = parse_wargear_options(head.wargear_options, [w.name for w in head.weapons])
+    notes.extend(unread)
     return Datasheet(
         name=name,
         rules=rules,
@@ -122,6 +125,7 @@ def _datasheet(
         transport=head.transport,
         damaged=head.damaged,
         wargear_options=head.wargear_options,
+        wargear=tuple(wargear),
         source=Source(file=file, line=head.title_line or (lines[0][0] if lines else None)),
         notes=tuple(notes),
     )

@@ -298,6 +298,10 @@ class Wh40kdcDataset(DatasetSource):
         self._compositions = {
             (c.get("faction_id") or "", c["unit_id"]): c for c in raw.get("unit_compositions") or []
         }
+        self._options: dict[tuple[str, str], list[Raw]] = {}
+        for o in raw.get("wargear_options") or []:
+            self._options.setdefault((o.get("faction_id") or "", o["unit_id"]), []).append(o)
+        self._wargear_names = {str(w["id"]): str(w["name"]) for w in raw.get("wargear") or []}
         self._leaders: dict[str, list[Raw]] = {}
         for la in raw.get("leader_attachments") or []:
             self._leaders.setdefault(la["leader_id"], []).append(la)
@@ -358,6 +362,14 @@ class Wh40kdcDataset(DatasetSource):
 
     def composition(self, faction: str, uid: str) -> Raw | None:
         return self._compositions.get((faction, uid))
+
+    def wargear_options(self, faction: str, uid: str) -> list[Raw]:
+        """The unit's wargear options, faction-scoped (wh40kdc ``wargear_options_of``)."""
+        return self._options.get((faction, uid), [])
+
+    def wargear_name(self, item: str) -> str | None:
+        """The name of a non-weapon wargear item ("cult-icon" -> "Cult icon")."""
+        return self._wargear_names.get(item)
 
     def leader_attachments(self, uid: str) -> list[Raw]:
         return self._leaders.get(uid, [])

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..model.common import RulesVersion, Source
+from ..model.conditions import ConditionalSave, TargetCondition
 from ..model.datasheet import (
     Ability,
     CompositionLine,
@@ -33,6 +34,7 @@ from .report import (
     weapon_abilities,
     weapon_profile,
 )
+from .wh40kdc_wargear import WargearReader
 
 if TYPE_CHECKING:
     from .wh40kdc import Wh40kdcDataset
@@ -88,6 +90,13 @@ class UnitConverter:
             raise UnitRejected("unit", f"edition {edition!r} is not 10th or 11th")
         profiles = self._profiles()
         composition, models = self._composition(profiles)
+        wargear = WargearReader(self.ds, u, self.log)
+        rows = list((self.ds.composition(self.faction_id, u["id"]) or {}).get("models") or ())
+        if not rows and composition:
+            rows = [{"name": c.model, "min": c.min, "max": c.max} for c in composition]
+        types = wargear.model_types(rows, {c.model: c.model for c in composition}
+                                    if len(models) > 1 else {c.model: models[0].name
+                                                             for c in composition})
         notes: list[str] = []
         if self.name != u["name"]:
             notes.append(f"named {self.name!r}: another faction has a unit {u['name']!r}")
@@ -118,6 +127,9 @@ class UnitConverter:
             "leader_of": self._leader_of(),
             "transport": self._transport(),
             "damaged": damaged,
+            "model_types": types,
+            "wargear": wargear.wargear(types, rows),
+            "wargear_budgets": wargear.budgets(),
             "source": self.source,
         }
         data["notes"] = (*notes, *self.log.notes())
@@ -137,11 +149,10 @@ class UnitConverter:
                 "InSv": p.get("invuln_sv"),
                 "source": self.source,
             }
-            for key, against in (("invuln_sv_ranged", "ranged"), ("invuln_sv_melee", "melee")):
-                if p.get(key) is not None:
-                    self.log.unsupported(
-                        record, f"{p[key]}+ invulnerable save against {against} attacks only"
-                    )
+            data["conditional_saves"] = tuple(
+                ConditionalSave(value=p[key], against=against)
+                for key, against in (("invuln_sv_ranged", "ranged"), ("invuln_sv_melee", "melee"))
+                if isinstance(p.get(key), int) and 2 <= p[key] <= 6)
             profile = model_profile(data, self.log, record)
             if profile is not None:
                 out.append(profile)
@@ -256,8 +267,12 @@ class UnitConverter:
                                                for a in abilities)):
             self.log.repaired(record, f"left out: no {'WS' if melee else 'BS'}")
             return None
-        for restriction in (p.get("target_restrictions") or {}).values():
-            self.log.unsupported(record, f"may only target {', '.join(restriction)} units")
+        restrictions = p.get("target_restrictions") or {}
+        may_target = None
+        if restrictions.get("required_keywords_any"):
+            may_target = TargetCondition(any_of=tuple(restrictions["required_keywords_any"]))
+        for key in set(restrictions) - {"required_keywords_any"}:
+            self.log.unsupported(record, f"target restriction {key!r}: not read")
         rng = p.get("range")
         data = {
             "name": weapon,
@@ -268,6 +283,7 @@ class UnitConverter:
             "AP": stats.get("AP"),
             "D": stats.get("D"),
             "abilities": abilities,
+            "may_target": may_target,
             "source": self.source,
         }
         return weapon_profile(data, self.log, record)
@@ -289,7 +305,7 @@ class UnitConverter:
             if (required is None or {name_key(r) for r in required} <= {
                 name_key(t) for t in targets
             }) and not params.get("excluded_target_keywords"):
-                return [f"Anti-{t} {threshold}+" for t in targets]  # Anti-X: only against X
+                return [f"Anti-{t} {threshold}+" for t in targets]  # only against X
         elif "value" in params:
             text = f"{name} {params['value']}"
         elif "target_keyword" in params:  # [HUNTER X]
@@ -421,5 +437,10 @@ def _profile_name(weapon: str, profile: str, count: int) -> str:
     name where the profile repeats it or is just "Melee"."""
     if name_key(profile) in (name_key(weapon), "melee", "ranged", ""):
         return weapon
+    for dash in (" - ", " – ", " — "):  # "Plasma Incinerator - Supercharge" repeats the name
+        head, sep, rest = profile.partition(dash)
+        if sep and name_key(head) == name_key(weapon) and rest.strip():
+            profile = rest.strip()
+            break
     return f"{weapon} – {profile}" if count > 1 or profile else weapon
 

@@ -30,7 +30,9 @@ from .datasheet import (
     WeaponProfile,
 )
 from .rules import (
+    ArmyRule,
     CoreRule,
+    Detachment,
     DetachmentRule,
     Enhancement,
     Errata,
@@ -39,17 +41,20 @@ from .rules import (
     Stratagem,
     StratagemCategory,
 )
+from .wargear import ModelType, WargearBudget, WargearOption
 
 __all__ = [
     "RECOGNISED_WEAPON_ABILITIES",
     "Ability",
     "Anti",
+    "ArmyRule",
     "Blast",
     "Cleave",
     "CompositionLine",
     "CoreRule",
     "DamagedProfile",
     "Datasheet",
+    "Detachment",
     "DetachmentRule",
     "Enhancement",
     "Errata",
@@ -60,6 +65,7 @@ __all__ = [
     "Limited",
     "Melta",
     "ModelProfile",
+    "ModelType",
     "NamedWeaponRule",
     "PointsBracket",
     "PointsTier",
@@ -72,6 +78,8 @@ __all__ = [
     "SustainedHits",
     "TransportCapacity",
     "UnknownAbilityError",
+    "WargearBudget",
+    "WargearOption",
     "Weapon",
     "WeaponAbility",
     "WeaponProfile",

@@ -16,6 +16,8 @@ from pydantic import Field, field_validator, model_validator
 from ..dice import DiceExpr
 from .abilities import WeaponAbility
 from .common import Frozen, RulesVersion, Source
+from .conditions import ConditionalSave, TargetCondition
+from .wargear import ModelType, WargearBudget, WargearOption
 
 __all__ = [
     "Ability",
@@ -44,6 +46,7 @@ class ModelProfile(Frozen):
     W: int | None = Field(default=None, ge=1, le=60)
     Ld: int | None = Field(default=None, ge=2, le=12)
     OC: int | None = Field(default=None, ge=0, le=20)
+    conditional_saves: tuple[ConditionalSave, ...] = ()
     source: Source | None = None
 
     def statline(self) -> str:
@@ -72,6 +75,8 @@ class WeaponProfile(Frozen):
     AP: int = Field(ge=-6, le=0)
     D: DiceExpr
     abilities: tuple[WeaponAbility, ...] = ()
+    may_target: TargetCondition | None = Field(
+        default=None, description="the units this weapon may target (None: any)")
     source: Source | None = None
 
     @property
@@ -204,6 +209,11 @@ class Datasheet(Frozen):
     transport: TransportCapacity | None = None
     damaged: DamagedProfile | None = None
     wargear_options: tuple[str, ...] = ()
+    model_types: tuple[ModelType, ...] = Field(
+        default=(), description="composition with each model type's default equipment")
+    wargear: tuple[WargearOption, ...] = Field(
+        default=(), description="wargear options with their constraints")
+    wargear_budgets: tuple[WargearBudget, ...] = ()
     source: Source
     notes: tuple[str, ...] = ()
 

@@ -9,11 +9,14 @@ from pydantic import Field
 from .common import Frozen, RulesVersion, Source
 
 __all__ = [
+    "ArmyRule",
     "CoreRule",
+    "Detachment",
     "DetachmentRule",
     "Enhancement",
     "Errata",
     "FaqEntry",
+    "GrantedKeyword",
     "RuleRecord",
     "Stratagem",
     "StratagemCategory",
@@ -40,6 +43,12 @@ class Stratagem(Frozen):
     restrictions: str | None = None
     rules: RulesVersion
     source: Source
+    # --- from the bundled dataset (issue 16); the seed pages leave them empty ---------
+    faction: str | None = None
+    phases: tuple[str, ...] = ()
+    timing: str | None = None  # once-per-phase, once-per-turn, once-per-battle
+    turn: str | None = None  # your-turn, opponent-turn, either
+    key: str | None = None  # the dataset's id
 
 
 class DetachmentRule(Frozen):
@@ -51,6 +60,8 @@ class DetachmentRule(Frozen):
     text: str
     rules: RulesVersion
     source: Source
+    faction: str | None = None
+    key: str | None = None
 
 
 class Enhancement(Frozen):
@@ -65,6 +76,55 @@ class Enhancement(Frozen):
     text: str | None = None
     rules: RulesVersion
     source: Source
+    faction: str | None = None
+    #: the bearer needs every keyword of one of these groups (dataset restrictions)
+    keyword_groups: tuple[tuple[str, ...], ...] = ()
+    excluded_keywords: tuple[str, ...] = ()
+    unique: bool | None = None
+    game_modes: tuple[str, ...] = ()
+    key: str | None = None
+
+
+class GrantedKeyword(Frozen):
+    """A keyword a detachment gives to some units ("CHARACTER to up to 3 WAR DOG")."""
+
+    keyword: str
+    to_keywords: tuple[str, ...]
+    max_selected: int | None = None
+
+
+class Detachment(Frozen):
+    """A detachment: its faction, detachment points (11th: what it costs of the army's
+    allowance), rules, stratagems and enhancements by name, granted keywords and the
+    keywords every unit needs (``required_keywords``: "Blade of Ultramar": ULTRAMARINES)."""
+
+    record: Literal["detachment"] = "detachment"
+    name: str
+    faction: str
+    #: every faction whose armies may take it (a chapter takes its parent's detachments)
+    factions: tuple[str, ...] = ()
+    points: int | None = Field(default=None, ge=0)
+    rule_names: tuple[str, ...] = ()
+    stratagems: tuple[str, ...] = ()
+    enhancements: tuple[str, ...] = ()
+    granted_keywords: tuple[GrantedKeyword, ...] = ()
+    required_keywords: tuple[str, ...] = ()
+    unit_minimums: tuple[tuple[str, int], ...] = ()
+    game_modes: tuple[str, ...] = ()
+    rules: RulesVersion
+    source: Source
+    key: str | None = None
+
+
+class ArmyRule(Frozen):
+    """A faction's army rule ("Oath of Moment") and the factions that have it."""
+
+    record: Literal["army_rule"] = "army_rule"
+    name: str
+    factions: tuple[str, ...]
+    rules: RulesVersion
+    source: Source
+    key: str | None = None
 
 
 class CoreRule(Frozen):
@@ -96,4 +156,5 @@ class Errata(Frozen):
     source: Source
 
 
-RuleRecord = Stratagem | DetachmentRule | Enhancement | CoreRule | FaqEntry | Errata
+RuleRecord = (Stratagem | DetachmentRule | Enhancement | CoreRule | FaqEntry | Errata
+              | Detachment | ArmyRule)

@@ -111,6 +111,9 @@ class RuleSet:
     #: The improvement of BS that Plunging Fire gives (22.05: "improve the BS ... by 1"),
     #: or ``None`` when the rule set has no such text in the data (10th).
     plunging_fire_improvement: ClassVar[int | None] = None
+    #: Models with these keywords may fire their Pistols alongside their other ranged
+    #: weapons; every other model fires one or the other (11th 24.07, 24.27).
+    pistol_choice_exempt: ClassVar[frozenset[str]]
 
     # --- tables -----------------------------------------------------------------------
     @staticmethod

@@ -24,6 +24,10 @@ class Eleventh(RuleSet):
     save_improvement_cap = None
     # 22.05 Plunging Fire: improve the BS of the attack by 1 (reference facts §6.1)
     plunging_fire_improvement = 1
+    #: 24.07 "for each model in that unit (excluding MONSTER/VEHICLE models), you can only
+    #: select one of the following ...: [CLOSE-QUARTERS] weapons / its other ranged
+    #: weapons"; 24.27 "[PISTOL] and [CLOSE-QUARTERS] are identical for all rules purposes".
+    pistol_choice_exempt = frozenset({"MONSTER", "VEHICLE"})
 
     def skill_penalty(self, c: AttackCircumstances) -> int:
         """13.08 Benefit of Cover: "worsen the BS characteristic of that attack by 1";

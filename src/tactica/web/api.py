@@ -3,7 +3,7 @@ effects and list validation.
 
 Thin by design, like the command line: each endpoint validates its input, calls the
 public function the CLI calls (``tactica.calculate``, ``load_library()`` and its
-look-ups, ``tactica.effects``, ``tactica.cli.calc.build_attacker``) and returns the
+look-ups, ``tactica.effects``, ``tactica.units``) and returns the
 document. Every refusal is a 422 whose ``detail`` names the field (``loc``), as pydantic
 does for malformed input; an unknown name is a 404 with close names.
 """
@@ -28,8 +28,18 @@ from ..effects import NamedEffect
 from ..library import Library, UnitAbility
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet
-from ..model.rules import CoreRule, DetachmentRule, Enhancement, Errata, FaqEntry, Stratagem
+from ..model.rules import (
+    ArmyRule,
+    CoreRule,
+    Detachment,
+    DetachmentRule,
+    Enhancement,
+    Errata,
+    FaqEntry,
+    Stratagem,
+)
 from ..names import UnknownNameError
+from ..units.scenario import ScenarioDocument
 from . import lists
 from .compute import CalcBusy, CalcCrashed, CalcInvalid, CalcPool, CalcTimeout
 from .strict import numbers_as_text, scenario_number_fields
@@ -136,8 +146,8 @@ class WeaponRow(_Doc):
 
 
 class AttackerChoice(_Doc):
-    """A library unit as an attacker: every weapon of the phase as a row, those the
-    command line picks by default (``build_attacker``) selected."""
+    """A library unit as an attacker: every weapon of the phase as a row, those its
+    default loadout fires (``tactica.units``) selected."""
 
     unit: str
     rules: RulesVersion
@@ -188,7 +198,8 @@ class EffectCheck(EffectInfo):
     failures: list[str]
 
 
-RuleDoc = Stratagem | DetachmentRule | Enhancement | CoreRule | FaqEntry | Errata | UnitAbility
+RuleDoc = (Stratagem | DetachmentRule | Enhancement | CoreRule | FaqEntry | Errata | UnitAbility
+           | Detachment | ArmyRule)
 
 
 def _points_text(sheet: Datasheet) -> str:
@@ -210,52 +221,59 @@ def unit_summary(sheet: Datasheet) -> UnitSummary:
                        page=f"/units/{quote(sheet.name, safe='')}?rules={sheet.rules}")
 
 
-#: ``build_attacker`` names a profile "Weapon (Weapon – profile)"; the form says it once.
-_PROFILE = re.compile(r"^(.+) \((\1 – .+)\)$")
-
-
 def _row(line: WeaponLine, selected: bool) -> WeaponRow:
-    return WeaponRow(name=_PROFILE.sub(r"\2", line.name), count=line.count,
-                     range=line.range, A=str(line.A), skill=line.skill, S=line.S, AP=line.AP,
-                     D=str(line.D), abilities=[str(a) for a in line.abilities],
-                     selected=selected)
+    return WeaponRow(name=line.name, count=line.count, range=line.range, A=str(line.A),
+                     skill=line.skill, S=line.S, AP=line.AP, D=str(line.D),
+                     abilities=[str(a) for a in line.abilities], selected=selected)
 
 
-def attacker_choice(sheet: Datasheet, models: int | None, phase: Phase) -> AttackerChoice:
-    """Every weapon of ``phase`` as a row; the default pick of ``build_attacker`` selected."""
-    from typer import BadParameter  # what build_attacker raises (typer's own click)
+def attacker_choice(lib: Library, sheet: Datasheet, models: int | None,
+                    phase: Phase | None) -> AttackerChoice:
+    """The unit as fielded by default (``tactica.units``: its loadout's weapon lines
+    selected), with every other weapon profile of the phase as an unselected row. Without
+    a ``phase``, or when the unit has no weapon for it, the phase it has weapons for."""
+    from ..units import UnitError, UnitRef, model_types, resolve_attacker
 
-    from ..cli.calc import build_attacker
-
-    low = sum(c.min for c in sheet.composition) or 1
-    high = sum(c.max for c in sheet.composition) or MAX_MODELS
+    types, _ = model_types(sheet)
+    low, high = max(1, sum(t.min for t in types)), max(1, sum(t.max for t in types))
     n = low if models is None else models
-    if not 1 <= n <= min(high, MAX_MODELS):
+    if not low <= n <= min(high, MAX_MODELS):
         raise ValueError(f"{sheet.name} has {low}-{high} models; {n} asked for")
-    melee = phase == "fight"
-    specs = [w.name if len(w.profiles) == 1 else f"{w.name} – {p.name}"
-             for w in sheet.weapons if w.is_melee == melee for p in w.profiles]
+    ref = UnitRef(unit=sheet.name, models=n)
+    # a phase asked for is answered (no rows if the unit has no weapon for it); without
+    # one, the first phase the unit has weapons for
+    order: list[Phase] = [phase] if phase is not None else ["shooting", "fight"]
     notes: list[str] = []
-    rows: list[WeaponRow] = []
-    try:
-        default, picked = build_attacker(sheet, n, phase, [])
-        chosen = {w.name for w in default.weapons}
-        every, _ = build_attacker(sheet, n, phase, specs)
-        rows = [_row(line, line.name in chosen) for line in every.weapons]
-        notes = [note.split("; pick with")[0] for note in picked]
-    except BadParameter as exc:
-        notes = [exc.message]
+    lines: list[WeaponLine] = []
+    used: Phase = order[0]
+    for candidate in order:
+        try:
+            attacker, _ = resolve_attacker(ref, lib, sheet.rules, candidate)
+        except UnitError as exc:
+            notes.append(str(exc).removeprefix("attacker: "))
+            continue
+        lines, used = list(attacker.weapons), candidate
+        break
+    if lines and used != order[0]:
+        notes.append(f"showing the {used} phase")
+    chosen = {line.name for line in lines}
+    rows = [_row(line, True) for line in lines]
+    rows += [_row(WeaponLine(name=p.name, count=n, range=p.range, A=p.A, skill=p.skill,
+                             S=p.S, AP=p.AP, D=p.D, abilities=p.abilities), False)
+             for w in sheet.weapons if w.is_melee == (used == "fight")
+             for p in w.profiles if p.name not in chosen]
+    rows = list({r.name: r for r in reversed(rows)}.values())[::-1]
     toughness = next((m.T for m in sheet.models if m.T is not None), None)
     damaged = None
     if sheet.damaged is not None:
         d = sheet.damaged
         damaged = f"{d.min_wounds}-{d.max_wounds} wounds remaining: {d.text}"
     return AttackerChoice(
-        unit=sheet.name, rules=sheet.rules, phase=phase, models=n, min_models=low,
+        unit=sheet.name, rules=sheet.rules, phase=used, models=n, min_models=low,
         max_models=min(high, MAX_MODELS),
         keywords=list(dict.fromkeys(sheet.keywords + sheet.faction_keywords)),
-        weapons=rows, notes=notes, attacker_toughness=toughness, damaged=damaged,
-        abilities=list(dict.fromkeys(str(a) for a in sheet.abilities)))
+        weapons=rows, notes=notes if lines else notes[:1], attacker_toughness=toughness,
+        damaged=damaged, abilities=list(dict.fromkeys(str(a) for a in sheet.abilities)))
 
 
 def effect_info(e: NamedEffect) -> dict[str, Any]:
@@ -294,18 +312,25 @@ async def _strict_refusal(request: Request, scenario: Scenario) -> JSONResponse 
 @router.post("/calc", response_model=Result, summary="Calculate a scenario",
              responses={422: {"description": "the scenario is refused; `loc` names the field"},
                         503: {"description": "every calculator is busy"}})
-async def calc(request: Request, scenario: Scenario) -> Response:
+async def calc(request: Request, scenario: ScenarioDocument) -> Response:
     """The exact (or Monte Carlo) distributions of an attack: the scenario contract in,
-    the result document out (`tactica schema scenario|result`). A calculation that does not
-    finish within a few seconds is stopped and refused."""
+    the result document out (`tactica schema scenario|result`). Units named as attacker or
+    target are fielded from the library first. A calculation that does not finish within
+    a few seconds is stopped and refused."""
+    from ..calculator import prepare
+
     refused = await _strict_refusal(request, scenario)
     if refused is not None:
         return refused
+    try:
+        plain, resolved, notes = await run_in_threadpool(prepare, scenario, _library(request))
+    except ValueError as exc:
+        return _engine_error(exc)
     pool: CalcPool = request.app.state.calc_pool
     try:
-        text = await run_in_threadpool(pool.compute, scenario.model_dump_json())
+        text = await run_in_threadpool(pool.compute, plain.model_dump_json())
     except CalcTimeout:
-        if scenario.method == "exact":
+        if plain.method == "exact":
             return error_response(422, ["body"], TOO_SLOW, "too_slow")
         return error_response(422, ["body", "trials"],
                               "too many trials to finish in time; use fewer", "too_slow")
@@ -316,6 +341,10 @@ async def calc(request: Request, scenario: Scenario) -> Response:
         return _engine_error(exc)
     except CalcCrashed as exc:
         return JSONResponse({"detail": f"the calculation failed: {exc}"}, status_code=500)
+    if resolved is not None:
+        result = Result.model_validate_json(text)
+        text = result.model_copy(update={"resolved": resolved,
+                                         "notes": (*notes, *result.notes)}).model_dump_json()
     return Response(text, media_type="application/json")
 
 
@@ -390,15 +419,16 @@ def unit(request: Request, name: NamePath, rules: RulesQuery = None) -> Any:
 @router.get("/units/{name}/attacker", response_model=AttackerChoice,
             summary="A unit as the attacker: its weapons for a phase")
 def unit_attacker(
-    request: Request, name: NamePath, rules: RulesQuery = None, phase: Phase = "shooting",
+    request: Request, name: NamePath, rules: RulesQuery = None, phase: Phase | None = None,
     models: Annotated[int | None, Query(ge=1, le=MAX_MODELS)] = None,
 ) -> Any:
+    lib = _library(request)
     try:
-        sheet = _library(request).datasheet(name, rules)
+        sheet = lib.datasheet(name, rules)
     except UnknownNameError as exc:
         return _unknown(exc, ["path", "name"])
     try:
-        return attacker_choice(sheet, models, phase)
+        return attacker_choice(lib, sheet, models, phase)
     except ValueError as exc:
         return error_response(422, ["query", "models"], str(exc), "value_error")
 

@@ -31,6 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..library import Library, load_library
+from ..units.scenario import document_loc
 from . import api, pages, pickers
 from .compute import CalcPool
 from .guard import RequestGuard
@@ -136,7 +137,7 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     detail: list[dict[str, Any]] = []
     for error in exc.errors():
         msg = str(error.get("msg", "invalid"))
-        detail.append({"loc": list(error.get("loc", ())),
+        detail.append({"loc": document_loc(error.get("loc", ())),
                        "msg": msg.removeprefix("Value error, "),
                        "type": error.get("type", "value_error")})
     return JSONResponse({"detail": detail}, status_code=422)

@@ -8,10 +8,11 @@ a worker that runs past the timeout is killed and replaced, and the request gets
 refusal. When every worker stays busy for ``wait`` seconds the request is refused as
 busy; so no request holds the server longer than ``wait + timeout`` seconds.
 
-The protocol is one line each way: the scenario's JSON in; ``ok <result JSON>``,
-``invalid <message as JSON>`` (the engine refused it; the message names the field) or
-``error <message as JSON>`` (a bug) out. The web layer validates the scenario before it
-gets here; a worker only runs ``tactica.calculate``.
+The protocol is one line each way, after the worker's ``ready`` line (a calculation's
+timeout starts once the worker has started, not while it imports): the scenario's JSON
+in; ``ok <result JSON>``, ``invalid <message as JSON>`` (the engine refused it; the
+message names the field) or ``error <message as JSON>`` (a bug) out. The web layer
+validates the scenario before it gets here; a worker only runs ``tactica.calculate``.
 """
 
 from __future__ import annotations
@@ -45,11 +46,22 @@ class CalcCrashed(RuntimeError):
     """The worker failed in an unexpected way (a bug, or it was killed from outside)."""
 
 
+#: How long a new worker may take to load (imports, every faction's rules) before its
+#: first calculation; not counted in a calculation's timeout.
+STARTUP_TIMEOUT = 120.0
+
+
 def main() -> None:
-    """A worker's loop: one scenario per line on stdin, one answer per line on stdout."""
+    """A worker's loop: "ready" once loaded, then one scenario per line on stdin, one
+    answer per line on stdout. Loading includes every faction's rules (the bundled
+    dataset's named effects), so no calculation pays for it."""
     from ..combat import calculate
+    from ..effects import dataset_effects
 
     out = sys.stdout
+    dataset_effects()
+    out.write("ready\n")
+    out.flush()
     for line in sys.stdin:
         try:
             answer = "ok " + calculate(line).model_dump_json()
@@ -81,9 +93,11 @@ class _Worker:
             stdout=subprocess.PIPE, env=_environment(), text=True, encoding="utf-8",
             bufsize=1)
         self.answers: queue.Queue[str | None] = queue.Queue()
+        self.ready = False
         assert self.process.stdout is not None
         threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True,
                          name="tactica-calc-reader").start()
+        self.ready = False
 
     def _read(self, stream: IO[str]) -> None:
         for line in stream:
@@ -94,6 +108,14 @@ class _Worker:
         """Send a scenario; its answer line, or ``None`` if the worker died. Raises
         ``queue.Empty`` on timeout."""
         assert self.process.stdin is not None
+        if not self.ready:  # loading is not part of the calculation's time
+            try:
+                first = self.answers.get(timeout=STARTUP_TIMEOUT)
+            except queue.Empty:
+                return None
+            if first is None or first.strip() != "ready":
+                return None
+            self.ready = True
         self.process.stdin.write(scenario_json.replace("\n", " ") + "\n")
         self.process.stdin.flush()
         return self.answers.get(timeout=timeout)

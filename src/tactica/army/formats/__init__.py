@@ -11,6 +11,9 @@ format              what                                import   export
 ``wtc``             New Recruit text, WTC compact/full  yes      yes
 ``listforge-text``  List Forge text                     yes      yes
 ``tactica-json``    this package's own roster document  yes      yes
+``rosterizer``      Rosterizer roster JSON (the bundled yes      no
+                    dataset's importer)
+``battlescribe``    BattleScribe ``.ros`` / ``.rosz``   no: refused in one line
 =================== =================================== ======== ========
 
 ``detect_format`` names the format of a text, or raises ``UnsupportedFormatError`` saying
@@ -46,11 +49,13 @@ from ...errors import one_line
 from ...library import Library
 from ..roster import Roster, RosterSource
 from ._common import RosterParseError, UnsupportedFormatError
+from .battlescribe import refuse_battlescribe
 from .gw_text import dump_gw_text, parse_gw_text
 from .listforge import TITLE as _LISTFORGE_TITLE
 from .listforge import dump_listforge_text, parse_listforge_text
 from .newrecruit_json import dump_newrecruit_json, parse_newrecruit_json
 from .newrecruit_text import dump_newrecruit_text, dump_wtc, parse_newrecruit_text, parse_wtc
+from .rosterizer import is_rosterizer, parse_rosterizer
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -66,7 +71,7 @@ __all__ = [
 ]
 
 IMPORT_FORMATS = ("gw-text", "newrecruit-json", "listforge-json", "newrecruit-text", "wtc",
-                  "listforge-text", "tactica-json")
+                  "listforge-text", "tactica-json", "rosterizer")
 
 EXPORT_FORMATS: dict[str, Callable[[Roster], str]] = {
     "gw-text": dump_gw_text,
@@ -90,10 +95,8 @@ def _json_kind(doc: Any) -> str:
     if isinstance(doc.get("roster"), dict) and "forces" in doc["roster"]:
         made_by = str(doc.get("generatedBy") or "").lower()
         return "listforge-json" if "list forge" in made_by else "newrecruit-json"
-    if "snapshot" in doc and "rulebook" in doc:
-        raise UnsupportedFormatError(
-            "Rosterizer JSON: not a supported format (import New Recruit, List Forge or "
-            "app exports instead)")
+    if is_rosterizer(doc):
+        return "rosterizer"
     if "faction_raw_name" in doc or "detachment_raw_names" in doc:
         raise UnsupportedFormatError(
             "40kdc-data parsed-roster document (expected.parsed.json): a conformance "
@@ -158,6 +161,8 @@ def parse_roster(text: str, fmt: str | None = None, *, file: str | None = None,
         return parse_wtc(text, file)
     if kind == "listforge-text":
         return parse_listforge_text(text, file)
+    if kind == "rosterizer":
+        return parse_rosterizer(text, file)
     if kind == "tactica-json":
         try:
             roster = Roster.model_validate_json(text)
@@ -172,6 +177,7 @@ def load_roster(path: str | Path, fmt: str | None = None,
                 library: Library | None = None) -> Roster:
     """Read the list in file ``path`` (UTF-8)."""
     p = Path(path)
+    refuse_battlescribe(p)
     return parse_roster(p.read_text(encoding="utf-8"), fmt, file=str(p), library=library)
 
 

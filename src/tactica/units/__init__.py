@@ -1,0 +1,28 @@
+"""Units as fielded: a datasheet's models, their wargear and the weapons they attack with,
+and the scenario contract's unit references (version 2) resolved into the engine's input.
+
+Data flows one way: datasheets (``tactica.model``) -> a unit as fielded (``loadout``) ->
+its weapon lines and model groups (``firing``, ``resolve``) -> the engine.
+"""
+
+from .firing import Aim, NoWeaponsError, weapon_lines
+from .loadout import FieldedModels, Loadout, WargearError, field_unit, model_types
+from .resolve import UnitError, resolve, resolve_attacker, resolve_target
+from .scenario import ScenarioDocument, UnitRef
+
+__all__ = [
+    "Aim",
+    "FieldedModels",
+    "Loadout",
+    "NoWeaponsError",
+    "ScenarioDocument",
+    "UnitError",
+    "UnitRef",
+    "WargearError",
+    "field_unit",
+    "model_types",
+    "resolve",
+    "resolve_attacker",
+    "resolve_target",
+    "weapon_lines",
+]

@@ -1,0 +1,193 @@
+"""Which weapons a fielded unit attacks with, as the engine's weapon lines.
+
+* Shooting phase: every model fires all its ranged weapons, except that a model with
+  Pistols picks either its Pistols or its other ranged weapons (11th 24.07 / 24.27; the
+  rule set's ``pistol_choice_exempt`` keywords, MONSTER and VEHICLE in 11th, fire both).
+* Fight phase: each model fights with one melee weapon plus every [EXTRA ATTACKS]
+  weapon it has (24.11 "each time the bearer fights, it can make attacks with this weapon
+  in addition to the weapon it selected").
+* A weapon with several profiles fires one of them ("select one of its profiles").
+
+Where the rules leave the choice to the player, the default is the one that does most:
+the expected damage of one model's attacks against the target (``Aim``), an estimate
+(hit x wound x unsaved x damage, capped by the target's wounds) used only to choose.
+``profiles`` names profiles to use instead ("Plasma incinerator – supercharge").
+
+>>> from tactica.model import WeaponProfile
+>>> from tactica.dice import DiceExpr
+>>> p = WeaponProfile(name="Bolt rifle", range=24, A="2", skill=3, S=4, AP=-1, D="1")
+>>> round(expected_damage(p, Aim(T=4, Sv=3, W=2)), 4)    # 2 x 2/3 x 1/2 x 1/2 x 1
+0.3333
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..combat.scenario import Phase, WeaponLine
+from ..model.abilities import RapidFire
+from ..model.datasheet import Datasheet, Weapon, WeaponProfile
+from ..names import name_key
+from ..rules import get_ruleset
+from .conditions import may_target
+from .loadout import Loadout
+
+__all__ = ["Aim", "NoWeaponsError", "expected_damage", "picked_lines", "plainest", "weapon_lines"]
+
+
+class NoWeaponsError(ValueError):
+    """The unit has no weapon for the phase ("Arco-flagellants have no ranged weapons")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Aim:
+    """What the default choice is judged against: one model of the target."""
+
+    T: int = 4
+    Sv: int = 3
+    W: int = 2
+    invuln: int | None = None
+    keywords: tuple[str, ...] = ()
+
+
+def expected_damage(p: WeaponProfile, aim: Aim) -> float:
+    """One model's expected damage with profile ``p`` against ``aim`` (to choose only)."""
+    hit = 1.0 if p.skill is None else (7 - p.skill) / 6
+    wound = (7 - get_ruleset("11th").wound_roll_needed(p.S, aim.T)) / 6
+    save = min(aim.Sv - p.AP, aim.invuln if aim.invuln is not None else 7)
+    unsaved = 1.0 if save >= 7 else min(1.0, max(0.0, (save - 1) / 6))
+    return float(p.A.mean) * hit * wound * unsaved * min(float(p.D.mean), aim.W)
+
+
+def _best_profile(w: Weapon, aim: Aim, chosen: Sequence[str]) -> WeaponProfile:
+    keys = {name_key(c) for c in chosen}
+    named = [p for p in w.profiles if name_key(p.name) in keys]
+    if named:
+        return named[0]
+    return max(w.profiles, key=lambda p: expected_damage(p, aim))
+
+
+def _is_pistol(p: WeaponProfile) -> bool:
+    return p.has("Pistol") or p.has("Close-quarters")
+
+
+def plainest(unit: str, ranged: Sequence[Weapon]) -> Weapon | None:
+    """The gun most models of a unit carry when the data lists no wargear: one named in
+    the unit's name ("Acolyte Hybrids with Hand Flamers"), else the plainest basic gun
+    (one profile, no abilities but Rapid Fire or Assault, fewest attacks, lowest S), else
+    the first that is neither One Shot nor a Pistol."""
+    named = [w for w in ranged if w.name.casefold().rstrip("s") in unit.casefold()
+             or w.name.casefold() + "s" in unit.casefold()]
+    main = [w for w in ranged
+            if not w.profiles[0].has("One Shot") and not _is_pistol(w.profiles[0])]
+    basic = [w for w in main if len(w.profiles) == 1 and all(
+        isinstance(a, RapidFire) or str(a) == "Assault" for a in w.profiles[0].abilities)]
+    basic.sort(key=lambda w: (w.profiles[0].A.mean, w.profiles[0].S))
+    found = named or basic or main
+    return found[0] if found else None
+
+
+def _weapons_of(sheet: Datasheet, equipment: Sequence[str], melee: bool) -> list[Weapon]:
+    out: list[Weapon] = []
+    for item in equipment:
+        found = next((w for w in sheet.weapons
+                      if name_key(w.name) == name_key(item) and w.is_melee == melee), None)
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def _fires(sheet: Datasheet, equipment: Sequence[str], phase: Phase, aim: Aim,
+           profiles: Sequence[str], exempt: bool) -> list[WeaponProfile]:
+    """The profiles one model uses in the phase (the weapons that may not target ``aim``'s
+    keywords left out)."""
+    weapons = []
+    for w in _weapons_of(sheet, equipment, phase == "fight"):
+        usable = tuple(p for p in w.profiles if may_target(p, aim.keywords))
+        if usable:
+            weapons.append(w.model_copy(update={"profiles": usable}))
+    picks = [_best_profile(w, aim, profiles) for w in weapons]
+    if phase == "fight":
+        extra = [p for p in picks if p.has("Extra Attacks")]
+        main = [p for p in picks if not p.has("Extra Attacks")]
+        return ([max(main, key=lambda p: expected_damage(p, aim))] if main else []) + extra
+    if exempt:
+        return picks
+    pistols = [p for p in picks if _is_pistol(p)]
+    other = [p for p in picks if not _is_pistol(p)]
+    if not pistols or not other:
+        return picks
+    return max((other, pistols), key=lambda ps: sum(expected_damage(p, aim) for p in ps))
+
+
+def weapon_lines(sheet: Datasheet, unit: Loadout, phase: Phase, rules: str = "11th",
+                 aim: Aim | None = None, profiles: Sequence[str] = (),
+                 notes: list[str] | None = None) -> list[WeaponLine]:
+    """The weapon lines ``unit`` attacks with in ``phase``; ``NoWeaponsError`` if none.
+    A weapon that may not target the target is left out, and ``notes`` says so."""
+    aim = aim or Aim()
+    for w in {w.name: w for g in unit.models
+              for w in _weapons_of(sheet, g.equipment, phase == "fight")}.values():
+        barred = [p for p in w.profiles if not may_target(p, aim.keywords)]
+        if len(barred) == len(w.profiles) and notes is not None and barred[0].may_target:
+            notes.append(f"{sheet.name}: {w.name} can only target "
+                         f"{'/'.join(barred[0].may_target.any_of)} units; not used")
+    exempt_keywords = get_ruleset("11th" if rules == "11th" else "10th").pistol_choice_exempt
+    exempt = any(sheet.has_keyword(k) for k in exempt_keywords)
+    counts: dict[tuple[str, WeaponProfile], int] = {}
+    for group in unit.models:
+        for p in _fires(sheet, group.equipment, phase, aim, profiles, exempt):
+            key = (p.name, p)
+            counts[key] = counts.get(key, 0) + group.count
+    if not counts:
+        what = "melee" if phase == "fight" else "ranged"
+        none = "" if sheet.weapons else " (the data lists none)"
+        raise NoWeaponsError(f"{sheet.name} {'have' if unit.size > 1 else 'has'} no {what} "
+                             f"weapons{none}")
+    return [WeaponLine(name=name, count=n, range=p.range, A=p.A, skill=p.skill, S=p.S,
+                       AP=p.AP, D=p.D, abilities=p.abilities)
+            for (name, p), n in counts.items()]
+
+
+def picked_lines(sheets: Sequence[tuple[Datasheet, int]], phase: Phase,
+                 specs: Sequence[str], target_keywords: tuple[str, ...] = ()
+                 ) -> list[WeaponLine]:
+    """Weapon lines picked by hand instead of the loadout: each spec ``NAME`` or
+    ``NAME:COUNT`` (COUNT models fire it; default every model of the unit that has it)
+    names a weapon or a profile ("Grenade launcher – frag") of the first of ``sheets``
+    (the unit, then its leaders, each with its model count) that has it."""
+    out: list[WeaponLine] = []
+    for spec in specs:
+        name, _, count_text = spec.partition(":")
+        key = name_key(name)
+        found = None
+        for sheet, models in sheets:
+            for w in sheet.weapons:
+                for p in w.profiles:
+                    if key in (name_key(w.name), name_key(p.name)):
+                        found = found or (sheet, models, p)
+        if found is None:
+            sheet = sheets[0][0]
+            names = sorted({w.name for s, _ in sheets for w in s.weapons})
+            raise NoWeaponsError(f"{sheet.name} has no weapon {name.strip()!r}; it has: "
+                                 + ", ".join(names))
+        sheet, models, p = found
+        if p.is_melee != (phase == "fight"):
+            kind = "a melee" if p.is_melee else "a ranged"
+            raise NoWeaponsError(f"{sheet.name}: {p.name} is {kind} weapon, not for the "
+                                 f"{phase} phase")
+        count = models
+        if count_text.strip():
+            text = count_text.strip()
+            if not (text.isascii() and text.isdigit() and 1 <= int(text) <= models):
+                raise NoWeaponsError(f"{spec!r}: COUNT in NAME:COUNT is a whole number from 1 "
+                                     f"to {models} (the models in the unit)")
+            count = int(text)
+        if not may_target(p, target_keywords):
+            assert p.may_target is not None
+            raise NoWeaponsError(f"{sheet.name}: {p.name} can only target "
+                                 f"{'/'.join(p.may_target.any_of)} units")
+        out.append(WeaponLine(name=p.name, count=count, range=p.range, A=p.A, skill=p.skill,
+                              S=p.S, AP=p.AP, D=p.D, abilities=p.abilities))
+    return out

@@ -1,0 +1,224 @@
+"""Unit references -> the version-1 scenario the engine reads (scenario contract v2).
+
+An attacker ``UnitRef`` becomes the weapon lines its models fire (``firing``) plus those
+of its attached leaders; its own and its leaders' abilities that are named effects (Cult
+Demagogue) join the effects when their conditions hold. A target ``UnitRef`` becomes its
+model groups (one per stat line), an attached leader a CHARACTER group of its own
+(allocated last, 06.01). Every refusal is a ``UnitError`` naming the side and the unit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..combat.result import Resolved
+from ..combat.scenario import Attacker, ModelGroup, Phase, Scenario, Target
+from ..facts import TargetPreset
+from ..model.common import RulesVersion, Source
+from ..model.datasheet import Datasheet, ModelProfile
+from ..model.wargear import equipment_text
+from ..names import UnknownNameError, name_key
+from .conditions import invulnerable_save
+from .firing import Aim, NoWeaponsError, picked_lines, weapon_lines
+from .loadout import Loadout, WargearError, field_unit
+from .scenario import ScenarioDocument, UnitRef
+
+__all__ = ["UnitError", "UnitLibrary", "resolve", "resolve_attacker", "resolve_target"]
+
+
+class UnitError(ValueError):
+    """A unit reference that cannot be fielded; the message starts with the side."""
+
+
+class UnitLibrary(Protocol):
+    """What resolution asks of the library (``Library``, ``SourcedLibrary``)."""
+
+    def datasheet(self, name: str, rules: RulesVersion | None = None) -> Datasheet: ...
+
+    def presets(self) -> tuple[TargetPreset, ...]: ...
+
+
+@dataclass(slots=True)
+class _Side:
+    sheet: Datasheet
+    loadouts: list[tuple[Datasheet, Loadout]] = field(default_factory=list)
+    defaults: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def texts(self) -> tuple[str, ...]:
+        out = []
+        for s, lo in self.loadouts:
+            whose = f" ({s.name})" if s is not self.sheet and s.name != lo.models[0].model else ""
+            out += [f"{m.count} {m.model}{whose}: {equipment_text(m.equipment) or 'nothing'}"
+                    for m in lo.models]
+        return tuple(out)
+
+
+def _sheet(lib: UnitLibrary, name: str, rules: RulesVersion, where: str) -> Datasheet:
+    try:
+        return lib.datasheet(name, rules)
+    except UnknownNameError as exc:
+        raise UnitError(f"{where}: {exc}") from None
+
+
+def _can_lead(leader: Datasheet, unit: Datasheet) -> bool:
+    if not leader.leader_of:
+        return True
+    keys = {name_key(unit.name), *(name_key(k) for k in unit.keywords)}
+    return any(name_key(x) in keys or name_key(x).rstrip("s") in keys for x in leader.leader_of)
+
+
+def _field(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, where: str) -> _Side:
+    sheet = _sheet(lib, ref.unit, rules, f"{where}.unit")
+    try:
+        own = field_unit(sheet, ref.models, ref.wargear)
+    except WargearError as exc:
+        raise UnitError(f"{where}: {exc}") from None
+    side = _Side(sheet, [(sheet, own)], [f"{sheet.name} {d}" for d in own.defaults])
+    for name in ref.led_by:
+        leader = _sheet(lib, name, rules, f"{where}.led_by")
+        if not _can_lead(leader, sheet):
+            raise UnitError(f"{where}.led_by: {leader.name} cannot lead {sheet.name}; it "
+                            f"leads {', '.join(leader.leader_of)}")
+        try:
+            side.loadouts.append((leader, field_unit(leader)))
+        except WargearError as exc:
+            raise UnitError(f"{where}.led_by: {exc}") from None
+        side.defaults.append(f"{leader.name}: the datasheet's default loadout")
+    return side
+
+
+def resolve_attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
+                     aim: Aim | None = None) -> tuple[Attacker, _Side]:
+    """The attacker's weapon lines: its models' and its leaders'."""
+    side = _field(ref, lib, rules, "attacker")
+    lines = []
+    refusals = []
+    if ref.weapons:
+        try:
+            lines = picked_lines([(s, lo.size) for s, lo in side.loadouts], phase, ref.weapons,
+                                 aim.keywords if aim else ())
+        except NoWeaponsError as exc:
+            raise UnitError(f"attacker.weapons: {exc}") from None
+        side.defaults = [d for d in side.defaults if "wargear" not in d]
+    for sheet, loadout in side.loadouts if not ref.weapons else ():
+        try:
+            lines += weapon_lines(sheet, loadout, phase, rules, aim, ref.profiles, side.notes)
+        except NoWeaponsError as exc:
+            refusals.append(str(exc))
+    if not lines:
+        raise UnitError(f"attacker: {'; '.join(refusals)}")
+    keywords = tuple(dict.fromkeys(side.sheet.keywords + side.sheet.faction_keywords))
+    abilities = tuple(dict.fromkeys(str(a) for s, _ in side.loadouts for a in s.abilities))
+    try:
+        attacker = Attacker(name=side.sheet.name, keywords=keywords, weapons=tuple(lines),
+                            abilities=abilities)
+    except ValueError as exc:
+        raise UnitError(f"attacker: {side.sheet.name}: {exc}") from None
+    return attacker, side
+
+
+def _profile(sheet: Datasheet, name: str) -> ModelProfile:
+    key = name_key(name)
+    found = next((p for p in sheet.models if name_key(p.name) == key), None)
+    found = found or next((p for p in sheet.models
+                           if name_key(p.name).rstrip("s") == key.rstrip("s")), None)
+    if found is None and sheet.models:
+        found = sheet.models[0]
+    if found is None:
+        raise UnitError(f"target: {sheet.name} has no stat line")
+    return found
+
+
+def _groups(sheet: Datasheet, loadout: Loadout, character: bool,
+            phase: Phase) -> list[ModelGroup]:
+    fnp_ability = sheet.ability("Feel No Pain")
+    fnp = fnp_ability.parameter.min if fnp_ability and fnp_ability.parameter else None
+    counts: dict[str, tuple[ModelProfile, int]] = {}
+    for m in loadout.models:
+        p = _profile(sheet, m.profile)
+        old = counts.get(p.name)
+        counts[p.name] = (p, m.count + (old[1] if old else 0))
+    out = []
+    for p, n in counts.values():
+        missing = [s for s in ("T", "Sv", "W") if getattr(p, s) is None]
+        if missing:
+            raise UnitError(f"target: {sheet.name}: model {p.name} has no {', '.join(missing)}")
+        assert p.T is not None and p.Sv is not None and p.W is not None
+        out.append(ModelGroup(name=p.name, count=n, T=p.T, Sv=p.Sv,
+                              invuln=invulnerable_save(p, phase), W=p.W, fnp=fnp,
+                              character=character))
+    return out
+
+
+def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
+                   phase: Phase = "shooting") -> tuple[Target, _Side]:
+    """The target's model groups; an attached leader's are CHARACTER groups. A standard
+    target's name (``meq``) gives that preset."""
+    preset = next((p for p in lib.presets() if name_key(p.name) == name_key(ref.unit)), None)
+    if preset is not None and not ref.wargear and not ref.led_by:
+        target = preset.to_target(ref.models)
+        return target, _Side(Datasheet(name=target.name, rules=rules,
+                                       source=Source(file="target presets")))
+    side = _field(ref, lib, rules, "target")
+    groups: list[ModelGroup] = []
+    for sheet, loadout in side.loadouts:
+        character = sheet is not side.sheet or sheet.has_keyword("CHARACTER")
+        groups += _groups(sheet, loadout, character, phase)
+    keywords = tuple(dict.fromkeys(side.sheet.keywords + side.sheet.faction_keywords))
+    demise = side.sheet.ability("Deadly Demise")
+    try:
+        target = Target(name=side.sheet.name, keywords=keywords, models=tuple(groups),
+                        abilities=tuple(dict.fromkeys(str(a) for s, _ in side.loadouts
+                                                      for a in s.abilities)),
+                        deadly_demise=demise.parameter if demise is not None else None)
+    except ValueError as exc:
+        raise UnitError(f"target: {side.sheet.name}: {exc}") from None
+    return target, side
+
+
+def _aim(target: Target) -> Aim:
+    g = next((g for g in target.models if not g.character), target.models[0])
+    return Aim(T=g.T, Sv=g.Sv, W=g.W, invuln=g.invuln, keywords=target.keywords)
+
+
+def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved, list[str]]:
+    """The version-1 scenario of ``doc``, what its units resolved into, and notes."""
+    from ..effects.candidates import ability_effects, apply_candidates
+
+    notes: list[str] = []
+    resolved: dict[str, tuple[str, ...]] = {"defaults": ()}
+    target = doc.target
+    if isinstance(target, UnitRef):
+        target, tside = resolve_target(target, lib, doc.rules, doc.phase)
+        resolved.update(target_models=tside.texts(),
+                        defaults=(*resolved["defaults"], *tside.defaults))
+    attacker = doc.attacker
+    context = doc.context
+    abilities: list[str] = []
+    if isinstance(attacker, UnitRef):
+        attacker, aside = resolve_attacker(attacker, lib, doc.rules, doc.phase, _aim(target))
+        resolved.update(attacker_models=aside.texts(),
+                        defaults=(*aside.defaults, *resolved["defaults"]))
+        leaders = tuple(s.name for s, _ in aside.loadouts[1:])
+        update: dict[str, object] = {"led_by": tuple(dict.fromkeys((*context.led_by, *leaders)))}
+        if context.attacker_toughness is None:
+            update["attacker_toughness"] = next(
+                (m.T for m in aside.sheet.models if m.T is not None), None)
+        context = context.model_copy(update=update)
+        notes += aside.notes
+        abilities = ability_effects(aside.sheet)
+        for s, _ in aside.loadouts[1:]:
+            abilities += ability_effects(s, damaged=False)
+    data = {k: getattr(doc, k) for k in Scenario.model_fields
+            if k not in ("attacker", "target", "context")}
+    scenario = Scenario.model_validate({**data, "attacker": attacker, "target": target,
+                                        "context": context})
+    if abilities:
+        scenario, more = apply_candidates(scenario, abilities, "ability", report_skipped=False)
+        notes += more
+    return scenario, Resolved(
+        attacker=scenario.attacker.weapons, target=scenario.target.models,
+        attacker_models=resolved.get("attacker_models", ()),
+        target_models=resolved.get("target_models", ()), defaults=resolved["defaults"]), notes

@@ -1,0 +1,119 @@
+"""The scenario contract, version 2: ``attacker`` and ``target`` may name library units.
+
+``{"unit": "Intercessor Squad", "models": 10, "wargear": ["Astartes grenade launcher"],
+"led_by": "Lieutenant"}`` — every field but ``unit`` optional — is resolved through the
+library into the version-1 weapon lines and model groups (``tactica.units.resolve``).
+A plain version-1 attacker or target is read as before.
+
+>>> doc = ScenarioDocument.model_validate({"attacker": {"unit": "Primus"},
+...                                        "target": {"unit": "Neophyte Hybrids"}})
+>>> doc.attacker.unit, doc.target.models
+('Primus', None)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from pydantic import Discriminator, Field, Tag, field_validator
+
+from ..combat.scenario import MAX_MODELS, Attacker, Scenario, Target, _Strict
+
+__all__ = ["ScenarioDocument", "UnitRef", "document_loc", "parse_document"]
+
+
+class UnitRef(_Strict):
+    """A library unit as fielded: its name, size, wargear choices, attached leader and
+    the weapon profiles to use (multi-profile weapons; default: the best)."""
+
+    unit: str = Field(min_length=1, max_length=200)
+    models: int | None = Field(default=None, ge=1, le=MAX_MODELS,
+                               description="default: the datasheet's minimum")
+    wargear: tuple[str, ...] = Field(
+        default=(), max_length=40,
+        description="options taken: 'NAME', 'NAME + NAME' (one bundle), ':N' models; "
+        "default: the datasheet's loadout")
+    led_by: tuple[str, ...] = Field(default=(), max_length=3,
+                                    description="leaders attached (one name or a list)")
+    weapons: tuple[str, ...] = Field(
+        default=(), max_length=40,
+        description="weapons picked by hand instead of the loadout: 'NAME' or 'NAME:COUNT'")
+    profiles: tuple[str, ...] = Field(
+        default=(), max_length=40,
+        description="profiles to use ('Plasma incinerator – supercharge'); default: best")
+
+    @field_validator("led_by", mode="before")
+    @classmethod
+    def _one_or_many(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return (value,)
+        if value is None:
+            return ()
+        return value
+
+
+def _side(value: Any) -> str:
+    if isinstance(value, dict):
+        return "unit" if "unit" in value else "plain"
+    return "unit" if isinstance(value, UnitRef) else "plain"
+
+
+AttackerEntry = Annotated[
+    Annotated[Attacker, Tag("plain")] | Annotated[UnitRef, Tag("unit")], Discriminator(_side)]
+TargetEntry = Annotated[
+    Annotated[Target, Tag("plain")] | Annotated[UnitRef, Tag("unit")], Discriminator(_side)]
+
+
+class ScenarioDocument(Scenario):
+    """A scenario whose attacker or target may be a ``UnitRef``."""
+
+    attacker: AttackerEntry  # type: ignore[assignment]
+    target: TargetEntry  # type: ignore[assignment]
+
+    @property
+    def has_units(self) -> bool:
+        return isinstance(self.attacker, UnitRef) or isinstance(self.target, UnitRef)
+
+
+def _names_units(data: Any) -> bool:
+    return isinstance(data, dict) and any(
+        isinstance(data.get(side), dict) and "unit" in data[side]
+        for side in ("attacker", "target"))
+
+
+def parse_document(scenario: Scenario | dict[str, Any] | str) -> Scenario:
+    """A scenario document: a ``ScenarioDocument`` when it names units, else the plain
+    version-1 ``Scenario`` (so its refusals name the fields exactly as before). Raises
+    pydantic's ``ValidationError``.
+
+    >>> type(parse_document({"attacker": {"unit": "Primus"}, "target": {"unit": "meq"}}))
+    <class 'tactica.units.scenario.ScenarioDocument'>
+    """
+    if isinstance(scenario, Scenario):
+        return scenario
+    if isinstance(scenario, str):
+        try:
+            data = json.loads(scenario)
+        except ValueError:
+            return Scenario.model_validate_json(scenario)  # pydantic's own JSON refusal
+    else:
+        data = scenario
+    if _names_units(data):
+        return ScenarioDocument.model_validate(data)
+    return Scenario.model_validate(data)
+
+
+def document_loc(loc: tuple[str | int, ...] | list[str | int]) -> list[str | int]:
+    """A validation error's field path in the document's own terms: the union tag that
+    pydantic adds after ``attacker``/``target`` ("plain", "unit") is not a field.
+
+    >>> document_loc(("body", "attacker", "plain", "weapons", 0, "AP"))
+    ['body', 'attacker', 'weapons', 0, 'AP']
+    """
+    out: list[str | int] = []
+    for i, part in enumerate(loc):
+        if i and loc[i - 1] in ("attacker", "target") and part in ("plain", "unit"):
+            continue
+        out.append(part)
+    return out

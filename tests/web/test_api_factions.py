@@ -1,0 +1,49 @@
+"""Every faction's rules through the web API (real data: needs ``wh40kdc``): a detachment
+stratagem of three factions named in a scenario, and a dataset record from the rules
+endpoint. The expected ratios are worked in ``tests/effects/test_dataset_effects.py``;
+here the attackers are plain scenario profiles: 10 x (A1, BS4+, S4, AP-1, D1) into 10
+models T4 Sv3+ W1, so hits 5, wounds 2.5, unsaved 2.5 x 1/2 = 1.25.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+pytest.importorskip("wh40kdc")
+pytestmark = pytest.mark.anyio
+
+
+def scenario(keywords: list[str], effect: str | None,
+             target_keywords: list[str] | None = None) -> dict[str, Any]:
+    return {
+        "attacker": {"name": "a", "keywords": keywords, "weapons": [
+            {"name": "gun", "count": 10, "A": "1", "skill": 4, "S": 4, "AP": -1, "D": "1"}]},
+        "target": {"name": "t", "keywords": target_keywords or [],
+                   "models": [{"count": 10, "T": 4, "Sv": 3, "W": 1}]},
+        "effects": [effect] if effect else [],
+    }
+
+
+@pytest.mark.parametrize("keywords,effect,target_keywords,stage,expected", [
+    (["ASTRA MILITARUM"], "Accuracy Under Pressure", None, "hits", 7.5),  # 10 x 3/4
+    (["T’AU EMPIRE"], "A Tempting Trap", None, "wounds", 5 * 4 / 6),  # 4+ -> 3+
+    ([], "Armour of Contempt", ["BLOOD ANGELS"], "unsaved", 2.5 / 3),  # AP0: 3+ save
+])
+async def test_detachment_stratagems_of_three_factions(
+        client: httpx.AsyncClient, keywords: list[str], effect: str,
+        target_keywords: list[str] | None, stage: str, expected: float) -> None:
+    response = await client.post("/api/calc", json=scenario(keywords, effect, target_keywords))
+    assert response.status_code == 200, response.text
+    doc = response.json()
+    assert doc[stage]["mean"] == pytest.approx(expected)
+    assert doc["effects_applied"] == [effect]
+
+
+async def test_a_condition_that_fails_is_refused_with_the_field(
+        client: httpx.AsyncClient) -> None:
+    response = await client.post("/api/calc", json=scenario(["ORKS"], "A Tempting Trap"))
+    assert response.status_code == 422
+    assert "not a T’AU EMPIRE unit" in response.text
