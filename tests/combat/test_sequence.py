@@ -229,3 +229,15 @@ def test_below_half_strength_per_edition() -> None:
     assert (ten.below_half(5, 10, 10, 20), eleven.below_half(5, 10, 10, 20)) == (False, True)
     assert ten.below_half(1, 1, 4, 10) and not ten.below_half(1, 1, 5, 10)
     assert not eleven.below_half(0, 10, 0, 20)  # a destroyed unit takes no test
+
+
+def test_too_many_worlds_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A charge splits the turn in two; with room for one world the exact evaluation
+    refuses and points to Monte Carlo."""
+    import tactica.combat.turn as turn
+
+    monkeypatch.setattr(turn, "MAX_WORLDS", 1)
+    with pytest.raises(ScenarioError, match="use method monte-carlo"):
+        calculate_sequence(Sequence.model_validate({"target": GROTS, "steps": [
+            {"phase": "charge", "unit": "Hero", "distance": 7},
+            {"phase": "fight", "attacker": HERO}]}))

@@ -1,5 +1,5 @@
 """Units as fielded from the library's real data (the bundled wh40kdc dataset; the sweep
-also reads the BSData catalogues of ``../shared`` — the real-data suite).
+also reads the real BSData catalogues — the real-data suite, ``TACTICA_REAL_DATA``).
 
 Default loadouts are pinned against the datasheets' wording, as the dataset records it
 (``unit_compositions`` default equipment; ``tactica sheet`` prints the same words): each

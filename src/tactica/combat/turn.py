@@ -73,6 +73,11 @@ def _pad_add(a: FloatArray, b: FloatArray) -> FloatArray:
     return out
 
 
+#: Above this many worlds (charge outcomes x states of the units fought) the exact
+#: evaluation refuses: that is what the Monte Carlo twin is for.
+MAX_WORLDS = 2_000
+
+
 def _merge(worlds: list[_World]) -> list[_World]:
     """Worlds that agree on everything but the target's state, mixed into one."""
     by_key: dict[object, list[_World]] = defaultdict(list)
@@ -89,6 +94,10 @@ def _merge(worlds: list[_World]) -> list[_World]:
         totals = tuple(functools.reduce(_pad_add, (w.p / p * w.totals[k] for w in group))
                        for k in range(len(group[0].totals)))
         out.append(replace(group[0], p=p, target=target, totals=totals))
+    if len(out) > MAX_WORLDS:
+        raise ScenarioError(f"steps: more than {MAX_WORLDS} combinations of charges and "
+                            "losses of the units fought for the exact engine; use method "
+                            "monte-carlo")
     return out
 
 
