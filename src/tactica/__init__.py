@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .combat import Result, Scenario, ScenarioError
+from .combat import Result, Scenario, ScenarioError, calculate_many
 from .dice import DiceExpr
 
 __version__ = "0.1.0"
 
-__all__ = ["DiceExpr", "Result", "Scenario", "ScenarioError", "__version__", "calculate"]
+__all__ = ["DiceExpr", "Result", "Scenario", "ScenarioError", "__version__", "calculate",
+           "calculate_many"]
 
 if TYPE_CHECKING:
     from .units.resolve import UnitLibrary

@@ -31,6 +31,7 @@ __all__ = ["UnknownNameError", "name_key", "normalise", "suggest"]
 _APOSTROPHES = frozenset("'’‘`´ʼ")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def normalise(name: str) -> str:
     """Casefold, strip accents, turn punctuation (curly quotes and dashes included) into
     spaces, drop apostrophes, and collapse runs of spaces.

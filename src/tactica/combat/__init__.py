@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .batch import calculate_many
 from .exact import ScenarioError, calculate_exact
 from .result import Distribution, Result
 from .scenario import Scenario
 from .sequence import Sequence
 from .unit_rules import finish
 
-__all__ = ["Distribution", "Result", "Scenario", "ScenarioError", "calculate"]
+__all__ = ["Distribution", "Result", "Scenario", "ScenarioError", "calculate",
+           "calculate_many"]
 
 
 def calculate(scenario: Scenario | Sequence | dict[str, Any] | str) -> Result:

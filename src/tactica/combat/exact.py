@@ -41,6 +41,7 @@ from .allocation import (
     loss_pmf,
 )
 from .chain import (
+    MAX_DW_KEYS,
     LineOps,
     class_packet,
     drop_negligible_tail,
@@ -57,7 +58,7 @@ from .command_reroll import (
     weapon_marginal,
 )
 from .dice_stages import DieOutcome, compound, die_outcome
-from .effects import resolve_effects
+from .effects import NamedEffects, resolve_effects
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
 from .result import Distribution, NamedDistribution, Result, StageExplanation, WeaponSummary
 from .scenario import Effect, Scenario, ScenarioError
@@ -145,12 +146,18 @@ def _weapon_totals(w: ResolvedWeapon, wi: int, scenario: Scenario, space: StateS
     e_normal, e_mortal = _expected_values(w, space, rules)
     choice = lethal[wi] if wi < len(lethal) else None
     die = die_outcome(w, e_normal, e_mortal, choice)
-    key = ("totals", wi, choice)
+    # keyed on what the totals depend on (the count of dice and one die's outcome), so a
+    # batch (``batch.calculate_many``) shares them between targets and attackers
+    key = ("totals", _content(w.attacks_pmf), _content(die.hits), _content(die.to_save))
     if key not in memo:
         _guard_compound(w, die.to_save)
         memo[key] = (compound(w.attacks_pmf, die.hits), compound(w.attacks_pmf, die.to_save))
     hits, nm = memo[key]
     return _WeaponTotals(die, hits, nm, e_normal, e_mortal)
+
+
+def _content(a: FloatArray) -> tuple[tuple[int, ...], bytes]:
+    return a.shape, a.tobytes()
 
 
 def _split_of(t: _WeaponTotals, w: ResolvedWeapon, command: str,
@@ -196,16 +203,46 @@ def _guard_compound(w: ResolvedWeapon, per_die: FloatArray) -> None:
         raise _too_large(f"{w.name}: outcome totals of {dice} attack dice", work)
 
 
+def _deferred_keys(nm_all: list[FloatArray], mortal: list[Packet],
+                   per_line: bool) -> list[int]:
+    """How many combinations of held-back Devastating Wounds counts the chain carries
+    into each line, and (last) out of the whole unit: 10th, the mortal wounds wait until
+    every line has attacked (reference facts §5.5), one count per block of lines with
+    the same mortal packet (``chain.run_chain``); 11th, one (each line's after it)."""
+    keys, out = 1, []
+    block: tuple[Packet, int] | None = None  # the last block's packet and count range
+    for nm, packet in zip(nm_all, mortal, strict=True):
+        out.append(keys)
+        if per_line or nm.shape[1] < 2 or not nm[:, 1:].any():
+            continue
+        if block is not None and packet.mortal and block[0] == packet:
+            size = block[1] + nm.shape[1] - 1  # merged: the counts add up
+            keys = keys // block[1] * size
+        else:
+            size = nm.shape[1]
+            keys *= size
+        block = (packet, size)
+    return [*out, keys]
+
+
 def _guard_chain(nm_all: list[FloatArray], states: int, unsaved: int,
-                 pooled: list[int]) -> None:
+                 pooled: list[int], keys: list[int]) -> None:
     """Refuse before the target's chain when it would be huge; ``pooled[i]`` is the
-    number of classes of save dice of line i (0: saved one at a time)."""
+    number of classes of save dice of line i (0: saved one at a time), ``keys[i]`` the
+    held-back Devastating Wounds combinations line i is run for (``_deferred_keys``)."""
+    if max(keys) > MAX_DW_KEYS:
+        raise TooLargeError(
+            "attacker.weapons: too many Devastating Wounds weapons with different damage "
+            f"for the exact engine (about {max(keys):.1e} combinations of their critical "
+            "wounds held back until the whole unit has attacked); use method monte-carlo")
     work = 0.0
-    for nm, classes in zip(nm_all, pooled, strict=True):
-        work += nm.shape[0] * 2 * states * states * unsaved  # one packet at a time
-        work += nm.shape[0] * nm.shape[1] * states * unsaved  # pending critical wounds
+    for nm, classes, k in zip(nm_all, pooled, keys, strict=False):
+        line = nm.shape[0] * 2 * states * states * unsaved  # one packet at a time
+        line += nm.shape[0] * nm.shape[1] * states * unsaved  # pending critical wounds
         # pooled saves: per class, about rows^2 / 2 packets (a Horner scheme per count)
-        work += classes * nm.shape[0] ** 2 * states * states * unsaved
+        line += classes * nm.shape[0] ** 2 * states * states * unsaved
+        work += k * line
+    work += keys[-1] * states * states * unsaved  # the held-back mortal wounds, at the end
     if work > MAX_WORK:
         raise _too_large(f"{states} target states x {unsaved} unsaved counts", work)
 
@@ -252,32 +289,31 @@ def lethal_choices(scenario: Scenario) -> tuple[bool | None, ...]:
 
 
 def _lethal_search(scenario: Scenario, finish: bool = True, initial: Initial | None = None,
+                   memo: dict[Any, Any] | None = None, prep: _Prepared | None = None,
                    ) -> tuple[tuple[bool | None, ...], Result | None]:
     """The best Lethal Hits choice (and a finished result when one was computed)."""
     """24.23 Lethal Hits is optional in 11th: per weapon line, take it or roll to wound,
     whichever gives the higher expected damage of the whole attack (reference facts §4;
     every combination is computed exactly, up to ``_MAX_LETHAL_SEARCH`` lines; ties take
     Lethal Hits). ``None`` where there is no choice to make."""
-    rules = get_ruleset(scenario.rules)
-    effects, named = resolve_effects(scenario)
-    weapons = resolve_weapons(named.scenario(scenario), rules, effects)
-    open_ = _open_lethal(weapons)
-    none: list[bool | None] = [None] * len(weapons)
+    prep = _prepare(scenario) if prep is None else prep
+    open_ = _open_lethal(prep.weapons)
+    none: list[bool | None] = [None] * len(prep.weapons)
     if not open_ or len(open_) > _MAX_LETHAL_SEARCH:
         return tuple(none), None
     best: tuple[float, tuple[bool | None, ...]] | None = None
-    memo: dict[Any, Any] = {}
+    memo = {} if memo is None else memo
     for combo in product((True, False), repeat=len(open_)):
         choice = list(none)
         for i, take in zip(open_, combo, strict=True):
             choice[i] = take
         # only the expected damage decides: the search skips the unsaved counts
-        mean = _calculate(scenario, tuple(choice), track_unsaved=False, memo=memo,
+        mean = _calculate(prep, tuple(choice), track_unsaved=False, memo=memo,
                           initial=initial).damage.mean
         if best is None or mean > best[0] + 1e-12:
             best = (mean, tuple(choice))
     assert best is not None
-    return best[1], _calculate(scenario, best[1], memo=memo, initial=initial) if finish else None
+    return best[1], _calculate(prep, best[1], memo=memo, initial=initial) if finish else None
 
 
 def lethal_notes(scenario: Scenario, choice: tuple[bool | None, ...]) -> tuple[str, ...]:
@@ -290,10 +326,14 @@ def lethal_notes(scenario: Scenario, choice: tuple[bool | None, ...]) -> tuple[s
 
 
 @one_blas_thread
-def calculate_exact(scenario: Scenario) -> Result:
-    """The exact result of ``scenario`` (see ``shared/spec/scenario.md``)."""
-    choice, found = _lethal_search(scenario)
-    result = found if found is not None else _calculate(scenario, choice)
+def calculate_exact(scenario: Scenario, memo: dict[Any, Any] | None = None) -> Result:
+    """The exact result of ``scenario`` (see ``shared/spec/scenario.md``). ``memo``: the
+    work kept between calls of a batch (``batch.calculate_many``); every entry is keyed on
+    all it depends on."""
+    memo = {} if memo is None else memo
+    prep = _prepare(scenario)
+    choice, found = _lethal_search(scenario, memo=memo, prep=prep)
+    result = found if found is not None else _calculate(prep, choice, memo=memo)
     notes = lethal_notes(scenario, choice)
     return result.model_copy(update={"notes": notes + result.notes}) if notes else result
 
@@ -307,7 +347,7 @@ def calculate_exact_from(scenario: Scenario, initial: Initial) -> tuple[Result, 
     ``damage`` and ``models_destroyed`` count from the undamaged target."""
     choice, _ = _lethal_search(scenario, finish=False, initial=initial)
     out: Initial = {}
-    result = _calculate(scenario, choice, initial=initial, states_out=out)
+    result = _calculate(_prepare(scenario), choice, initial=initial, states_out=out)
     notes = lethal_notes(scenario, choice)
     return result.model_copy(update={"notes": notes + result.notes}), out
 
@@ -422,7 +462,9 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
                             for _, classes in plan[1] for c in classes}, key=repr)
     all_packets = [*lines.normal, *(lines.mortal[wi] for wi in with_dw),
                    *class_packets, *([mw_packet] if before else [])]
-    key_ops = ("operators", tuple(all_packets), tuple(maps))
+    # the operators depend on the target's groups, start states and packets only
+    key_ops = ("operators", space.groups, tuple(initial or ()), tuple(all_packets),
+               tuple(maps))
     if key_ops not in memo:
         fresh = StateSpace(space.groups)
         for s in initial or ():
@@ -441,7 +483,8 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
     u_max += max((len(p) - 1 for p in (initial or {}).values()), default=0) if track_unsaved else 0
     n_states = len(space.states)
     _guard_chain(chain_nm[0], n_states, u_max + 1,
-                 [0 if p is None else max(len(c) for _, c in p[1]) for p in pooled])
+                 [0 if p is None else max(len(c) for _, c in p[1]) for p in pooled],
+                 _deferred_keys(chain_nm[0], lines.mortal, rules.devastating_wounds_per_line))
     x0 = np.zeros((n_states, u_max + 1))
     for s, pmf in (initial or {space.initial: np.ones(1)}).items():
         row = pmf if track_unsaved else np.array([pmf.sum()])
@@ -511,7 +554,26 @@ def _hazard(weapons: tuple[ResolvedWeapon, ...], rules: RuleSet, keywords: tuple
     return haz
 
 
-def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
+@dataclass(frozen=True)
+class _Prepared:
+    """A scenario with its named effects applied and its weapon lines resolved (05.01
+    onwards: what the rule set decides before any dice), once per scenario."""
+
+    scenario: Scenario
+    rules: RuleSet
+    effects: tuple[Effect, ...]
+    named: NamedEffects
+    weapons: tuple[ResolvedWeapon, ...]
+
+
+def _prepare(scenario: Scenario) -> _Prepared:
+    rules = get_ruleset(scenario.rules)
+    effects, named = resolve_effects(scenario)
+    applied = named.scenario(scenario)
+    return _Prepared(applied, rules, effects, named, resolve_weapons(applied, rules, effects))
+
+
+def _calculate(prep: _Prepared, lethal: tuple[bool | None, ...],
                track_unsaved: bool = True, memo: dict[Any, Any] | None = None,
                initial: Initial | None = None, states_out: Initial | None = None) -> Result:
     """The whole calculation for fixed attacker choices, stage by stage. Without
@@ -522,10 +584,8 @@ def _calculate(scenario: Scenario, lethal: tuple[bool | None, ...],
     target's starting distribution (``calculate_exact_from``); ``states_out`` receives the
     final one."""
     memo = {} if memo is None else memo
-    rules = get_ruleset(scenario.rules)
-    effects, named = resolve_effects(scenario)
-    scenario = named.scenario(scenario)
-    weapons = resolve_weapons(scenario, rules, effects)
+    scenario, rules, effects, named = prep.scenario, prep.rules, prep.effects, prep.named
+    weapons = prep.weapons
     space = StateSpace(build_groups(scenario.target))
     command = next((e.command_reroll for e in effects if e.command_reroll), None)
     if sum(1 for e in effects if e.command_reroll) > 1:
