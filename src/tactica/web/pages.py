@@ -35,7 +35,7 @@ router = APIRouter()
 
 _PARAM = re.compile(r"\s+(?:\d+|\d*D[36](?:\+\d+)?|\d\+)$", re.IGNORECASE)
 
-NAV = (("/", "Calculator"), ("/units", "Datasheets"), ("/rules", "Rules"),
+NAV = (("/", "Calculator"), ("/turn", "Turn"), ("/units", "Datasheets"), ("/rules", "Rules"),
        ("/list", "Army list"), ("/docs", "API"), ("/about", "About"))
 
 #: Abilities offered to grant in the calculator: every flag, and the usual values of the
@@ -133,6 +133,14 @@ def calculator(request: Request) -> HTMLResponse:
     names = list(lib.names())
     return _page(request, "calc.html", title="Calculator", units=names,
                  presets=lib.presets(), abilities=GRANTABLE)
+
+
+@router.get("/turn", response_class=HTMLResponse)
+def turn(request: Request) -> HTMLResponse:
+    """A turn: steps of the player's units against one target (``static/turn.js``)."""
+    lib = _library(request)
+    return _page(request, "turn.html", title="Turn", units=list(lib.names()),
+                 presets=lib.presets())
 
 
 @router.get("/units", response_class=HTMLResponse)

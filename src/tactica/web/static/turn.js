@@ -1,0 +1,231 @@
+/* tactica turn page: steps of a turn against one target, sent to /api/turn, and the
+ * target's models left after each step drawn as a stacked bar chart (inline SVG). */
+(function () {
+  "use strict";
+
+  const $ = (id) => document.getElementById(id);
+  const pct = window.TacticaCharts.pct;
+  const NS = "http://www.w3.org/2000/svg";
+  const steps = [];  // {unit, phase, distance, models}
+
+  function node(name, attrs, text) {
+    const n = document.createElement(name);
+    for (const [k, v] of Object.entries(attrs || {})) n.setAttribute(k, String(v));
+    if (text !== undefined) n.textContent = text;
+    return n;
+  }
+  function svgEl(name, attrs, parent, text) {
+    const n = document.createElementNS(NS, name);
+    for (const [k, v] of Object.entries(attrs || {})) n.setAttribute(k, String(v));
+    if (text !== undefined) n.textContent = text;
+    if (parent) parent.appendChild(n);
+    return n;
+  }
+  function status(text, bad) {
+    $("turn-status").textContent = text;
+    $("turn-status").classList.toggle("bad", !!bad);
+  }
+  function stepText(s) {
+    const what = s.phase === "charge" ? `charges (${s.distance}")` : s.phase;
+    return `${s.unit}: ${what}${s.models ? ` · ${s.models} models` : ""}`;
+  }
+
+  function drawSteps() {
+    const list = $("steps");
+    list.replaceChildren();
+    steps.forEach((s, i) => {
+      const li = node("li", { class: "turn-step" });
+      li.appendChild(node("span", {}, stepText(s)));
+      const rm = node("button", { type: "button", class: "remove", "aria-label": `remove step ${i + 1}` }, "Remove");
+      rm.addEventListener("click", () => { steps.splice(i, 1); drawSteps(); });
+      li.appendChild(rm);
+      list.appendChild(li);
+    });
+  }
+
+  function addStep() {
+    const unit = $("new-unit").value.trim();
+    if (!unit) { status("Name the step's unit first.", true); return; }
+    const phase = $("new-phase").value;
+    const models = parseInt($("new-models").value, 10) || null;
+    const s = { unit, phase, models };
+    if (phase === "charge") s.distance = parseInt($("new-distance").value, 10) || 7;
+    steps.push(s);
+    drawSteps();
+    status(`Step ${steps.length} added.`);
+  }
+
+  async function getJSON(url) {
+    const r = await fetch(url);
+    const body = await r.json();
+    if (!r.ok) throw new Error(message(body));
+    return body;
+  }
+  function message(body) {
+    if (typeof body.detail === "string") return body.detail;
+    if (Array.isArray(body.detail)) return body.detail.map((d) => d.msg).join("; ");
+    return "the calculation failed";
+  }
+  function query(rules, extra) {
+    const q = new URLSearchParams({ rules, ...extra });
+    return q.toString();
+  }
+  async function attackerOf(unit, phase, models, rules) {
+    const extra = { phase };
+    if (models) extra.models = models;
+    const c = await getJSON(`/api/units/${encodeURIComponent(unit)}/attacker?${query(rules, extra)}`);
+    const weapons = c.weapons.filter((w) => w.selected).map(({ selected, ...w }) => w);
+    if (!weapons.length) throw new Error(`${unit} has no ${phase === "fight" ? "melee" : "ranged"} weapons`);
+    return { unit: c.unit, models: c.models, attacker: { name: c.unit, weapons } };
+  }
+  async function modelsOf(unit, models, rules) {
+    const extra = models ? { models } : {};
+    const t = await getJSON(`/api/targets/${encodeURIComponent(unit)}?${query(rules, extra)}`);
+    return t.models;
+  }
+
+  /* The sequence document the page sends (docs: the sequence contract). */
+  async function buildTurn() {
+    const rules = $("turn-rules").value;
+    const targetName = $("turn-target").value.trim();
+    if (!steps.length) throw new Error("Add at least one step.");
+    if (!targetName) throw new Error("Pick a target.");
+    const tm = parseInt($("target-models").value, 10);
+    const target = await getJSON(`/api/targets/${encodeURIComponent(targetName)}?${query(rules, tm ? { models: tm } : {})}`);
+    const charged = new Set(steps.filter((s) => s.phase === "charge").map((s) => s.unit));
+    const out = [];
+    let lastFighter = null;
+    for (const s of steps) {
+      if (s.phase === "charge") {
+        out.push({ phase: "charge", unit: s.unit, distance: s.distance });
+        continue;
+      }
+      const a = await attackerOf(s.unit, s.phase, s.models, rules);
+      const step = { phase: s.phase, unit: s.unit, attacker: a.attacker };
+      if (s.phase === "fight" && charged.has(s.unit)) step.context = { charged: true };
+      if (s.phase === "fight") lastFighter = { step, unit: s.unit, models: s.models };
+      out.push(step);
+    }
+    if ($("fights-back").checked) {
+      if (!lastFighter) throw new Error("The target fights back against a unit that fights: add a fight step.");
+      lastFighter.step.models = await modelsOf(lastFighter.unit, lastFighter.models, rules);
+      const back = await attackerOf(targetName, "fight", tm || null, rules);
+      out.push({ phase: "fight", fights_back: true, against: lastFighter.unit, attacker: back.attacker });
+    }
+    const doc = { rules, target, steps: out };
+    const ld = parseInt($("target-ld").value, 10);
+    if (ld) doc.target_leadership = ld;
+    return doc;
+  }
+
+  function mean(pmf) { return pmf.reduce((t, p, i) => t + i * p, 0); }
+
+  /* One bar per step; its segments are the chances of each number of models left. */
+  function stackedChart(box, rows, total) {
+    box.replaceChildren();
+    const W = Math.max(box.clientWidth || 320, 280);
+    const H = 240, left = 56, right = 10, top = 12, bottom = 34;
+    const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart-svg", role: "img",
+                               "aria-label": "models left after each step" }, box);
+    const plotW = W - left - right, plotH = H - top - bottom;
+    for (const p of [0, 0.5, 1]) {
+      const y = top + plotH * (1 - p);
+      svgEl("line", { x1: left, x2: W - right, y1: y, y2: y, class: "grid" }, svg);
+      svgEl("text", { x: left - 6, y: y + 4, class: "tick", "text-anchor": "end" }, svg, pct(p));
+    }
+    const slot = plotW / rows.length, bw = Math.min(slot * 0.7, 80);
+    rows.forEach((r, i) => {
+      const x = left + slot * i + (slot - bw) / 2;
+      let y = top + plotH;
+      for (let left_ = total; left_ >= 0; left_--) {
+        const p = r.left[left_] || 0;
+        if (p <= 0) continue;
+        const h = plotH * p;
+        y -= h;
+        const light = 30 + 55 * (1 - left_ / Math.max(total, 1));
+        const seg = svgEl("rect", { x, y, width: bw, height: h, fill: `hsl(215 70% ${light}%)`,
+                                    "data-step": i + 1, "data-left": left_, "data-p": p }, svg);
+        svgEl("title", {}, seg, `step ${i + 1}: ${left_} model${left_ === 1 ? "" : "s"} left – ${pct(p)}`);
+      }
+      svgEl("text", { x: x + bw / 2, y: top + plotH + 16, class: "tick", "text-anchor": "middle" },
+            svg, `step ${i + 1}`);
+    });
+    box.appendChild(node("p", { class: "hint" },
+      `Each bar is split by the number of the target's models left (darker: more left, out of ${total}).`));
+  }
+
+  function show(body, doc) {
+    const total = doc.target.models.reduce((t, g) => t + g.count, 0);
+    const rows = body.steps.map((s) => {
+      const d = s.models_destroyed.pmf;
+      const left = [];
+      for (let k = 0; k <= total; k++) left[k] = d[total - k] || 0;
+      return { s, left };
+    });
+    $("turn-result").hidden = false;  // shown first: the chart is drawn at its real width
+    stackedChart($("turn-chart"), rows, total);
+    const table = $("turn-table");
+    table.replaceChildren();
+    const head = node("tr");
+    for (const h of ["Step", "Chance it happens", "Charge succeeds", "Models left (average)",
+                     "Target destroyed by now", "Attacker's models lost (average)"]) {
+      head.appendChild(node("th", { scope: "col" }, h));
+    }
+    table.appendChild(head);
+    rows.forEach(({ s, left }, i) => {
+      const tr = node("tr", { "data-step": i + 1 });
+      const who = s.fights_back ? `${s.unit} fights back` : `${s.unit}: ${s.phase}`;
+      const cells = [
+        [`${i + 1}. ${who}`, "name"], [pct(s.p_happens), "happens"],
+        [s.p_charge === null || s.p_charge === undefined ? "–" : pct(s.p_charge), "charge"],
+        [mean(left).toFixed(2), "left"], [pct(s.p_unit_destroyed), "destroyed"],
+        [s.attacker_losses ? mean(s.attacker_losses.pmf).toFixed(2) : "–", "losses"],
+      ];
+      for (const [text, key] of cells) {
+        const td = node("td", { class: "c-" + key }, text);
+        if (key === "destroyed") td.dataset.p = s.p_unit_destroyed;
+        tr.appendChild(td);
+      }
+      table.appendChild(tr);
+    });
+    const facts = $("turn-facts");
+    facts.replaceChildren();
+    const fact = (k, v, id) => {
+      facts.appendChild(node("dt", {}, k));
+      facts.appendChild(node("dd", id ? { id } : {}, v));
+    };
+    fact("Target destroyed", pct(body.p_unit_destroyed), "turn-p-destroyed");
+    if (body.battle_shock) {
+      fact("Battle-shocked", `${pct(body.battle_shock.p_battle_shocked)} (tests ${pct(body.battle_shock.p_tested)} of the time, Leadership ${body.battle_shock.leadership}+)`, "turn-shock");
+    }
+    if (body.cp_spent) fact("Command points", String(body.cp_spent));
+    const notes = $("turn-notes");
+    notes.replaceChildren();
+    for (const n of new Set(body.steps.flatMap((s) => s.notes || []))) notes.appendChild(node("li", {}, n));
+    $("turn-result").hidden = false;
+  }
+
+  async function calculate(ev) {
+    ev.preventDefault();
+    status("Calculating…");
+    try {
+      const doc = await buildTurn();
+      const r = await fetch("/api/turn", { method: "POST", headers: { "Content-Type": "application/json" },
+                                           body: JSON.stringify(doc) });
+      const body = await r.json();
+      if (!r.ok) throw new Error(message(body));
+      show(body, doc);
+      status("Done.");
+    } catch (e) {
+      $("turn-result").hidden = true;
+      status(e.message, true);
+    }
+  }
+
+  $("add-step").addEventListener("click", addStep);
+  $("new-phase").addEventListener("change", () => {
+    $("new-distance").disabled = $("new-phase").value !== "charge";
+  });
+  $("new-distance").disabled = $("new-phase").value !== "charge";
+  $("turn-form").addEventListener("submit", calculate);
+})();
