@@ -33,7 +33,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib.resources
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -154,7 +155,7 @@ class Library:
     def __init__(
         self,
         datasheets: Iterable[Datasheet] = (),
-        records: Iterable[RuleRecord] = (),
+        records: Iterable[RuleRecord] | Callable[[], Iterable[RuleRecord]] = (),
         presets: Sequence[TargetPreset] | None = None,
         aliases: Mapping[str, str] | None = None,
     ) -> None:
@@ -170,13 +171,24 @@ class Library:
             versions[sheet.rules] = sheet
             self._order.append(sheet)
         self._aliases = {name_key(k): name_key(v) for k, v in (aliases or {}).items()}
-        self._records: tuple[RuleRecord, ...] = tuple(records)
-        self._rule_index: dict[str, list[RuleRecord]] = {}
-        for record in self._records:
-            for key in dict.fromkeys(_record_keys(record)):
-                self._rule_index.setdefault(key, []).append(record)
+        self._records_from = records
         chosen = load_presets() if presets is None else presets
         self._presets = {name_key(p.name): p for p in chosen}
+
+    @cached_property
+    def _records(self) -> tuple[RuleRecord, ...]:
+        """The rules records, read on first use (``records`` may be a callable, so that
+        a command that asks for no rule never loads every faction's rules)."""
+        src = self._records_from
+        return tuple(src() if callable(src) else src)
+
+    @cached_property
+    def _rule_index(self) -> dict[str, list[RuleRecord]]:
+        index: dict[str, list[RuleRecord]] = {}
+        for record in self._records:
+            for key in dict.fromkeys(_record_keys(record)):
+                index.setdefault(key, []).append(record)
+        return index
 
     # -- datasheets --
     def datasheets(self, rules: RulesVersion | None = None) -> tuple[Datasheet, ...]:

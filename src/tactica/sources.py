@@ -30,7 +30,7 @@ converted and merged the first time it is asked for. Listing every unit converts
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
@@ -349,10 +349,14 @@ class SourcedLibrary(Library):
         dataset: UnitSource | None = None,
         presets: Sequence[TargetPreset] | None = None,
         missing: Sequence[str] = (),
-        rule_records: Sequence[RuleRecord] = (),
+        rule_records: Sequence[RuleRecord] | Callable[[], Sequence[RuleRecord]] = (),
     ) -> None:
-        records: tuple[RuleRecord, ...] = seeds.records() if seeds is not None else ()
-        super().__init__((), (*records, *rule_records), presets)
+        def every_record() -> tuple[RuleRecord, ...]:
+            own = seeds.records() if seeds is not None else ()
+            more = rule_records() if callable(rule_records) else rule_records
+            return (*own, *more)
+
+        super().__init__((), every_record, presets)
         self.seeds = seeds
         ordered: list[UnitSource] = []
         if seeds is not None:
@@ -611,16 +615,22 @@ def build_library(
         catalogues = [load_bsdata([p]) for p in data_paths]
     bundled: UnitSource | None = None
     missing: list[str] = []
-    rule_records: tuple[RuleRecord, ...] = ()
     if dataset:
         try:
             bundled = bundled_dataset()
         except DatasetMissingError as exc:
             missing.append(str(exc))
-        else:  # issue 16: every faction's detachments, stratagems, enhancements, army rules
-            from .loaders.wh40kdc_rules import dataset_rules, without_seed_duplicates
-
-            seed_records = seeds.records() if seeds is not None else ()
-            rule_records = without_seed_duplicates(dataset_rules().records(), seed_records)
     return SourcedLibrary(seeds, catalogues, bundled, missing=missing,
-                          rule_records=rule_records)
+                          rule_records=_dataset_rule_records(seeds) if bundled else ())
+
+
+def _dataset_rule_records(seeds: Library | None) -> Callable[[], Sequence[RuleRecord]]:
+    """Every faction's detachments, stratagems, enhancements and army rules (issue 16),
+    read when the library is first asked for a rule, not when it is built."""
+    def read() -> Sequence[RuleRecord]:
+        from .loaders.wh40kdc_rules import dataset_rules, without_seed_duplicates
+
+        seed_records = seeds.records() if seeds is not None else ()
+        return without_seed_duplicates(dataset_rules().records(), seed_records)
+
+    return read

@@ -83,6 +83,7 @@ def _base(rule: str) -> str:
 def _reason(rule: str, whose: str, scenario: Scenario, applied: set[str]) -> str | None:
     """Why ``rule`` (of the ``whose`` unit) is not in the numbers, or None if it is."""
     from ..effects import UnknownEffectError, find_effect, non_combat_reason
+    from ..effects.dataset_names import dataset_record_kind
 
     base = _base(rule)
     if whose == "target" and base in COMPUTED:
@@ -102,15 +103,26 @@ def _reason(rule: str, whose: str, scenario: Scenario, applied: set[str]) -> str
     if reason is not None:
         return f"not a combat rule ({reason})"
     try:
-        effect, _ = find_effect(rule, scenario.rules)
+        effect, _ = find_effect(rule, scenario.rules, hints=False, dataset=False)
+        name: str = effect.name
+        kind: str = effect.kind
     except UnknownEffectError:
-        return "not modelled"
-    if name_key(effect.name) in applied:
+        # every faction's rules by name only (a cached index: nothing compiled here)
+        found = dataset_record_kind(_split_option(rule))
+        if found is None:
+            return "not modelled"
+        name, kind = rule, found
+    if name_key(name) in applied:
         return None
     if whose == "target":
-        return "it concerns the unit's own attacks" if effect.kind == "ability" else \
+        return "it concerns the unit's own attacks" if kind == "ability" else \
             "not modelled"
     return "its conditions do not hold here (name it as an effect if they do)"
+
+
+def _split_option(rule: str) -> str:
+    """"Name: option" -> "Name" (a rule named with its chosen option)."""
+    return rule.partition(":")[0].strip() if ":" in rule else rule
 
 
 def rules_not_calculated(scenario: Scenario, effects_applied: tuple[str, ...] = ()

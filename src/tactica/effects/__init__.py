@@ -19,7 +19,8 @@ from .model import NamedEffect, Outcome
 if TYPE_CHECKING:
     from .dataset import DatasetEffects
 
-__all__ = ["EFFECTS", "NON_COMBAT", "NamedEffect", "Outcome", "find_effect", "list_effects"]
+__all__ = ["EFFECTS", "NON_COMBAT", "NamedEffect", "Outcome", "find_effect", "list_effects",
+           "unit_ability_effect"]
 
 _INDEX: dict[str, list[NamedEffect]] = {}
 for _e in EFFECTS:
@@ -64,29 +65,56 @@ def _from_dataset(text: str, detachment: str | None) -> tuple[NamedEffect, str |
     return None if found is None else (found.effect, param)
 
 
-def find_effect(text: str, rules: str | None = None,
-                detachment: str | None = None) -> tuple[NamedEffect, str | None]:
+def _seed_effect(key: str, rules: str | None) -> NamedEffect | None:
+    """The seed catalogue's effect under the normalised name ``key`` (the one of rules
+    version ``rules`` when a name has one per version), or ``None``."""
+    found = _INDEX.get(key)
+    if not found:
+        return None
+    exact = [e for e in found if normalise(e.name) == key]
+    for pool in (exact, found):
+        fits = [e for e in pool if rules is None or rules in e.rules]
+        if fits:
+            return fits[0]
+    return (exact or found)[0]
+
+
+def unit_ability_effect(name: str, rules: str | None = None) -> NamedEffect | None:
+    """The named effect of a datasheet ability (Cult Demagogue), or ``None``. Unit
+    abilities are only in the seed catalogue (the dataset's records are stratagems,
+    enhancements, detachment and army rules), so this never loads the dataset's rules
+    nor computes suggestions: a unit's abilities are looked up on every calculation.
+
+    >>> unit_ability_effect("Cult Demagogue").kind
+    'ability'
+    >>> unit_ability_effect("Deep Strike") is None
+    True
+    """
+    found = _seed_effect(normalise(name), rules)
+    return found if found is not None and found.kind == "ability" else None
+
+
+def find_effect(text: str, rules: str | None = None, detachment: str | None = None,
+                hints: bool = True, dataset: bool = True) -> tuple[NamedEffect, str | None]:
     """The named effect for ``"Name"`` or ``"Name: parameter"`` (case-, accent- and
     punctuation-insensitive), the one of rules version ``rules`` when a name has one per
     version (Tank Shock, 10th / Crushing Impact, 11th). Raises ``UnknownEffectError``
-    with suggestions, or with a plain statement when the rule exists but changes no odds
-    (``non_combat_reason``)."""
+    with suggestions (unless ``hints`` is false), or with a plain statement when the rule
+    exists but changes no odds (``non_combat_reason``). ``dataset=False`` looks only in
+    the seed catalogue (every faction's rules are then not loaded)."""
     name, param = _split(text)
     key = normalise(name)
-    if key in _INDEX:
-        found = _INDEX[key]
-        exact = [e for e in found if normalise(e.name) == key]
-        for pool in (exact, found):
-            fits = [e for e in pool if rules is None or rules in e.rules]
-            if fits:
-                return fits[0], param
-        return (exact or found)[0], param
+    seed = _seed_effect(key, rules)
+    if seed is not None:
+        return seed, param
     if key in _NON_COMBAT:
         raise UnknownEffectError(f"{_NON_COMBAT[key]} is not a combat rule "
                                  f"({NON_COMBAT[_NON_COMBAT[key]]})")
-    found_in_data = _from_dataset(text, detachment)
+    found_in_data = _from_dataset(text, detachment) if dataset else None
     if found_in_data is not None:
         return found_in_data
+    if not hints:  # a lookup whose failure nobody reads (a unit's own abilities)
+        raise UnknownEffectError(f"unknown effect {text!r}")
     names = [e.name for e in EFFECTS] + list(NON_COMBAT)
     data = dataset_effects()
     hint = suggest(name, names) or (suggest(name, data.names()) if data is not None else ())

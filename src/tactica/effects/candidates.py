@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..combat.scenario import Scenario
 from ..model.datasheet import Datasheet
 from ..names import name_key
-from . import UnknownEffectError, find_effect, non_combat_reason
+from . import UnknownEffectError, find_effect, non_combat_reason, unit_ability_effect
 
 __all__ = ["ability_effects", "apply_candidates"]
 
@@ -17,11 +17,8 @@ def ability_effects(sheet: Datasheet, damaged: bool = True) -> list[str]:
     remaining": it concerns the model's own attacks, so not a leader's)."""
     out = []
     for ability in sheet.abilities:
-        try:
-            effect, _ = find_effect(ability.name, sheet.rules)
-        except UnknownEffectError:
-            continue
-        if effect.kind == "ability":
+        effect = unit_ability_effect(ability.name, sheet.rules)
+        if effect is not None:
             out.append(effect.name)
     if damaged and sheet.damaged is not None:
         out.append(f"Damaged: {sheet.damaged.min_wounds}-{sheet.damaged.max_wounds} "

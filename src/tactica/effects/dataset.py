@@ -31,7 +31,8 @@ from ..combat.scenario import Attacker, Scenario, Target
 from ..loaders.wh40kdc_rules import DatasetRules
 from ..model.rules import ArmyRule, DetachmentRule, Enhancement, Stratagem
 from ..names import name_key, normalise
-from .compiler import Compiled, Owner, Part, compile_effect
+from .compiler import Compiled, Part, compile_effect
+from .dsl_conditions import Owner
 from .model import Condition, EffectKind, NamedEffect, Outcome
 
 __all__ = ["DatasetEffect", "DatasetEffects", "Status", "dataset_effects"]
