@@ -8,6 +8,7 @@ version-1 scenario, and the result carries what the units resolved into (``resol
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .combat import Result, Scenario
@@ -15,8 +16,9 @@ from .combat import calculate as calculate_scenario
 from .combat.result import Resolved
 from .units.resolve import UnitLibrary, resolve
 from .units.scenario import ScenarioDocument, parse_document
+from .units.sequence import names_units, resolve_sequence
 
-__all__ = ["calculate", "prepare"]
+__all__ = ["calculate", "calculate_units_sequence", "prepare"]
 
 
 def prepare(scenario: Scenario | dict[str, Any] | str, library: UnitLibrary | None = None
@@ -35,6 +37,41 @@ def prepare(scenario: Scenario | dict[str, Any] | str, library: UnitLibrary | No
     return resolve(doc, library)
 
 
+def _library(library: UnitLibrary | None) -> UnitLibrary:
+    if library is not None:
+        return library
+    from .library import load_library
+
+    return load_library()
+
+
+def _sequence_data(scenario: Scenario | dict[str, Any] | str) -> dict[str, Any] | None:
+    """The document's data when it is a sequence (it has ``steps``)."""
+    data: Any = scenario
+    if isinstance(scenario, str):
+        try:
+            data = json.loads(scenario)
+        except ValueError:
+            return None
+    return data if isinstance(data, dict) and "steps" in data else None
+
+
+def calculate_units_sequence(data: dict[str, Any], library: UnitLibrary | None = None
+                             ) -> Result:
+    """A sequence document whose target or steps name library units: each resolved as in
+    a single scenario (``tactica.units.sequence``), the result echoing what they became
+    (``resolved`` for the target, each step's ``resolved`` for its unit)."""
+    from .combat.sequence import SequenceResult
+
+    plain, target, per_step, notes = resolve_sequence(data, _library(library))
+    result = calculate_scenario(plain)
+    assert isinstance(result, SequenceResult)
+    steps = tuple(s.model_copy(update={"resolved": per_step.get(s.step)})
+                  for s in result.steps)
+    return result.model_copy(update={"resolved": target, "steps": steps,
+                                     "notes": (*dict.fromkeys(notes), *result.notes)})
+
+
 def calculate(scenario: Scenario | dict[str, Any] | str,
               library: UnitLibrary | None = None) -> Result:
     """Compute a scenario (a ``Scenario``, its dict, or its JSON text); attackers and
@@ -46,6 +83,11 @@ def calculate(scenario: Scenario | dict[str, Any] | str,
     >>> round(r.damage.mean, 4), r.resolved is None
     (1.25, True)
     """
+    data = _sequence_data(scenario)
+    if data is not None:
+        if names_units(data):
+            return calculate_units_sequence(data, library)
+        return calculate_scenario(data)
     plain, resolved, notes = prepare(scenario, library)
     result = calculate_scenario(plain)
     if resolved is None:

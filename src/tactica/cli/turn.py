@@ -2,7 +2,7 @@
 the human view of a sequence's result (``tactica calc`` on a sequence file uses it too).
 
 Thin: it builds a ``Sequence`` (each unit's weapons as ``tactica calc`` picks them) and
-calls ``tactica.combat.calculate``.
+calls ``tactica.calculate`` (units named in a file are fielded there).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
-from ..combat import calculate
+from ..calculator import calculate as calculate_document
 from ..combat.sequence import SequenceResult
 from ..errors import one_line
 from ..units import UnitError, UnitRef, resolve_attacker
@@ -157,7 +157,9 @@ def run_sequence_text(text: str, as_json: bool, console: Console,
             doc = json.loads(text)
             doc.update(method="monte-carlo", trials=monte_carlo, seed=seed)
             text = json.dumps(doc)
-        result = calculate(text)
+        result = calculate_document(text)  # units named in it: fielded
+    except UnitError as exc:
+        fail(f"cannot field the unit: {exc}")
     except ValidationError as exc:
         fail(f"invalid sequence: {one_line(exc)}")
     except (ValueError, LookupError) as exc:

@@ -23,7 +23,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from ..model.common import RulesVersion
-from .result import Distribution, NamedDistribution, Result, WeaponSummary, _Out
+from .result import Distribution, NamedDistribution, Resolved, Result, WeaponSummary, _Out
 from .scenario import (
     Attacker,
     Context,
@@ -157,6 +157,8 @@ class StepResult(_Out):
     effects_applied: tuple[str, ...] = ()
     cp_spent: int = 0
     other_mortal_wounds: tuple[NamedDistribution, ...] = ()
+    resolved: Resolved | None = Field(
+        default=None, description="what the step's named unit resolved into")
 
 
 class SequenceResult(Result):
