@@ -17,9 +17,10 @@ class Tenth(RuleSet):
     hazard_fails_on = 1  # Hazardous: "fails on a 1"
     snap_shooting_hit_rerolls = True  # reference facts §5.12
     extra_attacks_unmodifiable = True  # Extra Attacks (002): "cannot be modified"
-    #: Pistol (003 text) names no MONSTER/VEHICLE exception; the issue (units as
-    #: fielded) gives the exception to 11th only. Every model fires one or the other.
-    pistol_choice_exempt = frozenset[str]()
+    #: Pistol (10th core rules; the 003 capture stops before this sentence): "If a model
+    #: is equipped with one or more Pistols, unless it is a MONSTER or VEHICLE model, it
+    #: can either shoot with its Pistols or with all of its other ranged weapons."
+    pistol_choice_exempt = frozenset({"MONSTER", "VEHICLE"})
 
     def hit_modifier_from_target(self, c: AttackCircumstances) -> int:
         """Stealth (001/003): "each time a ranged attack is made against it, subtract 1
