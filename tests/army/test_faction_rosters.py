@@ -1,8 +1,9 @@
-"""Every roster fixture of ``../shared/data/rosters`` (40kdc-data conformance cases, see
-PROVENANCE.md; real data: needs ``wh40kdc`` and ``../shared``) validated against the
-library with the bundled dataset: each case gives the same verdict and the same error
-codes from every format it is exported in, the over-cap list reports its detachment
-points, and no detachment or enhancement the dataset has is reported as unknown."""
+"""Every roster fixture in ``tests/fixtures/rosters`` (40kdc-data conformance cases and
+listgrok exports, copied with their licences: ``tests/fixtures/ATTRIBUTION.md``),
+validated against the library with the bundled dataset: each case gives the same
+verdict and the same error codes from every format it is exported in, the over-cap list
+reports its detachment points, and no detachment or enhancement the dataset has is
+reported as unknown."""
 
 from __future__ import annotations
 
@@ -27,8 +28,7 @@ def lists_of(case: Path) -> list[Path]:
             ("expected.parsed", "expected.roster"))))
 
 
-CASES = sorted(p for p in ROSTERS.iterdir() if p.is_dir() and lists_of(p)) \
-    if ROSTERS.is_dir() else []
+CASES = sorted(p for p in ROSTERS.iterdir() if p.is_dir() and lists_of(p))
 
 
 def verdict(path: Path) -> tuple[bool, frozenset[str], frozenset[str]]:
