@@ -309,6 +309,28 @@ async def _strict_refusal(request: Request, scenario: Scenario) -> JSONResponse 
     return None
 
 
+async def _compute(request: Request, document: str, method: str) -> str | Response:
+    """The answer of a calculator worker to ``document`` (a scenario or a sequence), or
+    the response that refuses it: too slow (422), every worker busy (503), refused by
+    the engine (422, naming the field) or a failed worker (500)."""
+    pool: CalcPool = request.app.state.calc_pool
+    try:
+        text: str = await run_in_threadpool(pool.compute, document)
+    except CalcTimeout:
+        if method == "exact":
+            return error_response(422, ["body"], TOO_SLOW, "too_slow")
+        return error_response(422, ["body", "trials"],
+                              "too many trials to finish in time; use fewer", "too_slow")
+    except CalcBusy as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=503,
+                            headers={"Retry-After": "2"})
+    except CalcInvalid as exc:
+        return _engine_error(exc)
+    except CalcCrashed as exc:
+        return JSONResponse({"detail": f"the calculation failed: {exc}"}, status_code=500)
+    return text
+
+
 @router.post("/calc", response_model=Result, summary="Calculate a scenario",
              responses={422: {"description": "the scenario is refused; `loc` names the field"},
                         503: {"description": "every calculator is busy"}})
@@ -326,21 +348,9 @@ async def calc(request: Request, scenario: ScenarioDocument) -> Response:
         plain, resolved, notes = await run_in_threadpool(prepare, scenario, _library(request))
     except ValueError as exc:
         return _engine_error(exc)
-    pool: CalcPool = request.app.state.calc_pool
-    try:
-        text = await run_in_threadpool(pool.compute, plain.model_dump_json())
-    except CalcTimeout:
-        if plain.method == "exact":
-            return error_response(422, ["body"], TOO_SLOW, "too_slow")
-        return error_response(422, ["body", "trials"],
-                              "too many trials to finish in time; use fewer", "too_slow")
-    except CalcBusy as exc:
-        return JSONResponse({"detail": str(exc)}, status_code=503,
-                            headers={"Retry-After": "2"})
-    except CalcInvalid as exc:
-        return _engine_error(exc)
-    except CalcCrashed as exc:
-        return JSONResponse({"detail": f"the calculation failed: {exc}"}, status_code=500)
+    text = await _compute(request, plain.model_dump_json(), plain.method)
+    if isinstance(text, Response):
+        return text
     if resolved is not None:
         result = Result.model_validate_json(text)
         text = result.model_copy(update={"resolved": resolved,
@@ -354,18 +364,9 @@ async def calc(request: Request, scenario: ScenarioDocument) -> Response:
 async def turn(request: Request, sequence: TurnSequence) -> Response:
     """A turn of combat against one target (the sequence contract, `docs/sequence.md`):
     the result of the whole sequence plus one result per step, exact (or Monte Carlo)."""
-    pool: CalcPool = request.app.state.calc_pool
-    try:
-        text = await run_in_threadpool(pool.compute, sequence.model_dump_json())
-    except CalcTimeout:
-        return error_response(422, ["body"], TOO_SLOW, "too_slow")
-    except CalcBusy as exc:
-        return JSONResponse({"detail": str(exc)}, status_code=503,
-                            headers={"Retry-After": "2"})
-    except CalcInvalid as exc:
-        return _engine_error(exc)
-    except CalcCrashed as exc:
-        return JSONResponse({"detail": f"the calculation failed: {exc}"}, status_code=500)
+    text = await _compute(request, sequence.model_dump_json(), sequence.method)
+    if isinstance(text, Response):
+        return text
     return Response(text, media_type="application/json")
 
 
