@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from ..combat.scenario import Phase, WeaponLine
 from ..model.abilities import RapidFire
+from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet, Weapon, WeaponProfile
 from ..names import name_key
 from ..rules import get_ruleset
@@ -121,7 +122,7 @@ def _fires(sheet: Datasheet, equipment: Sequence[str], phase: Phase, aim: Aim,
     return max((other, pistols), key=lambda ps: sum(expected_damage(p, aim) for p in ps))
 
 
-def weapon_lines(sheet: Datasheet, unit: Loadout, phase: Phase, rules: str = "11th",
+def weapon_lines(sheet: Datasheet, unit: Loadout, phase: Phase, rules: RulesVersion = "11th",
                  aim: Aim | None = None, profiles: Sequence[str] = (),
                  notes: list[str] | None = None) -> list[WeaponLine]:
     """The weapon lines ``unit`` attacks with in ``phase``; ``NoWeaponsError`` if none.
@@ -133,7 +134,7 @@ def weapon_lines(sheet: Datasheet, unit: Loadout, phase: Phase, rules: str = "11
         if len(barred) == len(w.profiles) and notes is not None and barred[0].may_target:
             notes.append(f"{sheet.name}: {w.name} can only target "
                          f"{'/'.join(barred[0].may_target.any_of)} units; not used")
-    exempt_keywords = get_ruleset("11th" if rules == "11th" else "10th").pistol_choice_exempt
+    exempt_keywords = get_ruleset(rules).pistol_choice_exempt
     exempt = any(sheet.has_keyword(k) for k in exempt_keywords)
     counts: dict[tuple[str, WeaponProfile], int] = {}
     for group in unit.models:
