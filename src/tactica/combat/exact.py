@@ -59,6 +59,7 @@ from .command_reroll import (
 )
 from .dice_stages import DieOutcome, compound, die_outcome
 from .effects import NamedEffects, resolve_effects
+from .one_group import one_group_chain
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
 from .result import Distribution, NamedDistribution, Result, StageExplanation, WeaponSummary
 from .scenario import Effect, Scenario, ScenarioError
@@ -448,7 +449,13 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
                    initial: Initial | None = None) -> tuple[StateSpace, FloatArray]:
     """The target's states (``allocation``) after mortal wounds before the attacks (06.02:
     one at a time, spilling over), then every line in order (``chain``: 05.03 allocation
-    order, 05.04 saves, 24.10 Devastating Wounds), summed over the branches."""
+    order, 05.04 saves, 24.10 Devastating Wounds), summed over the branches; one group of
+    one part takes the fast path (``one_group``)."""
+    fast = one_group_chain(space, lines.normal, lines.mortal, branches,
+                           rules.devastating_wounds_per_line, [pmf for _, pmf in before],
+                           fnp_effect, track_unsaved, memo, initial)
+    if fast is not None:
+        return fast
     maps = ["reset", *(["precision_start", "precision_end"]
                        if any(w.precision for w in weapons) else [])]
     mw_packet = Packet((0.0,) * len(space.groups), (0.0, 1.0), fnp_effect, False,

@@ -1,0 +1,295 @@
+"""The one-group fast path of the target's chain (``combat.one_group``) against the
+general path (``chain.run_chain`` over ``allocation.StateSpace``): hand-checked worked
+examples, generated scenarios (hypothesis, derandomized, bounded) and real library units
+into the ten target presets. Every distribution of the result must agree to 1e-12.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tactica import calculate
+from tactica.combat import exact, one_group
+from tactica.combat.allocation import StateSpace, build_groups
+from tactica.combat.exact import calculate_exact_from
+from tactica.combat.one_group import general_chain, line_step, packet_matrix, thin
+from tactica.combat.result import Distribution, Result
+from tactica.combat.scenario import Attacker, Scenario, ScenarioError, Target
+from tactica.library import load_library
+from tactica.units import UnitError, UnitRef, resolve_attacker
+
+FIELDS = ("attacks", "hits", "wounds", "unsaved", "damage", "models_destroyed",
+          "attacker_mortal_wounds")
+TOL = 1e-12
+
+
+def _gap(a: Distribution, b: Distribution) -> float:
+    x, y = np.asarray(a.pmf), np.asarray(b.pmf)
+    n = max(len(x), len(y))
+    return float(np.abs(np.pad(x, (0, n - len(x))) - np.pad(y, (0, n - len(y)))).max())
+
+
+def _assert_same(fast: Result, general: Result) -> None:
+    for f in FIELDS:
+        assert _gap(getattr(fast, f), getattr(general, f)) <= TOL, f
+    assert abs(fast.p_unit_destroyed - general.p_unit_destroyed) <= TOL
+    assert fast.notes == general.notes and fast.stages == general.stages
+    for a, b in zip(fast.other_mortal_wounds, general.other_mortal_wounds, strict=True):
+        assert a.label == b.label and _gap(a.distribution, b.distribution) <= TOL
+
+
+@contextlib.contextmanager
+def _counting() -> Iterator[list[bool]]:
+    """Record, per target chain outside ``general_chain``, whether the fast path took it."""
+    taken: list[bool] = []
+    original = exact.one_group_chain
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        out = original(*args, **kwargs)
+        if one_group._ENABLED.get():
+            taken.append(out is not None)
+        return out
+
+    exact.one_group_chain = spy  # type: ignore[assignment]
+    try:
+        yield taken
+    finally:
+        exact.one_group_chain = original  # type: ignore[assignment]
+
+
+def _both(doc: dict[str, Any] | Scenario) -> tuple[Result | ScenarioError, ...]:
+    out: list[Result | ScenarioError] = []
+    for ctx in (contextlib.nullcontext(), general_chain()):
+        with ctx:
+            try:
+                out.append(calculate(doc))
+            except ScenarioError as exc:
+                out.append(exc)
+    return tuple(out)
+
+
+def _check(doc: dict[str, Any] | Scenario) -> None:
+    fast, general = _both(doc)
+    if isinstance(general, ScenarioError):
+        assert isinstance(fast, ScenarioError) and str(fast) == str(general)
+        return
+    assert isinstance(fast, Result)
+    _assert_same(fast, general)
+
+
+# --- worked examples, by hand -----------------------------------------------------------
+
+
+def test_three_failed_d2_saves_into_two_w3_models() -> None:
+    """Two models of W3: h = 6 wounds left. The first D2 takes 2 from the first model
+    (h = 4: it has 1 left), the second destroys it (the excess is lost: h = 3), the third
+    takes 2 from the last model (h = 1). Certain: h = 1, 3 unsaved."""
+    d2 = packet_matrix((0.0, 0.0, 1.0), None, 3, 6)
+    x = np.zeros((7, 1))
+    x[6, 0] = 1.0
+    out = line_step(x, np.array([[0.0], [0.0], [0.0], [1.0]]), d2, None, track=True)
+    expected = np.zeros_like(out)
+    expected[1, 3] = 1.0
+    np.testing.assert_allclose(out, expected, atol=1e-15)
+
+
+def test_two_wounds_saved_on_4_plus_thin_to_a_binomial() -> None:
+    """Two D2 wounds to save, each failed with 1/2: f ~ Bin(2, 1/2), so h = 6, 4, 3
+    with 1/4, 1/2, 1/4 and unsaved 0, 1, 2 with the same."""
+    nmf = thin(np.array([[0.0], [0.0], [1.0]]), 0.5)
+    d2 = packet_matrix((0.0, 0.0, 1.0), None, 3, 6)
+    x = np.zeros((7, 1))
+    x[6, 0] = 1.0
+    out = line_step(x, nmf, d2, None, track=True)
+    np.testing.assert_allclose(out.sum(axis=1), [0, 0, 0, 0.25, 0.5, 0, 0.25], atol=1e-15)
+    np.testing.assert_allclose(out.sum(axis=0), [0.25, 0.5, 0.25], atol=1e-15)
+
+
+def test_a_critical_that_destroys_the_unit_keeps_its_count() -> None:
+    """One W1 model, one failed save (D1) then two Devastating Wounds criticals: the
+    failed save destroys it (unsaved 1); the criticals find no living model and are not
+    counted (``Packet.counts``: only when they reach a living model)."""
+    d1 = packet_matrix((0.0, 1.0), None, 1, 1)
+    x = np.array([[0.0], [1.0]])
+    out = line_step(x, np.array([[0.0, 0.0, 0.0], [0.0, 0.0, 1.0]]), d1, d1, track=True)
+    expected = np.zeros_like(out)
+    expected[0, 1] = 1.0
+    np.testing.assert_allclose(out, expected, atol=1e-15)
+
+
+def test_the_stress_case_takes_the_fast_path_and_equals_the_general_one() -> None:
+    doc = {"attacker": {"weapons": [{
+        "name": "stress gun", "count": 40, "range": 24, "A": "1", "skill": 3, "S": 6,
+        "AP": -1, "D": "D6", "abilities": ["Sustained Hits 2", "Lethal Hits",
+                                           "Devastating Wounds"]}]},
+        "target": {"models": [{"count": 10, "T": 5, "Sv": 3, "W": 3, "fnp": 5}]}}
+    with _counting() as taken:
+        _check(doc)
+    assert taken[:3] == [True, True, True]  # the Lethal Hits search and the result
+
+
+def test_several_groups_and_10th_deferred_criticals_take_the_general_path() -> None:
+    gun = {"name": "g", "A": "4", "skill": 3, "S": 5, "D": "2",
+           "abilities": ["Devastating Wounds"]}
+    two = {"attacker": {"weapons": [gun]}, "target": {"models": [
+        {"count": 3, "T": 4, "Sv": 3, "W": 2}, {"count": 1, "T": 4, "Sv": 2, "W": 4}]}}
+    tenth = {"rules": "10th", "attacker": {"weapons": [gun]},
+             "target": {"models": [{"count": 3, "T": 4, "Sv": 3, "W": 2}]}}
+    for doc in (two, tenth):
+        with _counting() as taken:
+            _check(doc)
+        assert taken and not any(taken)
+
+
+# --- generated scenarios ----------------------------------------------------------------
+
+DICE = ["1", "2", "D3", "D6", "D3+1", "D6+1"]
+ABILITIES = ["Lethal Hits", "Sustained Hits 1", "Sustained Hits 2", "Devastating Wounds",
+             "Twin-linked", "Torrent", "Melta 2", "Anti-Infantry 4+", "Precision", "Lance",
+             "Heavy", "Blast"]
+EFFECTS = [{"reroll": "hit", "which": "ones"}, {"reroll": "save", "which": "failed"},
+           {"reroll": "save", "which": "ones"}, {"reroll": "wound", "which": "failed"},
+           {"reroll": "damage", "which": "ones"}, {"command_reroll": "hit"},
+           {"command_reroll": "wound"}, {"fnp": 5}, {"mortal_wounds": "D3"},
+           {"damage": -1}, {"ap": 1}]
+
+
+@st.composite
+def _target(draw: st.DrawFn) -> dict[str, Any]:
+    W = draw(st.integers(1, 6))
+    entry: dict[str, Any] = {"name": "m", "count": draw(st.integers(1, 6)),
+                             "T": draw(st.integers(2, 10)), "Sv": draw(st.integers(2, 6)),
+                             "W": W, "wounds_lost": draw(st.integers(0, W - 1))}
+    if draw(st.booleans()):
+        entry["invuln"] = draw(st.integers(3, 6))
+    if draw(st.booleans()):
+        entry["fnp"] = draw(st.integers(4, 6))
+    models = [entry]
+    kind = draw(st.sampled_from(["plain", "character", "merged"]))
+    if kind == "character":  # a lone CHARACTER model: one group of one part
+        entry["count"], entry["character"] = 1, True
+    elif kind == "merged":  # a second entry that joins the same part (unwounded)
+        models.append({**entry, "name": "sgt", "count": 1, "wounds_lost": 0})
+    return {"models": models, "keywords": ["INFANTRY"]}
+
+
+WEAPON = st.fixed_dictionaries({
+    "name": st.sampled_from(["a", "b", "c"]), "count": st.integers(1, 5),
+    "A": st.sampled_from(["1", "2", "D3", "D6"]), "skill": st.integers(2, 6),
+    "S": st.integers(2, 12), "AP": st.integers(-3, 0), "D": st.sampled_from(DICE),
+    "range": st.just(24),
+    "abilities": st.lists(st.sampled_from(ABILITIES), max_size=3, unique=True)})
+
+SCENARIO = st.fixed_dictionaries({
+    "rules": st.sampled_from(["10th", "11th"]),
+    "attacker": st.fixed_dictionaries({"weapons": st.lists(WEAPON, min_size=1, max_size=3)}),
+    "target": _target(),
+    "effects": st.lists(st.sampled_from(EFFECTS), max_size=2)})
+
+
+@settings(derandomize=True, max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(SCENARIO)
+def test_generated_scenarios_equal_the_general_path(doc: dict[str, Any]) -> None:
+    names = [w["name"] for w in doc["attacker"]["weapons"]]
+    for i, w in enumerate(doc["attacker"]["weapons"]):
+        w["name"] = f"{w['name']}{i}" if names.count(w["name"]) > 1 else w["name"]
+    _check(doc)
+
+
+def test_the_generated_scenarios_mostly_take_the_fast_path() -> None:
+    """Not hollow: the comparison above exercises the fast path (10th-edition
+    Devastating Wounds and refused scenarios are the exceptions)."""
+    seen: list[bool] = []
+
+    @settings(derandomize=True, max_examples=40, deadline=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(SCENARIO)
+    def run(doc: dict[str, Any]) -> None:
+        with _counting() as taken, contextlib.suppress(ScenarioError):
+            calculate(doc)
+        seen.extend(taken)
+
+    run()
+    assert sum(seen) > 0.6 * len(seen)
+
+
+# --- a sequence's starting states -------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", ["10th", "11th"])
+def test_starting_states_and_final_states_equal_the_general_path(rules: str) -> None:
+    """``calculate_exact_from`` (a sequence's steps): the final states of a first attack,
+    fed to a second, give the same results and final states on both paths."""
+    target = {"models": [{"count": 5, "T": 4, "Sv": 3, "W": 2, "wounds_lost": 1,
+                          "fnp": 6}]}
+    first = Scenario.model_validate({"rules": rules, "target": target, "attacker": {
+        "weapons": [{"name": "bolter", "count": 5, "A": "2", "skill": 3, "S": 4, "AP": 0,
+                     "D": "1", "range": 24, "abilities": ["Sustained Hits 1"]}]}})
+    second = Scenario.model_validate({"rules": rules, "target": target, "attacker": {
+        "weapons": [{"name": "melta", "count": 2, "A": "1", "skill": 3, "S": 9, "AP": -4,
+                     "D": "D6", "range": 12, "abilities": ["Devastating Wounds"]},
+                    {"name": "flamer", "count": 1, "A": "D6", "skill": 3, "S": 4,
+                     "AP": 0, "D": "1", "range": 12, "abilities": ["Torrent"]}]}})
+    start = {StateSpace(build_groups(first.target)).initial: np.array([1.0])}
+    runs = []
+    for ctx in (contextlib.nullcontext(), general_chain()):
+        with ctx:
+            r1, mid = calculate_exact_from(first, start)
+            r2, end = calculate_exact_from(second, mid)
+            runs.append((r1, mid, r2, end))
+    (a1, amid, a2, aend), (b1, bmid, b2, bend) = runs
+    _assert_same(a1, b1)
+    _assert_same(a2, b2)
+    for fast_states, general_states in ((amid, bmid), (aend, bend)):
+        keys = set(fast_states) | set(general_states)
+        for s in keys:
+            x = fast_states.get(s, np.zeros(1))
+            y = general_states.get(s, np.zeros(1))
+            n = max(len(x), len(y))
+            assert np.abs(np.pad(x, (0, n - len(x))) - np.pad(y, (0, n - len(y)))).max() \
+                <= TOL, s
+
+
+def test_the_fast_path_declines_states_it_does_not_know() -> None:
+    space = StateSpace(build_groups(Target.model_validate(
+        {"models": [{"count": 2, "T": 4, "Sv": 3, "W": 2}]})))
+    odd = {(2, 5, -1, -1): np.array([1.0])}  # 5 wounds left on a W2 model
+    out = one_group.one_group_chain(space, [], [], [], True, [], None, True, {}, odd)
+    assert out is None
+
+
+# --- real units from the library into the ten presets -----------------------------------
+
+
+@cache
+def _sample() -> tuple[list[tuple[str, Attacker]], list[Target]]:
+    lib = load_library()
+    attackers = []
+    for sheet in lib.datasheets()[::25]:
+        for phase in ("shooting", "fight"):
+            with contextlib.suppress(UnitError):  # no weapons of the phase
+                ref = UnitRef(unit=sheet.name)
+                attackers.append((phase, resolve_attacker(ref, lib, sheet.rules, phase)[0]))
+    return attackers, [p.to_target() for p in lib.presets()]
+
+
+@pytest.mark.parametrize("rules", ["10th", "11th"])
+def test_library_units_into_the_presets_equal_the_general_path(rules: str) -> None:
+    attackers, targets = _sample()
+    assert len(attackers) > 40 and len(targets) == 10
+    with _counting() as taken:
+        for i, (phase, attacker) in enumerate(attackers):
+            # every unit into a few presets in turn, every preset many times
+            for target in targets[i % 5::5]:
+                _check(Scenario(attacker=attacker, target=target, phase=phase,
+                                rules=rules))
+    assert sum(taken) > 0.5 * len(taken)
