@@ -10,6 +10,10 @@ attacks, without allocation (damage is not lost between models, so its mean is h
 one die per attack (hit roll → Sustained Hits / Lethal Hits → wound roll → save → D6
 damage → Feel No Pain per wound point), then the sum of 40 of them.
 
+A second table times the six benchmark cases (``cases.py``) with the one-group fast path
+of the target's chain (``tactica.combat.one_group``) and with the general chain
+(``general_chain()``), interleaved, caches cleared before every call as ``run.py`` does.
+
 Run ``python benchmarks/bench_engine.py`` (``--runs N``, ``--no-write``). It prints a
 markdown table and writes it into ``benchmarks/README.md`` between the markers
 ``<!-- engine:start -->`` and ``<!-- engine:end -->``. Times are reported, never
@@ -30,10 +34,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from cases import CASES
 from readme import README, write_section
+from run import clear_tactica_caches
 
 from tactica import calculate
 from tactica.combat import Result
+from tactica.combat.one_group import general_chain
 
 ATTACKS = 40
 
@@ -56,6 +63,12 @@ def stress_scenario(rules: str = "11th") -> dict[str, Any]:
 def run_engine(rules: str = "11th") -> Result:
     """The full exact result of the stress case."""
     return calculate(stress_scenario(rules))
+
+
+def run_general(rules: str = "11th") -> Result:
+    """The same through the general chain (the one-group fast path off)."""
+    with general_chain():
+        return calculate(stress_scenario(rules))
 
 
 def icepool_total_damage() -> Any:
@@ -115,6 +128,13 @@ def table(runs: int) -> str:
             f"| tactica exact engine, full result ({rules}) | {t * 1000:.1f} | "
             f"{value.damage.mean:.4f} | {value.models_destroyed.mean:.4f} | |"
         )
+    t, value = median_time(partial(run_general, "11th"), runs)
+    assert isinstance(value, Result)
+    rows.append(
+        f"| tactica exact engine, full result (11th), general chain | {t * 1000:.1f} | "
+        f"{value.damage.mean:.4f} | {value.models_destroyed.mean:.4f} | "
+        f"general / fast path: {t / engine_times['11th']:.2f} |"
+    )
     if have_icepool():
         import icepool
 
@@ -149,7 +169,35 @@ def table(runs: int) -> str:
         "damage of the whole attack both ways (reference facts §4), then the full result "
         "for the better choice, hence the longer 11th time.",
     ]
-    return "\n".join(head + rows + foot)
+    return "\n".join(head + rows + foot + ["", *cases_table(runs)])
+
+
+def cases_table(runs: int) -> list[str]:
+    """The six benchmark cases, fast path against general chain, CPU medians (ms), the
+    two timed in turn in every round, caches cleared before every call."""
+    times: dict[tuple[str, str], list[float]] = {}
+    for case in CASES:
+        doc = {**case.document, "method": "exact"}
+        calculate(doc)
+        for _ in range(runs):
+            for mode in ("fast", "general"):
+                clear_tactica_caches()
+                t0 = time.process_time()
+                if mode == "fast":
+                    calculate(doc)
+                else:
+                    with general_chain():
+                        calculate(doc)
+                times.setdefault((case.key, mode), []).append(time.process_time() - t0)
+    out = ["The six benchmark cases (`benchmarks/cases.py`), full exact result, CPU-time "
+           f"median of {runs} rounds (caches cleared before every call):", "",
+           "| case | one-group fast path (ms) | general chain (ms) | general / fast |",
+           "|---|---:|---:|---:|"]
+    for case in CASES:
+        fast = statistics.median(times[(case.key, "fast")]) * 1000
+        general = statistics.median(times[(case.key, "general")]) * 1000
+        out.append(f"| {case.key} | {fast:.2f} | {general:.2f} | {general / fast:.2f} |")
+    return out
 
 
 def write_readme(text: str, path: Path = README) -> None:

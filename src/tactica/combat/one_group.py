@@ -45,6 +45,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import cache, lru_cache
 from math import comb
 from typing import Any
 
@@ -88,6 +89,7 @@ class PacketMatrix:
     kill: FloatArray
 
 
+@lru_cache(maxsize=512)
 def packet_matrix(damage: tuple[float, ...], fnp: int | None, W: int, top: int) -> PacketMatrix:
     """The packet's matrix over h = 0..top for models of ``W`` wounds: from h the wounded
     model (t(h) wounds left) loses l wounds with ``loss_pmf(damage, t(h), fnp)``.
@@ -105,6 +107,7 @@ def packet_matrix(damage: tuple[float, ...], fnp: int | None, W: int, top: int) 
     full[(h[:, None] - lost[None, :])[ok], np.broadcast_to(h[:, None], ok.shape)[ok]] = (
         loss[t_of - 1][ok])
     full[0, 0] = 1.0
+    full.flags.writeable = False  # kept between calls (lru_cache): shared, never written
     return PacketMatrix(full, full[1:, 1:], full[0, 1:])
 
 
@@ -119,10 +122,9 @@ def loss_table(damage: tuple[float, ...], fnp: int | None, W: int) -> FloatArray
     q = 0.0 if fnp is None else (7 - fnp) / 6  # P(a wound is ignored)
     d_max = len(damage) - 1
     d = np.arange(d_max + 1)
-    binom = np.array([[comb(i, j) for j in range(d_max + 1)] for i in range(d_max + 1)],
-                     dtype=np.float64)
-    kept = binom * (1 - q) ** d[None, :] * q ** np.maximum(d[:, None] - d[None, :], 0)
-    lost = np.asarray(damage) @ np.tril(kept)  # P(l wounds lost), not capped
+    # kept[d, l] = C(d, l) (1 - q)^l q^(d - l): l of d wounds not ignored
+    kept = _pascal(d_max) * (1 - q) ** d[None, :] * q ** np.maximum(d[:, None] - d[None, :], 0)
+    lost = np.asarray(damage) @ kept  # P(l wounds lost), not capped
     at_least = np.cumsum(lost[::-1])[::-1]
     t = np.arange(1, W + 1)[:, None]
     l_ = np.arange(W + 1)[None, :]
@@ -132,7 +134,16 @@ def loss_table(damage: tuple[float, ...], fnp: int | None, W: int) -> FloatArray
     return out
 
 
-def thin(nm: FloatArray, p_fail: float, cache: dict[Any, Any] | None = None) -> FloatArray:
+@cache
+def _pascal(n: int) -> FloatArray:
+    """``out[i, j]`` = C(i, j) for i, j <= n (0 above the diagonal); read-only."""
+    out = np.array([[comb(i, j) for j in range(n + 1)] for i in range(n + 1)],
+                   dtype=np.float64)
+    out.flags.writeable = False
+    return out
+
+
+def thin(nm: FloatArray, p_fail: float) -> FloatArray:
     """The (f, m) pmf of failed saves and criticals from the (n, m) pmf of wounds to save
     and criticals, each wound failing its save with ``p_fail`` on its own:
     ``out[f, m] = sum_n nm[n, m] C(n, f) p^f (1 - p)^(n - f)``.
@@ -146,16 +157,15 @@ def thin(nm: FloatArray, p_fail: float, cache: dict[Any, Any] | None = None) -> 
     if p_fail <= 0.0 or rows == 1:
         total: FloatArray = nm.sum(axis=0, keepdims=True)
         return total
-    cache = {} if cache is None else cache
-    key = ("one_group", "binomial", rows, p_fail)
-    if key not in cache:
-        cache[key] = _binomial_rows(rows, p_fail)
-    out: FloatArray = cache[key].T @ nm
+    b = _binomial_rows(-(-rows // 16) * 16, p_fail)  # rows n < rows of a larger table
+    out: FloatArray = b[:rows, :rows].T @ nm
     return out
 
 
+@lru_cache(maxsize=64)
 def _binomial_rows(rows: int, p_fail: float) -> FloatArray:
-    """``b[n, f]`` = C(n, f) p^f (1 - p)^(n - f) for n, f < rows (from log factorials)."""
+    """``b[n, f]`` = C(n, f) p^f (1 - p)^(n - f) for n, f < rows (from log factorials);
+    read-only (kept between calls)."""
     n = np.arange(rows)
     log_fact = np.concatenate(([0.0], np.cumsum(np.log(np.arange(1, rows)))))
     k = n[:, None] - n[None, :]  # n - f
@@ -164,6 +174,7 @@ def _binomial_rows(rows: int, p_fail: float) -> FloatArray:
     log_b = (log_fact[:, None] - log_fact[None, :] - log_fact[kk]
              + n[None, :] * np.log(p_fail) + kk * np.log1p(-p_fail))
     b: FloatArray = np.where(valid, np.exp(log_b), 0.0)
+    b.flags.writeable = False
     return b
 
 
@@ -326,11 +337,7 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
         x0[h, : len(pmf) if track else 1] += pmf if track else pmf.sum()
 
     def op(pk: Packet) -> PacketMatrix:
-        key = ("one_group", pk.damage, _fnp(group, pk), group.W, top)
-        if key not in memo:
-            memo[key] = packet_matrix(pk.damage, _fnp(group, pk), group.W, top)
-        found: PacketMatrix = memo[key]
-        return found
+        return packet_matrix(pk.damage, _fnp(group, pk), group.W, top)
 
     if before:
         mw = op(Packet((0.0,), (0.0, 1.0), fnp_effect, False, counts=False, mortal=True)).full
@@ -345,8 +352,7 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
     for br in branches:
         x = x0
         for wi, (_, nm) in enumerate(br):
-            nmf = drop_negligible_tail(thin(drop_negligible_tail(nm), 1.0 - normal[wi].save[0],
-                                            memo))
+            nmf = drop_negligible_tail(thin(drop_negligible_tail(nm), 1.0 - normal[wi].save[0]))
             x = line_step(x, nmf, fails[wi], mortals[wi] if _has_dw(nmf) else None, track)
         if x.shape[1] > final.shape[1]:
             x[:, : final.shape[1]] += final
