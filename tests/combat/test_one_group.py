@@ -125,6 +125,23 @@ def test_a_critical_that_destroys_the_unit_keeps_its_count() -> None:
     np.testing.assert_allclose(out, expected, atol=1e-15)
 
 
+def test_criticals_that_do_what_a_failed_save_does_count_as_more_of_them() -> None:
+    """Same packet for both: f failed saves then m criticals are f + m packets, so the
+    line equals one with the pmf of f + m (``_total_counts``), joint states and unsaved
+    counts alike (D3 into 3 models of W2 with Feel No Pain 6+, a random (f, m) pmf)."""
+    rng = np.random.default_rng(7)
+    nmf = rng.random((5, 4))
+    nmf /= nmf.sum()
+    d3 = packet_matrix((0.0, 1 / 3, 1 / 3, 1 / 3), 6, 2, 6)
+    x = np.zeros((7, 2))
+    x[6] = [0.5, 0.25]
+    x[3, 0] = 0.25
+    two_stage = line_step(x, nmf, d3, d3, track=True)
+    one_stage = line_step(x, one_group._total_counts(nmf), d3, None, track=True)
+    np.testing.assert_allclose(two_stage, one_stage, atol=1e-15)
+    np.testing.assert_allclose(two_stage.sum(), 1.0, atol=1e-14)
+
+
 def test_the_stress_case_takes_the_fast_path_and_equals_the_general_one() -> None:
     doc = {"attacker": {"weapons": [{
         "name": "stress gun", "count": 40, "range": 24, "A": "1", "skill": 3, "S": 6,

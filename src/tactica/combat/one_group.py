@@ -23,7 +23,9 @@ weapon (05.03) change nothing here: the one group is always the one attacked.
   a few whole-array products (``line_step``): the living states after ``f`` failed saves
   for every ``f`` at once (powers by doubling), shifted by ``f`` and weighted by the
   pmf; the mass destroyed by packet ``j`` (the kill row times the states after ``j - 1``),
-  weighted by P(at least ``j`` packets); then the same for the criticals.
+  weighted by P(at least ``j`` packets); then the same for the criticals. When a
+  critical does what a failed save does (11th: its mortal wounds equal the weapon's D,
+  24.10, nothing halved or reduced) only the total count f + m matters.
 
 Worked example (by hand): 3 failed saves of D2 into 2 models of W3 (h = 6). The first
 takes 2 from the first model (h = 4: one wound left on it), the second destroys it (the
@@ -306,6 +308,23 @@ def _fnp(group: Group, packet: Packet) -> int | None:
     return min((f for f in (group.fnp, packet.fnp) if f is not None), default=None)
 
 
+def _same_packet(a: Packet, b: Packet, group: Group) -> bool:
+    """A failed save and a critical do the same to the one group (11th: the criticals'
+    mortal wounds equal the weapon's D, 24.10, when nothing halves or reduces it)."""
+    return a.damage == b.damage and _fnp(group, a) == _fnp(group, b)
+
+
+def _total_counts(nmf: FloatArray) -> FloatArray:
+    """The (f + m) pmf of a joint (f, m) pmf, as one column: when a failed save and a
+    critical are the same packet only their total count matters (the order of the same
+    operator changes nothing, and each is counted when it reaches a living model)."""
+    rows, cols = nmf.shape
+    index = np.add.outer(np.arange(rows), np.arange(cols)).ravel()
+    total = np.bincount(index, weights=nmf.ravel(), minlength=rows + cols - 1)
+    out: FloatArray = total.astype(np.float64)[:, None]
+    return out
+
+
 def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequence[Packet],
                     branches: Branches, per_line: bool, before: Sequence[FloatArray],
                     fnp_effect: int | None, track: bool, memo: dict[Any, Any],
@@ -353,7 +372,10 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
         x = x0
         for wi, (_, nm) in enumerate(br):
             nmf = drop_negligible_tail(thin(drop_negligible_tail(nm), 1.0 - normal[wi].save[0]))
-            x = line_step(x, nmf, fails[wi], mortals[wi] if _has_dw(nmf) else None, track)
+            mortal_op: PacketMatrix | None = mortals[wi] if _has_dw(nmf) else None
+            if mortal_op is not None and _same_packet(normal[wi], mortal[wi], group):
+                nmf, mortal_op = _total_counts(nmf), None
+            x = line_step(x, nmf, fails[wi], mortal_op, track)
         if x.shape[1] > final.shape[1]:
             x[:, : final.shape[1]] += final
             final = x
