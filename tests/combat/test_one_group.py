@@ -276,6 +276,20 @@ def test_starting_states_and_final_states_equal_the_general_path(rules: str) -> 
                 <= TOL, s
 
 
+def test_lines_too_large_for_the_fast_path_go_to_the_general_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above ``MAX_CELLS`` the general path (and its size guard) decides."""
+    doc = {"attacker": {"weapons": [{"name": "g", "count": 10, "A": "2", "skill": 3,
+                                     "S": 4, "D": "1", "range": 24}]},
+           "target": {"models": [{"count": 5, "T": 4, "Sv": 3, "W": 2}]}}
+    with _counting() as taken:
+        calculate(doc)
+    monkeypatch.setattr(one_group, "MAX_CELLS", 100)
+    with _counting() as small:
+        calculate(doc)
+    assert taken == [True] and small == [False]
+
+
 def test_the_fast_path_declines_states_it_does_not_know() -> None:
     space = StateSpace(build_groups(Target.model_validate(
         {"models": [{"count": 2, "T": 4, "Sv": 3, "W": 2}]})))

@@ -38,7 +38,8 @@ that of the (f, m) pmf (``chain.drop_negligible_tail`` twice: every distribution
 result moves by at most 4e-15 per line and branch in total variation). 10th-edition
 Devastating Wounds held back until the whole unit has attacked (reference facts §5.5)
 take the general path, as do several groups or parts, ``Packet.counts`` off for an
-attack, and targets of more than ``MAX_WOUNDS`` wounds.
+attack, targets of more than ``MAX_WOUNDS`` wounds and lines whose arrays would hold
+more than ``MAX_CELLS`` numbers (the general path's size guard then decides).
 """
 
 from __future__ import annotations
@@ -58,11 +59,13 @@ from ..dice import FloatArray
 from .allocation import Group, Packet, State, StateSpace
 from .chain import drop_negligible_tail
 
-__all__ = ["MAX_WOUNDS", "PacketMatrix", "general_chain", "line_step", "loss_table",
+__all__ = ["MAX_CELLS", "MAX_WOUNDS", "PacketMatrix", "general_chain", "line_step", "loss_table",
            "one_group_chain", "packet_matrix", "thin"]
 
 #: Above this many wounds in the unit the general path (and its size guard) is used.
 MAX_WOUNDS = 400
+#: ... and above this many numbers in one line's arrays (states x counts x unsaved).
+MAX_CELLS = 20_000_000
 
 _ENABLED: ContextVar[bool] = ContextVar("one_group_enabled", default=True)
 
@@ -308,6 +311,21 @@ def _fnp(group: Group, packet: Packet) -> int | None:
     return min((f for f in (group.fnp, packet.fnp) if f is not None), default=None)
 
 
+def _cells(branches: Branches, top: int, width0: int, track: bool) -> int:
+    """The most numbers one line's arrays hold (an upper bound: the (n, m) shapes before
+    thinning): the states after each count of failed saves, shifted along the unsaved
+    axis, and after each count of criticals."""
+    worst = 0
+    for br in branches:
+        width = width0
+        for _, nm in br:
+            rows, cols = nm.shape
+            grown = width + rows + cols - 2 if track else width
+            worst = max(worst, (rows * (width + rows) + cols * grown) * (top + 1))
+            width = grown
+    return worst
+
+
 def _same_packet(a: Packet, b: Packet, group: Group) -> bool:
     """A failed save and a critical do the same to the one group (11th: the criticals'
     mortal wounds equal the weapon's D, 24.10, when nothing halves or reduces it)."""
@@ -350,6 +368,8 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
     if top > MAX_WOUNDS:
         return None
     width0 = max(len(p) for p in starts.values()) if track else 1
+    if _cells(branches, top, width0, track) > MAX_CELLS:
+        return None
     x0 = np.zeros((top + 1, width0))
     for h, pmf in zip(hs, starts.values(), strict=True):
         assert h is not None
