@@ -167,7 +167,11 @@ def table(runs: int) -> str:
         "computes every stage, allocation and models destroyed exactly. Under 11th the "
         "engine also decides the optional Lethal Hits (24.23) by computing the expected "
         "damage of the whole attack both ways (reference facts §4), then the full result "
-        "for the better choice, hence the longer 11th time.",
+        "for the better choice, hence the longer 11th time. The general-chain row is "
+        "the same result with the one-group fast path of the target's chain turned off "
+        "(`tactica.combat.one_group.general_chain`); under 10th the stress case's "
+        "Devastating Wounds wait until the whole unit has attacked, which the fast path "
+        "leaves to the general chain.",
     ]
     return "\n".join(head + rows + foot + ["", *cases_table(runs)])
 
