@@ -153,17 +153,39 @@ def test_the_stress_case_takes_the_fast_path_and_equals_the_general_one() -> Non
     assert taken[:3] == [True, True, True]  # the Lethal Hits search and the result
 
 
-def test_several_groups_and_10th_deferred_criticals_take_the_general_path() -> None:
-    gun = {"name": "g", "A": "4", "skill": 3, "S": 5, "D": "2",
+def test_several_groups_and_10th_criticals_of_different_packets_take_the_general_path(
+        ) -> None:
+    gun = {"name": "g", "A": "4", "skill": 3, "S": 5, "D": "2", "range": 24,
            "abilities": ["Devastating Wounds"]}
+    other = {**gun, "name": "h", "D": "D3"}
     two = {"attacker": {"weapons": [gun]}, "target": {"models": [
         {"count": 3, "T": 4, "Sv": 3, "W": 2}, {"count": 1, "T": 4, "Sv": 2, "W": 4}]}}
-    tenth = {"rules": "10th", "attacker": {"weapons": [gun]},
+    tenth = {"rules": "10th", "attacker": {"weapons": [gun, other]},
              "target": {"models": [{"count": 3, "T": 4, "Sv": 3, "W": 2}]}}
     for doc in (two, tenth):
         with _counting() as taken:
             _check(doc)
         assert taken and not any(taken)
+
+
+@pytest.mark.parametrize("order", [(0, 1, 2), (1, 0, 2), (2, 1, 0)])
+def test_10th_criticals_held_back_through_later_lines(order: tuple[int, ...]) -> None:
+    """10th: two Devastating Wounds lines of the same damage and a line without, in
+    every order: the criticals wait for the whole unit (their count carried through the
+    later lines, ``held_back``), as the general path's blocks do."""
+    lines = [{"name": "melta", "count": 2, "A": "2", "skill": 3, "S": 8, "AP": -2,
+              "D": "D3", "range": 24, "abilities": ["Devastating Wounds"]},
+             {"name": "plasma", "count": 3, "A": "1", "skill": 3, "S": 8, "AP": -2,
+              "D": "D3", "range": 24, "abilities": ["Devastating Wounds", "Lethal Hits"]},
+             {"name": "bolter", "count": 5, "A": "2", "skill": 3, "S": 4, "AP": 0,
+              "D": "1", "range": 24, "abilities": ["Sustained Hits 1"]}]
+    doc = {"rules": "10th", "attacker": {"weapons": [lines[i] for i in order]},
+           "target": {"models": [{"count": 4, "T": 5, "Sv": 3, "W": 3, "fnp": 6,
+                                  "wounds_lost": 1}]},
+           "effects": [{"command_reroll": "wound"}]}
+    with _counting() as taken:
+        _check(doc)
+    assert taken == [True]
 
 
 # --- generated scenarios ----------------------------------------------------------------

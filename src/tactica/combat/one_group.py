@@ -35,9 +35,12 @@ h = 6, 4, 3 with probabilities 1/4, 1/2, 1/4 (``tests/combat/test_one_group.py``
 
 Tails: the negligible tail of the (n, m) pmf is dropped as in the general path, then
 that of the (f, m) pmf (``chain.drop_negligible_tail`` twice: every distribution of the
-result moves by at most 4e-15 per line and branch in total variation). 10th-edition
-Devastating Wounds held back until the whole unit has attacked (reference facts §5.5)
-take the general path, as do several groups or parts, ``Packet.counts`` off for an
+result moves by at most 4e-15 per line and branch in total variation). Under 10th the
+Devastating Wounds criticals wait until the whole unit has attacked (reference facts
+§5.5): their count is carried with the states through the later lines (``held_back``)
+when every line's criticals are the same packet (the blocks of ``chain.run_chain`` then
+act as one: with one group the order declared per weapon changes nothing); criticals of
+different packets take the general path, as do several groups or parts, ``Packet.counts`` off for an
 attack, targets of more than ``MAX_WOUNDS`` wounds and lines whose arrays would hold
 more than ``MAX_CELLS`` numbers (the general path's size guard then decides).
 """
@@ -59,8 +62,8 @@ from ..dice import FloatArray
 from .allocation import Group, Packet, State, StateSpace
 from .chain import drop_negligible_tail
 
-__all__ = ["MAX_CELLS", "MAX_WOUNDS", "PacketMatrix", "general_chain", "line_step", "loss_table",
-           "one_group_chain", "packet_matrix", "thin"]
+__all__ = ["MAX_CELLS", "MAX_WOUNDS", "PacketMatrix", "general_chain", "held_back",
+           "line_step", "loss_table", "one_group_chain", "packet_matrix", "thin"]
 
 #: Above this many wounds in the unit the general path (and its size guard) is used.
 MAX_WOUNDS = 400
@@ -250,34 +253,91 @@ def line_step(x: FloatArray, nmf: FloatArray, fail: PacketMatrix, mortal: Packet
     """One weapon line from ``x[h, u]`` (h = 0 the destroyed unit; u the unsaved count):
     ``f`` failed saves then ``m`` Devastating Wounds criticals with pmf ``nmf[f, m]``
     (a sub-pmf in a Command Re-roll branch)."""
+    after, killed = _normal_stage(x[1:], nmf, fail, track)
+    dead = [nmf.sum() * x[0], killed]
+    if nmf.shape[1] > 1 and mortal is not None:
+        out_alive, killed_m = _mortal_stage(after, mortal, track)
+        dead.append(killed_m)
+    else:
+        out_alive = after.sum(axis=0)
+    out = np.zeros((x.shape[0], out_alive.shape[1]))
+    out[1:] = out_alive
+    for d in dead:
+        out[0, : len(d)] += d
+    return out
+
+
+def _normal_stage(alive: FloatArray, nmf: FloatArray, fail: PacketMatrix,
+                  track: bool) -> tuple[FloatArray, FloatArray]:
+    """The failed saves of one line from the living states ``alive[h - 1, u]``: the
+    living states after them for each count m of criticals (``after[m]``, u shifted by
+    the failed saves), and the mass they destroy (by its unsaved count)."""
     f_max, m_max = nmf.shape[0] - 1, nmf.shape[1] - 1
-    alive, dead = x[1:], x[0]
     v = _powers_applied(fail.alive, alive, f_max)  # living states after f failed saves
     if track and v.shape[-1] == 1:  # one unsaved column: f failed saves land at u = f
         after = nmf.T[:, None, :] * v[:, :, 0].T[None, :, :]
     else:
         sv = _skew(v, 0, track)
         after = (nmf.T @ sv.reshape(f_max + 1, -1)).reshape(m_max + 1, *sv.shape[1:])
-    dead_new: list[FloatArray] = []
-    if f_max:
-        at_least = np.cumsum(nmf.sum(axis=1)[::-1])[::-1]  # P(F >= j)
-        killed = np.matmul(fail.kill, v[:f_max]) * at_least[1:, None]  # by packet j
-        dead_new.append(_skew(killed, 1, track).sum(axis=0))
-    if m_max and mortal is not None:
-        out_alive = _powers_sum(mortal.alive, after, track)
-        rest = after.copy()  # rest[i]: at least i criticals
-        for i in range(m_max - 1, 0, -1):
-            rest[i] += rest[i + 1]
-        kill_rows = _row_powers(mortal.kill, mortal.alive, m_max)  # after i - 1 criticals
-        killed_m = np.einsum("ih,ihu->iu", kill_rows, rest[1:])
-        dead_new.append(_skew(killed_m, 1, track).sum(axis=0))
+    if not f_max:
+        return after, np.zeros(1)
+    at_least = np.cumsum(nmf.sum(axis=1)[::-1])[::-1]  # P(F >= j)
+    killed = np.matmul(fail.kill, v[:f_max]) * at_least[1:, None]  # by packet j
+    return after, _skew(killed, 1, track).sum(axis=0)
+
+
+def _mortal_stage(after: FloatArray, mortal: PacketMatrix,
+                  track: bool) -> tuple[FloatArray, FloatArray]:
+    """``after[m]`` (living states with m criticals to come) after the criticals: the
+    living states, and the mass they destroy (by its unsaved count)."""
+    m_max = after.shape[0] - 1
+    out_alive = _powers_sum(mortal.alive, after, track)
+    rest = after.copy()  # rest[i]: at least i criticals
+    for i in range(m_max - 1, 0, -1):
+        rest[i] += rest[i + 1]
+    kill_rows = _row_powers(mortal.kill, mortal.alive, m_max)  # after i - 1 criticals
+    killed = np.einsum("ih,ihu->iu", kill_rows, rest[1:])
+    return out_alive, _skew(killed, 1, track).sum(axis=0)
+
+
+def held_back(x: FloatArray, lines: Sequence[tuple[FloatArray, PacketMatrix]],
+              mortal: PacketMatrix | None, track: bool) -> FloatArray:
+    """10th (reference facts §5.5): every line's failed saves, then the criticals of all
+    of them (``mortal``: one packet for every line with criticals), their count carried
+    with the states until then."""
+    pending: dict[int, FloatArray] = {0: x[1:]}  # living states by criticals to come
+    dead = x[0]
+    for nmf, fail in lines:
+        dead = nmf.sum() * dead
+        new: dict[int, FloatArray] = {}
+        for held, alive in pending.items():
+            after, killed = _normal_stage(alive, nmf, fail, track)
+            dead = _padded_sum(dead, killed)
+            for m in range(after.shape[0]):
+                k = held + m
+                new[k] = after[m] if k not in new else _padded_sum(new[k], after[m])
+        pending = new
+    width = max(a.shape[-1] for a in pending.values())
+    stack = np.zeros((max(pending) + 1, x.shape[0] - 1, width))
+    for k, alive in pending.items():
+        stack[k, :, : alive.shape[-1]] = alive
+    if stack.shape[0] > 1 and mortal is not None:
+        out_alive, killed_m = _mortal_stage(stack, mortal, track)
+        dead = _padded_sum(dead, killed_m)
     else:
-        out_alive = after.sum(axis=0)
-    out = np.zeros((x.shape[0], out_alive.shape[1]))
-    out[1:] = out_alive
-    out[0, : len(dead)] = nmf.sum() * dead
-    for d in dead_new:
-        out[0, : len(d)] += d
+        out_alive = stack.sum(axis=0)
+    out = np.zeros((x.shape[0], max(out_alive.shape[1], len(dead))))
+    out[1:, : out_alive.shape[1]] = out_alive
+    out[0, : len(dead)] = dead
+    return out
+
+
+def _padded_sum(a: FloatArray, b: FloatArray) -> FloatArray:
+    """``a + b`` along the last (unsaved) axis, the shorter padded with zeros."""
+    if a.shape[-1] < b.shape[-1]:
+        a, b = b, a
+    out = a.copy()
+    out[..., : b.shape[-1]] += b
     return out
 
 
@@ -355,8 +415,10 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
     if not _ENABLED.get() or len(space.groups) != 1 or not normal:
         return None
     group = space.groups[0]
-    if not per_line and any(_has_dw(nm) for br in branches for _, nm in br):
-        return None  # 10th: criticals held back until the whole unit has attacked
+    if not per_line and len({(p.damage, _fnp(group, p)) for p, nm in zip(
+            mortal, zip(*branches, strict=True), strict=True)
+            if any(_has_dw(n) for _, n in nm)}) > 1:
+        return None  # 10th: criticals of different packets held back (general path)
     if any(not p.counts for p in [*normal, *mortal]) or any(p.save[0] for p in mortal):
         return None
     starts = initial or {space.initial: np.ones(1)}
@@ -389,13 +451,19 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
     mortals = [op(p) for p in mortal]
     final = np.zeros((top + 1, 1))
     for br in branches:
-        x = x0
-        for wi, (_, nm) in enumerate(br):
-            nmf = drop_negligible_tail(thin(drop_negligible_tail(nm), 1.0 - normal[wi].save[0]))
-            mortal_op: PacketMatrix | None = mortals[wi] if _has_dw(nmf) else None
-            if mortal_op is not None and _same_packet(normal[wi], mortal[wi], group):
-                nmf, mortal_op = _total_counts(nmf), None
-            x = line_step(x, nmf, fails[wi], mortal_op, track)
+        thinned = [drop_negligible_tail(thin(drop_negligible_tail(nm), 1.0 - normal[wi].save[0]))
+                   for wi, (_, nm) in enumerate(br)]
+        if not per_line and len(br) > 1:
+            dw = [wi for wi, nmf in enumerate(thinned) if _has_dw(nmf)]
+            x = held_back(x0, list(zip(thinned, fails, strict=True)),
+                          mortals[dw[0]] if dw else None, track)
+        else:  # each line's criticals after its failed saves (24.10; or its only line)
+            x = x0
+            for wi, nmf in enumerate(thinned):
+                mortal_op: PacketMatrix | None = mortals[wi] if _has_dw(nmf) else None
+                if mortal_op is not None and _same_packet(normal[wi], mortal[wi], group):
+                    nmf, mortal_op = _total_counts(nmf), None
+                x = line_step(x, nmf, fails[wi], mortal_op, track)
         if x.shape[1] > final.shape[1]:
             x[:, : final.shape[1]] += final
             final = x
