@@ -169,9 +169,7 @@ def table(runs: int) -> str:
         "damage of the whole attack both ways (reference facts §4), then the full result "
         "for the better choice, hence the longer 11th time. The general-chain row is "
         "the same result with the one-group fast path of the target's chain turned off "
-        "(`tactica.combat.one_group.general_chain`); under 10th the stress case's "
-        "Devastating Wounds wait until the whole unit has attacked, which the fast path "
-        "leaves to the general chain.",
+        "(`tactica.combat.one_group.general_chain`).",
     ]
     return "\n".join(head + rows + foot + ["", *cases_table(runs)])
 
