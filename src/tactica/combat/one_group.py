@@ -421,26 +421,16 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
         return None  # 10th: criticals of different packets held back (general path)
     if any(not p.counts for p in [*normal, *mortal]) or any(p.save[0] for p in mortal):
         return None
-    starts = initial or {space.initial: np.ones(1)}
-    hs = [_wounds(s, group) for s in starts]
-    top = _wounds(space.initial, group)
-    if top is None or any(h is None for h in hs):
+    start = _start(space, initial, track)
+    if start is None or _cells(branches, len(start) - 1, start.shape[1], track) > MAX_CELLS:
         return None
-    top = max(top, *(h for h in hs if h is not None))
-    if top > MAX_WOUNDS:
-        return None
-    width0 = max(len(p) for p in starts.values()) if track else 1
-    if _cells(branches, top, width0, track) > MAX_CELLS:
-        return None
-    x0 = np.zeros((top + 1, width0))
-    for h, pmf in zip(hs, starts.values(), strict=True):
-        assert h is not None
-        x0[h, : len(pmf) if track else 1] += pmf if track else pmf.sum()
+    top = len(start) - 1
 
     def op(pk: Packet) -> PacketMatrix:
         return packet_matrix(pk.damage, _fnp(group, pk), group.W, top)
 
-    if before:
+    x0 = start
+    if before:  # one mortal wound at a time, not counted as unsaved
         mw = op(Packet((0.0,), (0.0, 1.0), fnp_effect, False, counts=False, mortal=True)).full
         for pmf in before:
             acc = np.zeros_like(x0)
@@ -464,12 +454,28 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
                 if mortal_op is not None and _same_packet(normal[wi], mortal[wi], group):
                     nmf, mortal_op = _total_counts(nmf), None
                 x = line_step(x, nmf, fails[wi], mortal_op, track)
-        if x.shape[1] > final.shape[1]:
-            x[:, : final.shape[1]] += final
-            final = x
-        else:
-            final[:, : x.shape[1]] += x
+        final = _padded_sum(final, x)
     return _into_space(space.groups, top, final, memo)
+
+
+def _start(space: StateSpace, initial: dict[State, FloatArray] | None,
+           track: bool) -> FloatArray | None:
+    """The starting distribution ``x[h, u]`` over the one group's states (undamaged, or
+    ``initial``), or None for a state that is not one of them or too many wounds."""
+    group = space.groups[0]
+    starts = initial or {space.initial: np.ones(1)}
+    hs = [_wounds(s, group) for s in starts]
+    first = _wounds(space.initial, group)
+    if first is None or any(h is None for h in hs):
+        return None
+    top = max(first, *(h for h in hs if h is not None))
+    if top > MAX_WOUNDS:
+        return None
+    x0 = np.zeros((top + 1, max(len(p) for p in starts.values()) if track else 1))
+    for h, pmf in zip(hs, starts.values(), strict=True):
+        assert h is not None
+        x0[h, : len(pmf) if track else 1] += pmf if track else pmf.sum()
+    return x0
 
 
 def _into_space(groups: tuple[Group, ...], top: int, final: FloatArray,
