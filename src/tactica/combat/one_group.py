@@ -39,10 +39,10 @@ result moves by at most 4e-15 per line and branch in total variation). Under 10t
 Devastating Wounds criticals wait until the whole unit has attacked (reference facts
 §5.5): their count is carried with the states through the later lines (``held_back``)
 when every line's criticals are the same packet (the blocks of ``chain.run_chain`` then
-act as one: with one group the order declared per weapon changes nothing); criticals of
-different packets take the general path, as do several groups or parts, ``Packet.counts`` off for an
-attack, targets of more than ``MAX_WOUNDS`` wounds and lines whose arrays would hold
-more than ``MAX_CELLS`` numbers (the general path's size guard then decides).
+act as one: with one group the order declared per weapon changes nothing). Criticals of
+different packets take the general path, as do several groups or parts, an attack with
+``Packet.counts`` off, targets of more than ``MAX_WOUNDS`` wounds and lines whose arrays
+would hold more than ``MAX_CELLS`` numbers (the general path's size guard then decides).
 """
 
 from __future__ import annotations
