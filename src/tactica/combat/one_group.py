@@ -47,7 +47,7 @@ would hold more than ``MAX_CELLS`` numbers (the general path's size guard then d
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -439,23 +439,72 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
             x0 = acc
     fails = [op(p) for p in normal]
     mortals = [op(p) for p in mortal]
-    final = np.zeros((top + 1, 1))
+    thinned: dict[int, FloatArray] = {}
     for br in branches:
-        thinned = [drop_negligible_tail(thin(drop_negligible_tail(nm), 1.0 - normal[wi].save[0]))
-                   for wi, (_, nm) in enumerate(br)]
-        if not per_line and len(br) > 1:
-            dw = [wi for wi, nmf in enumerate(thinned) if _has_dw(nmf)]
-            x = held_back(x0, list(zip(thinned, fails, strict=True)),
-                          mortals[dw[0]] if dw else None, track)
-        else:  # each line's criticals after its failed saves (24.10; or its only line)
-            x = x0
-            for wi, nmf in enumerate(thinned):
-                mortal_op: PacketMatrix | None = mortals[wi] if _has_dw(nmf) else None
-                if mortal_op is not None and _same_packet(normal[wi], mortal[wi], group):
-                    nmf, mortal_op = _total_counts(nmf), None
-                x = line_step(x, nmf, fails[wi], mortal_op, track)
-        final = _padded_sum(final, x)
+        for wi, (_, nm) in enumerate(br):
+            if id(nm) not in thinned:
+                thinned[id(nm)] = drop_negligible_tail(
+                    thin(drop_negligible_tail(nm), 1.0 - normal[wi].save[0]))
+
+    def step(x: FloatArray, wi: int, nm: FloatArray) -> FloatArray:
+        """Line ``wi`` with its criticals after its failed saves (24.10)."""
+        nmf = thinned[id(nm)]
+        mortal_op: PacketMatrix | None = mortals[wi] if _has_dw(nmf) else None
+        if mortal_op is not None and _same_packet(normal[wi], mortal[wi], group):
+            nmf, mortal_op = _total_counts(nmf), None
+        return line_step(x, nmf, fails[wi], mortal_op, track)
+
+    if per_line or all(len(br) == 1 for br in branches):  # (or a unit's only line)
+        final = _shared_branches(x0, branches, step)
+    else:
+        final = np.zeros((top + 1, 1))
+        for br in branches:
+            lines = [(thinned[id(nm)], fails[wi]) for wi, (_, nm) in enumerate(br)]
+            dw = [wi for wi, (nmf, _) in enumerate(lines) if _has_dw(nmf)]
+            final = _padded_sum(final, held_back(x0, lines, mortals[dw[0]] if dw else None,
+                                                 track))
     return _into_space(space.groups, top, final, memo)
+
+
+#: One line stepped: (states, line index, the line's (n, m) pmf) -> states.
+Step = Callable[[FloatArray, int, FloatArray], FloatArray]
+
+
+def _shared_branches(x0: FloatArray, branches: Branches, step: Step) -> FloatArray:
+    """The sum over the branches of their lines stepped in turn, without repeating work:
+    branches with the same lines so far share one state; states whose remaining lines
+    are the same are added up (every step is linear). With Command Re-roll on every line
+    (15.02: a branch per line it is used on) that is at most three steps per line instead
+    of one per branch and line."""
+    n_lines = len(branches[0])
+    # (states, branches, shared): shared, each branch is in these states; else their sum
+    nodes: list[tuple[FloatArray, list[int], bool]] = [(x0, list(range(len(branches))), True)]
+    for wi in range(n_lines):
+        stepped: list[tuple[FloatArray, list[int], bool]] = []
+        for x, members, shared in nodes:
+            by_pmf: dict[int, list[int]] = {}
+            for b in members:
+                by_pmf.setdefault(id(branches[b][wi][1]), []).append(b)
+            for group in by_pmf.values():
+                y = step(x, wi, branches[group[0]][wi][1])
+                stepped.append((y, group, shared))
+        nodes = []
+        summed: dict[tuple[int, ...], int] = {}  # the remaining lines -> node
+        for y, members, shared in stepped:
+            if shared and len(members) > 1:
+                nodes.append((y, members, True))
+                continue
+            rest = tuple(id(nm) for _, nm in branches[members[0]][wi + 1:])
+            if rest in summed:
+                at = summed[rest]
+                nodes[at] = (_padded_sum(nodes[at][0], y), nodes[at][1] + members, False)
+            else:
+                summed[rest] = len(nodes)
+                nodes.append((y, members, False))
+    final = np.zeros((x0.shape[0], 1))
+    for x, members, shared in nodes:
+        final = _padded_sum(final, x * (len(members) if shared else 1))
+    return final
 
 
 def _start(space: StateSpace, initial: dict[State, FloatArray] | None,
