@@ -233,12 +233,13 @@ def after_normal(op: Operator, nm: FloatArray, x: FloatArray,
     return {m: r[m] for m in range(nm.shape[1]) if nm[:, m].any()}
 
 
-def start_masks(space: StateSpace, needed: tuple[int, ...]) -> dict[int, FloatArray]:
+def start_masks(space: StateSpace, needed: tuple[int, ...],
+                precision: bool = False) -> dict[int, FloatArray]:
     """For each save the group current when the saves are rolled needs: the states (as a
-    0/1 row mask; states after the weapon's start mapping, so the Precision group is the
-    current one) in which that group is current. States of a destroyed unit go with the
-    first."""
-    groups = [space.current(s) for s in space.states]
+    0/1 row mask; states after the weapon's start mapping; ``precision``: the Precision
+    group is the current one) in which that group is current. States of a destroyed unit
+    go with the first."""
+    groups = [space.current(s, precision=precision) for s in space.states]
     keys = sorted({needed[g] for g in groups if g is not None}) or [needed[0]]
     masks = {t: np.zeros(len(space.states)) for t in keys}
     for i, g in enumerate(groups):
@@ -378,7 +379,7 @@ def pooled_saves(plan: PooledPlan | None, normal: Packet, space: StateSpace,
     if plan is None:
         return None
     needed, parts = plan
-    masks = start_masks(space, needed) if parts[0][0] is not None else {}
+    masks = start_masks(space, needed, normal.precision) if parts[0][0] is not None else {}
     return PooledSaves(tuple(
         (masks.get(t) if t is not None else None,
          class_chain(classes, tuple(op_of[class_packet(c, normal)] for c in classes)))

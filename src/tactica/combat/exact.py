@@ -612,7 +612,10 @@ def _calculate(prep: _Prepared, lethal: tuple[bool | None, ...],
     out = _read_out(space, final, scenario.target.keywords)
     if states_out is not None:
         by_state = final.sum(axis=1)
-        states_out.update({s: final[i] for i, s in enumerate(space.states) if by_state[i]})
+        for i, s in enumerate(space.states):  # a Precision mark means nothing after
+            if by_state[i]:
+                c = space.canonical(s)
+                states_out[c] = states_out[c] + final[i] if c in states_out else final[i]
     haz = _hazard(weapons, rules, scenario.attacker.keywords, stages)
     return Result(
         rules=rules.name,
