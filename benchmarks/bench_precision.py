@@ -145,7 +145,10 @@ def table(runs: int) -> str:
         "every operator from every state, the Precision group a label in the state; "
         "*after*: the states the chain reaches in its order (`tactica.combat.reach`), a "
         "Precision weapon's group read off the state. Equal damage means equal results "
-        "(the tests check every distribution to 1e-12).",
+        "(the tests check every distribution to 1e-12). With one Precision line the "
+        "states are the CHARACTER's damage, then the bodyguard's; with another line "
+        "before or after it, the product of the two is reached for real and stays "
+        "(each operator works on its own states only).",
         "",
         "| case | states before | ms before | damage before | states after | ms after "
         "| damage after |",

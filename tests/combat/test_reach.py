@@ -6,7 +6,8 @@ of the lines, and the Precision group carried in the state as a label
 
 Over generated scenarios (hypothesis, derandomized, bounded) of attached units led by
 one to three CHARACTER models (wounded models, Feel No Pain, several weapon lines with
-and without Precision, Devastating Wounds, the 10th and 11th rules) every distribution
+and without Precision, Devastating Wounds, save re-rolls, mortal wounds before the
+attacks, Command Re-roll, the 10th and 11th rules) every distribution
 of the result and the final distribution over target states agree to 1e-12; the
 engine's state set is never larger than the former one."""
 
@@ -92,7 +93,9 @@ def scenarios(draw: st.DrawFn) -> Json:
                                                                max_size=3))},
             "target": draw(led_targets()),
             "effects": draw(st.sampled_from([[], [], [{"reroll": "save", "which": "failed"}],
-                                             [{"reroll": "save", "which": "ones"}]]))}
+                                             [{"reroll": "save", "which": "ones"}],
+                                             [{"mortal_wounds": "D3"}],
+                                             [{"command_reroll": "wound"}]]))}
 
 
 def _assert_same(got: Result, want: Result) -> None:
