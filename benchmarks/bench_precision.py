@@ -23,6 +23,9 @@ Cases (11th rules unless named):
 * ``3 leaders, mixed``: 10 Precision shots D3, 20 shots D1 without, 5 more Precision;
 * ``3 leaders, 10th DW``: 20 shots D3 with Precision and Devastating Wounds, 10th rules
   (held-back mortal wounds allocated to a CHARACTER);
+* ``stress, Precision``: the engine benchmark's stress gun (40 attacks D6, Sustained
+  Hits 2, Lethal Hits, Devastating Wounds) with Precision into the ``1 leader`` unit
+  (its Devastating Wounds hit the bodyguard of a wounded CHARACTER: a true product);
 * ``library``: the library's Eliminator Squad (bolt sniper rifles: Heavy, Precision)
   with a Deathwatch Veterans squad's stalker-pattern boltguns into 10 Intercessors led
   by a Captain and a Lieutenant (unit references, ``tactica.units``).
@@ -43,6 +46,7 @@ from collections.abc import Callable
 from typing import Any
 from unittest import mock
 
+from bench_engine import stress_scenario
 from former_states import LabelledSpace, full_closure
 from readme import write_section
 
@@ -69,6 +73,11 @@ LED_3: list[Json] = [
       for i in (1, 2, 3))]
 PRECISE = _gun("precision gun", 10, "D3", "Precision")
 BOLTERS = _gun("bolters", 10, "1", attacks="2")
+
+
+def _stress_precise() -> Json:
+    gun: Json = stress_scenario("11th")["attacker"]["weapons"][0]
+    return {**gun, "abilities": [*gun["abilities"], "Precision"]}
 
 
 def _plain(target: list[Json], weapons: list[Json], rules: str = "11th") -> Scenario:
@@ -99,6 +108,7 @@ CASES: dict[str, Callable[[], Scenario]] = {
                                               _gun("second", 5, "D3", "Precision")]),
     "3 leaders, 10th DW": lambda: _plain(
         LED_3, [_gun("precision gun", 20, "D3", "Precision", "Devastating Wounds")], "10th"),
+    "stress, Precision": lambda: _plain(LED_1, [_stress_precise()]),
     "library": _library,
 }
 

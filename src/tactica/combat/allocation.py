@@ -402,65 +402,60 @@ class Operator:
             self._sb = _coo(self.b)
 
     def _parts(self, x: FloatArray) -> tuple[FloatArray, FloatArray]:
-        """For ``x`` of shape (states, columns): the part that keeps the unsaved count
-        and the part that adds one, both of the same shape."""
+        """For ``x`` of shape (states, ...): the part that keeps the unsaved count and
+        the part that adds one, for the states of the image (``_img``; all if None)."""
+        flat = x.reshape(x.shape[0], -1)
         if self._dense is None:
-            kept = _sparse_apply(self._sa, x)
-            return kept, (_sparse_apply(self._sb, x) if self.b else np.zeros_like(x))
-        y = self._dense @ (x if self._dom is None else x[self._dom])
-        m = y.shape[0] // 2
-        if self._img is None:
-            return y[:m], y[m:]
-        kept, moved = np.zeros_like(x), np.zeros_like(x)
-        kept[self._img] = y[:m]
-        moved[self._img] = y[m:]
-        return kept, moved
+            kept = _sparse_apply(self._sa, flat)
+            moved = _sparse_apply(self._sb, flat) if self.b else np.zeros_like(flat)
+        else:
+            y = self._dense @ (flat if self._dom is None else flat[self._dom])
+            m = y.shape[0] // 2
+            kept, moved = y[:m], y[m:]
+        return kept.reshape(-1, *x.shape[1:]), moved.reshape(-1, *x.shape[1:])
+
+    def _combine(self, x: FloatArray, out: FloatArray | None = None,
+                 cols: int | None = None) -> FloatArray:
+        """``x`` after the packet (the unsaved count is the last axis), into ``out`` (a
+        zeroed array of ``x``'s shape) when given; ``cols``: only the first ``cols``
+        unsaved columns of ``x`` can be non-zero."""
+        width = x.shape[-1]
+        cols = width if cols is None or not self.b else min(cols, width)
+        kept, moved = self._parts(x if cols == width else x[..., :cols])
+        img = self._img if self._dense is not None else None
+        if img is None and out is None and cols == width:
+            res = kept
+        else:
+            res = np.zeros_like(x) if out is None else out
+            res[(slice(None) if img is None else img), ..., :cols] = kept
+        if self.b:
+            rows = slice(None) if img is None else img
+            if width == 1:  # unsaved not tracked (a search for a choice)
+                res[rows] += moved
+            else:
+                shift = min(cols, width - 1)
+                res[rows, ..., 1 : shift + 1] += moved[..., :shift]
+        return res
 
     def apply(self, x: FloatArray, cols: int | None = None,
               out: FloatArray | None = None) -> FloatArray:
         """One packet. ``cols``: only the first ``cols`` unsaved columns of ``x`` can be
         non-zero (the caller knows the bound); ``out``: a zeroed array to write into."""
-        res = self._apply(x, cols, out)
-        if out is not None and res is not out:
-            out[...] = res
-            return out
-        return res
-
-    def _apply(self, x: FloatArray, cols: int | None, out: FloatArray | None) -> FloatArray:
         self._prepare(x.shape[0])
         if self._identity:
-            return x.copy()
-        width = x.shape[1]
-        if cols is not None and cols < width and self.b:
-            kept, moved = self._parts(x[:, :cols])
-            res: FloatArray = np.zeros_like(x) if out is None else out
-            res[:, :cols] = kept
-            res[:, 1 : cols + 1] += moved
-            return res
-        kept, moved = self._parts(x)
-        if self.b:
-            if width == 1:  # unsaved not tracked (a search for a choice)
-                kept += moved
-            else:
-                kept[:, 1:] += moved[:, :-1]
-        return kept
+            if out is None:
+                return x.copy()
+            out[...] = x
+            return out
+        return self._combine(x, out, cols)
 
     def apply_nd(self, x: FloatArray) -> FloatArray:
         """One packet for ``x`` of shape (states, ..., unsaved): the middle axes are
         independent columns (the unsaved count is the last axis)."""
-        n = x.shape[0]
-        self._prepare(n)
+        self._prepare(x.shape[0])
         if self._identity:
             return x.copy()
-        kept, moved = self._parts(x.reshape(n, -1))
-        out = kept.reshape(x.shape)
-        if self.b:
-            shifted = moved.reshape(x.shape)
-            if x.shape[-1] == 1:  # unsaved not tracked (a search for a choice)
-                out += shifted
-            else:
-                out[..., 1:] += shifted[..., :-1]
-        return out
+        return self._combine(x)
 
 
 def _coo(rows: list[tuple[int, int, float]]) -> tuple[np.ndarray, np.ndarray, FloatArray]:
