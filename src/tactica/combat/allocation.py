@@ -372,6 +372,8 @@ class Operator:
         self._dense: FloatArray | None = None
         self._dom: np.ndarray | None = None  # None: every state
         self._img: np.ndarray | None = None
+        self._touched: tuple[int, frozenset[int]] | None = None
+        self._local: dict[bytes, Operator] = {}
 
     def _prepare(self, n: int) -> None:
         if self._n == n:
@@ -400,6 +402,24 @@ class Operator:
             self._dense = None
             self._sa = _coo(self.a)
             self._sb = _coo(self.b)
+
+    def touched(self) -> frozenset[int]:
+        """The states this operator has rows for or leads to."""
+        if self._touched is None or self._touched[0] != len(self.a) + len(self.b):
+            found = frozenset(i for i, _, _ in self.a) | {j for _, j, _ in self.a}
+            found |= {i for i, _, _ in self.b} | {j for _, j, _ in self.b}
+            self._touched = (len(self.a) + len(self.b), found)
+        return self._touched[1]
+
+    def local(self, states: np.ndarray) -> Operator:
+        """This operator over ``states`` alone, renumbered by their positions (every
+        state it touches must be among them)."""
+        key = states.tobytes()
+        if key not in self._local:
+            pos = {int(st): k for k, st in enumerate(states)}
+            self._local[key] = Operator([(pos[i], pos[j], p) for i, j, p in self.a],
+                                        [(pos[i], pos[j], p) for i, j, p in self.b])
+        return self._local[key]
 
     def _parts(self, x: FloatArray) -> tuple[FloatArray, FloatArray]:
         """For ``x`` of shape (states, ...): the part that keeps the unsaved count and
