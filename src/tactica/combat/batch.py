@@ -31,6 +31,7 @@ from ..errors import one_line
 from .exact import calculate_exact
 from .result import Result
 from .scenario import Attacker, Scenario, ScenarioError, Target
+from .threads import one_blas_thread
 from .unit_rules import finish
 
 __all__ = ["calculate_many"]
@@ -50,6 +51,12 @@ def calculate_many(scenario: Scenario | dict[str, Any], *,
     if base.method != "exact":
         raise ScenarioError("method: calculate_many computes exact results only")
     field, changes = ("target", targets) if targets else ("attacker", attackers)
+    return _run(base, field, changes)
+
+
+@one_blas_thread  # once for the whole batch
+def _run(base: Scenario, field: str, changes: tuple[Target, ...] | tuple[Attacker, ...]
+         ) -> list[Result | ScenarioError]:
     memo: dict[Any, Any] = {}
     out: list[Result | ScenarioError] = []
     for change in changes:
@@ -58,7 +65,7 @@ def calculate_many(scenario: Scenario | dict[str, Any], *,
                 s = Scenario.model_validate({**dict(base), field: change})
             except ValidationError as exc:
                 raise ScenarioError(one_line(exc)) from None
-            out.append(finish(s, calculate_exact(s, memo)))
+            out.append(finish(s, calculate_exact(s, memo), memo))
         except ScenarioError as exc:
             out.append(exc)
     return out

@@ -109,7 +109,7 @@ def _expected_values(w: ResolvedWeapon, space: StateSpace,
     fnp = min((f for f in (grp.fnp, w.fnp_effect) if f is not None), default=None)
 
     def mean_loss(pmf: FloatArray) -> float:
-        loss = loss_pmf(tuple(float(x) for x in pmf), grp.first_wounds, fnp)
+        loss = loss_pmf(tuple(pmf.tolist()), grp.first_wounds, fnp)
         return float(np.dot(np.arange(len(loss)), loss))
 
     e_normal = (1 - p_save) * mean_loss(w.damage_pmf)
@@ -371,10 +371,10 @@ def _weapon_lines(weapons: tuple[ResolvedWeapon, ...], scenario: Scenario, space
             p, text = save_probability(g, w, rules)
             saves.append(p)
             save_texts.append(f"{g.name}: {text}")
-        out.normal.append(Packet(tuple(saves), tuple(float(x) for x in w.damage_pmf),
+        out.normal.append(Packet(tuple(saves), tuple(w.damage_pmf.tolist()),
                                  w.fnp_effect, w.precision))
         out.mortal.append(Packet((0.0,) * len(space.groups),
-                                 tuple(float(x) for x in w.mortal_pmf), w.fnp_effect,
+                                 tuple(w.mortal_pmf.tolist()), w.fnp_effect,
                                  w.mortal_precision, mortal=w.mortal_afresh))
         for stage in ("attacks", "hit", "wound"):
             if stage in w.explanations:

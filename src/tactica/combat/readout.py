@@ -77,28 +77,28 @@ class ReadOut:
 
 
 def read_out(space: StateSpace, final: FloatArray, keywords: tuple[str, ...]) -> ReadOut:
-    """The result's distributions off the final states (wounds and models left)."""
+    """The result's distributions off the final states (wounds and models left), all
+    states at once: each bin sums its states' probabilities in state order."""
+    by_state = final.sum(axis=1)
+    states = np.array(space.states, dtype=np.int64).reshape(len(space.states), -1)
+    n_groups = len(space.groups)
+    counts, first = states[:, 0 : 2 * n_groups : 2], states[:, 1 : 2 * n_groups : 2]
+    w = np.array([g.W for g in space.groups], dtype=np.int64)
+    wounds = np.where(counts > 0, first + (counts - 1) * w, 0).sum(axis=1)
+    models = counts.sum(axis=1)
     start_wounds = space.wounds_left(space.initial)
     start_models = space.models_left(space.initial)
-    by_state = final.sum(axis=1)
-    damage = np.zeros(start_wounds + 1)
-    killed = np.zeros(start_models + 1)
-    p_dead = 0.0
-    for i, s in enumerate(space.states):
-        p = by_state[i]
-        if not p:
-            continue
-        damage[start_wounds - space.wounds_left(s)] += p
-        left = space.models_left(s)
-        killed[start_models - left] += p
-        if left == 0:
-            p_dead += p
+    damage = np.bincount(start_wounds - wounds, weights=by_state,
+                         minlength=start_wounds + 1).astype(np.float64)
+    killed = np.bincount(start_models - models, weights=by_state,
+                         minlength=start_models + 1).astype(np.float64)
     # CHARACTER models: those marked so, or every model of a CHARACTER unit (a lone one)
     chars = [gi for gi, g in enumerate(space.groups) if g.character] or (
-        list(range(len(space.groups))) if "CHARACTER" in keywords else [])
-    p_char = float(sum(by_state[i] for i, s in enumerate(space.states)
-                       if any(s[2 * gi] < space.groups[gi].count for gi in chars)))
-    return ReadOut(damage, killed, float(p_dead), final.sum(axis=0), p_char)
+        list(range(n_groups)) if "CHARACTER" in keywords else [])
+    full = np.array([space.groups[gi].count for gi in chars], dtype=np.int64)
+    hit = (counts[:, chars] < full).any(axis=1) if chars else np.zeros(len(by_state), bool)
+    p_char = float(sum(by_state[hit].tolist()))
+    return ReadOut(damage, killed, float(killed[start_models]), final.sum(axis=0), p_char)
 
 
 def hazard(weapons: tuple[ResolvedWeapon, ...], rules: RuleSet, keywords: tuple[str, ...],

@@ -32,10 +32,11 @@ class Distribution(_Out):
         if length is not None:
             p = np.concatenate([p, np.zeros(max(0, length - len(p)))])[:length]
         else:
-            nz = np.nonzero(p > 0.0)[0]
-            p = p[: nz[-1] + 1] if len(nz) else np.array([1.0])
-        mean = float(np.dot(np.arange(len(p)), p))
-        return cls(mean=mean, pmf=tuple(float(x) for x in p))
+            nz = (p > 0.0).nonzero()[0]
+            p = p[: nz[-1] + 1] if nz.size else np.ones(1)
+        mean = float(np.dot(np.arange(p.size, dtype=np.float64), p))
+        # ``tolist``: the same Python floats as ``float(x)`` per entry, at C speed
+        return cls(mean=mean, pmf=tuple(p.tolist()))
 
     def at_least(self, n: int) -> float:
         """P(value >= n)."""

@@ -5,7 +5,8 @@ shared 2-core machine OpenBLAS's default of one thread per core makes them 2-14x
 (threads spin and wait on each other, and on every other process). ``one_blas_thread``
 limits the BLAS pool to one thread for the duration of a call and restores it after,
 through ``threadpoolctl`` (the library that knows every BLAS numpy may be linked with),
-with one controller built once: entering the limit then costs a few microseconds.
+with one controller built once: entering the limit then costs a few microseconds, and
+once per batch (``batch.calculate_many``), not per calculation in it.
 
 >>> @one_blas_thread
 ... def f() -> int:
@@ -17,6 +18,7 @@ with one controller built once: entering the limit then costs a few microseconds
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
@@ -36,12 +38,23 @@ def _controller() -> ThreadpoolController:
     return ThreadpoolController()
 
 
+_depth = threading.local()  # calls under way in this thread (nested ones: one limit)
+
+
 def one_blas_thread(fn: Callable[P, R]) -> Callable[P, R]:
-    """Run ``fn`` with the BLAS thread pool limited to one thread."""
+    """Run ``fn`` with the BLAS thread pool limited to one thread (a call made inside
+    another limited call, e.g. each calculation of a batch, keeps the outer limit)."""
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        with _controller().limit(limits=1, user_api="blas"):
+        depth: int = getattr(_depth, "n", 0)
+        if depth:
             return fn(*args, **kwargs)
+        _depth.n = 1
+        try:
+            with _controller().limit(limits=1, user_api="blas"):
+                return fn(*args, **kwargs)
+        finally:
+            _depth.n = 0
 
     return wrapper
