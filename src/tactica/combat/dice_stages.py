@@ -166,12 +166,10 @@ def trim(a: FloatArray) -> FloatArray:
     >>> trim(np.array([[0.5, 0.0], [0.5, 0.0], [0.0, 0.0]])).shape
     (2, 1)
     """
-    keep = []
-    for axis in range(a.ndim):
-        other = tuple(i for i in range(a.ndim) if i != axis)
-        nz = np.flatnonzero(a.any(axis=other) if other else a)
-        keep.append(slice(0, int(nz[-1]) + 1 if len(nz) else 1))
-    return a[tuple(keep)]
+    where = a.nonzero()
+    if not where[0].size:
+        return a[(slice(0, 1),) * a.ndim]
+    return a[tuple(slice(0, int(i.max()) + 1) for i in where)]
 
 
 def conv2(a: FloatArray, b: FloatArray) -> FloatArray:
