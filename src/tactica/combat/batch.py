@@ -7,8 +7,10 @@ die's outcome (the hit roll's pmf depends on the skill and the attacker's modifi
 wound roll's on the target's Toughness and keywords), the target's transition operators
 on its groups and the packets reaching it (saves, damage, Feel No Pain). A batch passes
 one memo to every call, so a target with the same Toughness reuses the wound totals and
-an attacker with the same saves and damage reuses the operators. The results equal
-single ``calculate`` calls (the same arithmetic on the same numbers).
+an attacker with the same saves and damage reuses the operators; the memo also keeps
+why each of the units' rules is left out of the numbers (``unit_rules``), and BLAS is
+limited to one thread once for the whole batch (``threads``). The results equal single
+``calculate`` calls (the same arithmetic on the same numbers).
 
 >>> from tactica.combat.scenario import Scenario, Target
 >>> s = Scenario.model_validate({

@@ -169,6 +169,8 @@ def finish(scenario: Scenario, result: Result, memo: dict[Any, Any] | None = Non
     not_calc = list(result.not_calculated)
     not_calc += [r for r in rules_not_calculated(scenario, result.effects_applied, memo)
                  if r not in not_calc]
-    return result.model_copy(update={"other_mortal_wounds": tuple(side),
-                                     "notes": tuple(notes),
-                                     "not_calculated": tuple(not_calc)})
+    update = {"other_mortal_wounds": tuple(side), "notes": tuple(notes),
+              "not_calculated": tuple(not_calc)}
+    if all(getattr(result, k) == v for k, v in update.items()):
+        return result  # nothing to add (no copy)
+    return result.model_copy(update=update)
