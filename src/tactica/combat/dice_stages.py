@@ -279,18 +279,24 @@ def _compound_fft(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
     round-off is set to 0, then the mass is checked against the exact total mass
     ``sum_k P(N = k) m^k`` (m the mass of one die: 1, or less for a sub-pmf) and scaled
     to it."""
-    nmax = len(count_pmf) - 1
+    counts = count_pmf.tolist()
+    nmax = len(counts) - 1
     shape = tuple((d - 1) * nmax + 1 for d in per_die.shape)
     axes = tuple(range(per_die.ndim))
     spectrum = np.fft.rfftn(per_die, s=shape, axes=axes)
-    acc = np.full_like(spectrum, count_pmf[nmax])
+    acc = np.full_like(spectrum, counts[nmax])
     for k in range(nmax - 1, -1, -1):  # in place; a zero term is not added
         acc *= spectrum
-        if count_pmf[k]:
-            acc += count_pmf[k]
+        if counts[k]:
+            acc += counts[k]
     total: FloatArray = np.fft.irfftn(acc, s=shape, axes=axes)
     total[total < _FFT_FLOOR] = 0.0
-    mass = float(np.polynomial.polynomial.polyval(float(per_die.sum()), count_pmf))
+    # the exact mass by Horner's scheme in Python floats (numpy's ``polyval``, term for
+    # term, without its array set-up)
+    one = float(per_die.sum())
+    mass = counts[-1] + one * 0
+    for c in reversed(counts[:-1]):
+        mass = c + mass * one
     got = float(total.sum())
     if mass > 0.0:
         if abs(got - mass) > 1e-9:
