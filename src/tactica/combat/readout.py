@@ -77,27 +77,34 @@ class ReadOut:
 
 
 def read_out(space: StateSpace, final: FloatArray, keywords: tuple[str, ...]) -> ReadOut:
-    """The result's distributions off the final states (wounds and models left), all
-    states at once: each bin sums its states' probabilities in state order."""
+    """The result's distributions off the final states (wounds and models left): each
+    bin sums its states' probabilities in state order (``np.bincount``)."""
     by_state = final.sum(axis=1)
-    states = np.array(space.states, dtype=np.int64).reshape(len(space.states), -1)
-    n_groups = len(space.groups)
-    counts, first = states[:, 0 : 2 * n_groups : 2], states[:, 1 : 2 * n_groups : 2]
-    w = np.array([g.W for g in space.groups], dtype=np.int64)
-    wounds = np.where(counts > 0, first + (counts - 1) * w, 0).sum(axis=1)
-    models = counts.sum(axis=1)
+    groups = space.groups
+    w = [g.W for g in groups]
+    wounds, models = [], []
+    for s in space.states:  # a few to a few hundred states: plain loops beat numpy here
+        wl = ml = 0
+        for gi in range(len(groups)):
+            k = s[2 * gi]
+            if k:
+                wl += s[2 * gi + 1] + (k - 1) * w[gi]
+                ml += k
+        wounds.append(wl)
+        models.append(ml)
     start_wounds = space.wounds_left(space.initial)
     start_models = space.models_left(space.initial)
-    damage = np.bincount(start_wounds - wounds, weights=by_state,
+    damage = np.bincount(start_wounds - np.array(wounds, dtype=np.int64), weights=by_state,
                          minlength=start_wounds + 1).astype(np.float64)
-    killed = np.bincount(start_models - models, weights=by_state,
+    killed = np.bincount(start_models - np.array(models, dtype=np.int64), weights=by_state,
                          minlength=start_models + 1).astype(np.float64)
     # CHARACTER models: those marked so, or every model of a CHARACTER unit (a lone one)
-    chars = [gi for gi, g in enumerate(space.groups) if g.character] or (
-        list(range(n_groups)) if "CHARACTER" in keywords else [])
-    full = np.array([space.groups[gi].count for gi in chars], dtype=np.int64)
-    hit = (counts[:, chars] < full).any(axis=1) if chars else np.zeros(len(by_state), bool)
-    p_char = float(sum(by_state[hit].tolist()))
+    chars = [gi for gi, g in enumerate(groups) if g.character] or (
+        list(range(len(groups))) if "CHARACTER" in keywords else [])
+    p_char = 0.0
+    if chars:
+        p_char = float(sum(p for p, s in zip(by_state.tolist(), space.states, strict=True)
+                           if any(s[2 * gi] < groups[gi].count for gi in chars)))
     return ReadOut(damage, killed, float(killed[start_models]), final.sum(axis=0), p_char)
 
 
