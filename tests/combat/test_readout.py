@@ -1,7 +1,8 @@
 """The exact engine's fast per-call paths give bit for bit what the plain formulations
 give: the result's distributions (``Distribution.from_array``), the read-out of the final
 states (``readout.read_out``, all states at once), one attack die's sub-pmfs computed on
-demand (``DieOutcome``), one certain die compounded (``compound``), and the BLAS limit
+demand (``DieOutcome``), one certain die compounded (``compound``), a fixed number of
+attack dice placed without convolutions (``stages.attacks.power``), and the BLAS limit
 entered once for nested calls. The plain formulations are written out here, as the
 engine had them, and compared on real library units into every target preset."""
 
@@ -28,6 +29,7 @@ from tactica.combat.exact import _close, _prepare, _weapon_totals
 from tactica.combat.readout import read_out
 from tactica.combat.result import Distribution
 from tactica.combat.scenario import Scenario
+from tactica.combat.stages.attacks import power
 from tactica.combat.threads import one_blas_thread
 from tactica.library import load_library
 from tactica.units import UnitError, UnitRef, resolve_attacker
@@ -179,6 +181,17 @@ def test_library_totals_equal_die_by_die_for_one_certain_die() -> None:
             assert t.nm.tobytes() == _compound_direct(w.attacks_pmf, t.die.to_save).tobytes()
             seen += 1
     assert seen >= 5
+
+
+@given(st.integers(0, 12), st.integers(1, 8), st.integers(0, 30))
+def test_a_fixed_attack_count_is_what_the_convolutions_give(at: int, size: int,
+                                                             copies: int) -> None:
+    pmf = np.zeros(max(size, at + 1))
+    pmf[at] = 1.0
+    plain = np.array([1.0])
+    for _ in range(copies):
+        plain = np.convolve(plain, pmf)
+    assert power(pmf, copies).tobytes() == plain.tobytes()
 
 
 def _blas_threads() -> list[int]:
