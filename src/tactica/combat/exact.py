@@ -58,7 +58,7 @@ from .command_reroll import (
 from .dice_stages import DieOutcome, compound, die_outcome
 from .effects import NamedEffects, resolve_effects
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
-from .readout import Attack, Branches, assemble, read_out
+from .readout import AttackerSide, Branches, assemble, read_out
 from .result import Result, StageExplanation
 from .scenario import Effect, Scenario, ScenarioError
 from .threads import one_blas_thread
@@ -514,6 +514,6 @@ def _calculate(prep: _Prepared, lethal: tuple[bool | None, ...],
     if states_out is not None:
         by_state = final.sum(axis=1)
         states_out.update({s: final[i] for i, s in enumerate(space.states) if by_state[i]})
-    attack = Attack(weapons, branches, stages, lines.notes, lines.not_calculated, named,
-                    scenario.attacker.keywords)
-    return assemble(rules, attack, read_out(space, final, scenario.target.keywords))
+    side = AttackerSide(weapons, branches, stages, lines.notes, lines.not_calculated, named,
+                        scenario.attacker.keywords)
+    return assemble(rules, side, read_out(space, final, scenario.target.keywords))

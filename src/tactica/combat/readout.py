@@ -26,8 +26,8 @@ from .effects import NamedEffects
 from .profile import ResolvedWeapon
 from .result import Distribution, NamedDistribution, Result, StageExplanation, WeaponSummary
 
-__all__ = ["Branches", "ReadOut", "antidiagonal", "assemble", "conv_all", "hazard",
-           "read_out", "summaries"]
+__all__ = ["AttackerSide", "Branches", "ReadOut", "antidiagonal", "assemble", "conv_all",
+           "hazard", "read_out", "summaries"]
 
 #: The outcomes as a sum of branches, each a product of per-weapon (hits, (n, m)) sub-pmfs.
 Branches = list[list[tuple[FloatArray, FloatArray]]]
@@ -129,7 +129,7 @@ def hazard(weapons: tuple[ResolvedWeapon, ...], rules: RuleSet, keywords: tuple[
 
 
 @dataclass(frozen=True)
-class Attack:
+class AttackerSide:
     """The attacker's side of a finished calculation: the weapon lines, their totals as
     branches, the stage explanations, notes and what the numbers leave out."""
 
@@ -142,13 +142,13 @@ class Attack:
     attacker_keywords: tuple[str, ...]
 
 
-def assemble(rules: RuleSet, attack: Attack, out: ReadOut) -> Result:
+def assemble(rules: RuleSet, side: AttackerSide, out: ReadOut) -> Result:
     """The result document of one exact calculation."""
-    weapons, branches, named = attack.weapons, attack.branches, attack.named
+    weapons, branches, named = side.weapons, side.branches, side.named
     hits_total = sum_pmfs([conv_all([h for h, _ in br]) for br in branches])
     wounds_total = sum_pmfs([conv_all([antidiagonal(n) for _, n in br]) for br in branches])
-    stages = list(attack.stages)
-    haz = hazard(weapons, rules, attack.attacker_keywords, stages)
+    stages = list(side.stages)
+    haz = hazard(weapons, rules, side.attacker_keywords, stages)
     return Result(
         rules=rules.name,
         attacks=Distribution.from_array(conv_all([w.attacks_pmf for w in weapons])),
@@ -161,8 +161,8 @@ def assemble(rules: RuleSet, attack: Attack, out: ReadOut) -> Result:
         attacker_mortal_wounds=Distribution.from_array(haz),
         weapons=tuple(summaries(weapons, branches)),
         stages=tuple(stages),
-        notes=tuple(dict.fromkeys(attack.notes + list(named.notes))),
-        not_calculated=tuple(attack.not_calculated),
+        notes=tuple(dict.fromkeys(side.notes + list(named.notes))),
+        not_calculated=tuple(side.not_calculated),
         effects_applied=named.applied,
         cp_spent=named.cp,
         other_mortal_wounds=tuple(
