@@ -136,14 +136,19 @@ def _weapon_totals(w: ResolvedWeapon, wi: int, scenario: Scenario, space: StateS
     e_normal, e_mortal = _expected_values(w, space, rules)
     choice = lethal[wi] if wi < len(lethal) else None
     die = die_outcome(w, e_normal, e_mortal, choice)
-    # keyed on what the totals depend on (the count of dice and one die's outcome), so a
-    # batch (``batch.calculate_many``) shares them between targets and attackers
-    key = ("totals", _content(w.attacks_pmf), _content(die.hits), _content(die.to_save))
-    if key not in memo:
+    # each keyed on what it depends on (the count of dice and one die's hits, or its
+    # wounds), so the Lethal Hits choices share the hits, and a batch
+    # (``batch.calculate_many``) shares the hits between targets (they do not depend on
+    # the target's Toughness) and both between targets and attackers
+    dice = _content(w.attacks_pmf)
+    nm_key, hits_key = ("wound totals", dice, _content(die.to_save)), ("hit totals", dice,
+                                                                      _content(die.hits))
+    if nm_key not in memo:
         _guard_compound(w, die.to_save)
-        memo[key] = (compound(w.attacks_pmf, die.hits), compound(w.attacks_pmf, die.to_save))
-    hits, nm = memo[key]
-    return _WeaponTotals(die, hits, nm, e_normal, e_mortal)
+        memo[nm_key] = compound(w.attacks_pmf, die.to_save)
+    if hits_key not in memo:
+        memo[hits_key] = compound(w.attacks_pmf, die.hits)
+    return _WeaponTotals(die, memo[hits_key], memo[nm_key], e_normal, e_mortal)
 
 
 def _content(a: FloatArray) -> tuple[tuple[int, ...], bytes]:
