@@ -8,8 +8,8 @@ Stage by stage (``_calculate``): for each weapon line the rule set decides the n
 lines in order (``chain``): the allocation order declared per line (05.03), the saves
 (05.04: pooled and sorted under 11th, one at a time under 10th), Devastating Wounds
 after that line (24.10, 11th) or after the whole unit (10th, reference facts §4.10,
-§5.5). Last, the read-out of the final states and the hazard rolls (06.03). BLAS runs
-on one thread during a call (``threads``).
+§5.5). Last, the read-out of the final states and the hazard rolls (06.03), and the
+result document (``readout``). BLAS runs on one thread during a call (``threads``).
 
 >>> from tactica.combat.scenario import Scenario
 >>> s = Scenario.model_validate({
