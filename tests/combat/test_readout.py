@@ -25,7 +25,8 @@ from tactica.combat.dice_stages import (
     conv2,
     die_outcome,
 )
-from tactica.combat.exact import _close, _prepare, _weapon_totals
+from tactica.combat.exact import _prepare, _weapon_totals
+from tactica.combat.reach import ChainPlan, LinePlan, reach
 from tactica.combat.readout import read_out
 from tactica.combat.result import Distribution
 from tactica.combat.scenario import Scenario
@@ -103,7 +104,8 @@ def test_read_out_is_the_state_by_state_sum() -> None:
     for s in _scenarios()[::7]:
         space = StateSpace(build_groups(s.target))
         # every state the first weapon's attacks reach, with random probabilities
-        _close(space, [_packet(s, space)], [])
+        reach(space, ChainPlan(None, (LinePlan(False, (_packet(s, space),), None),), True),
+              [0], [])
         assert len(space.states) > 1
         final = rng.random((len(space.states), 4))
         final[rng.random(len(space.states)) < 0.3] = 0.0

@@ -43,6 +43,7 @@ from .allocation import (
 from .chain import (
     MAX_DW_KEYS,
     LineOps,
+    PooledPlan,
     class_packet,
     drop_negligible_tail,
     pooled_classes,
@@ -58,6 +59,7 @@ from .command_reroll import (
 from .dice_stages import DieOutcome, compound, die_outcome
 from .effects import NamedEffects, resolve_effects
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
+from .reach import ChainPlan, LinePlan, reach
 from .readout import AttackerSide, Branches, assemble, read_out
 from .result import Result, StageExplanation
 from .scenario import Effect, Scenario, ScenarioError
@@ -242,17 +244,18 @@ def _guard_chain(nm_all: list[FloatArray], states: int, unsaved: int,
         raise _too_large(f"{states} target states x {unsaved} unsaved counts", work)
 
 
-def _close(space: StateSpace, packets: list[Packet], maps: list[str]) -> tuple[
-    list[Operator], dict[str, Operator]
-]:
-    """Build every operator over a state set closed under all of them (operators built
-    before later states were found are extended to them)."""
-    ops = [space.operator(p) for p in packets]
-    mp = {m: space.mapping(m) for m in maps}
-    while any(op.done < len(space.states) for op in [*ops, *mp.values()]):
-        ops = [space.operator(p, op) for p, op in zip(packets, ops, strict=True)]
-        mp = {m: space.mapping(m, op) for m, op in mp.items()}
-    return ops, mp
+def _chain_plan(weapons: tuple[ResolvedWeapon, ...], lines: _Lines,
+                pooled: list[PooledPlan | None], with_dw: list[int], before: Packet | None,
+                per_line: bool) -> ChainPlan:
+    """The chain's order as ``reach`` follows it: per line its Precision (24.28), the
+    packets its saves apply (05.04) and its Devastating Wounds packet (24.10)."""
+    return ChainPlan(before, tuple(
+        LinePlan(w.precision,
+                 (lines.normal[wi], *(class_packet(c, lines.normal[wi])
+                                      for _, classes in (plan[1] if plan else ())
+                                      for c in classes)),
+                 lines.mortal[wi] if wi in with_dw else None)
+        for wi, (w, plan) in enumerate(zip(weapons, pooled, strict=True))), per_line)
 
 
 #: Above this many weapon lines with an open Lethal Hits choice, decide per weapon.
@@ -430,16 +433,17 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
                             for _, classes in plan[1] for c in classes}, key=repr)
     all_packets = [*lines.normal, *(lines.mortal[wi] for wi in with_dw),
                    *class_packets, *([mw_packet] if before else [])]
-    # the operators depend on the target's groups, start states and packets only
-    key_ops = ("operators", space.groups, tuple(initial or ()), tuple(all_packets),
-               tuple(maps))
+    plan = _chain_plan(weapons, lines, pooled, with_dw, mw_packet if before else None,
+                       rules.devastating_wounds_per_line)
+    # the operators depend on the target's groups, start states and the plan only
+    key_ops = ("operators", space.groups, tuple(initial or ()), plan, tuple(maps))
     if key_ops not in memo:
         fresh = StateSpace(space.groups)
-        for s in initial or ():
-            fresh.add(s)
-        memo[key_ops] = (fresh, *_close(fresh, all_packets, maps))
-    space, ops, mp = memo[key_ops]
-    op_of = dict(zip(all_packets, ops, strict=True))
+        start = [fresh.add(s) for s in initial or ()] or [0]
+        memo[key_ops] = (fresh, *reach(fresh, plan, start, maps))
+    space, found, mp = memo[key_ops]
+    op_of = {pk: found.get(pk) or Operator([], []) for pk in all_packets}
+    ops = [op_of[pk] for pk in all_packets]
     line_ops = [LineOps(precision=w.precision, normal=op_of[lines.normal[wi]],
                         pooled=pooled_saves(pooled[wi], lines.normal[wi], space, op_of),
                         mortal=op_of.get(lines.mortal[wi]), mortal_packet=lines.mortal[wi])
@@ -518,7 +522,10 @@ def _calculate(prep: _Prepared, lethal: tuple[bool | None, ...],
         for label, _ in before]
     if states_out is not None:
         by_state = final.sum(axis=1)
-        states_out.update({s: final[i] for i, s in enumerate(space.states) if by_state[i]})
+        for i, s in enumerate(space.states):  # a Precision mark means nothing after
+            if by_state[i]:
+                c = space.canonical(s)
+                states_out[c] = states_out[c] + final[i] if c in states_out else final[i]
     side = AttackerSide(weapons, branches, stages, lines.notes, lines.not_calculated, named,
                         scenario.attacker.keywords)
     return assemble(rules, side, read_out(space, final, scenario.target.keywords))
