@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 from typer.testing import CliRunner
 
 import tactica.cli.app as cli_app
@@ -29,6 +30,7 @@ from tactica.model import (
     Weapon,
     WeaponProfile,
 )
+from tactica.units.scenario import ScenarioDocument
 
 runner = CliRunner()
 WIDE = {"COLUMNS": "200"}
@@ -275,6 +277,32 @@ def test_schema_prints_valid_json(kind: str) -> None:
 def test_schema_scenario_names_the_contract_fields() -> None:
     _, out, _ = _run("schema", "scenario")
     assert {"rules", "attacker", "target", "effects"} <= set(json.loads(out)["properties"])
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_schema_scenario_admits_what_the_calculator_reads() -> None:
+    """Version 2 of the contract: the project's own example (abilities as printed), unit
+    references (one leader's name or a list) and named effects validate; a misspelt
+    field of a unit reference does not, as the calculator refuses it too."""
+    import jsonschema
+
+    _, out, _ = _run("schema", "scenario")
+    schema = json.loads(out)
+    example = json.loads((EXAMPLES / "neophytes_vs_intercessors.json").read_text("utf-8"))
+    jsonschema.validate(example, schema)
+    jsonschema.validate({"attacker": {"unit": "Primus", "led_by": "Acolyte Iconward"},
+                         "target": {"unit": "meq", "models": 5},
+                         "effects": [{"grant": "Lethal Hits"}, "Oath of Moment"]}, schema)
+    jsonschema.validate({"attacker": {"unit": "Neophyte Hybrids", "led_by": ["Primus"]},
+                         "target": {"unit": "Intercessor Squad"}}, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"attacker": {"unit": "Primus", "ledby": "Primus"},
+                             "target": {"unit": "meq"}}, schema)
+    with pytest.raises(ValidationError):
+        ScenarioDocument.model_validate({"attacker": {"unit": "Primus", "ledby": "Primus"},
+                                         "target": {"unit": "meq"}})
 
 
 def test_schema_all_and_export(tmp_path: Path) -> None:

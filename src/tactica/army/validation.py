@@ -39,6 +39,16 @@ from .detachments import (
     restriction_problems,
     unknown_keywords,
 )
+from .limits import (
+    ALLY_POINTS,
+    BROOD_BROTHERS_EXCLUDED,
+    CODES,
+    DETACHMENT_BUDGET_11TH,
+    DETACHMENT_POINTS_11TH,
+    ENHANCEMENT_LIMIT,
+    RESURGENCE,
+    STAR_CHILDREN_EXCLUDED,
+)
 from .pricing import PriceBreakdown, Resolved, find_enhancement, price_roster, resolve
 from .roster import BattleSize, Roster, RosterUnit
 from .transport import covers, model_wounds, parse_transport
@@ -56,98 +66,6 @@ __all__ = [
 
 Severity = Literal["error", "warning"]
 
-#: Every stable code and the rule it implements.
-CODES: dict[str, str] = {
-    "UNKNOWN_DATASHEET": "unit look-up in the library (decision: an unknown unit cannot be "
-                         "checked, so the list is not legal)",
-    "MODEL_COUNT": "datasheet unit composition and points brackets",
-    "POINTS_LIMIT": "battle size points limit (reference_facts.md §3: 1000/2000/3000)",
-    "POINTS_MISMATCH": "the points the list states differ from the datasheet's (warning)",
-    "BATTLE_SIZE_UNKNOWN": "no battle size or points limit: size-dependent checks skipped",
-    "DETACHMENT_COUNT": "10th Core Rules, Muster Armies: one detachment; 11th: at least one",
-    "DETACHMENT_UNKNOWN": "detachment not in the library or the detachment-points table",
-    "DETACHMENT_RESTRICTION": "the detachment's keyword restriction (bundled dataset: "
-                              "every unit needs the keyword)",
-    "DETACHMENT_UNITS": "the detachment's unit minimums (bundled dataset)",
-    "DETACHMENT_GRANT": "a keyword the detachment grants to up to N units (bundled "
-                        "dataset)",
-    "DETACHMENT_POINTS": "BSData wh40k-11e Army Roster: detachment points Incursion 2, "
-                         "Strike Force 3, Onslaught 4",
-    "FACTION_UNKNOWN": "Muster Armies: the Army Faction (the list names none)",
-    "FACTION_NOT_ALLOWED": "Muster Armies: every unit has the Army Faction keyword, or an "
-                           "allied-unit rule admits it (Brood Brothers, Star Children's "
-                           "Blessings)",
-    "ALLY_UNCHECKED": "unit without the Army Faction keyword in an army whose allied-unit "
-                      "rules are not in the data (warning)",
-    "NO_WARLORD": "Muster Armies: select one CHARACTER model as your Warlord",
-    "WARLORD_MULTIPLE": "Muster Armies: one Warlord",
-    "WARLORD_NOT_CHARACTER": "Muster Armies: the Warlord is a CHARACTER model",
-    "TYRANIDS_WARLORD": "The Star Children's Blessings (seed 000/004): no TYRANIDS models "
-                        "from your army can be your WARLORD",
-    "STAR_CHILDREN_POINTS": "The Star Children's Blessings (seed 000/004): TYRANIDS units up "
-                            "to 500/1000/1500 pts",
-    "STAR_CHILDREN_EXCLUDED": "The Star Children's Blessings (seed 000/004): TYRANIDS "
-                              "VANGUARD INVADER units only, excluding AIRCRAFT, BROODLORD "
-                              "and GENESTEALERS",
-    "BROOD_BROTHERS_POINTS": "Brood Brothers (BSData wh40k-11e, Brood Brother Auxilia): "
-                             "ASTRA MILITARUM units up to 500/1000/1500 pts",
-    "BROOD_BROTHERS_EXCLUDED": "Brood Brothers (BSData wh40k-11e): no AIRCRAFT, COMMISSAR, "
-                               "EPIC HERO, MILITARUM TEMPESTUS, OGRYN, RATLING, TECH-PRIEST "
-                               "ENGINSEER or MINISTORUM PRIEST units",
-    "BROOD_BROTHERS_WARLORD": "Brood Brothers (BSData wh40k-11e): a GENESTEALER CULTS model "
-                              "must be your WARLORD",
-    "ENHANCEMENT_UNKNOWN": "enhancement not in the library: its eligibility is not checked "
-                           "(warning)",
-    "ENHANCEMENT_UNCHECKED": "enhancement eligibility text not understood (warning)",
-    "ENHANCEMENT_WRONG_DETACHMENT": "Muster Armies: enhancements come from your detachment(s)",
-    "ENHANCEMENT_INELIGIBLE": "the enhancement's bearer restriction (seed 000, e.g. "
-                              "\"MAGUS, PRIMUS or ACOLYTE ICONWARD model only\")",
-    "ENHANCEMENT_NOT_CHARACTER": "Muster Armies: enhancements are given to CHARACTER models",
-    "ENHANCEMENT_EPIC_HERO": "Muster Armies: EPIC HEROES cannot be given enhancements",
-    "ENHANCEMENT_MULTIPLE": "Muster Armies: each CHARACTER can have one enhancement",
-    "ENHANCEMENT_DUPLICATE": "Muster Armies: each enhancement once per army",
-    "ENHANCEMENT_TOO_MANY": "10th Muster Armies: up to 3 enhancements; BSData wh40k-11e: "
-                            "Incursion 2, Strike Force and Onslaught 4",
-    "LEADER_NOT_ALLOWED": "24.22 Leader (seed 000): a leader attaches to a bodyguard unit "
-                          "named on its datasheet",
-    "LEADER_TOO_MANY": "24.22 (seed 000): one leader unit and one support unit per "
-                       "bodyguard (10th: one leader)",
-    "UNIT_REPEAT_LIMIT": "10th Muster Armies: 3 of a datasheet, 6 BATTLELINE or DEDICATED "
-                         "TRANSPORT, 1 EPIC HERO; BSData wh40k-11e: the same, Incursion 2/4 "
-                         "(a unit under the list's BATTLELINE heading counts as BATTLELINE)",
-    "DEDICATED_TRANSPORT_EMPTY": "18.01 (seed 004): each DEDICATED TRANSPORT must start the "
-                                 "battle with a unit embarked",
-    "TRANSPORT_INELIGIBLE": "the transport's capacity keywords (001 Banehammer, 004 "
-                            "Tyrannocyte); attached units embark together",
-    "TRANSPORT_CAPACITY": "the transport's capacity and the space models take (001, 004)",
-}
-
-#: 11th-edition detachment points (BSData wh40k-11e "Library - Tyranids.json", cost type
-#: "Detachment Points" of each detachment entry: Genestealer Cults and Tyranids).
-DETACHMENT_POINTS_11TH: dict[str, int] = {
-    "Biosanctic Broodsurge": 2, "Brood Brother Auxilia": 2, "Final Day": 2,
-    "Heroes of the Uprising": 1, "Host of Ascension": 3, "Outlander Claw": 2,
-    "Purestrain Broodswarm": 1, "Xenocreed Congregation": 2, "Xenocult Masses": 1,
-    "Ambush Predators": 1, "Assimilation Swarm": 2, "Crusher Stampede": 2,
-    "Invasion Fleet": 3, "Subterranean Assault": 3, "Synaptic Nexus": 2,
-    "Talons of the Norn Queen": 1, "Unending Swarm": 2, "Vanguard Onslaught": 2,
-    "Warrior Bioform Onslaught": 1,
-}
-#: Detachment-point budget by battle size (BSData wh40k-11e game system, "Army Roster").
-DETACHMENT_BUDGET_11TH: dict[BattleSize, int] = {
-    "Incursion": 2, "Strike Force": 3, "Onslaught": 4}
-#: Enhancements per army (10th Muster Armies: 3; BSData wh40k-11e: Incursion 2, else 4).
-ENHANCEMENT_LIMIT: dict[str, dict[BattleSize, int]] = {
-    "10th": {"Incursion": 3, "Strike Force": 3, "Onslaught": 3},
-    "11th": {"Incursion": 2, "Strike Force": 4, "Onslaught": 4},
-}
-#: Allied points caps (Star Children's Blessings, seed 000/004; Brood Brothers, BSData).
-ALLY_POINTS: dict[BattleSize, int] = {"Incursion": 500, "Strike Force": 1000, "Onslaught": 1500}
-#: Cult Ambush starting Resurgence points (seed 000, rules_inventory.md §C.1).
-RESURGENCE: dict[BattleSize, int] = {"Incursion": 6, "Strike Force": 10, "Onslaught": 14}
-BROOD_BROTHERS_EXCLUDED = ("AIRCRAFT", "COMMISSAR", "EPIC HERO", "MILITARUM TEMPESTUS",
-                           "OGRYN", "RATLING", "TECH-PRIEST ENGINSEER", "MINISTORUM PRIEST")
-STAR_CHILDREN_EXCLUDED = ("AIRCRAFT", "BROODLORD", "GENESTEALERS")
 GSC, TYRANIDS, ASTRA = "GENESTEALER CULTS", "TYRANIDS", "ASTRA MILITARUM"
 _BBA = {name_key("Brood Brother Auxilia"), name_key("Brood Brothers Auxilia")}
 _FINAL_DAY = name_key("Final Day")

@@ -196,11 +196,12 @@ def rule(
 
 
 def schema_of(kind: SchemaKind) -> dict[str, Any]:
-    """The JSON Schema of a scenario, a result or a datasheet (from the models)."""
+    """The JSON Schema of a scenario (version 2: attackers and targets may name library
+    units), a result or a datasheet (from the models)."""
     if kind is SchemaKind.scenario:
-        from ..combat.scenario import Scenario
+        from ..units.scenario import ScenarioDocument
 
-        return Scenario.model_json_schema()
+        return ScenarioDocument.model_json_schema()
     if kind is SchemaKind.result:
         from ..combat.result import Result
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -26,7 +27,6 @@ from ..combat import Result, Scenario, calculate
 from ..combat.result import Resolved
 from ..combat.scenario import Attacker, Context, Effect
 from ..errors import one_line
-from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet
 from ..units import UnitError
 from .errors import FLAG_WORDS, fail
@@ -254,91 +254,83 @@ def calc(
         "wargear, attached leader, enhancement, detachment rule)")] = None,
 ) -> None:
     """Compute the exact odds of an attack (a scenario file, or units from the library)."""
-    out = Console(width=120) if not sys.stdout.isatty() else Console()
-    notes: list[str] = []
+    _run(CalcOptions(**locals()))
+
+
+@dataclass(frozen=True)
+class CalcOptions:
+    """The options of one ``tactica calc`` command, as given."""
+
+    file: str | None
+    as_json: bool
+    attacker: str | None
+    models: int | None
+    wargear: list[str] | None
+    weapon: list[str] | None
+    profile: list[str] | None
+    target: str | None
+    target_models: int | None
+    target_wargear: list[str] | None
+    target_led_by: list[str] | None
+    phase: Literal["shooting", "fight"]
+    rules: Literal["11th", "10th"]
+    distance: float | None
+    stationary: bool
+    charged: bool
+    cover: bool
+    stealth: bool
+    effect: list[str] | None
+    led_by: list[str] | None
+    arrived: bool
+    disembarked: bool
+    tyranids_nearby: bool
+    wounds_left: int | None
+    game_mode: str
+    designated: list[str] | None
+    monte_carlo: int | None
+    seed: int | None
+    embarked: str | None
+    list_file: Path | None
+
+
+@dataclass
+class _Prepared:
+    """The scenario to calculate, the units as fielded and the notes for the report."""
+
+    scenario: Scenario
+    resolved: Resolved | None
+    notes: list[str]
     rules_note: str | None = None
-    resolved: Resolved | None = None
-    _check_effects(effect or [])
-    if file is not None and (file.casefold() in FLAG_WORDS and not Path(file).exists()):
-        fail(f"flags such as --charged take no value: remove {file!r}")
-    if file is not None and (attacker or target or list_file or weapon or models or led_by
-                             or embarked):
+
+
+def _check_flags(o: CalcOptions) -> None:
+    """Refuse flags that cannot go together, before any work."""
+    _check_effects(o.effect or [])
+    if o.file is not None and (o.file.casefold() in FLAG_WORDS and not Path(o.file).exists()):
+        fail(f"flags such as --charged take no value: remove {o.file!r}")
+    if o.file is not None and (o.attacker or o.target or o.list_file or o.weapon or o.models
+                               or o.led_by or o.embarked):
         fail("give a scenario FILE or --attacker and --target, not both (the file's attacker "
              "and target would be used and the flags ignored)")
-    try:
-        if file is not None:
-            from ..calculator import prepare
 
-            text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+
+def _run(o: CalcOptions) -> None:
+    out = Console(width=120) if not sys.stdout.isatty() else Console()
+    _check_flags(o)
+    try:
+        if o.file is not None:
+            text = sys.stdin.read() if o.file == "-" else Path(o.file).read_text(
+                encoding="utf-8")
             if _is_sequence(text):
                 from .turn import run_sequence_text
 
-                return run_sequence_text(text, as_json, out, monte_carlo, seed)
-            scenario, resolved, notes = prepare(text)  # units named in it: fielded
-            if monte_carlo:
-                scenario = scenario.model_copy(update={"method": "monte-carlo",
-                                                       "trials": monte_carlo, "seed": seed})
+                return run_sequence_text(text, o.as_json, out, o.monte_carlo, o.seed)
+            prep = _from_file(text, o)
         else:
-            if attacker is None or target is None:
-                raise typer.BadParameter("give a scenario FILE, or --attacker and --target")
-            from ..calculator import prepare
-            from ..library import load_library
-
-            lib = load_library()
-            built = None
-            # the datasheet of the rules version asked for, if the library has one
-            version: RulesVersion | None = (
-                "10th" if rules == "10th" else "11th" if rules == "11th" else None)
-            if list_file is not None:  # issue 7: the unit as built in an army list
-                from ..army.attack import list_attacker
-                from ..army.formats import load_roster
-
-                if weapon or models or wargear:
-                    raise typer.BadParameter("--weapon, --wargear and --models come from the "
-                                             "list with --list")
-                built = list_attacker(load_roster(list_file, library=lib), attacker, lib,
-                                      phase)
-                sheet, notes = built.sheet, list(built.notes)
-                led_by = [*(led_by or ()), *built.led_by]
-            else:
-                sheet = lib.datasheet(attacker, version)
-                if models is not None:
-                    _check_models(sheet, models)
-            _check_leaders(sheet, led_by or [], lib)
-            rules_note = _rules_note(sheet, rules)
-            if rules_note is not None:
-                notes.insert(0, rules_note)
-            context = Context(distance=distance, remained_stationary=stationary,
-                              charged=charged, cover=cover, stealth=stealth,
-                              arrived_from_reserves=arrived, disembarked=disembarked,
-                              tyranids_nearby=tyranids_nearby,
-                              attacker_wounds_left=wounds_left,
-                              designated=None if designated is None else tuple(designated),
-                              game_mode=game_mode)
-            data: dict[str, Any] = {
-                "rules": rules, "phase": phase, "context": context,
-                "target": {"unit": target, "models": target_models,
-                           "wargear": target_wargear or [], "led_by": target_led_by or []},
-                "effects": tuple(_parse_effect(e) for e in (effect or [])),
-            }
-            if monte_carlo:
-                data.update(method="monte-carlo", trials=monte_carlo, seed=seed)
-            if built is None:  # the unit as fielded (tactica.units): loadout, leaders
-                data["attacker"] = {"unit": sheet.name, "models": models,
-                                    "wargear": wargear or [], "led_by": led_by or [],
-                                    "weapons": weapon or [], "profiles": profile or []}
-                scenario, resolved, more = prepare(data, lib)
-                notes += more
-            else:
-                scenario, resolved, notes = _list_scenario(lib, built, data, led_by or [],
-                                                           notes)
-            if embarked is not None:
-                atk, more = _embark(lib, sheet, scenario.attacker, embarked, phase)
-                scenario = scenario.model_copy(update={"attacker": atk})
-                notes += more
-        result = calculate(scenario)
-        if resolved is not None:
-            result = result.model_copy(update={"resolved": resolved})
+            prep = _from_flags(o)
+        result = calculate(prep.scenario)
+        if prep.resolved is not None:
+            result = result.model_copy(update={"resolved": prep.resolved})
     except typer.BadParameter:
         raise
     except UnitError as exc:  # a unit that cannot be fielded as asked: name the flag
@@ -348,16 +340,96 @@ def calc(
         fail(f"invalid scenario: {one_line(exc)}")
     except (ValueError, LookupError, OSError) as exc:
         fail(one_line(exc))
-    if rules_note is not None:
-        result = result.model_copy(update={"notes": (rules_note, *result.notes)})
+    _print(result, prep, o.as_json, out)
+
+
+def _print(result: Result, prep: _Prepared, as_json: bool, out: Console) -> None:
+    if prep.rules_note is not None:
+        result = result.model_copy(update={"notes": (prep.rules_note, *result.notes)})
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
+        return
+    notes = prep.notes
+    if result.resolved is not None:
+        notes = [*(f"fielded: {t}" for t in (*result.resolved.attacker_models,
+                                              *result.resolved.target_models)),
+                 *(f"default: {d}" for d in result.resolved.defaults), *notes]
+    render_result(result, out, notes)
+
+
+def _from_file(text: str, o: CalcOptions) -> _Prepared:
+    """A scenario file: the units named in it are fielded (``calculator.prepare``)."""
+    from ..calculator import prepare
+
+    scenario, resolved, notes = prepare(text)
+    if o.monte_carlo:
+        scenario = scenario.model_copy(update={"method": "monte-carlo",
+                                               "trials": o.monte_carlo, "seed": o.seed})
+    return _Prepared(scenario, resolved, notes)
+
+
+def _context(o: CalcOptions) -> Context:
+    return Context(distance=o.distance, remained_stationary=o.stationary, charged=o.charged,
+                   cover=o.cover, stealth=o.stealth, arrived_from_reserves=o.arrived,
+                   disembarked=o.disembarked, tyranids_nearby=o.tyranids_nearby,
+                   attacker_wounds_left=o.wounds_left,
+                   designated=None if o.designated is None else tuple(o.designated),
+                   game_mode=o.game_mode)
+
+
+def _from_flags(o: CalcOptions) -> _Prepared:
+    """The attacker and target named by the flags, fielded from the library (or the
+    attacker as built in an army list, ``--list``)."""
+    if o.attacker is None or o.target is None:
+        raise typer.BadParameter("give a scenario FILE, or --attacker and --target")
+    from ..calculator import prepare
+    from ..library import load_library
+
+    lib = load_library()
+    built = None
+    notes: list[str] = []
+    led_by = list(o.led_by or ())
+    if o.list_file is not None:  # issue 7: the unit as built in an army list
+        from ..army.attack import list_attacker
+        from ..army.formats import load_roster
+
+        if o.weapon or o.models or o.wargear:
+            raise typer.BadParameter("--weapon, --wargear and --models come from the "
+                                     "list with --list")
+        built = list_attacker(load_roster(o.list_file, library=lib), o.attacker, lib,
+                              o.phase)
+        sheet, notes = built.sheet, list(built.notes)
+        led_by += built.led_by
     else:
-        if result.resolved is not None:
-            notes = [*(f"fielded: {t}" for t in (*result.resolved.attacker_models,
-                                                  *result.resolved.target_models)),
-                     *(f"default: {d}" for d in result.resolved.defaults), *notes]
-        render_result(result, out, notes)
+        # the datasheet of the rules version asked for, if the library has one
+        sheet = lib.datasheet(o.attacker, o.rules)
+        if o.models is not None:
+            _check_models(sheet, o.models)
+    _check_leaders(sheet, led_by, lib)
+    rules_note = _rules_note(sheet, o.rules)
+    if rules_note is not None:
+        notes.insert(0, rules_note)
+    data: dict[str, Any] = {
+        "rules": o.rules, "phase": o.phase, "context": _context(o),
+        "target": {"unit": o.target, "models": o.target_models,
+                   "wargear": o.target_wargear or [], "led_by": o.target_led_by or []},
+        "effects": tuple(_parse_effect(e) for e in (o.effect or [])),
+    }
+    if o.monte_carlo:
+        data.update(method="monte-carlo", trials=o.monte_carlo, seed=o.seed)
+    if built is None:  # the unit as fielded (tactica.units): loadout, leaders
+        data["attacker"] = {"unit": sheet.name, "models": o.models,
+                            "wargear": o.wargear or [], "led_by": led_by,
+                            "weapons": o.weapon or [], "profiles": o.profile or []}
+        scenario, resolved, more = prepare(data, lib)
+        notes += more
+    else:
+        scenario, resolved, notes = _list_scenario(lib, built, data, led_by, notes)
+    if o.embarked is not None:
+        atk, more = _embark(lib, sheet, scenario.attacker, o.embarked, o.phase)
+        scenario = scenario.model_copy(update={"attacker": atk})
+        notes += more
+    return _Prepared(scenario, resolved, notes, rules_note)
 
 
 def _list_scenario(lib: Any, built: Any, data: dict[str, Any], led_by: list[str],

@@ -60,7 +60,7 @@ from ..rules import get_ruleset
 from ..rules.base import RuleSet
 from .allocation import Group, StateSpace, TooLargeError, build_groups
 from .dice_stages import die_outcome, hit_classes, wound_classes
-from .effects import resolve_effects
+from .effects import NamedEffects, resolve_effects
 from .exact import (
     ScenarioError,
     _expected_values,
@@ -479,10 +479,41 @@ def simulate(scenario: Scenario, start: tuple[IntArray, IntArray] | None = None,
     seed = scenario.seed if scenario.seed is not None else DEFAULT_SEED
     if seed < 0:
         raise ScenarioError(f"seed: {seed} must be 0 or more")
-    rules = get_ruleset(scenario.rules)
-    original = scenario
-    effects, named = resolve_effects(scenario)
-    scenario = named.scenario(scenario)
+    setup = _set_up(scenario)
+    rng = np.random.default_rng(seed) if rng is None else rng
+    out = _Totals.empty(trials, len(setup.plans))
+    size = max(1, min(trials, int(_CHUNK_DICE // _diceper_trial(setup.plans))))
+    for lo in range(0, trials, size):
+        _chunk(rng, setup.rules, setup.plans, setup.groups, lo, min(trials, lo + size),
+               setup.hazard, out, setup.before,
+               "CHARACTER" in setup.scenario.target.keywords, start)
+    if per_trial is not None:
+        per_trial.update(attacks=out.attacks, hits=out.hits, wounds=out.wounds,
+                         unsaved=out.unsaved, hazard=out.hazard)
+    return _result(setup, out, trials, seed)
+
+
+@dataclass(frozen=True)
+class _SetUp:
+    """What every trial samples from: the weapon lines' plans, the target's groups, the
+    mortal wounds before the attacks and the hazard rolls (n, fails on 1-x, mortal wounds)."""
+
+    scenario: Scenario  # the named effects applied
+    rules: RuleSet
+    named: NamedEffects
+    notes: tuple[str, ...]
+    plans: list[_Plan]
+    groups: tuple[Group, ...]
+    before: tuple[tuple[Sampler, _Packets], ...]
+    hazard: tuple[int, int, int]
+
+
+def _set_up(original: Scenario) -> _SetUp:
+    """The scenario's effects resolved, each weapon line planned (with the exact engine's
+    11th-edition Lethal Hits choice, 24.23, and its Command Re-roll policy, 15.02)."""
+    rules = get_ruleset(original.rules)
+    effects, named = resolve_effects(original)
+    scenario = named.scenario(original)
     weapons = resolve_weapons(scenario, rules, effects)
     groups = build_groups(scenario.target)
     space = StateSpace(groups)
@@ -504,24 +535,18 @@ def simulate(scenario: Scenario, start: tuple[IntArray, IntArray] | None = None,
         (Sampler.of(pmf), mw) for _, pmf in named.mortal_before)
     n_haz = sum(w.count for w in weapons if w.hazardous)
     hazard = (n_haz, rules.hazard_fails_on, rules.hazard_mortal_wounds(scenario.attacker.keywords))
+    return _SetUp(scenario, rules, named, lethal_notes(original, lethal), plans, groups,
+                  before, hazard)
 
-    rng = np.random.default_rng(seed) if rng is None else rng
-    out = _Totals.empty(trials, len(plans))
-    size = max(1, min(trials, int(_CHUNK_DICE // _diceper_trial(plans))))
-    for lo in range(0, trials, size):
-        _chunk(rng, rules, plans, groups, lo, min(trials, lo + size), hazard, out, before,
-               "CHARACTER" in scenario.target.keywords, start)
-    if per_trial is not None:
-        per_trial.update(attacks=out.attacks, hits=out.hits, wounds=out.wounds,
-                         unsaved=out.unsaved, hazard=out.hazard)
 
-    start_models = sum(g.count for g in groups)
-    killed = start_models - out.left
+def _explanations(setup: _SetUp, out: _Totals, trials: int
+                  ) -> tuple[list[StageExplanation], list[str], list[str], list[WeaponSummary]]:
+    """Each line's stage explanations, notes, what was not calculated and its means."""
     stages: list[StageExplanation] = []
-    notes: list[str] = list(lethal_notes(original, lethal))
-    not_calc: list[str] = list(named.not_calculated)
+    notes: list[str] = list(setup.notes)
+    not_calc: list[str] = list(setup.named.not_calculated)
     summaries = []
-    for i, plan in enumerate(plans):
+    for i, plan in enumerate(setup.plans):
         w = plan.w
         notes.extend(plan.notes)
         for item in w.not_calculated:
@@ -538,15 +563,25 @@ def simulate(scenario: Scenario, start: tuple[IntArray, IntArray] | None = None,
         a, h, wd, c = (float(x) / trials for x in out.per_weapon[i])
         summaries.append(WeaponSummary(weapon=w.name, attacks=a, hits=h, wounds=wd,
                                        critical_wounds=c))
+    n_haz, fails_on, mortal = setup.hazard
     if n_haz:
         stages.append(StageExplanation(
             weapon="Hazardous", stage="hazard",
-            detail=f"{n_haz} hazard roll(s), each fails on 1-{hazard[1]}: "
-                   f"{hazard[2]} mortal wound(s) to the attacker"))
+            detail=f"{n_haz} hazard roll(s), each fails on 1-{fails_on}: "
+                   f"{mortal} mortal wound(s) to the attacker"))
+    return stages, notes, not_calc, summaries
+
+
+def _result(setup: _SetUp, out: _Totals, trials: int, seed: int) -> Result:
+    """The result: every pmf the observed frequencies of the trials."""
+    named = setup.named
+    stages, notes, not_calc, summaries = _explanations(setup, out, trials)
     notes.extend(named.notes)
     notes.append(f"Monte Carlo: {trials} trials, seed {seed}; pmfs are observed frequencies")
+    start_models = sum(g.count for g in setup.groups)
+    killed = start_models - out.left
     return Result(
-        rules=rules.name,
+        rules=setup.rules.name,
         method="monte-carlo",
         trials=trials,
         seed=seed,

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic.config import JsonDict
 
 from ..dice import DiceExpr
 from ..model.abilities import UnknownAbilityError, WeaponAbility, parse_weapon_ability
@@ -71,6 +72,22 @@ class _Strict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+#: A weapon ability as printed, which the validators read (``parse_weapon_ability``).
+_ABILITY_TEXT: JsonDict = {
+    "type": "string", "maxLength": 200,
+    "description": "an ability as printed: 'Rapid Fire 1', 'Anti-Infantry 4+', 'Heavy'"}
+
+
+def _or_ability_text(schema: JsonDict) -> None:
+    """The JSON Schema admits what the validator reads: an ability object or its text
+    (in a list of abilities, or alone)."""
+    items = schema.get("items")
+    if isinstance(items, dict):
+        schema["items"] = {"anyOf": [items, _ABILITY_TEXT]}
+    elif isinstance(schema.get("anyOf"), list):
+        schema["anyOf"] = [*schema["anyOf"], _ABILITY_TEXT]  # type: ignore[misc]
+
+
 class WeaponLine(_Strict):
     """``count`` copies of one weapon profile (one per model carrying it)."""
 
@@ -82,7 +99,7 @@ class WeaponLine(_Strict):
     S: int = Field(ge=1, le=30)
     AP: int = Field(default=0, ge=-6, le=0)
     D: DiceExpr
-    abilities: tuple[WeaponAbility, ...] = ()
+    abilities: tuple[WeaponAbility, ...] = Field(default=(), json_schema_extra=_or_ability_text)
     firing_deck: bool = Field(
         default=False, description="an embarked model's ranged weapon, taken by the "
         "TRANSPORT through its Firing Deck ability (24.14), with that model's BS")
@@ -299,7 +316,7 @@ class Effect(_Strict):
     which: RerollWhich | None = None
     critical_hit_on: int | None = Field(default=None, ge=2, le=6)
     critical_wound_on: int | None = Field(default=None, ge=2, le=6)
-    grant: WeaponAbility | None = None
+    grant: WeaponAbility | None = Field(default=None, json_schema_extra=_or_ability_text)
     fnp: int | None = Field(default=None, ge=2, le=6)
     snap_shooting: bool | None = None
     snap_hit_on: int | None = Field(

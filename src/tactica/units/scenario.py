@@ -16,11 +16,20 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from pydantic import Discriminator, Field, Tag, field_validator
+from pydantic import ConfigDict, Discriminator, Field, Tag, field_validator
+from pydantic.config import JsonDict
 
 from ..combat.scenario import MAX_MODELS, Attacker, Scenario, Target, _Strict
 
 __all__ = ["ScenarioDocument", "UnitRef", "document_loc", "parse_document"]
+
+
+def _or_one_name(schema: JsonDict) -> None:
+    """The JSON Schema admits what the validator reads: one leader's name or a list."""
+    listed = {k: v for k, v in schema.items() if k not in ("description", "default")}
+    for k in listed:
+        del schema[k]
+    schema["anyOf"] = [{"type": "string", "minLength": 1, "maxLength": 200}, listed]
 
 
 class UnitRef(_Strict):
@@ -35,7 +44,8 @@ class UnitRef(_Strict):
         description="options taken: 'NAME', 'NAME + NAME' (one bundle), ':N' models; "
         "default: the datasheet's loadout")
     led_by: tuple[str, ...] = Field(default=(), max_length=3,
-                                    description="leaders attached (one name or a list)")
+                                    description="leaders attached (one name or a list)",
+                                    json_schema_extra=_or_one_name)
     weapons: tuple[str, ...] = Field(
         default=(), max_length=40,
         description="weapons picked by hand instead of the loadout: 'NAME' or 'NAME:COUNT'")
@@ -66,7 +76,12 @@ TargetEntry = Annotated[
 
 
 class ScenarioDocument(Scenario):
-    """A scenario whose attacker or target may be a ``UnitRef``."""
+    """A scenario whose attacker or target may be a ``UnitRef`` (the scenario contract,
+    version 2: ``docs/scenario.md``)."""
+
+    model_config = ConfigDict(title="Scenario", json_schema_extra={
+        "description": "A scenario (contract version 2): the attacker and the target are "
+        "weapon lines and model groups, or library units as fielded ({\"unit\": ...})."})
 
     attacker: AttackerEntry  # type: ignore[assignment]
     target: TargetEntry  # type: ignore[assignment]

@@ -46,9 +46,9 @@ _UNIT = re.compile(r"^(?P<name>[^•].*?) \((?P<pts>\d+) pts\)\s*$")
 _SECTION = re.compile(r"^(?P<name>[^•()]+):$")
 
 
-def parse_listforge_text(text: str, file: str | None = None) -> Roster:
-    """Read a List Forge text export (module text)."""
-    lines = text.splitlines()
+def _title(lines: list[str], file: str | None) -> tuple[int, dict[str, Any]]:
+    """The first non-blank line, 'NAME - FACTION - DETACHMENT (N Points)': its index and
+    the roster fields it gives."""
     start = next((i for i, line in enumerate(lines) if line.strip()), None)
     title = TITLE.match(lines[start].strip()) if start is not None else None
     if start is None or title is None:
@@ -59,52 +59,67 @@ def parse_listforge_text(text: str, file: str | None = None) -> Roster:
         raise RosterParseError("expected 'NAME - FACTION - DETACHMENT (N Points)'",
                                start + 1, file)
     limit = int(title.group("pts"))
-    fields: dict[str, Any] = {
+    return start, {
         "name": parts[0].strip(), "faction": clean_faction(parts[1]),
         "detachments": (parts[2].strip(),), "points_limit": limit,
         "battle_size": battle_size_for_points(limit)}
+
+
+#: One "•" line of a unit: (line number, indent, text after the bullet).
+_Pending = list[tuple[int, int, str]]
+
+
+def _flush(unit: UnitDraft | None, pending: _Pending, file: str | None) -> None:
+    """The "•" lines of ``unit``: the least indented are its models (with the deeper
+    lines under them as their wargear), the Warlord, enhancements or unit wargear."""
+    if unit is None or not pending:
+        return
+    base = min(indent for _, indent, _ in pending)
+    if pending[0][1] != base:
+        raise RosterParseError("an indented item under no model (a model line "
+                               "missing?)", pending[0][0], file)
+    for k, (number, indent, _) in enumerate(pending):
+        if indent == base:
+            deeper = k + 1 < len(pending) and pending[k + 1][1] > indent
+            with at_line(number, file):
+                _item_line(unit, pending, k, deeper, file)
+    pending.clear()
+
+
+def _item_line(unit: UnitDraft, pending: _Pending, k: int, deeper: bool,
+               file: str | None) -> None:
+    _, indent, body = pending[k]
+    if deeper:
+        model = parse_item(body)
+        gear = []
+        for number, ind, sub in pending[k + 1:]:
+            if ind <= indent:
+                break
+            with at_line(number, file):
+                gear.append(parse_item(sub))
+        unit.entries.append(ModelEntry(name=model.name, count=model.count,
+                                       wargear=tuple(gear)))
+    elif body == "Warlord":
+        unit.warlord = True
+    elif body.startswith("E:"):
+        unit.enhancements.append(parse_enhancement(body[2:]))
+    else:
+        unit.wargear.append(parse_item(body))
+
+
+def parse_listforge_text(text: str, file: str | None = None) -> Roster:
+    """Read a List Forge text export (module text)."""
+    lines = text.splitlines()
+    start, fields = _title(lines, file)
     drafts: list[UnitDraft] = []
     section: str | None = None
     unit: UnitDraft | None = None
-    pending: list[tuple[int, int, str]] = []  # (line, indent, text) of the current unit
-
-    def flush() -> None:
-        if unit is None or not pending:
-            return
-        base = min(indent for _, indent, _ in pending)
-        if pending[0][1] != base:
-            raise RosterParseError("an indented item under no model (a model line "
-                                   "missing?)", pending[0][0], file)
-        for k, (number, indent, body) in enumerate(pending):
-            if indent == base:
-                deeper = k + 1 < len(pending) and pending[k + 1][1] > indent
-                with at_line(number, file):
-                    item(unit, k, indent, body, deeper)
-        pending.clear()
-
-    def item(unit: UnitDraft, k: int, indent: int, body: str, deeper: bool) -> None:
-        if deeper:
-            model = parse_item(body)
-            gear = []
-            for number, ind, sub in pending[k + 1:]:
-                if ind <= indent:
-                    break
-                with at_line(number, file):
-                    gear.append(parse_item(sub))
-            unit.entries.append(ModelEntry(name=model.name, count=model.count,
-                                           wargear=tuple(gear)))
-        elif body == "Warlord":
-            unit.warlord = True
-        elif body.startswith("E:"):
-            unit.enhancements.append(parse_enhancement(body[2:]))
-        else:
-            unit.wargear.append(parse_item(body))
-
+    pending: _Pending = []  # the "•" lines of the current unit
     for index in range(start + 1, len(lines)):
         raw = lines[index]
         line = raw.strip()
         if not line:  # a blank line ends a unit: "•" lines after it belong to none
-            flush()
+            _flush(unit, pending, file)
             unit = None
             continue
         row, sec = _UNIT.match(line), _SECTION.match(line)
@@ -114,16 +129,16 @@ def parse_listforge_text(text: str, file: str | None = None) -> Roster:
                                        "missing?)", index + 1, file)
             pending.append((index + 1, len(raw) - len(raw.lstrip()), line[1:].strip()))
         elif row:
-            flush()
+            _flush(unit, pending, file)
             unit = UnitDraft(name=row.group("name").strip(), line=index + 1,
                              points=int(row.group("pts")), section=section)
             drafts.append(unit)
         elif sec:
-            flush()
+            _flush(unit, pending, file)
             section, unit = sec.group("name").strip(), None
         else:
             raise RosterParseError(f"unrecognised line {line!r}", index + 1, file)
-    flush()
+    _flush(unit, pending, file)
     units = []
     for i, d in enumerate(drafts, start=1):
         with at_line(d.line or 1, file):
