@@ -34,7 +34,7 @@ from ..dice import FloatArray
 from .allocation import Operator
 from .chain import LineOps
 
-__all__ = ["run_deferred"]
+__all__ = ["BLOCK_FLOATS", "junction_block", "run_deferred"]
 
 
 class _Dense:
@@ -133,17 +133,43 @@ def _held_back(line: LineOps, terms: dict[int, FloatArray], opens: bool,
     return acc
 
 
+#: Numbers held per block of junction states (``run_deferred``).
+BLOCK_FLOATS = 4e6
+
+
+def junction_block(n_states: int, width: int, m_max: int) -> int:
+    """How many junction states ``run_deferred`` carries at once: the tensor and the
+    Horner terms of a line (``m_max + 1`` of them) in ``BLOCK_FLOATS`` numbers."""
+    per_state = (m_max + 3) * n_states * n_states * width
+    return max(1, min(n_states, int(BLOCK_FLOATS // per_state)))
+
+
 def run_deferred(lines: list[LineOps], nm_list: list[FloatArray], x0: FloatArray,
                  mp: dict[str, Operator]) -> FloatArray:
     """The target's states after every weapon line and then the held-back Devastating
-    Wounds (10th, §5.5), equal to ``chain.run_chain(..., per_line=False)``."""
+    Wounds (10th, §5.5), equal to ``chain.run_chain(..., per_line=False)``. No operator
+    acts on the junction axis ``j``: the junction states are carried a block at a time
+    (``junction_block``), each block's share of the result summed."""
     n_states, width = x0.shape
     nz = np.flatnonzero(x0.any(axis=0))
     used = int(nz[-1]) + 1 if len(nz) else 1
-    w = np.zeros((n_states, n_states, n_states, used))
-    idx = np.arange(n_states)
-    w[:, idx, idx, :] = x0[:, None, :used]  # the held-back operator starts as the identity
     ops = _Ops(n_states, width)
+    out = np.zeros_like(x0)
+    size = junction_block(n_states, width, max(nm.shape[1] for nm in nm_list) - 1)
+    for start in range(0, n_states, size):
+        js = np.arange(start, min(n_states, start + size))
+        w = np.zeros((n_states, n_states, len(js), used))
+        w[:, js, np.arange(len(js)), :] = x0[:, None, :used]  # D starts as the identity
+        w = _lines(lines, nm_list, w, mp, ops)
+        # the junction closed: the held-back wounds start where the normal attacks ended
+        out[:, : w.shape[-1]] += w[js, :, np.arange(len(js)), :].sum(axis=0)
+    return out
+
+
+def _lines(lines: list[LineOps], nm_list: list[FloatArray], w: FloatArray,
+           mp: dict[str, Operator], ops: _Ops) -> FloatArray:
+    """``w[c, d, j, u]`` after every line: normal attacks on ``c``, held-back criticals
+    on ``d``, block by block."""
     block: LineOps | None = None  # the open block's line (its Precision ends it)
     for line, nm in zip(lines, nm_list, strict=True):
         has_dw = nm.shape[1] > 1 and bool(nm[:, 1:].any())
@@ -157,11 +183,7 @@ def run_deferred(lines: list[LineOps], nm_list: list[FloatArray], x0: FloatArray
             by_m = {m: _close_block(block, t, mp, ops) for m, t in by_m.items()}
         w = _held_back(line, by_m, not merge, mp, ops)
         block = line if not merge else block
-    if block is not None:
-        w = _close_block(block, w, mp, ops)
-    out = np.zeros_like(x0)
-    out[:, : w.shape[-1]] = np.einsum("cdcu->du", w)
-    return out
+    return w if block is None else _close_block(block, w, mp, ops)
 
 
 def _close_block(block: LineOps, w: FloatArray, mp: dict[str, Operator],

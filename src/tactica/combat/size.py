@@ -17,8 +17,8 @@ work it predicts):
   of save dice; under the 10th rules the Devastating Wounds criticals held back until
   the whole unit has attacked (reference facts §5.5), carried either as one state
   vector per combination of their counts (``chain.run_chain``: the product of the
-  counts) or as an operator over the states (``deferred.run_deferred``: states^3 numbers),
-  whichever the model finds cheaper.
+  counts) or as an operator over the states (``deferred.run_deferred``: states^3 numbers,
+  a block of junction states at a time), whichever the model finds cheaper.
 
 The rates are this project's measured costs on one core (``benchmarks/bench_size.py``
 prints predicted against measured times, ``benchmarks/README.md`` has the table).
@@ -35,6 +35,7 @@ from ..dice import FloatArray
 from ..rules.base import RuleSet
 from .allocation import Group, Packet, StateSpace, TooLargeError
 from .chain import pooled_classes
+from .deferred import junction_block
 from .profile import ResolvedWeapon
 
 __all__ = [
@@ -66,7 +67,7 @@ MAX_STATES = 20_000
 #: the same inside the deferred tensor (memory-bound), one sparse entry per column, one
 #: call into numpy, one state and packet explored, one multiply-add of the pooled Horner.
 _DENSE = 1.0 / 1.8e10
-_TENSOR = 1.0 / 9e9
+_TENSOR = 1.0 / 1.6e10
 _SPARSE = 4e-9
 _CALL = 4e-6
 _EXPLORE = 3e-6
@@ -160,7 +161,7 @@ def predicted_states(groups: tuple[Group, ...], precision: bool,
 
     chars = [g for g in groups if g.character]
     others = [g for g in groups if not g.character]
-    if precision and chars and others:
+    if precision and chars:  # (a lone CHARACTER model too: with and without the mark)
         base = 7 * (marked(others) + 1) * (marked(chars) + 1) // 4
     else:
         base = marked(list(groups)) + 1
@@ -296,16 +297,17 @@ def _line_seconds(nm: FloatArray, states: int, unsaved: int, classes: int,
     return t
 
 
-def _tensor_seconds(nm_all: list[FloatArray], states: int, unsaved: int) -> float:
+def _tensor_seconds(nm_all: list[FloatArray], states: int, unsaved: int,
+                    blocks: int) -> float:
     """``deferred.run_deferred``: each packet on a states^3 x unsaved tensor (its unsaved
-    axis growing one column per packet)."""
+    axis growing one column per packet), in ``blocks`` blocks of junction states."""
     t, width = 0.0, 1.0
     per_col = states ** 4 * 2 * _TENSOR
     for nm in nm_all:
         rows, cols = int(nm.shape[0]), int(nm.shape[1])
-        t += rows * per_col * (width + rows / 2) + rows * _CALL
+        t += rows * per_col * (width + rows / 2) + blocks * rows * _CALL
         width = min(float(unsaved), width + rows)
-        t += cols * per_col * (width + cols / 2) + (cols + rows) * _CALL
+        t += cols * per_col * (width + cols / 2) + blocks * (cols + rows) * _CALL
         width = min(float(unsaved), width + cols)
     return t
 
@@ -326,9 +328,11 @@ def chain_cost(branches: list[list[FloatArray]], states: int, unsaved: int,
             keys_t += k * _line_seconds(nm, states, unsaved, classes, per_line)
         keys_t += keys[-1] * (_product(states, unsaved) + _CALL)  # the held-back Horner
         if not per_line and keys[-1] > 1 and not any(pooled):
-            tensor_t += _tensor_seconds(nm_all, states, unsaved)
-            m_max = max(nm.shape[1] for nm in nm_all)
-            tensor_floats = max(tensor_floats, (m_max + 3) * float(states) ** 3 * unsaved)
+            m_max = max(nm.shape[1] for nm in nm_all) - 1
+            block = junction_block(states, unsaved, m_max)
+            tensor_t += _tensor_seconds(nm_all, states, unsaved, -(-states // block))
+            tensor_floats = max(tensor_floats,
+                                (m_max + 3) * float(states) ** 2 * unsaved * block)
         else:
             tensor_t = float("inf")
     keys_floats = 3.0 * max_keys * states * unsaved
