@@ -163,3 +163,15 @@ def test_predicted_states_are_within_two_times_the_explored_ones(
                                   False)], groups)
     predicted = predicted_states(groups, precision, losses)
     assert seen[-1] / 2 <= predicted <= 2 * seen[-1], (seen[-1], predicted)
+
+
+def test_a_target_past_the_predicted_states_is_still_refused_naming_the_field(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exploration's own bound (``allocation.MAX_STATES``, here lowered to 50 below
+    the prediction's bound) stops a target whose states outgrow the prediction."""
+    from tactica.combat import allocation
+
+    monkeypatch.setattr(allocation, "MAX_STATES", 50)
+    doc = _doc("11th", [_gun("gun", 10, "1")], [_W3])  # 20 W3 models: 61 states
+    with pytest.raises(TooLargeError, match=r"^target\.models: .*monte-carlo"):
+        calculate(doc)

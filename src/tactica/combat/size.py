@@ -33,7 +33,7 @@ import numpy as np
 
 from ..dice import FloatArray
 from ..rules.base import RuleSet
-from .allocation import Group, Packet, StateSpace, TooLargeError
+from .allocation import MAX_STATES, Group, Packet, StateSpace, TooLargeError
 from .chain import pooled_classes
 from .deferred import junction_block
 from .profile import ResolvedWeapon
@@ -60,8 +60,6 @@ __all__ = [
 MAX_SECONDS = 3.0
 #: Refuse exact work that would hold more than this many numbers at once (8 bytes each).
 MAX_FLOATS = 3e7
-#: Refuse targets predicted to have more damage states than this.
-MAX_STATES = 20_000
 
 #: Measured costs (seconds) on one core: one multiply-add of a dense operator product,
 #: the same inside the deferred tensor (memory-bound), one sparse entry per column, one
