@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from tactica import calculate
 from tactica.combat import exact
-from tactica.combat.allocation import Packet, StateSpace, TooLargeError, build_groups
+from tactica.combat.allocation import Packet, TooLargeError, build_groups
 from tactica.combat.batch import calculate_many
 from tactica.combat.scenario import ScenarioError, Target
 from tactica.combat.sequence import Sequence
@@ -53,35 +53,39 @@ OVERSIZE: dict[str, tuple[dict[str, Any], str]] = {
     "ten held-back lines": (_doc("10th", [_gun(f"g{i}", 40, str(i + 1), "Devastating Wounds")
                                           for i in range(10)], [_W3]),
                             r"attacker\.weapons.*Devastating Wounds"),
-    "target states": (_doc("11th", [_gun("sniper", 5, "D3", "Precision")], [
-        {"name": "Guard", "count": 60, "T": 4, "Sv": 3, "W": 4}, {**_CAPTAIN, "count": 10}]),
-        r"target\.models.*damage states"),
+    "target states": (_doc("11th", [_gun("bolt", 5, "1"), *(
+        _gun(f"sniper {i}", 1, "D3", "Precision") for i in range(10))],
+                           [{"name": "Guard", "count": 100, "T": 4, "Sv": 3, "W": 4},
+                            {**_CAPTAIN, "count": 10}]), r"target\.models.*damage states"),
     "a line's totals": (_doc("11th", [{**_LINE, "count": 200, "A": "2D6"}],
                              [{**_W3, "count": 1, "W": 1}]),
                         r"attacker\.weapons.*w: .*attack dice"),
     "pooled saves on a big target": (_doc("11th", [_STRESS], _SAVE_GROUPS),
                                      r"attacker\.weapons.*target states x .* unsaved"),
     "Precision into a led unit": (_doc("11th", [
-        _gun("bolt", 40, "1"), _gun("sniper", 5, "D3", "Precision", "Devastating Wounds")],
+        {**_STRESS, "A": "2", "abilities": [*_STRESS["abilities"], "Precision"]},
+        _gun("bolt", 40, "1")],
         [{"name": "Guard", "count": 20, "T": 4, "Sv": 3, "W": 3}, {**_CAPTAIN, "count": 3}]),
         r"attacker\.weapons.*target states"),
 }
 
 
-@pytest.fixture
-def nothing_computed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The work the size model predicts must never start for a refused scenario."""
+#: With Precision the operators work on the states the chain meets (``reach``): the time
+#: of the chain is known once those are found (and the Lethal Hits search, 24.23, which
+#: skips the unsaved counts, may run first), so nothing is checked here for it.
+AFTER_EXPLORING = {"Precision into a led unit"}
+
+
+@pytest.mark.parametrize("kind", list(OVERSIZE))
+def test_every_kind_of_oversize_is_refused_before_the_work(
+        kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The work the size model predicts never starts for a refused scenario."""
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the work started before the size check refused")
 
-    for name in ("run_chain", "run_deferred", "compound"):
+    for name in (() if kind in AFTER_EXPLORING else
+                 ("run_chain", "run_deferred", "compound", "reach")):
         monkeypatch.setattr(exact, name, refuse)
-    monkeypatch.setattr(StateSpace, "operator", refuse)
-
-
-@pytest.mark.usefixtures("nothing_computed")
-@pytest.mark.parametrize("kind", list(OVERSIZE))
-def test_every_kind_of_oversize_is_refused_before_the_work(kind: str) -> None:
     doc, place = OVERSIZE[kind]
     with pytest.raises(TooLargeError, match=place + r".*monte-carlo") as info:
         calculate(doc)
@@ -139,15 +143,19 @@ def _targets(draw: st.DrawFn) -> dict[str, Any]:
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
-@given(target=_targets(), precision=st.booleans(), damage=st.sampled_from(("1", "D3", "2")))
+@given(target=_targets(), precision=st.booleans(), mixed=st.booleans(),
+       damage=st.sampled_from(("1", "D3", "2")))
 def test_predicted_states_are_within_two_times_the_explored_ones(
-        target: dict[str, Any], precision: bool, damage: str) -> None:
-    """The states the engine explores for one weapon (with Precision, 24.28, when drawn)
-    against the prediction made from the allocation groups alone."""
+        target: dict[str, Any], precision: bool, mixed: bool, damage: str) -> None:
+    """The states the engine explores for one weapon (with Precision, 24.28, when drawn,
+    and then also a line without it when ``mixed``) against the prediction made from the
+    allocation groups alone."""
     t = Target.model_validate(target)
     precision = precision and any(m.character for m in t.models)
+    mixed = mixed or not precision
     doc = {"rules": "10th", "target": target, "attacker": {"weapons": [
-        _gun("gun", 1, damage, *(["Precision"] if precision else []))]}}
+        _gun("gun", 1, damage, *(["Precision"] if precision else [])),
+        *([_gun("bolt", 1, damage)] if mixed and precision else [])]}}
     seen: list[int] = []
     real = exact.run_chain
 
@@ -161,7 +169,9 @@ def test_predicted_states_are_within_two_times_the_explored_ones(
     groups = build_groups(t)
     losses = wound_losses([Packet((), tuple(float(p) for p in DiceExpr.parse(damage).pmf()), None,
                                   False)], groups)
-    predicted = predicted_states(groups, precision, losses)
+    lines = len(doc["attacker"]["weapons"])
+    predicted = predicted_states(groups, precision, losses, mixed=mixed, orders=lines,
+                                 precision_orders=int(precision))
     assert seen[-1] / 2 <= predicted <= 2 * seen[-1], (seen[-1], predicted)
 
 

@@ -14,15 +14,20 @@ Order"; 05.04.01 Current Allocation Group; 24.28 Precision; 06.02 Mortal Wounds)
   takes damage first. The current group stays current until all its models are
   destroyed, even when its wounded model dies and it no longer "holds a wounded model";
 * while a Precision weapon resolves, the first living CHARACTER group (wounded first)
-  is current until it is destroyed (the state remembers it);
+  is current until it is destroyed: the packets of a Precision weapon read it off the
+  state (``precision_group``), the state only marks (``ENDED``) that the weapon's
+  Precision group was destroyed while other CHARACTER models live;
 * the mortal-wound order of 06.02 (wounded non-CHARACTER model, non-CHARACTER, wounded
   CHARACTER, CHARACTER) is the same order without Precision.
 
-A state is a tuple ``(k0, t0, k1, t1, ..., precision_group, current_group)``: models
+A state is a tuple ``(k0, t0, k1, t1, ..., precision_mark, current_group)``: models
 alive ``k`` and the wounds left ``t`` on the group's first (possibly wounded) model;
-``precision_group`` is ``-1`` outside a Precision weapon; ``current_group`` is the group
-attacks go to until it is destroyed (05.04.01), ``-1`` when the next attack picks by the
-order above (each weapon declares its order afresh: reference facts §5.1).
+``precision_mark`` is ``ENDED`` once the Precision group of the weapon resolving is
+destroyed, ``-1`` otherwise (a Precision weapon's attacks into the same damage are the
+same state as any other's: no copy of the CHARACTER's damage per label);
+``current_group`` is the group attacks go to until it is destroyed (05.04.01), ``-1``
+when the next attack picks by the order above (each weapon declares its order afresh:
+reference facts §5.1).
 """
 
 from __future__ import annotations
@@ -36,14 +41,20 @@ import numpy as np
 from ..dice import FloatArray
 from .scenario import ScenarioError, Target
 
-__all__ = ["Group", "Packet", "State", "StateSpace", "TooLargeError", "build_groups",
+__all__ = ["ENDED", "Group", "Packet", "State", "StateSpace", "TooLargeError", "build_groups",
            "loss_pmf"]
 
 State = tuple[int, ...]
 
+#: The state's Precision mark: the Precision group of the weapon resolving was destroyed
+#: (the weapon's other attacks follow the order of 05.03, 24.28).
+ENDED = -2
 #: Above this many target states the exact engine refuses (use Monte Carlo).
 MAX_STATES = 20_000
 _DENSE_LIMIT = 700
+#: An operator's product is taken over its domain and image alone when their block is at
+#: most this share of the whole (states x states).
+_RESTRICT = 0.5
 
 
 class TooLargeError(ScenarioError):
@@ -198,34 +209,61 @@ class StateSpace:
         alloc = self._best_alloc(s, characters_only)
         return None if alloc is None else self._within(s, alloc)
 
-    def current(self, s: State, mortal: bool = False) -> int | None:
+    def precision_group(self, s: State, pk: Packet) -> int | None:
+        """The CHARACTER group a Precision attack (24.28) goes to, None when the order
+        of 05.03 decides: the first living CHARACTER group (wounded first), unless the
+        weapon's Precision group was destroyed (``ENDED``). The group the weapon started
+        with stays the first of them until it is destroyed: only it takes damage, and
+        damage can only make it wounded. Mortal wounds picked afresh (06.02) ignore it."""
+        if not pk.precision or pk.mortal or s[-2] == ENDED:
+            return None
+        return self._by_tier(s, characters_only=True)
+
+    def current(self, s: State, mortal: bool = False, precision: bool = False) -> int | None:
         """The group (part) the next attack is allocated to, or None if all are destroyed.
 
-        Attacks: the Precision group, else the current allocation group (05.04.01: it
-        stays current until all its models are destroyed), else the first group in
-        allocation order. Mortal wounds (``mortal``): 06.02 selects afresh for each one."""
+        Attacks: with ``precision`` the Precision group (``precision_group``), else the
+        current allocation group (05.04.01: it stays current until all its models are
+        destroyed), else the first group in allocation order. Mortal wounds
+        (``mortal``): 06.02 selects afresh for each one."""
         if not mortal:
-            if s[-2] >= 0:
-                return s[-2]
+            if precision and s[-2] != ENDED:
+                p = self._by_tier(s, characters_only=True)
+                if p is not None:
+                    return p
             if s[-1] >= 0 and self._alive(s, s[-1]):
                 return self._within(s, s[-1])
         return self._by_tier(s)
 
-    def weapon_start(self, s: State, precision: bool = False) -> State:
-        """05.03: a weapon's attacks declare the allocation order afresh; with Precision
-        (24.28) the first living CHARACTER group (wounded first) becomes current."""
-        p = self._by_tier(s, characters_only=True) if precision else None
-        return (*s[:-2], -1 if p is None else p, -1)
+    @staticmethod
+    def precision_start(s: State) -> State:
+        """05.03: a Precision weapon declares the allocation order afresh; the mark of an
+        earlier Precision weapon is cleared (its group is read off the state,
+        ``precision_group``)."""
+        return (*s[:-2], -1, -1)
 
-    def precision_start(self, s: State) -> State:
-        return self.weapon_start(s, precision=True)
-
-    def reset(self, s: State) -> State:
-        return self.weapon_start(s, precision=False)
+    @staticmethod
+    def reset(s: State) -> State:
+        """05.03: a weapon declares the allocation order afresh. A Precision mark changes
+        nothing outside a Precision weapon and stays (clearing it would copy each state
+        it marks); the next Precision weapon clears it."""
+        return (*s[:-2], s[-2], -1)
 
     @staticmethod
     def precision_end(s: State) -> State:
+        """A Precision weapon has resolved: nothing to change (see ``reset``)."""
+        return s
+
+    @staticmethod
+    def canonical(s: State) -> State:
+        """``s`` without its Precision mark (the same state outside a Precision weapon)."""
         return (*s[:-2], -1, s[-1])
+
+    def _mark_matters(self, s: State) -> bool:
+        """Whether ``ENDED`` changes where a Precision attack goes: a CHARACTER group and
+        another group live (otherwise the order of 05.03 picks the CHARACTER anyway)."""
+        c = self._best_alloc(s, characters_only=True)
+        return c is not None and self._best_alloc(s) != c
 
     # --- read-outs ----------------------------------------------------------------------
     def wounds_left(self, s: State) -> int:
@@ -259,7 +297,8 @@ class StateSpace:
 
     def packet_edges(self, s: State, pk: Packet) -> list[tuple[State, float, bool]]:
         """Successors of ``s`` under one packet: (state, probability, counted unsaved)."""
-        g = self.current(s, pk.mortal)
+        precise = self.precision_group(s, pk)
+        g = precise if precise is not None else self.current(s, pk.mortal)
         if g is None:
             return [(s, 1.0, False)]
         grp = self.groups[g]
@@ -279,15 +318,15 @@ class StateSpace:
                 ns[2 * g] = k - 1
                 ns[2 * g + 1] = grp.W if k > 1 else 0
             t_ns = tuple(ns)
-            if s[-2] == g and not ns[2 * g]:
-                ns[-2] = -1  # the Precision group is destroyed
-            alloc = grp.alloc
-            if not pk.mortal and s[-2] < 0:
+            if ns[-2] == ENDED or (precise is not None and not ns[2 * g]):
+                # the Precision group is destroyed: marked while the mark matters
+                ns[-2] = ENDED if self._mark_matters(t_ns) else -1
+            if precise is None and not pk.mortal:
                 # the current allocation group stays until all its models are destroyed
-                ns[-1] = alloc if self._alive(t_ns, alloc) else -1
-            elif ns[-1] >= 0 and not self._alive(t_ns, ns[-1]):
+                ns[-1] = grp.alloc if self._alive(t_ns, grp.alloc) else -1
+            elif precise is None and ns[-1] >= 0 and not self._alive(t_ns, ns[-1]):
                 ns[-1] = -1
-            if ns[-1] >= 0 and ns[-2] < 0 and self._best_alloc(t_ns) == ns[-1]:
+            if ns[-1] >= 0 and self._best_alloc(t_ns) == ns[-1]:
                 ns[-1] = -1  # canonical: the order alone picks that group anyway
             out.append((tuple(ns), (1 - p_save) * p, True))
         return out
@@ -320,88 +359,123 @@ class StateSpace:
 
 class Operator:
     """``apply(P)`` for P of shape (states, unsaved): the part ``a`` keeps the unsaved
-    count, the part ``b`` adds one. Dense matrices for small spaces, sparse otherwise."""
+    count, the part ``b`` adds one. An operator built along the chain (``reach``) has
+    rows for some states only (its domain) and leads to some (its image): the product
+    is taken over those alone, a dense block when both are small, sparse otherwise."""
 
     def __init__(self, a: list[tuple[int, int, float]], b: list[tuple[int, int, float]]):
         self.a = a
         self.b = b
         self.done = 0  # states 0..done-1 have their rows
         self._n = -1
-        self._dense: tuple[FloatArray, FloatArray] | None = None
+        self._identity = False
+        self._dense: FloatArray | None = None
+        self._dom: np.ndarray | None = None  # None: every state
+        self._img: np.ndarray | None = None
+        self._touched: tuple[int, frozenset[int]] | None = None
+        self._local: dict[bytes, Operator] = {}
 
     def _prepare(self, n: int) -> None:
         if self._n == n:
             return
         self._n = n
-        if n <= _DENSE_LIMIT:
-            both = np.zeros((2 * n, n))  # rows 0..n-1: unsaved unchanged; n..2n-1: +1
+        # a mapping that moves no state (``precision_end``) on the states it meets
+        self._identity = bool(self.a) and not self.b and all(
+            i == j and p == 1.0 for i, j, p in self.a)
+        dom = sorted({i for i, _, _ in self.a} | {i for i, _, _ in self.b})
+        img = sorted({j for _, j, _ in self.a} | {j for _, j, _ in self.b})
+        if len(dom) * len(img) > _RESTRICT * n * n:  # gathering would cost more
+            dom = img = list(range(n))
+        if max(len(dom), len(img)) <= _DENSE_LIMIT:
+            col = {s: c for c, s in enumerate(dom)}
+            row = {s: r for r, s in enumerate(img)}
+            m = len(img)
+            both = np.zeros((2 * m, len(dom)))  # rows 0..m-1: unsaved unchanged; m..: +1
             for i, j, p in self.a:
-                both[j, i] += p
+                both[row[j], col[i]] += p
             for i, j, p in self.b:
-                both[n + j, i] += p
-            self._dense = (both, both)
+                both[m + row[j], col[i]] += p
+            self._dense = both
+            self._dom = None if len(dom) == n else np.array(dom, dtype=np.intp)
+            self._img = None if len(img) == n else np.array(img, dtype=np.intp)
         else:
             self._dense = None
             self._sa = _coo(self.a)
             self._sb = _coo(self.b)
 
+    def touched(self) -> frozenset[int]:
+        """The states this operator has rows for or leads to."""
+        if self._touched is None or self._touched[0] != len(self.a) + len(self.b):
+            found = frozenset(i for i, _, _ in self.a) | {j for _, j, _ in self.a}
+            found |= {i for i, _, _ in self.b} | {j for _, j, _ in self.b}
+            self._touched = (len(self.a) + len(self.b), found)
+        return self._touched[1]
+
+    def local(self, states: np.ndarray) -> Operator:
+        """This operator over ``states`` alone, renumbered by their positions (every
+        state it touches must be among them)."""
+        key = states.tobytes()
+        if key not in self._local:
+            pos = {int(st): k for k, st in enumerate(states)}
+            self._local[key] = Operator([(pos[i], pos[j], p) for i, j, p in self.a],
+                                        [(pos[i], pos[j], p) for i, j, p in self.b])
+        return self._local[key]
+
+    def _parts(self, x: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """For ``x`` of shape (states, ...): the part that keeps the unsaved count and
+        the part that adds one, for the states of the image (``_img``; all if None)."""
+        flat = x.reshape(x.shape[0], -1)
+        if self._dense is None:
+            kept = _sparse_apply(self._sa, flat)
+            moved = _sparse_apply(self._sb, flat) if self.b else np.zeros_like(flat)
+        else:
+            y = self._dense @ (flat if self._dom is None else flat[self._dom])
+            m = y.shape[0] // 2
+            kept, moved = y[:m], y[m:]
+        return kept.reshape(-1, *x.shape[1:]), moved.reshape(-1, *x.shape[1:])
+
+    def _combine(self, x: FloatArray, out: FloatArray | None = None,
+                 cols: int | None = None) -> FloatArray:
+        """``x`` after the packet (the unsaved count is the last axis), into ``out`` (a
+        zeroed array of ``x``'s shape) when given; ``cols``: only the first ``cols``
+        unsaved columns of ``x`` can be non-zero."""
+        width = x.shape[-1]
+        cols = width if cols is None or not self.b else min(cols, width)
+        kept, moved = self._parts(x if cols == width else x[..., :cols])
+        img = self._img if self._dense is not None else None
+        if img is None and out is None and cols == width:
+            res = kept
+        else:
+            res = np.zeros_like(x) if out is None else out
+            res[(slice(None) if img is None else img), ..., :cols] = kept
+        if self.b:
+            rows = slice(None) if img is None else img
+            if width == 1:  # unsaved not tracked (a search for a choice)
+                res[rows] += moved
+            else:
+                shift = min(cols, width - 1)
+                res[rows, ..., 1 : shift + 1] += moved[..., :shift]
+        return res
+
     def apply(self, x: FloatArray, cols: int | None = None,
               out: FloatArray | None = None) -> FloatArray:
         """One packet. ``cols``: only the first ``cols`` unsaved columns of ``x`` can be
         non-zero (the caller knows the bound); ``out``: a zeroed array to write into."""
-        res = self._apply(x, cols, out)
-        if out is not None and res is not out:
-            out[...] = res
+        self._prepare(x.shape[0])
+        if self._identity:
+            if out is None:
+                return x.copy()
+            out[...] = x
             return out
-        return res
-
-    def _apply(self, x: FloatArray, cols: int | None, out: FloatArray | None) -> FloatArray:
-        n = x.shape[0]
-        self._prepare(n)
-        width = x.shape[1]
-        if (self._dense is not None and cols is not None and cols < width and self.b):
-            both = self._dense[0]
-            y = both @ x[:, :cols]
-            res: FloatArray = np.zeros_like(x) if out is None else out
-            res[:, :cols] = y[:n]
-            res[:, 1 : cols + 1] += y[n:]
-            return res
-        if self._dense is not None:
-            both = self._dense[0]
-            y = both @ x
-            kept: FloatArray = y[:n]
-            moved: FloatArray = y[n:]
-        else:
-            kept = _sparse_apply(self._sa, x)
-            moved = _sparse_apply(self._sb, x) if self.b else np.zeros_like(x)
-        if self.b:
-            if width == 1:  # unsaved not tracked (a search for a choice)
-                kept += moved
-            else:
-                kept[:, 1:] += moved[:, :-1]
-        return kept
-
+        return self._combine(x, out, cols)
 
     def apply_nd(self, x: FloatArray) -> FloatArray:
         """One packet for ``x`` of shape (states, ..., unsaved): the middle axes are
         independent columns (the unsaved count is the last axis)."""
-        n = x.shape[0]
-        self._prepare(n)
-        flat = x.reshape(n, -1)
-        if self._dense is not None:
-            y = self._dense[0] @ flat
-            kept, moved = y[:n], y[n:]
-        else:
-            kept = _sparse_apply(self._sa, flat)
-            moved = _sparse_apply(self._sb, flat) if self.b else np.zeros_like(flat)
-        out = kept.reshape(x.shape)
-        if self.b:
-            shifted = moved.reshape(x.shape)
-            if x.shape[-1] == 1:  # unsaved not tracked (a search for a choice)
-                out += shifted
-            else:
-                out[..., 1:] += shifted[..., :-1]
-        return out
+        self._prepare(x.shape[0])
+        if self._identity:
+            return x.copy()
+        return self._combine(x)
 
 
 def _coo(rows: list[tuple[int, int, float]]) -> tuple[np.ndarray, np.ndarray, FloatArray]:

@@ -188,11 +188,14 @@ def pooled_after_normal(pooled: PooledSaves, nm: FloatArray,
     n_states, width = x.shape
     rows = nm.shape[0]
     out = np.zeros((nm.shape[1], n_states, width))
-    for mask, chain in pooled.parts:
+    for mask, full_chain in pooled.parts:
         xm = x if mask is None else x * mask[:, None]
         if not xm.any():
             continue
-        v = np.zeros((n_states, rows, width))
+        keep, chain = _local_chain(full_chain, xm)
+        if keep is not None:
+            xm = xm[keep]
+        v = np.zeros((len(xm), rows, width))
         v[:, 0] = xm
         rest = 1.0
         for p, op in chain:
@@ -203,8 +206,25 @@ def pooled_after_normal(pooled: PooledSaves, nm: FloatArray,
         to_n = np.zeros((rows, rows))  # [n, t] = C(n, t) rest^(n - t)
         to_n[n_idx, t_idx] = bc[n_idx, n_idx - t_idx]
         weights = nm.T @ to_n  # (m, t)
-        out += np.tensordot(weights, v, axes=(1, 1))
+        if keep is None:
+            out += np.tensordot(weights, v, axes=(1, 1))
+        else:
+            out[:, keep] += np.tensordot(weights, v, axes=(1, 1))
     return {m: out[m] for m in range(nm.shape[1]) if nm[:, m].any()}
+
+
+def _local_chain(chain: tuple[tuple[float, Operator], ...], x: FloatArray) -> tuple[
+        np.ndarray | None, tuple[tuple[float, Operator], ...]]:
+    """The states one weapon line's save dice can reach from ``x`` (those its class
+    operators touch, ``reach``) and the chain over them alone, when they are much fewer
+    than all the target's states (e.g. a Precision line: its CHARACTER's damage)."""
+    touched = frozenset(int(i) for i in np.flatnonzero(x.any(axis=1)))
+    for _, op in chain:
+        touched |= op.touched()
+    if 4 * len(touched) > 3 * x.shape[0]:
+        return None, chain
+    keep = np.array(sorted(touched), dtype=np.intp)
+    return keep, tuple((p, op.local(keep)) for p, op in chain)
 
 
 def after_normal(op: Operator, nm: FloatArray, x: FloatArray,
@@ -233,12 +253,13 @@ def after_normal(op: Operator, nm: FloatArray, x: FloatArray,
     return {m: r[m] for m in range(nm.shape[1]) if nm[:, m].any()}
 
 
-def start_masks(space: StateSpace, needed: tuple[int, ...]) -> dict[int, FloatArray]:
+def start_masks(space: StateSpace, needed: tuple[int, ...],
+                precision: bool = False) -> dict[int, FloatArray]:
     """For each save the group current when the saves are rolled needs: the states (as a
-    0/1 row mask; states after the weapon's start mapping, so the Precision group is the
-    current one) in which that group is current. States of a destroyed unit go with the
-    first."""
-    groups = [space.current(s) for s in space.states]
+    0/1 row mask; states after the weapon's start mapping; ``precision``: the Precision
+    group is the current one) in which that group is current. States of a destroyed unit
+    go with the first."""
+    groups = [space.current(s, precision=precision) for s in space.states]
     keys = sorted({needed[g] for g in groups if g is not None}) or [needed[0]]
     masks = {t: np.zeros(len(space.states)) for t in keys}
     for i, g in enumerate(groups):
@@ -379,7 +400,7 @@ def pooled_saves(plan: PooledPlan | None, normal: Packet, space: StateSpace,
     if plan is None:
         return None
     needed, parts = plan
-    masks = start_masks(space, needed) if parts[0][0] is not None else {}
+    masks = start_masks(space, needed, normal.precision) if parts[0][0] is not None else {}
     return PooledSaves(tuple(
         (masks.get(t) if t is not None else None,
          class_chain(classes, tuple(op_of[class_packet(c, normal)] for c in classes)))

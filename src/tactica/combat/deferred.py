@@ -42,6 +42,9 @@ class _Dense:
     one axis of the tensor (small targets only: the tensor has states^3 rows)."""
 
     def __init__(self, op: Operator, n: int) -> None:
+        # a mapping that moves no state it meets is the identity (``Operator.apply``)
+        self.identity = bool(op.a) and not op.b and all(
+            i == j and p == 1.0 for i, j, p in op.a)
         both = np.zeros((2 * n, n))
         for i, j, p in op.a:
             both[j, i] += p
@@ -55,6 +58,8 @@ class _Dense:
         """On axis 0 or 1 of ``w[c, d, j, u]``; the unsaved axis grows by one column
         (up to ``limit``) when the packet can count."""
         n, width = self.n, w.shape[-1]
+        if self.identity:
+            return w
         if axis == 0:
             y = (self.both @ w.reshape(n, -1)).reshape(-1, *w.shape[1:])
             kept, moved = y[:n], y[n:]

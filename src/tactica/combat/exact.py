@@ -44,6 +44,7 @@ from .allocation import (
 )
 from .chain import (
     LineOps,
+    PooledPlan,
     class_packet,
     drop_negligible_tail,
     pooled_classes,
@@ -62,9 +63,19 @@ from .deferred import run_deferred
 from .dice_stages import DieOutcome, compound, die_outcome
 from .effects import NamedEffects, resolve_effects
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
+from .reach import ChainPlan, LinePlan, reach
 from .result import Distribution, NamedDistribution, Result, StageExplanation, WeaponSummary
 from .scenario import Effect, Scenario, ScenarioError
-from .size import chain_cost, check_chain, check_compound, check_lines, check_states, wound_losses
+from .size import (
+    chain_cost,
+    check_chain,
+    check_compound,
+    check_lines,
+    check_states,
+    op_area,
+    precision_alone,
+    wound_losses,
+)
 from .threads import one_blas_thread
 
 __all__ = [
@@ -208,17 +219,18 @@ def _conv_all(pmfs: list[FloatArray]) -> FloatArray:
     return out
 
 
-def _close(space: StateSpace, packets: list[Packet], maps: list[str]) -> tuple[
-    list[Operator], dict[str, Operator]
-]:
-    """Build every operator over a state set closed under all of them (operators built
-    before later states were found are extended to them)."""
-    ops = [space.operator(p) for p in packets]
-    mp = {m: space.mapping(m) for m in maps}
-    while any(op.done < len(space.states) for op in [*ops, *mp.values()]):
-        ops = [space.operator(p, op) for p, op in zip(packets, ops, strict=True)]
-        mp = {m: space.mapping(m, op) for m, op in mp.items()}
-    return ops, mp
+def _chain_plan(weapons: tuple[ResolvedWeapon, ...], lines: _Lines,
+                pooled: list[PooledPlan | None], with_dw: list[int], before: Packet | None,
+                per_line: bool) -> ChainPlan:
+    """The chain's order as ``reach`` follows it: per line its Precision (24.28), the
+    packets its saves apply (05.04) and its Devastating Wounds packet (24.10)."""
+    return ChainPlan(before, tuple(
+        LinePlan(w.precision,
+                 (lines.normal[wi], *(class_packet(c, lines.normal[wi])
+                                      for _, classes in (plan[1] if plan else ())
+                                      for c in classes)),
+                 lines.mortal[wi] if wi in with_dw else None)
+        for wi, (w, plan) in enumerate(zip(weapons, pooled, strict=True))), per_line)
 
 
 #: Above this many weapon lines with an open Lethal Hits choice, decide per weapon.
@@ -364,8 +376,8 @@ def _weapon_lines(weapons: tuple[ResolvedWeapon, ...], scenario: Scenario, space
 
 Branches = list[list[tuple[FloatArray, FloatArray]]]
 #: Up to this many predicted states the target's states are explored before the size
-#: model is asked (a few milliseconds).
-_EXPLORE_FREELY = 500
+#: model is asked (some milliseconds).
+_EXPLORE_FREELY = 2000
 
 
 def _branches(lines: _Lines, weapons: tuple[ResolvedWeapon, ...],
@@ -427,30 +439,39 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
     classes = [0 if p is None else max(len(c) for _, c in p[1]) for p in pooled]
     per_line = rules.devastating_wounds_per_line
 
-    def cost(n: int, explore: int = 0) -> str:  # the size model, refusing (``size``)
+    def cost(n: int, explore: int = 0, areas: list[float] | None = None) -> str:
+        """The size model (``size``), refusing."""
         return check_chain(chain_cost(chain_nm, n, u_max + 1, classes, lines.mortal,
-                                      per_line, explore), n, u_max + 1).method
+                                      per_line, explore, areas), n, u_max + 1).method
 
-    # the operators depend on the target's groups, start states and packets only
-    key_ops = ("operators", space.groups, tuple(initial or ()), tuple(all_packets),
-               tuple(maps))
-    if key_ops not in memo:
+    plan = _chain_plan(weapons, lines, pooled, with_dw, mw_packet if before else None,
+                       per_line)
+    # the operators depend on the target's groups, start states and the plan only
+    key_ops = ("operators", space.groups, tuple(initial or ()), plan, tuple(maps))
+    found_now = key_ops not in memo
+    if found_now:
         predicted = check_states(space.groups, len(maps) > 1,
-                                 wound_losses(all_packets, space.groups), len(initial or ()))
-        if predicted > _EXPLORE_FREELY:  # before exploring (cheap below)
-            cost(predicted, predicted * (len(all_packets) + len(maps)))
+                                 wound_losses(all_packets, space.groups), len(initial or ()),
+                                 not precision_alone(weapons, bool(before)),
+                                 len(weapons) + len(with_dw) + bool(before),
+                                 sum(w.precision for w in weapons))
+        if predicted > _EXPLORE_FREELY and len(maps) == 1:  # before exploring (cheap
+            cost(predicted)  # below)
         fresh = StateSpace(space.groups)
-        for s in initial or ():
-            fresh.add(s)
-        memo[key_ops] = (fresh, *_close(fresh, all_packets, maps))
-    space, ops, mp = memo[key_ops]
-    op_of = dict(zip(all_packets, ops, strict=True))
+        start = [fresh.add(s) for s in initial or ()] or [0]
+        memo[key_ops] = (fresh, *reach(fresh, plan, start, maps))
+    space, found, mp = memo[key_ops]
+    op_of = {pk: found.get(pk) or Operator([], []) for pk in all_packets}
+    ops = [op_of[pk] for pk in all_packets]
     line_ops = [LineOps(precision=w.precision, normal=op_of[lines.normal[wi]],
                         pooled=pooled_saves(pooled[wi], lines.normal[wi], space, op_of),
                         mortal=op_of.get(lines.mortal[wi]), mortal_packet=lines.mortal[wi])
                 for wi, w in enumerate(weapons)]
     n_states = len(space.states)
-    method = cost(n_states)
+    # the exploration's share: the transitions it found (``reach``)
+    found_edges = sum(len(op.a) + len(op.b) for op in (*found.values(), *mp.values()))
+    method = cost(n_states, found_edges if found_now else 0,
+                  [op_area(op.normal, n_states) for op in line_ops] if len(maps) > 1 else None)
     x0 = np.zeros((n_states, u_max + 1))
     for s, pmf in (initial or {space.initial: np.ones(1)}).items():
         row = pmf if track_unsaved else np.array([pmf.sum()])
@@ -577,7 +598,10 @@ def _calculate(prep: _Prepared, lethal: tuple[bool | None, ...],
     out = _read_out(space, final, scenario.target.keywords)
     if states_out is not None:
         by_state = final.sum(axis=1)
-        states_out.update({s: final[i] for i, s in enumerate(space.states) if by_state[i]})
+        for i, s in enumerate(space.states):  # a Precision mark means nothing after
+            if by_state[i]:
+                c = space.canonical(s)
+                states_out[c] = states_out[c] + final[i] if c in states_out else final[i]
     haz = _hazard(weapons, rules, scenario.attacker.keywords, stages)
     return Result(
         rules=rules.name,

@@ -9,7 +9,7 @@ work it predicts):
   before they are explored): attacks go to one group until it is destroyed (05.04.01),
   so the states are a chain of one state per wound of the unit — two chains, the
   bodyguard's and the CHARACTER models', side by side when a Precision weapon (24.28)
-  can wound a CHARACTER model first;
+  wounds a CHARACTER model and other attacks the bodyguard;
 * one weapon line's totals over its attack dice (``compound_seconds``: the Fourier
   powers of ``dice_stages.compound``);
 * the target's chain (``chain_cost``): each packet one product of an operator over the
@@ -18,7 +18,10 @@ work it predicts):
   the whole unit has attacked (reference facts §5.5), carried either as one state
   vector per combination of their counts (``chain.run_chain``: the product of the
   counts) or as an operator over the states (``deferred.run_deferred``: states^3 numbers,
-  a block of junction states at a time), whichever the model finds cheaper.
+  a block of junction states at a time), whichever the model finds cheaper. With
+  Precision each operator works on the states the chain meets (``reach``): its share is
+  read off the operator once the states are found (``op_area``), so the time of such a
+  chain is checked then, its memory before.
 
 The rates are this project's measured costs on one core (``benchmarks/bench_size.py``
 prints predicted against measured times, ``benchmarks/README.md`` has the table).
@@ -33,7 +36,7 @@ import numpy as np
 
 from ..dice import FloatArray
 from ..rules.base import RuleSet
-from .allocation import MAX_STATES, Group, Packet, StateSpace, TooLargeError
+from .allocation import MAX_STATES, Group, Operator, Packet, StateSpace, TooLargeError
 from .chain import pooled_classes
 from .deferred import junction_block
 from .profile import ResolvedWeapon
@@ -50,6 +53,8 @@ __all__ = [
     "check_states",
     "compound_seconds",
     "deferred_keys",
+    "op_area",
+    "precision_alone",
     "predicted_counts",
     "predicted_states",
     "wound_losses",
@@ -63,14 +68,16 @@ MAX_FLOATS = 3e7
 
 #: Measured costs (seconds) on one core: one multiply-add of a dense operator product,
 #: the same inside the deferred tensor (memory-bound), one sparse entry per column, one
-#: call into numpy, one state and packet explored, one multiply-add of the pooled Horner.
+#: call into numpy, one transition found while exploring the states.
 _DENSE = 1.0 / 1.8e10
 _TENSOR = 1.0 / 1.6e10
 _SPARSE = 4e-9
 _CALL = 4e-6
-_EXPLORE = 3e-6
+_EXPLORE = 5e-6
 #: dense operator products up to this many states (``allocation._DENSE_LIMIT``)
 _DENSE_LIMIT = 700
+#: an operator's rows are gathered below this share of states x states (``allocation``)
+_RESTRICT = 0.5
 #: sparse operators: about this many successors per state and packet
 _EDGES = 4
 
@@ -99,15 +106,20 @@ def _levels(g: Group, losses: frozenset[int]) -> tuple[int, int]:
 
 
 def predicted_states(groups: tuple[Group, ...], precision: bool,
-                     losses: frozenset[int] = frozenset({1}), start_states: int = 1) -> int:
+                     losses: frozenset[int] = frozenset({1}), start_states: int = 1,
+                     mixed: bool = True, orders: int = 2, precision_orders: int = 1) -> int:
     """An estimate (within about 2x, ``bench_size`` and ``test_size_refusals``) of the
     target's damage states before they are explored, ``losses`` the wounds one packet can
     take off a model: attacks go to one group until it is destroyed (05.04.01), so the
     states are one chain through the unit's models (each at the wounds-left values it
-    can reach); with Precision (24.28) the CHARACTER models' chain runs beside the
-    bodyguard's (their product, 7/4 of it with the Precision mark, measured). A wounded
+    can reach); with Precision (24.28) and attacks that go to the bodyguard first
+    (``mixed``: a line without Precision, mortal wounds picking models, 06.02) the
+    CHARACTER models' chain runs beside the bodyguard's (``reach``: their product; with
+    Precision alone the CHARACTER models are damaged first, one chain). A wounded
     model beyond the first group goes first (05.03); once it is destroyed its group waits
-    with whole models while the groups before it are damaged. ``start_states``: states the target
+    with whole models while the groups before it are damaged, when the allocation order
+    is declared again (``orders``: weapon lines, and their Devastating Wounds;
+    ``precision_orders`` of them with Precision). ``start_states``: states the target
     starts in (a sequence of attacks: the chains from them mostly meet the states
     already there).
 
@@ -117,7 +129,7 @@ def predicted_states(groups: tuple[Group, ...], precision: bool,
     >>> predicted_states((bodyguard, captain), precision=False)
     16
     >>> predicted_states((bodyguard, captain), precision=True)
-    115
+    66
     >>> predicted_states((bodyguard, captain), False, losses=frozenset({6}))
     7
     """
@@ -128,7 +140,7 @@ def predicted_states(groups: tuple[Group, ...], precision: bool,
             total += first + (g.count - 1) * other
         return total
 
-    def tier(gs: list[Group]) -> int:  # the states of ``gs`` but the undamaged one
+    def tier(gs: list[Group], orders: int) -> int:  # the states but the undamaged one
         if not gs:
             return 0
         # allocation groups (of one or more parts) holding a wounded model go first; once
@@ -139,10 +151,12 @@ def predicted_states(groups: tuple[Group, ...], precision: bool,
             return sum(g.count - (g.first_wounds < g.W) for g in gs if g.alloc == a)
 
         wounded = {g.alloc for g in gs if g.first_wounds < g.W}
-        if wounded <= {gs[0].alloc}:  # the first group comes first anyway
+        if wounded <= {gs[0].alloc} or orders < 2:  # the first group comes first anyway
             return chain(gs)
         # (a lone wounded model goes first until it is destroyed)
         waiting = {a for a in wounded if whole(a)}
+        if orders == 2:  # declared once more: each waiting group's states once again
+            return chain(gs) + chain([g for g in gs if g.alloc in waiting])
         order = list(dict.fromkeys(g.alloc for g in gs))
         out = 0
         for i, a in enumerate(order):
@@ -153,16 +167,20 @@ def predicted_states(groups: tuple[Group, ...], precision: bool,
             out += chain([g for g in gs if g.alloc == a]) * held
         return out
 
-    def marked(gs: list[Group]) -> int:  # CHARACTER models after the others (05.03)
-        return (tier([g for g in gs if not g.character])
-                + tier([g for g in gs if g.character]))
+    def marked(gs: list[Group], orders: int) -> int:  # CHARACTER models last (05.03)
+        return (tier([g for g in gs if not g.character], orders)
+                + tier([g for g in gs if g.character], orders))
 
     chars = [g for g in groups if g.character]
     others = [g for g in groups if not g.character]
-    if precision and chars:  # (a lone CHARACTER model too: with and without the mark)
-        base = 7 * (marked(others) + 1) * (marked(chars) + 1) // 4
+    if precision and chars and mixed:
+        # each Precision line damages one CHARACTER group (the first living), beside the
+        # bodyguard; the others only once the bodyguard is destroyed
+        first = chars[:max(1, precision_orders)]
+        base = ((marked(others, orders) + 1) * (marked(first, precision_orders) + 1)
+                + marked(chars[len(first):], orders))
     else:
-        base = marked(list(groups)) + 1
+        base = marked(list(groups), orders) + 1
     return max(base, start_states)
 
 
@@ -178,10 +196,20 @@ def wound_losses(packets: list[Packet], groups: tuple[Group, ...]) -> frozenset[
     return frozenset(out) or frozenset({1})
 
 
+def precision_alone(weapons: tuple[ResolvedWeapon, ...], before: bool) -> bool:
+    """Every attack goes to a CHARACTER model first while one lives (24.28): every line
+    has Precision, no Devastating Wounds pick models afresh (06.02) and no mortal wounds
+    come before the attacks (``before``)."""
+    return not before and all(w.precision and not (w.devastating and w.mortal_afresh)
+                              for w in weapons)
+
+
 def check_states(groups: tuple[Group, ...], precision: bool,
-                 losses: frozenset[int] = frozenset({1}), start_states: int = 1) -> int:
+                 losses: frozenset[int] = frozenset({1}), start_states: int = 1,
+                 mixed: bool = True, orders: int = 2, precision_orders: int = 1) -> int:
     """``predicted_states``, refused above ``MAX_STATES`` before any state is explored."""
-    n = predicted_states(groups, precision, losses, start_states)
+    n = predicted_states(groups, precision, losses, start_states, mixed, orders,
+                         precision_orders)
     if n > MAX_STATES:
         raise _too_large("target.models", f"about {n:,} damage states of the target")
     return n
@@ -272,27 +300,40 @@ class ChainCost:
     keys: int
 
 
-def _product(states: int, cols: float) -> float:
-    """One packet applied to ``cols`` columns of states."""
+def _product(states: int, cols: float, area: float | None = None) -> float:
+    """One packet applied to ``cols`` columns of states; ``area``: its dense block (the
+    states it has rows for times those it leads to, ``op_area``; default all)."""
     if states <= _DENSE_LIMIT:
-        return 2 * states * states * cols * _DENSE + _CALL
+        return 2 * (states * states if area is None else area) * cols * _DENSE + _CALL
     return 2 * _EDGES * states * cols * _SPARSE + 3 * _CALL
 
 
 def _line_seconds(nm: FloatArray, states: int, unsaved: int, classes: int,
-                  per_line: bool) -> float:
+                  per_line: bool, area: float | None = None, used: float = 1.0) -> float:
     """One weapon line for one state vector: its normal packets (or the pooled classes),
-    the weights of the criticals' counts and, under 11th, the criticals' Horner scheme."""
+    the weights of the criticals' counts and, under 11th, the criticals' Horner scheme.
+    ``used``: the unsaved columns the lines before it can fill (the packets work on
+    those and one more each)."""
     rows, cols = int(nm.shape[0]), int(nm.shape[1])
     width = float(unsaved)
-    t = rows * _product(states, width)
+    t = rows * _product(states, min(width, used + rows / 2), area)
     if classes:  # per class, a Horner over the counts on a (states, rows, unsaved) array
-        t += classes * rows * (_product(states, width * rows / 2) + 3 * _CALL)
+        t += classes * rows * (_product(states, width * rows / 2, area) + 3 * _CALL)
     if cols > 1:
         t += 2 * rows * cols * states * width * _DENSE + _CALL  # the tensordot over n
         if per_line:
-            t += (cols - 1) * _product(states, width)
+            t += (cols - 1) * _product(states, width, area)
     return t
+
+
+def op_area(op: Operator, states: int) -> float:
+    """The dense block of an operator built along the chain (``reach``): the states it
+    has rows for times the states it leads to (all x all when that is most of it, as
+    ``allocation.Operator`` decides)."""
+    dom = {i for i, _, _ in op.a} | {i for i, _, _ in op.b}
+    img = {j for _, j, _ in op.a} | {j for _, j, _ in op.b}
+    area = float(len(dom) * len(img))
+    return float(states * states) if area > _RESTRICT * states * states else area
 
 
 def _tensor_seconds(nm_all: list[FloatArray], states: int, unsaved: int,
@@ -312,18 +353,22 @@ def _tensor_seconds(nm_all: list[FloatArray], states: int, unsaved: int,
 
 def chain_cost(branches: list[list[FloatArray]], states: int, unsaved: int,
                pooled: list[int], mortal: list[Packet], per_line: bool,
-               explore: int = 0) -> ChainCost:
+               explore: int = 0, areas: list[float] | None = None) -> ChainCost:
     """The predicted time of the target's chain over every branch (Command Re-roll,
-    15.02), plus ``explore`` states x packets to discover; ``pooled[i]`` is the number of
-    classes of save dice of line ``i`` (0: saved one at a time)."""
+    15.02), plus ``explore`` transitions to discover; ``pooled[i]`` is the number of
+    classes of save dice of line ``i`` (0: saved one at a time); ``areas[i]`` the dense
+    block of line ``i``'s operator once the states are found (``op_area``)."""
     base = explore * _EXPLORE
     keys_t, tensor_t, max_keys = base, base, 1
     tensor_floats = 0.0
     for nm_all in branches:
         keys = deferred_keys(nm_all, mortal, per_line)
         max_keys = max(max_keys, max(keys))
-        for nm, classes, k in zip(nm_all, pooled, keys, strict=False):
-            keys_t += k * _line_seconds(nm, states, unsaved, classes, per_line)
+        used = 1.0
+        for i, (nm, classes, k) in enumerate(zip(nm_all, pooled, keys, strict=False)):
+            keys_t += k * _line_seconds(nm, states, unsaved, classes, per_line,
+                                        None if areas is None else areas[i], used)
+            used += nm.shape[0] + nm.shape[1] - 2
         keys_t += keys[-1] * (_product(states, unsaved) + _CALL)  # the held-back Horner
         if not per_line and keys[-1] > 1 and not any(pooled):
             m_max = max(nm.shape[1] for nm in nm_all) - 1
@@ -339,9 +384,10 @@ def chain_cost(branches: list[list[FloatArray]], states: int, unsaved: int,
     return ChainCost(keys_t, "keys", keys_floats, max_keys)
 
 
-def check_chain(cost: ChainCost, states: int, unsaved: int) -> ChainCost:
-    """``cost``, refused when it is too slow or too big; the message names what grew."""
-    if cost.floats > MAX_FLOATS or cost.seconds > MAX_SECONDS:
+def check_chain(cost: ChainCost, states: int, unsaved: int, time: bool = True) -> ChainCost:
+    """``cost``, refused when it is too slow (unless not ``time``: an estimate before the
+    operators' own states are known) or too big; the message names what grew."""
+    if cost.floats > MAX_FLOATS or (time and cost.seconds > MAX_SECONDS):
         if cost.keys > 1 and cost.method == "keys":
             what = (f"about {cost.keys:.1e} combinations of Devastating Wounds held back "
                     "until the whole unit has attacked")
@@ -369,10 +415,16 @@ def check_lines(weapons: tuple[ResolvedWeapon, ...], per_die: list[FloatArray],
     normal = [Packet((), tuple(float(x) for x in w.damage_pmf), w.fnp_effect, False)
               for w in weapons]
     states = check_states(space.groups, any(w.precision for w in weapons),
-                          wound_losses([*normal, *mortal], space.groups))
+                          wound_losses([*normal, *mortal], space.groups),
+                          mixed=not precision_alone(weapons, False),
+                          orders=len(weapons) + sum(w.devastating for w in weapons),
+                          precision_orders=sum(w.precision for w in weapons))
     nm = [np.ones(shape) for shape in shapes]
+    # with Precision the operators work on a few of the states each (``reach``): only
+    # the memory is bounded here, the time once they are found
     check_chain(chain_cost([nm], states, unsaved, classes, mortal,
-                           rules.devastating_wounds_per_line), states, unsaved)
+                           rules.devastating_wounds_per_line), states, unsaved,
+                time=not any(w.precision for w in weapons))
 
 
 def _surely_small(weapons: tuple[ResolvedWeapon, ...], per_die: list[FloatArray],
