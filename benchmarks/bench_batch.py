@@ -3,9 +3,12 @@ pages and the 40kdc-data dataset, each rules version), in both phases with the w
 ``tactica calc`` picks by default, at its smallest size, against the ten target presets:
 ``tactica.calculate_many(scenario, targets=presets)`` once per unit and phase, exact.
 
-CPU time (``time.process_time``) for the whole sweep, one run (the machine is shared);
-refused matchups (``TooLargeError``) are counted, not retried. ``--single`` times the
-same sweep with one ``tactica.calculate`` call per matchup, for the comparison.
+CPU time (``time.process_time``) for the whole sweep, one run (the machine is shared),
+after one untimed warm-up batch (imports and lazily loaded tables); refused matchups
+(``TooLargeError``) are counted, not retried. The slowest attackers' matchups are then
+timed again one by one (single ``calculate`` calls) for the slowest matchups.
+``--single`` times the same sweep with one ``tactica.calculate`` call per matchup, for
+the comparison.
 
 Run ``python benchmarks/bench_batch.py`` (``--no-write``, ``--single``): prints a
 markdown block and writes it into ``benchmarks/README.md`` between ``<!-- batch:start
@@ -16,17 +19,44 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import platform
+import statistics
 import sys
 import time
 from collections import Counter
 
-from gauntlet import attackers, default_library, targets
+from gauntlet import Matchup, attackers, default_library, targets
 from readme import write_section
 
 from tactica import calculate, calculate_many
 from tactica.combat.allocation import TooLargeError
-from tactica.combat.scenario import Scenario, ScenarioError
+from tactica.combat.scenario import Scenario, ScenarioError, Target
+
+
+def _base(m: Matchup, target: Target) -> Scenario:
+    return Scenario(attacker=m.attacker, target=target, phase=m.phase, rules=m.rules)
+
+
+def _name(m: Matchup) -> str:
+    return f"{m.unit} ({m.rules}, {m.phase})"
+
+
+def _slowest_matchups(units: list[Matchup], presets: list[tuple[str, Target]],
+                      top: int = 8) -> list[tuple[float, str, str]]:
+    """The slowest single matchups of ``units``: each into each preset, one ``calculate``
+    call timed three times (CPU time, the median)."""
+    out = []
+    for m in units:
+        for name, target in presets:
+            times = []
+            for _ in range(3):
+                t0 = time.process_time()
+                with contextlib.suppress(ScenarioError):
+                    calculate(_base(m, target))
+                times.append(time.process_time() - t0)
+            out.append((statistics.median(times), _name(m), name))
+    return sorted(out, reverse=True)[:top]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,15 +69,16 @@ def main(argv: list[str] | None = None) -> int:
     presets = targets(lib)
     units = list(attackers(lib))
     kinds: Counter[str] = Counter()
-    slowest: list[tuple[float, str]] = []
+    slowest: list[tuple[float, str, Matchup]] = []
+    # one untimed warm-up batch: the imports and the library's lazy tables load once
+    calculate_many(_base(units[0], presets[0][1]), targets=[t for _, t in presets])
     start = time.process_time()
     for m in units:
-        base = Scenario(attacker=m.attacker, target=presets[0][1], phase=m.phase,
-                        rules=m.rules)
+        base = _base(m, presets[0][1])
         t0 = time.process_time()
         results = calculate_many(base, targets=[t for _, t in presets])
         spent = time.process_time() - t0
-        slowest.append((spent, f"{m.unit} ({m.rules}, {m.phase})"))
+        slowest.append((spent, _name(m), m))
         for r in results:
             kinds["too large" if isinstance(r, TooLargeError)
                   else "refused" if isinstance(r, ScenarioError) else "computed"] += 1
@@ -58,16 +89,17 @@ def main(argv: list[str] | None = None) -> int:
         for m in units:
             for _, t in presets:
                 with contextlib.suppress(ScenarioError):
-                    calculate(Scenario(attacker=m.attacker, target=t, phase=m.phase,
-                                       rules=m.rules))
+                    calculate(_base(m, t))
         single = time.process_time() - t0
-    slowest.sort(reverse=True)
+    slowest.sort(key=lambda x: x[0], reverse=True)
     matchups = sum(kinds.values())
+    worst = _slowest_matchups([m for _, _, m in slowest[:8]], presets)
     lines = [
         f"Run {time.strftime('%Y-%m-%d')} on {platform.machine()}, Python "
         f"{platform.python_version()}; `python benchmarks/bench_batch.py"
         f"{' --single' if single is not None else ''}`. One run, CPU time, on a shared "
-        "machine.",
+        f"machine (load average {os.getloadavg()[0]:.1f} at the end), after one untimed "
+        "warm-up batch.",
         "",
         f"- {len(lib.datasheets())} datasheets, {len(units)} unit-and-phase attackers (units "
         "with no weapons of a phase left out of it) × {n} presets = {m:,} matchups".format(
@@ -84,7 +116,14 @@ def main(argv: list[str] | None = None) -> int:
         "",
         "| attacker | s |",
         "|---|---:|",
-        *(f"| {name} | {t:.3f} |" for t, name in slowest[:8]),
+        *(f"| {name} | {t:.3f} |" for t, name, _ in slowest[:8]),
+        "",
+        "Slowest matchups (those attackers' matchups timed again one `calculate` call "
+        "each, median of three):",
+        "",
+        "| attacker | target | ms |",
+        "|---|---|---:|",
+        *(f"| {name} | {target} | {t * 1e3:.1f} |" for t, name, target in worst),
     ]
     block = "\n".join(lines)
     print(block)

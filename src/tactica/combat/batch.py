@@ -7,8 +7,10 @@ die's outcome (the hit roll's pmf depends on the skill and the attacker's modifi
 wound roll's on the target's Toughness and keywords), the target's transition operators
 on its groups and the packets reaching it (saves, damage, Feel No Pain). A batch passes
 one memo to every call, so a target with the same Toughness reuses the wound totals and
-an attacker with the same saves and damage reuses the operators. The results equal
-single ``calculate`` calls (the same arithmetic on the same numbers).
+an attacker with the same saves and damage reuses the operators; the memo also keeps
+why each of the units' rules is left out of the numbers (``unit_rules``), and BLAS is
+limited to one thread once for the whole batch (``threads``). The results equal single
+``calculate`` calls (the same arithmetic on the same numbers).
 
 >>> from tactica.combat.scenario import Scenario, Target
 >>> s = Scenario.model_validate({
@@ -31,6 +33,7 @@ from ..errors import one_line
 from .exact import calculate_exact
 from .result import Result
 from .scenario import Attacker, Scenario, ScenarioError, Target
+from .threads import one_blas_thread
 from .unit_rules import finish
 
 __all__ = ["calculate_many"]
@@ -50,6 +53,12 @@ def calculate_many(scenario: Scenario | dict[str, Any], *,
     if base.method != "exact":
         raise ScenarioError("method: calculate_many computes exact results only")
     field, changes = ("target", targets) if targets else ("attacker", attackers)
+    return _run(base, field, changes)
+
+
+@one_blas_thread  # once for the whole batch
+def _run(base: Scenario, field: str, changes: tuple[Target, ...] | tuple[Attacker, ...]
+         ) -> list[Result | ScenarioError]:
     memo: dict[Any, Any] = {}
     out: list[Result | ScenarioError] = []
     for change in changes:
@@ -58,7 +67,7 @@ def calculate_many(scenario: Scenario | dict[str, Any], *,
                 s = Scenario.model_validate({**dict(base), field: change})
             except ValidationError as exc:
                 raise ScenarioError(one_line(exc)) from None
-            out.append(finish(s, calculate_exact(s, memo)))
+            out.append(finish(s, calculate_exact(s, memo), memo))
         except ScenarioError as exc:
             out.append(exc)
     return out

@@ -9,6 +9,7 @@ once per weapon.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -86,27 +87,74 @@ def wound_classes(w: ResolvedWeapon) -> list[int]:
 
 
 @dataclass(frozen=True)
+class _Parts:
+    """What one attack die's joint outcome is built from: the hit roll's outcome
+    probabilities, the Sustained Hits extra hits' pmf, and one hit's (n, m) outcome
+    rolling to wound, for a normal and for a critical hit (each also without a failed
+    wound die, a sub-pmf)."""
+
+    hp: FloatArray
+    sus: FloatArray
+    single: FloatArray
+    single_ok: FloatArray
+    crit_self: FloatArray
+    crit_self_ok: FloatArray
+
+    def build(self, ok_wound: bool, miss: float) -> FloatArray:
+        """``joint[h, n, m]``; ``ok_wound``: without a failed wound die; ``miss``: the
+        weight of a failed hit die (0 for the sub-pmf without one)."""
+        one, crit_one = ((self.single_ok, self.crit_self_ok) if ok_wound
+                         else (self.single, self.crit_self))
+        hp, sus = self.hp, self.sus
+        max_h = len(sus)  # 1 + max extra
+        joint = np.zeros((max_h + 1, max_h + 1, max_h + 1))
+        joint[0, 0, 0] += miss
+        joint[1, :2, :2] += hp[SUCCESS] * one
+        if hp[CRITICAL]:
+            acc = crit_one
+            for x, px in enumerate(sus):
+                if x:
+                    acc = conv2(acc, one)
+                if px:
+                    joint[1 + x, : acc.shape[0], : acc.shape[1]] += hp[CRITICAL] * px * acc
+        return joint
+
+
+@dataclass(frozen=True)
 class DieOutcome:
     """One attack die: ``joint[h, n, m]`` = P(h hits, n wounds that go to saves, m
-    Devastating-Wounds critical wounds). ``lethal_taken`` is the attacker's choice."""
+    Devastating-Wounds critical wounds). ``lethal_taken`` is the attacker's choice.
+    The marginals and the sub-pmfs for a single-die re-roll are computed when first
+    asked for (most calculations need only some of them)."""
 
-    joint: FloatArray
+    parts: _Parts
     lethal_taken: bool
     notes: tuple[str, ...]
-    #: sub-pmfs of ``joint`` without a failed hit die / without a failed wound die, and
     #: the outcome of one fresh wound die as (n, m): for a single-die re-roll (15.02)
-    no_failed_hit: FloatArray | None = None
-    no_failed_wound: FloatArray | None = None
-    fresh_wound: FloatArray | None = None
+    fresh_wound: FloatArray
     #: the faces (1..6) re-rolled on the hit and wound rolls (None: no re-roll)
     hit_reroll_faces: tuple[bool, ...] | None = None
     wound_reroll_faces: tuple[bool, ...] | None = None
 
-    @property
+    @cached_property
+    def joint(self) -> FloatArray:
+        return self.parts.build(False, float(self.parts.hp[FAIL]))
+
+    @cached_property
+    def no_failed_hit(self) -> FloatArray:
+        """``joint`` without a failed hit die (a sub-pmf)."""
+        return self.parts.build(False, 0.0)
+
+    @cached_property
+    def no_failed_wound(self) -> FloatArray:
+        """``joint`` without a failed wound die (a sub-pmf)."""
+        return self.parts.build(True, float(self.parts.hp[FAIL]))
+
+    @cached_property
     def hits(self) -> FloatArray:
         return np.asarray(self.joint.sum(axis=(1, 2)))
 
-    @property
+    @cached_property
     def to_save(self) -> FloatArray:
         """Joint pmf over (n, m), trimmed to its non-zero extent."""
         return trim(np.asarray(self.joint.sum(axis=0)))
@@ -118,12 +166,10 @@ def trim(a: FloatArray) -> FloatArray:
     >>> trim(np.array([[0.5, 0.0], [0.5, 0.0], [0.0, 0.0]])).shape
     (2, 1)
     """
-    keep = []
-    for axis in range(a.ndim):
-        other = tuple(i for i in range(a.ndim) if i != axis)
-        nz = np.flatnonzero(a.any(axis=other) if other else a)
-        keep.append(slice(0, int(nz[-1]) + 1 if len(nz) else 1))
-    return a[tuple(keep)]
+    where = a.nonzero()
+    if not where[0].size:
+        return a[(slice(0, 1),) * a.ndim]
+    return a[tuple(slice(0, int(i.max()) + 1) for i in where)]
 
 
 def conv2(a: FloatArray, b: FloatArray) -> FloatArray:
@@ -196,30 +242,10 @@ def die_outcome(w: ResolvedWeapon, e_normal: float, e_mortal: float,
             notes.append(f"{w.name}: hit re-rolls fish for criticals on faces "
                          f"{_faces(hit_faces)}")
 
-    max_h = len(sus)  # 1 + max extra
-    max_nm = max_h + 1
-
-    def build(one: FloatArray, crit_one: FloatArray, miss: float) -> FloatArray:
-        joint = np.zeros((max_h + 1, max_nm, max_nm))
-        joint[0, 0, 0] += miss
-        joint[1, :2, :2] += hp[SUCCESS] * one
-        if hp[CRITICAL]:
-            acc = crit_one
-            for x, px in enumerate(sus):
-                if px:
-                    joint[1 + x, : acc.shape[0], : acc.shape[1]] += hp[CRITICAL] * px * acc
-                acc = conv2(acc, one)
-        return joint
-
-    joint = build(single, crit_self, hp[FAIL])
-    return DieOutcome(
-        joint=joint, lethal_taken=lethal_taken, notes=tuple(notes),
-        no_failed_hit=build(single, crit_self, 0.0),
-        no_failed_wound=build(single_ok, crit_self_ok, hp[FAIL]),
-        fresh_wound=single,
-        hit_reroll_faces=hit_faces,
-        wound_reroll_faces=wound_faces,
-    )
+    parts = _Parts(hp, sus, single, single_ok, crit_self, crit_self_ok)
+    return DieOutcome(parts=parts, lethal_taken=lethal_taken, notes=tuple(notes),
+                      fresh_wound=single, hit_reroll_faces=hit_faces,
+                      wound_reroll_faces=wound_faces)
 
 
 #: Below this many attack dice the totals are compounded die by die (exact sums of
@@ -241,6 +267,8 @@ def compound(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
     """
     if len(count_pmf) - 1 >= FFT_FROM_DICE:
         return _compound_fft(count_pmf, per_die)
+    if len(count_pmf) == 2 and count_pmf[0] == 0.0 and count_pmf[1] == 1.0:
+        return per_die + 0.0  # one die for certain (a copy; what die by die gives)
     return _compound_direct(count_pmf, per_die)
 
 
@@ -251,16 +279,24 @@ def _compound_fft(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
     round-off is set to 0, then the mass is checked against the exact total mass
     ``sum_k P(N = k) m^k`` (m the mass of one die: 1, or less for a sub-pmf) and scaled
     to it."""
-    nmax = len(count_pmf) - 1
+    counts = count_pmf.tolist()
+    nmax = len(counts) - 1
     shape = tuple((d - 1) * nmax + 1 for d in per_die.shape)
     axes = tuple(range(per_die.ndim))
     spectrum = np.fft.rfftn(per_die, s=shape, axes=axes)
-    acc = np.full_like(spectrum, count_pmf[nmax])
-    for k in range(nmax - 1, -1, -1):
-        acc = acc * spectrum + count_pmf[k]
+    acc = np.full_like(spectrum, counts[nmax])
+    for k in range(nmax - 1, -1, -1):  # in place; a zero term is not added
+        acc *= spectrum
+        if counts[k]:
+            acc += counts[k]
     total: FloatArray = np.fft.irfftn(acc, s=shape, axes=axes)
     total[total < _FFT_FLOOR] = 0.0
-    mass = float(np.polynomial.polynomial.polyval(float(per_die.sum()), count_pmf))
+    # the exact mass by Horner's scheme in Python floats (numpy's ``polyval``, term for
+    # term, without its array set-up)
+    one = float(per_die.sum())
+    mass = counts[-1] + one * 0
+    for c in reversed(counts[:-1]):
+        mass = c + mass * one
     got = float(total.sum())
     if mass > 0.0:
         if abs(got - mass) > 1e-9:
@@ -277,7 +313,9 @@ def _compound_direct(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
     total = np.zeros(shape)
     cur = np.zeros(shape)
     cur[(0,) * per_die.ndim] = 1.0
-    support = [(idx, p) for idx, p in np.ndenumerate(per_die) if p]
+    where = per_die.nonzero()  # C order, as ``np.ndenumerate``
+    support = list(zip(zip(*(a.tolist() for a in where), strict=True),
+                       per_die[where].tolist(), strict=True))
     for k in range(nmax + 1):
         if count_pmf[k]:
             total += count_pmf[k] * cur

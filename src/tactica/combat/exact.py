@@ -9,10 +9,10 @@ lines in order (``chain``): the allocation order declared per line (05.03), the 
 (05.04: pooled and sorted under 11th, one at a time under 10th), Devastating Wounds
 after that line (24.10, 11th) or after the whole unit (10th, reference facts §4.10,
 §5.5: their counts carried as keys, or as an operator over the states, ``deferred``).
-Last, the read-out of the final states and the hazard rolls (06.03). Before the totals,
-the states and the chain, the size model (``size``) predicts their cost and refuses an
-oversize scenario (``TooLargeError``). BLAS runs on one thread during a call
-(``threads``).
+Last, the read-out of the final states and the hazard rolls (06.03), and the result
+document (``readout``). Before the totals, the states and the chain, the size model
+(``size``) predicts their cost and refuses an oversize scenario (``TooLargeError``).
+BLAS runs on one thread during a call (``threads``).
 
 >>> from tactica.combat.scenario import Scenario
 >>> s = Scenario.model_validate({
@@ -56,15 +56,14 @@ from .command_reroll import (
     command_branches,
     command_policy,
     command_split,
-    sum_pmfs,
-    weapon_marginal,
 )
 from .deferred import run_deferred
 from .dice_stages import DieOutcome, compound, die_outcome
 from .effects import NamedEffects, resolve_effects
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
 from .reach import ChainPlan, LinePlan, reach
-from .result import Distribution, NamedDistribution, Result, StageExplanation, WeaponSummary
+from .readout import AttackerSide, Branches, assemble, read_out
+from .result import Result, StageExplanation
 from .scenario import Effect, Scenario, ScenarioError
 from .size import (
     chain_cost,
@@ -124,21 +123,12 @@ def _expected_values(w: ResolvedWeapon, space: StateSpace,
     fnp = min((f for f in (grp.fnp, w.fnp_effect) if f is not None), default=None)
 
     def mean_loss(pmf: FloatArray) -> float:
-        loss = loss_pmf(tuple(float(x) for x in pmf), grp.first_wounds, fnp)
+        loss = loss_pmf(tuple(pmf.tolist()), grp.first_wounds, fnp)
         return float(np.dot(np.arange(len(loss)), loss))
 
     e_normal = (1 - p_save) * mean_loss(w.damage_pmf)
     e_mortal = mean_loss(w.mortal_pmf)
     return e_normal, e_mortal
-
-
-def _antidiagonal(nm: FloatArray) -> FloatArray:
-    """The pmf of n + m for a joint pmf over (n, m)."""
-    rows, cols = nm.shape
-    index = np.add.outer(np.arange(rows), np.arange(cols)).ravel()
-    out: FloatArray = np.bincount(index, weights=nm.ravel(),
-                                  minlength=rows + cols - 1).astype(np.float64)
-    return out
 
 
 @dataclass(frozen=True)
@@ -159,12 +149,18 @@ def _weapon_totals(w: ResolvedWeapon, wi: int, scenario: Scenario, space: StateS
     for the attacker's Lethal Hits choice, kept in ``memo`` per choice; ``one``: its die
     (``_weapon_die``) when known."""
     die, e_normal, e_mortal = one or _weapon_die(w, wi, space, rules, lethal)
-    key = _totals_key(w, die)
-    if key not in memo:
+    # each keyed on what it depends on (the count of dice and one die's hits, or its
+    # wounds), so the Lethal Hits choices share the hits, and a batch
+    # (``batch.calculate_many``) shares the hits between targets (they do not depend on
+    # the target's Toughness) and both between targets and attackers
+    nm_key = _totals_key(w, die)
+    hits_key = ("hit totals", _content(w.attacks_pmf), _content(die.hits))
+    if nm_key not in memo:
         check_compound(w.name, len(w.attacks_pmf) - 1, die.to_save)
-        memo[key] = (compound(w.attacks_pmf, die.hits), compound(w.attacks_pmf, die.to_save))
-    hits, nm = memo[key]
-    return _WeaponTotals(die, hits, nm, e_normal, e_mortal)
+        memo[nm_key] = compound(w.attacks_pmf, die.to_save)
+    if hits_key not in memo:
+        memo[hits_key] = compound(w.attacks_pmf, die.hits)
+    return _WeaponTotals(die, memo[hits_key], memo[nm_key], e_normal, e_mortal)
 
 
 def _weapon_die(w: ResolvedWeapon, wi: int, space: StateSpace, rules: RuleSet,
@@ -177,9 +173,8 @@ def _weapon_die(w: ResolvedWeapon, wi: int, space: StateSpace, rules: RuleSet,
 
 
 def _totals_key(w: ResolvedWeapon, die: DieOutcome) -> tuple[Any, ...]:
-    """Keyed on what the totals depend on (the count of dice and one die's outcome), so
-    a batch (``batch.calculate_many``) shares them between targets and attackers."""
-    return ("totals", _content(w.attacks_pmf), _content(die.hits), _content(die.to_save))
+    """The wound totals' key: the count of dice and one die's wounds."""
+    return ("wound totals", _content(w.attacks_pmf), _content(die.to_save))
 
 
 def _content(a: FloatArray) -> tuple[tuple[int, ...], bytes]:
@@ -208,15 +203,6 @@ def command_reroll_policy(scenario: Scenario, rules: RuleSet,
     return command_policy(splits, len(weapons))
 
 
-def _mean(p: FloatArray) -> float:
-    return float(np.dot(np.arange(len(p)), p))
-
-
-def _conv_all(pmfs: list[FloatArray]) -> FloatArray:
-    out = np.array([1.0])
-    for p in pmfs:
-        out = np.convolve(out, p)
-    return out
 
 
 def _chain_plan(weapons: tuple[ResolvedWeapon, ...], lines: _Lines,
@@ -336,7 +322,7 @@ def _weapon_lines(weapons: tuple[ResolvedWeapon, ...], scenario: Scenario, space
     saved per group, 05.04 Saving Throw; a Devastating Wounds critical, 24.10) and the
     stage explanations."""
     out = _Lines([], [], [], [], {}, [], [], not_calculated)
-    mortal = [Packet((0.0,) * len(space.groups), tuple(float(x) for x in w.mortal_pmf),
+    mortal = [Packet((0.0,) * len(space.groups), tuple(w.mortal_pmf.tolist()),
                      w.fnp_effect, w.mortal_precision, mortal=w.mortal_afresh)
               for w in weapons]
     dies = [_weapon_die(w, wi, space, rules, lethal) for wi, w in enumerate(weapons)]
@@ -360,7 +346,7 @@ def _weapon_lines(weapons: tuple[ResolvedWeapon, ...], scenario: Scenario, space
             p, text = save_probability(g, w, rules)
             saves.append(p)
             save_texts.append(f"{g.name}: {text}")
-        out.normal.append(Packet(tuple(saves), tuple(float(x) for x in w.damage_pmf),
+        out.normal.append(Packet(tuple(saves), tuple(w.damage_pmf.tolist()),
                                  w.fnp_effect, w.precision))
         out.mortal.append(mortal[wi])
         for stage in ("attacks", "hit", "wound"):
@@ -374,7 +360,6 @@ def _weapon_lines(weapons: tuple[ResolvedWeapon, ...], scenario: Scenario, space
     return out
 
 
-Branches = list[list[tuple[FloatArray, FloatArray]]]
 #: Up to this many predicted states the target's states are explored before the size
 #: model is asked (some milliseconds).
 _EXPLORE_FREELY = 2000
@@ -396,19 +381,6 @@ def _branches(lines: _Lines, weapons: tuple[ResolvedWeapon, ...],
     else:
         lines.notes.append(f"Command Re-roll ({command}): no die gains from a re-roll")
     return command_branches(lines.splits, use, lines.hits, lines.nm)
-
-
-def _summaries(weapons: tuple[ResolvedWeapon, ...],
-               branches: Branches) -> list[WeaponSummary]:
-    out = []
-    for wi, w in enumerate(weapons):
-        w_hits = weapon_marginal(branches, wi, 0)
-        w_nm = weapon_marginal(branches, wi, 1)
-        crit = float(np.dot(w_nm.sum(axis=0), np.arange(w_nm.shape[1])))
-        out.append(WeaponSummary(weapon=w.name, attacks=_mean(w.attacks_pmf),
-                                 hits=_mean(w_hits), wounds=_mean(_antidiagonal(w_nm)),
-                                 critical_wounds=crit))
-    return out
 
 
 def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches: Branches,
@@ -468,9 +440,10 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
                         mortal=op_of.get(lines.mortal[wi]), mortal_packet=lines.mortal[wi])
                 for wi, w in enumerate(weapons)]
     n_states = len(space.states)
-    # the exploration's share: the transitions it found (``reach``)
-    found_edges = sum(len(op.a) + len(op.b) for op in (*found.values(), *mp.values()))
-    method = cost(n_states, found_edges if found_now else 0,
+    # the exploration's share when it ran: the transitions it found (``reach``)
+    found_edges = sum(len(op.a) + len(op.b) for op in (*found.values(), *mp.values())
+                      ) if found_now else 0
+    method = cost(n_states, found_edges,
                   [op_area(op.normal, n_states) for op in line_ops] if len(maps) > 1 else None)
     x0 = np.zeros((n_states, u_max + 1))
     for s, pmf in (initial or {space.initial: np.ones(1)}).items():
@@ -488,60 +461,6 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
         else:
             final += run_chain(line_ops, nms, x0, mp, per_line)
     return space, final
-
-
-@dataclass(frozen=True)
-class _ReadOut:
-    damage: FloatArray
-    killed: FloatArray
-    p_dead: float
-    unsaved: FloatArray
-    p_character: float  # P(a CHARACTER model is destroyed)
-
-
-def _read_out(space: StateSpace, final: FloatArray, keywords: tuple[str, ...]) -> _ReadOut:
-    """The result's distributions off the final states (wounds and models left)."""
-    start_wounds = space.wounds_left(space.initial)
-    start_models = space.models_left(space.initial)
-    by_state = final.sum(axis=1)
-    damage = np.zeros(start_wounds + 1)
-    killed = np.zeros(start_models + 1)
-    p_dead = 0.0
-    for i, s in enumerate(space.states):
-        p = by_state[i]
-        if not p:
-            continue
-        damage[start_wounds - space.wounds_left(s)] += p
-        left = space.models_left(s)
-        killed[start_models - left] += p
-        if left == 0:
-            p_dead += p
-    # CHARACTER models: those marked so, or every model of a CHARACTER unit (a lone one)
-    chars = [gi for gi, g in enumerate(space.groups) if g.character] or (
-        list(range(len(space.groups))) if "CHARACTER" in keywords else [])
-    p_char = float(sum(by_state[i] for i, s in enumerate(space.states)
-                       if any(s[2 * gi] < space.groups[gi].count for gi in chars)))
-    return _ReadOut(damage, killed, float(p_dead), final.sum(axis=0), p_char)
-
-
-def _hazard(weapons: tuple[ResolvedWeapon, ...], rules: RuleSet, keywords: tuple[str, ...],
-            stages: list[StageExplanation]) -> FloatArray:
-    """24.15 Hazardous / 06.03 hazard rolls (10th Hazardous): one roll per Hazardous
-    weapon carried that attacked, mortal wounds to the attacker on a failure."""
-    mw_each = rules.hazard_mortal_wounds(keywords)
-    p_fail = rules.hazard_fails_on / 6
-    haz = np.array([1.0])
-    n_haz = sum(w.count for w in weapons if w.hazardous)
-    for _ in range(n_haz):
-        step = np.zeros(mw_each + 1)
-        step[0], step[mw_each] = 1 - p_fail, p_fail
-        haz = np.convolve(haz, step)
-    if n_haz:
-        stages.append(StageExplanation(
-            weapon="Hazardous", stage="hazard",
-            detail=f"{n_haz} hazard roll(s), each fails on 1-{rules.hazard_fails_on}: "
-                   f"{mw_each} mortal wound(s) to the attacker"))
-    return haz
 
 
 @dataclass(frozen=True)
@@ -583,9 +502,6 @@ def _calculate(prep: _Prepared, lethal: tuple[bool | None, ...],
     lines = _weapon_lines(weapons, scenario, space, rules, lethal, memo, command,
                           list(named.not_calculated))
     branches = _branches(lines, weapons, command)
-    hits_total = sum_pmfs([_conv_all([h for h, _ in br]) for br in branches])
-    wounds_total = sum_pmfs([_conv_all([_antidiagonal(n) for _, n in br]) for br in branches])
-
     before = [(f"{e.mortal_wounds} mortal wounds", e.mortal_wounds.pmf())
               for e in effects if e.mortal_wounds is not None] + list(named.mortal_before)
     fnp_effect = min((e.fnp for e in effects if e.fnp), default=None)
@@ -595,32 +511,12 @@ def _calculate(prep: _Prepared, lethal: tuple[bool | None, ...],
         StageExplanation(weapon=label, stage="damage",
                          detail="mortal wounds before the attacks (06.02)")
         for label, _ in before]
-    out = _read_out(space, final, scenario.target.keywords)
     if states_out is not None:
         by_state = final.sum(axis=1)
         for i, s in enumerate(space.states):  # a Precision mark means nothing after
             if by_state[i]:
                 c = space.canonical(s)
                 states_out[c] = states_out[c] + final[i] if c in states_out else final[i]
-    haz = _hazard(weapons, rules, scenario.attacker.keywords, stages)
-    return Result(
-        rules=rules.name,
-        attacks=Distribution.from_array(_conv_all([w.attacks_pmf for w in weapons])),
-        hits=Distribution.from_array(hits_total),
-        wounds=Distribution.from_array(wounds_total),
-        unsaved=Distribution.from_array(out.unsaved),
-        damage=Distribution.from_array(out.damage),
-        models_destroyed=Distribution.from_array(out.killed, length=len(out.killed)),
-        p_unit_destroyed=out.p_dead,
-        attacker_mortal_wounds=Distribution.from_array(haz),
-        weapons=tuple(_summaries(weapons, branches)),
-        stages=tuple(stages),
-        notes=tuple(dict.fromkeys(lines.notes + list(named.notes))),
-        not_calculated=tuple(lines.not_calculated),
-        effects_applied=named.applied,
-        cp_spent=named.cp,
-        other_mortal_wounds=tuple(
-            NamedDistribution(label=label, distribution=Distribution.from_array(pmf))
-            for label, pmf in named.side_distributions(out.p_character)
-        ),
-    )
+    side = AttackerSide(weapons, branches, stages, lines.notes, lines.not_calculated, named,
+                        scenario.attacker.keywords)
+    return assemble(rules, side, read_out(space, final, scenario.target.keywords))

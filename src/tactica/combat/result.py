@@ -31,11 +31,15 @@ class Distribution(_Out):
         p = np.asarray(pmf, dtype=np.float64)
         if length is not None:
             p = np.concatenate([p, np.zeros(max(0, length - len(p)))])[:length]
-        else:
-            nz = np.nonzero(p > 0.0)[0]
-            p = p[: nz[-1] + 1] if len(nz) else np.array([1.0])
-        mean = float(np.dot(np.arange(len(p)), p))
-        return cls(mean=mean, pmf=tuple(float(x) for x in p))
+        # ``tolist``: the same Python floats as ``float(x)`` per entry, at C speed
+        values = p.tolist()
+        if length is None:  # up to the last positive entry
+            n = len(values)
+            while n and not values[n - 1] > 0.0:
+                n -= 1
+            p, values = (p[:n], values[:n]) if n else (np.ones(1), [1.0])
+        mean = float(np.dot(np.arange(len(values), dtype=np.float64), p))
+        return cls(mean=mean, pmf=tuple(values))
 
     def at_least(self, n: int) -> float:
         """P(value >= n)."""

@@ -13,6 +13,8 @@ model adds X with probability 1/6.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..dice import DiceExpr, FloatArray
@@ -81,7 +83,9 @@ def _base(rule: str) -> str:
 
 
 def _reason(rule: str, whose: str, scenario: Scenario, applied: set[str]) -> str | None:
-    """Why ``rule`` (of the ``whose`` unit) is not in the numbers, or None if it is."""
+    """Why ``rule`` (of the ``whose`` unit) is not in the numbers, or None if it is. It
+    reads no more of ``scenario`` than its rules version and whether an attacker's weapon
+    fires from a Firing Deck (``rules_not_calculated`` keys its memo on those)."""
     from ..effects import UnknownEffectError, find_effect, non_combat_reason
     from ..effects.dataset_names import dataset_record_kind
 
@@ -125,22 +129,28 @@ def _split_option(rule: str) -> str:
     return rule.partition(":")[0].strip() if ":" in rule else rule
 
 
-def rules_not_calculated(scenario: Scenario, effects_applied: tuple[str, ...] = ()
-                         ) -> list[str]:
+def rules_not_calculated(scenario: Scenario, effects_applied: tuple[str, ...] = (),
+                         memo: dict[Any, Any] | None = None) -> list[str]:
     """Every rule of the attacker and the target (``abilities``) that the numbers do
     not include, with the reason: "Firing Deck 12 (Banehammer): ...". ``effects_applied``
-    are the named effects the calculation used (their rules are included)."""
+    are the named effects the calculation used (their rules are included). ``memo``
+    keeps each reason between the calculations of a batch, keyed on all it depends on."""
     applied = {name_key(a.split(" (")[0]) for a in effects_applied}
+    memo = {} if memo is None else memo
+    deck = any(w.firing_deck for w in scenario.attacker.weapons)
     out = []
     for whose, unit in (("attacker", scenario.attacker), ("target", scenario.target)):
         for rule in unit.abilities:
-            why = _reason(rule, whose, scenario, applied)
+            key = ("reason", rule, whose, scenario.rules, deck, frozenset(applied))
+            if key not in memo:
+                memo[key] = _reason(rule, whose, scenario, applied)
+            why = memo[key]
             if why is not None:
                 out.append(f"{rule} ({unit.name}): {why}")
     return out
 
 
-def finish(scenario: Scenario, result: Result) -> Result:
+def finish(scenario: Scenario, result: Result, memo: dict[Any, Any] | None = None) -> Result:
     """``result`` with the target's Deadly Demise and the units' rules it does not
     compute (both exact and Monte Carlo results: the distribution follows the result's
     models destroyed)."""
@@ -157,8 +167,10 @@ def finish(scenario: Scenario, result: Result) -> Result:
             notes.append(f"Deadly Demise {x}: the attacking unit is taken to be more than "
                          "6\" away (give the distance if it is not)")
     not_calc = list(result.not_calculated)
-    not_calc += [r for r in rules_not_calculated(scenario, result.effects_applied)
+    not_calc += [r for r in rules_not_calculated(scenario, result.effects_applied, memo)
                  if r not in not_calc]
-    return result.model_copy(update={"other_mortal_wounds": tuple(side),
-                                     "notes": tuple(notes),
-                                     "not_calculated": tuple(not_calc)})
+    update = {"other_mortal_wounds": tuple(side), "notes": tuple(notes),
+              "not_calculated": tuple(not_calc)}
+    if all(getattr(result, k) == v for k, v in update.items()):
+        return result  # nothing to add (no copy)
+    return result.model_copy(update=update)

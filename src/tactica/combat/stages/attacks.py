@@ -33,7 +33,17 @@ def shift_floor(pmf: FloatArray, shift: int, floor: int) -> FloatArray:
 
 
 def power(pmf: FloatArray, n: int) -> FloatArray:
-    """The pmf of the sum of ``n`` independent copies."""
+    """The pmf of the sum of ``n`` independent copies (a fixed value: placed directly,
+    as the convolutions would place it).
+
+    >>> power(np.array([0.0, 0.5, 0.5]), 2).tolist(), power(np.array([0.0, 1.0]), 3).tolist()
+    ([0.0, 0.0, 0.25, 0.5, 0.25], [0.0, 0.0, 0.0, 1.0])
+    """
+    where = pmf.nonzero()[0]
+    if len(where) == 1 and pmf[where[0]] == 1.0:
+        fixed = np.zeros(n * (len(pmf) - 1) + 1)
+        fixed[n * int(where[0])] = 1.0
+        return fixed
     out = np.array([1.0])
     for _ in range(n):
         out = np.convolve(out, pmf)

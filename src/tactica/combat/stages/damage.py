@@ -28,14 +28,14 @@ def damage_distribution(base: FloatArray, plus: FloatArray, half: bool,
                         reduction: int) -> FloatArray:
     """Reference facts §4.7: additions (Melta, +damage), then halving rounding up, then
     reductions; D "cannot be less than 1" (02.02.01)."""
-    total = np.convolve(base, plus)
-    out = np.zeros(len(total), dtype=np.float64)
-    for v, p in enumerate(total):
+    total = base + 0.0 if len(plus) == 1 and plus[0] == 1.0 else np.convolve(base, plus)
+    out = [0.0] * len(total)  # Python floats: the same sums, without numpy per entry
+    for v, p in enumerate(total.tolist()):
         if not p:
             continue
         d = -(-v // 2) if half else v
         out[max(1, d - reduction)] += p
-    return out
+    return np.array(out, dtype=np.float64)
 
 
 def damage_stage(inp: WeaponInputs) -> DamageStage:
