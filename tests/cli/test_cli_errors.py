@@ -108,3 +108,24 @@ def test_a_sheet_under_another_editions_rules_says_so() -> None:
     assert shown.exit_code == 0
     assert "no 10th-edition datasheet" in shown.stdout
     assert "this is the 11th-edition one" in shown.stdout
+
+
+def test_a_scenario_too_large_for_the_exact_engine_is_one_line_pointing_to_monte_carlo(
+        tmp_path: Path) -> None:
+    """Under the 10th rules two lines of 50 D6 attacks with Devastating Wounds of
+    different damage hold their criticals back jointly: refused at once (``size``); with
+    ``--monte-carlo`` the same file is sampled."""
+    line = {"name": "w", "count": 50, "A": "D6", "skill": 3, "S": 6, "AP": -1, "D": "D6",
+            "abilities": ["Sustained Hits 2", "Devastating Wounds"]}
+    doc = {"rules": "10th", "attacker": {"weapons": [line, {**line, "name": "v", "D": "D3"}]},
+           "target": {"models": [{"count": 20, "T": 5, "Sv": 3, "W": 3, "fnp": 5}]}}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    result = runner.invoke(commands.app, ["calc", str(path)])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "monte-carlo" in lines[0] and "attacker.weapons" in lines[0]
+    sampled = runner.invoke(commands.app, ["calc", str(path), "--json", "--monte-carlo",
+                                           "500"])
+    assert sampled.exit_code == 0, sampled.output
+    assert json.loads(sampled.stdout)["method"] == "monte-carlo"

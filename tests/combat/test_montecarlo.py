@@ -416,17 +416,17 @@ def test_phase_mismatch_is_refused_like_exact() -> None:
 
 
 def test_scenario_too_large_for_exact() -> None:
-    """Under the 10th rules (Devastating Wounds after all normal damage) weapons with six
-    different damage characteristics are refused by the exact engine with
-    ``TooLargeError`` (a caller's fall-back to Monte Carlo catches it); the simulator runs
-    them and stays within what the target has."""
-    weapons = [_w(f"Gun D{d}", "4", 3, 5, -1, str(d), "Devastating Wounds")
+    """Under the 10th rules (Devastating Wounds after all normal damage) six lines of
+    five weapons, each of a different damage, into ten W3 models are refused by the exact
+    engine with ``TooLargeError`` (a caller's fall-back to Monte Carlo catches it); the
+    simulator runs them and stays within what the target has."""
+    weapons = [_w(f"Gun D{d}", "4", 3, 5, -1, str(d), "Devastating Wounds", count=5)
                for d in range(1, 7)]
-    scenario = _s("10th", weapons, [{**MEQ, "count": 10}])
+    scenario = _s("10th", weapons, [{**MEQ, "count": 10, "W": 3}])
     with pytest.raises(TooLargeError, match="monte-carlo"):
         calculate_exact(Scenario.model_validate(scenario))
     r = _mc(scenario, trials=2_000)
-    assert len(r.damage.pmf) <= 20 + 1
+    assert len(r.damage.pmf) <= 30 + 1
     assert r.weapons[5].critical_wounds > 0
     assert r.unsaved.mean <= r.wounds.mean
 

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
+from tactica.combat.allocation import TooLargeError
 from tactica.combat.charge import charge_probability
 from tactica.combat.exact import calculate_exact
 from tactica.combat.result import Distribution, Result
@@ -237,7 +238,7 @@ def test_too_many_worlds_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     import tactica.combat.turn as turn
 
     monkeypatch.setattr(turn, "MAX_WORLDS", 1)
-    with pytest.raises(ScenarioError, match="use method monte-carlo"):
+    with pytest.raises(TooLargeError, match="use method monte-carlo"):
         calculate_sequence(Sequence.model_validate({"target": GROTS, "steps": [
             {"phase": "charge", "unit": "Hero", "distance": 7},
             {"phase": "fight", "attacker": HERO}]}))

@@ -287,7 +287,7 @@ class StateSpace:
         if i is None:
             if len(self.states) >= MAX_STATES:
                 raise TooLargeError(
-                    f"the target has more than {MAX_STATES} damage states; "
+                    f"target.models: the target has more than {MAX_STATES} damage states; "
                     "use method monte-carlo"
                 )
             i = len(self.states)

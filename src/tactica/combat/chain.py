@@ -290,8 +290,9 @@ def _horner(op: Operator, terms: dict[int, FloatArray], like: FloatArray) -> Flo
     return acc
 
 
-#: Upper bound on pending Devastating-Wounds count combinations (10th timing).
-MAX_DW_KEYS = 5_000
+#: Upper bound on pending Devastating-Wounds count combinations (10th timing): a
+#: backstop, the size model (``size.chain_cost``) refuses long before.
+MAX_DW_KEYS = 1_000_000
 
 
 def run_chain(lines: list[LineOps], nm_list: list[FloatArray], x0: FloatArray,

@@ -8,8 +8,11 @@ Stage by stage (``_calculate``): for each weapon line the rule set decides the n
 lines in order (``chain``): the allocation order declared per line (05.03), the saves
 (05.04: pooled and sorted under 11th, one at a time under 10th), Devastating Wounds
 after that line (24.10, 11th) or after the whole unit (10th, reference facts §4.10,
-§5.5). Last, the read-out of the final states and the hazard rolls (06.03), and the
-result document (``readout``). BLAS runs on one thread during a call (``threads``).
+§5.5: their counts carried as keys, or as an operator over the states, ``deferred``).
+Last, the read-out of the final states and the hazard rolls (06.03), and the result
+document (``readout``). Before the totals, the states and the chain, the size model
+(``size``) predicts their cost and refuses an oversize scenario (``TooLargeError``).
+BLAS runs on one thread during a call (``threads``).
 
 >>> from tactica.combat.scenario import Scenario
 >>> s = Scenario.model_validate({
@@ -36,12 +39,10 @@ from .allocation import (
     Packet,
     State,
     StateSpace,
-    TooLargeError,
     build_groups,
     loss_pmf,
 )
 from .chain import (
-    MAX_DW_KEYS,
     LineOps,
     PooledPlan,
     class_packet,
@@ -56,6 +57,7 @@ from .command_reroll import (
     command_policy,
     command_split,
 )
+from .deferred import run_deferred
 from .dice_stages import DieOutcome, compound, die_outcome
 from .effects import NamedEffects, resolve_effects
 from .one_group import one_group_chain
@@ -64,6 +66,16 @@ from .reach import ChainPlan, LinePlan, reach
 from .readout import AttackerSide, Branches, assemble, read_out
 from .result import Result, StageExplanation
 from .scenario import Effect, Scenario, ScenarioError
+from .size import (
+    chain_cost,
+    check_chain,
+    check_compound,
+    check_lines,
+    check_states,
+    op_area,
+    precision_alone,
+    wound_losses,
+)
 from .threads import one_blas_thread
 
 __all__ = [
@@ -132,26 +144,38 @@ class _WeaponTotals:
 
 
 def _weapon_totals(w: ResolvedWeapon, wi: int, scenario: Scenario, space: StateSpace,
-                   rules: RuleSet, lethal: tuple[bool | None, ...],
-                   memo: dict[Any, Any]) -> _WeaponTotals:
+                   rules: RuleSet, lethal: tuple[bool | None, ...], memo: dict[Any, Any],
+                   one: tuple[DieOutcome, float, float] | None = None) -> _WeaponTotals:
     """The exact totals of weapon line ``wi`` (hits; (n, m) wounds to save and criticals)
-    for the attacker's Lethal Hits choice, kept in ``memo`` per choice."""
-    e_normal, e_mortal = _expected_values(w, space, rules)
-    choice = lethal[wi] if wi < len(lethal) else None
-    die = die_outcome(w, e_normal, e_mortal, choice)
+    for the attacker's Lethal Hits choice, kept in ``memo`` per choice; ``one``: its die
+    (``_weapon_die``) when known."""
+    die, e_normal, e_mortal = one or _weapon_die(w, wi, space, rules, lethal)
     # each keyed on what it depends on (the count of dice and one die's hits, or its
     # wounds), so the Lethal Hits choices share the hits, and a batch
     # (``batch.calculate_many``) shares the hits between targets (they do not depend on
     # the target's Toughness) and both between targets and attackers
-    dice = _content(w.attacks_pmf)
-    nm_key, hits_key = ("wound totals", dice, _content(die.to_save)), ("hit totals", dice,
-                                                                      _content(die.hits))
+    nm_key = _totals_key(w, die)
+    hits_key = ("hit totals", _content(w.attacks_pmf), _content(die.hits))
     if nm_key not in memo:
-        _guard_compound(w, die.to_save)
+        check_compound(w.name, len(w.attacks_pmf) - 1, die.to_save)
         memo[nm_key] = compound(w.attacks_pmf, die.to_save)
     if hits_key not in memo:
         memo[hits_key] = compound(w.attacks_pmf, die.hits)
     return _WeaponTotals(die, memo[hits_key], memo[nm_key], e_normal, e_mortal)
+
+
+def _weapon_die(w: ResolvedWeapon, wi: int, space: StateSpace, rules: RuleSet,
+                lethal: tuple[bool | None, ...]) -> tuple[DieOutcome, float, float]:
+    """One attack die of line ``wi`` for the attacker's Lethal Hits choice, and the
+    values of its outcomes."""
+    e_normal, e_mortal = _expected_values(w, space, rules)
+    choice = lethal[wi] if wi < len(lethal) else None
+    return die_outcome(w, e_normal, e_mortal, choice), e_normal, e_mortal
+
+
+def _totals_key(w: ResolvedWeapon, die: DieOutcome) -> tuple[Any, ...]:
+    """The wound totals' key: the count of dice and one die's wounds."""
+    return ("wound totals", _content(w.attacks_pmf), _content(die.to_save))
 
 
 def _content(a: FloatArray) -> tuple[tuple[int, ...], bytes]:
@@ -180,69 +204,6 @@ def command_reroll_policy(scenario: Scenario, rules: RuleSet,
     return command_policy(splits, len(weapons))
 
 
-#: Refuse exact work above this many multiply-adds (a few seconds on one core): such
-#: scenarios are what the Monte Carlo twin is for.
-MAX_WORK = 4e9
-
-
-def _too_large(what: str, work: float) -> TooLargeError:
-    return TooLargeError(
-        f"attacker.weapons: too large for the exact engine ({what}: about {work:.1e} "
-        "operations); use method monte-carlo")
-
-
-def _guard_compound(w: ResolvedWeapon, per_die: FloatArray) -> None:
-    """Refuse before compounding when the totals would be huge (e.g. 50 x D6 attacks with
-    Sustained Hits and Devastating Wounds)."""
-    dice = len(w.attacks_pmf) - 1
-    cells = float(np.prod([(d - 1) * dice + 1 for d in per_die.shape]))
-    work = cells * dice * np.count_nonzero(per_die) / 3
-    if work > MAX_WORK:
-        raise _too_large(f"{w.name}: outcome totals of {dice} attack dice", work)
-
-
-def _deferred_keys(nm_all: list[FloatArray], mortal: list[Packet],
-                   per_line: bool) -> list[int]:
-    """How many combinations of held-back Devastating Wounds counts the chain carries
-    into each line, and (last) out of the whole unit: 10th, the mortal wounds wait until
-    every line has attacked (reference facts §5.5), one count per block of lines with
-    the same mortal packet (``chain.run_chain``); 11th, one (each line's after it)."""
-    keys, out = 1, []
-    block: tuple[Packet, int] | None = None  # the last block's packet and count range
-    for nm, packet in zip(nm_all, mortal, strict=True):
-        out.append(keys)
-        if per_line or nm.shape[1] < 2 or not nm[:, 1:].any():
-            continue
-        if block is not None and packet.mortal and block[0] == packet:
-            size = block[1] + nm.shape[1] - 1  # merged: the counts add up
-            keys = keys // block[1] * size
-        else:
-            size = nm.shape[1]
-            keys *= size
-        block = (packet, size)
-    return [*out, keys]
-
-
-def _guard_chain(nm_all: list[FloatArray], states: int, unsaved: int,
-                 pooled: list[int], keys: list[int]) -> None:
-    """Refuse before the target's chain when it would be huge; ``pooled[i]`` is the
-    number of classes of save dice of line i (0: saved one at a time), ``keys[i]`` the
-    held-back Devastating Wounds combinations line i is run for (``_deferred_keys``)."""
-    if max(keys) > MAX_DW_KEYS:
-        raise TooLargeError(
-            "attacker.weapons: too many Devastating Wounds weapons with different damage "
-            f"for the exact engine (about {max(keys):.1e} combinations of their critical "
-            "wounds held back until the whole unit has attacked); use method monte-carlo")
-    work = 0.0
-    for nm, classes, k in zip(nm_all, pooled, keys, strict=False):
-        line = nm.shape[0] * 2 * states * states * unsaved  # one packet at a time
-        line += nm.shape[0] * nm.shape[1] * states * unsaved  # pending critical wounds
-        # pooled saves: per class, about rows^2 / 2 packets (a Horner scheme per count)
-        line += classes * nm.shape[0] ** 2 * states * states * unsaved
-        work += k * line
-    work += keys[-1] * states * states * unsaved  # the held-back mortal wounds, at the end
-    if work > MAX_WORK:
-        raise _too_large(f"{states} target states x {unsaved} unsaved counts", work)
 
 
 def _chain_plan(weapons: tuple[ResolvedWeapon, ...], lines: _Lines,
@@ -362,8 +323,14 @@ def _weapon_lines(weapons: tuple[ResolvedWeapon, ...], scenario: Scenario, space
     saved per group, 05.04 Saving Throw; a Devastating Wounds critical, 24.10) and the
     stage explanations."""
     out = _Lines([], [], [], [], {}, [], [], not_calculated)
+    mortal = [Packet((0.0,) * len(space.groups), tuple(w.mortal_pmf.tolist()),
+                     w.fnp_effect, w.mortal_precision, mortal=w.mortal_afresh)
+              for w in weapons]
+    dies = [_weapon_die(w, wi, space, rules, lethal) for wi, w in enumerate(weapons)]
+    if not all(_totals_key(w, d[0]) in memo for w, d in zip(weapons, dies, strict=True)):
+        check_lines(weapons, [d[0].to_save for d in dies], space, rules, mortal)
     for wi, w in enumerate(weapons):
-        t = _weapon_totals(w, wi, scenario, space, rules, lethal, memo)
+        t = _weapon_totals(w, wi, scenario, space, rules, lethal, memo, dies[wi])
         if command is not None:
             split = _split_of(t, w, command, rules)
             if split is None:
@@ -382,9 +349,7 @@ def _weapon_lines(weapons: tuple[ResolvedWeapon, ...], scenario: Scenario, space
             save_texts.append(f"{g.name}: {text}")
         out.normal.append(Packet(tuple(saves), tuple(w.damage_pmf.tolist()),
                                  w.fnp_effect, w.precision))
-        out.mortal.append(Packet((0.0,) * len(space.groups),
-                                 tuple(w.mortal_pmf.tolist()), w.fnp_effect,
-                                 w.mortal_precision, mortal=w.mortal_afresh))
+        out.mortal.append(mortal[wi])
         for stage in ("attacks", "hit", "wound"):
             if stage in w.explanations:
                 out.stages.append(StageExplanation.model_validate(
@@ -394,6 +359,11 @@ def _weapon_lines(weapons: tuple[ResolvedWeapon, ...], scenario: Scenario, space
         out.stages.append(StageExplanation(weapon=w.name, stage="damage",
                                            detail=w.explanations["damage"]))
     return out
+
+
+#: Up to this many predicted states the target's states are explored before the size
+#: model is asked (some milliseconds).
+_EXPLORE_FREELY = 2000
 
 
 def _branches(lines: _Lines, weapons: tuple[ResolvedWeapon, ...],
@@ -440,11 +410,32 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
                             for _, classes in plan[1] for c in classes}, key=repr)
     all_packets = [*lines.normal, *(lines.mortal[wi] for wi in with_dw),
                    *class_packets, *([mw_packet] if before else [])]
+    # each line's counts without a negligible tail (stated bound: drop_negligible_tail)
+    chain_nm = [[drop_negligible_tail(n) for _, n in br] for br in branches]
+    u_max = max(sum(n.shape[0] + n.shape[1] - 2 for n in nms) for nms in chain_nm)
+    u_max = u_max if track_unsaved else 0
+    u_max += max((len(p) - 1 for p in (initial or {}).values()), default=0) if track_unsaved else 0
+    classes = [0 if p is None else max(len(c) for _, c in p[1]) for p in pooled]
+    per_line = rules.devastating_wounds_per_line
+
+    def cost(n: int, explore: int = 0, areas: list[float] | None = None) -> str:
+        """The size model (``size``), refusing."""
+        return check_chain(chain_cost(chain_nm, n, u_max + 1, classes, lines.mortal,
+                                      per_line, explore, areas), n, u_max + 1).method
+
     plan = _chain_plan(weapons, lines, pooled, with_dw, mw_packet if before else None,
-                       rules.devastating_wounds_per_line)
+                       per_line)
     # the operators depend on the target's groups, start states and the plan only
     key_ops = ("operators", space.groups, tuple(initial or ()), plan, tuple(maps))
-    if key_ops not in memo:
+    found_now = key_ops not in memo
+    if found_now:
+        predicted = check_states(space.groups, len(maps) > 1,
+                                 wound_losses(all_packets, space.groups), len(initial or ()),
+                                 not precision_alone(weapons, bool(before)),
+                                 len(weapons) + len(with_dw) + bool(before),
+                                 sum(w.precision for w in weapons))
+        if predicted > _EXPLORE_FREELY and len(maps) == 1:  # before exploring (cheap
+            cost(predicted)  # below)
         fresh = StateSpace(space.groups)
         start = [fresh.add(s) for s in initial or ()] or [0]
         memo[key_ops] = (fresh, *reach(fresh, plan, start, maps))
@@ -455,15 +446,12 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
                         pooled=pooled_saves(pooled[wi], lines.normal[wi], space, op_of),
                         mortal=op_of.get(lines.mortal[wi]), mortal_packet=lines.mortal[wi])
                 for wi, w in enumerate(weapons)]
-    # each line's counts without a negligible tail (stated bound: drop_negligible_tail)
-    chain_nm = [[drop_negligible_tail(n) for _, n in br] for br in branches]
-    u_max = max(sum(n.shape[0] + n.shape[1] - 2 for n in nms) for nms in chain_nm)
-    u_max = u_max if track_unsaved else 0
-    u_max += max((len(p) - 1 for p in (initial or {}).values()), default=0) if track_unsaved else 0
     n_states = len(space.states)
-    _guard_chain(chain_nm[0], n_states, u_max + 1,
-                 [0 if p is None else max(len(c) for _, c in p[1]) for p in pooled],
-                 _deferred_keys(chain_nm[0], lines.mortal, rules.devastating_wounds_per_line))
+    # the exploration's share when it ran: the transitions it found (``reach``)
+    found_edges = sum(len(op.a) + len(op.b) for op in (*found.values(), *mp.values())
+                      ) if found_now else 0
+    method = cost(n_states, found_edges,
+                  [op_area(op.normal, n_states) for op in line_ops] if len(maps) > 1 else None)
     x0 = np.zeros((n_states, u_max + 1))
     for s, pmf in (initial or {space.initial: np.ones(1)}).items():
         row = pmf if track_unsaved else np.array([pmf.sum()])
@@ -475,7 +463,10 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
         x0 = acc
     final = np.zeros_like(x0)
     for nms in chain_nm:
-        final += run_chain(line_ops, nms, x0, mp, rules.devastating_wounds_per_line)
+        if method == "tensor":  # held-back criticals as an operator (``deferred``)
+            final += run_deferred(line_ops, nms, x0, mp)
+        else:
+            final += run_chain(line_ops, nms, x0, mp, per_line)
     return space, final
 
 

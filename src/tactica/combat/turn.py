@@ -38,7 +38,7 @@ import numpy as np
 from ..dice import FloatArray
 from ..effects import find_effect, non_combat_reason
 from ..rules.turn import Fighter, TurnRules, get_turn_rules
-from .allocation import Group, State, StateSpace, build_groups
+from .allocation import Group, State, StateSpace, TooLargeError, build_groups
 from .charge import charge_probability
 from .exact import Initial, calculate_exact_from
 from .result import Distribution, NamedDistribution, Result, StageExplanation, WeaponSummary
@@ -95,7 +95,7 @@ def _merge(worlds: list[_World]) -> list[_World]:
                        for k in range(len(group[0].totals)))
         out.append(replace(group[0], p=p, target=target, totals=totals))
     if len(out) > MAX_WORLDS:
-        raise ScenarioError(f"steps: more than {MAX_WORLDS} combinations of charges and "
+        raise TooLargeError(f"steps: more than {MAX_WORLDS} combinations of charges and "
                             "losses of the units fought for the exact engine; use method "
                             "monte-carlo")
     return out
@@ -214,8 +214,9 @@ def _run(seq: Sequence, i: int, attacker: Attacker, target: Target,
     scenario = seq.scenario(i, attacker, target)
     try:
         result, final = calculate_exact_from(scenario, initial)
-    except ScenarioError as exc:
-        raise ScenarioError(f"steps.{i}.{exc}") from None
+    except ScenarioError as exc:  # an oversize step stays one (a caller falls back)
+        kind = TooLargeError if isinstance(exc, TooLargeError) else ScenarioError
+        raise kind(f"steps.{i}.{exc}") from None
     more = [r for r in rules_not_calculated(scenario, result.effects_applied)
             if r not in result.not_calculated]
     if more:
