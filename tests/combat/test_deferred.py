@@ -21,6 +21,7 @@ from tactica.combat import deferred, exact
 from tactica.combat.chain import run_chain
 from tactica.combat.deferred import run_deferred
 from tactica.combat.exact import calculate_exact
+from tactica.combat.one_group import general_chain
 from tactica.combat.scenario import Scenario
 
 _DAMAGE = ("1", "2", "D3", "3", "D3+1")
@@ -78,7 +79,7 @@ def test_operator_chain_equals_keys_chain(doc: dict[str, Any]) -> None:
         calls.append(float(max(np.abs(keys - tensor).max(), np.abs(keys - blocked).max())))
         return keys
 
-    with pytest.MonkeyPatch.context() as m:
+    with pytest.MonkeyPatch.context() as m, general_chain():  # the general path's two ways
         m.setattr(exact, "run_chain", both)
         m.setattr(exact, "run_deferred", lambda *a: both(*a, False))
         result = calculate_exact(Scenario.model_validate(doc))

@@ -13,6 +13,7 @@ import pytest
 import tactica
 from tactica.combat import exact
 from tactica.combat.allocation import TooLargeError
+from tactica.combat.one_group import general_chain
 from tactica.library import load_library
 from tactica.names import name_key
 from tactica.units import UnitError
@@ -55,8 +56,9 @@ def test_predicted_states_are_within_two_times_on_every_library_unit(
                                   "led_by": leaders.get(name_key(sheet.name), [])[:1]}
         seen.clear()
         try:
-            tactica.calculate({"rules": sheet.rules, "attacker": {"weapons": [_SNIPER]},
-                               "target": target}, lib)
+            with general_chain():  # the general path's states (not the one-group path's)
+                tactica.calculate({"rules": sheet.rules, "attacker": {"weapons": [_SNIPER]},
+                                   "target": target}, lib)
         except UnitError:
             continue  # a size or leader the datasheet does not allow
         except TooLargeError:

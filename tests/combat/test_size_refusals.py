@@ -17,6 +17,7 @@ from tactica import calculate
 from tactica.combat import exact
 from tactica.combat.allocation import Packet, TooLargeError, build_groups
 from tactica.combat.batch import calculate_many
+from tactica.combat.one_group import general_chain
 from tactica.combat.scenario import ScenarioError, Target
 from tactica.combat.sequence import Sequence
 from tactica.combat.size import predicted_states, wound_losses
@@ -163,7 +164,7 @@ def test_predicted_states_are_within_two_times_the_explored_ones(
         seen.append(x0.shape[0])
         return real(lines, nms, x0, mp, per_line)
 
-    with pytest.MonkeyPatch.context() as m:
+    with pytest.MonkeyPatch.context() as m, general_chain():  # the general path's states
         m.setattr(exact, "run_chain", count)
         calculate(doc)
     groups = build_groups(t)
