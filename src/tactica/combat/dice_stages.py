@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
+import numpy.typing as npt
 
 from ..dice import FloatArray
 from .profile import RerollPolicy, ResolvedWeapon
@@ -152,7 +153,15 @@ class DieOutcome:
 
     @cached_property
     def hits(self) -> FloatArray:
-        return np.asarray(self.joint.sum(axis=(1, 2)))
+        """The marginal of ``joint`` over h, from the hit roll alone (a miss, a hit, a
+        critical hit with its Sustained Hits extra hits): the same for either Lethal Hits
+        choice, bit for bit, so their totals are shared (``exact``)."""
+        p = self.parts
+        out = np.zeros(len(p.sus) + 1)
+        out[0] = p.hp[FAIL]
+        out[1] = p.hp[SUCCESS]
+        out[1:] += p.hp[CRITICAL] * p.sus
+        return out
 
     @cached_property
     def to_save(self) -> FloatArray:
@@ -274,7 +283,8 @@ def compound(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
 
 def _compound_fft(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
     """``compound`` by the probability generating function of N evaluated on the Fourier
-    transform of one die: ``F(total) = sum_k P(N = k) F(die)^k`` (Horner, elementwise),
+    transform of one die: ``F(total) = sum_k P(N = k) F(die)^k`` (Horner, elementwise,
+    the power of the fewest dice factored out: ``_power``),
     on a grid large enough that the sum never wraps around. Negative and sub-floor
     round-off is set to 0, then the mass is checked against the exact total mass
     ``sum_k P(N = k) m^k`` (m the mass of one die: 1, or less for a sub-pmf) and scaled
@@ -284,11 +294,16 @@ def _compound_fft(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
     shape = tuple((d - 1) * nmax + 1 for d in per_die.shape)
     axes = tuple(range(per_die.ndim))
     spectrum = np.fft.rfftn(per_die, s=shape, axes=axes)
+    # the fewest dice N can be, ``low``: F(die)^low factored out, by repeated squaring
+    # (a fixed number of dice, the common case, is that power alone)
+    low = next((k for k, c in enumerate(counts) if c), 0)
     acc = np.full_like(spectrum, counts[nmax])
-    for k in range(nmax - 1, -1, -1):  # in place; a zero term is not added
+    for k in range(nmax - 1, low - 1, -1):  # in place; a zero term is not added
         acc *= spectrum
         if counts[k]:
             acc += counts[k]
+    if low:
+        acc *= _power(spectrum, low)
     total: FloatArray = np.fft.irfftn(acc, s=shape, axes=axes)
     total[total < _FFT_FLOOR] = 0.0
     # the exact mass by Horner's scheme in Python floats (numpy's ``polyval``, term for
@@ -303,6 +318,21 @@ def _compound_fft(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
             raise ArithmeticError(f"compound: totals sum to {got!r}, expected {mass!r}")
         total *= mass / got
     return total
+
+
+def _power(spectrum: npt.NDArray[np.complex128], k: int) -> npt.NDArray[np.complex128]:
+    """``spectrum ** k`` elementwise for ``k >= 1``, by repeated squaring (about
+    ``2 log2 k`` products instead of ``k``; the rounding grows with their number)."""
+    out: npt.NDArray[np.complex128] | None = None
+    base = spectrum.copy()
+    while True:
+        if k & 1:
+            out = base.copy() if out is None else np.multiply(out, base, out=out)
+        k >>= 1
+        if not k:
+            assert out is not None
+            return out
+        np.multiply(base, base, out=base)
 
 
 def _compound_direct(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
