@@ -10,7 +10,10 @@ lines in order (``chain``): the allocation order declared per line (05.03), the 
 after that line (24.10, 11th) or after the whole unit (10th, reference facts §4.10,
 §5.5: their counts carried as keys, or as an operator over the states, ``deferred``).
 Last, the read-out of the final states and the hazard rolls (06.03), and the result
-document (``readout``). Before the totals, the states and the chain, the size model
+document (``readout``). Under 11th an open Lethal Hits choice (24.23) is decided first by
+the expected damage of each choice (``_lethal_search``: the totals that do not depend on
+it shared, no result documents); the result is then finished from the better choice's
+final states (``_states``, ``_finish``). Before the totals, the states and the chain, the size model
 (``size``) predicts their cost and refuses an oversize scenario (``TooLargeError``).
 BLAS runs on one thread during a call (``threads``).
 
@@ -35,6 +38,7 @@ from ..dice import FloatArray
 from ..rules import get_ruleset
 from ..rules.base import RuleSet
 from .allocation import (
+    Group,
     Operator,
     Packet,
     State,
@@ -64,7 +68,7 @@ from .one_group import one_group_chain
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
 from .reach import ChainPlan, LinePlan, reach
 from .readout import AttackerSide, Branches, assemble, read_out
-from .result import Result, StageExplanation
+from .result import Distribution, Result, StageExplanation
 from .scenario import Effect, Scenario, ScenarioError
 from .size import (
     chain_cost,
@@ -239,30 +243,36 @@ def lethal_choices(scenario: Scenario) -> tuple[bool | None, ...]:
 
 def _lethal_search(scenario: Scenario, finish: bool = True, initial: Initial | None = None,
                    memo: dict[Any, Any] | None = None, prep: _Prepared | None = None,
-                   ) -> tuple[tuple[bool | None, ...], Result | None]:
-    """The best Lethal Hits choice (and a finished result when one was computed)."""
+                   ) -> tuple[tuple[bool | None, ...], _Final | None]:
     """24.23 Lethal Hits is optional in 11th: per weapon line, take it or roll to wound,
     whichever gives the higher expected damage of the whole attack (reference facts §4;
     every combination is computed exactly, up to ``_MAX_LETHAL_SEARCH`` lines; ties take
-    Lethal Hits). ``None`` where there is no choice to make."""
+    Lethal Hits). ``None`` where there is no choice to make. With ``finish`` also the
+    calculation of the better choice up to its final states, the unsaved counts kept
+    (``_states``: the one the search made when it kept them, else made again)."""
     prep = _prepare(scenario) if prep is None else prep
     open_ = _open_lethal(prep.weapons)
     none: list[bool | None] = [None] * len(prep.weapons)
     if not open_ or len(open_) > _MAX_LETHAL_SEARCH:
         return tuple(none), None
-    best: tuple[float, tuple[bool | None, ...]] | None = None
+    best: tuple[float, tuple[bool | None, ...], _Final] | None = None
     memo = {} if memo is None else memo
+    keywords = prep.scenario.target.keywords
     for combo in product((True, False), repeat=len(open_)):
         choice = list(none)
         for i, take in zip(open_, combo, strict=True):
             choice[i] = take
-        # only the expected damage decides: the search skips the unsaved counts
-        mean = _calculate(prep, tuple(choice), track_unsaved=False, memo=memo,
-                          initial=initial).damage.mean
+        # only the expected damage decides (no result document); the unsaved counts only
+        # where they come at almost no cost, for the finished result
+        done = _states(prep, tuple(choice), None if finish else False, memo, initial)
+        mean = Distribution.from_array(read_out(done.space, done.final, keywords).damage).mean
         if best is None or mean > best[0] + 1e-12:
-            best = (mean, tuple(choice))
+            best = (mean, tuple(choice), done)
     assert best is not None
-    return best[1], _calculate(prep, best[1], memo=memo, initial=initial) if finish else None
+    if not finish:
+        return best[1], None
+    found = best[2] if best[2].tracked else _states(prep, best[1], True, memo, initial)
+    return best[1], found
 
 
 def lethal_notes(scenario: Scenario, choice: tuple[bool | None, ...]) -> tuple[str, ...]:
@@ -282,7 +292,7 @@ def calculate_exact(scenario: Scenario, memo: dict[Any, Any] | None = None) -> R
     memo = {} if memo is None else memo
     prep = _prepare(scenario)
     choice, found = _lethal_search(scenario, memo=memo, prep=prep)
-    result = found if found is not None else _calculate(prep, choice, memo=memo)
+    result = _finish(prep, found) if found is not None else _calculate(prep, choice, memo=memo)
     notes = lethal_notes(scenario, choice)
     return result.model_copy(update={"notes": notes + result.notes}) if notes else result
 
@@ -294,23 +304,25 @@ def calculate_exact_from(scenario: Scenario, initial: Initial) -> tuple[Result, 
     the states from ``StateSpace(build_groups(scenario.target))``); also returns the final
     distribution in the same form (a sequence of attacks carries it from step to step).
     ``damage`` and ``models_destroyed`` count from the undamaged target."""
-    choice, _ = _lethal_search(scenario, finish=False, initial=initial)
+    prep = _prepare(scenario)
+    memo: dict[Any, Any] = {}
+    choice, found = _lethal_search(scenario, initial=initial, memo=memo, prep=prep)
     out: Initial = {}
-    result = _calculate(_prepare(scenario), choice, initial=initial, states_out=out)
+    result = (_finish(prep, found, out) if found is not None
+              else _calculate(prep, choice, memo=memo, initial=initial, states_out=out))
     notes = lethal_notes(scenario, choice)
     return result.model_copy(update={"notes": notes + result.notes}), out
 
 
 @dataclass
 class _Lines:
-    """Every weapon line's totals, packets and explanations (the attacker's side)."""
+    """Every weapon line's totals, packets and notes (the attacker's side)."""
 
     hits: list[FloatArray]
     nm: list[FloatArray]
     normal: list[Packet]
     mortal: list[Packet]
     splits: dict[int, Split]
-    stages: list[StageExplanation]
     notes: list[str]
     not_calculated: list[str]
 
@@ -319,10 +331,9 @@ def _weapon_lines(weapons: tuple[ResolvedWeapon, ...], scenario: Scenario, space
                   rules: RuleSet, lethal: tuple[bool | None, ...], memo: dict[Any, Any],
                   command: str | None, not_calculated: list[str]) -> _Lines:
     """Gather attack dice, hit and wound rolls (05.01-05.02, ``dice_stages``) of every
-    line: the totals over its dice, the packets that reach the target (a normal attack
-    saved per group, 05.04 Saving Throw; a Devastating Wounds critical, 24.10) and the
-    stage explanations."""
-    out = _Lines([], [], [], [], {}, [], [], not_calculated)
+    line: the totals over its dice and the packets that reach the target (a normal attack
+    saved per group, 05.04 Saving Throw; a Devastating Wounds critical, 24.10)."""
+    out = _Lines([], [], [], [], {}, [], not_calculated)
     mortal = [Packet((0.0,) * len(space.groups), tuple(w.mortal_pmf.tolist()),
                      w.fnp_effect, w.mortal_precision, mortal=w.mortal_afresh)
               for w in weapons]
@@ -342,22 +353,27 @@ def _weapon_lines(weapons: tuple[ResolvedWeapon, ...], scenario: Scenario, space
         out.nm.append(t.nm)
         out.notes.extend(w.notes + t.die.notes)
         out.not_calculated.extend(x for x in w.not_calculated if x not in out.not_calculated)
-        saves, save_texts = [], []
-        for g in space.groups:
-            p, text = save_probability(g, w, rules)
-            saves.append(p)
-            save_texts.append(f"{g.name}: {text}")
+        saves = [save_probability(g, w, rules)[0] for g in space.groups]
         out.normal.append(Packet(tuple(saves), tuple(w.damage_pmf.tolist()),
                                  w.fnp_effect, w.precision))
         out.mortal.append(mortal[wi])
+    return out
+
+
+def _stage_explanations(weapons: tuple[ResolvedWeapon, ...], groups: tuple[Group, ...],
+                        rules: RuleSet) -> list[StageExplanation]:
+    """Per weapon line the explanations of its stages (05.01-05.04, damage): only for the
+    result document (the Lethal Hits search needs none)."""
+    out = []
+    for w in weapons:
         for stage in ("attacks", "hit", "wound"):
             if stage in w.explanations:
-                out.stages.append(StageExplanation.model_validate(
+                out.append(StageExplanation.model_validate(
                     {"weapon": w.name, "stage": stage, "detail": w.explanations[stage]}))
-        out.stages.append(StageExplanation(weapon=w.name, stage="save",
-                                           detail="; ".join(save_texts)))
-        out.stages.append(StageExplanation(weapon=w.name, stage="damage",
-                                           detail=w.explanations["damage"]))
+        texts = (f"{g.name}: {save_probability(g, w, rules)[1]}" for g in groups)
+        out.append(StageExplanation(weapon=w.name, stage="save", detail="; ".join(texts)))
+        out.append(StageExplanation(weapon=w.name, stage="damage",
+                                    detail=w.explanations["damage"]))
     return out
 
 
@@ -386,17 +402,20 @@ def _branches(lines: _Lines, weapons: tuple[ResolvedWeapon, ...],
 
 def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches: Branches,
                    space: StateSpace, rules: RuleSet, before: list[tuple[str, FloatArray]],
-                   fnp_effect: int | None, track_unsaved: bool, memo: dict[Any, Any],
-                   initial: Initial | None = None) -> tuple[StateSpace, FloatArray]:
+                   fnp_effect: int | None, track_unsaved: bool | None,
+                   memo: dict[Any, Any], initial: Initial | None = None,
+                   ) -> tuple[StateSpace, FloatArray, bool]:
     """The target's states (``allocation``) after mortal wounds before the attacks (06.02:
     one at a time, spilling over), then every line in order (``chain``: 05.03 allocation
     order, 05.04 saves, 24.10 Devastating Wounds), summed over the branches; one group of
-    one part takes the fast path (``one_group``)."""
+    one part takes the fast path (``one_group``). Also says whether the unsaved counts
+    were kept (``track_unsaved`` None: on the fast path only, see ``_states``)."""
     fast = one_group_chain(space, lines.normal, lines.mortal, branches,
                            rules.devastating_wounds_per_line, [pmf for _, pmf in before],
-                           fnp_effect, track_unsaved, memo, initial)
+                           fnp_effect, track_unsaved is not False, memo, initial)
     if fast is not None:
-        return fast
+        return (*fast, track_unsaved is not False)
+    track_unsaved = bool(track_unsaved)
     maps = ["reset", *(["precision_start", "precision_end"]
                        if any(w.precision for w in weapons) else [])]
     mw_packet = Packet((0.0,) * len(space.groups), (0.0, 1.0), fnp_effect, False,
@@ -467,7 +486,7 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
             final += run_deferred(line_ops, nms, x0, mp)
         else:
             final += run_chain(line_ops, nms, x0, mp, per_line)
-    return space, final
+    return space, final, track_unsaved
 
 
 @dataclass(frozen=True)
@@ -489,16 +508,38 @@ def _prepare(scenario: Scenario) -> _Prepared:
     return _Prepared(applied, rules, effects, named, resolve_weapons(applied, rules, effects))
 
 
+@dataclass(frozen=True)
+class _Final:
+    """One calculation up to the target's final states (``final`` over ``space``, with
+    the unsaved counts when ``tracked``), and what the result document is built from."""
+
+    lines: _Lines
+    branches: Branches
+    before: list[tuple[str, FloatArray]]
+    space: StateSpace
+    final: FloatArray
+    tracked: bool
+
+
 def _calculate(prep: _Prepared, lethal: tuple[bool | None, ...],
                track_unsaved: bool = True, memo: dict[Any, Any] | None = None,
                initial: Initial | None = None, states_out: Initial | None = None) -> Result:
-    """The whole calculation for fixed attacker choices, stage by stage. Without
-    ``track_unsaved`` the unsaved counts are not kept (the result's ``unsaved`` is then
-    meaningless): enough for the expected damage, at a fraction of the cost. ``memo``
-    shares the parts that do not depend on the choices between calls for one scenario
-    (totals per weapon and choice, the target's states and operators). ``initial``: the
-    target's starting distribution (``calculate_exact_from``); ``states_out`` receives the
-    final one."""
+    """The whole calculation for fixed attacker choices, stage by stage (``_states``,
+    then ``_finish``). Without ``track_unsaved`` the unsaved counts are not kept (the
+    result's ``unsaved`` is then meaningless): enough for the expected damage, at a
+    fraction of the cost. ``memo`` shares the parts that do not depend on the choices
+    between calls for one scenario (totals per weapon and choice, the target's states and
+    operators). ``initial``: the target's starting distribution (``calculate_exact_from``);
+    ``states_out`` receives the final one."""
+    return _finish(prep, _states(prep, lethal, track_unsaved, memo, initial), states_out)
+
+
+def _states(prep: _Prepared, lethal: tuple[bool | None, ...], track_unsaved: bool | None,
+            memo: dict[Any, Any] | None, initial: Initial | None) -> _Final:
+    """The attacker's side (05.01-05.02 per line, 15.02 branches) and the target's final
+    states (06.02 mortal wounds before, then the lines). ``track_unsaved`` None: the
+    unsaved counts are kept when the one-group fast path takes the chain (at almost no
+    cost there), not on the general path."""
     memo = {} if memo is None else memo
     scenario, rules, effects, named = prep.scenario, prep.rules, prep.effects, prep.named
     weapons = prep.weapons
@@ -512,18 +553,26 @@ def _calculate(prep: _Prepared, lethal: tuple[bool | None, ...],
     before = [(f"{e.mortal_wounds} mortal wounds", e.mortal_wounds.pmf())
               for e in effects if e.mortal_wounds is not None] + list(named.mortal_before)
     fnp_effect = min((e.fnp for e in effects if e.fnp), default=None)
-    space, final = _target_states(weapons, lines, branches, space, rules, before, fnp_effect,
-                                  track_unsaved, memo, initial)
-    stages = lines.stages + [
+    end, final, tracked = _target_states(weapons, lines, branches, space, rules, before,
+                                         fnp_effect, track_unsaved, memo, initial)
+    return _Final(lines, branches, before, end, final, tracked)
+
+
+def _finish(prep: _Prepared, done: _Final, states_out: Initial | None = None) -> Result:
+    """The result document (``readout``) of a finished calculation; ``states_out``
+    receives the final states (see ``_calculate``)."""
+    space, final, lines = done.space, done.final, done.lines
+    stages = _stage_explanations(prep.weapons, space.groups, prep.rules) + [
         StageExplanation(weapon=label, stage="damage",
                          detail="mortal wounds before the attacks (06.02)")
-        for label, _ in before]
+        for label, _ in done.before]
     if states_out is not None:
         by_state = final.sum(axis=1)
         for i, s in enumerate(space.states):  # a Precision mark means nothing after
             if by_state[i]:
                 c = space.canonical(s)
                 states_out[c] = states_out[c] + final[i] if c in states_out else final[i]
-    side = AttackerSide(weapons, branches, stages, lines.notes, lines.not_calculated, named,
-                        scenario.attacker.keywords)
-    return assemble(rules, side, read_out(space, final, scenario.target.keywords))
+    side = AttackerSide(prep.weapons, done.branches, stages, lines.notes,
+                        lines.not_calculated, prep.named, prep.scenario.attacker.keywords)
+    return assemble(prep.rules, side,
+                    read_out(space, final, prep.scenario.target.keywords))
