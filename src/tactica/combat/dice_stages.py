@@ -9,7 +9,7 @@ once per weapon.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -292,8 +292,7 @@ def _compound_fft(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
     counts = count_pmf.tolist()
     nmax = len(counts) - 1
     shape = tuple((d - 1) * nmax + 1 for d in per_die.shape)
-    axes = tuple(range(per_die.ndim))
-    spectrum = np.fft.rfftn(per_die, s=shape, axes=axes)
+    spectrum = _spectrum(per_die, shape)
     # the fewest dice N can be, ``low``: F(die)^low factored out, by repeated squaring
     # (a fixed number of dice, the common case, is that power alone)
     low = next((k for k, c in enumerate(counts) if c), 0)
@@ -304,7 +303,7 @@ def _compound_fft(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
             acc += counts[k]
     if low:
         acc *= _power(spectrum, low)
-    total: FloatArray = np.fft.irfftn(acc, s=shape, axes=axes)
+    total: FloatArray = np.fft.irfftn(acc, s=shape, axes=tuple(range(per_die.ndim)))
     total[total < _FFT_FLOOR] = 0.0
     # the exact mass by Horner's scheme in Python floats (numpy's ``polyval``, term for
     # term, without its array set-up)
@@ -318,6 +317,32 @@ def _compound_fft(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
             raise ArithmeticError(f"compound: totals sum to {got!r}, expected {mass!r}")
         total *= mass / got
     return total
+
+
+def _spectrum(per_die: FloatArray, shape: tuple[int, ...]) -> npt.NDArray[np.complex128]:
+    """``np.fft.rfftn(per_die, s=shape)`` for a 1-D or 2-D die: the discrete Fourier
+    transform of the few non-padded cells as products with the DFT matrices
+    (``_dft``), a few microseconds instead of a transform of the whole padded grid."""
+    if per_die.ndim == 1:
+        out: npt.NDArray[np.complex128] = per_die @ _dft(shape[0], per_die.shape[0], True)
+        return out
+    if per_die.ndim == 2:
+        out = _dft(shape[0], per_die.shape[0], False).T @ (
+            per_die @ _dft(shape[1], per_die.shape[1], True))
+        return out
+    return np.fft.rfftn(per_die, s=shape, axes=tuple(range(per_die.ndim)))
+
+
+@lru_cache(maxsize=256)
+def _dft(n: int, size: int, half: bool) -> npt.NDArray[np.complex128]:
+    """``out[j, k] = exp(-2 pi i j k / n)`` for j < ``size`` and the frequencies k of a
+    transform of length ``n`` (``half``: the ``n // 2 + 1`` of a real one); the angle
+    taken modulo a full turn first (exact integers). Read-only, kept between calls
+    (``benchmarks/run.py`` clears it)."""
+    k = np.arange(n // 2 + 1 if half else n)
+    out: npt.NDArray[np.complex128] = np.exp((-2j * np.pi / n) * (np.outer(np.arange(size), k) % n))
+    out.flags.writeable = False
+    return out
 
 
 def _power(spectrum: npt.NDArray[np.complex128], k: int) -> npt.NDArray[np.complex128]:
