@@ -17,12 +17,17 @@ from hypothesis import strategies as st
 
 from tactica.combat import exact
 from tactica.combat.allocation import StateSpace, build_groups
+from tactica.combat.attack_lines import search_mean
 from tactica.combat.result import Result
 from tactica.combat.scenario import Scenario, ScenarioError
 
 from .test_properties import scenarios
 
 TOL = 1e-12
+STRESS = {"attacker": {"weapons": [{
+    "name": "g", "count": 40, "range": 24, "A": "1", "skill": 3, "S": 6, "AP": -1,
+    "D": "D6", "abilities": ["Sustained Hits 2", "Lethal Hits", "Devastating Wounds"]}]},
+    "target": {"models": [{"count": 10, "T": 5, "Sv": 3, "W": 3, "fnp": 5}]}}
 
 
 def _gap(a: Any, b: Any, path: str = "") -> float:
@@ -90,13 +95,47 @@ def test_the_search_finishes_as_the_plain_calculation(doc: dict[str, Any]) -> No
 
 def test_the_stress_case_shares_the_hit_totals_between_the_choices() -> None:
     """40 attacks, Sustained Hits 2, Lethal Hits, Devastating Wounds: one die's hits do
-    not depend on the Lethal Hits choice, so the memo holds one hit total and a wound
-    total per choice."""
-    s = Scenario.model_validate({"attacker": {"weapons": [{
-        "name": "g", "count": 40, "range": 24, "A": "1", "skill": 3, "S": 6, "AP": -1,
-        "D": "D6", "abilities": ["Sustained Hits 2", "Lethal Hits", "Devastating Wounds"]}]},
-        "target": {"models": [{"count": 10, "T": 5, "Sv": 3, "W": 3, "fnp": 5}]}})
+    not depend on the Lethal Hits choice, so both choices calculated with one memo hold
+    one hit total and a wound total per choice; ``calculate_exact`` takes Lethal Hits
+    here and computes the declined choice's mean without its wound totals."""
+    p = exact._prepare(Scenario.model_validate(STRESS))
     memo: dict[Any, Any] = {}
-    exact.calculate_exact(s, memo=memo)
+    for choice in ((True,), (False,)):
+        exact._calculate(p, choice, memo=memo)
     kinds = [k[0] for k in memo if isinstance(k, tuple) and k[0].endswith("totals")]
     assert sorted(kinds) == ["hit totals", "wound totals", "wound totals"]
+    memo = {}
+    assert exact.calculate_exact(p.scenario, memo=memo).notes[0].startswith(
+        "g: Lethal Hits taken")
+    kinds = [k[0] for k in memo if isinstance(k, tuple) and k[0].endswith("totals")]
+    assert sorted(kinds) == ["hit totals", "wound totals"]
+
+
+@settings(max_examples=80, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.composite(_open_choice)())
+def test_the_search_mean_is_the_full_calculations_mean(doc: dict[str, Any]) -> None:
+    """``attack_lines.search_mean`` (one-dimensional totals, thinned per die) gives the
+    expected damage of the full calculation of the same choice, where it applies."""
+    s = Scenario.model_validate(doc)
+    try:
+        p = exact._prepare(s)
+    except ScenarioError:
+        return
+    for choice in ((True,) * len(p.weapons), (False,) * len(p.weapons)):
+        try:
+            full = exact._calculate(p, choice).damage.mean
+        except ScenarioError:
+            continue
+        got = search_mean(p.scenario, p.rules, p.effects, p.named, p.weapons, choice)
+        if got is not None:
+            assert abs(got - full) <= TOL
+
+
+def test_the_search_mean_applies_to_the_stress_case() -> None:
+    s = Scenario.model_validate(STRESS)
+    p = exact._prepare(s)
+    for choice in ((True,), (False,)):
+        got = search_mean(p.scenario, p.rules, p.effects, p.named, p.weapons, choice)
+        assert got is not None
+        assert abs(got - exact._calculate(p, choice).damage.mean) <= TOL

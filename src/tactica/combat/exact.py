@@ -44,8 +44,8 @@ from .allocation import (
     State,
     StateSpace,
     build_groups,
-    loss_pmf,
 )
+from .attack_lines import packets, search_mean, weapon_die
 from .chain import (
     LineOps,
     PooledPlan,
@@ -62,7 +62,7 @@ from .command_reroll import (
     command_split,
 )
 from .deferred import run_deferred
-from .dice_stages import DieOutcome, compound, die_outcome
+from .dice_stages import DieOutcome, compound
 from .effects import NamedEffects, resolve_effects
 from .one_group import one_group_chain
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
@@ -117,25 +117,6 @@ def resolve_weapons(
     return tuple(out)
 
 
-def _expected_values(w: ResolvedWeapon, space: StateSpace,
-                     rules: RuleSet) -> tuple[float, float]:
-    """Expected damage of one wound that goes to saves, and of one Devastating-Wounds
-    critical, against the group first in the allocation order (for attacker choices)."""
-    g = space.current(space.initial)
-    assert g is not None
-    grp = space.groups[g]
-    p_save, _ = save_probability(grp, w, rules)
-    fnp = min((f for f in (grp.fnp, w.fnp_effect) if f is not None), default=None)
-
-    def mean_loss(pmf: FloatArray) -> float:
-        loss = loss_pmf(tuple(pmf.tolist()), grp.first_wounds, fnp)
-        return float(np.dot(np.arange(len(loss)), loss))
-
-    e_normal = (1 - p_save) * mean_loss(w.damage_pmf)
-    e_mortal = mean_loss(w.mortal_pmf)
-    return e_normal, e_mortal
-
-
 @dataclass(frozen=True)
 class _WeaponTotals:
     """One weapon line's totals over its attack dice, and the values of its outcomes."""
@@ -152,8 +133,8 @@ def _weapon_totals(w: ResolvedWeapon, wi: int, scenario: Scenario, space: StateS
                    one: tuple[DieOutcome, float, float] | None = None) -> _WeaponTotals:
     """The exact totals of weapon line ``wi`` (hits; (n, m) wounds to save and criticals)
     for the attacker's Lethal Hits choice, kept in ``memo`` per choice; ``one``: its die
-    (``_weapon_die``) when known."""
-    die, e_normal, e_mortal = one or _weapon_die(w, wi, space, rules, lethal)
+    (``attack_lines.weapon_die``) when known."""
+    die, e_normal, e_mortal = one or weapon_die(w, wi, space, rules, lethal)
     # each keyed on what it depends on (the count of dice and one die's hits, or its
     # wounds), so the Lethal Hits choices share the hits, and a batch
     # (``batch.calculate_many``) shares the hits between targets (they do not depend on
@@ -166,15 +147,6 @@ def _weapon_totals(w: ResolvedWeapon, wi: int, scenario: Scenario, space: StateS
     if hits_key not in memo:
         memo[hits_key] = compound(w.attacks_pmf, die.hits)
     return _WeaponTotals(die, memo[hits_key], memo[nm_key], e_normal, e_mortal)
-
-
-def _weapon_die(w: ResolvedWeapon, wi: int, space: StateSpace, rules: RuleSet,
-                lethal: tuple[bool | None, ...]) -> tuple[DieOutcome, float, float]:
-    """One attack die of line ``wi`` for the attacker's Lethal Hits choice, and the
-    values of its outcomes."""
-    e_normal, e_mortal = _expected_values(w, space, rules)
-    choice = lethal[wi] if wi < len(lethal) else None
-    return die_outcome(w, e_normal, e_mortal, choice), e_normal, e_mortal
 
 
 def _totals_key(w: ResolvedWeapon, die: DieOutcome) -> tuple[Any, ...]:
@@ -255,23 +227,34 @@ def _lethal_search(scenario: Scenario, finish: bool = True, initial: Initial | N
     none: list[bool | None] = [None] * len(prep.weapons)
     if not open_ or len(open_) > _MAX_LETHAL_SEARCH:
         return tuple(none), None
-    best: tuple[float, tuple[bool | None, ...], _Final] | None = None
+    best: tuple[float, tuple[bool | None, ...], _Final | None] | None = None
     memo = {} if memo is None else memo
     keywords = prep.scenario.target.keywords
     for combo in product((True, False), repeat=len(open_)):
         choice = list(none)
         for i, take in zip(open_, combo, strict=True):
             choice[i] = take
-        # only the expected damage decides (no result document); the unsaved counts only
-        # where they come at almost no cost, for the finished result
-        done = _states(prep, tuple(choice), None if finish else False, memo, initial)
-        mean = Distribution.from_array(read_out(done.space, done.final, keywords).damage).mean
+        # only the expected damage decides (no result document). The first choice (take
+        # every Lethal Hits: ties keep it) up to its final states, with the unsaved counts
+        # where they come at almost no cost (the one-group fast path), for the result;
+        # the others by one-dimensional totals where they can (``attack_lines.
+        # search_mean``), made again in full only if one of them is better
+        mean = (search_mean(prep.scenario, prep.rules, prep.effects, prep.named,
+                            prep.weapons, tuple(choice))
+                if initial is None and best is not None else None)
+        done = None
+        if mean is None:
+            done = _states(prep, tuple(choice), None if finish else False, memo, initial)
+            mean = Distribution.from_array(
+                read_out(done.space, done.final, keywords).damage).mean
         if best is None or mean > best[0] + 1e-12:
             best = (mean, tuple(choice), done)
     assert best is not None
     if not finish:
         return best[1], None
-    found = best[2] if best[2].tracked else _states(prep, best[1], True, memo, initial)
+    found = best[2]
+    if found is None or not found.tracked:
+        found = _states(prep, best[1], True, memo, initial)
     return best[1], found
 
 
@@ -334,10 +317,8 @@ def _weapon_lines(weapons: tuple[ResolvedWeapon, ...], scenario: Scenario, space
     line: the totals over its dice and the packets that reach the target (a normal attack
     saved per group, 05.04 Saving Throw; a Devastating Wounds critical, 24.10)."""
     out = _Lines([], [], [], [], {}, [], not_calculated)
-    mortal = [Packet((0.0,) * len(space.groups), tuple(w.mortal_pmf.tolist()),
-                     w.fnp_effect, w.mortal_precision, mortal=w.mortal_afresh)
-              for w in weapons]
-    dies = [_weapon_die(w, wi, space, rules, lethal) for wi, w in enumerate(weapons)]
+    normal, mortal = packets(weapons, space, rules)
+    dies = [weapon_die(w, wi, space, rules, lethal) for wi, w in enumerate(weapons)]
     if not all(_totals_key(w, d[0]) in memo for w, d in zip(weapons, dies, strict=True)):
         check_lines(weapons, [d[0].to_save for d in dies], space, rules, mortal)
     for wi, w in enumerate(weapons):
@@ -353,9 +334,7 @@ def _weapon_lines(weapons: tuple[ResolvedWeapon, ...], scenario: Scenario, space
         out.nm.append(t.nm)
         out.notes.extend(w.notes + t.die.notes)
         out.not_calculated.extend(x for x in w.not_calculated if x not in out.not_calculated)
-        saves = [save_probability(g, w, rules)[0] for g in space.groups]
-        out.normal.append(Packet(tuple(saves), tuple(w.damage_pmf.tolist()),
-                                 w.fnp_effect, w.precision))
+        out.normal.append(normal[wi])
         out.mortal.append(mortal[wi])
     return out
 

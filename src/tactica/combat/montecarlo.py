@@ -59,11 +59,11 @@ from ..dice import FloatArray
 from ..rules import get_ruleset
 from ..rules.base import RuleSet
 from .allocation import Group, StateSpace, TooLargeError, build_groups
+from .attack_lines import expected_values
 from .dice_stages import die_outcome, hit_classes, wound_classes
 from .effects import NamedEffects, resolve_effects
 from .exact import (
     ScenarioError,
-    _expected_values,
     command_reroll_policy,
     lethal_choices,
     lethal_notes,
@@ -129,8 +129,8 @@ def _keep(groups: tuple[Group, ...], fnp_effect: int | None) -> FloatArray:
 def _plan(w: ResolvedWeapon, scenario: Scenario, space: StateSpace, rules: RuleSet,
           lethal: bool | None = None) -> _Plan:
     """Everything about ``w`` that does not depend on the dice: the same decisions, values
-    and choices the exact engine takes (``exact._expected_values``, ``die_outcome``)."""
-    e_normal, e_mortal = _expected_values(w, space, rules)
+    and choices the exact engine takes (``attack_lines.expected_values``, ``die_outcome``)."""
+    e_normal, e_mortal = expected_values(w, space, rules)
     die = die_outcome(w, e_normal, e_mortal, lethal)
     sus = w.sustained.pmf() if w.sustained is not None else np.array([1.0])
 

@@ -61,9 +61,10 @@ from numpy.lib.stride_tricks import as_strided
 from ..dice import FloatArray
 from .allocation import Group, Packet, State, StateSpace
 from .chain import drop_negligible_tail
+from .dice_stages import compound
 
 __all__ = ["MAX_CELLS", "MAX_WOUNDS", "PacketMatrix", "general_chain", "held_back",
-           "line_step", "loss_table", "one_group_chain", "packet_matrix", "thin"]
+           "line_step", "loss_table", "mean_damage", "one_group_chain", "packet_matrix", "thin"]
 
 #: Above this many wounds in the unit the general path (and its size guard) is used.
 MAX_WOUNDS = 400
@@ -464,6 +465,45 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
             final = _padded_sum(final, held_back(x0, lines, mortals[dw[0]] if dw else None,
                                                  track))
     return _into_space(space.groups, top, final, memo)
+
+
+def mean_damage(space: StateSpace, normal: Sequence[Packet], mortal: Sequence[Packet],
+                lines: Sequence[tuple[FloatArray, FloatArray]], per_line: bool) -> float | None:
+    """The expected damage of the lines in order into the undamaged target, for the
+    attacker's choices (24.23 Lethal Hits, ``exact``), by one-dimensional totals: per
+    line ``(attacks pmf, one die's (n, m) pmf)``. With one group every wound is saved on
+    its own, so one die's wounds are thinned to failed saves first (``thin``: the same
+    binomial as of the totals) and, as a critical does what a failed save does
+    (``_same_packet``), only its count of packets f + m matters (``_total_counts``):
+    the totals of that over the dice are one-dimensional, a fraction of the (n, m)
+    totals' work. The same chain (``line_step``) as ``one_group_chain``, the unsaved
+    counts not kept; equal to its mean to float rounding and the negligible tails
+    (``drop_negligible_tail``, under 1e-13 here). None where the fast path does not
+    apply or a line's criticals are not its failed saves' packet."""
+    if not _ENABLED.get() or len(space.groups) != 1 or not normal:
+        return None
+    group = space.groups[0]
+    if not per_line and len(lines) > 1:
+        return None
+    if any(not p.counts for p in [*normal, *mortal]) or any(p.save[0] for p in mortal):
+        return None
+    start = _start(space, None, False)
+    if start is None:
+        return None
+    top = len(start) - 1
+    x = start
+    for (attacks, die), fail, crit in zip(lines, normal, mortal, strict=True):
+        if _has_dw(die) and not _same_packet(fail, crit, group):
+            return None
+        per_die = _total_counts(thin(die, 1.0 - fail.save[0]))[:, 0]
+        counts = drop_negligible_tail(compound(attacks, per_die)[:, None])
+        if counts.shape[0] * (counts.shape[0] + top) > MAX_CELLS:
+            return None
+        op = packet_matrix(fail.damage, _fnp(group, fail), group.W, top)
+        x = line_step(x, counts, op, None, False)
+    h0 = _wounds(space.initial, group)
+    assert h0 is not None
+    return float(np.dot(h0 - np.arange(top + 1), x[:, 0]))
 
 
 #: One line stepped: (states, line index, the line's (n, m) pmf) -> states.
