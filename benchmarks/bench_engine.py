@@ -165,9 +165,10 @@ def table(runs: int) -> str:
         "The icepool row computes only the total damage of the 40 attacks, as if damage "
         "carried from model to model (no allocation), hence its higher mean; the engine "
         "computes every stage, allocation and models destroyed exactly. Under 11th the "
-        "engine also decides the optional Lethal Hits (24.23) by computing the expected "
-        "damage of the whole attack both ways (reference facts §4), then the full result "
-        "for the better choice, hence the longer 11th time. The general-chain row is "
+        "engine also decides the optional Lethal Hits (24.23) by the expected damage of "
+        "the whole attack both ways (reference facts §4: taking it in full, declining it "
+        "by its expected damage alone), hence the longer 11th time. The general-chain "
+        "row is "
         "the same result with the one-group fast path of the target's chain turned off "
         "(`tactica.combat.one_group.general_chain`).",
     ]

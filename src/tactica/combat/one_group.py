@@ -26,6 +26,9 @@ weapon (05.03) change nothing here: the one group is always the one attacked.
   weighted by P(at least ``j`` packets); then the same for the criticals. When a
   critical does what a failed save does (11th: its mortal wounds equal the weapon's D,
   24.10, nothing halved or reduced) only the total count f + m matters.
+* **The expected damage alone** (``mean_damage``, for the attacker's Lethal Hits choice,
+  24.23): the same line steps without the unsaved counts, on one-dimensional totals
+  (one die's wounds thinned to failed saves, then f + m per die, compounded).
 
 Worked example (by hand): 3 failed saves of D2 into 2 models of W3 (h = 6). The first
 takes 2 from the first model (h = 4: one wound left on it), the second destroys it (the
