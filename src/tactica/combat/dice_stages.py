@@ -324,9 +324,16 @@ def _irfftn(a: Any, shape: tuple[int, ...]) -> FloatArray:
     return out
 
 
+#: Up to this many products die by die, the sums are made on Python floats
+#: (``_compound_few``): a few microseconds instead of numpy's per-slice overhead.
+_FEW_PRODUCTS = 2500
+
+
 def _compound_direct(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
     """``compound`` die by die: the totals of k dice, one more die at a time."""
     nmax = len(count_pmf) - 1
+    if per_die.ndim <= 2 and per_die.size ** 2 * nmax * nmax <= _FEW_PRODUCTS:
+        return _compound_few(count_pmf, per_die)
     step = tuple(s - 1 for s in per_die.shape)
     shape = tuple(d * nmax + 1 for d in step)
     total = np.zeros(shape)
@@ -349,3 +356,34 @@ def _compound_direct(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
             nxt[dst] += p * src
         cur = nxt
     return total
+
+
+def _compound_few(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
+    """``_compound_direct`` on Python floats, bit for bit: the same products added to
+    each cell in the same order (the die's faces in C order, one die at a time; the
+    k-dice totals weighted by P(N = k) added last), on flat lists."""
+    nmax = len(count_pmf) - 1
+    r, c = per_die.shape if per_die.ndim == 2 else (per_die.shape[0], 1)
+    rows, cols = (r - 1) * nmax + 1, (c - 1) * nmax + 1
+    support = [((x // c) * cols + x % c, p)
+               for x, p in enumerate(per_die.ravel().tolist()) if p]
+    total = [0.0] * (rows * cols)
+    cur = [0.0] * (rows * cols)
+    cur[0] = 1.0
+    for k, weight in enumerate(count_pmf.tolist()):
+        if weight:
+            for x, v in enumerate(cur):
+                total[x] += weight * v
+        if k == nmax:
+            break
+        # the region reachable with k dice: rows and columns 0 .. (r-1)k, (c-1)k
+        ext_r, ext_c = (r - 1) * k + 1, (c - 1) * k + 1
+        nxt = [0.0] * (rows * cols)
+        for off, p in support:
+            for a in range(ext_r):
+                base = a * cols
+                for b in range(ext_c):
+                    nxt[base + b + off] += p * cur[base + b]
+        cur = nxt
+    return np.array(total, dtype=np.float64).reshape(
+        (rows, cols) if per_die.ndim == 2 else (rows,))
