@@ -112,3 +112,22 @@ def test_few_dice_on_python_floats_are_the_numpy_sums_bit_for_bit(seed: int) -> 
         mp.setattr(dice_stages, "_FEW_PRODUCTS", -1)  # the numpy slices
         plain = dice_stages._compound_direct(count, die)
     assert few.shape == plain.shape and few.tobytes() == plain.tobytes()
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_tail_cut_is_the_cumulative_sums_cut(seed: int) -> None:
+    """``drop_negligible_tail`` (tail masses summed on Python floats) cuts where the
+    numpy formulation (reversed ``np.cumsum`` of the row and column sums) cuts: random
+    joint pmfs whose last rows and columns carry masses around the 1e-15 bound."""
+    from tactica.combat.chain import NEGLIGIBLE_TAIL, drop_negligible_tail
+
+    rng = np.random.default_rng(seed)
+    nm = rng.random((int(rng.integers(1, 30)), int(rng.integers(1, 6))))
+    nm /= nm.sum()
+    tiny = rng.random(nm.shape) < 0.5
+    nm[tiny] *= 10.0 ** -rng.integers(13, 18, size=int(tiny.sum()))
+    rows = np.cumsum(nm.sum(axis=1)[::-1])[::-1]
+    cols = np.cumsum(nm.sum(axis=0)[::-1])[::-1]
+    r = max(1, int(np.count_nonzero(rows > NEGLIGIBLE_TAIL)))
+    c = max(1, int(np.count_nonzero(cols > NEGLIGIBLE_TAIL)))
+    assert drop_negligible_tail(nm).shape == (r, c)
