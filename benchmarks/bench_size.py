@@ -29,6 +29,7 @@ from readme import write_section
 from tactica import calculate
 from tactica.combat import exact, size
 from tactica.combat.allocation import TooLargeError
+from tactica.combat.one_group import general_chain
 
 _W3 = {"name": "model", "count": 10, "T": 5, "Sv": 3, "W": 3, "fnp": 5}
 _CAPTAIN = {"name": "Captain", "count": 1, "T": 4, "Sv": 2, "invuln": 4, "W": 6,
@@ -172,7 +173,7 @@ class _Probe:
 
 
 def _row(name: str, doc: dict[str, Any]) -> str:
-    with _Probe() as probe:
+    with _Probe() as probe, general_chain():
         t0 = time.process_time()
         try:
             calculate(doc)
@@ -204,7 +205,10 @@ def main(argv: list[str] | None = None) -> int:
         "`held back`: how the 10th-edition Devastating Wounds criticals held back until "
         "the whole unit has attacked were carried (`keys`: one state vector per "
         "combination of their counts; `tensor`: as an operator over the target's "
-        "states, `combat/deferred.py`).",
+        "states, `combat/deferred.py`). Every call runs the general chain "
+        "(`one_group.general_chain()`), whose cost the model predicts; in normal use a "
+        "target of one allocation group takes the one-group fast path instead, bounded "
+        "by that path's own limit on the numbers a line holds.",
         "",
         "| case | call (ms) | chain (ms) | predicted (ms) | ratio | held back | "
         "refused because |",

@@ -384,6 +384,23 @@ def _branches(lines: _Lines, weapons: tuple[ResolvedWeapon, ...],
     return command_branches(lines.splits, use, lines.hits, lines.nm)
 
 
+def _start(space: StateSpace, initial: Initial | None, before: list[FloatArray],
+           mortal_wound: Operator | None, u_max: int, track_unsaved: bool) -> FloatArray:
+    """The target's states as the attacks start: undamaged (or ``initial``), then the
+    mortal wounds before the attacks, one at a time (06.02; Horner over their count)."""
+    x0 = np.zeros((len(space.states), u_max + 1))
+    for s, pmf in (initial or {space.initial: np.ones(1)}).items():
+        row = pmf if track_unsaved else np.array([pmf.sum()])
+        x0[space.index[s], : len(row)] += row
+    for pmf in before:
+        assert mortal_wound is not None
+        acc = np.zeros_like(x0)
+        for j in range(len(pmf) - 1, -1, -1):
+            acc = mortal_wound.apply(acc) + pmf[j] * x0
+        x0 = acc
+    return x0
+
+
 def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches: Branches,
                    space: StateSpace, rules: RuleSet, before: list[tuple[str, FloatArray]],
                    fnp_effect: int | None, track_unsaved: bool, memo: dict[Any, Any],
@@ -452,15 +469,8 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
                       ) if found_now else 0
     method = cost(n_states, found_edges,
                   [op_area(op.normal, n_states) for op in line_ops] if len(maps) > 1 else None)
-    x0 = np.zeros((n_states, u_max + 1))
-    for s, pmf in (initial or {space.initial: np.ones(1)}).items():
-        row = pmf if track_unsaved else np.array([pmf.sum()])
-        x0[space.index[s], : len(row)] += row
-    for _, pmf in before:
-        acc = np.zeros_like(x0)
-        for j in range(len(pmf) - 1, -1, -1):
-            acc = ops[-1].apply(acc) + pmf[j] * x0
-        x0 = acc
+    x0 = _start(space, initial, [pmf for _, pmf in before], ops[-1] if before else None,
+                u_max, track_unsaved)
     final = np.zeros_like(x0)
     for nms in chain_nm:
         if method == "tensor":  # held-back criticals as an operator (``deferred``)

@@ -78,7 +78,8 @@ from .mc_dice import (
     roll_sustained,
     roll_wounds,
 )
-from .profile import RerollPolicy, ResolvedWeapon, save_probability
+from .mc_target import NO_SAVE, Packets, TrialTarget
+from .profile import ResolvedWeapon, save_probability
 from .result import Distribution, NamedDistribution, Result, StageExplanation, WeaponSummary
 from .scenario import Scenario
 
@@ -93,23 +94,9 @@ Gen = np.random.Generator
 
 #: Trials per chunk are chosen so that one chunk rolls about this many dice.
 _CHUNK_DICE = 1 << 22
-_NO_SAVE = 7  # a save threshold no D6 reaches
 
 
 # --- one weapon line, decided once ------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Packets:
-    """Attacks (or Devastating-Wounds criticals) reaching the target: ``save[g]`` the D6
-    needed against group ``g`` without re-rolls (7: no save), ``keep[g]`` the probability
-    that a wound point is *not* ignored by Feel No Pain."""
-
-    save: IntArray
-    save_reroll: RerollPolicy
-    damage: Sampler
-    keep: FloatArray
-    precision: bool
 
 
 @dataclass(frozen=True)
@@ -122,8 +109,8 @@ class _Plan:
     lethal: bool
     wound_code: IntArray
     wound_reroll: BoolArray | None
-    normal: _Packets
-    mortal: _Packets
+    normal: Packets
+    mortal: Packets
     mortal_dynamic: bool  # 11th: mortal wounds pick a model each (06.02); 10th: attacks
     notes: tuple[str, ...]
     save_texts: tuple[str, ...]
@@ -151,12 +138,12 @@ def _plan(w: ResolvedWeapon, scenario: Scenario, space: StateSpace, rules: RuleS
     no_reroll = replace(w, save_reroll=None)
     for g in space.groups:
         p, _ = save_probability(g, no_reroll, rules)
-        saves.append(_NO_SAVE - round(6 * p))
+        saves.append(NO_SAVE - round(6 * p))
         texts.append(f"{g.name}: {save_probability(g, w, rules)[1]}")
     keep = _keep(space.groups, w.fnp_effect)
-    normal = _Packets(np.array(saves, dtype=np.int64), w.save_reroll, Sampler.of(w.damage_pmf),
+    normal = Packets(np.array(saves, dtype=np.int64), w.save_reroll, Sampler.of(w.damage_pmf),
                       keep, w.precision)
-    mortal = _Packets(np.full(len(space.groups), _NO_SAVE, dtype=np.int64), None,
+    mortal = Packets(np.full(len(space.groups), NO_SAVE, dtype=np.int64), None,
                       Sampler.of(w.mortal_pmf), keep, w.mortal_precision)
     return _Plan(
         w=w,
@@ -207,149 +194,6 @@ def _roll_weapon(rng: Gen, plan: _Plan, n: int, used: BoolArray | None = None) -
     return _Rolled(attacks, succ + crit + extra, normal, mortal)
 
 
-# --- the target, one state per trial ----------------------------------------------------
-
-
-class _Target:
-    """Per trial and group: models alive ``k`` and wounds left ``t`` on the group's first
-    (possibly wounded) model — the state of ``allocation.StateSpace``, one row per trial —
-    plus the declared allocation order ``rank`` and the current group ``cur`` (-1 once
-    the unit is destroyed)."""
-
-    def __init__(self, groups: tuple[Group, ...], n: int) -> None:
-        self.n_groups = len(groups)
-        self.W = np.array([g.W for g in groups], dtype=np.int64)
-        self.character = np.array([g.character for g in groups], dtype=np.bool_)
-        self.k = np.tile(np.array([g.count for g in groups], dtype=np.int64), (n, 1))
-        self.t = np.tile(np.array([g.first_wounds for g in groups], dtype=np.int64), (n, 1))
-        self._index = np.arange(len(groups), dtype=np.int64)
-        self._tier = np.where(self.character, 2, 0).astype(np.int64)
-        # allocation groups held in several parts (allocation.build_groups): parts of one
-        # group share its place in the order; within it a wounded model goes first
-        alloc = np.array([g.alloc for g in groups], dtype=np.int64)
-        self._same = alloc[:, None] == alloc[None, :]
-        self._alloc_first = np.array([int(np.flatnonzero(self._same[i])[0])
-                                      for i in range(len(groups))], dtype=np.int64)
-        self._parts = bool((self._alloc_first != self._index).any())
-        self.rank = np.zeros((n, len(groups)), dtype=np.int64)
-        self.cur = np.zeros(n, dtype=np.int64)
-        self._all = np.arange(n, dtype=np.int64)
-        self._big = 4 * self.n_groups
-
-    def _order(self, rows: IntArray) -> IntArray:
-        """The allocation order from the state (lower is earlier): non-CHARACTER groups
-        holding a wounded model, other non-CHARACTER groups, wounded CHARACTER groups,
-        other CHARACTER groups; ties in the order given (§4.8, ``StateSpace.current``)."""
-        if not self._parts:
-            tier = self._tier + (self.t[rows] >= self.W)
-            out: IntArray = tier * self.n_groups + self._index
-            return out
-        wounded = (self.k[rows] > 0) & (self.t[rows] < self.W)
-        group_wounded = (wounded.astype(np.int64) @ self._same.astype(np.int64)) > 0
-        tier = self._tier + ~group_wounded
-        out = tier * self.n_groups + self._alloc_first
-        return out
-
-    def _choose(self, rows: IntArray, dynamic: bool) -> IntArray:
-        """The first living group of each trial in ``rows`` (-1: none)."""
-        k = self.k[rows]
-        if self.n_groups == 1:
-            return np.where(k[:, 0] > 0, 0, -1)
-        score = self._order(rows) if dynamic else self.rank[rows]
-        score = np.where(k > 0, score, self._big)
-        best: IntArray = score.argmin(axis=1)
-        has = score.min(axis=1) < self._big
-        if self._parts:  # within the allocation group: a wounded model first
-            same = self._same[best] & (k > 0)
-            wounded = self.t[rows] < self.W
-            sub = np.where(same, np.where(wounded, 0, self.n_groups) + self._index, self._big)
-            best = sub.argmin(axis=1)
-        return np.where(has, best, -1)
-
-    def declare(self, precision: bool) -> None:
-        """§5.1: the allocation order is declared when a weapon's attacks start; with
-        Precision (24.28, §5.2) the first living CHARACTER group (wounded first) goes to
-        the front. The current group stays current until destroyed (05.04.01)."""
-        rank = self._order(self._all)
-        if precision and self.character.any():
-            pick = np.where((self.k > 0) & self.character, rank, self._big)
-            first = pick.argmin(axis=1)
-            has = pick.min(axis=1) < self._big
-            rank[self._all[has], first[has]] = -1
-        self.rank = rank
-        self.cur = self._choose(self._all, False)
-
-    def pooled_faces(self, rng: Gen, counts: IntArray, pk: _Packets) -> IntArray:
-        """05.04 (reference facts §6.2): each trial's save rolls made together, re-rolled
-        before sorting (``failed``: against the group current while they are rolled) and
-        sorted lowest first; row ``i`` holds ``counts[i]`` rolls, then 7s (never used)."""
-        width = int(counts.max()) if len(counts) else 0
-        faces = rng.integers(1, 7, size=(len(counts), width), dtype=np.int8)
-        if pk.save_reroll is not None:
-            need = pk.save[np.maximum(self.cur, 0)][:, None]
-            again = faces == 1 if pk.save_reroll == "ones" else faces < need
-            r = int(np.count_nonzero(again))
-            if r:
-                faces[again] = rng.integers(1, 7, size=r, dtype=np.int8)
-        faces[np.arange(width)[None, :] >= counts[:, None]] = _NO_SAVE
-        faces.sort(axis=1)
-        out: IntArray = faces.astype(np.int64)
-        return out
-
-    def apply(
-        self, rng: Gen, counts: IntArray, pk: _Packets, unsaved: IntArray, dynamic: bool,
-        pooled: bool = False,
-    ) -> None:
-        """``counts[i]`` packets to trial ``i``, one packet index at a time. ``dynamic``:
-        each packet picks its group afresh from the state (mortal wounds, 06.02).
-        ``pooled``: the save rolls are made together and resolved lowest first (05.04);
-        otherwise each packet's save is rolled when it is allocated."""
-        if dynamic:
-            self.cur = self._choose(self._all, True)
-        sorted_faces = self.pooled_faces(rng, counts, pk) if pooled else None
-        by_count = np.argsort(-counts, kind="stable")
-        remaining = len(counts) - np.cumsum(np.bincount(counts))  # trials with > j packets
-        for j in range(len(remaining) - 1):
-            a = by_count[: remaining[j]]
-            g = self.cur[a]
-            live = g >= 0  # §5.4: a destroyed unit takes nothing more
-            a, g = a[live], g[live]
-            if not len(a):
-                break
-            need = pk.save[g]
-            if sorted_faces is not None:
-                through = sorted_faces[a, j] < need
-                a, g = a[through], g[through]
-            elif (need < _NO_SAVE).any():
-                faces = rng.integers(1, 7, size=len(a), dtype=np.int8)
-                if pk.save_reroll is not None:
-                    again = faces == 1 if pk.save_reroll == "ones" else faces < need
-                    r = int(np.count_nonzero(again))
-                    if r:
-                        faces[again] = rng.integers(1, 7, size=r, dtype=np.int8)
-                through = faces < need
-                a, g = a[through], g[through]
-            unsaved[a] += 1
-            lost = pk.damage.draw(rng, len(a))
-            keep = pk.keep[g]
-            if (keep < 1.0).any():  # Feel No Pain: one D6 per wound point (§4.7)
-                lost = rng.binomial(lost, keep).astype(np.int64)
-            t = self.t[a, g]
-            k = self.k[a, g]
-            dead = lost >= t  # damage beyond the model's wounds is lost
-            k_new = k - dead
-            self.t[a, g] = np.where(dead, np.where(k_new > 0, self.W[g], 0), t - lost)
-            self.k[a, g] = k_new
-            moved = dead if (dynamic or self._parts) else dead & (k_new == 0)
-            if moved.any():
-                rows = a[moved]
-                self.cur[rows] = self._choose(rows, dynamic)
-
-    def wounds_left(self) -> IntArray:
-        left: IntArray = np.where(self.k > 0, self.t + (self.k - 1) * self.W, 0).sum(axis=1)
-        return left
-
-
 # --- the simulation ---------------------------------------------------------------------
 
 
@@ -375,7 +219,7 @@ class _Totals:
         return cls(z(), z(), z(), z(), z(), z(), z(), np.zeros((weapons, 4)))
 
 
-def _mortal(rng: Gen, target: _Target, plan: _Plan, m: IntArray, unsaved: IntArray) -> None:
+def _mortal(rng: Gen, target: TrialTarget, plan: _Plan, m: IntArray, unsaved: IntArray) -> None:
     """The Devastating Wounds criticals ``m`` of one line: mortal wounds picking a model
     afresh (11th, 06.02) or allocated like attacks, the order declared (10th)."""
     if not m.any():
@@ -388,7 +232,7 @@ def _mortal(rng: Gen, target: _Target, plan: _Plan, m: IntArray, unsaved: IntArr
 def _chunk(
     rng: Gen, rules: RuleSet, plans: list[_Plan], groups: tuple[Group, ...], lo: int, hi: int,
     hazard: tuple[int, int, int], out: _Totals,
-    before: tuple[tuple[Sampler, _Packets], ...] = (),
+    before: tuple[tuple[Sampler, Packets], ...] = (),
     lone_character: bool = False,
     start: tuple[IntArray, IntArray] | None = None,
 ) -> None:
@@ -396,7 +240,7 @@ def _chunk(
     Devastating Wounds, then hazard. ``start``: the target's state per trial (models
     alive and wounds left per group) instead of undamaged; it is updated in place."""
     n = hi - lo
-    target = _Target(groups, n)
+    target = TrialTarget(groups, n)
     if start is not None:
         target.k[:], target.t[:] = start[0][lo:hi], start[1][lo:hi]
     start_wounds = target.wounds_left()  # per trial (a sequence starts them apart)
@@ -504,7 +348,7 @@ class _SetUp:
     notes: tuple[str, ...]
     plans: list[_Plan]
     groups: tuple[Group, ...]
-    before: tuple[tuple[Sampler, _Packets], ...]
+    before: tuple[tuple[Sampler, Packets], ...]
     hazard: tuple[int, int, int]
 
 
@@ -528,7 +372,7 @@ def _set_up(original: Scenario) -> _SetUp:
     for wi in use:
         plans[wi] = replace(plans[wi], command=command)
     fnp_effect = min((e.fnp for e in effects if e.fnp), default=None)
-    mw = _Packets(np.full(len(groups), _NO_SAVE, dtype=np.int64), None,
+    mw = Packets(np.full(len(groups), NO_SAVE, dtype=np.int64), None,
                   Sampler.of(np.array([0.0, 1.0])), _keep(groups, fnp_effect), False)
     before = tuple((Sampler.of(e.mortal_wounds.pmf()), mw) for e in effects
                    if e.mortal_wounds is not None) + tuple(
