@@ -2,7 +2,9 @@
 
 For each case of ``benchmarks/cases.py`` (the engine stress case and five everyday ones)
 this times, as the median of ``--runs`` rounds after one warm-up call each (every round
-times every tool once, in turn, so load on a shared machine falls on all alike):
+times every exact tool once, in turn, so load on a shared machine falls on all alike;
+tactica's Monte Carlo in rounds of its own, because its 100,000-trial arrays flush the
+CPU's caches and the call timed after it would pay for that, up to twice its time):
 
 * tactica exact: ``tactica.calculate(document)`` on the scenario dict (validation
   included), with tactica's internal caches (damage/Feel No Pain loss tables, dice pmfs)
@@ -113,8 +115,7 @@ def run_case(case: Case, runs: int, peers: tuple[Peer, ...] = PEERS) -> CaseRun:
     exact_doc = {**case.document, "method": "exact"}
     mc_doc = {**case.document, "method": "monte-carlo", "trials": MC_TRIALS, "seed": MC_SEED}
     spec = describe(case)
-    jobs = {"exact": Job(lambda: calculate(exact_doc), clear_tactica_caches),
-            "mc": Job(lambda: calculate(mc_doc))}
+    jobs = {"exact": Job(lambda: calculate(exact_doc), clear_tactica_caches)}
     prepared: dict[str, Prepared | CannotExpress | None] = {}
     for peer in peers:
         prepared[peer.package] = peer.prepare(spec) if peer.version else None
@@ -122,6 +123,8 @@ def run_case(case: Case, runs: int, peers: tuple[Peer, ...] = PEERS) -> CaseRun:
         if isinstance(ready, Prepared):
             jobs[peer.package] = Job(ready.compute)
     seconds = interleaved_medians(jobs, runs)
+    # on its own: its large arrays would evict the caches of the call timed next
+    seconds |= interleaved_medians({"mc": Job(lambda: calculate(mc_doc))}, runs)
     outcomes: list[tuple[Peer, PeerOutcome | None]] = []
     for peer in peers:
         ready = prepared[peer.package]
@@ -330,7 +333,9 @@ def markdown(runs: list[CaseRun], repeats: int) -> str:
         f"Run {dt.date.today().isoformat()} on {platform.machine()}, {os.cpu_count()} cpu, "
         f"Python {platform.python_version()}, numpy {np.__version__}; peers: {peers}. "
         f"Median of {repeats} rounds after one warm-up call each, in milliseconds; every "
-        "round times every tool once, in turn. The machine is shared (other jobs run "
+        "round times tactica exact and every peer once, in turn; tactica MC runs in "
+        "rounds of its own (its 100,000-trial arrays flush the CPU caches, and the call "
+        "timed after one took up to twice as long). The machine is shared (other jobs run "
         "beside the benchmark), so absolute times are noisy, by a factor of 2 at worst; "
         "the interleaving keeps the ratios between tools steadier.",
         "",

@@ -216,3 +216,38 @@ def test_nested_calls_keep_one_blas_limit_and_restore_it() -> None:
     outer()
     assert inner_seen and all(set(t) <= {1} for t in inner_seen)
     assert _blas_threads() == before
+
+
+arrays_2d = st.tuples(st.integers(1, 4), st.integers(1, 4)).flatmap(
+    lambda shape: st.lists(st.floats(0.0, 1.0) | st.just(0.0), min_size=shape[0] * shape[1],
+                           max_size=shape[0] * shape[1]).map(
+        lambda v: np.array(v).reshape(shape)))
+
+
+@given(arrays_2d)
+def test_antidiagonal_and_one_convolution_are_the_plain_sums(nm: np.ndarray) -> None:
+    """``antidiagonal`` of one row or column and ``conv_all`` of one pmf (the shortcuts)
+    are bit for bit the bin counts and the convolution with [1.0]."""
+    from tactica.combat.readout import antidiagonal, conv_all
+
+    rows, cols = nm.shape
+    index = np.add.outer(np.arange(rows), np.arange(cols)).ravel()
+    plain = np.bincount(index, weights=nm.ravel(), minlength=rows + cols - 1)
+    assert antidiagonal(nm).tobytes() == plain.astype(np.float64).tobytes()
+    p = nm.ravel()
+    assert conv_all([p]).tobytes() == np.convolve(np.array([1.0]), p).tobytes()
+
+
+@pytest.mark.parametrize("shape", [(3,), (2,), (2, 1), (1, 3), (3, 4), (2, 3, 2)])
+def test_transforms_are_numpys_bit_for_bit(shape: tuple[int, ...]) -> None:
+    """``dice_stages._rfftn``/``_irfftn`` (numpy's n-dimensional transforms without their
+    argument handling) give exactly what ``np.fft.rfftn``/``irfftn`` give."""
+    from tactica.combat.dice_stages import _irfftn, _rfftn
+
+    die = np.random.default_rng(len(shape) * 7 + shape[0]).random(shape)
+    size = tuple((d - 1) * 9 + 1 for d in shape)
+    axes = tuple(range(len(shape)))
+    spectrum = np.fft.rfftn(die, s=size, axes=axes)
+    assert _rfftn(die, size).tobytes() == spectrum.tobytes()
+    assert _irfftn(spectrum, size).tobytes() == np.fft.irfftn(spectrum, s=size,
+                                                              axes=axes).tobytes()

@@ -88,3 +88,46 @@ def test_the_dropped_tail_moves_no_distribution_by_more_than_its_bound(
         b = np.pad(np.array(b), (0, size - len(b)))
         assert np.abs(a - b).sum() < 1e-12, key
     assert len(fast.unsaved.pmf) <= len(full.unsaved.pmf)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_few_dice_on_python_floats_are_the_numpy_sums_bit_for_bit(seed: int) -> None:
+    """``_compound_few`` (die by die on Python floats, for small totals) gives exactly
+    the numpy slices' sums of ``_compound_direct``: random 1-D and 2-D dies (with zero
+    faces), random counts of up to 5 dice (with zero weights)."""
+    from tactica.combat import dice_stages
+
+    rng = np.random.default_rng(seed)
+    shape = tuple(int(x) for x in rng.integers(1, 4, size=int(rng.integers(1, 3))))
+    die = rng.random(shape)
+    die[rng.random(shape) < 0.3] = 0.0
+    die /= max(die.sum(), 1e-9)
+    n = int(rng.integers(1, 6))
+    count = rng.random(n + 1)
+    count[rng.random(n + 1) < 0.4] = 0.0
+    count[-1] = 0.2
+    count /= count.sum()
+    few = dice_stages._compound_few(count, die)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(dice_stages, "_FEW_PRODUCTS", -1)  # the numpy slices
+        plain = dice_stages._compound_direct(count, die)
+    assert few.shape == plain.shape and few.tobytes() == plain.tobytes()
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_tail_cut_is_the_cumulative_sums_cut(seed: int) -> None:
+    """``drop_negligible_tail`` (tail masses summed on Python floats) cuts where the
+    numpy formulation (reversed ``np.cumsum`` of the row and column sums) cuts: random
+    joint pmfs whose last rows and columns carry masses around the 1e-15 bound."""
+    from tactica.combat.chain import NEGLIGIBLE_TAIL, drop_negligible_tail
+
+    rng = np.random.default_rng(seed)
+    nm = rng.random((int(rng.integers(1, 30)), int(rng.integers(1, 6))))
+    nm /= nm.sum()
+    tiny = rng.random(nm.shape) < 0.5
+    nm[tiny] *= 10.0 ** -rng.integers(13, 18, size=int(tiny.sum()))
+    rows = np.cumsum(nm.sum(axis=1)[::-1])[::-1]
+    cols = np.cumsum(nm.sum(axis=0)[::-1])[::-1]
+    r = max(1, int(np.count_nonzero(rows > NEGLIGIBLE_TAIL)))
+    c = max(1, int(np.count_nonzero(cols > NEGLIGIBLE_TAIL)))
+    assert drop_negligible_tail(nm).shape == (r, c)

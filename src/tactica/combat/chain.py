@@ -76,11 +76,20 @@ def drop_negligible_tail(nm: FloatArray, eps: float | None = None) -> FloatArray
     (2, 1)
     """
     eps = NEGLIGIBLE_TAIL if eps is None else eps
-    rows = np.cumsum(nm.sum(axis=1)[::-1])[::-1]  # rows[i] = mass of rows i..end
-    cols = np.cumsum(nm.sum(axis=0)[::-1])[::-1]
-    r = max(1, int(np.count_nonzero(rows > eps)))
-    c = max(1, int(np.count_nonzero(cols > eps)))
+    r = _above(nm.sum(axis=1).tolist(), eps)
+    c = _above(nm.sum(axis=0).tolist(), eps)
     return nm[:r, :c]
+
+
+def _above(sums: list[float], eps: float) -> int:
+    """How many of the tail masses ``sum(sums[i:])`` (summed from the end, as
+    ``np.cumsum`` of the reversed sums) are above ``eps``; at least 1. Python floats:
+    a few entries, where numpy's per-call cost is all the cost."""
+    tail, above = 0.0, 0
+    for x in reversed(sums):
+        tail += x
+        above += tail > eps
+    return max(1, above)
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,6 @@ from math import comb
 from typing import Any
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from ..dice import FloatArray
 from .allocation import Group, Packet, State, StateSpace
@@ -197,9 +196,10 @@ def _skew(z: FloatArray, start: int, track: bool) -> FloatArray:
         return z
     n, width = z.shape[0], z.shape[-1]
     out = np.zeros((*z.shape[:-1], width + n - 1 + start))
-    tail = out[..., start:]
-    view = as_strided(tail, shape=z.shape,
-                      strides=(out.strides[0] + out.strides[-1], *out.strides[1:]))
+    # the view ``as_strided`` would make of out[..., start:], built directly (a fifth
+    # of its time): row i steps one row and one column further
+    view: FloatArray = np.ndarray(z.shape, np.float64, out, start * out.itemsize,
+                                  (out.strides[0] + out.strides[-1], *out.strides[1:]))
     view[...] = z
     return out
 

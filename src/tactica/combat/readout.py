@@ -36,6 +36,9 @@ Branches = list[list[tuple[FloatArray, FloatArray]]]
 def antidiagonal(nm: FloatArray) -> FloatArray:
     """The pmf of n + m for a joint pmf over (n, m)."""
     rows, cols = nm.shape
+    if rows == 1 or cols == 1:  # one line of cells: the sums are the cells (+ 0.0, as
+        out1: FloatArray = nm.ravel() + 0.0  # the sums from 0 below)
+        return out1
     index = np.add.outer(np.arange(rows), np.arange(cols)).ravel()
     out: FloatArray = np.bincount(index, weights=nm.ravel(),
                                   minlength=rows + cols - 1).astype(np.float64)
@@ -48,6 +51,8 @@ def _mean(p: FloatArray) -> float:
 
 def conv_all(pmfs: list[FloatArray]) -> FloatArray:
     """The pmf of the sum of independent variables."""
+    if len(pmfs) == 1:  # convolved with [1.0]: each entry times 1.0, a copy
+        return pmfs[0] * 1.0
     out = np.array([1.0])
     for p in pmfs:
         out = np.convolve(out, p)

@@ -27,7 +27,13 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic.config import JsonDict
 
 from ..dice import DiceExpr
-from ..model.abilities import UnknownAbilityError, WeaponAbility, parse_weapon_ability
+from ..model.abilities import (
+    Flag,
+    NamedWeaponRule,
+    UnknownAbilityError,
+    WeaponAbility,
+    parse_weapon_ability,
+)
 from ..model.common import RulesVersion
 
 __all__ = [
@@ -136,13 +142,16 @@ class WeaponLine(_Strict):
 
     @model_validator(mode="after")
     def _torrent_skill(self) -> WeaponLine:
-        torrent = any(getattr(a, "name", None) == "Torrent" for a in self.abilities)
+        torrent = self.has("Torrent")
         if self.skill is None and not torrent:
             raise ValueError(f"weapon {self.name!r}: skill is null but it has no Torrent")
         return self
 
     def has(self, flag: str) -> bool:
-        return any(getattr(a, "name", None) == flag for a in self.abilities)
+        """An ability named ``flag`` (the abilities with a name: flags and named rules;
+        asked by type, as a missing attribute costs pydantic microseconds)."""
+        return any(isinstance(a, Flag | NamedWeaponRule) and a.name == flag
+                   for a in self.abilities)
 
 
 class Attacker(_Strict):
