@@ -374,6 +374,7 @@ def test_a_leader_attached_to_the_target_joins_its_models(
     t.page.press("#target-leader", "Tab")
     t.page.wait_for_function(
         "() => document.getElementById('target-name').value === 'Neophyte Hybrids led by Primus'")
+    assert t.page.eval_on_selector_all("#target-groups > *", "g => g.length") == 3
     press_calculate(t)
     scenario = check_result(t, live_server, models=11)
     primus = load_seed_library().target("Primus").models[0]

@@ -387,6 +387,9 @@
     const preset = [...$("target-names").options].some(
       (o) => o.textContent && o.value.toLowerCase() === name.toLowerCase());
     await fillLeaders("target-leaders", preset ? "" : t.name);  // a preset leads no one
+    // a leader typed meanwhile has loaded (or is loading) itself: not a second time, which
+    // would take its models away again while the page says they are there
+    if (seq !== targetSeq) return;
     if ($("target-leader").value.trim()) await loadTargetLeader();
     edited();
   }
