@@ -4,28 +4,17 @@ phases into the ten target presets, and many attackers into one target."""
 
 from __future__ import annotations
 
-import contextlib
-from functools import cache
-
 import numpy as np
 import pytest
 
 from tactica import calculate, calculate_many
 from tactica.combat.scenario import Attacker, Scenario, ScenarioError, Target
-from tactica.library import load_library
-from tactica.units import UnitError, UnitRef, resolve_attacker
+
+from .library_sample import library_sample
 
 
-@cache
 def _sample() -> tuple[list[tuple[str, Attacker]], list[Target]]:
-    lib = load_library()
-    attackers = []
-    for sheet in lib.datasheets()[::40]:
-        for phase in ("shooting", "fight"):
-            with contextlib.suppress(UnitError):  # no weapons of the phase
-                ref = UnitRef(unit=sheet.name)
-                attackers.append((phase, resolve_attacker(ref, lib, sheet.rules, phase)[0]))
-    return attackers, [p.to_target() for p in lib.presets()]
+    return library_sample(40)
 
 
 def _single(s: Scenario) -> object:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -23,8 +22,8 @@ from tactica.combat.exact import calculate_exact_from
 from tactica.combat.one_group import general_chain, line_step, packet_matrix, thin
 from tactica.combat.result import Distribution, Result
 from tactica.combat.scenario import Attacker, Scenario, ScenarioError, Target
-from tactica.library import load_library
-from tactica.units import UnitError, UnitRef, resolve_attacker
+
+from .library_sample import library_sample
 
 FIELDS = ("attacks", "hits", "wounds", "unsaved", "damage", "models_destroyed",
           "attacker_mortal_wounds")
@@ -353,16 +352,8 @@ def test_the_fast_path_declines_states_it_does_not_know() -> None:
 # --- real units from the library into the ten presets -----------------------------------
 
 
-@cache
 def _sample() -> tuple[list[tuple[str, Attacker]], list[Target]]:
-    lib = load_library()
-    attackers = []
-    for sheet in lib.datasheets()[::25]:
-        for phase in ("shooting", "fight"):
-            with contextlib.suppress(UnitError):  # no weapons of the phase
-                ref = UnitRef(unit=sheet.name)
-                attackers.append((phase, resolve_attacker(ref, lib, sheet.rules, phase)[0]))
-    return attackers, [p.to_target() for p in lib.presets()]
+    return library_sample(25)
 
 
 @pytest.mark.parametrize("rules", ["10th", "11th"])
