@@ -23,7 +23,6 @@ asserted. ``stress_scenario`` / ``run_engine`` / ``icepool_total_damage`` can be
 
 from __future__ import annotations
 
-import argparse
 import platform
 import statistics
 import sys
@@ -35,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from cases import CASES
-from readme import README, write_section
+from readme import README, table_command, write_section
 from run import clear_tactica_caches
 
 from tactica import calculate
@@ -209,15 +208,7 @@ def write_readme(text: str, path: Path = README) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=15, help="timed runs per row")
-    parser.add_argument("--no-write", action="store_true", help="do not update README.md")
-    args = parser.parse_args(argv)
-    text = table(max(1, args.runs))
-    print(text)
-    if not args.no_write:
-        write_readme(text)
-    return 0
+    return table_command(__doc__ or "", table, write_readme, 15, "timed runs per row", argv)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ markdown table and writes it into ``benchmarks/README.md`` between ``<!-- pooled
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
@@ -32,7 +31,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from bench_engine import stress_scenario
-from readme import write_section
+from readme import table_command, write_section
 
 from tactica import calculate
 from tactica.combat import Result
@@ -121,15 +120,8 @@ def table(runs: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=9, help="timed runs per cell")
-    parser.add_argument("--no-write", action="store_true", help="do not update README.md")
-    args = parser.parse_args(argv)
-    text = table(max(1, args.runs))
-    print(text)
-    if not args.no_write:
-        write_section("pooled", text)
-    return 0
+    return table_command(__doc__ or "", table, lambda text: write_section("pooled", text), 9,
+                         "timed runs per cell", argv)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,6 @@ markdown table and writes it into ``benchmarks/README.md`` between ``<!-- precis
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import statistics
 import sys
@@ -48,7 +47,7 @@ from unittest import mock
 
 from bench_engine import stress_scenario
 from former_states import LabelledSpace, full_closure
-from readme import write_section
+from readme import table_command, write_section
 
 from tactica.combat import exact
 from tactica.combat.allocation import TooLargeError
@@ -168,15 +167,8 @@ def table(runs: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=9, help="timed runs per cell")
-    parser.add_argument("--no-write", action="store_true", help="do not update README.md")
-    args = parser.parse_args(argv)
-    text = table(max(1, args.runs))
-    print(text)
-    if not args.no_write:
-        write_section("precision", text)
-    return 0
+    return table_command(__doc__ or "", table, lambda text: write_section("precision", text), 9,
+                         "timed runs per cell", argv)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ markdown table and writes it into ``benchmarks/README.md`` between the markers
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import platform
@@ -27,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from readme import README, write_section
+from readme import README, table_command, write_section
 
 from tactica.library import load_seed_library
 from tactica.web import create_app
@@ -150,15 +149,7 @@ def write_readme(text: str, path: Path = README) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=50, help="requests timed per row")
-    parser.add_argument("--no-write", action="store_true", help="do not update README.md")
-    args = parser.parse_args(argv)
-    text = table(args.runs)
-    print(text)
-    if not args.no_write:
-        write_readme(text)
-    return 0
+    return table_command(__doc__ or "", table, write_readme, 50, "requests timed per row", argv)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 README = Path(__file__).with_name("README.md")
@@ -25,3 +27,20 @@ def write_section(name: str, block: str, path: Path = README, *, appended: str =
     else:
         new = old.rstrip("\n") + "\n\n" + appended + section + "\n"
     path.write_text(new, encoding="utf-8")
+
+
+def table_command(doc: str, table: Callable[[int], str], write: Callable[[str], None],
+                  runs: int, runs_help: str, argv: list[str] | None = None) -> int:
+    """The command line of a benchmark that prints one table: ``--runs N`` (default
+    ``runs``) and ``--no-write``; the table is printed and, unless told not to, written
+    into its README section by ``write``. ``doc``: the script's docstring (its first
+    paragraph describes the command)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=runs, help=runs_help)
+    parser.add_argument("--no-write", action="store_true", help="do not update README.md")
+    args = parser.parse_args(argv)
+    text = table(max(1, args.runs))
+    print(text)
+    if not args.no_write:
+        write(text)
+    return 0
