@@ -8,7 +8,9 @@ Command Re-roll branches) and the size model's prediction for the same calls rec
 (``exact.chain_cost``: the chain, plus the exploration of the states when they were
 discovered). ``ratio`` = measured / predicted; the model aims at 0.5-2 where the chain
 takes long enough to matter (tens of ms; below, fixed per-call costs dominate). Refused
-cases report the time until ``TooLargeError`` and its message.
+cases report the time until ``TooLargeError`` and its message; with Precision the
+refusal comes while the target's states are explored (``size.check_explored``: "at
+least" so many states found, "over" so many seconds) or once they are (near the limit).
 
 Run ``python benchmarks/bench_size.py`` (``--no-write``): prints a markdown table and
 writes it into ``benchmarks/README.md`` between ``<!-- size:start -->`` and
@@ -116,6 +118,11 @@ CASES: list[tuple[str, dict[str, Any]]] = [
      _scenario("11th", [{**_stress("11th", 2)["attacker"]["weapons"][0], "abilities": [
          "Sustained Hits 2", "Lethal Hits", "Devastating Wounds", "Precision"]},
          _gun("bolt", 40, "1")], _led(20, 3, 3))),
+    ("refused near the limit: the same with 16 stress guns of 1 attack",
+     _scenario("11th", [{**_stress("11th", 1)["attacker"]["weapons"][0], "count": 16,
+                         "abilities": ["Sustained Hits 2", "Lethal Hits",
+                                       "Devastating Wounds", "Precision"]},
+                        _gun("bolt", 40, "1")], _led(20, 3, 3))),
     ("refused: 10th HEAVY (2 x 50 D6 attacks, DW, D6 and D3)", _scenario("10th", [
         _gun("w", 50, "D6", "Sustained Hits 2", "Devastating Wounds", a="D6"),
         _gun("v", 50, "D3", "Sustained Hits 2", "Devastating Wounds", a="D6")],
@@ -200,7 +207,9 @@ def main(argv: list[str] | None = None) -> int:
         "CPU time of one exact call (ms), the part in the target's chain (state "
         "discovery and chain, all calls) measured and predicted by "
         "`tactica.combat.size`, ratio measured / predicted; refusals with their time "
-        f"and reason. Limits: {size.MAX_SECONDS:g} s predicted, "
+        "and reason (with Precision, \"at least\": refused while the target's states "
+        "were explored, by what was found so far). "
+        f"Limits: {size.MAX_SECONDS:g} s predicted, "
         f"{size.MAX_FLOATS:.0e} numbers held, {size.MAX_STATES:,} target states. "
         "`held back`: how the 10th-edition Devastating Wounds criticals held back until "
         "the whole unit has attacked were carried (`keys`: one state vector per "
