@@ -116,6 +116,9 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("refused: 100 W4 led by 10 Captains, 10 Precision lines and bolters", _scenario(
         "11th", [_gun("bolt", 5, "1"), *(_gun(f"sniper {i}", 1, "D3", "Precision")
                                          for i in range(10))], _led(100, 4, 10))),
+    ("refused past the prediction (19,861 states): 90 W4 led by 10 Captains, 9 Precision "
+     "lines and bolters", _scenario("11th", [_gun("bolt", 5, "1"), *(
+         _gun(f"sniper {i}", 1, "D3", "Precision") for i in range(9))], _led(90, 4, 10))),
     ("refused: stress gun x2 with Precision and 40 bolters into 20 W3 led by 3 Captains",
      _scenario("11th", [{**_stress("11th", 2)["attacker"]["weapons"][0], "abilities": [
          "Sustained Hits 2", "Lethal Hits", "Devastating Wounds", "Precision"]},
@@ -191,7 +194,8 @@ def _row(name: str, doc: dict[str, Any]) -> str:
             calculate(doc)
         except TooLargeError as exc:
             took = (time.process_time() - t0) * 1e3
-            msg = str(exc).split(" (", 1)[1].rsplit(")", 1)[0]
+            text = str(exc).split(": ", 1)[1].rsplit("; use", 1)[0]
+            msg = text.split(" (", 1)[1].rsplit(")", 1)[0] if " (" in text else text
             return f"| {name} | refused in {took:.1f} ms | | | | | {msg} |"
         total = time.process_time() - t0
     ratio = probe.measured / probe.predicted if probe.predicted else float("nan")
