@@ -37,8 +37,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .allocation import Operator, Packet, StateSpace
+from .transitions import Rows, Table, Transitions
 
-__all__ = ["Budget", "ChainPlan", "LinePlan", "reach"]
+__all__ = ["Budget", "Builder", "ChainPlan", "LinePlan", "explore", "reach"]
 
 #: Called with the packets' operators and the transitions found so far; raises to stop.
 Budget = Callable[[dict[Packet, Operator], int], None]
@@ -69,7 +70,7 @@ class ChainPlan:
     per_line: bool
 
 
-class _Builder:
+class Builder:
     """Operators with rows on their domains, grown as the program runs."""
 
     def __init__(self, space: StateSpace, budget: Budget | None = None) -> None:
@@ -80,6 +81,7 @@ class _Builder:
         self._budget = budget
         self.edges = 0  # transitions found
         self._ask_at = _FIRST_ASK
+        self._moves = Transitions(space)
 
     def _watch(self) -> None:
         """Ask the budget once the transitions found have grown enough since it was last
@@ -88,29 +90,35 @@ class _Builder:
             self._ask_at = int(self.edges * _GROWTH) + 1
             self._budget(self.ops, self.edges)
 
-    def _packet_rows(self, pk: Packet, i: int) -> tuple[int, ...]:
+    def _packet_table(self, pk: Packet) -> tuple[dict[int, tuple[int, ...]], Table, Rows,
+                                                  Rows]:
+        """The packet's rows found so far (state -> next states), its per-packet work and
+        its operator's parts (unsaved counted or kept): looked up once per ``close``."""
         op = self.ops.setdefault(pk, Operator([], []))
-        succ = self._succ.setdefault(id(op), {})
-        if i not in succ:
-            nxt = []
-            for ns, p, unsaved in self.space.packet_edges(self.space.states[i], pk):
-                j = self.space.add(ns)
-                (op.b if unsaved and pk.counts else op.a).append((i, j, p))
-                nxt.append(j)
-            succ[i] = tuple(nxt)
-            self.edges += len(nxt)
-            self._watch()
-        return succ[i]
+        return (self._succ.setdefault(id(op), {}), self._moves.table(pk), op.a,
+                op.b if pk.counts else op.a)
+
+    def _new_rows(self, succ: dict[int, tuple[int, ...]], table: Table, kept: Rows,
+                  moved: Rows, i: int) -> tuple[int, ...]:
+        """State ``i``'s rows of the packet (``Transitions.packet_rows``), recorded."""
+        succ[i] = got = self._moves.packet_rows(i, table, kept, moved)
+        self.edges += len(got)
+        self._watch()
+        return got
 
     def close(self, packets: Iterable[Packet], states: set[int]) -> set[int]:
         """``states`` and every state any number of ``packets`` lead to (rows built)."""
-        pks = tuple(packets)
+        # (the operators made when the first state is met, as they were one by one)
+        tables = [self._packet_table(pk) for pk in packets] if states else []
         seen = set(states)
         todo = list(states)
         while todo:
             i = todo.pop()
-            for pk in pks:
-                for j in self._packet_rows(pk, i):
+            for succ, table, kept, moved in tables:
+                nxt = succ.get(i)
+                if nxt is None:
+                    nxt = self._new_rows(succ, table, kept, moved, i)
+                for j in nxt:
                     if j not in seen:
                         seen.add(j)
                         todo.append(j)
@@ -123,14 +131,15 @@ class _Builder:
         f = {"precision_start": self.space.precision_start, "reset": self.space.reset,
              "precision_end": self.space.precision_end}[fn]
         out = set()
+        add, found = self.space.add, self.space.states
         for i in states:
-            if i not in rows:
-                j = self.space.add(f(self.space.states[i]))
-                op.a.append((i, j, 1.0))
-                rows[i] = (j,)
+            got = rows.get(i)
+            if got is None:
+                got = rows[i] = (add(f(found[i])),)
+                op.a.append((i, got[0], 1.0))
                 self.edges += 1
                 self._watch()
-            out.add(rows[i][0])
+            out.add(got[0])
         return out
 
 
@@ -140,7 +149,12 @@ def reach(space: StateSpace, plan: ChainPlan, start: Iterable[int], maps: Iterab
     every packet and mapping the chain uses, with rows for the states it meets. ``maps``
     names the mappings to return (empty operators for those the plan never meets);
     ``budget`` may stop the exploration (see the module docstring)."""
-    b = _Builder(space, budget)
+    return explore(Builder(space, budget), plan, start, maps)
+
+
+def explore(b: Builder, plan: ChainPlan, start: Iterable[int], maps: Iterable[str],
+            ) -> tuple[dict[Packet, Operator], dict[str, Operator]]:
+    """``reach`` with the builder ``b`` (its space and budget)."""
     cur = set(start)
     if plan.before is not None:
         cur = b.close([plan.before], cur)
