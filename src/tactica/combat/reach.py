@@ -131,11 +131,11 @@ class Builder:
         f = {"precision_start": self.space.precision_start, "reset": self.space.reset,
              "precision_end": self.space.precision_end}[fn]
         out = set()
-        add, found = self.space.add, self.space.states
+        mapped, found = self._moves.mapped, self.space.states
         for i in states:
             got = rows.get(i)
             if got is None:
-                got = rows[i] = (add(f(found[i])),)
+                got = rows[i] = (mapped(i, f(found[i])),)
                 op.a.append((i, got[0], 1.0))
                 self.edges += 1
                 self._watch()

@@ -35,7 +35,8 @@ class _Order:
     """An allocation order: each allocation group's tier (0 wounded, 1 unharmed
     non-CHARACTER; 2 wounded, 3 unharmed CHARACTER; ``_DEAD``), the first group of the
     lowest tier (-1: none left, ``StateSpace._best_alloc``) and the first CHARACTER group
-    of the lowest (-1: none); ``after[(a, x)]``: the order once group ``a``'s tier is x."""
+    of the lowest (-1: none); ``after[8 * a + x]``: the order once group ``a``'s tier is
+    x."""
 
     __slots__ = ("after", "best", "best_character", "tiers")
 
@@ -47,7 +48,7 @@ class _Order:
         for a in characters:
             if tiers[a] < low:
                 self.best_character, low = a, tiers[a]
-        self.after: dict[tuple[int, int], _Order] = {}
+        self.after: dict[int, _Order] = {}
 
 
 #: A packet's successors of one model part with (k, t): (k' - k, t', probability, the
@@ -122,11 +123,11 @@ class Transitions:
 
     def _after(self, order: _Order, alloc: int, tier: int) -> _Order:
         """``order`` once ``alloc``'s tier is ``tier``."""
-        got = order.after.get((alloc, tier))
+        got = order.after.get(alloc * 8 + tier)
         if got is None:
             t = order.tiers
-            got = order.after[(alloc, tier)] = self._order_of((*t[:alloc], tier,
-                                                                *t[alloc + 1 :]))
+            got = order.after[alloc * 8 + tier] = self._order_of((*t[:alloc], tier,
+                                                                  *t[alloc + 1 :]))
         return got
 
     def _sync(self) -> None:
@@ -215,7 +216,7 @@ class Transitions:
             k = k0 + dk
             if tier < 0:  # a group of several parts: read it off the successor
                 tier = self._tier((*s[: 2 * g], k, t, *s[2 * g + 2 :]), alloc)
-            new = order.after.get((alloc, tier)) or self._after(order, alloc, tier)
+            new = order.after.get(alloc * 8 + tier) or self._after(order, alloc, tier)
             mark, cur = mark0, cur0
             if mark == ENDED or (precise and not k):
                 # the Precision group is destroyed: marked while the mark matters
@@ -234,6 +235,18 @@ class Transitions:
             moved.append((i, j, p))
             nxt.append(j)
         return tuple(nxt)
+
+    def mapped(self, i: int, ns: State) -> int:
+        """The index of ``ns``, state ``i`` with another Precision mark or current group
+        (a mapping of ``reach``, 05.03), added if new."""
+        if len(self._code) < len(self.space.states):
+            self._sync()
+        s = self.space.states[i]
+        if ns[:-2] != s[:-2]:  # not a change of the marks alone
+            return self.space.add(ns)
+        code = (self._code[i] + (ns[-2] - s[-2]) * self._currents + ns[-1] - s[-1])
+        j = self._by_code.get(code)
+        return self._add(ns, code, self._order[i]) if j is None else j
 
     def _add(self, s: State, code: int, order: _Order) -> int:
         """A new state (``StateSpace.add``: refused past the limit) with its code."""
