@@ -176,3 +176,35 @@ def test_library_attached_units() -> None:
                                             "attacker": {"name": "a", "weapons": weapons},
                                             "target": target})
         assert _compared(scenario) >= 1
+
+
+def test_an_operators_block_is_kept_up_as_its_rows_grow() -> None:
+    """``Operator.block`` (the states an operator has rows for times those it leads to),
+    asked each time the exploration's budget is, equals the count over all its rows."""
+    scenario = Scenario.model_validate({
+        "rules": "11th", "attacker": {"name": "a", "weapons": [
+            {"name": "sniper", "count": 10, "range": 24, "A": "1", "skill": 3, "S": 5,
+             "AP": -1, "D": "D3", "abilities": ["Precision"]},
+            {"name": "bolt", "count": 10, "range": 24, "A": "2", "skill": 3, "S": 5,
+             "AP": -1, "D": "1", "abilities": []}]},
+        "target": {"name": "led", "models": [
+            {"name": "Guard", "count": 20, "T": 4, "Sv": 3, "W": 3},
+            *({"name": f"Leader {i}", "count": 1, "T": 4, "Sv": 3, "W": 5,
+               "character": True} for i in range(3))]}})
+    real = exact.reach
+    asked = []
+
+    def check(found: Any, edges: int) -> None:
+        for op in found.values():
+            rows = [*op.a, *op.b]
+            assert op.block() == len({i for i, _, _ in rows}) * len({j for _, j, _ in rows})
+        asked.append(edges)
+
+    def watched(space: StateSpace, plan: Any, start: Any, maps: Any, budget: Any = None
+                ) -> Any:
+        return real(space, plan, start, maps, check)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(exact, "reach", watched)
+        calculate_exact(scenario)
+    assert len(asked) >= 3

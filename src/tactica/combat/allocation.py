@@ -374,6 +374,9 @@ class Operator:
         self._img: np.ndarray | None = None
         self._touched: tuple[int, frozenset[int]] | None = None
         self._local: dict[bytes, Operator] = {}
+        # the rows read so far into the domain and image sets (``block``)
+        self._read = (0, 0)
+        self._sets: tuple[set[int], set[int]] = (set(), set())
 
     def _prepare(self, n: int) -> None:
         if self._n == n:
@@ -402,6 +405,20 @@ class Operator:
             self._dense = None
             self._sa = _coo(self.a)
             self._sb = _coo(self.b)
+
+    def block(self) -> int:
+        """The states this operator has rows for times the states it leads to (its block:
+        ``size``), kept up as rows are added (the rows are only ever appended: each call
+        reads the new ones alone)."""
+        dom, img = self._sets
+        na, nb = self._read
+        for rows, start in ((self.a, na), (self.b, nb)):
+            for k in range(start, len(rows)):
+                i, j, _ = rows[k]
+                dom.add(i)
+                img.add(j)
+        self._read = (len(self.a), len(self.b))
+        return len(dom) * len(img)
 
     def touched(self) -> frozenset[int]:
         """The states this operator has rows for or leads to."""
