@@ -54,9 +54,9 @@ def reroll_roll(expr: DiceExpr, policy: RerollPolicy) -> FloatArray:
     """A roll of ``expr`` re-rolled once under ``policy``: ``ones`` re-rolls the lowest
     possible result, ``failed``/``any`` re-roll results below the mean (the attacker's
     best single re-roll of a characteristic roll; noted in the result)."""
-    pmf = expr.pmf().copy()
+    pmf = expr.pmf()
     if policy is None or not expr.is_random:
-        return pmf
+        return pmf  # the cached pmf itself (read-only: every caller makes a new one)
     values = np.arange(len(pmf))
     mean = float(np.dot(values, pmf))
     reroll = values == expr.min if policy == "ones" else values < mean

@@ -64,6 +64,8 @@ def damage_stage(inp: WeaponInputs) -> DamageStage:
         parts.append(f"-{reduction} (minimum 1)")
     damage = damage_distribution(base, plus, target.half_damage, reduction)
     afresh = inp.rules.devastating_wounds == "mortal"
-    mortal = damage_distribution(base, plus, False, 0) if afresh else damage
+    # the same pmf when nothing halves or reduces the damage (one array for both)
+    plain = not target.half_damage and not reduction
+    mortal = damage_distribution(base, plus, False, 0) if afresh and not plain else damage
     fnp = min((e.fnp for e in inp.effects if e.fnp), default=None)
     return DamageStage(damage, mortal, fnp, afresh, " ".join(parts))

@@ -64,6 +64,8 @@ class WeaponInputs:
     def reroll(self, stage: RerollStage) -> RerollPolicy:
         """The strongest re-roll the effects give for ``stage``."""
         policy: RerollPolicy = None
+        if not self.effects:  # the common case: asked for every roll of every line
+            return policy
         for e in self.effects:
             if e.reroll == stage:
                 policy = stronger(policy, e.which)
@@ -72,6 +74,8 @@ class WeaponInputs:
     def total(self, name: str, sign: int = 0) -> int:
         """The sum of the effects' ``name`` modifiers (``sign`` > 0: only the positive
         ones, < 0: only the negative ones)."""
+        if not self.effects:
+            return 0
         values = [getattr(e, name) for e in self.effects if getattr(e, name)]
         return sum(v for v in values if sign == 0 or (v > 0) == (sign > 0))
 
