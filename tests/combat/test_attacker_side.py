@@ -5,6 +5,7 @@ sample and on generated dice."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from itertools import product
 from math import comb
@@ -205,22 +206,28 @@ def _assert_close(a: object, b: object, path: str = "result") -> None:
         assert a == b, path
 
 
-def test_library_results_with_binomial_totals_are_the_transform_ones(
+def test_library_results_with_exact_totals_are_the_transform_ones(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Every result of the library sample with a line of many fixed dice of two outcomes
-    (Bolt rifles and the like): the same document as with the transforms, to 1e-12."""
+    (Bolt rifles and the like) or of many dice of one outcome (Torrent hits): the same
+    document as with the transforms, to 1e-12."""
     used: list[bool] = []
-    formula = dice_stages._binomial
 
-    def recording(count: np.ndarray, per_die: np.ndarray) -> np.ndarray | None:
-        out = formula(count, per_die)
-        used.append(out is not None)
-        return out
+    def recording(name: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray | None]:
+        exact = getattr(dice_stages, name)
 
+        def run(count: np.ndarray, per_die: np.ndarray) -> np.ndarray | None:
+            out = exact(count, per_die)
+            used.append(out is not None)
+            return out
+        return run
+
+    binomial, certain = recording("_binomial"), recording("_certain")
     seen = 0
     for s in _sample_scenarios()[::4]:
         used.clear()
-        monkeypatch.setattr(dice_stages, "_binomial", recording)
+        monkeypatch.setattr(dice_stages, "_binomial", binomial)
+        monkeypatch.setattr(dice_stages, "_certain", certain)
         try:
             lean = calculate_exact(s).model_dump()
         except TooLargeError:
@@ -228,6 +235,28 @@ def test_library_results_with_binomial_totals_are_the_transform_ones(
         if not any(used):
             continue
         monkeypatch.setattr(dice_stages, "_binomial", lambda *_: None)
+        monkeypatch.setattr(dice_stages, "_certain", lambda *_: None)
         _assert_close(lean, calculate_exact(s).model_dump())
         seen += 1
     assert seen >= 50
+
+
+@given(st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=FFT_FROM_DICE + 1,
+                max_size=40),
+       st.integers(0, 3), st.integers(0, 2), st.booleans())
+def test_generated_certain_dice_total_their_count(weights: list[float], row: int, col: int,
+                                                  flat: bool) -> None:
+    """A die of one outcome for certain: the count's distribution at multiples of the
+    cell, as exact as the count (the transforms within 1e-12); a die of nothing for
+    certain is left to the transforms."""
+    count = np.array(weights) / (sum(weights) or 1.0)
+    shape = (row + 1,) if flat else (row + 1, col + 1)
+    per_die = np.zeros(shape)
+    per_die[(row,) if flat else (row, col)] = 1.0
+    by_count = compound(count, per_die)
+    for k, p in enumerate(count.tolist()):
+        at = (k * row,) if flat else (k * row, k * col)
+        if row or (not flat and col):
+            assert by_count[at] == (p if p >= _FFT_FLOOR else 0.0)
+    if count.sum() > 1e-9:
+        assert np.abs(by_count - _compound_fft(count, per_die)).max() <= 1e-12

@@ -331,14 +331,16 @@ def compound(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
     """Distribution of the sum of N i.i.d. copies of ``per_die`` (1-D or 2-D pmf, or a
     sub-pmf) with N distributed as ``count_pmf``: die by die for a few dice, by powers of
     its Fourier transform for more (exact to float rounding); a fixed number of dice of
-    two outcomes by the binomial formula (``_binomial``).
+    two outcomes by the binomial formula (``_binomial``), a die of one outcome for
+    certain (a Torrent weapon's hits) as the count's own distribution (``_certain``).
 
     >>> [round(x * 8) for x in compound(np.array([0, 0, 0, 1.0]), np.array([0.5, 0.5]))]
     [1, 3, 3, 1]
     """
     if len(count_pmf) - 1 >= FFT_FROM_DICE:
-        fixed = _binomial(count_pmf, per_die)
-        return _compound_fft(count_pmf, per_die) if fixed is None else fixed
+        exact = _certain(count_pmf, per_die)
+        exact = _binomial(count_pmf, per_die) if exact is None else exact
+        return _compound_fft(count_pmf, per_die) if exact is None else exact
     if len(count_pmf) == 2 and count_pmf[0] == 0.0 and count_pmf[1] == 1.0:
         return per_die + 0.0  # one die for certain (a copy; what die by die gives)
     return _compound_direct(count_pmf, per_die)
@@ -367,6 +369,23 @@ def _binomial(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray | None:
     out = [comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)]
     floored = [0.0 if v < _FFT_FLOOR else v for v in out]
     return np.array(floored, dtype=np.float64).reshape((n + 1, *per_die.shape[1:]))
+
+
+def _certain(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray | None:
+    """``compound`` of a die with one outcome for certain (probability 1 at one cell, as
+    a Torrent weapon's hit die: one hit): k dice total k times that cell, with the
+    probability of k dice (below ``_compound_fft``'s floor: 0, as there). None where
+    the die has more outcomes, or its one outcome is nothing (every total 0)."""
+    where = np.flatnonzero(per_die)
+    if len(where) != 1 or per_die.flat[where[0]] != 1.0 or not where[0]:
+        return None
+    cell = np.unravel_index(int(where[0]), per_die.shape)
+    shape = tuple((d - 1) * (len(count_pmf) - 1) + 1 for d in per_die.shape)
+    out = np.zeros(shape)
+    for k, p in enumerate(count_pmf.tolist()):
+        if p >= _FFT_FLOOR:
+            out[tuple(k * int(i) for i in cell)] = p
+    return out
 
 
 def _compound_fft(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:

@@ -3,7 +3,7 @@ add attack dice."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -14,8 +14,7 @@ from .inputs import RerollPolicy, WeaponInputs
 __all__ = ["AttackDice", "attack_dice", "reroll_roll", "shift_floor"]
 
 
-@dataclass(frozen=True)
-class AttackDice:
+class AttackDice(NamedTuple):
     """The attack dice of the whole line (all copies) and how they were counted."""
 
     pmf: FloatArray

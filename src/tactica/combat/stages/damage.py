@@ -3,7 +3,7 @@ halving and reductions; Devastating Wounds packets."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -15,8 +15,7 @@ from .inputs import WeaponInputs
 __all__ = ["DamageStage", "damage_distribution", "damage_stage"]
 
 
-@dataclass(frozen=True)
-class DamageStage:
+class DamageStage(NamedTuple):
     damage_pmf: FloatArray  # per normal attack, after additions/halving/reduction
     mortal_pmf: FloatArray  # per Devastating Wounds critical (rule-set dependent)
     fnp_effect: int | None

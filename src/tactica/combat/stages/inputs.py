@@ -3,8 +3,7 @@ it, the scenario's circumstances and the rule set."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from ...model.abilities import Flag, Limited, WeaponAbility
 from ...rules.base import AttackCircumstances, RuleSet
@@ -21,8 +20,7 @@ def stronger(a: RerollPolicy, b: RerollPolicy) -> RerollPolicy:
     return a if order[a] >= order[b] else b
 
 
-@dataclass(frozen=True)
-class WeaponInputs:
+class WeaponInputs(NamedTuple):
     """One weapon line as its attacks start: ``effects`` are those scoped to it,
     ``abilities`` its own plus those granted, ``flags`` the parameterless ones by name."""
 
