@@ -25,6 +25,7 @@ from tactica.combat.dice_stages import (
     FFT_FROM_DICE,
     SUCCESS,
     DieOutcome,
+    _compound_direct,
     _compound_fft,
     _dft,
     _irfftn,
@@ -167,13 +168,14 @@ def test_a_one_column_die_transforms_as_a_2d_one(column: list[float], dice: int)
 
 
 @given(st.floats(0.0, 1.0, allow_nan=False), st.floats(0.0, 1.0, allow_nan=False),
-       st.integers(FFT_FROM_DICE, 200), st.booleans())
+       st.integers(2, 200), st.booleans())
 def test_generated_fixed_dice_of_two_outcomes_are_the_exact_binomial(
         p: float, share: float, dice: int, column: bool) -> None:
-    """The binomial formula against exact rational arithmetic (a cell is 0 where the exact
-    value is below the transforms' floor) and against the transforms (within their
-    round-off, which for a certain die of 200 dice reaches 1e-13: the formula is the
-    exact one); a sub-pmf die too: q + p <= 1."""
+    """The binomial formula against exact rational arithmetic (from as many dice as the
+    transforms take, a cell is 0 where the exact value is below their floor), against
+    die by die for fewer and the transforms for more (within their round-off, which for
+    a certain die of 200 dice reaches 1e-13: the formula is the exact one); a sub-pmf die
+    too: q + p <= 1."""
     q = (1.0 - p) * share
     per_die = np.array([[q], [p]]) if column else np.array([q, p])
     count = np.zeros(dice + 1)
@@ -181,11 +183,15 @@ def test_generated_fixed_dice_of_two_outcomes_are_the_exact_binomial(
     by_formula = compound(count, per_die).ravel().tolist()
     for k, got in enumerate(by_formula):
         exact = comb(dice, k) * Fraction(p) ** k * Fraction(q) ** (dice - k)
-        if exact < _FFT_FLOOR * (1 - 1e-12):
+        floor = _FFT_FLOOR if dice >= FFT_FROM_DICE else 0.0
+        if exact < floor * (1 - 1e-12):
             assert got == 0.0
-        elif exact > _FFT_FLOOR * (1 + 1e-12):
+        elif exact > floor * (1 + 1e-12):
             assert got == pytest.approx(float(exact), rel=1e-12, abs=0.0)
-    if (p + q) ** dice > 1e-9:  # a mass the transforms tell from their round-off
+    if dice < FFT_FROM_DICE:
+        by_die = _compound_direct(count, per_die).ravel()
+        assert np.abs(np.array(by_formula) - by_die).max() <= 1e-15
+    elif (p + q) ** dice > 1e-9:  # a mass the transforms tell from their round-off
         by_transform = _compound_fft(count, per_die).ravel()
         assert np.abs(np.array(by_formula) - by_transform).max() <= 1e-12
 
@@ -208,16 +214,16 @@ def _assert_close(a: object, b: object, path: str = "result") -> None:
 
 def test_library_results_with_exact_totals_are_the_transform_ones(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every result of the library sample with a line of many fixed dice of two outcomes
+    """Every result of the library sample with a line of fixed dice of two outcomes
     (Bolt rifles and the like) or of many dice of one outcome (Torrent hits): the same
-    document as with the transforms, to 1e-12."""
+    document as die by die and with the transforms, to 1e-12."""
     used: list[bool] = []
 
-    def recording(name: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray | None]:
+    def recording(name: str) -> Callable[..., np.ndarray | None]:
         exact = getattr(dice_stages, name)
 
-        def run(count: np.ndarray, per_die: np.ndarray) -> np.ndarray | None:
-            out = exact(count, per_die)
+        def run(count: np.ndarray, per_die: np.ndarray, **kw: bool) -> np.ndarray | None:
+            out = exact(count, per_die, **kw)
             used.append(out is not None)
             return out
         return run
@@ -234,8 +240,8 @@ def test_library_results_with_exact_totals_are_the_transform_ones(
             continue
         if not any(used):
             continue
-        monkeypatch.setattr(dice_stages, "_binomial", lambda *_: None)
-        monkeypatch.setattr(dice_stages, "_certain", lambda *_: None)
+        monkeypatch.setattr(dice_stages, "_binomial", lambda *_, **__: None)
+        monkeypatch.setattr(dice_stages, "_certain", lambda *_, **__: None)
         _assert_close(lean, calculate_exact(s).model_dump())
         seen += 1
     assert seen >= 50

@@ -331,18 +331,21 @@ def compound(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
     """Distribution of the sum of N i.i.d. copies of ``per_die`` (1-D or 2-D pmf, or a
     sub-pmf) with N distributed as ``count_pmf``: die by die for a few dice, by powers of
     its Fourier transform for more (exact to float rounding); a fixed number of dice of
-    two outcomes by the binomial formula (``_binomial``), a die of one outcome for
+    two outcomes by the binomial formula (``_binomial``), many dice of one outcome for
     certain (a Torrent weapon's hits) as the count's own distribution (``_certain``).
 
     >>> [round(x * 8) for x in compound(np.array([0, 0, 0, 1.0]), np.array([0.5, 0.5]))]
     [1, 3, 3, 1]
     """
-    if len(count_pmf) - 1 >= FFT_FROM_DICE:
-        exact = _certain(count_pmf, per_die)
-        exact = _binomial(count_pmf, per_die) if exact is None else exact
-        return _compound_fft(count_pmf, per_die) if exact is None else exact
-    if len(count_pmf) == 2 and count_pmf[0] == 0.0 and count_pmf[1] == 1.0:
+    many = len(count_pmf) - 1 >= FFT_FROM_DICE
+    if not many and len(count_pmf) == 2 and count_pmf[0] == 0.0 and count_pmf[1] == 1.0:
         return per_die + 0.0  # one die for certain (a copy; what die by die gives)
+    exact = _binomial(count_pmf, per_die, floor=many)
+    if exact is not None:
+        return exact
+    if many:
+        exact = _certain(count_pmf, per_die)
+        return _compound_fft(count_pmf, per_die) if exact is None else exact
     return _compound_direct(count_pmf, per_die)
 
 
@@ -351,24 +354,27 @@ def compound(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
 _BINOMIAL_DICE = 200
 
 
-def _binomial(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray | None:
-    """``compound`` of exactly n dice (``count_pmf`` certain at its last entry, n up to
+def _binomial(count_pmf: FloatArray, per_die: FloatArray,
+              floor: bool = True) -> FloatArray | None:
+    """``compound`` of exactly n dice (``count_pmf`` certain at its last entry, 2 <= n <=
     ``_BINOMIAL_DICE``) each failing with q and succeeding with p (a 1-D die of two
     entries, or a 2-D one of one column: no criticals apart, as most wound totals):
-    ``P(k) = C(n, k) p^k q^(n-k)`` (Python's ``math.comb`` and ``pow``: a few
-    microseconds where the transforms take tens; numpy has no binomial pmf and scipy's
-    costs more than the transforms). Within 1e-15 of ``_compound_fft`` (both are exact
-    to float rounding), and its floor applied the same way: the same cells are zero.
-    None where it does not apply."""
+    ``P(k) = C(n, k) p^k q^(n-k)`` (Python's ``math.comb`` and ``pow``: a microsecond or
+    two where die by die takes several and the transforms tens; numpy has no binomial
+    pmf and scipy's call costs more than the transforms). Exact to float rounding, as
+    die by die (within 1e-16) and the transforms (whose round-off reaches 1e-13 for 200
+    dice); with ``floor`` (in place of the transforms) a total below their floor is 0, as
+    there. None where it does not apply."""
     counts = count_pmf.tolist()
     n = len(counts) - 1
     if (per_die.shape not in ((2,), (2, 1)) or counts[n] != 1.0 or any(counts[:n])
-            or n > _BINOMIAL_DICE):
+            or not 2 <= n <= _BINOMIAL_DICE):
         return None
     q, p = per_die.ravel().tolist()
     out = [comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)]
-    floored = [0.0 if v < _FFT_FLOOR else v for v in out]
-    return np.array(floored, dtype=np.float64).reshape((n + 1, *per_die.shape[1:]))
+    if floor:
+        out = [0.0 if v < _FFT_FLOOR else v for v in out]
+    return np.array(out, dtype=np.float64).reshape((n + 1, *per_die.shape[1:]))
 
 
 def _certain(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray | None:
