@@ -19,6 +19,7 @@ from tactica.combat import dice_stages
 from tactica.combat.allocation import StateSpace, TooLargeError, build_groups
 from tactica.combat.attack_lines import expected_values, weapon_die
 from tactica.combat.dice_stages import (
+    _BINOMIAL_DICE,
     _FFT_FLOOR,
     CRITICAL,
     FAIL,
@@ -168,13 +169,13 @@ def test_a_one_column_die_transforms_as_a_2d_one(column: list[float], dice: int)
 
 
 @given(st.floats(0.0, 1.0, allow_nan=False), st.floats(0.0, 1.0, allow_nan=False),
-       st.integers(2, 200), st.booleans())
+       st.integers(2, _BINOMIAL_DICE), st.booleans())
 def test_generated_fixed_dice_of_two_outcomes_are_the_exact_binomial(
         p: float, share: float, dice: int, column: bool) -> None:
     """The binomial formula against exact rational arithmetic (from as many dice as the
     transforms take, a cell is 0 where the exact value is below their floor), against
     die by die for fewer and the transforms for more (within their round-off, which for
-    a certain die of 200 dice reaches 1e-13: the formula is the exact one); a sub-pmf die
+    a certain die of 60 dice reaches 1e-14: the formula is the exact one); a sub-pmf die
     too: q + p <= 1."""
     q = (1.0 - p) * share
     per_die = np.array([[q], [p]]) if column else np.array([q, p])

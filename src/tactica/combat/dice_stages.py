@@ -349,9 +349,10 @@ def compound(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
     return _compound_direct(count_pmf, per_die)
 
 
-#: Up to this many dice ``_binomial`` applies (its binomial coefficients and powers stay
-#: far from float overflow and underflow).
-_BINOMIAL_DICE = 200
+#: Up to this many dice ``_binomial`` applies: beyond, its Python terms cost more than
+#: the transforms (about 100 dice), and its coefficients and powers stay far from float
+#: overflow and underflow.
+_BINOMIAL_DICE = 64
 
 
 def _binomial(count_pmf: FloatArray, per_die: FloatArray,
@@ -359,12 +360,12 @@ def _binomial(count_pmf: FloatArray, per_die: FloatArray,
     """``compound`` of exactly n dice (``count_pmf`` certain at its last entry, 2 <= n <=
     ``_BINOMIAL_DICE``) each failing with q and succeeding with p (a 1-D die of two
     entries, or a 2-D one of one column: no criticals apart, as most wound totals):
-    ``P(k) = C(n, k) p^k q^(n-k)`` (Python's ``math.comb`` and ``pow``: a microsecond or
-    two where die by die takes several and the transforms tens; numpy has no binomial
-    pmf and scipy's call costs more than the transforms). Exact to float rounding, as
-    die by die (within 1e-16) and the transforms (whose round-off reaches 1e-13 for 200
-    dice); with ``floor`` (in place of the transforms) a total below their floor is 0, as
-    there. None where it does not apply."""
+    ``P(k) = C(n, k) p^k q^(n-k)`` (Python's ``math.comb`` and ``pow``: a few
+    microseconds where die by die takes several and the transforms 10-20; numpy has no
+    binomial pmf and scipy's call costs more than the transforms). Exact to float
+    rounding, as die by die (within 1e-16) and the transforms (whose round-off reaches
+    1e-14 for 60 dice); with ``floor`` (in place of the transforms) a total below their
+    floor is 0, as there. None where it does not apply."""
     counts = count_pmf.tolist()
     n = len(counts) - 1
     if (per_die.shape not in ((2,), (2, 1)) or counts[n] != 1.0 or any(counts[:n])
