@@ -7,6 +7,7 @@ into the ten target presets. Every distribution of the result must agree to 1e-1
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,9 +18,11 @@ from hypothesis import strategies as st
 
 from tactica import calculate
 from tactica.combat import exact, one_group
-from tactica.combat.allocation import StateSpace, build_groups
+from tactica.combat.allocation import StateSpace, build_groups, loss_pmf
+from tactica.combat.chain import drop_negligible_tail
 from tactica.combat.exact import calculate_exact_from
-from tactica.combat.one_group import general_chain, line_step, packet_matrix, thin
+from tactica.combat.one_group import general_chain, packet_matrix, thin
+from tactica.combat.one_group_steps import line_step
 from tactica.combat.result import Distribution, Result
 from tactica.combat.scenario import Attacker, Scenario, ScenarioError, Target
 
@@ -139,6 +142,99 @@ def test_criticals_that_do_what_a_failed_save_does_count_as_more_of_them() -> No
     one_stage = line_step(x, one_group._total_counts(nmf), d3, None, track=True)
     np.testing.assert_allclose(two_stage, one_stage, atol=1e-15)
     np.testing.assert_allclose(two_stage.sum(), 1.0, atol=1e-14)
+
+
+# --- the small-input forms against their definitions and the numpy forms ----------------
+
+DAMAGE = [(0.0, 1.0), (0.0, 0.0, 1.0), (0.0, *[1 / 3] * 3), (0.0, *[1 / 6] * 6),
+          (0.0, 0.0, *[1 / 6] * 6), (0.0, 0.0, 0.0, 0.0, 0.5, 0.5), (1.0,), (0.25, 0.75)]
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
+def test_packet_matrix_columns_are_the_loss_pmf_of_the_wounded_model(
+        damage: tuple[float, ...]) -> None:
+    """Column h of the packet matrix (built from one model's columns repeated) is
+    ``loss_pmf(damage, t(h), fnp)`` placed at rows h - l, t(h) = ((h - 1) mod W) + 1,
+    for whole and partly wounded units (top not a multiple of W) alike."""
+    for fnp in (None, 4, 6):
+        for W in (1, 2, 3, 11):
+            for top in sorted({1, max(1, W - 1), W, W + 1, 3 * W - 1, 4 * W}):
+                full = packet_matrix(damage, fnp, W, top).full
+                expected = np.zeros((top + 1, top + 1))
+                expected[0, 0] = 1.0
+                for h in range(1, top + 1):
+                    for lost, p in enumerate(loss_pmf(damage, (h - 1) % W + 1, fnp)):
+                        expected[h - lost, h] += p
+                np.testing.assert_allclose(full, expected, rtol=0, atol=1e-15)
+
+
+def test_loss_pmf_without_feel_no_pain_is_the_damage_capped() -> None:
+    """No Feel No Pain: every wound is lost, the same as a Feel No Pain that never
+    succeeds (7+: the general sum over the wounds ignored)."""
+    for damage in DAMAGE:
+        for left in (1, 2, 3, 7, 12):
+            assert loss_pmf(damage, left, None) == pytest.approx(
+                loss_pmf(damage, left, 7), abs=1e-15)
+
+
+def _thin_by_definition(nm: np.ndarray, p: float) -> np.ndarray:
+    out = np.zeros_like(nm)
+    for n in range(nm.shape[0]):
+        for f in range(n + 1):
+            out[f] += nm[n] * math.comb(n, f) * p ** f * (1 - p) ** (n - f)
+    return out
+
+
+def test_thin_in_python_floats_and_by_the_binomial_table_agree() -> None:
+    """``thin`` (Horner's scheme in Python floats for small pmfs, the factored form up
+    to 64 counts, the binomial table above) against the sum that defines it, and the
+    three forms against each other on the same pmfs."""
+    rng = np.random.default_rng(3)
+    for rows, cols in ((2, 1), (3, 4), (6, 2), (12, 1), (13, 1), (7, 7), (21, 1), (40, 3)):
+        nm = rng.random((rows, cols)) ** 4
+        nm /= nm.sum()
+        for p in (1 / 36, 1 / 6, 0.5, 2 / 3, 5 / 6, 63 / 64):
+            small = one_group._thin_columns(nm.T.tolist(), p)
+            b = one_group._binomial_rows(-(-rows // 16) * 16, p)
+            table = b[:rows, :rows].T @ nm
+            np.testing.assert_allclose(np.array(small).T, table, rtol=0, atol=1e-15)
+            np.testing.assert_allclose(one_group._thin_factored(nm, p), table, rtol=0,
+                                       atol=1e-15)
+            np.testing.assert_allclose(thin(nm, p), _thin_by_definition(nm, p), rtol=0,
+                                       atol=1e-15)
+
+
+def test_drop_negligible_tail_cuts_small_and_large_arrays_alike() -> None:
+    """Python sums (up to 64 numbers) and numpy sums: the same rows and columns kept,
+    by the tail masses the definition names."""
+    rng = np.random.default_rng(5)
+    for rows, cols in ((1, 1), (5, 1), (8, 8), (9, 8), (30, 3)):
+        for scale in (1e-17, 1e-15, 1e-13):
+            nm = rng.random((rows, cols))
+            nm[rows // 2:] *= scale
+            nm[:, cols // 2:] *= scale
+            row_tails = np.cumsum(nm.sum(axis=1)[::-1])[::-1]
+            col_tails = np.cumsum(nm.sum(axis=0)[::-1])[::-1]
+            r = max(1, int((row_tails > 1e-15).sum()))
+            c = max(1, int((col_tails > 1e-15).sum()))
+            assert drop_negligible_tail(nm, 1e-15).shape == (r, c)
+
+
+def test_the_one_group_space_numbers_its_states_as_add_would() -> None:
+    """The states listed at once are those ``StateSpace.add`` numbers from the initial
+    state (h = top..0 as the chain leaves them), whole and partly wounded units."""
+    for model in ({"count": 3, "W": 2}, {"count": 1, "W": 11},
+                  {"count": 4, "W": 3, "wounds_lost": 2}):
+        groups = build_groups(Target.model_validate(
+            {"models": [{"T": 4, "Sv": 3, **model}]}))
+        top = one_group._wounds(StateSpace(groups).initial, groups[0])
+        assert top is not None
+        added = StateSpace(groups)
+        rows = [added.add(one_group._state(h, groups[0])) for h in range(top + 1)]
+        final = np.arange(2.0 * (top + 1)).reshape(top + 1, 2)
+        space, out = one_group._into_space(groups, top, final, {})
+        assert space.states == added.states and space.index == added.index
+        np.testing.assert_array_equal(out[rows], final)
 
 
 def test_the_stress_case_takes_the_fast_path_and_equals_the_general_one() -> None:
