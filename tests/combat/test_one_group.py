@@ -22,7 +22,7 @@ from tactica.combat.allocation import StateSpace, build_groups, loss_pmf
 from tactica.combat.chain import drop_negligible_tail
 from tactica.combat.exact import calculate_exact_from
 from tactica.combat.one_group import general_chain, packet_matrix, thin
-from tactica.combat.one_group_steps import line_step
+from tactica.combat.one_group_steps import PacketMatrix, line_step
 from tactica.combat.result import Distribution, Result
 from tactica.combat.scenario import Attacker, Scenario, ScenarioError, Target
 
@@ -205,10 +205,10 @@ def test_thin_in_python_floats_and_by_the_binomial_table_agree() -> None:
 
 
 def test_drop_negligible_tail_cuts_small_and_large_arrays_alike() -> None:
-    """Python sums (up to 64 numbers) and numpy sums: the same rows and columns kept,
+    """One column, Python sums (up to 64 numbers), numpy sums: the same rows and columns kept,
     by the tail masses the definition names."""
     rng = np.random.default_rng(5)
-    for rows, cols in ((1, 1), (5, 1), (8, 8), (9, 8), (30, 3)):
+    for rows, cols in ((1, 1), (5, 1), (200, 1), (8, 8), (9, 8), (30, 3)):
         for scale in (1e-17, 1e-15, 1e-13):
             nm = rng.random((rows, cols))
             nm[rows // 2:] *= scale
@@ -218,6 +218,34 @@ def test_drop_negligible_tail_cuts_small_and_large_arrays_alike() -> None:
             r = max(1, int((row_tails > 1e-15).sum()))
             c = max(1, int((col_tails > 1e-15).sum()))
             assert drop_negligible_tail(nm, 1e-15).shape == (r, c)
+
+
+def test_a_first_line_in_one_column_equals_the_general_line_step() -> None:
+    """``line_step`` from one unsaved column without criticals (written straight into
+    the result) against the general form, run on the same states with a second, empty
+    unsaved column: the same numbers, nothing in the extra column."""
+    rng = np.random.default_rng(11)
+    for damage, fnp, W, top in ((DAMAGE[0], None, 2, 20), (DAMAGE[4], None, 11, 11),
+                                (DAMAGE[3], 5, 3, 14), (DAMAGE[5], 6, 1, 10)):
+        fail = packet_matrix(damage, fnp, W, top)
+        for rows in (1, 2, 5, 13, 30):
+            pmf = rng.random((rows, 1))
+            pmf /= pmf.sum()
+            x = rng.random((top + 1, 1))
+            x /= x.sum()
+            fast = line_step(x, pmf, fail, None, track=True)
+            general = line_step(np.hstack((x, np.zeros_like(x))), pmf, fail, None,
+                                track=True)
+            assert fast.shape[1] == rows and not general[:, rows:].any()
+            np.testing.assert_allclose(fast, general[:, :rows], rtol=0, atol=1e-15)
+
+
+def test_total_counts_add_up_each_antidiagonal() -> None:
+    nmf = np.random.default_rng(2).random((5, 3))
+    expected = np.bincount(np.add.outer(np.arange(5), np.arange(3)).ravel(),
+                           weights=nmf.ravel())
+    np.testing.assert_allclose(one_group._total_counts(nmf)[:, 0], expected, rtol=0,
+                               atol=1e-15)
 
 
 def test_the_one_group_space_numbers_its_states_as_add_would() -> None:
@@ -443,6 +471,53 @@ def test_the_fast_path_declines_states_it_does_not_know() -> None:
     odd = {(2, 5, -1, -1): np.array([1.0])}  # 5 wounds left on a W2 model
     out = one_group.one_group_chain(space, [], [], [], True, [], None, True, {}, odd)
     assert out is None
+
+
+def test_the_small_forms_agree_with_the_numpy_forms_on_library_units(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The (n, m) pmfs and packets real units bring to the one-group path: each pmf
+    thinned by every form that takes it (Horner's scheme, the factored form, the
+    binomial table), each packet matrix against ``loss_pmf``."""
+    pmfs: list[tuple[np.ndarray, float]] = []
+    packets: set[tuple[tuple[float, ...], int | None, int, int]] = set()
+    thin_, packet_ = one_group.thin, one_group.packet_matrix
+
+    def thin_spy(nm: np.ndarray, p_fail: float) -> np.ndarray:
+        pmfs.append((nm, p_fail))
+        return thin_(nm, p_fail)
+
+    def packet_spy(damage: tuple[float, ...], fnp: int | None, W: int,
+                   top: int) -> PacketMatrix:
+        packets.add((damage, fnp, W, top))
+        return packet_(damage, fnp, W, top)
+
+    monkeypatch.setattr(one_group, "thin", thin_spy)
+    monkeypatch.setattr(one_group, "packet_matrix", packet_spy)
+    attackers, targets = library_sample(50)
+    for i, (phase, attacker) in enumerate(attackers):
+        for target in targets[i % 5::5]:
+            with contextlib.suppress(ScenarioError):
+                calculate(Scenario(attacker=attacker, target=target, phase=phase))
+    assert len(pmfs) > 50 and len(packets) > 20
+    for nm, p in pmfs:
+        if not 0.0 < p < 1.0 or nm.shape[0] == 1:
+            continue
+        rows = nm.shape[0]
+        table = one_group._binomial_rows(-(-rows // 16) * 16, p)[:rows, :rows].T @ nm
+        np.testing.assert_allclose(thin_(nm, p), table, rtol=0, atol=1e-14)
+        if rows <= 64 and p <= 63 / 64:
+            np.testing.assert_allclose(one_group._thin_factored(nm, p), table, rtol=0,
+                                       atol=1e-14)
+        if nm.size <= 40:
+            small = np.array(one_group._thin_columns(nm.T.tolist(), p)).T
+            np.testing.assert_allclose(small, table, rtol=0, atol=1e-14)
+    for damage, fnp, W, top in packets:
+        full = packet_(damage, fnp, W, top).full
+        for h in range(1, top + 1):
+            column = np.zeros(top + 1)
+            for lost, q in enumerate(loss_pmf(damage, (h - 1) % W + 1, fnp)):
+                column[h - lost] += q
+            np.testing.assert_allclose(full[:, h], column, rtol=0, atol=1e-15)
 
 
 # --- real units from the library into the ten presets -----------------------------------

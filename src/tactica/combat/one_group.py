@@ -36,9 +36,10 @@ excess is lost: h = 3), the third takes 2 from the last (h = 1): 5 damage, 1 mod
 destroyed, 3 unsaved, for certain. With each of two wounds saved on 4+ (f ~ Bin(2, 1/2)):
 h = 6, 4, 3 with probabilities 1/4, 1/2, 1/4 (``tests/combat/test_one_group.py``).
 
-Tails: the negligible tail of the (n, m) pmf is dropped as in the general path, then
-that of the (f, m) pmf (``chain.drop_negligible_tail`` twice: every distribution of the
-result moves by at most 4e-15 per line and branch in total variation). Under 10th the
+Tails: the negligible tail of a large (n, m) pmf is dropped as in the general path,
+then that of the (f, m) pmf (or of its totals f + m; ``chain.drop_negligible_tail``:
+every distribution of the result moves by at most 4e-15 per line and branch in total
+variation; a small (n, m) pmf is thinned whole, its tail kept). Under 10th the
 Devastating Wounds criticals wait until the whole unit has attacked (reference facts
 §5.5): their count is carried with the states through the later lines (``held_back``)
 when every line's criticals are the same packet (the blocks of ``chain.run_chain`` then
@@ -54,6 +55,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -94,7 +96,8 @@ def packet_matrix(damage: tuple[float, ...], fnp: int | None, W: int, top: int) 
     """The packet's matrix over h = 0..top for models of ``W`` wounds: from h the wounded
     model (t(h) wounds left) loses l wounds with ``loss_pmf(damage, t(h), fnp)``.
 
-    Column h holds at most ``len(damage)`` numbers (``_loss_column``) and the columns
+    Column h holds at most ``len(damage)`` numbers (``lost[l]`` for l < t(h), all of
+    ``lost[t(h):]`` at t(h): damage beyond the wounds left is lost) and the columns
     repeat from model to model (h -> h + W moves them W rows and columns on), so one
     model's columns are listed in Python floats and put in place for every model by a
     few numpy calls (on a D6 and a few dozen states numpy's per-call cost was all its
@@ -105,36 +108,29 @@ def packet_matrix(damage: tuple[float, ...], fnp: int | None, W: int, top: int) 
     [4, 3, 1, 0]
     """
     lost = loss_pmf(damage, len(damage) - 1, fnp)  # P(l wounds lost), not capped
-    n = top + 1
+    tails = list(accumulate(reversed(lost)))[::-1]  # tails[t]: P(at least t lost)
+    n, last = top + 1, len(lost) - 1
     index: list[int] = []  # full[h - l, h] for the first model's h = 1..W, at (h - l) n + h
     values: list[float] = []
     ends = [0]  # how many numbers the columns up to h hold
     for h in range(1, min(W, top) + 1):
-        col = _loss_column(lost, h)
-        index.extend(range(h * (n + 1), h * (n + 1) - len(col) * n, -n))
-        values.extend(col)
+        t = min(h, last)  # l = 0..t, all of lost[t:] at t
+        index += range(h * (n + 1), h * (n + 1) - (t + 1) * n, -n)
+        values += lost[:t]
+        values.append(tails[t])
         ends.append(len(values))
     models = -(-top // W)
     flat = np.zeros(n * n)
     if models == 1:
-        flat.put(index, values)
+        flat.put([0, *index], [1.0, *values])  # full[0, 0]: the destroyed unit stays so
     else:
         count = (models - 1) * len(values) + ends[top - (models - 1) * W]  # the last: h <= top
         first = np.add.outer(np.arange(0, models * W * (n + 1), W * (n + 1)), index)
         flat.put(first.ravel()[:count], (values * models)[:count])
-    flat[0] = 1.0  # the destroyed unit stays destroyed
+        flat[0] = 1.0
     full = flat.reshape(n, n)
     full.flags.writeable = False  # kept between calls (lru_cache): shared, never written
     return PacketMatrix(full, full[1:, 1:], full[0, 1:])
-
-
-def _loss_column(lost: tuple[float, ...], t: int) -> list[float]:
-    """P(the model with t wounds left loses l), l = 0, 1, ... up to the last possible:
-    ``lost[l]`` below t, all of ``lost[t:]`` at t (damage beyond t is lost), as
-    ``loss_pmf(damage, t, fnp)`` from the uncapped ``lost``."""
-    if t >= len(lost):
-        return list(lost)
-    return [*lost[:t], sum(lost[t:])]
 
 
 def thin(nm: FloatArray, p_fail: float) -> FloatArray:
@@ -163,8 +159,8 @@ def thin(nm: FloatArray, p_fail: float) -> FloatArray:
 
 
 #: ``thin`` in Python floats up to this many numbers (a few rows: numpy's per-call cost
-#: and the binomial table's were all the cost; about even at 16 x 1 and 7 x 2).
-SMALL_THIN = 12
+#: was all the cost; about even with ``_thin_factored`` at 10 x 1 and 4 x 3).
+SMALL_THIN = 8
 
 
 def _thin_columns(columns: list[list[float]], p_fail: float) -> list[list[float]]:
@@ -196,12 +192,14 @@ def _thin_factored(nm: FloatArray, p_fail: float) -> FloatArray:
     fact = [1.0]
     for k in range(1, rows):
         fact.append(fact[-1] * k)
-    # 1 / (n - f)! at [n, f] from one row padded with zeros for n < f
+    # lower[n, f] = 1 / (n - f)!: a view of one row padded with zeros (for n < f) that
+    # steps one number on per n and one back per f
     padded = np.array([*[0.0] * (rows - 1), *(1.0 / x for x in fact)])
-    lower = padded[np.subtract.outer(np.arange(rows - 1, 2 * rows - 1), np.arange(rows))]
-    wounds = np.array([x * q ** n for n, x in enumerate(fact)])
-    fails = np.array([(p_fail / q) ** f / x for f, x in enumerate(fact)])
-    out: FloatArray = fails[:, None] * (lower.T @ (wounds[:, None] * nm))
+    lower = np.ndarray((rows, rows), np.float64, padded, (rows - 1) * padded.itemsize,
+                       (padded.itemsize, -padded.itemsize))
+    scale = np.array([[x * q ** n for n, x in enumerate(fact)],
+                      [(p_fail / q) ** f / x for f, x in enumerate(fact)]])
+    out: FloatArray = scale[1][:, None] * (lower.T @ (scale[0][:, None] * nm))
     return out
 
 
@@ -277,10 +275,22 @@ def _total_counts(nmf: FloatArray) -> FloatArray:
     critical are the same packet only their total count matters (the order of the same
     operator changes nothing, and each is counted when it reaches a living model)."""
     rows, cols = nmf.shape
-    index = np.add.outer(np.arange(rows), np.arange(cols)).ravel()
-    total = np.bincount(index, weights=nmf.ravel(), minlength=rows + cols - 1)
-    out: FloatArray = total.astype(np.float64)[:, None]
+    skewed = np.zeros((rows, rows + cols - 1))  # skewed[f, f + m] = nmf[f, m]
+    np.ndarray(nmf.shape, np.float64, skewed, 0,
+               (skewed.strides[0] + skewed.itemsize, skewed.itemsize))[...] = nmf
+    out: FloatArray = skewed.sum(axis=0)[:, None]
     return out
+
+
+def _thinned(nm: FloatArray, p_fail: float) -> FloatArray:
+    """The line's (f, m) pmf (``thin``), its negligible tail not yet cut: a large (n, m)
+    pmf loses its own tail first, as in the general path (fewer rows to thin), a small
+    one is thinned whole (cutting it would cost more than it saves)."""
+    return thin(drop_negligible_tail(nm) if nm.size > _SMALL_CUT else nm, p_fail)
+
+
+#: (n, m) pmfs of at most this many numbers are thinned without cutting their tail.
+_SMALL_CUT = 64
 
 
 def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequence[Packet],
@@ -322,17 +332,21 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
     for br in branches:
         for wi, (_, nm) in enumerate(br):
             if id(nm) not in thinned:
-                thinned[id(nm)] = drop_negligible_tail(
-                    thin(drop_negligible_tail(nm), 1.0 - normal[wi].save[0]))
+                thinned[id(nm)] = _thinned(nm, 1.0 - normal[wi].save[0])
+    ready: dict[int, tuple[FloatArray, PacketMatrix | None]] = {}
 
     def step(x: FloatArray, wi: int, nm: FloatArray) -> FloatArray:
-        """Line ``wi`` with its criticals after its failed saves (24.10)."""
-        nmf, mortal_op = thinned[id(nm)], None
-        if _has_dw(nmf):
-            if _same_packet(normal[wi], mortal[wi], group):
-                nmf = _total_counts(nmf)
-            else:
-                mortal_op = op(mortal[wi])
+        """Line ``wi`` with its criticals after its failed saves (24.10), the tail of its
+        pmf cut (of the totals f + m when that is all that matters: one column)."""
+        if id(nm) not in ready:
+            nmf, mortal_op = thinned[id(nm)], None
+            if _has_dw(nmf):
+                if _same_packet(normal[wi], mortal[wi], group):
+                    nmf = _total_counts(nmf)
+                else:
+                    mortal_op = op(mortal[wi])
+            ready[id(nm)] = (drop_negligible_tail(nmf), mortal_op)
+        nmf, mortal_op = ready[id(nm)]
         return line_step(x, nmf, fails[wi], mortal_op, track)
 
     if per_line or all(len(br) == 1 for br in branches):  # (or a unit's only line)
@@ -340,7 +354,8 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
     else:
         final = np.zeros((top + 1, 1))
         for br in branches:
-            lines = [(thinned[id(nm)], fails[wi]) for wi, (_, nm) in enumerate(br)]
+            lines = [(drop_negligible_tail(thinned[id(nm)]), fails[wi])
+                     for wi, (_, nm) in enumerate(br)]
             dw = [wi for wi, (nmf, _) in enumerate(lines) if _has_dw(nmf)]
             final = padded_sum(final, held_back(x0, lines, op(mortal[dw[0]]) if dw else None,
                                                  track))
@@ -469,14 +484,14 @@ class _OneGroupSpace(StateSpace):
         g = groups[0]
         first = _wounds(self.initial, g)
         assert first is not None  # (``_start``)
-        by_h = [(0, 0, -1, -1), *((k, t, -1, -1) for k in range(1, g.count + 1)
-                                  for t in range(1, g.W + 1))][: top + 1]
-        states: list[State] = [by_h[first], *by_h[:first], *by_h[first + 1:]]
+        by_h: list[State] = [(0, 0, -1, -1)]
+        by_h += [(k, t, -1, -1) for k in range(1, g.count + 1) for t in range(1, g.W + 1)]
+        states = [by_h[first], *by_h[:first], *by_h[first + 1:top + 1]]
         if len(states) > allocation.MAX_STATES:  # refused as ``add`` refuses it
             for s in states[1:]:
                 self.add(s)
         self.states = states
-        self.index = {s: i for i, s in enumerate(states)}
+        self.index = dict(zip(states, range(len(states)), strict=True))
         self.first = first
 
 

@@ -100,6 +100,8 @@ def line_step(x: FloatArray, nmf: FloatArray, fail: PacketMatrix, mortal: Packet
     """One weapon line from ``x[h, u]`` (h = 0 the destroyed unit; u the unsaved count):
     ``f`` failed saves then ``m`` Devastating Wounds criticals with pmf ``nmf[f, m]``
     (a sub-pmf in a Command Re-roll branch)."""
+    if track and x.shape[1] == 1 and nmf.shape[1] == 1:
+        return _one_column_step(x, nmf[:, 0], fail)
     after, killed = _normal_stage(x[1:], nmf, fail, track)
     dead = [nmf.sum() * x[0], killed]
     if nmf.shape[1] > 1 and mortal is not None:
@@ -111,6 +113,23 @@ def line_step(x: FloatArray, nmf: FloatArray, fail: PacketMatrix, mortal: Packet
     out[1:] = out_alive
     for d in dead:
         out[0, : len(d)] += d
+    return out
+
+
+def _one_column_step(x: FloatArray, pmf: FloatArray, fail: PacketMatrix) -> FloatArray:
+    """``line_step`` from one unsaved column (a unit's first line: nothing unsaved yet)
+    without criticals, written straight into the result: after ``f`` failed saves the
+    living states ``fail.alive^f x`` land at u = f, weighted by ``pmf[f]``; the mass
+    destroyed by packet j at u = j, weighted by P(F >= j) (fewer numpy calls than the
+    general form for the same numbers)."""
+    f_max = pmf.shape[0] - 1
+    v = _powers_applied(fail.alive, x[1:], f_max)[:, :, 0]  # (f, h - 1)
+    out = np.empty((x.shape[0], f_max + 1))
+    np.multiply(v.T, pmf, out=out[1:])
+    out[0, 0] = pmf.sum() * x[0, 0]
+    if f_max:
+        at_least = np.cumsum(pmf[::-1])[::-1]  # P(F >= j)
+        np.multiply(v[:f_max] @ fail.kill, at_least[1:], out=out[0, 1:])
     return out
 
 
