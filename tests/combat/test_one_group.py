@@ -156,16 +156,17 @@ def test_packet_matrix_columns_are_the_loss_pmf_of_the_wounded_model(
     """Column h of the packet matrix (built from one model's columns repeated) is
     ``loss_pmf(damage, t(h), fnp)`` placed at rows h - l, t(h) = ((h - 1) mod W) + 1,
     for whole and partly wounded units (top not a multiple of W) alike."""
+    sizes = [(W, top) for W in (1, 2, 3, 11)
+             for top in sorted({1, max(1, W - 1), W, W + 1, 3 * W - 1, 4 * W})]
     for fnp in (None, 4, 6):
-        for W in (1, 2, 3, 11):
-            for top in sorted({1, max(1, W - 1), W, W + 1, 3 * W - 1, 4 * W}):
-                full = packet_matrix(damage, fnp, W, top).full
-                expected = np.zeros((top + 1, top + 1))
-                expected[0, 0] = 1.0
-                for h in range(1, top + 1):
-                    for lost, p in enumerate(loss_pmf(damage, (h - 1) % W + 1, fnp)):
-                        expected[h - lost, h] += p
-                np.testing.assert_allclose(full, expected, rtol=0, atol=1e-15)
+        for W, top in [*sizes, (1, 400), (3, 299)]:  # (and the numpy form: many numbers)
+            full = packet_matrix(damage, fnp, W, top).full
+            expected = np.zeros((top + 1, top + 1))
+            expected[0, 0] = 1.0
+            for h in range(1, top + 1):
+                for lost, p in enumerate(loss_pmf(damage, (h - 1) % W + 1, fnp)):
+                    expected[h - lost, h] += p
+            np.testing.assert_allclose(full, expected, rtol=0, atol=1e-15)
 
 
 def test_loss_pmf_without_feel_no_pain_is_the_damage_capped() -> None:

@@ -59,6 +59,7 @@ from itertools import accumulate
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..dice import FloatArray
 from . import allocation
@@ -119,15 +120,16 @@ def packet_matrix(damage: tuple[float, ...], fnp: int | None, W: int, top: int) 
         values += lost[:t]
         values.append(tails[t])
         ends.append(len(values))
-    models = -(-top // W)
-    flat = np.zeros(n * n)
-    if models == 1:
-        flat.put([0, *index], [1.0, *values])  # full[0, 0]: the destroyed unit stays so
+    models, step = -(-top // W), W * (n + 1)  # the next model's columns: step further
+    count = (models - 1) * len(values) + ends[top - (models - 1) * W]  # the last: h <= top
+    if count <= 512:  # a few hundred numbers: listed in Python
+        where: list[int] | npt.NDArray[np.int64] = [
+            i + at for at in range(0, models * step, step) for i in index][:count]
     else:
-        count = (models - 1) * len(values) + ends[top - (models - 1) * W]  # the last: h <= top
-        first = np.add.outer(np.arange(0, models * W * (n + 1), W * (n + 1)), index)
-        flat.put(first.ravel()[:count], (values * models)[:count])
-        flat[0] = 1.0
+        where = np.add.outer(np.arange(0, models * step, step), index).ravel()[:count]
+    flat = np.zeros(n * n)
+    flat.put(where, (values * models)[:count])
+    flat[0] = 1.0  # the destroyed unit stays destroyed
     full = flat.reshape(n, n)
     full.flags.writeable = False  # kept between calls (lru_cache): shared, never written
     return PacketMatrix(full, full[1:, 1:], full[0, 1:])
