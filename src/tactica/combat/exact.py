@@ -68,7 +68,7 @@ from .one_group import one_group_chain
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
 from .reach import ChainPlan, LinePlan, reach
 from .readout import AttackerSide, Branches, assemble, read_out
-from .result import Distribution, Result, StageExplanation
+from .result import Distribution, Result, StageFields
 from .scenario import Effect, Scenario, ScenarioError
 from .size import (
     chain_cost,
@@ -340,19 +340,17 @@ def _weapon_lines(weapons: tuple[ResolvedWeapon, ...], scenario: Scenario, space
 
 
 def _stage_explanations(weapons: tuple[ResolvedWeapon, ...], groups: tuple[Group, ...],
-                        rules: RuleSet) -> list[StageExplanation]:
+                        rules: RuleSet) -> list[StageFields]:
     """Per weapon line the explanations of its stages (05.01-05.04, damage): only for the
-    result document (the Lethal Hits search needs none)."""
-    out = []
+    result document (the Lethal Hits search needs none), validated with it."""
+    out: list[StageFields] = []
     for w in weapons:
         for stage in ("attacks", "hit", "wound"):
             if stage in w.explanations:
-                out.append(StageExplanation.model_validate(
-                    {"weapon": w.name, "stage": stage, "detail": w.explanations[stage]}))
+                out.append({"weapon": w.name, "stage": stage, "detail": w.explanations[stage]})
         texts = (f"{g.name}: {save_probability(g, w, rules)[1]}" for g in groups)
-        out.append(StageExplanation(weapon=w.name, stage="save", detail="; ".join(texts)))
-        out.append(StageExplanation(weapon=w.name, stage="damage",
-                                    detail=w.explanations["damage"]))
+        out.append({"weapon": w.name, "stage": "save", "detail": "; ".join(texts)})
+        out.append({"weapon": w.name, "stage": "damage", "detail": w.explanations["damage"]})
     return out
 
 
@@ -552,8 +550,7 @@ def _finish(prep: _Prepared, done: _Final, states_out: Initial | None = None) ->
     receives the final states (see ``_calculate``)."""
     space, final, lines = done.space, done.final, done.lines
     stages = _stage_explanations(prep.weapons, space.groups, prep.rules) + [
-        StageExplanation(weapon=label, stage="damage",
-                         detail="mortal wounds before the attacks (06.02)")
+        {"weapon": label, "stage": "damage", "detail": "mortal wounds before the attacks (06.02)"}
         for label, _ in done.before]
     if states_out is not None:
         by_state = final.sum(axis=1)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypedDict
 
 import numpy as np
 import numpy.typing as npt
@@ -12,7 +13,44 @@ from ..model.common import RulesVersion
 from .scenario import ModelGroup, WeaponLine
 
 __all__ = ["Distribution", "NamedDistribution", "Resolved", "Result", "StageExplanation",
-           "WeaponSummary"]
+           "StageFields", "WeaponSummary", "distribution_fields", "pmf_mean"]
+
+#: 0, 1, 2, ... as floats: the values a pmf's mean weighs its entries by (a slice of it
+#: is the same numbers as ``np.arange(n, dtype=np.float64)``, without making them anew)
+_VALUES = np.arange(4096, dtype=np.float64)
+_VALUES.flags.writeable = False
+
+
+def pmf_mean(p: npt.NDArray[np.float64]) -> float:
+    """The mean of a 1-D pmf: ``np.dot(np.arange(len(p)), p)`` (one BLAS dot product, the
+    same sum in the same order as ever, so the same float bit for bit). A pmf of one
+    entry (the certain 0) has mean 0.0: numpy's dot adds the product 0.0 * p[0] to 0.0."""
+    n = len(p)
+    if n == 1:
+        return 0.0
+    values = _VALUES[:n] if n <= len(_VALUES) else np.arange(n, dtype=np.float64)
+    return float(p.dot(values))
+
+
+def distribution_fields(pmf: npt.NDArray[np.float64], length: int | None = None,
+                        mean: Callable[[npt.NDArray[np.float64]], float] = pmf_mean,
+                        ) -> dict[str, Any]:
+    """A ``Distribution``'s fields from a pmf array, to validate (``from_array``, or inside
+    a whole result document at once): trailing zeros are trimmed (a pmf of no positive
+    entry is the certain 0) unless ``length`` is given, then it is cut or padded to it.
+    ``mean``: ``pmf_mean``, or one that knows the means of some arrays already."""
+    p = np.asarray(pmf, dtype=np.float64)
+    if length is not None and length != len(p):
+        p = np.concatenate([p, np.zeros(max(0, length - len(p)))])[:length]
+    # ``tolist``: the same Python floats as ``float(x)`` per entry, at C speed
+    values = p.tolist()
+    if length is None:  # up to the last positive entry
+        n = len(values)
+        while n and not values[n - 1] > 0.0:
+            n -= 1
+        if n < len(values):
+            p, values = (p[:n], values[:n]) if n else (np.ones(1), [1.0])
+    return {"mean": mean(p), "pmf": tuple(values)}
 
 
 class _Out(BaseModel):
@@ -28,18 +66,7 @@ class Distribution(_Out):
     @classmethod
     def from_array(cls, pmf: npt.NDArray[np.float64], length: int | None = None) -> Distribution:
         """From a pmf array; trailing zeros are trimmed unless ``length`` is given."""
-        p = np.asarray(pmf, dtype=np.float64)
-        if length is not None:
-            p = np.concatenate([p, np.zeros(max(0, length - len(p)))])[:length]
-        # ``tolist``: the same Python floats as ``float(x)`` per entry, at C speed
-        values = p.tolist()
-        if length is None:  # up to the last positive entry
-            n = len(values)
-            while n and not values[n - 1] > 0.0:
-                n -= 1
-            p, values = (p[:n], values[:n]) if n else (np.ones(1), [1.0])
-        mean = float(np.dot(np.arange(len(values), dtype=np.float64), p))
-        return cls(mean=mean, pmf=tuple(values))
+        return cls.model_validate(distribution_fields(pmf, length))
 
     def at_least(self, n: int) -> float:
         """P(value >= n)."""
@@ -51,6 +78,14 @@ class StageExplanation(_Out):
 
     weapon: str
     stage: Literal["attacks", "hit", "wound", "save", "damage", "allocation", "hazard"]
+    detail: str
+
+
+class StageFields(TypedDict):
+    """A ``StageExplanation``'s fields, validated with the result document they are in."""
+
+    weapon: str
+    stage: str
     detail: str
 
 
