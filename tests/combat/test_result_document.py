@@ -31,6 +31,8 @@ from tactica.combat.result import (
     Result,
     StageExplanation,
     WeaponSummary,
+    pmf_mean,
+    short_mean,
 )
 from tactica.combat.scenario import Scenario, ScenarioError
 from tactica.rules.base import RuleSet
@@ -389,11 +391,12 @@ def _both_read_outs(space: StateSpace, final: FloatArray, keywords: tuple[str, .
     chars = [gi for gi, g in enumerate(groups) if g.character] or (
         list(range(len(groups))) if "CHARACTER" in keywords else [])
     by_state = final.sum(axis=1)
-    one = _one_group(space, by_state.tolist(), bool(chars))
-    general = _by_states(space, by_state, chars)
-    assert one[0].tobytes() == general[0].tobytes()
-    assert one[1].tobytes() == general[1].tobytes()
-    assert one[2].hex() == general[2].hex()
+    one = _one_group(space, by_state.tolist(), final.sum(axis=0), bool(chars))
+    damage, killed, p_char = _by_states(space, by_state, chars)
+    assert one.damage.tobytes() == damage.tobytes()
+    assert one.killed.tobytes() == killed.tobytes()
+    assert one.p_character.hex() == p_char.hex()
+    assert one.p_dead.hex() == float(killed[-1]).hex()
     got = read_out(space, final, keywords)
     plain = _plain_read_out(space, final, keywords)
     assert got.damage.tobytes() == plain[0].tobytes()
@@ -439,3 +442,27 @@ def test_one_group_read_out_is_the_general_one_on_generated_spaces(
                                                         < 0.7)
     for kw in ((), ("CHARACTER",)):
         _both_read_outs(space, final, kw)
+
+
+# --- the means ------------------------------------------------------------------------------
+
+_finite = st.floats(-1e300, 1e300) | st.sampled_from([0.0, -0.0, 5e-324, -5e-324, 1.0])
+
+
+@given(st.lists(_finite, max_size=3))
+def test_a_short_mean_is_numpys_dot(values: list[float]) -> None:
+    """Up to three entries a mean that is not zero is added without numpy (``short_mean``):
+    bit for bit numpy's dot with 0, 1, 2 (signed zeros and the smallest numbers in)."""
+    plain = float(np.dot(np.arange(len(values), dtype=np.float64), np.array(values)))
+    short = short_mean(values)
+    assert short is None or short.hex() == plain.hex()
+    assert pmf_mean(np.array(values, dtype=np.float64)).hex() == plain.hex()
+    if values and values[-1] > 0.0 and min(values) >= 0.0:  # a pmf trimmed: never None
+        assert short is not None
+
+
+@given(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=60))
+def test_a_mean_is_numpys_dot_with_a_new_arange(values: list[float]) -> None:
+    p = np.array(values)
+    assert pmf_mean(p).hex() == float(np.dot(np.arange(len(p), dtype=np.float64), p)).hex()
+    assert pmf_mean(p[::2]).hex() == float(np.dot(np.arange(len(p[::2])), p[::2])).hex()

@@ -138,22 +138,22 @@ def branch_masses(branches: list[list[tuple[FloatArray, FloatArray]]]) -> list[l
 
 
 def weapon_marginal(branches: list[list[tuple[FloatArray, FloatArray]]], wi: int,
-                    part: int, masses: list[list[float]] | None = None) -> FloatArray:
-    """One weapon line's distribution over all branches (the others' masses as weights,
-    ``branch_masses`` when known). A weight of exactly 1.0 (one weapon, one branch) keeps
-    the branch's own array (each entry times 1.0 is itself): the caller must not change
-    it."""
-    if len(branches) == 1 and len(branches[0]) == 1:  # the line alone: weighs 1.0
-        return branches[0][wi][part]
+                    masses: list[list[float]] | None = None) -> tuple[FloatArray, FloatArray]:
+    """One weapon line's distributions (hits; (n, m)) over all branches, the other lines'
+    masses as weights (``branch_masses`` when known). A weight of exactly 1.0 (one line
+    in one branch) keeps the branch's own arrays (each entry times 1.0 is itself): the
+    caller must not change them."""
+    if len(branches[0]) == 1 and len(branches) == 1:  # the line alone: weighs 1.0
+        return branches[0][wi]
     masses = branch_masses(branches) if masses is None else masses
-    out: FloatArray | None = None
+    out: tuple[FloatArray, FloatArray] | None = None
     for br, mass in zip(branches, masses, strict=True):
         weight = 1.0
         for wj, m in enumerate(mass):  # the other lines' masses, in order
             if wj != wi:
                 weight *= m
-        term = br[wi][part] if weight == 1.0 else weight * br[wi][part]
-        out = term if out is None else padded(out, term)
+        hits, nm = br[wi] if weight == 1.0 else (weight * br[wi][0], weight * br[wi][1])
+        out = (hits, nm) if out is None else (padded(out[0], hits), padded(out[1], nm))
     assert out is not None
     return out
 

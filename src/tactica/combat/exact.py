@@ -549,9 +549,9 @@ def _finish(prep: _Prepared, done: _Final, states_out: Initial | None = None) ->
     """The result document (``readout``) of a finished calculation; ``states_out``
     receives the final states (see ``_calculate``)."""
     space, final, lines = done.space, done.final, done.lines
-    stages = _stage_explanations(prep.weapons, space.groups, prep.rules) + [
-        {"weapon": label, "stage": "damage", "detail": "mortal wounds before the attacks (06.02)"}
-        for label, _ in done.before]
+    stages = _stage_explanations(prep.weapons, space.groups, prep.rules)
+    stages += [{"weapon": label, "stage": "damage",
+                "detail": "mortal wounds before the attacks (06.02)"} for label, _ in done.before]
     if states_out is not None:
         by_state = final.sum(axis=1)
         for i, s in enumerate(space.states):  # a Precision mark means nothing after

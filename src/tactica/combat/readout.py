@@ -76,10 +76,9 @@ def summaries(weapons: tuple[ResolvedWeapon, ...], branches: Branches,
     ``WeaponSummary``'s fields). ``wounds``: each line's pmf of wounds (``antidiagonal``
     of its (n, m)) in the only branch, when already made."""
     out = []
-    masses = branch_masses(branches)
+    masses = branch_masses(branches) if len(weapons) > 1 else None  # one line weighs 1.0
     for wi, w in enumerate(weapons):
-        w_hits = weapon_marginal(branches, wi, 0, masses)
-        w_nm = weapon_marginal(branches, wi, 1, masses)
+        w_hits, w_nm = weapon_marginal(branches, wi, masses)
         # the same array as the branch's own: its wounds as they were made
         anti = (wounds[wi] if wounds is not None and w_nm is branches[0][wi][1]
                 else antidiagonal(w_nm))
@@ -104,19 +103,20 @@ def read_out(space: StateSpace, final: FloatArray, keywords: tuple[str, ...]) ->
     """The result's distributions off the final states (wounds and models left): each
     bin sums its states' probabilities in state order (as ``np.bincount`` does)."""
     by_state = np.add.reduce(final, axis=1)
+    unsaved = np.add.reduce(final, axis=0)
     groups = space.groups
+    if len(groups) == 1:
+        return _one_group(space, by_state.tolist(), unsaved,
+                          groups[0].character or "CHARACTER" in keywords)
     # CHARACTER models: those marked so, or every model of a CHARACTER unit (a lone one)
     chars = [gi for gi, g in enumerate(groups) if g.character] or (
         list(range(len(groups))) if "CHARACTER" in keywords else [])
-    if len(groups) == 1:
-        damage, killed, p_char = _one_group(space, by_state.tolist(), bool(chars))
-    else:
-        damage, killed, p_char = _by_states(space, by_state, chars)
-    return ReadOut(damage, killed, float(killed[-1]), np.add.reduce(final, axis=0), p_char)
+    damage, killed, p_char = _by_states(space, by_state, chars)
+    return ReadOut(damage, killed, float(killed[-1]), unsaved, p_char)
 
 
-def _one_group(space: StateSpace, probs: list[float], character: bool
-               ) -> tuple[FloatArray, FloatArray, float]:
+def _one_group(space: StateSpace, probs: list[float], unsaved: FloatArray, character: bool
+               ) -> ReadOut:
     """``read_out`` of a space of one group (K models of W wounds): a state (k, t, ...)
     has h = (k - 1) W + t wounds left (0 when k = 0) and k models; the damage is h0 - h,
     the models destroyed K - k. Each bin sums its states in state order, as the bin
@@ -136,7 +136,7 @@ def _one_group(space: StateSpace, probs: list[float], character: bool
         killed[k0 - k] += p
         if character and k < count:
             p_char += p
-    return np.array(damage), np.array(killed), float(p_char)
+    return ReadOut(np.array(damage), np.array(killed), killed[k0], unsaved, p_char)
 
 
 def _by_states(space: StateSpace, by_state: FloatArray, chars: list[int]
@@ -168,14 +168,19 @@ def _by_states(space: StateSpace, by_state: FloatArray, chars: list[int]
     return damage, killed, p_char
 
 
+#: No mortal wounds for certain (read only: shared by every document without a hazard roll).
+_NONE = np.ones(1)
+_NONE.flags.writeable = False
+
+
 def hazard(weapons: tuple[ResolvedWeapon, ...], rules: RuleSet, keywords: tuple[str, ...],
            stages: list[StageFields]) -> FloatArray:
     """24.15 Hazardous / 06.03 hazard rolls (10th Hazardous): one roll per Hazardous
     weapon carried that attacked, mortal wounds to the attacker on a failure."""
-    haz = np.array([1.0])
     n_haz = sum(w.count for w in weapons if w.hazardous)
     if not n_haz:
-        return haz
+        return _NONE
+    haz = np.array([1.0])
     mw_each = rules.hazard_mortal_wounds(keywords)
     p_fail = rules.hazard_fails_on / 6
     for _ in range(n_haz):

@@ -13,7 +13,7 @@ from ..model.common import RulesVersion
 from .scenario import ModelGroup, WeaponLine
 
 __all__ = ["Distribution", "NamedDistribution", "Resolved", "Result", "StageExplanation",
-           "StageFields", "WeaponSummary", "distribution_fields", "pmf_mean"]
+           "StageFields", "WeaponSummary", "distribution_fields", "pmf_mean", "short_mean"]
 
 #: 0, 1, 2, ... as floats: the values a pmf's mean weighs its entries by (a slice of it
 #: is the same numbers as ``np.arange(n, dtype=np.float64)``, without making them anew)
@@ -23,13 +23,32 @@ _VALUES.flags.writeable = False
 
 def pmf_mean(p: npt.NDArray[np.float64]) -> float:
     """The mean of a 1-D pmf: ``np.dot(np.arange(len(p)), p)`` (one BLAS dot product, the
-    same sum in the same order as ever, so the same float bit for bit). A pmf of one
-    entry (the certain 0) has mean 0.0: numpy's dot adds the product 0.0 * p[0] to 0.0."""
+    same sum in the same order as ever, so the same float bit for bit; ``short_mean``
+    when it has at most three entries)."""
     n = len(p)
-    if n == 1:
-        return 0.0
+    if n <= 3:
+        short = short_mean(p.tolist())
+        if short is not None:
+            return short
     values = _VALUES[:n] if n <= len(_VALUES) else np.arange(n, dtype=np.float64)
     return float(p.dot(values))
+
+
+def short_mean(v: list[float]) -> float | None:
+    """``pmf_mean`` of at most three entries without numpy, when it is not zero: the
+    products 0 v[0], 1 v[1] and 2 v[2] are exact and at most two of them are not zero, so
+    their sum has one rounding whatever the order BLAS adds them in (fused or not). One
+    positive entry: 0.0 (the only product is 0.0). None otherwise (a zero mean: its sign
+    is the one BLAS gives)."""
+    if len(v) == 1:
+        return 0.0 if v[0] > 0.0 else None
+    if len(v) == 2:
+        mean = v[1]
+    elif len(v) == 3:
+        mean = v[1] + 2.0 * v[2]
+    else:
+        return None
+    return mean if mean != 0.0 else None
 
 
 def distribution_fields(pmf: npt.NDArray[np.float64], length: int | None = None,
@@ -50,7 +69,8 @@ def distribution_fields(pmf: npt.NDArray[np.float64], length: int | None = None,
             n -= 1
         if n < len(values):
             p, values = (p[:n], values[:n]) if n else (np.ones(1), [1.0])
-    return {"mean": mean(p), "pmf": tuple(values)}
+    short = short_mean(values) if len(values) <= 3 else None
+    return {"mean": mean(p) if short is None else short, "pmf": tuple(values)}
 
 
 class _Out(BaseModel):
