@@ -363,6 +363,45 @@ def test_monte_carlo_results_validate_to_themselves() -> None:
             _identical(d, _plain_from_array(np.array(d.pmf)), name)
 
 
+_LETHAL: dict[str, Any] = {
+    "attacker": {"weapons": [{**_GUN, "name": "g", "count": 4, "A": "D3", "S": 4,
+                              "abilities": ["Lethal Hits", "Devastating Wounds"]},
+                             {**_GUN, "name": "h", "abilities": ["Lethal Hits",
+                                                                 "Devastating Wounds"]}]},
+    "target": {"models": [{**_TROOPS, "T": 4, "Sv": 2}]}}
+
+
+def _plain_exact(scenario: Scenario, initial: Any = None) -> Result:
+    """``calculate_exact`` (``calculate_exact_from`` with ``initial``) as it was: the
+    result document, then a copy with the Lethal Hits notes before the others."""
+    prep = exact._prepare(scenario)
+    memo: dict[Any, Any] = {}
+    choice, found = exact._lethal_search(scenario, initial=initial, memo=memo, prep=prep)
+    done = found if found is not None else exact._states(prep, choice, True, memo, initial)
+    result = _plain_finish(prep, done)
+    notes = exact.lethal_notes(scenario, choice)
+    if notes or initial is not None:
+        return result.model_copy(update={"notes": notes + result.notes})
+    return result
+
+
+def test_the_lethal_hits_notes_come_first_as_in_a_copy() -> None:
+    """The Lethal Hits choices' notes (24.23) go into the document as it is made, first,
+    instead of into a copy of it: the same document, the same fields set."""
+    s = Scenario.model_validate(_LETHAL)
+    r = exact.calculate_exact(s)
+    assert r.notes[0].startswith("g: Lethal Hits")
+    _identical(r, _plain_exact(s))
+    plain = Scenario.model_validate({**_LETHAL, "attacker": {"weapons": [_GUN]}})
+    _identical(exact.calculate_exact(plain), _plain_exact(plain))
+    for doc in (_LETHAL, _DOCUMENTS["wounded, feel no pain"]):
+        s = Scenario.model_validate(doc)
+        _, states = exact.calculate_exact_from(s, {StateSpace(build_groups(s.target)).initial:
+                                                  np.ones(1)})
+        got, _ = exact.calculate_exact_from(s, states)
+        _identical(got, _plain_exact(s, states))
+
+
 # --- the read-out of one group ------------------------------------------------------------
 
 

@@ -275,9 +275,8 @@ def calculate_exact(scenario: Scenario, memo: dict[Any, Any] | None = None) -> R
     memo = {} if memo is None else memo
     prep = _prepare(scenario)
     choice, found = _lethal_search(scenario, memo=memo, prep=prep)
-    result = _finish(prep, found) if found is not None else _calculate(prep, choice, memo=memo)
-    notes = lethal_notes(scenario, choice)
-    return result.model_copy(update={"notes": notes + result.notes}) if notes else result
+    done = found if found is not None else _states(prep, choice, True, memo, None)
+    return _finish(prep, done, notes=lethal_notes(scenario, choice))
 
 
 @one_blas_thread
@@ -291,10 +290,8 @@ def calculate_exact_from(scenario: Scenario, initial: Initial) -> tuple[Result, 
     memo: dict[Any, Any] = {}
     choice, found = _lethal_search(scenario, initial=initial, memo=memo, prep=prep)
     out: Initial = {}
-    result = (_finish(prep, found, out) if found is not None
-              else _calculate(prep, choice, memo=memo, initial=initial, states_out=out))
-    notes = lethal_notes(scenario, choice)
-    return result.model_copy(update={"notes": notes + result.notes}), out
+    done = found if found is not None else _states(prep, choice, True, memo, initial)
+    return _finish(prep, done, out, lethal_notes(scenario, choice)), out
 
 
 @dataclass
@@ -545,9 +542,11 @@ def _states(prep: _Prepared, lethal: tuple[bool | None, ...], track_unsaved: boo
     return _Final(lines, branches, before, end, final, tracked)
 
 
-def _finish(prep: _Prepared, done: _Final, states_out: Initial | None = None) -> Result:
-    """The result document (``readout``) of a finished calculation; ``states_out``
-    receives the final states (see ``_calculate``)."""
+def _finish(prep: _Prepared, done: _Final, states_out: Initial | None = None,
+            notes: tuple[str, ...] = ()) -> Result:
+    """The result document (``readout``) of a finished calculation, its ``notes`` first
+    (the Lethal Hits choices, ``lethal_notes``); ``states_out`` receives the final
+    states (see ``_calculate``)."""
     space, final, lines = done.space, done.final, done.lines
     stages = _stage_explanations(prep.weapons, space.groups, prep.rules)
     stages += [{"weapon": label, "stage": "damage",
@@ -559,6 +558,7 @@ def _finish(prep: _Prepared, done: _Final, states_out: Initial | None = None) ->
                 c = space.canonical(s)
                 states_out[c] = states_out[c] + final[i] if c in states_out else final[i]
     side = AttackerSide(prep.weapons, done.branches, stages, lines.notes,
-                        lines.not_calculated, prep.named, prep.scenario.attacker.keywords)
+                        lines.not_calculated, prep.named, prep.scenario.attacker.keywords,
+                        notes)
     return assemble(prep.rules, side,
                     read_out(space, final, prep.scenario.target.keywords))

@@ -204,6 +204,7 @@ class AttackerSide(NamedTuple):
     not_calculated: list[str]
     named: NamedEffects
     attacker_keywords: tuple[str, ...]
+    first_notes: tuple[str, ...] = ()  # before the others, as they are
 
 
 def assemble(rules: RuleSet, side: AttackerSide, out: ReadOut) -> Result:
@@ -230,7 +231,7 @@ def assemble(rules: RuleSet, side: AttackerSide, out: ReadOut) -> Result:
         "weapons": tuple(summaries(weapons, branches,
                                    wounds[0] if len(branches) == 1 else None, mean)),
         "stages": tuple(stages),
-        "notes": tuple(dict.fromkeys(side.notes + list(named.notes))),
+        "notes": side.first_notes + tuple(dict.fromkeys(side.notes + list(named.notes))),
         "not_calculated": tuple(side.not_calculated),
         "effects_applied": named.applied,
         "cp_spent": named.cp,
