@@ -24,7 +24,7 @@ from tactica.combat import exact
 from tactica.combat.allocation import ENDED, Group, StateSpace, build_groups
 from tactica.combat.montecarlo import simulate
 from tactica.combat.profile import ResolvedWeapon, save_probability
-from tactica.combat.readout import _by_states, _one_group, read_out
+from tactica.combat.readout import _by_states, _one_group, conv_all, read_out
 from tactica.combat.result import (
     Distribution,
     NamedDistribution,
@@ -505,3 +505,15 @@ def test_a_mean_is_numpys_dot_with_a_new_arange(values: list[float]) -> None:
     p = np.array(values)
     assert pmf_mean(p).hex() == float(np.dot(np.arange(len(p), dtype=np.float64), p)).hex()
     assert pmf_mean(p[::2]).hex() == float(np.dot(np.arange(len(p[::2])), p[::2])).hex()
+
+
+_entries = st.floats(0.0, 1.0) | st.sampled_from([0.0, -0.0, 5e-324])
+
+
+@given(st.lists(st.lists(_entries, min_size=1, max_size=8), min_size=1, max_size=3))
+def test_convolving_from_the_first_pmf_is_convolving_from_one(pmfs: list[list[float]]
+                                                                ) -> None:
+    """``conv_all`` starts from the first pmf, not from [1.0] (signed zeros in it)."""
+    arrays = [np.array(p) for p in pmfs]
+    got = conv_all(arrays)
+    assert got.tobytes() == _plain_conv_all(arrays).tobytes()

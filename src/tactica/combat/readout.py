@@ -47,8 +47,9 @@ def antidiagonal(nm: FloatArray) -> FloatArray:
 
 
 def conv_all(pmfs: list[FloatArray]) -> FloatArray:
-    """The pmf of the sum of independent variables, convolved in turn (the first one is
-    what its convolution with [1.0] gives: itself, not copied)."""
+    """The pmf of the sum of independent variables, convolved in turn from the first
+    (one pmf is itself, not copied; numpy's convolution adds each sum to 0.0, so it
+    gives what it gives when started from [1.0], signed zeros in the first included)."""
     out = pmfs[0]
     for p in pmfs[1:]:
         out = np.convolve(out, p)
@@ -85,7 +86,7 @@ def summaries(weapons: tuple[ResolvedWeapon, ...], branches: Branches,
         out.append({"weapon": w.name, "attacks": mean(w.attacks_pmf), "hits": mean(w_hits),
                     "wounds": mean(anti),
                     "critical_wounds": pmf_mean(np.add.reduce(w_nm, axis=0))
-                    if w_nm.shape[1] > 1 else 0.0})  # no critical: the mean of one entry
+                    if w_nm.shape[1] > 1 else 0.0})  # no critical: 0 times the line's mass
     return out
 
 
