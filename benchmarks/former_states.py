@@ -78,11 +78,12 @@ class LabelledSpace(StateSpace):
 
 
 def full_closure(space: StateSpace, plan: ChainPlan, start: Iterable[int],
-                 maps: Iterable[str]) -> tuple[dict[Packet, Operator], dict[str, Operator]]:
+                 maps: Iterable[str], budget: object = None,
+                 ) -> tuple[dict[Packet, Operator], dict[str, Operator]]:
     """``reach``'s reference, the engine's former state set: every packet of ``plan``
     and every mapping built over a set closed under all of them, from every state (the
-    ``start`` states are already in ``space``)."""
-    del start
+    ``start`` states are already in ``space``; no ``budget`` watches it)."""
+    del start, budget
     packets = list(dict.fromkeys([
         *([plan.before] if plan.before is not None else []),
         *(pk for line in plan.lines for pk in line.saves),

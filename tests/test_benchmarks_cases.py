@@ -8,6 +8,7 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -82,3 +83,40 @@ def test_lascannon_headline() -> None:
     result = calculate(scenario)
     assert round(result.damage.mean, 4) == 1.25
     assert result.models_destroyed.mean == 0.0  # at most 7 damage against W11
+
+
+#: Caches a timed call may find filled by an earlier one: what they hold does not depend
+#: on the scenario.
+KEPT_BETWEEN_CALLS = {
+    "tactica.combat.one_group._pascal": "Pascal's triangle up to a size",
+    "tactica.combat.threads._blas": "the BLAS libraries numpy is linked with",
+}
+
+
+def _caches() -> dict[str, Any]:
+    """Every functools cache of tactica's loaded modules, by dotted name."""
+    return {f"{name}.{attr}": obj for name, module in list(sys.modules.items())
+            if name.startswith("tactica") for attr, obj in vars(module).items()
+            if getattr(obj, "__module__", None) == name
+            and callable(getattr(obj, "cache_info", None))}
+
+
+def test_the_benchmark_clears_every_cache_of_the_engine(monkeypatch: pytest.MonkeyPatch,
+                                                        ) -> None:
+    """``run.clear_tactica_caches`` leaves no work of one timed call to the next: every
+    functools cache a call on the cases fills is empty after the clearing, but those of
+    ``KEPT_BETWEEN_CALLS`` (a cache added to the engine and not to the clearing fails
+    here)."""
+    monkeypatch.syspath_prepend(str(CASES_FILE.parent))
+    run = importlib.import_module("run")
+    documents = [{**case.document, "method": "exact"} for case in cases.CASES]
+    run.clear_tactica_caches()
+    misses = {key: c.cache_info().misses for key, c in _caches().items()}
+    for document in documents:
+        calculate(document)
+    used = {key for key, c in _caches().items() if c.cache_info().misses > misses.get(key, 0)}
+    assert "tactica.combat.one_group.packet_matrix" in used  # the search sees the caches
+    run.clear_tactica_caches()
+    left = sorted(key for key in used - set(KEPT_BETWEEN_CALLS)
+                  if _caches()[key].cache_info().currsize)
+    assert left == []

@@ -291,3 +291,55 @@ def test_library_attached_units_under_precision() -> None:
             want, n_want = calculate_exact(scenario), _states(scenario)
         _assert_same(got, want)
         assert n_got <= n_want
+
+
+def _explored_twice(scenario: Scenario) -> list[int]:
+    """Run ``scenario`` with every exploration made twice, watched by a budget that never
+    stops it and without one, asserting the same states and operators; the transitions
+    found each time the budget was asked."""
+    asked: list[int] = []
+    real = exact.reach
+
+    def both(space: StateSpace, plan: Any, start: Any, maps: Any, budget: Any = None) -> Any:
+        free = StateSpace(space.groups)
+        for s in space.states:  # the start states, in their order
+            free.add(s)
+        ops_free, maps_free = real(free, plan, list(start), list(maps))
+        ops, mp = real(space, plan, start, maps, lambda found, edges: asked.append(edges))
+        assert space.states == free.states
+        assert {pk: (op.a, op.b) for pk, op in ops.items()} == {
+            pk: (op.a, op.b) for pk, op in ops_free.items()}
+        assert {m: op.a for m, op in mp.items()} == {m: op.a for m, op in maps_free.items()}
+        return ops, mp
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(exact, "reach", both)
+        calculate_exact(scenario)
+    return asked
+
+
+@settings(max_examples=30, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios())
+def test_an_exploration_its_budget_does_not_stop_finds_the_full_states(data: Json) -> None:
+    """``reach``'s budget only reads: watched or not, the same states in the same order
+    and the same rows of every operator."""
+    _explored_twice(Scenario.model_validate(data))
+
+
+def test_the_budget_is_asked_as_the_exploration_grows_and_changes_nothing() -> None:
+    """Twenty W3 bodyguards led by three CHARACTER models, ten Precision shots D3 and
+    twenty without (some thousand transitions): the budget is asked several times, at
+    growing counts, and the exploration is the same as without it."""
+    scenario = Scenario.model_validate({
+        "rules": "11th", "attacker": {"name": "a", "weapons": [
+            {"name": "sniper", "count": 10, "range": 24, "A": "1", "skill": 3, "S": 5,
+             "AP": -1, "D": "D3", "abilities": ["Precision"]},
+            {"name": "bolt", "count": 10, "range": 24, "A": "2", "skill": 3, "S": 5,
+             "AP": -1, "D": "1", "abilities": []}]},
+        "target": {"name": "led", "models": [
+            {"name": "Guard", "count": 20, "T": 4, "Sv": 3, "W": 3},
+            *({"name": f"Leader {i}", "count": 1, "T": 4, "Sv": 3, "W": 5,
+               "character": True} for i in range(3))]}})
+    asked = _explored_twice(scenario)
+    assert len(asked) >= 3 and asked == sorted(set(asked))

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tactica import calculate
-from tactica.combat import exact
+from tactica.combat import exact, size
 from tactica.combat.allocation import Packet, TooLargeError, build_groups
 from tactica.combat.batch import calculate_many
 from tactica.combat.one_group import general_chain
@@ -23,6 +23,8 @@ from tactica.combat.sequence import Sequence
 from tactica.combat.size import predicted_states, wound_losses
 from tactica.combat.turn import calculate_sequence
 from tactica.dice import DiceExpr
+
+from .test_reach import scenarios
 
 _LINE = {"name": "w", "count": 50, "A": "D6", "skill": 3, "S": 6, "AP": -1, "D": "D6",
          "abilities": ["Sustained Hits 2", "Devastating Wounds"]}
@@ -72,8 +74,9 @@ OVERSIZE: dict[str, tuple[dict[str, Any], str]] = {
 
 
 #: With Precision the operators work on the states the chain meets (``reach``): the time
-#: of the chain is known once those are found (and the Lethal Hits search, 24.23, which
-#: skips the unsaved counts, may run first), so nothing is checked here for it.
+#: of the chain is known as those are found, so the exploration starts (its budget,
+#: ``size.check_explored``, stops it) but no chain runs, not even the Lethal Hits
+#: search's (24.23) without the unsaved counts.
 AFTER_EXPLORING = {"Precision into a led unit"}
 
 
@@ -84,7 +87,7 @@ def test_every_kind_of_oversize_is_refused_before_the_work(
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the work started before the size check refused")
 
-    for name in (() if kind in AFTER_EXPLORING else
+    for name in (("run_chain", "run_deferred") if kind in AFTER_EXPLORING else
                  ("run_chain", "run_deferred", "compound", "reach")):
         monkeypatch.setattr(exact, name, refuse)
     doc, place = OVERSIZE[kind]
@@ -186,3 +189,88 @@ def test_a_target_past_the_predicted_states_is_still_refused_naming_the_field(
     doc = _doc("11th", [_gun("gun", 10, "1")], [_W3])  # 20 W3 models: 61 states
     with pytest.raises(TooLargeError, match=r"^target\.models: .*monte-carlo"):
         calculate(doc)
+
+
+def test_a_precision_oversize_is_refused_part_way_through_the_exploration() -> None:
+    """The Precision case's exploration is stopped by its budget (``size.check_explored``)
+    before it has found every transition the full exploration finds, with the one-line
+    message (what was found so far, a floor of the time)."""
+    doc, _ = OVERSIZE["Precision into a led unit"]
+    real = exact.reach
+    stopped: list[int] = []
+
+    def watched(space: Any, plan: Any, start: Any, maps: Any, budget: Any) -> Any:
+        def ask(found: Any, edges: int) -> None:
+            stopped.append(edges)
+            budget(found, edges)
+
+        free = exact.StateSpace(space.groups)
+        full_ops, full_maps = real(free, plan, [free.add(space.states[i]) for i in start],
+                                   list(maps))
+        stopped.append(sum(len(op.a) + len(op.b)
+                           for op in (*full_ops.values(), *full_maps.values())))
+        return real(space, plan, start, maps, ask)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(exact, "reach", watched)
+        with pytest.raises(TooLargeError, match=r"^attacker\.weapons: too large for the exact "
+                           r"engine \(at least \d+ target states x \d+ unsaved counts: "
+                           r"over [\d.]+ s\); use method monte-carlo$"):
+            calculate(doc)
+    full, at_refusal = stopped[0], stopped[-1]
+    assert at_refusal < full
+
+
+def _largest_checked(doc: dict[str, Any]) -> tuple[float, list[float]]:
+    """The longest time the size model compared with ``MAX_SECONDS`` while computing
+    ``doc`` (a line's totals, the target's chain), and the damage pmf."""
+    seen = [0.0]
+    check, compound = size.check_chain, size.compound_seconds
+
+    def checked(cost: size.ChainCost, states: int, unsaved: int, time: bool = True) -> Any:
+        if time:
+            seen.append(cost.seconds)
+        return check(cost, states, unsaved, time)
+
+    def compounded(dice: int, shape: tuple[int, ...]) -> float:
+        seen.append(compound(dice, shape))
+        return seen[-1]
+
+    with pytest.MonkeyPatch.context() as m:
+        for module in (size, exact):
+            m.setattr(module, "check_chain", checked)
+        m.setattr(size, "compound_seconds", compounded)
+        pmf = calculate(doc).damage.pmf
+    return max(seen), pmf
+
+
+def _at_and_below_the_limit(doc: dict[str, Any]) -> None:
+    """With ``MAX_SECONDS`` lowered to the longest time checked for ``doc`` it is still
+    computed (the budget never refuses what the final checks accept), with the same
+    numbers; a little below, refused."""
+    limit, pmf = _largest_checked(doc)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(size, "MAX_SECONDS", limit)
+        assert calculate(doc).damage.pmf == pmf
+        m.setattr(size, "MAX_SECONDS", limit * 0.99)
+        with pytest.raises(TooLargeError, match=r"monte-carlo$"):
+            calculate(doc)
+
+
+def test_a_precision_scenario_at_the_time_limit_is_computed_and_refused_below_it() -> None:
+    """The Precision case with half its attacks (a Lethal Hits search, 24.23, whose choice
+    is made again with the unsaved counts: checked during the first exploration)."""
+    doc, _ = OVERSIZE["Precision into a led unit"]
+    gun, bolt = doc["attacker"]["weapons"]
+    _at_and_below_the_limit({**doc, "attacker": {"weapons": [
+        {**gun, "A": "1", "count": 10}, {**bolt, "count": 10}]}})
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(data=scenarios())
+def test_generated_precision_scenarios_at_the_time_limit_are_computed(
+        data: dict[str, Any]) -> None:
+    """Over generated attached units and lines (``test_reach``) with a Precision line
+    (whose chain's time is checked while and after the states are explored only)."""
+    if any("Precision" in w["abilities"] for w in data["attacker"]["weapons"]):
+        _at_and_below_the_limit(data)

@@ -74,6 +74,7 @@ from .size import (
     chain_cost,
     check_chain,
     check_compound,
+    check_explored,
     check_lines,
     check_states,
     op_area,
@@ -406,6 +407,9 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
                            fnp_effect, track_unsaved is not False, memo, initial)
     if fast is not None:
         return (*fast, track_unsaved is not False)
+    # the search (``_lethal_search``) makes the choice it takes again with the unsaved
+    # counts: that call's size is checked here already, before this one's chain
+    tracked_later = track_unsaved is None
     track_unsaved = bool(track_unsaved)
     maps = ["reset", *(["precision_start", "precision_end"]
                        if any(w.precision for w in weapons) else [])]
@@ -422,16 +426,32 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
                    *class_packets, *([mw_packet] if before else [])]
     # each line's counts without a negligible tail (stated bound: drop_negligible_tail)
     chain_nm = [[drop_negligible_tail(n) for _, n in br] for br in branches]
-    u_max = max(sum(n.shape[0] + n.shape[1] - 2 for n in nms) for nms in chain_nm)
-    u_max = u_max if track_unsaved else 0
-    u_max += max((len(p) - 1 for p in (initial or {}).values()), default=0) if track_unsaved else 0
+    u_full = max(sum(n.shape[0] + n.shape[1] - 2 for n in nms) for nms in chain_nm)
+    u_full += max((len(p) - 1 for p in (initial or {}).values()), default=0)
+    u_max = u_full if track_unsaved else 0
     classes = [0 if p is None else max(len(c) for _, c in p[1]) for p in pooled]
     per_line = rules.devastating_wounds_per_line
+    precise = len(maps) > 1
 
-    def cost(n: int, explore: int = 0, areas: list[float] | None = None) -> str:
-        """The size model (``size``), refusing."""
+    def cost(n: int, explore: int = 0, areas: list[float] | None = None,
+             later: bool = True) -> str:
+        """The size model (``size``), refusing this call's chain (and with ``later`` the
+        one made again with the unsaved counts, which explores nothing)."""
+        if tracked_later and later:
+            check_chain(chain_cost(chain_nm, n, u_full + 1, classes, lines.mortal, per_line,
+                                   0, areas), n, u_full + 1)
         return check_chain(chain_cost(chain_nm, n, u_max + 1, classes, lines.mortal,
                                       per_line, explore, areas), n, u_max + 1).method
+
+    def budget(found: dict[Packet, Operator], edges: int) -> None:
+        """The size model watching the exploration (``reach.Budget``): the same checks
+        on the states, rows and transitions found so far."""
+        n = len(fresh.states)
+        normal = ([found.get(pk) or Operator([], []) for pk in lines.normal] if precise
+                  else None)
+        if tracked_later:
+            check_explored(chain_nm, n, u_full + 1, classes, lines.mortal, per_line, 0, normal)
+        check_explored(chain_nm, n, u_max + 1, classes, lines.mortal, per_line, edges, normal)
 
     plan = _chain_plan(weapons, lines, pooled, with_dw, mw_packet if before else None,
                        per_line)
@@ -439,16 +459,16 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
     key_ops = ("operators", space.groups, tuple(initial or ()), plan, tuple(maps))
     found_now = key_ops not in memo
     if found_now:
-        predicted = check_states(space.groups, len(maps) > 1,
+        predicted = check_states(space.groups, precise,
                                  wound_losses(all_packets, space.groups), len(initial or ()),
                                  not precision_alone(weapons, bool(before)),
                                  len(weapons) + len(with_dw) + bool(before),
                                  sum(w.precision for w in weapons))
-        if predicted > _EXPLORE_FREELY and len(maps) == 1:  # before exploring (cheap
-            cost(predicted)  # below)
+        if predicted > _EXPLORE_FREELY and not precise:  # before exploring (cheap
+            cost(predicted, later=False)  # below; the later call sees the real states)
         fresh = StateSpace(space.groups)
         start = [fresh.add(s) for s in initial or ()] or [0]
-        memo[key_ops] = (fresh, *reach(fresh, plan, start, maps))
+        memo[key_ops] = (fresh, *reach(fresh, plan, start, maps, budget))
     space, found, mp = memo[key_ops]
     op_of = {pk: found.get(pk) or Operator([], []) for pk in all_packets}
     ops = [op_of[pk] for pk in all_packets]
@@ -461,7 +481,7 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
     found_edges = sum(len(op.a) + len(op.b) for op in (*found.values(), *mp.values())
                       ) if found_now else 0
     method = cost(n_states, found_edges,
-                  [op_area(op.normal, n_states) for op in line_ops] if len(maps) > 1 else None)
+                  [op_area(op.normal, n_states) for op in line_ops] if precise else None)
     x0 = _start(space, initial, [pmf for _, pmf in before], ops[-1] if before else None,
                 u_max, track_unsaved)
     final = np.zeros_like(x0)

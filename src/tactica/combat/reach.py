@@ -23,16 +23,29 @@ after the line (11th, 24.10) or after the whole unit (10th, reference facts §5.
 state outside an operator's domain never holds probability when that operator is
 applied, so the distributions are the ones of the full closure (to float rounding; the
 generated-scenario tests check 1e-12).
+
+A ``Budget`` watches the exploration: called with the operators and the number of
+transitions found so far each time these have grown by a quarter, it raises
+(the size model's ``TooLargeError``) as soon as what is found already implies work over
+the limits, so an oversize target is refused after exploring a part of its states. It
+only reads: an exploration it does not stop finds the states of one without it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .allocation import Operator, Packet, StateSpace
 
-__all__ = ["ChainPlan", "LinePlan", "reach"]
+__all__ = ["Budget", "ChainPlan", "LinePlan", "reach"]
+
+#: Called with the packets' operators and the transitions found so far; raises to stop.
+Budget = Callable[[dict[Packet, Operator], int], None]
+#: The budget is first asked at this many transitions, then each time they grow by a
+#: quarter (the last line's operator may find its rows among states already found).
+_FIRST_ASK = 256
+_GROWTH = 1.25
 
 
 @dataclass(frozen=True)
@@ -59,11 +72,21 @@ class ChainPlan:
 class _Builder:
     """Operators with rows on their domains, grown as the program runs."""
 
-    def __init__(self, space: StateSpace) -> None:
+    def __init__(self, space: StateSpace, budget: Budget | None = None) -> None:
         self.space = space
         self.ops: dict[Packet, Operator] = {}
         self.maps: dict[str, Operator] = {}
         self._succ: dict[int, dict[int, tuple[int, ...]]] = {}  # id(op) -> state -> next
+        self._budget = budget
+        self.edges = 0  # transitions found
+        self._ask_at = _FIRST_ASK
+
+    def _watch(self) -> None:
+        """Ask the budget once the transitions found have grown enough since it was last
+        asked."""
+        if self._budget is not None and self.edges >= self._ask_at:
+            self._ask_at = int(self.edges * _GROWTH) + 1
+            self._budget(self.ops, self.edges)
 
     def _packet_rows(self, pk: Packet, i: int) -> tuple[int, ...]:
         op = self.ops.setdefault(pk, Operator([], []))
@@ -75,6 +98,8 @@ class _Builder:
                 (op.b if unsaved and pk.counts else op.a).append((i, j, p))
                 nxt.append(j)
             succ[i] = tuple(nxt)
+            self.edges += len(nxt)
+            self._watch()
         return succ[i]
 
     def close(self, packets: Iterable[Packet], states: set[int]) -> set[int]:
@@ -103,16 +128,19 @@ class _Builder:
                 j = self.space.add(f(self.space.states[i]))
                 op.a.append((i, j, 1.0))
                 rows[i] = (j,)
+                self.edges += 1
+                self._watch()
             out.add(rows[i][0])
         return out
 
 
-def reach(space: StateSpace, plan: ChainPlan, start: Iterable[int],
-          maps: Iterable[str]) -> tuple[dict[Packet, Operator], dict[str, Operator]]:
+def reach(space: StateSpace, plan: ChainPlan, start: Iterable[int], maps: Iterable[str],
+          budget: Budget | None = None) -> tuple[dict[Packet, Operator], dict[str, Operator]]:
     """Run ``plan`` over sets of states from the states ``start`` (indices in ``space``):
     every packet and mapping the chain uses, with rows for the states it meets. ``maps``
-    names the mappings to return (empty operators for those the plan never meets)."""
-    b = _Builder(space)
+    names the mappings to return (empty operators for those the plan never meets);
+    ``budget`` may stop the exploration (see the module docstring)."""
+    b = _Builder(space, budget)
     cur = set(start)
     if plan.before is not None:
         cur = b.close([plan.before], cur)

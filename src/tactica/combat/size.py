@@ -21,7 +21,10 @@ work it predicts):
   a block of junction states at a time), whichever the model finds cheaper. With
   Precision each operator works on the states the chain meets (``reach``): its share is
   read off the operator once the states are found (``op_area``), so the time of such a
-  chain is checked then, its memory before.
+  chain is checked then, its memory before. While the states are explored the model
+  watches them (``check_explored``, a ``reach.Budget``): a chain whose states, operators
+  and transitions found so far already cost too much is refused there, after a part of
+  the exploration.
 
 The rates are this project's measured costs on one core (``benchmarks/bench_size.py``
 prints predicted against measured times, ``benchmarks/README.md`` has the table).
@@ -49,6 +52,7 @@ __all__ = [
     "chain_cost",
     "check_chain",
     "check_compound",
+    "check_explored",
     "check_lines",
     "check_states",
     "compound_seconds",
@@ -326,13 +330,18 @@ def _line_seconds(nm: FloatArray, states: int, unsaved: int, classes: int,
     return t
 
 
+def _block(op: Operator) -> float:
+    """The states ``op`` has rows for times the states it leads to."""
+    dom = {i for i, _, _ in op.a} | {i for i, _, _ in op.b}
+    img = {j for _, j, _ in op.a} | {j for _, j, _ in op.b}
+    return float(len(dom) * len(img))
+
+
 def op_area(op: Operator, states: int) -> float:
     """The dense block of an operator built along the chain (``reach``): the states it
     has rows for times the states it leads to (all x all when that is most of it, as
     ``allocation.Operator`` decides)."""
-    dom = {i for i, _, _ in op.a} | {i for i, _, _ in op.b}
-    img = {j for _, j, _ in op.a} | {j for _, j, _ in op.b}
-    area = float(len(dom) * len(img))
+    area = _block(op)
     return float(states * states) if area > _RESTRICT * states * states else area
 
 
@@ -384,19 +393,45 @@ def chain_cost(branches: list[list[FloatArray]], states: int, unsaved: int,
     return ChainCost(keys_t, "keys", keys_floats, max_keys)
 
 
+def _refusal(cost: ChainCost, states: str, unsaved: int, about: str = "about",
+             memory: bool = True) -> TooLargeError:
+    """The refusal of ``cost``, naming what grew (``about``: how sure the figure is) and
+    its memory when that is over the limit (and ``memory``), else its time."""
+    if cost.keys > 1 and cost.method == "keys":
+        what = (f"about {cost.keys:.1e} combinations of Devastating Wounds held back "
+                "until the whole unit has attacked")
+    else:
+        what = f"{states} target states x {unsaved} unsaved counts"
+    seconds = f"{about} {cost.seconds:.2g} s" if cost.floats <= MAX_FLOATS or not memory else (
+        f"{about} {cost.floats * 8 / 1e9:.2g} GB of memory")
+    return _too_large("attacker.weapons", f"{what}: {seconds}")
+
+
 def check_chain(cost: ChainCost, states: int, unsaved: int, time: bool = True) -> ChainCost:
     """``cost``, refused when it is too slow (unless not ``time``: an estimate before the
     operators' own states are known) or too big; the message names what grew."""
     if cost.floats > MAX_FLOATS or (time and cost.seconds > MAX_SECONDS):
-        if cost.keys > 1 and cost.method == "keys":
-            what = (f"about {cost.keys:.1e} combinations of Devastating Wounds held back "
-                    "until the whole unit has attacked")
-        else:
-            what = f"{states} target states x {unsaved} unsaved counts"
-        seconds = f"about {cost.seconds:.2g} s" if cost.floats <= MAX_FLOATS else (
-            f"about {cost.floats * 8 / 1e9:.2g} GB of memory")
-        raise _too_large("attacker.weapons", f"{what}: {seconds}")
+        raise _refusal(cost, str(states), unsaved)
     return cost
+
+
+def check_explored(branches: list[list[FloatArray]], states: int, unsaved: int,
+                   pooled: list[int], mortal: list[Packet], per_line: bool, explore: int,
+                   ops: list[Operator] | None) -> None:
+    """Refuse while the target's states are explored (``reach.Budget``) as soon as the
+    ``states`` and ``explore`` transitions found so far, with the lines' operators
+    ``ops`` as found so far (their blocks, ``op_area``; None: products over all the
+    states), already cost more than ``MAX_SECONDS`` (``chain_cost``, as ``check_chain``
+    will see it once they are all found). A floor: exploring further only adds states,
+    transitions and rows, and the predicted time grows with each but at the step from
+    dense to sparse products (past ``_DENSE_LIMIT`` states), so the lesser of the two
+    sides of that step is taken. Memory is checked before the exploration and after."""
+    areas = None if ops is None else [_block(op) for op in ops]
+    at = [states] if states > _DENSE_LIMIT else [states, _DENSE_LIMIT + 1]
+    floor = min((chain_cost(branches, n, unsaved, pooled, mortal, per_line, explore, areas)
+                 for n in at), key=lambda c: c.seconds)
+    if floor.seconds > MAX_SECONDS:
+        raise _refusal(floor, f"at least {states}", unsaved, "over", memory=False)
 
 
 def check_lines(weapons: tuple[ResolvedWeapon, ...], per_die: list[FloatArray],
@@ -421,7 +456,7 @@ def check_lines(weapons: tuple[ResolvedWeapon, ...], per_die: list[FloatArray],
                           precision_orders=sum(w.precision for w in weapons))
     nm = [np.ones(shape) for shape in shapes]
     # with Precision the operators work on a few of the states each (``reach``): only
-    # the memory is bounded here, the time once they are found
+    # the memory is bounded here, the time as they are found (``check_explored``)
     check_chain(chain_cost([nm], states, unsaved, classes, mortal,
                            rules.devastating_wounds_per_line), states, unsaved,
                 time=not any(w.precision for w in weapons))
