@@ -64,6 +64,8 @@ class _Means:
         self._seen: dict[int, tuple[FloatArray, float]] = {}  # the array kept: its id
 
     def of(self, p: FloatArray) -> float:
+        if len(p) <= 3:  # no dot product to keep (``short_mean``)
+            return pmf_mean(p)
         known = self._seen.get(id(p))
         if known is None:
             known = self._seen[id(p)] = (p, pmf_mean(p))
