@@ -5,7 +5,10 @@ The final distribution over the target's states (``allocation``) gives the damag
 the models destroyed, the chance the unit is destroyed and the unsaved attacks; the
 weapon lines' totals (``dice_stages``, summed over the Command Re-roll branches) give the
 attacks, hits and wounds and the per-weapon summaries; the hazard rolls (24.15 / 06.03)
-the mortal wounds the attacker suffers.
+the mortal wounds the attacker suffers. The document's fields are made here as plain
+values and validated once, as one document (pydantic validates the nested models with
+it, faster than one at a time); every float is the one the earlier model-by-model
+formulation made (``tests/combat/test_result_document.py``).
 
 >>> import numpy as np
 >>> antidiagonal(np.array([[0.25, 0.25], [0.5, 0.0]])).tolist()   # P(n + m = k)
