@@ -187,7 +187,9 @@ class DiceExpr:
 
 @cache
 def _float_pmf(expr: DiceExpr) -> FloatArray:
-    w = np.array(expr.weights(), dtype=np.float64)
-    out = w / expr.total_weight
+    total = expr.total_weight
+    # Python's int / int is correctly rounded, as numpy's float division of the
+    # (exactly represented) weights: the same floats
+    out = np.array([w / total for w in expr.weights()], dtype=np.float64)
     out.setflags(write=False)
     return out

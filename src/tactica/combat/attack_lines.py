@@ -24,7 +24,7 @@ import numpy as np
 from ..dice import FloatArray
 from ..rules.base import RuleSet
 from .allocation import Packet, StateSpace, build_groups, loss_pmf
-from .dice_stages import DieOutcome, die_outcome
+from .dice_stages import DieOutcome, die_outcome, weighs_values
 from .effects import NamedEffects
 from .one_group import mean_damage
 from .profile import ResolvedWeapon, save_probability
@@ -54,12 +54,15 @@ def expected_values(w: ResolvedWeapon, space: StateSpace,
 
 
 def weapon_die(w: ResolvedWeapon, wi: int, space: StateSpace, rules: RuleSet,
-               lethal: tuple[bool | None, ...]) -> tuple[DieOutcome, float, float]:
-    """One attack die of line ``wi`` for the attacker's Lethal Hits choice, and the
-    values of its outcomes."""
-    e_normal, e_mortal = expected_values(w, space, rules)
+               lethal: tuple[bool | None, ...]) -> DieOutcome:
+    """One attack die of line ``wi`` for the attacker's Lethal Hits choice. The values of
+    its outcomes (``expected_values``: a damage pmf through the first group's wounds) are
+    worked out only where the die weighs them (``dice_stages.weighs_values``): most
+    weapons make no choice and re-roll no die by its value."""
     choice = lethal[wi] if wi < len(lethal) else None
-    return die_outcome(w, e_normal, e_mortal, choice), e_normal, e_mortal
+    if weighs_values(w, choice):
+        return die_outcome(w, *expected_values(w, space, rules), choice)
+    return die_outcome(w, 0.0, 0.0, choice)  # the values are not read
 
 
 def packets(weapons: tuple[ResolvedWeapon, ...], space: StateSpace,
@@ -89,7 +92,7 @@ def search_mean(scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...],
     if len(space.groups) != 1:
         return None
     normal, mortal = packets(weapons, space, rules)
-    dies = [weapon_die(w, wi, space, rules, lethal)[0] for wi, w in enumerate(weapons)]
+    dies = [weapon_die(w, wi, space, rules, lethal) for wi, w in enumerate(weapons)]
     check_lines(weapons, [d.to_save for d in dies], space, rules, mortal)
     return mean_damage(space, normal, mortal,
                        [(w.attacks_pmf, d.to_save) for w, d in zip(weapons, dies,

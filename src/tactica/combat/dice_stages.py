@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from math import comb
 from typing import Any
 
 import numpy as np
@@ -18,7 +19,8 @@ import numpy.typing as npt
 from ..dice import FloatArray
 from .profile import RerollPolicy, ResolvedWeapon
 
-__all__ = ["DieOutcome", "compound", "conv2", "die_outcome", "roll_outcomes", "trim"]
+__all__ = ["DieOutcome", "compound", "conv2", "die_outcome", "roll_outcomes", "trim",
+           "weighs_values"]
 
 # outcome indices of one hit or wound roll
 FAIL, SUCCESS, CRITICAL = 0, 1, 2
@@ -37,25 +39,26 @@ def roll_outcomes(
     >>> [round(x * 36) for x in p]   # fail: 1/6 (a 2) + 1/6*2/6; crit: 1/6 + 1/36
     [8, 21, 7]
     """
-    fresh = np.zeros(3)
+    fresh = [0.0, 0.0, 0.0]  # Python floats: the same sums as on an array, faster
     for o in classify:
         fresh[o] += 1 / 6
     if policy is None:
-        return fresh, None
+        return np.array(fresh), None
     if policy == "ones":
         reroll = [f == 1 for f in range(1, 7)]
     elif policy == "failed":
         reroll = [o == FAIL for o in classify]
     else:
-        ev = float(np.dot(fresh, values))
+        ev = float(np.dot(np.array(fresh), values))
         reroll = [values[o] < ev - 1e-12 for o in classify]
-    out = np.zeros(3)
+    out = [0.0, 0.0, 0.0]
     for face, o in enumerate(classify):
         if reroll[face]:
-            out += fresh / 6
+            for i in range(3):
+                out[i] += fresh[i] / 6
         else:
             out[o] += 1 / 6
-    return out, tuple(reroll)
+    return np.array(out), tuple(reroll)
 
 
 def _faces(reroll: tuple[bool, ...]) -> str:
@@ -121,6 +124,55 @@ class _Parts:
                     joint[1 + x, : acc.shape[0], : acc.shape[1]] += hp[CRITICAL] * px * acc
         return joint
 
+    def wounds(self) -> FloatArray:
+        """``trim(build(False, hp[FAIL]).sum(axis=0))`` bit for bit, on Python floats: per h
+        the layer of ``build`` (a hit's outcome, plus a critical hit's with x extra hits
+        at h = 1 + x), the layers added in order of h (what numpy's sum over the first
+        axis does, cell by cell); the few non-zero cells alone (adding 0 changes no sum)."""
+        fail, success, critical = self.hp.tolist()
+        one, crit_one = self.single.tolist(), self.crit_self.tolist()
+        size = len(self.sus) + 1
+        out = [[0.0] * size for _ in range(size)]
+        out[0][0] = fail
+        layers: list[list[list[float]]] = [[[success * v for v in row] for row in one]]
+        if critical:
+            acc = crit_one
+            for x, px in enumerate(self.sus.tolist()):
+                if x:
+                    acc = _conv2_lists(acc, one)
+                if not px:
+                    continue
+                weight = critical * px
+                if x:
+                    layers.append([[weight * v for v in row] for row in acc])
+                else:  # h = 1: a hit's outcome, then a critical hit's added to it
+                    layers[0] = [[a + weight * v for a, v in zip(ra, rv, strict=True)]
+                                 for ra, rv in zip(layers[0], acc, strict=True)]
+        for layer in layers:
+            for i, row in enumerate(layer):
+                dst = out[i]
+                for j, v in enumerate(row):
+                    dst[j] += v
+        # ``trim``: up to the last non-zero row and column (at least one of each)
+        rows = max((i for i, row in enumerate(out) if any(row)), default=0) + 1
+        cols = max((j for row in out for j, v in enumerate(row) if v), default=0) + 1
+        return np.array([row[:cols] for row in out[:rows]], dtype=np.float64)
+
+
+def _conv2_lists(a: list[list[float]], b: list[list[float]]) -> list[list[float]]:
+    """``conv2`` on nested lists, bit for bit (``b``'s cells in C order, each adding its
+    product with ``a`` to the shifted block)."""
+    rows, cols = len(a), len(a[0])
+    out = [[0.0] * (cols + len(b[0]) - 1) for _ in range(rows + len(b) - 1)]
+    for i, brow in enumerate(b):
+        for j, p in enumerate(brow):
+            if p:
+                for r, arow in enumerate(a):
+                    dst = out[i + r]
+                    for c, v in enumerate(arow):
+                        dst[j + c] += p * v
+    return out
+
 
 @dataclass(frozen=True)
 class DieOutcome:
@@ -156,18 +208,19 @@ class DieOutcome:
     def hits(self) -> FloatArray:
         """The marginal of ``joint`` over h, from the hit roll alone (a miss, a hit, a
         critical hit with its Sustained Hits extra hits): the same for either Lethal Hits
-        choice, bit for bit, so their totals are shared (``exact``)."""
-        p = self.parts
-        out = np.zeros(len(p.sus) + 1)
-        out[0] = p.hp[FAIL]
-        out[1] = p.hp[SUCCESS]
-        out[1:] += p.hp[CRITICAL] * p.sus
-        return out
+        choice, bit for bit, so their totals are shared (``exact``). Python floats, the
+        same products and sums as on arrays."""
+        fail, success, critical = self.parts.hp.tolist()
+        out = [fail, success] + [0.0] * (len(self.parts.sus) - 1)
+        for x, px in enumerate(self.parts.sus.tolist()):
+            out[1 + x] += critical * px
+        return np.array(out, dtype=np.float64)
 
     @cached_property
     def to_save(self) -> FloatArray:
-        """Joint pmf over (n, m), trimmed to its non-zero extent."""
-        return trim(np.asarray(self.joint.sum(axis=0)))
+        """Joint pmf over (n, m) (``joint`` summed over h), trimmed to its non-zero
+        extent: ``_Parts.wounds`` (without building ``joint``)."""
+        return self.parts.wounds()
 
 
 def trim(a: FloatArray) -> FloatArray:
@@ -191,6 +244,16 @@ def conv2(a: FloatArray, b: FloatArray) -> FloatArray:
     return out
 
 
+def weighs_values(w: ResolvedWeapon, lethal: bool | None = None) -> bool:
+    """Whether ``die_outcome(w, e_normal, e_mortal, lethal)`` reads the values of the
+    outcomes: only for the attacker's choices by value, an open 11th-edition Lethal Hits
+    choice it makes itself (24.23) and re-rolls of ``any`` (hit or wound, reference facts
+    §4.5). Otherwise its outcome is the same for any values."""
+    open_lethal = (w.lethal_hits and not w.torrent and not w.lethal_mandatory
+                   and lethal is None)
+    return open_lethal or w.wound_reroll == "any" or (w.hit_reroll == "any" and not w.torrent)
+
+
 def die_outcome(w: ResolvedWeapon, e_normal: float, e_mortal: float,
                 lethal: bool | None = None) -> DieOutcome:
     """The exact outcome of one attack die of ``w``.
@@ -210,16 +273,12 @@ def die_outcome(w: ResolvedWeapon, e_normal: float, e_mortal: float,
         notes.append(f"{w.name}: wound re-rolls fish for better results on faces "
                      f"{_faces(wound_faces)}")
     # one hit rolling to wound -> (n, m)
-    single = np.zeros((2, 2))
-    single[0, 0] = wp[FAIL]
-    if w.devastating:
-        single[1, 0] = wp[SUCCESS]
-        single[0, 1] = wp[CRITICAL]
-    else:
-        single[1, 0] = wp[SUCCESS] + wp[CRITICAL]
-    single_ok = single.copy()
-    single_ok[0, 0] = 0.0  # the same die, its failure excluded (a sub-pmf)
-    roll_value = wp[SUCCESS] * e_normal + wp[CRITICAL] * crit_value
+    fail, success, critical = wp.tolist()
+    wound, mortal = (success, critical) if w.devastating else (success + critical, 0.0)
+    single = np.array([[fail, mortal], [wound, 0.0]])
+    # the same die, its failure excluded (a sub-pmf)
+    single_ok = np.array([[0.0, mortal], [wound, 0.0]])
+    roll_value = success * e_normal + critical * crit_value
 
     lethal_taken = False
     if w.lethal_hits and not w.torrent:
@@ -239,15 +298,16 @@ def die_outcome(w: ResolvedWeapon, e_normal: float, e_mortal: float,
     crit_self_ok = np.array([[0.0, 0.0], [1.0, 0.0]]) if lethal_taken else single_ok
 
     sus = w.sustained.pmf() if w.sustained is not None else np.array([1.0])
-    mean_sus = float(np.dot(np.arange(len(sus)), sus))
-    v_hit = roll_value
-    v_crit = (e_normal if lethal_taken else roll_value) + mean_sus * roll_value
-
     hit_faces: tuple[bool, ...] | None = None
     if w.torrent:
         hp = np.array([0.0, 1.0, 0.0])  # 01.05.01: automatic hits are never critical
     else:
-        hp, hit_faces = roll_outcomes(hit_classes(w), w.hit_reroll, (0.0, v_hit, v_crit))
+        values = (0.0, 0.0, 0.0)  # read by a re-roll of ``any`` alone
+        if w.hit_reroll == "any":
+            mean_sus = float(np.dot(np.arange(len(sus)), sus))
+            v_crit = (e_normal if lethal_taken else roll_value) + mean_sus * roll_value
+            values = (0.0, roll_value, v_crit)
+        hp, hit_faces = roll_outcomes(hit_classes(w), w.hit_reroll, values)
         if w.hit_reroll == "any" and hit_faces is not None:
             notes.append(f"{w.name}: hit re-rolls fish for criticals on faces "
                          f"{_faces(hit_faces)}")
@@ -270,16 +330,69 @@ _FFT_FLOOR = 1e-15
 def compound(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
     """Distribution of the sum of N i.i.d. copies of ``per_die`` (1-D or 2-D pmf, or a
     sub-pmf) with N distributed as ``count_pmf``: die by die for a few dice, by powers of
-    its Fourier transform for more (exact to float rounding).
+    its Fourier transform for more (exact to float rounding); a fixed number of dice of
+    two outcomes by the binomial formula (``_binomial``), many dice of one outcome for
+    certain (a Torrent weapon's hits) as the count's own distribution (``_certain``).
 
     >>> [round(x * 8) for x in compound(np.array([0, 0, 0, 1.0]), np.array([0.5, 0.5]))]
     [1, 3, 3, 1]
     """
-    if len(count_pmf) - 1 >= FFT_FROM_DICE:
-        return _compound_fft(count_pmf, per_die)
-    if len(count_pmf) == 2 and count_pmf[0] == 0.0 and count_pmf[1] == 1.0:
+    many = len(count_pmf) - 1 >= FFT_FROM_DICE
+    if not many and len(count_pmf) == 2 and count_pmf[0] == 0.0 and count_pmf[1] == 1.0:
         return per_die + 0.0  # one die for certain (a copy; what die by die gives)
+    exact = _binomial(count_pmf, per_die, floor=many)
+    if exact is not None:
+        return exact
+    if many:
+        exact = _certain(count_pmf, per_die)
+        return _compound_fft(count_pmf, per_die) if exact is None else exact
     return _compound_direct(count_pmf, per_die)
+
+
+#: Up to this many dice ``_binomial`` applies: beyond, its Python terms cost more than
+#: the transforms (about 100 dice), and its coefficients and powers stay far from float
+#: overflow and underflow.
+_BINOMIAL_DICE = 64
+
+
+def _binomial(count_pmf: FloatArray, per_die: FloatArray,
+              floor: bool = True) -> FloatArray | None:
+    """``compound`` of exactly n dice (``count_pmf`` certain at its last entry, 2 <= n <=
+    ``_BINOMIAL_DICE``) each failing with q and succeeding with p (a 1-D die of two
+    entries, or a 2-D one of one column: no criticals apart, as most wound totals):
+    ``P(k) = C(n, k) p^k q^(n-k)`` (Python's ``math.comb`` and ``pow``: a few
+    microseconds where die by die takes several and the transforms 10-20; numpy has no
+    binomial pmf and scipy's call costs more than the transforms). Exact to float
+    rounding, as die by die (within 1e-16) and the transforms (whose round-off reaches
+    1e-14 for 60 dice); with ``floor`` (in place of the transforms) a total below their
+    floor is 0, as there. None where it does not apply."""
+    counts = count_pmf.tolist()
+    n = len(counts) - 1
+    if (per_die.shape not in ((2,), (2, 1)) or counts[n] != 1.0 or any(counts[:n])
+            or not 2 <= n <= _BINOMIAL_DICE):
+        return None
+    q, p = per_die.ravel().tolist()
+    out = [comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)]
+    if floor:
+        out = [0.0 if v < _FFT_FLOOR else v for v in out]
+    return np.array(out, dtype=np.float64).reshape((n + 1, *per_die.shape[1:]))
+
+
+def _certain(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray | None:
+    """``compound`` of a die with one outcome for certain (probability 1 at one cell, as
+    a Torrent weapon's hit die: one hit): k dice total k times that cell, with the
+    probability of k dice (below ``_compound_fft``'s floor: 0, as there). None where
+    the die has more outcomes, or its one outcome is nothing (every total 0)."""
+    where = np.flatnonzero(per_die)
+    if len(where) != 1 or per_die.flat[where[0]] != 1.0 or not where[0]:
+        return None
+    cell = np.unravel_index(int(where[0]), per_die.shape)
+    shape = tuple((d - 1) * (len(count_pmf) - 1) + 1 for d in per_die.shape)
+    out = np.zeros(shape)
+    for k, p in enumerate(count_pmf.tolist()):
+        if p >= _FFT_FLOOR:
+            out[tuple(k * int(i) for i in cell)] = p
+    return out
 
 
 def _compound_fft(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
@@ -328,8 +441,11 @@ def _spectrum(per_die: FloatArray, shape: tuple[int, ...]) -> npt.NDArray[np.com
         out: npt.NDArray[np.complex128] = per_die @ _dft(shape[0], per_die.shape[0], True)
         return out
     if per_die.ndim == 2:
-        out = _dft(shape[0], per_die.shape[0], False).T @ (
-            per_die @ _dft(shape[1], per_die.shape[1], True))
+        # one column (no criticals apart): its transform is the column itself (a
+        # product with [[1]], the same numbers)
+        cols = (per_die.astype(np.complex128) if shape[1] == 1
+                else per_die @ _dft(shape[1], per_die.shape[1], True))
+        out = _dft(shape[0], per_die.shape[0], False).T @ cols
         return out
     out = _rfftn(per_die, shape)
     return out
@@ -339,9 +455,15 @@ def _spectrum(per_die: FloatArray, shape: tuple[int, ...]) -> npt.NDArray[np.com
 def _dft(n: int, size: int, half: bool) -> npt.NDArray[np.complex128]:
     """``out[j, k] = exp(-2 pi i j k / n)`` for j < ``size`` and the frequencies k of a
     transform of length ``n`` (``half``: the ``n // 2 + 1`` of a real one); the angle
-    taken modulo a full turn first (exact integers). Read-only, kept between calls
-    (``benchmarks/run.py`` clears it)."""
-    k = np.arange(n // 2 + 1 if half else n)
+    taken modulo a full turn first (exact integers); the half one is the first columns
+    of the full one (the same numbers: a one-column die's 2-D totals and its hits' 1-D
+    ones share it). Read-only, kept between calls (``benchmarks/run.py`` clears it)."""
+    if half:
+        part: npt.NDArray[np.complex128] = np.ascontiguousarray(
+            _dft(n, size, False)[:, : n // 2 + 1])
+        part.flags.writeable = False
+        return part
+    k = np.arange(n)
     out: npt.NDArray[np.complex128] = np.exp((-2j * np.pi / n) * (np.outer(np.arange(size), k) % n))
     out.flags.writeable = False
     return out
@@ -377,6 +499,9 @@ def _irfftn(a: Any, shape: tuple[int, ...]) -> FloatArray:
     undone: complex inverse transforms first to last, then the real one of the last)."""
     for ax in range(a.ndim - 1):
         a = np.fft.ifft(a, shape[ax], axis=ax)
+    if shape[-1] == 1 and a.ndim > 1:  # a real transform of length 1: the real part
+        real: FloatArray = a.real.copy()
+        return real
     out: FloatArray = np.fft.irfft(a, shape[-1], axis=-1)
     return out
 

@@ -45,7 +45,7 @@ from .allocation import (
     StateSpace,
     build_groups,
 )
-from .attack_lines import packets, search_mean, weapon_die
+from .attack_lines import expected_values, packets, search_mean, weapon_die
 from .chain import (
     LineOps,
     PooledPlan,
@@ -120,22 +120,20 @@ def resolve_weapons(
 
 @dataclass(frozen=True)
 class _WeaponTotals:
-    """One weapon line's totals over its attack dice, and the values of its outcomes."""
+    """One weapon line's totals over its attack dice."""
 
     die: DieOutcome
     hits: FloatArray
     nm: FloatArray
-    e_normal: float
-    e_mortal: float
 
 
 def _weapon_totals(w: ResolvedWeapon, wi: int, scenario: Scenario, space: StateSpace,
                    rules: RuleSet, lethal: tuple[bool | None, ...], memo: dict[Any, Any],
-                   one: tuple[DieOutcome, float, float] | None = None) -> _WeaponTotals:
+                   one: DieOutcome | None = None) -> _WeaponTotals:
     """The exact totals of weapon line ``wi`` (hits; (n, m) wounds to save and criticals)
     for the attacker's Lethal Hits choice, kept in ``memo`` per choice; ``one``: its die
     (``attack_lines.weapon_die``) when known."""
-    die, e_normal, e_mortal = one or weapon_die(w, wi, space, rules, lethal)
+    die = one if one is not None else weapon_die(w, wi, space, rules, lethal)
     # each keyed on what it depends on (the count of dice and one die's hits, or its
     # wounds), so the Lethal Hits choices share the hits, and a batch
     # (``batch.calculate_many``) shares the hits between targets (they do not depend on
@@ -147,7 +145,7 @@ def _weapon_totals(w: ResolvedWeapon, wi: int, scenario: Scenario, space: StateS
         memo[nm_key] = compound(w.attacks_pmf, die.to_save)
     if hits_key not in memo:
         memo[hits_key] = compound(w.attacks_pmf, die.hits)
-    return _WeaponTotals(die, memo[hits_key], memo[nm_key], e_normal, e_mortal)
+    return _WeaponTotals(die, memo[hits_key], memo[nm_key])
 
 
 def _totals_key(w: ResolvedWeapon, die: DieOutcome) -> tuple[Any, ...]:
@@ -159,9 +157,12 @@ def _content(a: FloatArray) -> tuple[tuple[int, ...], bytes]:
     return a.shape, a.tobytes()
 
 
-def _split_of(t: _WeaponTotals, w: ResolvedWeapon, command: str,
+def _split_of(t: _WeaponTotals, w: ResolvedWeapon, command: str, space: StateSpace,
               rules: RuleSet) -> Split | None:
-    return command_split(w, t.die, t.hits, t.nm, command, rules, t.e_normal, t.e_mortal)
+    """Command Re-roll's split of a line (15.02), its gain weighed by the values of the
+    outcomes (``attack_lines.expected_values``)."""
+    e_normal, e_mortal = expected_values(w, space, rules)
+    return command_split(w, t.die, t.hits, t.nm, command, rules, e_normal, e_mortal)
 
 
 @one_blas_thread
@@ -175,7 +176,7 @@ def command_reroll_policy(scenario: Scenario, rules: RuleSet,
     splits: dict[int, Split] = {}
     for wi, w in enumerate(weapons):
         t = _weapon_totals(w, wi, scenario, space, rules, lethal, memo)
-        split = _split_of(t, w, command, rules)
+        split = _split_of(t, w, command, space, rules)
         if split is not None:
             splits[wi] = split
     return command_policy(splits, len(weapons))
@@ -317,12 +318,12 @@ def _weapon_lines(weapons: tuple[ResolvedWeapon, ...], scenario: Scenario, space
     out = _Lines([], [], [], [], {}, [], not_calculated)
     normal, mortal = packets(weapons, space, rules)
     dies = [weapon_die(w, wi, space, rules, lethal) for wi, w in enumerate(weapons)]
-    if not all(_totals_key(w, d[0]) in memo for w, d in zip(weapons, dies, strict=True)):
-        check_lines(weapons, [d[0].to_save for d in dies], space, rules, mortal)
+    if not all(_totals_key(w, d) in memo for w, d in zip(weapons, dies, strict=True)):
+        check_lines(weapons, [d.to_save for d in dies], space, rules, mortal)
     for wi, w in enumerate(weapons):
         t = _weapon_totals(w, wi, scenario, space, rules, lethal, memo, dies[wi])
         if command is not None:
-            split = _split_of(t, w, command, rules)
+            split = _split_of(t, w, command, space, rules)
             if split is None:
                 out.notes.append(f"{w.name}: Command Re-roll not combined with the weapon's "
                                  f"own {command} re-rolls (a die is re-rolled at most once)")

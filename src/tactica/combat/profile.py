@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..dice import DiceExpr, FloatArray
+from ..model.abilities import NamedWeaponRule
 from ..rules.base import AttackCircumstances, RuleSet
 from .scenario import Effect, Scenario, WeaponLine
 from .stages import WeaponInputs, attack_dice, damage_stage, hit_roll, save_stage, wound_roll
@@ -138,8 +139,6 @@ def resolve_weapon(
 def _unmodelled(inp: WeaponInputs) -> list[tuple[str, str]]:
     """Weapon abilities the engine carries but does not compute (``model.abilities``'
     ``NamedWeaponRule``, Hunter), and Indirect Fire at a visible target."""
-    from ..model.abilities import NamedWeaponRule
-
     out = [(str(a), a.reason) for a in inp.abilities if isinstance(a, NamedWeaponRule)]
     if "Indirect Fire" in inp.flags and inp.circumstances.indirect is None:
         out.append(("Indirect Fire", "the target is taken to be visible (context.indirect "

@@ -6,6 +6,9 @@ Rapid Fire), ``hit`` (the hit roll, 05.01 / 02.02.01 bounds / Heavy / Psychic /
 indirect shooting), ``wound`` (the wound roll, Anti, Lance, Twin-linked), ``save`` (AP
 and save modifiers) and ``damage`` (Melta, halving, reductions, Devastating Wounds).
 ``combat.profile.resolve_weapon`` puts their answers together into a ``ResolvedWeapon``.
+Their inputs and answers are immutable records made once per weapon line and roll, as
+``NamedTuple`` (a third of the cost of a frozen dataclass, which sets every field
+through ``object.__setattr__``: microseconds per calculation).
 """
 
 from __future__ import annotations

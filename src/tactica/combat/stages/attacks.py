@@ -3,7 +3,7 @@ add attack dice."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -14,8 +14,7 @@ from .inputs import RerollPolicy, WeaponInputs
 __all__ = ["AttackDice", "attack_dice", "reroll_roll", "shift_floor"]
 
 
-@dataclass(frozen=True)
-class AttackDice:
+class AttackDice(NamedTuple):
     """The attack dice of the whole line (all copies) and how they were counted."""
 
     pmf: FloatArray
@@ -54,9 +53,9 @@ def reroll_roll(expr: DiceExpr, policy: RerollPolicy) -> FloatArray:
     """A roll of ``expr`` re-rolled once under ``policy``: ``ones`` re-rolls the lowest
     possible result, ``failed``/``any`` re-roll results below the mean (the attacker's
     best single re-roll of a characteristic roll; noted in the result)."""
-    pmf = expr.pmf().copy()
+    pmf = expr.pmf()
     if policy is None or not expr.is_random:
-        return pmf
+        return pmf  # the cached pmf itself (read-only: every caller makes a new one)
     values = np.arange(len(pmf))
     mean = float(np.dot(values, pmf))
     reroll = values == expr.min if policy == "ones" else values < mean

@@ -3,7 +3,7 @@ halving and reductions; Devastating Wounds packets."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -15,8 +15,7 @@ from .inputs import WeaponInputs
 __all__ = ["DamageStage", "damage_distribution", "damage_stage"]
 
 
-@dataclass(frozen=True)
-class DamageStage:
+class DamageStage(NamedTuple):
     damage_pmf: FloatArray  # per normal attack, after additions/halving/reduction
     mortal_pmf: FloatArray  # per Devastating Wounds critical (rule-set dependent)
     fnp_effect: int | None
@@ -64,6 +63,8 @@ def damage_stage(inp: WeaponInputs) -> DamageStage:
         parts.append(f"-{reduction} (minimum 1)")
     damage = damage_distribution(base, plus, target.half_damage, reduction)
     afresh = inp.rules.devastating_wounds == "mortal"
-    mortal = damage_distribution(base, plus, False, 0) if afresh else damage
+    # the same pmf when nothing halves or reduces the damage (one array for both)
+    plain = not target.half_damage and not reduction
+    mortal = damage_distribution(base, plus, False, 0) if afresh and not plain else damage
     fnp = min((e.fnp for e in inp.effects if e.fnp), default=None)
     return DamageStage(damage, mortal, fnp, afresh, " ".join(parts))

@@ -3,7 +3,7 @@ bounds, the capped hit-roll modifier, the critical-hit threshold and re-rolls.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ...dice import DiceExpr
 from ...model.abilities import SustainedHits
@@ -12,8 +12,7 @@ from .inputs import RerollPolicy, WeaponInputs
 __all__ = ["HitRoll", "hit_roll"]
 
 
-@dataclass(frozen=True)
-class HitRoll:
+class HitRoll(NamedTuple):
     torrent: bool
     snap_shooting: bool
     snap_hit_on: int
@@ -29,8 +28,7 @@ class HitRoll:
     not_calculated: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class _Changes:
+class _Changes(NamedTuple):
     """The BS/WS changes and hit-roll modifiers, each with a label, before Psychic."""
 
     skill: list[tuple[int, str]]

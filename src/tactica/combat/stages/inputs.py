@@ -3,8 +3,7 @@ it, the scenario's circumstances and the rule set."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from ...model.abilities import Flag, Limited, WeaponAbility
 from ...rules.base import AttackCircumstances, RuleSet
@@ -21,8 +20,7 @@ def stronger(a: RerollPolicy, b: RerollPolicy) -> RerollPolicy:
     return a if order[a] >= order[b] else b
 
 
-@dataclass(frozen=True)
-class WeaponInputs:
+class WeaponInputs(NamedTuple):
     """One weapon line as its attacks start: ``effects`` are those scoped to it,
     ``abilities`` its own plus those granted, ``flags`` the parameterless ones by name."""
 
@@ -64,6 +62,8 @@ class WeaponInputs:
     def reroll(self, stage: RerollStage) -> RerollPolicy:
         """The strongest re-roll the effects give for ``stage``."""
         policy: RerollPolicy = None
+        if not self.effects:  # the common case: asked for every roll of every line
+            return policy
         for e in self.effects:
             if e.reroll == stage:
                 policy = stronger(policy, e.which)
@@ -72,6 +72,8 @@ class WeaponInputs:
     def total(self, name: str, sign: int = 0) -> int:
         """The sum of the effects' ``name`` modifiers (``sign`` > 0: only the positive
         ones, < 0: only the negative ones)."""
+        if not self.effects:
+            return 0
         values = [getattr(e, name) for e in self.effects if getattr(e, name)]
         return sum(v for v in values if sign == 0 or (v > 0) == (sign > 0))
 

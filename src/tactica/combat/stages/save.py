@@ -4,15 +4,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .inputs import RerollPolicy, WeaponInputs
 
 __all__ = ["SaveStage", "save_stage"]
 
 
-@dataclass(frozen=True)
-class SaveStage:
+class SaveStage(NamedTuple):
     ap: int
     modifier: int  # from effects; cover per group, the rule set's cap in save_probability
     reroll: RerollPolicy

@@ -3,7 +3,7 @@ critical-wound threshold (Anti, effects) and re-rolls (Twin-linked, effects)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ...model.abilities import Anti
 from ..scenario import ModelGroup
@@ -12,8 +12,7 @@ from .inputs import RerollPolicy, WeaponInputs, stronger
 __all__ = ["WoundRoll", "attack_toughness", "wound_roll"]
 
 
-@dataclass(frozen=True)
-class WoundRoll:
+class WoundRoll(NamedTuple):
     strength: int
     toughness: int
     needed: int
