@@ -77,7 +77,7 @@ _DENSE = 1.0 / 1.8e10
 _TENSOR = 1.0 / 1.6e10
 _SPARSE = 4e-9
 _CALL = 4e-6
-_EXPLORE = 5e-6
+_EXPLORE = 1.2e-6
 #: dense operator products up to this many states (``allocation._DENSE_LIMIT``)
 _DENSE_LIMIT = 700
 #: an operator's rows are gathered below this share of states x states (``allocation``)
@@ -331,10 +331,9 @@ def _line_seconds(nm: FloatArray, states: int, unsaved: int, classes: int,
 
 
 def _block(op: Operator) -> float:
-    """The states ``op`` has rows for times the states it leads to."""
-    dom = {i for i, _, _ in op.a} | {i for i, _, _ in op.b}
-    img = {j for _, j, _ in op.a} | {j for _, j, _ in op.b}
-    return float(len(dom) * len(img))
+    """The states ``op`` has rows for times the states it leads to (``Operator.block``,
+    kept up as the exploration appends rows: each ask reads the new rows alone)."""
+    return float(op.block())
 
 
 def op_area(op: Operator, states: int) -> float:
