@@ -88,7 +88,6 @@ def test_lascannon_headline() -> None:
 #: Caches a timed call may find filled by an earlier one: what they hold does not depend
 #: on the scenario.
 KEPT_BETWEEN_CALLS = {
-    "tactica.combat.one_group._pascal": "Pascal's triangle up to a size",
     "tactica.combat.threads._blas": "the BLAS libraries numpy is linked with",
 }
 
