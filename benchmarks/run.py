@@ -49,8 +49,8 @@ from tactica import dice as tactica_dice
 from tactica import names as tactica_names
 from tactica.combat import Distribution
 from tactica.combat import allocation as tactica_allocation
-from tactica.combat import dice_stages as tactica_dice_stages
 from tactica.combat import one_group as tactica_one_group
+from tactica.combat import totals as tactica_totals
 
 MC_TRIALS = 100_000
 MC_SEED = 1
@@ -63,7 +63,7 @@ def clear_tactica_caches() -> None:
     """Forget what earlier calls computed (so each timed call starts cold)."""
     for holder, name in ((tactica_allocation, "loss_pmf"), (tactica_dice, "die_weights"),
                          (tactica_dice, "_float_pmf"), (tactica_one_group, "packet_matrix"),
-                         (tactica_one_group, "_binomial_rows"), (tactica_dice_stages, "_dft"),
+                         (tactica_one_group, "_binomial_rows"), (tactica_totals, "_dft"),
                          (tactica_names, "normalise")):
         cached = getattr(holder, name, None)
         clear: Callable[[], None] | None = getattr(cached, "cache_clear", None)

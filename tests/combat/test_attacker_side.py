@@ -15,30 +15,32 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tactica.combat import dice_stages
+from tactica.combat import totals
 from tactica.combat.allocation import StateSpace, TooLargeError, build_groups
 from tactica.combat.attack_lines import expected_values, weapon_die
 from tactica.combat.dice_stages import (
-    _BINOMIAL_DICE,
-    _FFT_FLOOR,
     CRITICAL,
     FAIL,
-    FFT_FROM_DICE,
     SUCCESS,
     DieOutcome,
-    _compound_direct,
-    _compound_fft,
-    _dft,
-    _irfftn,
     _Parts,
-    _spectrum,
-    compound,
     die_outcome,
     trim,
     weighs_values,
 )
 from tactica.combat.exact import _prepare, calculate_exact
 from tactica.combat.scenario import Effect, Scenario
+from tactica.combat.totals import (
+    _BINOMIAL_DICE,
+    _FFT_FLOOR,
+    FFT_FROM_DICE,
+    _compound_direct,
+    _compound_fft,
+    _dft,
+    _irfftn,
+    _spectrum,
+    compound,
+)
 from tactica.dice import MAX_DICE, MAX_VALUE, DiceExpr
 
 from .library_sample import library_sample
@@ -221,7 +223,7 @@ def test_library_results_with_exact_totals_are_the_transform_ones(
     used: list[bool] = []
 
     def recording(name: str) -> Callable[..., np.ndarray | None]:
-        exact = getattr(dice_stages, name)
+        exact = getattr(totals, name)
 
         def run(count: np.ndarray, per_die: np.ndarray, **kw: bool) -> np.ndarray | None:
             out = exact(count, per_die, **kw)
@@ -233,16 +235,16 @@ def test_library_results_with_exact_totals_are_the_transform_ones(
     seen = 0
     for s in _sample_scenarios()[::4]:
         used.clear()
-        monkeypatch.setattr(dice_stages, "_binomial", binomial)
-        monkeypatch.setattr(dice_stages, "_certain", certain)
+        monkeypatch.setattr(totals, "_binomial", binomial)
+        monkeypatch.setattr(totals, "_certain", certain)
         try:
             lean = calculate_exact(s).model_dump()
         except TooLargeError:
             continue
         if not any(used):
             continue
-        monkeypatch.setattr(dice_stages, "_binomial", lambda *_, **__: None)
-        monkeypatch.setattr(dice_stages, "_certain", lambda *_, **__: None)
+        monkeypatch.setattr(totals, "_binomial", lambda *_, **__: None)
+        monkeypatch.setattr(totals, "_certain", lambda *_, **__: None)
         _assert_close(lean, calculate_exact(s).model_dump())
         seen += 1
     assert seen >= 50

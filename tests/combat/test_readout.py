@@ -20,8 +20,6 @@ from threadpoolctl import threadpool_info
 from tactica.combat.allocation import Packet, StateSpace, build_groups
 from tactica.combat.dice_stages import (
     DieOutcome,
-    _compound_direct,
-    compound,
     conv2,
     die_outcome,
 )
@@ -32,6 +30,10 @@ from tactica.combat.result import Distribution
 from tactica.combat.scenario import Scenario
 from tactica.combat.stages.attacks import power
 from tactica.combat.threads import one_blas_thread
+from tactica.combat.totals import (
+    _compound_direct,
+    compound,
+)
 from tactica.library import load_library
 from tactica.units import UnitError, UnitRef, resolve_attacker
 
@@ -240,9 +242,9 @@ def test_antidiagonal_and_one_convolution_are_the_plain_sums(nm: np.ndarray) -> 
 
 @pytest.mark.parametrize("shape", [(3,), (2,), (2, 1), (1, 3), (3, 4), (2, 3, 2)])
 def test_transforms_are_numpys_bit_for_bit(shape: tuple[int, ...]) -> None:
-    """``dice_stages._rfftn``/``_irfftn`` (numpy's n-dimensional transforms without their
+    """``totals._rfftn``/``_irfftn`` (numpy's n-dimensional transforms without their
     argument handling) give exactly what ``np.fft.rfftn``/``irfftn`` give."""
-    from tactica.combat.dice_stages import _irfftn, _rfftn
+    from tactica.combat.totals import _irfftn, _rfftn
 
     die = np.random.default_rng(len(shape) * 7 + shape[0]).random(shape)
     size = tuple((d - 1) * 9 + 1 for d in shape)

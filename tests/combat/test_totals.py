@@ -1,4 +1,4 @@
-"""Totals over many attack dice by powers (``dice_stages.compound``): the Fourier path
+"""Totals over many attack dice by powers (``totals.compound``): the Fourier path
 (the probability generating function of the number of dice evaluated on the transform
 of one die) against the die-by-die sums, and its mass check."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tactica.combat.dice_stages import (
+from tactica.combat.totals import (
     FFT_FROM_DICE,
     _compound_direct,
     _compound_fft,
@@ -95,7 +95,7 @@ def test_few_dice_on_python_floats_are_the_numpy_sums_bit_for_bit(seed: int) -> 
     """``_compound_few`` (die by die on Python floats, for small totals) gives exactly
     the numpy slices' sums of ``_compound_direct``: random 1-D and 2-D dies (with zero
     faces), random counts of up to 5 dice (with zero weights)."""
-    from tactica.combat import dice_stages
+    from tactica.combat import totals
 
     rng = np.random.default_rng(seed)
     shape = tuple(int(x) for x in rng.integers(1, 4, size=int(rng.integers(1, 3))))
@@ -107,10 +107,10 @@ def test_few_dice_on_python_floats_are_the_numpy_sums_bit_for_bit(seed: int) -> 
     count[rng.random(n + 1) < 0.4] = 0.0
     count[-1] = 0.2
     count /= count.sum()
-    few = dice_stages._compound_few(count, die)
+    few = totals._compound_few(count, die)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(dice_stages, "_FEW_PRODUCTS", -1)  # the numpy slices
-        plain = dice_stages._compound_direct(count, die)
+        mp.setattr(totals, "_FEW_PRODUCTS", -1)  # the numpy slices
+        plain = totals._compound_direct(count, die)
     assert few.shape == plain.shape and few.tobytes() == plain.tobytes()
 
 

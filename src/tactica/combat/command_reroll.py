@@ -18,8 +18,9 @@ import numpy as np
 
 from ..dice import FloatArray
 from ..rules.base import RuleSet
-from .dice_stages import DieOutcome, compound, conv2, trim
+from .dice_stages import DieOutcome, conv2, trim
 from .profile import ResolvedWeapon
+from .totals import compound
 
 __all__ = [
     "Split",

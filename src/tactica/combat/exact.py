@@ -62,7 +62,7 @@ from .command_reroll import (
     command_split,
 )
 from .deferred import run_deferred
-from .dice_stages import DieOutcome, compound
+from .dice_stages import DieOutcome
 from .effects import NamedEffects, resolve_effects
 from .one_group import one_group_chain
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
@@ -82,6 +82,7 @@ from .size import (
     wound_losses,
 )
 from .threads import one_blas_thread
+from .totals import compound
 
 __all__ = [
     "ScenarioError",

@@ -65,8 +65,8 @@ from ..dice import FloatArray
 from . import allocation
 from .allocation import Group, Packet, State, StateSpace, loss_pmf
 from .chain import drop_negligible_tail
-from .dice_stages import compound
 from .one_group_steps import PacketMatrix, held_back, line_step, padded_sum
+from .totals import compound
 
 __all__ = ["MAX_CELLS", "MAX_WOUNDS", "general_chain", "mean_damage", "one_group_chain",
            "packet_matrix", "thin"]

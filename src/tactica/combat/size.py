@@ -11,7 +11,7 @@ work it predicts):
   bodyguard's and the CHARACTER models', side by side when a Precision weapon (24.28)
   wounds a CHARACTER model and other attacks the bodyguard;
 * one weapon line's totals over its attack dice (``compound_seconds``: the Fourier
-  powers of ``dice_stages.compound``);
+  powers of ``totals.compound``);
 * the target's chain (``chain_cost``): each packet one product of an operator over the
   states with the pmf of unsaved attacks; pooled saves (05.04) a Horner scheme per class
   of save dice; under the 10th rules the Devastating Wounds criticals held back until
@@ -223,14 +223,14 @@ def check_states(groups: tuple[Group, ...], precision: bool,
 
 
 def compound_seconds(dice: int, per_die_shape: tuple[int, ...]) -> float:
-    """The time of ``dice_stages.compound`` for up to ``dice`` attack dice: the Fourier
+    """The time of ``totals.compound`` for up to ``dice`` attack dice: the Fourier
     transform of the grid of totals and a Horner scheme of ``dice`` products on it."""
     cells = float(prod((d - 1) * dice + 1 for d in per_die_shape))
     return cells * (2 * dice + 4 * log2(cells + 1)) * 2e-9 + _CALL * dice
 
 
 def predicted_counts(attacks_pmf: FloatArray, per_die: FloatArray) -> tuple[int, ...]:
-    """The shape of a weapon line's totals (``dice_stages.compound`` of ``per_die`` over
+    """The shape of a weapon line's totals (``totals.compound`` of ``per_die`` over
     ``attacks_pmf`` dice) once its negligible tail is dropped (``chain.
     drop_negligible_tail``), from the moments alone: the mean plus nine standard
     deviations of each count (a tail of about 1e-19 if it were normal), at most the

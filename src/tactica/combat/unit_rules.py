@@ -19,9 +19,9 @@ import numpy as np
 
 from ..dice import DiceExpr, FloatArray
 from ..names import name_key
-from .dice_stages import compound
 from .result import Distribution, NamedDistribution, Result
 from .scenario import Scenario
+from .totals import compound
 
 __all__ = [
     "COMPUTED",
