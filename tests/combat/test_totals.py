@@ -8,9 +8,11 @@ import numpy as np
 import pytest
 
 from tactica.combat.totals import (
+    _MULTINOMIAL_DICE,
     FFT_FROM_DICE,
     _compound_direct,
     _compound_fft,
+    _multinomial,
     compound,
 )
 
@@ -131,3 +133,37 @@ def test_the_tail_cut_is_the_cumulative_sums_cut(seed: int) -> None:
     r = max(1, int(np.count_nonzero(rows > NEGLIGIBLE_TAIL)))
     c = max(1, int(np.count_nonzero(cols > NEGLIGIBLE_TAIL)))
     assert drop_negligible_tail(nm).shape == (r, c)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_few_dice_of_three_outcomes_are_multinomial(seed: int) -> None:
+    """``_multinomial`` (a few dice of nothing / a wound / a critical, 1-D (2,) or 2-D
+    up to (2, 2) without the corner) against die by die: random dies and sub-pmfs
+    (mass 0.9), random counts of up to ``_MULTINOMIAL_DICE`` dice: the same shape, to
+    1e-15, no negative entry; ``compound`` takes it from ``FFT_FROM_DICE`` dice on."""
+    rng = np.random.default_rng(100 + seed)
+    shape = [(2,), (2, 1), (1, 2), (2, 2)][seed % 4]
+    die = rng.random(shape)
+    if shape == (2, 2):
+        die[1, 1] = 0.0
+    die /= die.sum() * (1.0 if seed % 3 else 1 / 0.9)
+    n = int(rng.integers(1, _MULTINOMIAL_DICE + 1))
+    count = rng.random(n + 1)
+    count[rng.random(n + 1) < 0.4] = 0.0
+    count[-1] = 0.2
+    count /= count.sum()
+    got, want = _multinomial(count, die), _compound_direct(count, die)
+    assert got is not None and got.shape == want.shape
+    assert np.abs(got - want).max() < 1e-15 and (got >= 0).all()
+    if n >= FFT_FROM_DICE:
+        assert np.array_equal(compound(count, die), got)
+
+
+def test_multinomial_only_where_it_applies() -> None:
+    """A die with both a wound and a critical at once, a larger die, more dice than
+    ``_MULTINOMIAL_DICE`` or no outcome but nothing: not this form."""
+    count = np.full(7, 1 / 7)
+    assert _multinomial(count, np.array([[0.5, 0.2], [0.2, 0.1]])) is None
+    assert _multinomial(count, np.array([0.5, 0.3, 0.2])) is None
+    assert _multinomial(np.full(_MULTINOMIAL_DICE + 2, 0.1), np.array([0.5, 0.5])) is None
+    assert _multinomial(count, np.array([1.0, 0.0])) is None

@@ -37,7 +37,8 @@ def compound(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
     sub-pmf) with N distributed as ``count_pmf``: die by die for a few dice, by powers of
     its Fourier transform for more (exact to float rounding); a fixed number of dice of
     two outcomes by the binomial formula (``_binomial``), many dice of one outcome for
-    certain (a Torrent weapon's hits) as the count's own distribution (``_certain``).
+    certain (a Torrent weapon's hits) as the count's own distribution (``_certain``), a
+    few dice of three outcomes by the multinomial one (``_multinomial``).
 
     >>> [round(x * 8) for x in compound(np.array([0, 0, 0, 1.0]), np.array([0.5, 0.5]))]
     [1, 3, 3, 1]
@@ -50,8 +51,57 @@ def compound(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
         return exact
     if many:
         exact = _certain(count_pmf, per_die)
+        if exact is None:
+            exact = _multinomial(count_pmf, per_die)
         return _compound_fft(count_pmf, per_die) if exact is None else exact
     return _compound_direct(count_pmf, per_die)
+
+
+#: Up to this many dice ``_multinomial`` applies: beyond, its Python terms (about n^2)
+#: cost more than the transforms (12 dice: the same, 28 us).
+_MULTINOMIAL_DICE = 10
+
+
+def _multinomial(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray | None:
+    """``compound`` of a few dice (random in number, at most ``_MULTINOMIAL_DICE``) of at
+    most three outcomes: nothing (q), one of the first kind (a: ``per_die[1]`` or
+    ``[1, 0]``, a wound to save) or one of the second (b: ``[0, 1]``, a Devastating
+    Wounds critical), by the multinomial formula in two steps on Python floats: s dice
+    of either kind among N, ``P(s) = sum_k P(N = k) C(k, s) p^s q^(k - s)`` with p = a +
+    b, then ``P(n, m) = P(n + m) C(n + m, m) (a / p)^n (b / p)^m`` (also for a sub-pmf,
+    q + p < 1). Exact to float rounding (the transforms' round-off is some 1e-16 here);
+    a total below their floor is 0, as there. None where it does not apply.
+
+    >>> out = _multinomial(np.array([0.0, 0.5, 0.5]), np.array([[0.5, 0.25], [0.25, 0.0]]))
+    >>> out.tolist()  # by hand: one die (1/2, 1/4, 1/4) or two, each half the time
+    [[0.375, 0.25, 0.03125], [0.25, 0.0625, 0.0], [0.03125, 0.0, 0.0]]
+    """
+    if per_die.ndim == 1 and per_die.shape == (2,):
+        (q, a), b, rows, cols = per_die.tolist(), 0.0, 2, 1
+    elif per_die.ndim == 2 and per_die.shape[0] <= 2 and per_die.shape[1] <= 2:
+        rows, cols = per_die.shape
+        cells = per_die.tolist()
+        if rows == cols == 2 and cells[1][1]:
+            return None
+        q, a, b = cells[0][0], cells[1][0] if rows == 2 else 0.0, cells[0][1] if cols == 2 else 0.0
+    else:
+        return None
+    counts = count_pmf.tolist()
+    top, p = len(counts) - 1, a + b
+    if not p or top > _MULTINOMIAL_DICE:
+        return None
+    p_pow, q_pow = [p**i for i in range(top + 1)], [q**i for i in range(top + 1)]
+    either = [sum(c * comb(k, s) * q_pow[k - s] for k, c in enumerate(counts[s:], start=s)
+                  if c) * p_pow[s] for s in range(top + 1)]
+    out = np.zeros(((rows - 1) * top + 1, (cols - 1) * top + 1))
+    a_pow, b_pow = [(a / p) ** i for i in range(top + 1)], [(b / p) ** i for i in range(top + 1)]
+    for s, v in enumerate(either):
+        for m in range(s + 1) if cols == 2 else (0,):
+            n = s - m
+            if n < out.shape[0] and v:
+                x = v * comb(s, m) * a_pow[n] * b_pow[m]
+                out[n, m] = 0.0 if x < _FFT_FLOOR else x
+    return out.ravel() if per_die.ndim == 1 else out
 
 
 #: Up to this many dice ``_binomial`` applies: beyond, its Python terms cost more than
