@@ -14,10 +14,12 @@ __all__ = ["RerollPolicy", "WeaponInputs", "stronger"]
 RerollPolicy = Literal["ones", "failed", "any"] | None
 
 
+_STRENGTH: dict[RerollPolicy, int] = {None: 0, "ones": 1, "failed": 2, "any": 3}
+
+
 def stronger(a: RerollPolicy, b: RerollPolicy) -> RerollPolicy:
     """The stronger of two re-roll policies (a die is re-rolled at most once, §4.5)."""
-    order = {None: 0, "ones": 1, "failed": 2, "any": 3}
-    return a if order[a] >= order[b] else b
+    return a if _STRENGTH[a] >= _STRENGTH[b] else b
 
 
 class WeaponInputs(NamedTuple):
