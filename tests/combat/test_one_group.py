@@ -7,6 +7,7 @@ into the ten target presets. Every distribution of the result must agree to 1e-1
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,9 +18,11 @@ from hypothesis import strategies as st
 
 from tactica import calculate
 from tactica.combat import exact, one_group
-from tactica.combat.allocation import StateSpace, build_groups
+from tactica.combat.allocation import StateSpace, build_groups, loss_pmf
+from tactica.combat.chain import drop_negligible_tail
 from tactica.combat.exact import calculate_exact_from
-from tactica.combat.one_group import general_chain, line_step, packet_matrix, thin
+from tactica.combat.one_group import general_chain, packet_matrix, thin
+from tactica.combat.one_group_steps import PacketMatrix, line_step
 from tactica.combat.result import Distribution, Result
 from tactica.combat.scenario import Attacker, Scenario, ScenarioError, Target
 
@@ -139,6 +142,128 @@ def test_criticals_that_do_what_a_failed_save_does_count_as_more_of_them() -> No
     one_stage = line_step(x, one_group._total_counts(nmf), d3, None, track=True)
     np.testing.assert_allclose(two_stage, one_stage, atol=1e-15)
     np.testing.assert_allclose(two_stage.sum(), 1.0, atol=1e-14)
+
+
+# --- the small-input forms against their definitions and the numpy forms ----------------
+
+DAMAGE = [(0.0, 1.0), (0.0, 0.0, 1.0), (0.0, *[1 / 3] * 3), (0.0, *[1 / 6] * 6),
+          (0.0, 0.0, *[1 / 6] * 6), (0.0, 0.0, 0.0, 0.0, 0.5, 0.5), (1.0,), (0.25, 0.75)]
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
+def test_packet_matrix_columns_are_the_loss_pmf_of_the_wounded_model(
+        damage: tuple[float, ...]) -> None:
+    """Column h of the packet matrix (built from one model's columns repeated) is
+    ``loss_pmf(damage, t(h), fnp)`` placed at rows h - l, t(h) = ((h - 1) mod W) + 1,
+    for whole and partly wounded units (top not a multiple of W) alike."""
+    sizes = [(W, top) for W in (1, 2, 3, 11)
+             for top in sorted({1, max(1, W - 1), W, W + 1, 3 * W - 1, 4 * W})]
+    for fnp in (None, 4, 6):
+        for W, top in [*sizes, (1, 400), (3, 299)]:  # (and the numpy form: many numbers)
+            full = packet_matrix(damage, fnp, W, top).full
+            expected = np.zeros((top + 1, top + 1))
+            expected[0, 0] = 1.0
+            for h in range(1, top + 1):
+                for lost, p in enumerate(loss_pmf(damage, (h - 1) % W + 1, fnp)):
+                    expected[h - lost, h] += p
+            np.testing.assert_allclose(full, expected, rtol=0, atol=1e-15)
+
+
+def test_loss_pmf_without_feel_no_pain_is_the_damage_capped() -> None:
+    """No Feel No Pain: every wound is lost, the same as a Feel No Pain that never
+    succeeds (7+: the general sum over the wounds ignored)."""
+    for damage in DAMAGE:
+        for left in (1, 2, 3, 7, 12):
+            assert loss_pmf(damage, left, None) == pytest.approx(
+                loss_pmf(damage, left, 7), abs=1e-15)
+
+
+def _thin_by_definition(nm: np.ndarray, p: float) -> np.ndarray:
+    out = np.zeros_like(nm)
+    for n in range(nm.shape[0]):
+        for f in range(n + 1):
+            out[f] += nm[n] * math.comb(n, f) * p ** f * (1 - p) ** (n - f)
+    return out
+
+
+def test_thin_in_python_floats_and_by_the_binomial_table_agree() -> None:
+    """``thin`` (Horner's scheme in Python floats for small pmfs, the factored form up
+    to 64 counts, the binomial table above) against the sum that defines it, and the
+    three forms against each other on the same pmfs."""
+    rng = np.random.default_rng(3)
+    for rows, cols in ((2, 1), (3, 4), (6, 2), (12, 1), (13, 1), (7, 7), (21, 1), (40, 3)):
+        nm = rng.random((rows, cols)) ** 4
+        nm /= nm.sum()
+        for p in (1 / 36, 1 / 6, 0.5, 2 / 3, 5 / 6, 63 / 64):
+            small = one_group._thin_columns(nm.T.tolist(), p)
+            b = one_group._binomial_rows(-(-rows // 16) * 16, p)
+            table = b[:rows, :rows].T @ nm
+            np.testing.assert_allclose(np.array(small).T, table, rtol=0, atol=1e-15)
+            np.testing.assert_allclose(one_group._thin_factored(nm, p), table, rtol=0,
+                                       atol=1e-15)
+            np.testing.assert_allclose(thin(nm, p), _thin_by_definition(nm, p), rtol=0,
+                                       atol=1e-15)
+
+
+def test_drop_negligible_tail_cuts_small_and_large_arrays_alike() -> None:
+    """One column, Python sums (up to 64 numbers), numpy sums: the same rows and columns kept,
+    by the tail masses the definition names."""
+    rng = np.random.default_rng(5)
+    for rows, cols in ((1, 1), (5, 1), (200, 1), (8, 8), (9, 8), (30, 3)):
+        for scale in (1e-17, 1e-15, 1e-13):
+            nm = rng.random((rows, cols))
+            nm[rows // 2:] *= scale
+            nm[:, cols // 2:] *= scale
+            row_tails = np.cumsum(nm.sum(axis=1)[::-1])[::-1]
+            col_tails = np.cumsum(nm.sum(axis=0)[::-1])[::-1]
+            r = max(1, int((row_tails > 1e-15).sum()))
+            c = max(1, int((col_tails > 1e-15).sum()))
+            assert drop_negligible_tail(nm, 1e-15).shape == (r, c)
+
+
+def test_a_first_line_in_one_column_equals_the_general_line_step() -> None:
+    """``line_step`` from one unsaved column without criticals (written straight into
+    the result) against the general form, run on the same states with a second, empty
+    unsaved column: the same numbers, nothing in the extra column."""
+    rng = np.random.default_rng(11)
+    for damage, fnp, W, top in ((DAMAGE[0], None, 2, 20), (DAMAGE[4], None, 11, 11),
+                                (DAMAGE[3], 5, 3, 14), (DAMAGE[5], 6, 1, 10)):
+        fail = packet_matrix(damage, fnp, W, top)
+        for rows in (1, 2, 5, 13, 30):
+            pmf = rng.random((rows, 1))
+            pmf /= pmf.sum()
+            x = rng.random((top + 1, 1))
+            x /= x.sum()
+            fast = line_step(x, pmf, fail, None, track=True)
+            general = line_step(np.hstack((x, np.zeros_like(x))), pmf, fail, None,
+                                track=True)
+            assert fast.shape[1] == rows and not general[:, rows:].any()
+            np.testing.assert_allclose(fast, general[:, :rows], rtol=0, atol=1e-15)
+
+
+def test_total_counts_add_up_each_antidiagonal() -> None:
+    nmf = np.random.default_rng(2).random((5, 3))
+    expected = np.bincount(np.add.outer(np.arange(5), np.arange(3)).ravel(),
+                           weights=nmf.ravel())
+    np.testing.assert_allclose(one_group._total_counts(nmf)[:, 0], expected, rtol=0,
+                               atol=1e-15)
+
+
+def test_the_one_group_space_numbers_its_states_as_add_would() -> None:
+    """The states listed at once are those ``StateSpace.add`` numbers from the initial
+    state (h = top..0 as the chain leaves them), whole and partly wounded units."""
+    for model in ({"count": 3, "W": 2}, {"count": 1, "W": 11},
+                  {"count": 4, "W": 3, "wounds_lost": 2}):
+        groups = build_groups(Target.model_validate(
+            {"models": [{"T": 4, "Sv": 3, **model}]}))
+        top = one_group._wounds(StateSpace(groups).initial, groups[0])
+        assert top is not None
+        added = StateSpace(groups)
+        rows = [added.add(one_group._state(h, groups[0])) for h in range(top + 1)]
+        final = np.arange(2.0 * (top + 1)).reshape(top + 1, 2)
+        space, out = one_group._into_space(groups, top, final, {})
+        assert space.states == added.states and space.index == added.index
+        np.testing.assert_array_equal(out[rows], final)
 
 
 def test_the_stress_case_takes_the_fast_path_and_equals_the_general_one() -> None:
@@ -347,6 +472,53 @@ def test_the_fast_path_declines_states_it_does_not_know() -> None:
     odd = {(2, 5, -1, -1): np.array([1.0])}  # 5 wounds left on a W2 model
     out = one_group.one_group_chain(space, [], [], [], True, [], None, True, {}, odd)
     assert out is None
+
+
+def test_the_small_forms_agree_with_the_numpy_forms_on_library_units(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The (n, m) pmfs and packets real units bring to the one-group path: each pmf
+    thinned by every form that takes it (Horner's scheme, the factored form, the
+    binomial table), each packet matrix against ``loss_pmf``."""
+    pmfs: list[tuple[np.ndarray, float]] = []
+    packets: set[tuple[tuple[float, ...], int | None, int, int]] = set()
+    thin_, packet_ = one_group.thin, one_group.packet_matrix
+
+    def thin_spy(nm: np.ndarray, p_fail: float) -> np.ndarray:
+        pmfs.append((nm, p_fail))
+        return thin_(nm, p_fail)
+
+    def packet_spy(damage: tuple[float, ...], fnp: int | None, W: int,
+                   top: int) -> PacketMatrix:
+        packets.add((damage, fnp, W, top))
+        return packet_(damage, fnp, W, top)
+
+    monkeypatch.setattr(one_group, "thin", thin_spy)
+    monkeypatch.setattr(one_group, "packet_matrix", packet_spy)
+    attackers, targets = library_sample(50)
+    for i, (phase, attacker) in enumerate(attackers):
+        for target in targets[i % 5::5]:
+            with contextlib.suppress(ScenarioError):
+                calculate(Scenario(attacker=attacker, target=target, phase=phase))
+    assert len(pmfs) > 50 and len(packets) > 20
+    for nm, p in pmfs:
+        if not 0.0 < p < 1.0 or nm.shape[0] == 1:
+            continue
+        rows = nm.shape[0]
+        table = one_group._binomial_rows(-(-rows // 16) * 16, p)[:rows, :rows].T @ nm
+        np.testing.assert_allclose(thin_(nm, p), table, rtol=0, atol=1e-14)
+        if rows <= 64 and p <= 63 / 64:
+            np.testing.assert_allclose(one_group._thin_factored(nm, p), table, rtol=0,
+                                       atol=1e-14)
+        if nm.size <= 40:
+            small = np.array(one_group._thin_columns(nm.T.tolist(), p)).T
+            np.testing.assert_allclose(small, table, rtol=0, atol=1e-14)
+    for damage, fnp, W, top in packets:
+        full = packet_(damage, fnp, W, top).full
+        for h in range(1, top + 1):
+            column = np.zeros(top + 1)
+            for lost, q in enumerate(loss_pmf(damage, (h - 1) % W + 1, fnp)):
+                column[h - lost] += q
+            np.testing.assert_allclose(full[:, h], column, rtol=0, atol=1e-15)
 
 
 # --- real units from the library into the ten presets -----------------------------------

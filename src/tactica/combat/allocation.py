@@ -129,8 +129,12 @@ def loss_pmf(damage: tuple[float, ...], left: int, fnp: int | None) -> tuple[flo
     >>> [round(x, 4) for x in loss_pmf((0.0, 0.0, 1.0), 1, 5)]   # D2 vs 1 wound, FNP 5+
     [0.1111, 0.8889]
     """
-    q = 0.0 if fnp is None else (7 - fnp) / 6  # P(a wound is ignored)
     out = [0.0] * (left + 1)
+    if fnp is None:  # every wound is lost
+        for d, pd in enumerate(damage):
+            out[min(d, left)] += pd
+        return tuple(out)
+    q = (7 - fnp) / 6  # P(a wound is ignored)
     for d, pd in enumerate(damage):
         if not pd:
             continue

@@ -76,8 +76,17 @@ def drop_negligible_tail(nm: FloatArray, eps: float | None = None) -> FloatArray
     (2, 1)
     """
     eps = NEGLIGIBLE_TAIL if eps is None else eps
-    r = _above(nm.sum(axis=1).tolist(), eps)
-    c = _above(nm.sum(axis=0).tolist(), eps)
+    if nm.shape[1] == 1:  # one column: its numbers are the row sums
+        r, c = _above(nm.ravel().tolist(), eps), 1
+    elif nm.size <= 64:  # a few numbers: summed as Python floats (one numpy call)
+        rows = nm.tolist()
+        r = _above([sum(row) for row in rows], eps)
+        c = _above([sum(col) for col in zip(*rows, strict=True)], eps)
+    else:
+        r = _above(nm.sum(axis=1).tolist(), eps)
+        c = _above(nm.sum(axis=0).tolist(), eps)
+    if r == nm.shape[0] and c == nm.shape[1]:
+        return nm
     return nm[:r, :c]
 
 

@@ -23,6 +23,7 @@ from .profile import ResolvedWeapon
 
 __all__ = [
     "Split",
+    "branch_masses",
     "command_branches",
     "command_policy",
     "command_split",
@@ -129,17 +130,30 @@ def command_branches(
     return branches
 
 
+def branch_masses(branches: list[list[tuple[FloatArray, FloatArray]]]) -> list[list[float]]:
+    """Each branch's per-weapon masses: the sums of their (n, m) sub-pmfs (none for a
+    line alone in its branch: no other line weighs it)."""
+    return [[float(np.add.reduce(nm, axis=None)) for _, nm in br] if len(br) > 1 else []
+            for br in branches]
+
+
 def weapon_marginal(branches: list[list[tuple[FloatArray, FloatArray]]], wi: int,
-                     part: int) -> FloatArray:
-    """One weapon line's distribution over all branches (the others' masses as weights)."""
-    out: FloatArray | None = None
-    for br in branches:
+                    masses: list[list[float]] | None = None) -> tuple[FloatArray, FloatArray]:
+    """One weapon line's distributions (hits; (n, m)) over all branches, the other lines'
+    masses as weights (``branch_masses`` when known). A weight of exactly 1.0 (one line
+    in one branch) keeps the branch's own arrays (each entry times 1.0 is itself): the
+    caller must not change them."""
+    if len(branches[0]) == 1 and len(branches) == 1:  # the line alone: weighs 1.0
+        return branches[0][wi]
+    masses = branch_masses(branches) if masses is None else masses
+    out: tuple[FloatArray, FloatArray] | None = None
+    for br, mass in zip(branches, masses, strict=True):
         weight = 1.0
-        for wj, (_, nm) in enumerate(br):
+        for wj, m in enumerate(mass):  # the other lines' masses, in order
             if wj != wi:
-                weight *= float(nm.sum())
-        term = weight * br[wi][part]
-        out = term if out is None else padded(out, term)
+                weight *= m
+        hits, nm = br[wi] if weight == 1.0 else (weight * br[wi][0], weight * br[wi][1])
+        out = (hits, nm) if out is None else (padded(out[0], hits), padded(out[1], nm))
     assert out is not None
     return out
 

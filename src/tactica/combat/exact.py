@@ -68,7 +68,7 @@ from .one_group import one_group_chain
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
 from .reach import ChainPlan, LinePlan, reach
 from .readout import AttackerSide, Branches, assemble, read_out
-from .result import Distribution, Result, StageExplanation
+from .result import Distribution, Result, StageFields
 from .scenario import Effect, Scenario, ScenarioError
 from .size import (
     chain_cost,
@@ -277,9 +277,8 @@ def calculate_exact(scenario: Scenario, memo: dict[Any, Any] | None = None) -> R
     memo = {} if memo is None else memo
     prep = _prepare(scenario)
     choice, found = _lethal_search(scenario, memo=memo, prep=prep)
-    result = _finish(prep, found) if found is not None else _calculate(prep, choice, memo=memo)
-    notes = lethal_notes(scenario, choice)
-    return result.model_copy(update={"notes": notes + result.notes}) if notes else result
+    done = found if found is not None else _states(prep, choice, True, memo, None)
+    return _finish(prep, done, notes=lethal_notes(scenario, choice))
 
 
 @one_blas_thread
@@ -293,10 +292,8 @@ def calculate_exact_from(scenario: Scenario, initial: Initial) -> tuple[Result, 
     memo: dict[Any, Any] = {}
     choice, found = _lethal_search(scenario, initial=initial, memo=memo, prep=prep)
     out: Initial = {}
-    result = (_finish(prep, found, out) if found is not None
-              else _calculate(prep, choice, memo=memo, initial=initial, states_out=out))
-    notes = lethal_notes(scenario, choice)
-    return result.model_copy(update={"notes": notes + result.notes}), out
+    done = found if found is not None else _states(prep, choice, True, memo, initial)
+    return _finish(prep, done, out, lethal_notes(scenario, choice)), out
 
 
 @dataclass
@@ -342,19 +339,17 @@ def _weapon_lines(weapons: tuple[ResolvedWeapon, ...], scenario: Scenario, space
 
 
 def _stage_explanations(weapons: tuple[ResolvedWeapon, ...], groups: tuple[Group, ...],
-                        rules: RuleSet) -> list[StageExplanation]:
+                        rules: RuleSet) -> list[StageFields]:
     """Per weapon line the explanations of its stages (05.01-05.04, damage): only for the
-    result document (the Lethal Hits search needs none)."""
-    out = []
+    result document (the Lethal Hits search needs none), validated with it."""
+    out: list[StageFields] = []
     for w in weapons:
         for stage in ("attacks", "hit", "wound"):
             if stage in w.explanations:
-                out.append(StageExplanation.model_validate(
-                    {"weapon": w.name, "stage": stage, "detail": w.explanations[stage]}))
+                out.append({"weapon": w.name, "stage": stage, "detail": w.explanations[stage]})
         texts = (f"{g.name}: {save_probability(g, w, rules)[1]}" for g in groups)
-        out.append(StageExplanation(weapon=w.name, stage="save", detail="; ".join(texts)))
-        out.append(StageExplanation(weapon=w.name, stage="damage",
-                                    detail=w.explanations["damage"]))
+        out.append({"weapon": w.name, "stage": "save", "detail": "; ".join(texts)})
+        out.append({"weapon": w.name, "stage": "damage", "detail": w.explanations["damage"]})
     return out
 
 
@@ -568,14 +563,15 @@ def _states(prep: _Prepared, lethal: tuple[bool | None, ...], track_unsaved: boo
     return _Final(lines, branches, before, end, final, tracked)
 
 
-def _finish(prep: _Prepared, done: _Final, states_out: Initial | None = None) -> Result:
-    """The result document (``readout``) of a finished calculation; ``states_out``
-    receives the final states (see ``_calculate``)."""
+def _finish(prep: _Prepared, done: _Final, states_out: Initial | None = None,
+            notes: tuple[str, ...] = ()) -> Result:
+    """The result document (``readout``) of a finished calculation, its ``notes`` first
+    (the Lethal Hits choices, ``lethal_notes``); ``states_out`` receives the final
+    states (see ``_calculate``)."""
     space, final, lines = done.space, done.final, done.lines
-    stages = _stage_explanations(prep.weapons, space.groups, prep.rules) + [
-        StageExplanation(weapon=label, stage="damage",
-                         detail="mortal wounds before the attacks (06.02)")
-        for label, _ in done.before]
+    stages = _stage_explanations(prep.weapons, space.groups, prep.rules)
+    stages += [{"weapon": label, "stage": "damage",
+                "detail": "mortal wounds before the attacks (06.02)"} for label, _ in done.before]
     if states_out is not None:
         by_state = final.sum(axis=1)
         for i, s in enumerate(space.states):  # a Precision mark means nothing after
@@ -583,6 +579,7 @@ def _finish(prep: _Prepared, done: _Final, states_out: Initial | None = None) ->
                 c = space.canonical(s)
                 states_out[c] = states_out[c] + final[i] if c in states_out else final[i]
     side = AttackerSide(prep.weapons, done.branches, stages, lines.notes,
-                        lines.not_calculated, prep.named, prep.scenario.attacker.keywords)
+                        lines.not_calculated, prep.named, prep.scenario.attacker.keywords,
+                        notes)
     return assemble(prep.rules, side,
                     read_out(space, final, prep.scenario.target.keywords))

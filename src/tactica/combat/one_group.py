@@ -20,12 +20,12 @@ weapon (05.03) change nothing here: the one group is always the one attacked.
   Devastating Wounds criticals, counted when they reach a living model: ``Packet.counts``)
   of a living unit is the count before the line plus the packets so far; a destroyed
   unit keeps the count of the packet that destroyed it (its first passage). So a line is
-  a few whole-array products (``line_step``): the living states after ``f`` failed saves
-  for every ``f`` at once (powers by doubling), shifted by ``f`` and weighted by the
-  pmf; the mass destroyed by packet ``j`` (the kill row times the states after ``j - 1``),
-  weighted by P(at least ``j`` packets); then the same for the criticals. When a
-  critical does what a failed save does (11th: its mortal wounds equal the weapon's D,
-  24.10, nothing halved or reduced) only the total count f + m matters.
+  a few whole-array products (``one_group_steps.line_step``): the living states after
+  ``f`` failed saves for every ``f`` at once (powers by doubling), shifted by ``f`` and
+  weighted by the pmf; the mass destroyed by packet ``j`` (the kill row times the states
+  after ``j - 1``), weighted by P(at least ``j`` packets); then the same for the
+  criticals. When a critical does what a failed save does (11th: its mortal wounds equal
+  the weapon's D, 24.10, nothing halved or reduced) only the total count f + m matters.
 * **The expected damage alone** (``mean_damage``, for the attacker's Lethal Hits choice,
   24.23): the same line steps without the unsaved counts, on one-dimensional totals
   (one die's wounds thinned to failed saves, then f + m per die, compounded).
@@ -36,9 +36,10 @@ excess is lost: h = 3), the third takes 2 from the last (h = 1): 5 damage, 1 mod
 destroyed, 3 unsaved, for certain. With each of two wounds saved on 4+ (f ~ Bin(2, 1/2)):
 h = 6, 4, 3 with probabilities 1/4, 1/2, 1/4 (``tests/combat/test_one_group.py``).
 
-Tails: the negligible tail of the (n, m) pmf is dropped as in the general path, then
-that of the (f, m) pmf (``chain.drop_negligible_tail`` twice: every distribution of the
-result moves by at most 4e-15 per line and branch in total variation). Under 10th the
+Tails: the negligible tail of a large (n, m) pmf is dropped as in the general path,
+then that of the (f, m) pmf (or of its totals f + m; ``chain.drop_negligible_tail``:
+every distribution of the result moves by at most 4e-15 per line and branch in total
+variation; a small (n, m) pmf is thinned whole, its tail kept). Under 10th the
 Devastating Wounds criticals wait until the whole unit has attacked (reference facts
 §5.5): their count is carried with the states through the later lines (``held_back``)
 when every line's criticals are the same packet (the blocks of ``chain.run_chain`` then
@@ -53,20 +54,22 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
-from functools import cache, lru_cache
-from math import comb
+from functools import lru_cache
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..dice import FloatArray
-from .allocation import Group, Packet, State, StateSpace
+from . import allocation
+from .allocation import Group, Packet, State, StateSpace, loss_pmf
 from .chain import drop_negligible_tail
 from .dice_stages import compound
+from .one_group_steps import PacketMatrix, held_back, line_step, padded_sum
 
-__all__ = ["MAX_CELLS", "MAX_WOUNDS", "PacketMatrix", "general_chain", "held_back",
-           "line_step", "loss_table", "mean_damage", "one_group_chain", "packet_matrix", "thin"]
+__all__ = ["MAX_CELLS", "MAX_WOUNDS", "general_chain", "mean_damage", "one_group_chain",
+           "packet_matrix", "thin"]
 
 #: Above this many wounds in the unit the general path (and its size guard) is used.
 MAX_WOUNDS = 400
@@ -89,87 +92,116 @@ def general_chain() -> Iterator[None]:
         _ENABLED.reset(token)
 
 
-@dataclass(frozen=True)
-class PacketMatrix:
-    """One packet that reaches the unit (its save already failed): ``full[h', h]`` =
-    P(h -> h'), ``alive`` the block between living states (h >= 1), ``kill[h - 1]`` =
-    P(the packet destroys the unit from h)."""
-
-    full: FloatArray
-    alive: FloatArray
-    kill: FloatArray
-
-
 @lru_cache(maxsize=512)
 def packet_matrix(damage: tuple[float, ...], fnp: int | None, W: int, top: int) -> PacketMatrix:
     """The packet's matrix over h = 0..top for models of ``W`` wounds: from h the wounded
     model (t(h) wounds left) loses l wounds with ``loss_pmf(damage, t(h), fnp)``.
 
+    Column h holds at most ``len(damage)`` numbers (``lost[l]`` for l < t(h), all of
+    ``lost[t(h):]`` at t(h): damage beyond the wounds left is lost) and the columns
+    repeat from model to model (h -> h + W moves them W rows and columns on), so one
+    model's columns are listed in Python floats and put in place for every model by a
+    few numpy calls (on a D6 and a few dozen states numpy's per-call cost was all its
+    cost).
+
     >>> m = packet_matrix((0.0, 0.0, 1.0), None, 3, 6).full   # D2 into 2 x W3
     >>> [int(np.argmax(m[:, h])) for h in (6, 4, 3, 1)]
     [4, 3, 1, 0]
     """
-    loss = loss_table(damage, fnp, W)
-    h = np.arange(1, top + 1)
-    t_of = (h - 1) % W + 1
-    lost = np.arange(W + 1)
-    ok = lost[None, :] <= t_of[:, None]
-    full = np.zeros((top + 1, top + 1))
-    full[(h[:, None] - lost[None, :])[ok], np.broadcast_to(h[:, None], ok.shape)[ok]] = (
-        loss[t_of - 1][ok])
-    full[0, 0] = 1.0
+    lost = loss_pmf(damage, len(damage) - 1, fnp)  # P(l wounds lost), not capped
+    tails = list(accumulate(reversed(lost)))[::-1]  # tails[t]: P(at least t lost)
+    n, last = top + 1, len(lost) - 1
+    index: list[int] = []  # full[h - l, h] for the first model's h = 1..W, at (h - l) n + h
+    values: list[float] = []
+    ends = [0]  # how many numbers the columns up to h hold
+    for h in range(1, min(W, top) + 1):
+        t = min(h, last)  # l = 0..t, all of lost[t:] at t
+        index += range(h * (n + 1), h * (n + 1) - (t + 1) * n, -n)
+        values += lost[:t]
+        values.append(tails[t])
+        ends.append(len(values))
+    models, step = -(-top // W), W * (n + 1)  # the next model's columns: step further
+    count = (models - 1) * len(values) + ends[top - (models - 1) * W]  # the last: h <= top
+    if count <= 512:  # a few hundred numbers: listed in Python
+        where: list[int] | npt.NDArray[np.int64] = [
+            i + at for at in range(0, models * step, step) for i in index][:count]
+    else:
+        where = np.add.outer(np.arange(0, models * step, step), index).ravel()[:count]
+    flat = np.zeros(n * n)
+    flat.put(where, (values * models)[:count])
+    flat[0] = 1.0  # the destroyed unit stays destroyed
+    full = flat.reshape(n, n)
     full.flags.writeable = False  # kept between calls (lru_cache): shared, never written
     return PacketMatrix(full, full[1:, 1:], full[0, 1:])
-
-
-def loss_table(damage: tuple[float, ...], fnp: int | None, W: int) -> FloatArray:
-    """``loss_pmf(damage, t, fnp)`` for t = 1..W at once: ``out[t - 1, l]`` = P(the model
-    with t wounds left loses l), damage beyond t lost (each wound that would be lost is
-    rolled for Feel No Pain, reference facts §4.7).
-
-    >>> [round(float(x), 4) for x in loss_table((0.0, 0.0, 1.0), 5, 2)[0]]  # D2, 1 left
-    [0.1111, 0.8889, 0.0]
-    """
-    q = 0.0 if fnp is None else (7 - fnp) / 6  # P(a wound is ignored)
-    d_max = len(damage) - 1
-    d = np.arange(d_max + 1)
-    # kept[d, l] = C(d, l) (1 - q)^l q^(d - l): l of d wounds not ignored
-    kept = _pascal(d_max) * (1 - q) ** d[None, :] * q ** np.maximum(d[:, None] - d[None, :], 0)
-    lost = np.asarray(damage) @ kept  # P(l wounds lost), not capped
-    at_least = np.cumsum(lost[::-1])[::-1]
-    t = np.arange(1, W + 1)[:, None]
-    l_ = np.arange(W + 1)[None, :]
-    padded = np.concatenate((lost, np.zeros(max(0, W + 1 - len(lost)))))[: W + 1]
-    tail = np.concatenate((at_least, np.zeros(max(0, W + 1 - len(at_least)))))[: W + 1]
-    out: FloatArray = np.where(l_ < t, padded[None, :], 0.0) + np.where(l_ == t, tail, 0.0)
-    return out
-
-
-@cache
-def _pascal(n: int) -> FloatArray:
-    """``out[i, j]`` = C(i, j) for i, j <= n (0 above the diagonal); read-only."""
-    out = np.array([[comb(i, j) for j in range(n + 1)] for i in range(n + 1)],
-                   dtype=np.float64)
-    out.flags.writeable = False
-    return out
 
 
 def thin(nm: FloatArray, p_fail: float) -> FloatArray:
     """The (f, m) pmf of failed saves and criticals from the (n, m) pmf of wounds to save
     and criticals, each wound failing its save with ``p_fail`` on its own:
-    ``out[f, m] = sum_n nm[n, m] C(n, f) p^f (1 - p)^(n - f)``.
+    ``out[f, m] = sum_n nm[n, m] C(n, f) p^f (1 - p)^(n - f)``. A small pmf (at most
+    ``SMALL_THIN`` numbers) in Python floats (``_thin_columns``), up to 64 counts by
+    ``_thin_factored``, a larger one by a table of binomial rows.
 
     >>> [round(float(x), 6) for x in thin(np.array([[0.0], [0.0], [1.0]]), 0.5)[:, 0]]
     [0.25, 0.5, 0.25]
     """
-    rows = nm.shape[0]
+    rows, cols = nm.shape
     if p_fail >= 1.0:
         return nm
     if p_fail <= 0.0 or rows == 1:
         total: FloatArray = nm.sum(axis=0, keepdims=True)
         return total
+    if rows * cols <= SMALL_THIN:
+        return np.array(_thin_columns(nm.T.tolist(), p_fail)).T
+    if rows <= 64 and p_fail <= 63 / 64:
+        return _thin_factored(nm, p_fail)
     b = _binomial_rows(-(-rows // 16) * 16, p_fail)  # rows n < rows of a larger table
     out: FloatArray = b[:rows, :rows].T @ nm
+    return out
+
+
+#: ``thin`` in Python floats up to this many numbers (a few rows: numpy's per-call cost
+#: was all the cost; about even with ``_thin_factored`` at 10 x 1 and 4 x 3).
+SMALL_THIN = 8
+
+
+def _thin_columns(columns: list[list[float]], p_fail: float) -> list[list[float]]:
+    """``thin`` of each column ``nm[:, m]``, by Horner's scheme on its generating function
+    ``sum_n nm[n, m] (q + p z)^n`` (q = 1 - p): from the last count, multiply by
+    ``q + p z`` and add the next (every term positive: a few roundings per number).
+
+    >>> [round(x, 6) for x in _thin_columns([[0.0, 0.0, 1.0]], 0.5)[0]]
+    [0.25, 0.5, 0.25]
+    """
+    q = 1.0 - p_fail
+    out = []
+    for column in columns:
+        acc = [column[-1]]
+        for x in column[-2::-1]:
+            acc = [q * a + p_fail * b for a, b in zip([*acc, 0.0], [0.0, *acc], strict=True)]
+            acc[0] += x
+        out.append(acc)
+    return out
+
+
+def _thin_factored(nm: FloatArray, p_fail: float) -> FloatArray:
+    """``thin`` by ``C(n, f) p^f q^(n - f) = [(p / q)^f / f!] [1 / (n - f)!] [n! q^n]``:
+    the wounds scaled by ``n! q^n``, one product with the matrix of ``1 / (n - f)!``
+    (n >= f), the failed saves scaled by ``(p / q)^f / f!`` (a few numpy calls instead
+    of a binomial table's; in range for up to 64 counts and q >= 1/64, every term
+    positive)."""
+    rows, q = nm.shape[0], 1.0 - p_fail
+    fact = [1.0]
+    for k in range(1, rows):
+        fact.append(fact[-1] * k)
+    # lower[n, f] = 1 / (n - f)!: a view of one row padded with zeros (for n < f) that
+    # steps one number on per n and one back per f
+    padded = np.array([*[0.0] * (rows - 1), *(1.0 / x for x in fact)])
+    lower = np.ndarray((rows, rows), np.float64, padded, (rows - 1) * padded.itemsize,
+                       (padded.itemsize, -padded.itemsize))
+    scale = np.array([[x * q ** n for n, x in enumerate(fact)],
+                      [(p_fail / q) ** f / x for f, x in enumerate(fact)]])
+    out: FloatArray = scale[1][:, None] * (lower.T @ (scale[0][:, None] * nm))
     return out
 
 
@@ -187,162 +219,6 @@ def _binomial_rows(rows: int, p_fail: float) -> FloatArray:
     b: FloatArray = np.where(valid, np.exp(log_b), 0.0)
     b.flags.writeable = False
     return b
-
-
-def _skew(z: FloatArray, start: int, track: bool) -> FloatArray:
-    """``out[i, ..., i + start + u] = z[i, ..., u]``: row i shifted by i + start along the
-    last (unsaved) axis; without ``track`` (one unsaved column) nothing moves."""
-    if not track:
-        return z
-    n, width = z.shape[0], z.shape[-1]
-    out = np.zeros((*z.shape[:-1], width + n - 1 + start))
-    # the view ``as_strided`` would make of out[..., start:], built directly (a fifth
-    # of its time): row i steps one row and one column further
-    view: FloatArray = np.ndarray(z.shape, np.float64, out, start * out.itemsize,
-                                  (out.strides[0] + out.strides[-1], *out.strides[1:]))
-    view[...] = z
-    return out
-
-
-def _apply(m: FloatArray, x: FloatArray) -> FloatArray:
-    """``m @ x[k]`` for every k of a stack ``x[k, h, u]``."""
-    out: FloatArray = np.matmul(m, x)
-    return out
-
-
-def _powers_applied(m: FloatArray, x: FloatArray, n: int) -> FloatArray:
-    """``out[j] = m^j x`` for j = 0..n, by doubling (one product per power of two)."""
-    out = x[None]
-    step = m
-    while out.shape[0] <= n:
-        out = np.concatenate((out, _apply(step, out)))
-        if out.shape[0] <= n:
-            step = step @ step
-    return out[: n + 1]
-
-
-def _row_powers(row: FloatArray, m: FloatArray, n: int) -> FloatArray:
-    """``out[j] = row m^j`` for j = 0..n-1, by doubling."""
-    out = row[None]
-    step = m
-    while out.shape[0] < n:
-        out = np.concatenate((out, out @ step))
-        if out.shape[0] < n:
-            step = step @ step
-    return out[:n]
-
-
-def _powers_sum(m: FloatArray, terms: FloatArray, track: bool) -> FloatArray:
-    """``sum_k z^k m^k terms[k]``, z the shift by one unsaved column (Estrin's scheme:
-    pairs ``terms[2k] + z m terms[2k + 1]``, then the same with ``(z m)^2``)."""
-    step, shift = m, 1
-    while terms.shape[0] > 1:
-        if terms.shape[0] % 2:
-            terms = np.concatenate((terms, np.zeros((1, *terms.shape[1:]))))
-        even, moved = terms[0::2], _apply(step, terms[1::2])
-        if track:
-            out = np.zeros((*even.shape[:2], even.shape[2] + shift))
-            out[..., : even.shape[2]] = even
-            out[..., shift:] += moved
-            terms = out
-        else:
-            terms = even + moved
-        step, shift = step @ step, 2 * shift
-    first: FloatArray = terms[0]
-    return first
-
-
-def line_step(x: FloatArray, nmf: FloatArray, fail: PacketMatrix, mortal: PacketMatrix | None,
-              track: bool) -> FloatArray:
-    """One weapon line from ``x[h, u]`` (h = 0 the destroyed unit; u the unsaved count):
-    ``f`` failed saves then ``m`` Devastating Wounds criticals with pmf ``nmf[f, m]``
-    (a sub-pmf in a Command Re-roll branch)."""
-    after, killed = _normal_stage(x[1:], nmf, fail, track)
-    dead = [nmf.sum() * x[0], killed]
-    if nmf.shape[1] > 1 and mortal is not None:
-        out_alive, killed_m = _mortal_stage(after, mortal, track)
-        dead.append(killed_m)
-    else:
-        out_alive = after.sum(axis=0)
-    out = np.zeros((x.shape[0], out_alive.shape[1]))
-    out[1:] = out_alive
-    for d in dead:
-        out[0, : len(d)] += d
-    return out
-
-
-def _normal_stage(alive: FloatArray, nmf: FloatArray, fail: PacketMatrix,
-                  track: bool) -> tuple[FloatArray, FloatArray]:
-    """The failed saves of one line from the living states ``alive[h - 1, u]``: the
-    living states after them for each count m of criticals (``after[m]``, u shifted by
-    the failed saves), and the mass they destroy (by its unsaved count)."""
-    f_max, m_max = nmf.shape[0] - 1, nmf.shape[1] - 1
-    v = _powers_applied(fail.alive, alive, f_max)  # living states after f failed saves
-    if track and v.shape[-1] == 1:  # one unsaved column: f failed saves land at u = f
-        after = nmf.T[:, None, :] * v[:, :, 0].T[None, :, :]
-    else:
-        sv = _skew(v, 0, track)
-        after = (nmf.T @ sv.reshape(f_max + 1, -1)).reshape(m_max + 1, *sv.shape[1:])
-    if not f_max:
-        return after, np.zeros(1)
-    at_least = np.cumsum(nmf.sum(axis=1)[::-1])[::-1]  # P(F >= j)
-    killed = np.matmul(fail.kill, v[:f_max]) * at_least[1:, None]  # by packet j
-    return after, _skew(killed, 1, track).sum(axis=0)
-
-
-def _mortal_stage(after: FloatArray, mortal: PacketMatrix,
-                  track: bool) -> tuple[FloatArray, FloatArray]:
-    """``after[m]`` (living states with m criticals to come) after the criticals: the
-    living states, and the mass they destroy (by its unsaved count)."""
-    m_max = after.shape[0] - 1
-    out_alive = _powers_sum(mortal.alive, after, track)
-    rest = after.copy()  # rest[i]: at least i criticals
-    for i in range(m_max - 1, 0, -1):
-        rest[i] += rest[i + 1]
-    kill_rows = _row_powers(mortal.kill, mortal.alive, m_max)  # after i - 1 criticals
-    killed = np.einsum("ih,ihu->iu", kill_rows, rest[1:])
-    return out_alive, _skew(killed, 1, track).sum(axis=0)
-
-
-def held_back(x: FloatArray, lines: Sequence[tuple[FloatArray, PacketMatrix]],
-              mortal: PacketMatrix | None, track: bool) -> FloatArray:
-    """10th (reference facts §5.5): every line's failed saves, then the criticals of all
-    of them (``mortal``: one packet for every line with criticals), their count carried
-    with the states until then."""
-    pending: dict[int, FloatArray] = {0: x[1:]}  # living states by criticals to come
-    dead = x[0]
-    for nmf, fail in lines:
-        dead = nmf.sum() * dead
-        new: dict[int, FloatArray] = {}
-        for held, alive in pending.items():
-            after, killed = _normal_stage(alive, nmf, fail, track)
-            dead = _padded_sum(dead, killed)
-            for m in range(after.shape[0]):
-                k = held + m
-                new[k] = after[m] if k not in new else _padded_sum(new[k], after[m])
-        pending = new
-    width = max(a.shape[-1] for a in pending.values())
-    stack = np.zeros((max(pending) + 1, x.shape[0] - 1, width))
-    for k, alive in pending.items():
-        stack[k, :, : alive.shape[-1]] = alive
-    if stack.shape[0] > 1 and mortal is not None:
-        out_alive, killed_m = _mortal_stage(stack, mortal, track)
-        dead = _padded_sum(dead, killed_m)
-    else:
-        out_alive = stack.sum(axis=0)
-    out = np.zeros((x.shape[0], max(out_alive.shape[1], len(dead))))
-    out[1:, : out_alive.shape[1]] = out_alive
-    out[0, : len(dead)] = dead
-    return out
-
-
-def _padded_sum(a: FloatArray, b: FloatArray) -> FloatArray:
-    """``a + b`` along the last (unsaved) axis, the shorter padded with zeros."""
-    if a.shape[-1] < b.shape[-1]:
-        a, b = b, a
-    out = a.copy()
-    out[..., : b.shape[-1]] += b
-    return out
 
 
 # --- the dispatch from the engine ----------------------------------------------------
@@ -401,10 +277,22 @@ def _total_counts(nmf: FloatArray) -> FloatArray:
     critical are the same packet only their total count matters (the order of the same
     operator changes nothing, and each is counted when it reaches a living model)."""
     rows, cols = nmf.shape
-    index = np.add.outer(np.arange(rows), np.arange(cols)).ravel()
-    total = np.bincount(index, weights=nmf.ravel(), minlength=rows + cols - 1)
-    out: FloatArray = total.astype(np.float64)[:, None]
+    skewed = np.zeros((rows, rows + cols - 1))  # skewed[f, f + m] = nmf[f, m]
+    np.ndarray(nmf.shape, np.float64, skewed, 0,
+               (skewed.strides[0] + skewed.itemsize, skewed.itemsize))[...] = nmf
+    out: FloatArray = skewed.sum(axis=0)[:, None]
     return out
+
+
+def _thinned(nm: FloatArray, p_fail: float) -> FloatArray:
+    """The line's (f, m) pmf (``thin``), its negligible tail not yet cut: a large (n, m)
+    pmf loses its own tail first, as in the general path (fewer rows to thin), a small
+    one is thinned whole (cutting it would cost more than it saves)."""
+    return thin(drop_negligible_tail(nm) if nm.size > _SMALL_CUT else nm, p_fail)
+
+
+#: (n, m) pmfs of at most this many numbers are thinned without cutting their tail.
+_SMALL_CUT = 64
 
 
 def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequence[Packet],
@@ -442,20 +330,25 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
                 acc = mw @ acc + pmf[j] * x0
             x0 = acc
     fails = [op(p) for p in normal]
-    mortals = [op(p) for p in mortal]
     thinned: dict[int, FloatArray] = {}
     for br in branches:
         for wi, (_, nm) in enumerate(br):
             if id(nm) not in thinned:
-                thinned[id(nm)] = drop_negligible_tail(
-                    thin(drop_negligible_tail(nm), 1.0 - normal[wi].save[0]))
+                thinned[id(nm)] = _thinned(nm, 1.0 - normal[wi].save[0])
+    ready: dict[int, tuple[FloatArray, PacketMatrix | None]] = {}
 
     def step(x: FloatArray, wi: int, nm: FloatArray) -> FloatArray:
-        """Line ``wi`` with its criticals after its failed saves (24.10)."""
-        nmf = thinned[id(nm)]
-        mortal_op: PacketMatrix | None = mortals[wi] if _has_dw(nmf) else None
-        if mortal_op is not None and _same_packet(normal[wi], mortal[wi], group):
-            nmf, mortal_op = _total_counts(nmf), None
+        """Line ``wi`` with its criticals after its failed saves (24.10), the tail of its
+        pmf cut (of the totals f + m when that is all that matters: one column)."""
+        if id(nm) not in ready:
+            nmf, mortal_op = thinned[id(nm)], None
+            if _has_dw(nmf):
+                if _same_packet(normal[wi], mortal[wi], group):
+                    nmf = _total_counts(nmf)
+                else:
+                    mortal_op = op(mortal[wi])
+            ready[id(nm)] = (drop_negligible_tail(nmf), mortal_op)
+        nmf, mortal_op = ready[id(nm)]
         return line_step(x, nmf, fails[wi], mortal_op, track)
 
     if per_line or all(len(br) == 1 for br in branches):  # (or a unit's only line)
@@ -463,9 +356,10 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
     else:
         final = np.zeros((top + 1, 1))
         for br in branches:
-            lines = [(thinned[id(nm)], fails[wi]) for wi, (_, nm) in enumerate(br)]
+            lines = [(drop_negligible_tail(thinned[id(nm)]), fails[wi])
+                     for wi, (_, nm) in enumerate(br)]
             dw = [wi for wi, (nmf, _) in enumerate(lines) if _has_dw(nmf)]
-            final = _padded_sum(final, held_back(x0, lines, mortals[dw[0]] if dw else None,
+            final = padded_sum(final, held_back(x0, lines, op(mortal[dw[0]]) if dw else None,
                                                  track))
     return _into_space(space.groups, top, final, memo)
 
@@ -519,6 +413,11 @@ def _shared_branches(x0: FloatArray, branches: Branches, step: Step) -> FloatArr
     are the same are added up (every step is linear). With Command Re-roll on every line
     (15.02: a branch per line it is used on) that is at most three steps per line instead
     of one per branch and line."""
+    if len(branches) == 1:  # no Command Re-roll branches: the lines in turn
+        x = x0
+        for wi, (_, nm) in enumerate(branches[0]):
+            x = step(x, wi, nm)
+        return x
     n_lines = len(branches[0])
     # (states, branches, shared): shared, each branch is in these states; else their sum
     nodes: list[tuple[FloatArray, list[int], bool]] = [(x0, list(range(len(branches))), True)]
@@ -540,13 +439,13 @@ def _shared_branches(x0: FloatArray, branches: Branches, step: Step) -> FloatArr
             rest = tuple(id(nm) for _, nm in branches[members[0]][wi + 1:])
             if rest in summed:
                 at = summed[rest]
-                nodes[at] = (_padded_sum(nodes[at][0], y), nodes[at][1] + members, False)
+                nodes[at] = (padded_sum(nodes[at][0], y), nodes[at][1] + members, False)
             else:
                 summed[rest] = len(nodes)
                 nodes.append((y, members, False))
     final = np.zeros((x0.shape[0], 1))
     for x, members, shared in nodes:
-        final = _padded_sum(final, x * (len(members) if shared else 1))
+        final = padded_sum(final, x * (len(members) if shared else 1))
     return final
 
 
@@ -555,7 +454,14 @@ def _start(space: StateSpace, initial: dict[State, FloatArray] | None,
     """The starting distribution ``x[h, u]`` over the one group's states (undamaged, or
     ``initial``), or None for a state that is not one of them or too many wounds."""
     group = space.groups[0]
-    starts = initial or {space.initial: np.ones(1)}
+    if not initial:  # the undamaged unit
+        top = _wounds(space.initial, group)
+        if top is None or top > MAX_WOUNDS:
+            return None
+        x0 = np.zeros((top + 1, 1))
+        x0[top, 0] = 1.0
+        return x0
+    starts = initial
     hs = [_wounds(s, group) for s in starts]
     first = _wounds(space.initial, group)
     if first is None or any(h is None for h in hs):
@@ -570,15 +476,35 @@ def _start(space: StateSpace, initial: dict[State, FloatArray] | None,
     return x0
 
 
+class _OneGroupSpace(StateSpace):
+    """The ``StateSpace`` of the one group's states h = 0..top, numbered as ``add`` would
+    number them from the initial state (its h first, then h = 0, 1, ...), listed at once
+    instead of one ``add`` each."""
+
+    def __init__(self, groups: tuple[Group, ...], top: int) -> None:
+        super().__init__(groups)
+        g = groups[0]
+        first = _wounds(self.initial, g)
+        assert first is not None  # (``_start``)
+        by_h: list[State] = [(0, 0, -1, -1)]
+        by_h += [(k, t, -1, -1) for k in range(1, g.count + 1) for t in range(1, g.W + 1)]
+        states = [by_h[first], *by_h[:first], *by_h[first + 1:top + 1]]
+        if len(states) > allocation.MAX_STATES:  # refused as ``add`` refuses it
+            for s in states[1:]:
+                self.add(s)
+        self.states = states
+        self.index = dict(zip(states, range(len(states)), strict=True))
+        self.first = first
+
+
 def _into_space(groups: tuple[Group, ...], top: int, final: FloatArray,
                 memo: dict[Any, Any]) -> tuple[StateSpace, FloatArray]:
-    """The final array over a ``StateSpace`` holding the one group's states h = top..0."""
+    """The final array ``final[h]`` over the one group's ``StateSpace`` (one copy: the
+    initial state's row first)."""
     key = ("one_group", "space", groups, top)
     if key not in memo:
-        space = StateSpace(groups)
-        rows = np.array([space.add(_state(h, groups[0])) for h in range(top + 1)])
-        memo[key] = (space, rows)
-    space, rows = memo[key]
-    out = np.zeros((len(space.states), final.shape[1]))
-    out[rows] = final
+        memo[key] = _OneGroupSpace(groups, top)
+    space: _OneGroupSpace = memo[key]
+    first = space.first
+    out: FloatArray = np.concatenate((final[first:first + 1], final[:first], final[first + 1:]))
     return space, out

@@ -5,7 +5,10 @@ The final distribution over the target's states (``allocation``) gives the damag
 the models destroyed, the chance the unit is destroyed and the unsaved attacks; the
 weapon lines' totals (``dice_stages``, summed over the Command Re-roll branches) give the
 attacks, hits and wounds and the per-weapon summaries; the hazard rolls (24.15 / 06.03)
-the mortal wounds the attacker suffers.
+the mortal wounds the attacker suffers. The document's fields are made here as plain
+values and validated once, as one document (pydantic validates the nested models with
+it, faster than one at a time); every float is the one the earlier model-by-model
+formulation made (``tests/combat/test_result_document.py``).
 
 >>> import numpy as np
 >>> antidiagonal(np.array([[0.25, 0.25], [0.5, 0.0]])).tolist()   # P(n + m = k)
@@ -14,17 +17,18 @@ the mortal wounds the attacker suffers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..dice import FloatArray
 from ..rules.base import RuleSet
 from .allocation import StateSpace
-from .command_reroll import sum_pmfs, weapon_marginal
+from .command_reroll import branch_masses, sum_pmfs, weapon_marginal
 from .effects import NamedEffects
 from .profile import ResolvedWeapon
-from .result import Distribution, NamedDistribution, Result, StageExplanation, WeaponSummary
+from .result import Result, StageFields, distribution_fields, pmf_mean
 
 __all__ = ["AttackerSide", "Branches", "ReadOut", "antidiagonal", "assemble", "conv_all",
            "hazard", "read_out", "summaries"]
@@ -45,35 +49,55 @@ def antidiagonal(nm: FloatArray) -> FloatArray:
     return out
 
 
-def _mean(p: FloatArray) -> float:
-    return float(np.dot(np.arange(len(p)), p))
-
-
 def conv_all(pmfs: list[FloatArray]) -> FloatArray:
-    """The pmf of the sum of independent variables."""
-    if len(pmfs) == 1:  # convolved with [1.0]: each entry times 1.0, a copy
-        return pmfs[0] * 1.0
-    out = np.array([1.0])
-    for p in pmfs:
+    """The pmf of the sum of independent variables, convolved in turn from the first
+    (one pmf is itself, not copied; numpy's convolution adds each sum to 0.0, so it
+    gives what it gives when started from [1.0], signed zeros in the first included)."""
+    out = pmfs[0]
+    for p in pmfs[1:]:
         out = np.convolve(out, p)
     return out
 
 
-def summaries(weapons: tuple[ResolvedWeapon, ...], branches: Branches) -> list[WeaponSummary]:
-    """Per weapon line: the expected attacks, hits, wounds and critical wounds."""
+class _Means:
+    """The means of one document's pmfs (``pmf_mean``), each array's made once (with one
+    weapon line in one branch its totals are the document's distributions)."""
+
+    def __init__(self) -> None:
+        self._seen: dict[int, tuple[FloatArray, float]] = {}  # the array kept: its id
+
+    def of(self, p: FloatArray) -> float:
+        if len(p) <= 3:  # no dot product to keep (``short_mean``)
+            return pmf_mean(p)
+        known = self._seen.get(id(p))
+        if known is None:
+            known = self._seen[id(p)] = (p, pmf_mean(p))
+        return known[1]
+
+
+def summaries(weapons: tuple[ResolvedWeapon, ...], branches: Branches,
+              wounds: list[FloatArray] | None = None,
+              mean: Callable[[FloatArray], float] = pmf_mean) -> list[dict[str, Any]]:
+    """Per weapon line: the expected attacks, hits, wounds and critical wounds (a
+    ``WeaponSummary``'s fields). ``wounds``: each line's pmf of wounds (``antidiagonal``
+    of its (n, m)) in the only branch, when already made."""
     out = []
+    masses = branch_masses(branches) if len(weapons) > 1 else None  # one line weighs 1.0
     for wi, w in enumerate(weapons):
-        w_hits = weapon_marginal(branches, wi, 0)
-        w_nm = weapon_marginal(branches, wi, 1)
-        crit = float(np.dot(w_nm.sum(axis=0), np.arange(w_nm.shape[1])))
-        out.append(WeaponSummary(weapon=w.name, attacks=_mean(w.attacks_pmf),
-                                 hits=_mean(w_hits), wounds=_mean(antidiagonal(w_nm)),
-                                 critical_wounds=crit))
+        w_hits, w_nm = weapon_marginal(branches, wi, masses)
+        # the same array as the branch's own: its wounds as they were made
+        anti = (wounds[wi] if wounds is not None and w_nm is branches[0][wi][1]
+                else antidiagonal(w_nm))
+        out.append({"weapon": w.name, "attacks": mean(w.attacks_pmf), "hits": mean(w_hits),
+                    "wounds": mean(anti),
+                    "critical_wounds": pmf_mean(np.add.reduce(w_nm, axis=0))
+                    if w_nm.shape[1] > 1 else 0.0})  # no critical: 0 times the line's mass
     return out
 
 
-@dataclass(frozen=True)
-class ReadOut:
+class ReadOut(NamedTuple):
+    """The target's side of a result, read off its final states."""
+
     damage: FloatArray
     killed: FloatArray
     p_dead: float
@@ -83,8 +107,48 @@ class ReadOut:
 
 def read_out(space: StateSpace, final: FloatArray, keywords: tuple[str, ...]) -> ReadOut:
     """The result's distributions off the final states (wounds and models left): each
-    bin sums its states' probabilities in state order (``np.bincount``)."""
-    by_state = final.sum(axis=1)
+    bin sums its states' probabilities in state order (as ``np.bincount`` does)."""
+    by_state = np.add.reduce(final, axis=1)
+    unsaved = np.add.reduce(final, axis=0)
+    groups = space.groups
+    if len(groups) == 1:
+        return _one_group(space, by_state.tolist(), unsaved,
+                          groups[0].character or "CHARACTER" in keywords)
+    # CHARACTER models: those marked so, or every model of a CHARACTER unit (a lone one)
+    chars = [gi for gi, g in enumerate(groups) if g.character] or (
+        list(range(len(groups))) if "CHARACTER" in keywords else [])
+    damage, killed, p_char = _by_states(space, by_state, chars)
+    return ReadOut(damage, killed, float(killed[-1]), unsaved, p_char)
+
+
+def _one_group(space: StateSpace, probs: list[float], unsaved: FloatArray, character: bool
+               ) -> ReadOut:
+    """``read_out`` of a space of one group (K models of W wounds): a state (k, t, ...)
+    has h = (k - 1) W + t wounds left (0 when k = 0) and k models; the damage is h0 - h,
+    the models destroyed K - k. Each bin sums its states in state order, as the bin
+    counts of ``_by_states`` do (from 0.0, one addition per state)."""
+    w, count = space.groups[0].W, space.groups[0].count
+    k0, t0 = space.initial[0], space.initial[1]
+    h0 = (k0 - 1) * w + t0 if k0 else 0
+    damage = [0.0] * (h0 + 1)
+    killed = [0.0] * (k0 + 1)
+    p_char = 0.0
+    for p, s in zip(probs, space.states, strict=True):
+        k = s[0]
+        h = (k - 1) * w + s[1] if k else 0
+        if h > h0:  # more wounds left than at the start (the bin counts refuse it too)
+            raise ValueError(f"a state above the target's start: {s}")
+        damage[h0 - h] += p
+        killed[k0 - k] += p
+        if character and k < count:
+            p_char += p
+    return ReadOut(np.array(damage), np.array(killed), killed[k0], unsaved, p_char)
+
+
+def _by_states(space: StateSpace, by_state: FloatArray, chars: list[int]
+               ) -> tuple[FloatArray, FloatArray, float]:
+    """``read_out`` of any space: the wounds and models left per state, then their bin
+    counts weighed by the states' probabilities."""
     groups = space.groups
     w = [g.W for g in groups]
     wounds, models = [], []
@@ -103,75 +167,81 @@ def read_out(space: StateSpace, final: FloatArray, keywords: tuple[str, ...]) ->
                          minlength=start_wounds + 1).astype(np.float64)
     killed = np.bincount(start_models - np.array(models, dtype=np.int64), weights=by_state,
                          minlength=start_models + 1).astype(np.float64)
-    # CHARACTER models: those marked so, or every model of a CHARACTER unit (a lone one)
-    chars = [gi for gi, g in enumerate(groups) if g.character] or (
-        list(range(len(groups))) if "CHARACTER" in keywords else [])
     p_char = 0.0
     if chars:
         p_char = float(sum(p for p, s in zip(by_state.tolist(), space.states, strict=True)
                            if any(s[2 * gi] < groups[gi].count for gi in chars)))
-    return ReadOut(damage, killed, float(killed[start_models]), final.sum(axis=0), p_char)
+    return damage, killed, p_char
+
+
+#: No mortal wounds for certain (read only: shared by every document without a hazard roll).
+_NONE = np.ones(1)
+_NONE.flags.writeable = False
 
 
 def hazard(weapons: tuple[ResolvedWeapon, ...], rules: RuleSet, keywords: tuple[str, ...],
-           stages: list[StageExplanation]) -> FloatArray:
+           stages: list[StageFields]) -> FloatArray:
     """24.15 Hazardous / 06.03 hazard rolls (10th Hazardous): one roll per Hazardous
     weapon carried that attacked, mortal wounds to the attacker on a failure."""
+    n_haz = sum(w.count for w in weapons if w.hazardous)
+    if not n_haz:
+        return _NONE
+    haz = np.array([1.0])
     mw_each = rules.hazard_mortal_wounds(keywords)
     p_fail = rules.hazard_fails_on / 6
-    haz = np.array([1.0])
-    n_haz = sum(w.count for w in weapons if w.hazardous)
     for _ in range(n_haz):
         step = np.zeros(mw_each + 1)
         step[0], step[mw_each] = 1 - p_fail, p_fail
         haz = np.convolve(haz, step)
-    if n_haz:
-        stages.append(StageExplanation(
-            weapon="Hazardous", stage="hazard",
-            detail=f"{n_haz} hazard roll(s), each fails on 1-{rules.hazard_fails_on}: "
-                   f"{mw_each} mortal wound(s) to the attacker"))
+    stages.append({"weapon": "Hazardous", "stage": "hazard",
+                   "detail": f"{n_haz} hazard roll(s), each fails on 1-{rules.hazard_fails_on}: "
+                             f"{mw_each} mortal wound(s) to the attacker"})
     return haz
 
 
-@dataclass(frozen=True)
-class AttackerSide:
+class AttackerSide(NamedTuple):
     """The attacker's side of a finished calculation: the weapon lines, their totals as
     branches, the stage explanations, notes and what the numbers leave out."""
 
     weapons: tuple[ResolvedWeapon, ...]
     branches: Branches
-    stages: list[StageExplanation]
+    stages: list[StageFields]
     notes: list[str]
     not_calculated: list[str]
     named: NamedEffects
     attacker_keywords: tuple[str, ...]
+    first_notes: tuple[str, ...] = ()  # before the others, as they are
 
 
 def assemble(rules: RuleSet, side: AttackerSide, out: ReadOut) -> Result:
-    """The result document of one exact calculation."""
+    """The result document of one exact calculation: its fields made here, validated as
+    one document (``Result.model_validate``: the nested models with it, at once)."""
     weapons, branches, named = side.weapons, side.branches, side.named
+    wounds = [[antidiagonal(n) for _, n in br] for br in branches]
     hits_total = sum_pmfs([conv_all([h for h, _ in br]) for br in branches])
-    wounds_total = sum_pmfs([conv_all([antidiagonal(n) for _, n in br]) for br in branches])
+    wounds_total = sum_pmfs([conv_all(ws) for ws in wounds])
     stages = list(side.stages)
     haz = hazard(weapons, rules, side.attacker_keywords, stages)
-    return Result(
-        rules=rules.name,
-        attacks=Distribution.from_array(conv_all([w.attacks_pmf for w in weapons])),
-        hits=Distribution.from_array(hits_total),
-        wounds=Distribution.from_array(wounds_total),
-        unsaved=Distribution.from_array(out.unsaved),
-        damage=Distribution.from_array(out.damage),
-        models_destroyed=Distribution.from_array(out.killed, length=len(out.killed)),
-        p_unit_destroyed=out.p_dead,
-        attacker_mortal_wounds=Distribution.from_array(haz),
-        weapons=tuple(summaries(weapons, branches)),
-        stages=tuple(stages),
-        notes=tuple(dict.fromkeys(side.notes + list(named.notes))),
-        not_calculated=tuple(side.not_calculated),
-        effects_applied=named.applied,
-        cp_spent=named.cp,
-        other_mortal_wounds=tuple(
-            NamedDistribution(label=label, distribution=Distribution.from_array(pmf))
-            for label, pmf in named.side_distributions(out.p_character)
-        ),
-    )
+    # one line in one branch: its totals are the document's, their means made once
+    mean = _Means().of if len(branches) == 1 and len(weapons) == 1 else pmf_mean
+    return Result.model_validate({
+        "rules": rules.name,
+        "attacks": distribution_fields(conv_all([w.attacks_pmf for w in weapons]), mean=mean),
+        "hits": distribution_fields(hits_total, mean=mean),
+        "wounds": distribution_fields(wounds_total, mean=mean),
+        "unsaved": distribution_fields(out.unsaved),
+        "damage": distribution_fields(out.damage),
+        "models_destroyed": distribution_fields(out.killed, length=len(out.killed)),
+        "p_unit_destroyed": out.p_dead,
+        "attacker_mortal_wounds": distribution_fields(haz),
+        "weapons": tuple(summaries(weapons, branches,
+                                   wounds[0] if len(branches) == 1 else None, mean)),
+        "stages": tuple(stages),
+        "notes": side.first_notes + tuple(dict.fromkeys(side.notes + list(named.notes))),
+        "not_calculated": tuple(side.not_calculated),
+        "effects_applied": named.applied,
+        "cp_spent": named.cp,
+        "other_mortal_wounds": tuple(
+            {"label": label, "distribution": distribution_fields(pmf)}
+            for label, pmf in named.side_distributions(out.p_character)),
+    })
