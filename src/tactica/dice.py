@@ -92,12 +92,12 @@ class DiceExpr:
         """Parse ``"D6+1"``, ``"2D6"``, ``"3"`` (or an int, or a DiceExpr as is)."""
         if isinstance(text, DiceExpr):
             return text
+        if isinstance(text, str) and text.isdigit() and text.isascii():
+            return cls._plain(int(text))  # "3": what the pattern's plain number reads
         if isinstance(text, bool):
             raise DiceError(f"malformed dice expression {text!r}")
         if isinstance(text, int):
-            if text < 0 or text > MAX_VALUE:
-                raise DiceError(f"value {text} out of range 0..{MAX_VALUE}")
-            return cls(0, 6, text)
+            return cls._plain(text)
         m = _PATTERN.match(str(text))
         if not m:
             raise DiceError(
@@ -106,7 +106,7 @@ class DiceExpr:
             )
         count, sides, plus, plain = m.groups()
         if plain is not None:
-            return cls.parse(int(plain))
+            return cls._plain(int(plain))
         n = int(count) if count else 1
         if n == 0:
             raise DiceError(f"malformed dice expression {text!r}: zero dice")
@@ -115,6 +115,13 @@ class DiceExpr:
         if n > MAX_DICE:
             raise DiceError(f"dice expression {text!r} rolls {n} dice; at most {MAX_DICE}")
         return cls(n, int(sides), int(plus) if plus else 0)
+
+    @classmethod
+    def _plain(cls, value: int) -> DiceExpr:
+        """A plain number, within 0..``MAX_VALUE``."""
+        if value < 0 or value > MAX_VALUE:
+            raise DiceError(f"value {value} out of range 0..{MAX_VALUE}")
+        return cls(0, 6, value)
 
     # --- shape -----------------------------------------------------------------------
     @property

@@ -142,8 +142,7 @@ class WeaponLine(_Strict):
 
     @model_validator(mode="after")
     def _torrent_skill(self) -> WeaponLine:
-        torrent = self.has("Torrent")
-        if self.skill is None and not torrent:
+        if self.skill is None and not self.has("Torrent"):
             raise ValueError(f"weapon {self.name!r}: skill is null but it has no Torrent")
         return self
 

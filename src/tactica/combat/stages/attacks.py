@@ -23,7 +23,10 @@ class AttackDice(NamedTuple):
 
 
 def shift_floor(pmf: FloatArray, shift: int, floor: int) -> FloatArray:
-    """pmf of max(floor, X + shift) for X >= 0 with the given pmf."""
+    """pmf of max(floor, X + shift) for X >= 0 with the given pmf (no shift and no
+    chance below the floor: a copy of the pmf, the same floats)."""
+    if not shift and len(pmf) > floor and not any(pmf[:floor].tolist()):
+        return pmf.copy()
     out = np.zeros(max(len(pmf) + shift, floor + 1), dtype=np.float64)
     for v, p in enumerate(pmf.tolist()):  # Python floats: the same sums, faster
         if p:
@@ -38,6 +41,8 @@ def power(pmf: FloatArray, n: int) -> FloatArray:
     >>> power(np.array([0.0, 0.5, 0.5]), 2).tolist(), power(np.array([0.0, 1.0]), 3).tolist()
     ([0.0, 0.0, 0.25, 0.5, 0.25], [0.0, 0.0, 0.0, 1.0])
     """
+    if n == 1:
+        return pmf.copy()  # one copy: the convolution with [1.0] is the pmf itself
     where = pmf.nonzero()[0]
     if len(where) == 1 and pmf[where[0]] == 1.0:
         fixed = np.zeros(n * (len(pmf) - 1) + 1)

@@ -26,8 +26,12 @@ class DamageStage(NamedTuple):
 def damage_distribution(base: FloatArray, plus: FloatArray, half: bool,
                         reduction: int) -> FloatArray:
     """Reference facts §4.7: additions (Melta, +damage), then halving rounding up, then
-    reductions; D "cannot be less than 1" (02.02.01)."""
-    total = base + 0.0 if len(plus) == 1 and plus[0] == 1.0 else np.convolve(base, plus)
+    reductions; D "cannot be less than 1" (02.02.01). Nothing added, halved or reduced,
+    and no chance of 0: the distribution itself (a copy; the same floats as the sums)."""
+    trivial = len(plus) == 1 and plus[0] == 1.0
+    if trivial and not half and not reduction and not base[0]:
+        return base.copy()
+    total = base + 0.0 if trivial else np.convolve(base, plus)
     out = [0.0] * len(total)  # Python floats: the same sums, without numpy per entry
     for v, p in enumerate(total.tolist()):
         if not p:

@@ -28,6 +28,9 @@ class HitRoll(NamedTuple):
     not_calculated: tuple[str, ...] = ()
 
 
+_BIG = frozenset({"MONSTER", "VEHICLE"})
+
+
 class _Changes(NamedTuple):
     """The BS/WS changes and hit-roll modifiers, each with a label, before Psychic."""
 
@@ -67,11 +70,10 @@ def _changes(inp: WeaponInputs) -> _Changes:
         ind = rules.indirect_shooting(circ.indirect)
         if ind.hit_modifier:
             hit.append((ind.hit_modifier, "indirect fire"))
-    big = {"MONSTER", "VEHICLE"}
     engaged = rules.engaged_hit_modifier(
         ranged=circ.ranged, engaged=ctx.engaged, target_engaged=ctx.target_engaged,
-        attacker_big=bool(big & set(inp.scenario.attacker.keywords)),
-        target_big=bool(big & set(inp.scenario.target.keywords)),
+        attacker_big=not _BIG.isdisjoint(inp.scenario.attacker.keywords),
+        target_big=not _BIG.isdisjoint(inp.scenario.target.keywords),
         close_quarters=bool({"Close-quarters", "Pistol"} & inp.flags))
     if engaged:
         hit.append((engaged, "engaged MONSTER/VEHICLE (10.06 / 17.03)"))
@@ -135,23 +137,30 @@ def hit_roll(inp: WeaponInputs) -> HitRoll:
     rules, w, circ = inp.rules, inp.weapon, inp.circumstances
     notes: list[str] = []
     torrent = "Torrent" in inp.flags
-    snap = any(e.snap_shooting for e in inp.effects)
+    snap = bool(inp.effects) and any(e.snap_shooting for e in inp.effects)
     reroll, fails_on = _restrictions(inp, snap, notes)
     ch = _changes(inp)
     notes += ch.notes
-    choice = rules.psychic(circ, tuple(x for x, _ in ch.skill), tuple(x for x, _ in ch.hit))
-    if choice.ignored:
-        dropped = _dropped(ch.skill, choice.skill_changes, "BS/WS")
-        dropped += _dropped(ch.hit, choice.hit_modifiers, "to hit")
+    skill_changes = tuple(x for x, _ in ch.skill)
+    hit_modifiers = tuple(x for x, _ in ch.hit)
+    ignored: tuple[str, ...] = ()
+    if circ.psychic:  # only a [PSYCHIC] attack may ignore modifiers (24.29)
+        choice = rules.psychic(circ, skill_changes, hit_modifiers)
+        skill_changes, hit_modifiers = choice.skill_changes, choice.hit_modifiers
+        ignored = choice.ignored
+    if ignored:
+        dropped = _dropped(ch.skill, skill_changes, "BS/WS")
+        dropped += _dropped(ch.hit, hit_modifiers, "to hit")
         notes.append(f"{w.name}: Psychic, ignored " + ", ".join(dropped)
                      + " (the modifiers that lower the hit chance, 24.29)")
     base = w.skill if w.skill is not None else 7
-    raw_skill = base + sum(choice.skill_changes)
+    raw_skill = base + sum(skill_changes)
     skill = rules.bound_skill(raw_skill)
-    raw_hit = sum(choice.hit_modifiers)
+    raw_hit = sum(hit_modifiers)
     modifier = rules.cap(raw_hit, -rules.hit_modifier_cap, rules.hit_modifier_cap)
     critical = _critical(inp, notes)
-    snap_hit_on = min([6] + [e.snap_hit_on for e in inp.effects if e.snap_hit_on])
+    snap_hit_on = min([6] + [e.snap_hit_on for e in inp.effects if e.snap_hit_on]
+                      ) if inp.effects else 6
     if snap:
         critical = 6
     if torrent:
@@ -161,7 +170,7 @@ def hit_roll(inp: WeaponInputs) -> HitRoll:
             "+" if snap_hit_on < 6 else "")
     else:
         parts = [f"{'WS' if inp.melee else 'BS'}{base}+"]
-        kept = list(choice.skill_changes)
+        kept = list(skill_changes)
         for x, label in ch.skill:
             if x in kept:
                 kept.remove(x)

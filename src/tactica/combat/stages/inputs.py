@@ -14,10 +14,12 @@ __all__ = ["RerollPolicy", "WeaponInputs", "stronger"]
 RerollPolicy = Literal["ones", "failed", "any"] | None
 
 
+_STRENGTH: dict[RerollPolicy, int] = {None: 0, "ones": 1, "failed": 2, "any": 3}
+
+
 def stronger(a: RerollPolicy, b: RerollPolicy) -> RerollPolicy:
     """The stronger of two re-roll policies (a die is re-rolled at most once, §4.5)."""
-    order = {None: 0, "ones": 1, "failed": 2, "any": 3}
-    return a if order[a] >= order[b] else b
+    return a if _STRENGTH[a] >= _STRENGTH[b] else b
 
 
 class WeaponInputs(NamedTuple):
@@ -36,12 +38,14 @@ class WeaponInputs(NamedTuple):
     @classmethod
     def of(cls, weapon: WeaponLine, scenario: Scenario, rules: RuleSet,
            effects: tuple[Effect, ...]) -> WeaponInputs:
-        effects = tuple(e for e in effects if e.applies_to(weapon.name))
+        if effects:
+            effects = tuple(e for e in effects if e.applies_to(weapon.name))
         # an ability limited to some targets counts only against those (Limited)
         target_kws = scenario.target.keywords
         own = tuple(a.ability if isinstance(a, Limited) else a for a in weapon.abilities
                     if not isinstance(a, Limited) or a.applies(target_kws))
-        abilities = own + tuple(e.grant for e in effects if e.grant is not None)
+        abilities = own + tuple(e.grant for e in effects if e.grant is not None
+                                ) if effects else own
         flags = frozenset(a.name for a in abilities if isinstance(a, Flag))
         ctx = scenario.context
         ranged = scenario.phase == "shooting"  # reference facts §5.11

@@ -26,6 +26,8 @@ class WoundRoll(NamedTuple):
 def attack_toughness(groups: tuple[ModelGroup, ...]) -> int:
     """05.02.01 Multiple Toughness: an attached unit (CHARACTER and other models) uses the
     highest T among its bodyguard models; otherwise the highest T in the unit."""
+    if len(groups) == 1:
+        return groups[0].T
     bodyguard = [g.T for g in groups if not g.character]
     leaders = [g.T for g in groups if g.character]
     if bodyguard and leaders:

@@ -1,0 +1,113 @@
+"""The weapon line's resolution on its lean paths equals what the plain computations give,
+bit for bit: ``ResolvedWeapon.made`` (its fields set at once) against the dataclass's own
+``__init__``, and the copies ``shift_floor``, ``power`` and ``damage_distribution`` return
+where nothing moves against the sums they stand for, on the library sample and on
+generated distributions."""
+
+from __future__ import annotations
+
+import dataclasses
+from itertools import product
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tactica.combat.exact import _prepare
+from tactica.combat.profile import ResolvedWeapon
+from tactica.combat.scenario import Effect, Scenario
+from tactica.combat.stages.attacks import power, shift_floor
+from tactica.combat.stages.damage import damage_distribution
+
+from .library_sample import library_sample
+
+_EXTRAS: tuple[tuple[Effect, ...], ...] = (
+    (),
+    (Effect(attacks=1), Effect(damage=1), Effect(reroll="damage", which="ones")),
+    (Effect(damage=-1), Effect(grant="Devastating Wounds"), Effect(hit=-1)),
+)
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        return a.shape == b.shape and a.tobytes() == b.tobytes()
+    return a == b
+
+
+def test_made_weapons_are_those_init_makes_on_the_library() -> None:
+    attackers, targets = library_sample(9)
+    seen = 0
+    for (phase, a), t, extra, rules in product(attackers[::2], targets[::3], _EXTRAS,
+                                               ("11th", "10th")):
+        s = Scenario(rules=rules, phase=phase, attacker=a, target=t, effects=extra)
+        for w in _prepare(s).weapons:
+            again = dataclasses.replace(w)  # through the frozen __init__
+            for f in dataclasses.fields(ResolvedWeapon):
+                assert _same(getattr(w, f.name), getattr(again, f.name)), f.name
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                w.count = 2  # type: ignore[misc]
+            seen += 1
+    assert seen >= 300
+
+
+def test_made_refuses_a_missing_or_unknown_field() -> None:
+    w = _prepare(Scenario.model_validate({
+        "attacker": {"weapons": [{"A": "1", "skill": 3, "S": 4, "D": "1"}]},
+        "target": {"models": [{"T": 4, "Sv": 3, "W": 2}]}})).weapons[0]
+    values = {f.name: getattr(w, f.name) for f in dataclasses.fields(w)}
+    del values["ap"]
+    with pytest.raises(TypeError, match="ap"):
+        ResolvedWeapon.made(**values)
+    with pytest.raises(TypeError, match="bogus"):
+        ResolvedWeapon.made(**values, ap=0, bogus=1)
+
+
+_PMF = st.lists(st.floats(0, 1), min_size=1, max_size=14).map(
+    lambda xs: np.array(xs, dtype=np.float64))
+
+
+def _shift_floor_sums(pmf: np.ndarray, shift: int, floor: int) -> np.ndarray:
+    out = np.zeros(max(len(pmf) + shift, floor + 1), dtype=np.float64)
+    for v, p in enumerate(pmf.tolist()):
+        if p:
+            out[max(floor, v + shift)] += p
+    return out
+
+
+@given(_PMF, st.integers(-3, 3), st.integers(0, 3), st.booleans())
+def test_shift_floor_is_the_sums(pmf: np.ndarray, shift: int, floor: int,
+                                 zero_below: bool) -> None:
+    if zero_below:
+        pmf[:floor] = 0.0
+    got = shift_floor(pmf, shift, floor)
+    assert _same(got, _shift_floor_sums(pmf, shift, floor))
+    assert got is not pmf
+
+
+@given(_PMF)
+def test_one_copy_is_the_convolution(pmf: np.ndarray) -> None:
+    got = power(pmf, 1)
+    assert _same(got, np.convolve(np.array([1.0]), pmf)) and got is not pmf
+
+
+def _damage_sums(base: np.ndarray, plus: np.ndarray, half: bool, reduction: int
+                 ) -> np.ndarray:
+    total = np.convolve(base, plus)
+    out = np.zeros(len(total))
+    for v, p in enumerate(total.tolist()):
+        if p:
+            out[max(1, (-(-v // 2) if half else v) - reduction)] += p
+    return out
+
+
+@given(_PMF.filter(lambda a: len(a) > 1),  # a damage of at least 1 is possible
+       st.sampled_from([[1.0], [0.0, 0.5, 0.5]]), st.booleans(), st.integers(0, 2),
+       st.booleans())
+def test_damage_distribution_is_the_sums(base: np.ndarray, plus: list[float], half: bool,
+                                         reduction: int, zero_first: bool) -> None:
+    if zero_first:
+        base[0] = 0.0
+    got = damage_distribution(base, np.array(plus), half, reduction)
+    assert _same(got, _damage_sums(base, np.array(plus), half, reduction))
+    assert got is not base
