@@ -79,21 +79,45 @@ class Job:
     setup: Callable[[], None] | None = None
 
 
-def interleaved_medians(jobs: dict[str, Job], runs: int) -> dict[str, float]:
-    """Median wall time of each job over ``runs`` rounds, after one warm-up call each.
-    Every round times every job once, in turn, so that load on a shared machine falls on
-    all of them alike."""
+#: Calls of one tool in a row within a round: the first follows another tool's call
+#: ("call by call"), the others follow its own ("in a row"; after another tool's work a
+#: call of tactica takes 2.8x, 1.25x, 1.08x, 1.04x its steady time at positions 1-4 of
+#: a block: the median of positions 2-8 is the steady time within a few percent).
+BLOCK = 8
+
+
+@dataclass(frozen=True)
+class Medians:
+    """Median wall time of each job: of its calls that follow its own call in the same
+    round (``in_row``) and of its first call in a round, right after another job's
+    (``after_other``)."""
+
+    in_row: dict[str, float]
+    after_other: dict[str, float]
+
+
+def interleaved_medians(jobs: dict[str, Job], runs: int, block: int = BLOCK) -> Medians:
+    """Median wall times of each job over ``runs`` rounds, after one warm-up call each.
+    Every round times every job ``block`` times in a row, job after job, so that load on
+    a shared machine falls on all of them alike; the first call of each job in a round
+    follows another job's call (a tool called between others' calls: the CPU's caches
+    and predictors hold the other tool's work, which slows a call by up to 2.5x here),
+    the others follow its own call (a tool called repeatedly: a batch, a web app)."""
     for job in jobs.values():
         job.fn()
-    times: dict[str, list[float]] = {key: [] for key in jobs}
+    first: dict[str, list[float]] = {key: [] for key in jobs}
+    rest: dict[str, list[float]] = {key: [] for key in jobs}
     for _ in range(max(1, runs)):
         for key, job in jobs.items():
-            if job.setup is not None:
-                job.setup()
-            start = time.perf_counter()
-            job.fn()
-            times[key].append(time.perf_counter() - start)
-    return {key: statistics.median(values) for key, values in times.items()}
+            for call in range(max(1, block)):
+                if job.setup is not None:
+                    job.setup()
+                start = time.perf_counter()
+                job.fn()
+                (rest if call else first)[key].append(time.perf_counter() - start)
+    after = {key: statistics.median(values) for key, values in first.items()}
+    in_row = {key: statistics.median(rest[key] or first[key]) for key in jobs}
+    return Medians(in_row, after)
 
 
 @dataclass(frozen=True)
@@ -105,6 +129,8 @@ class CaseRun:
     mc: Result
     mc_seconds: float
     peers: tuple[tuple[Peer, PeerOutcome | None], ...]  # None: peer not installed
+    #: call by call: each tool's median time right after another tool's call
+    after_other: dict[str, float]
 
     @property
     def dice_per_second(self) -> float:
@@ -124,9 +150,10 @@ def run_case(case: Case, runs: int, peers: tuple[Peer, ...] = PEERS) -> CaseRun:
         ready = prepared[peer.package]
         if isinstance(ready, Prepared):
             jobs[peer.package] = Job(ready.compute)
-    seconds = interleaved_medians(jobs, runs)
+    medians = interleaved_medians(jobs, runs)
+    seconds = dict(medians.in_row)
     # on its own: its large arrays would evict the caches of the call timed next
-    seconds |= interleaved_medians({"mc": Job(lambda: calculate(mc_doc))}, runs)
+    seconds |= interleaved_medians({"mc": Job(lambda: calculate(mc_doc))}, runs, 1).in_row
     outcomes: list[tuple[Peer, PeerOutcome | None]] = []
     for peer in peers:
         ready = prepared[peer.package]
@@ -137,7 +164,7 @@ def run_case(case: Case, runs: int, peers: tuple[Peer, ...] = PEERS) -> CaseRun:
         else:
             outcomes.append((peer, ready))
     return CaseRun(case, spec, calculate(exact_doc), seconds["exact"], calculate(mc_doc),
-                   seconds["mc"], tuple(outcomes))
+                   seconds["mc"], tuple(outcomes), medians.after_other)
 
 
 # --- comparing numbers ---------------------------------------------------------------
@@ -220,13 +247,15 @@ WHY_FASTER = {
         "stage. tactica computes every stage (attacks, hits, wounds, unsaved wounds, "
         "damage, models destroyed) and allocates the attacks one at a time as a Markov "
         "chain over the target's state (wounds left in the unit, for one allocation "
-        "group), about 0.4 ms of CPU time on a few dice when timed alone: validating the "
-        "scenario and resolving each weapon's rules about a fifth, the attack dice's "
-        "totals and packets about 30%, the target's chain about a third, the read-out "
-        "and result document the rest (profile of `bolt-rifles`). The larger the attack (many "
-        "dice, random damage, Feel No Pain: the stress case) the larger icepool's "
-        "per-attack damage die and its convolutions, while tactica's chain stays bounded "
-        "by the target's states, so the gap closes and turns in tactica's favour."
+        "group), about 0.2 ms of CPU time on a few dice when timed alone (`lascannon`: "
+        "validating the scenario and resolving the weapon's rules about 27%, the attack "
+        "dice's totals and packets 19%, the target's chain 22%, the read-out and result "
+        "document 17%, the calls between them the rest), through more code than icepool "
+        "(pydantic, numpy, the rule set), which a call right after another tool's finds "
+        "cold. The larger the attack (many dice, random damage, Feel No Pain: the stress "
+        "case) the larger icepool's per-attack damage die and its convolutions, while "
+        "tactica's chain stays bounded by the target's states, so the gap closes and "
+        "turns in tactica's favour."
     ),
     "warhammer-stats": (
         "warhammer-stats computes damage and kills distributions per weapon; see the "
@@ -244,6 +273,25 @@ def speed_table(runs: list[CaseRun]) -> list[str]:
             f"{_ms(r.mc_seconds)} | "
             + " | ".join(_peer_time(o) for _, o in r.peers)
             + f" | {_speed_verdict(r)} |")
+    return lines
+
+
+def after_other_table(runs: list[CaseRun]) -> list[str]:
+    """Call by call: each tool's first call of a round, right after another tool's."""
+    shown = [p for p in PEERS if any(isinstance(o, PeerResult) and p is q
+                                     for r in runs for q, o in r.peers)]
+    lines = ["| case | tactica exact | " + " | ".join(p.package for p in shown)
+             + " | tactica exact faster than the distribution peers? |",
+             "|---|---:|" + "---:|" * len(shown) + "---|"]
+    for r in runs:
+        ours = r.after_other["exact"]
+        cells = [_ms(r.after_other[p.package]) if p.package in r.after_other
+                 else _peer_time(o) for p in shown for q, o in r.peers if q is p]
+        slower = [f"{p.package} takes {r.after_other[p.package] / ours:.2f}× tactica's time"
+                  for p, o in r.peers if p.distributions and isinstance(o, PeerResult)
+                  and r.after_other[p.package] < ours]
+        verdict = "no: " + ", ".join(slower) if slower else "yes"
+        lines.append(f"| {r.case.key} | {_ms(ours)} | " + " | ".join(cells) + f" | {verdict} |")
     return lines
 
 
@@ -336,12 +384,19 @@ def markdown(runs: list[CaseRun], repeats: int) -> str:
         "",
         f"Run {dt.date.today().isoformat()} on {platform.machine()}, {os.cpu_count()} cpu, "
         f"Python {platform.python_version()}, numpy {np.__version__}; peers: {peers}. "
-        f"Median of {repeats} rounds after one warm-up call each, in milliseconds; every "
-        "round times tactica exact and every peer once, in turn; tactica MC runs in "
-        "rounds of its own (its 100,000-trial arrays flush the CPU caches, and the call "
-        "timed after one took up to twice as long). The machine is shared (other jobs run "
-        "beside the benchmark), so absolute times are noisy, by a factor of 2 at worst; "
-        "the interleaving keeps the ratios between tools steadier.",
+        f"{repeats} rounds after one warm-up call each, times in milliseconds; every "
+        f"round calls tactica exact and every peer {BLOCK} times in a row each, tool "
+        "after tool. The speed table gives each tool's median over the calls that follow "
+        "its own call (a tool called repeatedly: a batch, the web app, a list checked unit "
+        "by unit); the call-by-call table the median of its first call in each round, "
+        "right after another tool's call, when the CPU's caches and branch predictors "
+        "hold that tool's work: every tool is slower there, tactica most (its call runs "
+        "through more code: validation, the rules, numpy, the result document). tactica "
+        "MC runs in rounds of its own, one call at a time (its 100,000-trial arrays flush "
+        "the CPU caches, and the call timed after one took up to twice as long). The "
+        "machine is shared (other jobs run beside the benchmark), so absolute times are "
+        "noisy, by a factor of 2 at worst; the interleaving keeps the ratios between "
+        "tools steadier.",
         "",
         "What is timed: tactica exact = `tactica.calculate(scenario dict)` with its caches "
         "cleared before every call, the full result (every stage's distribution, "
@@ -353,7 +408,7 @@ def markdown(runs: list[CaseRun], repeats: int) -> str:
         "",
         *[f"- `{r.case.key}`: {r.case.title}" for r in runs],
         "",
-        "### Speed (median ms)",
+        "### Speed (median ms of the calls in a row)",
         "",
         *speed,
         "",
@@ -372,6 +427,14 @@ def markdown(runs: list[CaseRun], repeats: int) -> str:
         elif expressed:
             out += [f"tactica exact is faster than {peer.package} on every case it can "
                     f"express ({', '.join(f'`{r.case.key}`' for r in expressed)}).", ""]
+    out += ["### Call by call (median ms of each tool's call right after another tool's)",
+            "", *after_other_table(runs), ""]
+    beaten_after = [r.case.key for r in runs for p, o in r.peers
+                    if p.package == "icepool" and isinstance(o, PeerResult)
+                    and r.after_other["icepool"] < r.after_other["exact"]]
+    if beaten_after:
+        out += ["Call by call icepool is faster on " + ", ".join(f"`{k}`" for k in beaten_after)
+                + ". " + WHY_FASTER["icepool"], ""]
     out += [
         "### Numbers",
         "",
