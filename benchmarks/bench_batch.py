@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import os
 import platform
 import statistics
@@ -72,6 +73,10 @@ def main(argv: list[str] | None = None) -> int:
     slowest: list[tuple[float, str, Matchup]] = []
     # one untimed warm-up batch: the imports and the library's lazy tables load once
     calculate_many(_base(units[0], presets[0][1]), targets=[t for _, t in presets])
+    # the library's objects out of the collector's way: a full collection walking them
+    # inside one attacker's batch made it the "slowest" (0.3-0.7 s once, not again)
+    gc.collect()
+    gc.freeze()
     start = time.process_time()
     for m in units:
         base = _base(m, presets[0][1])
@@ -99,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{platform.python_version()}; `python benchmarks/bench_batch.py"
         f"{' --single' if single is not None else ''}`. One run, CPU time, on a shared "
         f"machine (load average {os.getloadavg()[0]:.1f} at the end), after one untimed "
-        "warm-up batch.",
+        "warm-up batch (the loaded library's objects then frozen out of the garbage "
+        "collector's way, `gc.freeze`).",
         "",
         f"- {len(lib.datasheets())} datasheets, {len(units)} unit-and-phase attackers (units "
         "with no weapons of a phase left out of it) × {n} presets = {m:,} matchups".format(
