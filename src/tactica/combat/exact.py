@@ -71,10 +71,8 @@ from .readout import AttackerSide, Branches, assemble, read_out
 from .result import Distribution, Result, StageFields
 from .scenario import Effect, Scenario, ScenarioError
 from .size import (
-    chain_cost,
-    check_chain,
+    ChainSizing,
     check_compound,
-    check_explored,
     check_lines,
     check_states,
     op_area,
@@ -431,32 +429,12 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
     u_full = max(sum(n.shape[0] + n.shape[1] - 2 for n in nms) for nms in chain_nm)
     u_full += max((len(p) - 1 for p in (initial or {}).values()), default=0)
     u_max = u_full if track_unsaved else 0
-    classes = [0 if p is None else max(len(c) for _, c in p[1]) for p in pooled]
-    per_line = rules.devastating_wounds_per_line
+    sizing = ChainSizing(chain_nm, u_max + 1, u_full + 1 if tracked_later else None,
+                     [0 if p is None else max(len(c) for _, c in p[1]) for p in pooled],
+                     lines.mortal, rules.devastating_wounds_per_line)
     precise = len(maps) > 1
-
-    def cost(n: int, explore: int = 0, areas: list[float] | None = None,
-             later: bool = True) -> str:
-        """The size model (``size``), refusing this call's chain (and with ``later`` the
-        one made again with the unsaved counts, which explores nothing)."""
-        if tracked_later and later:
-            check_chain(chain_cost(chain_nm, n, u_full + 1, classes, lines.mortal, per_line,
-                                   0, areas), n, u_full + 1)
-        return check_chain(chain_cost(chain_nm, n, u_max + 1, classes, lines.mortal,
-                                      per_line, explore, areas), n, u_max + 1).method
-
-    def budget(found: dict[Packet, Operator], edges: int) -> None:
-        """The size model watching the exploration (``reach.Budget``): the same checks
-        on the states, rows and transitions found so far."""
-        n = len(fresh.states)
-        normal = ([found.get(pk) or Operator([], []) for pk in lines.normal] if precise
-                  else None)
-        if tracked_later:
-            check_explored(chain_nm, n, u_full + 1, classes, lines.mortal, per_line, 0, normal)
-        check_explored(chain_nm, n, u_max + 1, classes, lines.mortal, per_line, edges, normal)
-
     plan = _chain_plan(weapons, lines, pooled, with_dw, mw_packet if before else None,
-                       per_line)
+                       sizing.per_line)
     # the operators depend on the target's groups, start states and the plan only
     key_ops = ("operators", space.groups, tuple(initial or ()), plan, tuple(maps))
     found_now = key_ops not in memo
@@ -467,10 +445,11 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
                                  len(weapons) + len(with_dw) + bool(before),
                                  sum(w.precision for w in weapons))
         if predicted > _EXPLORE_FREELY and not precise:  # before exploring (cheap
-            cost(predicted, later=False)  # below; the later call sees the real states)
+            sizing.cost(predicted, later=False)  # below; the later call sees the states)
         fresh = StateSpace(space.groups)
         start = [fresh.add(s) for s in initial or ()] or [0]
-        memo[key_ops] = (fresh, *reach(fresh, plan, start, maps, budget))
+        watch = sizing.watch(fresh, lines.normal if precise else None)
+        memo[key_ops] = (fresh, *reach(fresh, plan, start, maps, watch))
     space, found, mp = memo[key_ops]
     op_of = {pk: found.get(pk) or Operator([], []) for pk in all_packets}
     ops = [op_of[pk] for pk in all_packets]
@@ -482,8 +461,8 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
     # the exploration's share when it ran: the transitions it found (``reach``)
     found_edges = sum(len(op.a) + len(op.b) for op in (*found.values(), *mp.values())
                       ) if found_now else 0
-    method = cost(n_states, found_edges,
-                  [op_area(op.normal, n_states) for op in line_ops] if precise else None)
+    method = sizing.cost(n_states, found_edges,
+                         [op_area(op.normal, n_states) for op in line_ops] if precise else None)
     x0 = _start(space, initial, [pmf for _, pmf in before], ops[-1] if before else None,
                 u_max, track_unsaved)
     final = np.zeros_like(x0)
@@ -491,7 +470,7 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
         if method == "tensor":  # held-back criticals as an operator (``deferred``)
             final += run_deferred(line_ops, nms, x0, mp)
         else:
-            final += run_chain(line_ops, nms, x0, mp, per_line)
+            final += run_chain(line_ops, nms, x0, mp, sizing.per_line)
     return space, final, track_unsaved
 
 

@@ -43,12 +43,14 @@ from .allocation import MAX_STATES, Group, Operator, Packet, StateSpace, TooLarg
 from .chain import pooled_classes
 from .deferred import junction_block
 from .profile import ResolvedWeapon
+from .reach import Budget
 
 __all__ = [
     "MAX_FLOATS",
     "MAX_SECONDS",
     "MAX_STATES",
     "ChainCost",
+    "ChainSizing",
     "chain_cost",
     "check_chain",
     "check_compound",
@@ -475,3 +477,44 @@ def _surely_small(weapons: tuple[ResolvedWeapon, ...], per_die: list[FloatArray]
     keys = 1 if len(weapons) < 2 else cells  # held back: at most a key per total
     work = keys * cells * 2.0 * min(states, _DENSE_LIMIT) ** 2 * rows * _DENSE
     return states <= MAX_STATES and work < MAX_SECONDS / 100
+
+
+@dataclass(frozen=True)
+class ChainSizing:
+    """The size model's view of one call's chain (``size``): each branch's line counts,
+    the unsaved columns this call keeps (``unsaved``) and those of the call the Lethal
+    Hits search makes again with them (``later``; None: there is none), the classes of
+    pooled save dice per line, the lines' Devastating Wounds packets."""
+
+    chain_nm: list[list[FloatArray]]
+    unsaved: int
+    later: int | None
+    classes: list[int]
+    mortal: list[Packet]
+    per_line: bool
+
+    def cost(self, n: int, explore: int = 0, areas: list[float] | None = None,
+             later: bool = True) -> str:
+        """Refuse this call's chain over ``n`` states (and with ``later`` the one made
+        again with the unsaved counts, which explores nothing); else its method."""
+        if self.later is not None and later:
+            check_chain(chain_cost(self.chain_nm, n, self.later, self.classes, self.mortal,
+                                   self.per_line, 0, areas), n, self.later)
+        return check_chain(chain_cost(self.chain_nm, n, self.unsaved, self.classes,
+                                      self.mortal, self.per_line, explore, areas),
+                           n, self.unsaved).method
+
+    def watch(self, space: StateSpace, normal: list[Packet] | None) -> Budget:
+        """The size model watching an exploration of ``space`` (``reach.Budget``): the
+        same checks on the states, rows and transitions found so far (the blocks of the
+        lines' ``normal`` operators under Precision)."""
+        def budget(found: dict[Packet, Operator], edges: int) -> None:
+            n = len(space.states)
+            ops = (None if normal is None
+                   else [found.get(pk) or Operator([], []) for pk in normal])
+            if self.later is not None:
+                check_explored(self.chain_nm, n, self.later, self.classes, self.mortal,
+                               self.per_line, 0, ops)
+            check_explored(self.chain_nm, n, self.unsaved, self.classes, self.mortal,
+                           self.per_line, edges, ops)
+        return budget
