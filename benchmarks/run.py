@@ -1,10 +1,13 @@
 """tactica beside its peers: speed and numbers on six cases, and Monte Carlo throughput.
 
 For each case of ``benchmarks/cases.py`` (the engine stress case and five everyday ones)
-this times, as the median of ``--runs`` rounds after one warm-up call each (every round
-times every exact tool once, in turn, so load on a shared machine falls on all alike;
-tactica's Monte Carlo in rounds of its own, because its 100,000-trial arrays flush the
-CPU's caches and the call timed after it would pay for that, up to twice its time):
+this times, over ``--runs`` rounds after one warm-up call each (every round calls every
+exact tool ``BLOCK`` times in a row, tool after tool, so load on a shared machine falls
+on all alike; the speed table takes the median of the calls that follow a tool's own
+call, the call-by-call table that of its first call in a round, right after another
+tool's; tactica's Monte Carlo in rounds of its own, one call at a time, because its
+100,000-trial arrays flush the CPU's caches and the call timed after it would pay for
+that, up to twice its time):
 
 * tactica exact: ``tactica.calculate(document)`` on the scenario dict (validation
   included), with tactica's internal caches (damage/Feel No Pain loss tables, dice pmfs)
