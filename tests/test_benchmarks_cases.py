@@ -6,32 +6,15 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
+from combat.benchmark_module import BENCHMARKS, load_benchmark
 from tactica import calculate
 from tactica.combat.scenario import Scenario
 
-CASES_FILE = Path(__file__).resolve().parents[1] / "benchmarks" / "cases.py"
-
-
-def _load_cases() -> ModuleType:
-    """``benchmarks/cases.py`` under a name that cannot clash with other modules."""
-    name = "tactica_benchmark_cases"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, CASES_FILE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
-
-
-cases = _load_cases()
+cases = load_benchmark("cases")
 BY_KEY = {case.key: case for case in cases.CASES}
 
 
@@ -106,7 +89,7 @@ def test_the_benchmark_clears_every_cache_of_the_engine(monkeypatch: pytest.Monk
     functools cache a call on the cases fills is empty after the clearing, but those of
     ``KEPT_BETWEEN_CALLS`` (a cache added to the engine and not to the clearing fails
     here)."""
-    monkeypatch.syspath_prepend(str(CASES_FILE.parent))
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
     run = importlib.import_module("run")
     documents = [{**case.document, "method": "exact"} for case in cases.CASES]
     run.clear_tactica_caches()

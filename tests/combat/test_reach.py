@@ -13,12 +13,8 @@ engine's state set is never larger than the former one."""
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-import sys
 from fractions import Fraction
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -35,25 +31,14 @@ from tactica.library import load_library
 from tactica.names import name_key
 from tactica.units import UnitRef, resolve_target
 
+from .benchmark_module import load_benchmark
 from .test_worked_examples import F, assert_pmf, binomial, models, run, torrent
 
 Json = dict[str, Any]
 TOLERANCE = 1e-12
-FORMER_FILE = Path(__file__).resolve().parents[2] / "benchmarks" / "former_states.py"
 
 
-def _load_former() -> ModuleType:
-    """``benchmarks/former_states.py``: the engine's former target states."""
-    name = "tactica_former_states"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, FORMER_FILE)
-        assert spec is not None and spec.loader is not None
-        sys.modules[name] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(sys.modules[name])
-    return sys.modules[name]
-
-
-former = _load_former()
+former = load_benchmark("former_states")
 
 
 @st.composite

@@ -13,10 +13,6 @@ every fifth leader and bodyguard pair of the bundled library."""
 from __future__ import annotations
 
 import contextlib
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -31,24 +27,13 @@ from tactica.combat.transitions import Transitions
 from tactica.library import load_library
 from tactica.units import UnitRef, resolve_target
 
+from .benchmark_module import load_benchmark
 from .test_reach import _attached_units, lines
 
 Json = dict[str, Any]
-REFERENCE_FILE = Path(__file__).resolve().parents[2] / "benchmarks" / "reach_reference.py"
 
 
-def _load_reference() -> ModuleType:
-    """``benchmarks/reach_reference.py``: the exploration as it was written before."""
-    name = "tactica_reach_reference"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, REFERENCE_FILE)
-        assert spec is not None and spec.loader is not None
-        sys.modules[name] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(sys.modules[name])
-    return sys.modules[name]
-
-
-reference = _load_reference()
+reference = load_benchmark("reach_reference")
 
 
 def _explored(fn: Any, groups: Any, starts: list[Any], plan: Any, maps: list[str]
