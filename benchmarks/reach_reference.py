@@ -49,10 +49,7 @@ class _FormerBuilder(Builder):
         return seen
 
     def map(self, fn: str, states: set[int]) -> set[int]:
-        op = self.maps.setdefault(fn, Operator([], []))
-        rows = self._succ.setdefault(id(op), {})
-        f = {"precision_start": self.space.precision_start, "reset": self.space.reset,
-             "precision_end": self.space.precision_end}[fn]
+        op, rows, f = self._mapping(fn)
         out = set()
         for i in states:
             if i not in rows:

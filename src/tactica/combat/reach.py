@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from .allocation import Operator, Packet, StateSpace
+from .allocation import Operator, Packet, State, StateSpace
 from .transitions import Rows, Table, Transitions
 
 __all__ = ["Budget", "Builder", "ChainPlan", "LinePlan", "explore", "reach"]
@@ -124,12 +124,17 @@ class Builder:
                         todo.append(j)
         return seen
 
-    def map(self, fn: str, states: set[int]) -> set[int]:
-        """The images of ``states`` under the mapping ``fn`` (rows built)."""
+    def _mapping(self, fn: str) -> tuple[Operator, dict[int, tuple[int, ...]],
+                                         Callable[[State], State]]:
+        """The mapping ``fn``'s operator, its rows found so far and the state function."""
         op = self.maps.setdefault(fn, Operator([], []))
-        rows = self._succ.setdefault(id(op), {})
         f = {"precision_start": self.space.precision_start, "reset": self.space.reset,
              "precision_end": self.space.precision_end}[fn]
+        return op, self._succ.setdefault(id(op), {}), f
+
+    def map(self, fn: str, states: set[int]) -> set[int]:
+        """The images of ``states`` under the mapping ``fn`` (rows built)."""
+        op, rows, f = self._mapping(fn)
         out = set()
         mapped, found = self._moves.mapped, self.space.states
         for i in states:
