@@ -178,6 +178,23 @@ async def test_a_body_just_under_the_limit_is_read(client: httpx.AsyncClient) ->
     assert response.status_code == 200
 
 
+#: ``HEAVY`` under the 10th rules: both lines' criticals held back until the whole unit
+#: has attacked, jointly: refused by the size model (``TooLargeError``) before any work.
+HELD_BACK: dict[str, Any] = {**HEAVY, "rules": "10th"}
+
+
+async def test_an_oversize_scenario_is_a_422_naming_the_field_and_monte_carlo(
+        client: httpx.AsyncClient) -> None:
+    response = await client.post("/api/calc", json=HELD_BACK)
+    assert response.status_code == 422
+    [error] = response.json()["detail"]
+    assert error["loc"] == ["body", "attacker", "weapons"]
+    assert "monte-carlo" in error["msg"] and "Devastating Wounds" in error["msg"]
+    sampled = await client.post("/api/calc", json={**HELD_BACK, "method": "monte-carlo",
+                                                   "trials": 1000})
+    assert sampled.status_code == 200 and sampled.json()["method"] == "monte-carlo"
+
+
 async def test_a_calculation_past_the_timeout_is_stopped_and_refused() -> None:
     app = create_app(library=load_seed_library, workers=1, calc_timeout=0.1, calc_wait=5)
     transport = httpx.ASGITransport(app=app)
