@@ -225,21 +225,36 @@ def _peer_time(outcome: PeerOutcome | None) -> str:
     return _ms(outcome.seconds)
 
 
-def faster_peers(run: CaseRun) -> list[tuple[Peer, PeerResult]]:
+def _seconds(run: CaseRun, key: str, after_other: bool) -> float:
+    """A tool's median time: of its calls in a row, or of its call right after another
+    tool's (``after_other``); ``key`` "exact" for tactica, else a peer's package."""
+    if after_other:
+        return run.after_other[key]
+    if key == "exact":
+        return run.exact_seconds
+    outcome = next(o for p, o in run.peers if p.package == key)
+    assert isinstance(outcome, PeerResult)
+    return outcome.seconds
+
+
+def faster_peers(run: CaseRun, after_other: bool = False) -> list[tuple[Peer, PeerResult]]:
     """Distribution peers that took less time than tactica exact on this case."""
+    ours = _seconds(run, "exact", after_other)
     return [(p, o) for p, o in run.peers if p.distributions and isinstance(o, PeerResult)
-            and o.seconds < run.exact_seconds]
+            and _seconds(run, p.package, after_other) < ours]
 
 
-def _speed_verdict(run: CaseRun) -> str:
+def _speed_verdict(run: CaseRun, after_other: bool = False) -> str:
     compared = [p for p, o in run.peers if p.distributions and isinstance(o, PeerResult)]
     if not compared:
         return "no distribution peer can express it"
-    faster = faster_peers(run)
+    faster = faster_peers(run, after_other)
     if not faster:
         return "yes"
-    return "no: " + ", ".join(f"{p.package} takes {o.seconds / run.exact_seconds:.2f}× "
-                              "tactica's time (see below)" for p, o in faster)
+    ours = _seconds(run, "exact", after_other)
+    return "no: " + ", ".join(
+        f"{p.package} takes {_seconds(run, p.package, after_other) / ours:.2f}× tactica's "
+        "time" + ("" if after_other else " (see below)") for p, _ in faster)
 
 
 #: Why a distribution peer can be faster than tactica exact on a case.
@@ -281,20 +296,15 @@ def speed_table(runs: list[CaseRun]) -> list[str]:
 
 def after_other_table(runs: list[CaseRun]) -> list[str]:
     """Call by call: each tool's first call of a round, right after another tool's."""
-    shown = [p for p in PEERS if any(isinstance(o, PeerResult) and p is q
-                                     for r in runs for q, o in r.peers)]
+    shown = [p for p in PEERS if any(p.package in r.after_other for r in runs)]
     lines = ["| case | tactica exact | " + " | ".join(p.package for p in shown)
              + " | tactica exact faster than the distribution peers? |",
              "|---|---:|" + "---:|" * len(shown) + "---|"]
     for r in runs:
-        ours = r.after_other["exact"]
         cells = [_ms(r.after_other[p.package]) if p.package in r.after_other
-                 else _peer_time(o) for p in shown for q, o in r.peers if q is p]
-        slower = [f"{p.package} takes {r.after_other[p.package] / ours:.2f}× tactica's time"
-                  for p, o in r.peers if p.distributions and isinstance(o, PeerResult)
-                  and r.after_other[p.package] < ours]
-        verdict = "no: " + ", ".join(slower) if slower else "yes"
-        lines.append(f"| {r.case.key} | {_ms(ours)} | " + " | ".join(cells) + f" | {verdict} |")
+                 else _peer_time(o) for p, o in r.peers if p in shown]
+        lines.append(f"| {r.case.key} | {_ms(r.after_other['exact'])} | "
+                     + " | ".join(cells) + f" | {_speed_verdict(r, after_other=True)} |")
     return lines
 
 
@@ -432,9 +442,8 @@ def markdown(runs: list[CaseRun], repeats: int) -> str:
                     f"express ({', '.join(f'`{r.case.key}`' for r in expressed)}).", ""]
     out += ["### Call by call (median ms of each tool's call right after another tool's)",
             "", *after_other_table(runs), ""]
-    beaten_after = [r.case.key for r in runs for p, o in r.peers
-                    if p.package == "icepool" and isinstance(o, PeerResult)
-                    and r.after_other["icepool"] < r.after_other["exact"]]
+    beaten_after = [r.case.key for r in runs
+                    if any(p.package == "icepool" for p, _ in faster_peers(r, True))]
     if beaten_after:
         out += ["Call by call icepool is faster on " + ", ".join(f"`{k}`" for k in beaten_after)
                 + ". " + WHY_FASTER["icepool"], ""]
