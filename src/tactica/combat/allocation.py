@@ -42,7 +42,7 @@ from ..dice import FloatArray
 from .scenario import ScenarioError, Target
 
 __all__ = ["ENDED", "Group", "Packet", "State", "StateSpace", "TooLargeError", "build_groups",
-           "loss_pmf"]
+           "loss_pmf", "too_many_states"]
 
 State = tuple[int, ...]
 
@@ -159,6 +159,12 @@ class Packet:
     precision: bool
     counts: bool = True  # counted as an unsaved attack when it reaches a living model
     mortal: bool = False  # 06.02 model selection (afresh per wound) instead of allocation
+
+
+def too_many_states() -> TooLargeError:
+    """The refusal of a target with more than ``MAX_STATES`` damage states."""
+    return TooLargeError(f"target.models: the target has more than {MAX_STATES} damage "
+                         "states; use method monte-carlo")
 
 
 class StateSpace:
@@ -290,10 +296,7 @@ class StateSpace:
         i = self.index.get(s)
         if i is None:
             if len(self.states) >= MAX_STATES:
-                raise TooLargeError(
-                    f"target.models: the target has more than {MAX_STATES} damage states; "
-                    "use method monte-carlo"
-                )
+                raise too_many_states()
             i = len(self.states)
             self.states.append(s)
             self.index[s] = i

@@ -490,8 +490,7 @@ class _OneGroupSpace(StateSpace):
         by_h += [(k, t, -1, -1) for k in range(1, g.count + 1) for t in range(1, g.W + 1)]
         states = [by_h[first], *by_h[:first], *by_h[first + 1:top + 1]]
         if len(states) > allocation.MAX_STATES:  # refused as ``add`` refuses it
-            for s in states[1:]:
-                self.add(s)
+            raise allocation.too_many_states()
         self.states = states
         self.index = dict(zip(states, range(len(states)), strict=True))
         self.first = first
