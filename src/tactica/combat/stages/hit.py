@@ -141,13 +141,9 @@ def hit_roll(inp: WeaponInputs) -> HitRoll:
     reroll, fails_on = _restrictions(inp, snap, notes)
     ch = _changes(inp)
     notes += ch.notes
-    skill_changes = tuple(x for x, _ in ch.skill)
-    hit_modifiers = tuple(x for x, _ in ch.hit)
-    ignored: tuple[str, ...] = ()
-    if circ.psychic:  # only a [PSYCHIC] attack may ignore modifiers (24.29)
-        choice = rules.psychic(circ, skill_changes, hit_modifiers)
-        skill_changes, hit_modifiers = choice.skill_changes, choice.hit_modifiers
-        ignored = choice.ignored
+    choice = rules.psychic(circ, tuple(x for x, _ in ch.skill), tuple(x for x, _ in ch.hit))
+    skill_changes, hit_modifiers, ignored = (choice.skill_changes, choice.hit_modifiers,
+                                             choice.ignored)
     if ignored:
         dropped = _dropped(ch.skill, skill_changes, "BS/WS")
         dropped += _dropped(ch.hit, hit_modifiers, "to hit")
