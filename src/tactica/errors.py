@@ -35,7 +35,9 @@ def field_path(loc: Sequence[int | str]) -> str:
     """``("weapons", 1, "count")`` -> ``weapons[1].count``; pydantic's union-member tags
     (``function-after[...]``, a class name) are left out."""
     out = ""
-    for part in loc:
+    for i, part in enumerate(loc):
+        if i and loc[i - 1] in ("attacker", "target") and part in ("plain", "unit"):
+            continue  # the union member (a plain side or a library unit), not a field
         if isinstance(part, int):
             out += f"[{part}]"
         elif "[" in part or (part[:1].isupper() and part not in ("A", "S", "AP", "D", "T",

@@ -27,6 +27,7 @@ from ..combat import Result, Scenario, calculate
 from ..combat.result import Resolved
 from ..combat.scenario import Attacker, Context, Effect
 from ..errors import one_line
+from ..inputs import loads
 from ..model.datasheet import Datasheet
 from ..units import UnitError
 from .errors import FLAG_WORDS, fail
@@ -141,7 +142,7 @@ def _parse_effect(text: str) -> Effect | str:
 def _is_sequence(text: str) -> bool:
     """A sequence document (several steps against one target) has ``steps``."""
     try:
-        data = json.loads(text)
+        data = loads(text)
     except ValueError:
         return False
     return isinstance(data, dict) and "steps" in data

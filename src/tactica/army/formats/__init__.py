@@ -39,13 +39,13 @@ True
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ...errors import one_line
+from ...inputs import loads
 from ...library import Library
 from ..roster import Roster, RosterSource
 from ._common import RosterParseError, UnsupportedFormatError
@@ -115,7 +115,7 @@ def detect_format(text: str) -> str:
         raise UnsupportedFormatError("empty file")
     if stripped[0] in "{[":
         try:
-            doc = json.loads(stripped)
+            doc = loads(stripped)
         except RecursionError:
             raise UnsupportedFormatError("JSON nested too deeply: not an army list") from None
         except ValueError as exc:  # JSONDecodeError, or a lone surrogate

@@ -29,6 +29,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ...errors import field_path, one_line
+from ...inputs import loads
 from ...model.common import RulesVersion
 from ..roster import (
     MAX_COUNT,
@@ -215,7 +216,7 @@ class _Reader:
 def parse_newrecruit_json(text: str | Json, file: str | None = None) -> Roster:
     """Read a New Recruit or List Forge JSON export (module text)."""
     try:
-        doc = json.loads(text) if isinstance(text, str) else text
+        doc = loads(text) if isinstance(text, str) else text
     except RecursionError:
         raise RosterParseError("JSON nested too deeply", None, file, "$") from None
     except ValueError as exc:  # not JSON, or a lone surrogate
