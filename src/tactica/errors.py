@@ -48,9 +48,20 @@ def field_path(loc: Sequence[int | str]) -> str:
     return out or "document"
 
 
+#: pydantic's type messages in the player's words ("Input should be a valid integer,
+#: unable to parse string as an integer" -> "should be a whole number").
+_TYPE_WORDS = {"integer": "a whole number", "number": "a number", "boolean": "true or false",
+               "string": "text", "list": "a list", "dictionary": "an object ({...})",
+               "array": "a list"}
+
+
 def _message(error: Any) -> str:
     msg = str(error.get("msg", "invalid"))
     msg = msg.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    if msg.startswith("Input should be a valid "):
+        kind = msg.removeprefix("Input should be a valid ").split(",")[0].split()[0]
+        if kind in _TYPE_WORDS:
+            msg = f"should be {_TYPE_WORDS[kind]}"
     if error.get("type") == "extra_forbidden":
         msg = "unknown field (check its spelling)"
     return " ".join(msg.split())

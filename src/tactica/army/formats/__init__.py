@@ -47,6 +47,7 @@ from typing import Any
 from ...errors import one_line
 from ...inputs import loads
 from ...library import Library
+from ...textfile import check_readable, read_text_file
 from ..roster import Roster, RosterSource
 from ._common import RosterParseError, UnsupportedFormatError
 from .battlescribe import refuse_battlescribe
@@ -175,10 +176,15 @@ def parse_roster(text: str, fmt: str | None = None, *, file: str | None = None,
 
 def load_roster(path: str | Path, fmt: str | None = None,
                 library: Library | None = None) -> Roster:
-    """Read the list in file ``path`` (UTF-8)."""
-    p = Path(path)
+    """Read the list in file ``path`` (UTF-8, or the encoding found: ``textfile``, with a
+    note on the roster); a file that cannot be read is refused in one line."""
+    p = check_readable(path)
     refuse_battlescribe(p)
-    return parse_roster(p.read_text(encoding="utf-8"), fmt, file=str(p), library=library)
+    text, note = read_text_file(p)
+    roster = parse_roster(text, fmt, file=str(p), library=library)
+    if note is None:
+        return roster
+    return roster.model_copy(update={"notes": (*roster.notes, f"{p.name}: {note}")})
 
 
 def export_roster(roster: Roster, fmt: str) -> str:
