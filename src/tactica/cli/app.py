@@ -203,7 +203,7 @@ def schema_of(kind: SchemaKind) -> dict[str, Any]:
 
         return ScenarioDocument.model_json_schema()
     if kind is SchemaKind.result:
-        from ..combat.result import Result
+        from ..combat.contract.result import Result
 
         return Result.model_json_schema()
     from ..model.datasheet import Datasheet
