@@ -29,9 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
-from .combat.scenario import Target
+from .combat.contract.scenario import Target
 from .datasheet_diff import Difference, compare
-from .library import Library, TargetPreset, UnitAbility, target_from_datasheet
+from .facts import TargetPreset, target_from_datasheet
+from .index import Library, UnitAbility
 from .loaders.report import LoadReport, UnitReport
 from .model.common import Frozen, RulesVersion
 from .model.datasheet import Datasheet
