@@ -141,13 +141,17 @@ def _parse_seed_pages() -> SeedSnapshot:
 # set of sources.
 
 _configured: tuple[tuple[str, ...], bool] = ((), True)
+_skip_bad = False
 
 
-def use_sources(data_paths: Sequence[str | Path] = (), *, dataset: bool = False) -> None:
+def use_sources(data_paths: Sequence[str | Path] = (), *, dataset: bool = False,
+                skip_bad: bool = False) -> None:
     """Make ``load_library()`` (no arguments) use these sources from now on: the BSData
-    catalogues at ``data_paths`` and, with ``dataset``, the bundled dataset."""
-    global _configured
+    catalogues at ``data_paths`` and, with ``dataset``, the bundled dataset. A folder's
+    unreadable files refuse the folder unless ``skip_bad`` (``tactica --skip-bad``)."""
+    global _configured, _skip_bad
     _configured = (tuple(str(p) for p in data_paths), dataset)
+    _skip_bad = skip_bad
 
 
 def configured_sources() -> tuple[tuple[str, ...], bool]:
@@ -167,11 +171,11 @@ def load_library(
     use_dataset = _configured[1] if dataset is None else dataset
     if not paths and not use_dataset:
         return load_seed_library()
-    return _load_sourced_library(paths, use_dataset)
+    return _load_sourced_library(paths, use_dataset, _skip_bad)
 
 
 @functools.cache
-def _load_sourced_library(paths: tuple[str, ...], dataset: bool) -> Library:
+def _load_sourced_library(paths: tuple[str, ...], dataset: bool, skip_bad: bool) -> Library:
     from .sources import build_library
 
-    return build_library(paths, dataset=dataset, seeds=load_seed_library())
+    return build_library(paths, dataset=dataset, seeds=load_seed_library(), skip_bad=skip_bad)
