@@ -14,8 +14,8 @@ import pytest
 from pydantic import ValidationError
 
 import tactica
-from tactica.combat.allocation import Operator
-from tactica.combat.totals import compound
+from tactica.combat.exact.allocation import Operator
+from tactica.combat.exact.totals import compound
 from tactica.errors import one_line
 from tactica.inputs import MAX_DEPTH, InputError, check_depth, clean_text, loads
 from tactica.units import UnitError

@@ -44,10 +44,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ...errors import one_line
-from ...inputs import loads
-from ...library import Library
-from ...textfile import check_readable, read_text_file
+from tactica.errors import one_line
+from tactica.inputs import loads
+from tactica.library import Library
+from tactica.textfile import check_readable, read_text_file
+
 from ..roster import Roster, RosterSource
 from ._common import RosterParseError, UnsupportedFormatError
 from .battlescribe import refuse_battlescribe

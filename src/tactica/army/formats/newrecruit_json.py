@@ -29,9 +29,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ...errors import field_path, one_line
-from ...inputs import loads
-from ...model.common import RulesVersion
+from tactica.errors import field_path, one_line
+from tactica.inputs import loads
+from tactica.model.common import RulesVersion
+
 from ..roster import (
     MAX_COUNT,
     MAX_POINTS,
