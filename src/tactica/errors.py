@@ -25,6 +25,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from .inputs import printable
+
 __all__ = ["field_path", "one_line"]
 
 #: Longest quoted user text in a message (a pasted list or scenario may be huge).
@@ -75,13 +77,13 @@ def one_line(exc: BaseException) -> str:
         if not errors:
             return "invalid input"
         first = errors[0]
-        text = f"{field_path(first.get('loc', ()))}: {_message(first)}"
+        text = printable(f"{field_path(first.get('loc', ()))}: {_message(first)}")
         more = len({field_path(e.get("loc", ())) for e in errors[1:]}
                    - {field_path(first.get("loc", ()))})
         if more:
             text += f" (and {more} more problem{'s' if more > 1 else ''})"
         return text
-    text = " ".join(str(exc).split())
+    text = printable(" ".join(str(exc).split()))
     return text if len(text) < 600 else text[:600] + "…"
 
 

@@ -24,7 +24,8 @@ import json
 import re
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "InputError", "check_depth", "clean_text", "loads"]
+__all__ = ["MAX_DEPTH", "InputError", "check_depth", "clean_text", "loads", "no_surrogates",
+           "printable"]
 
 #: JSON arrays and objects nested deeper than this are refused (a scenario or a list
 #: file needs some 10; pydantic's own JSON reader stops at 200).
@@ -35,6 +36,7 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS = re.compile(r"[\[\]{}]")
 #: Lone surrogates and control characters (C0, DEL, C1) but tab, line feed and return.
 _BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class InputError(ValueError):
@@ -76,3 +78,23 @@ def clean_text(value: str) -> str:
     what = "a lone surrogate" if "\ud800" <= ch <= "\udfff" else "a control character"
     raise ValueError(f"text holds {what} (U+{ord(ch):04X}) at character {m.start() + 1}; "
                      "plain text only")
+
+
+def no_surrogates(value: str) -> str:
+    """``value`` when it holds no lone surrogate (it can be written out as UTF-8); else
+    ``ValueError`` (a list's names: its other characters are the file's own)."""
+    m = _SURROGATE.search(value)
+    if m is None:
+        return value
+    raise ValueError(f"text holds a lone surrogate (U+{ord(m.group()):04X}) at character "
+                     f"{m.start() + 1}; plain text only")
+
+
+def printable(text: str) -> str:
+    """``text`` with its lone surrogates and control characters written as escapes
+    (``\\ud800``): a message quoting the input can always be printed and sent.
+
+    >>> printable("Boyz\\ud800\\x07")
+    'Boyz\\\\ud800\\\\x07'
+    """
+    return _BAD.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)

@@ -150,7 +150,7 @@ def _refused_in_one_line(exc: BaseException) -> None:
     assert isinstance(exc, ValueError | LookupError), repr(exc)
     line = one_line(exc)
     assert line and "\n" not in line
-    line.encode("utf-8", "strict" if "\\u" in repr(line) else "backslashreplace")
+    line.encode("utf-8")  # printable: no lone surrogate, no control character
 
 
 def _answer(doc: Any) -> None:

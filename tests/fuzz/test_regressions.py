@@ -14,6 +14,7 @@ import pytest
 from pydantic import ValidationError
 
 import tactica
+from tactica.army.formats import RosterParseError, parse_roster
 from tactica.combat.exact.allocation import Operator
 from tactica.combat.exact.totals import compound
 from tactica.errors import one_line
@@ -123,3 +124,23 @@ def test_nesting_is_counted_outside_strings() -> None:
     with pytest.raises(InputError, match="nested deeper than"):
         check_depth(deep)
     check_depth("[" * MAX_DEPTH + "]" * MAX_DEPTH)  # at the limit: accepted
+
+
+# --- shrunk by the property suite (test_properties.py) ---------------------------------
+
+
+@pytest.mark.parametrize("text", [
+    '{"roster": {"forces": [{"selections": [{"name": "\\ud800", "type": "upgrade", '
+    '"number": null}]}]}}',
+    '{"roster": {"forces": [{"selections": [{"name": "\\ud800", "type": "unit", '
+    '"number": []}]}]}}',
+    "Boyz (85 points)\n\ud800",
+])
+def test_a_list_with_a_lone_surrogate_is_refused_in_a_printable_line(text: str) -> None:
+    # the refusal quoted the name as it was (unprintable); the text list was read into a
+    # roster whose JSON could not be written
+    with pytest.raises(RosterParseError) as info:
+        parse_roster(text, file="army.txt")
+    line = one_line(info.value)
+    line.encode("utf-8")
+    assert line.startswith("army.txt") and "\n" not in line

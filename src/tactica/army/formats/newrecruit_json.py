@@ -30,7 +30,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tactica.errors import field_path, one_line
-from tactica.inputs import loads
+from tactica.inputs import loads, printable
 from tactica.model.common import RulesVersion
 
 from ..roster import (
@@ -239,7 +239,7 @@ def player_place(doc: Any, path: str) -> str:
             continue
         i = int(index)
         node = node[i] if isinstance(node, list) and i < len(node) else None
-        label = str(node.get("name") or "")[:60] if isinstance(node, dict) else ""
+        label = printable(str(node.get("name") or "")[:60]) if isinstance(node, dict) else ""
         if key == "forces" and i:
             words.append(f"force {i + 1}")
         elif key == "selections":
