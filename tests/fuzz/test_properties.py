@@ -148,6 +148,9 @@ def _sound(result: Any) -> None:
 
 def _refused_in_one_line(exc: BaseException) -> None:
     assert isinstance(exc, ValueError | LookupError), repr(exc)
+    # the project's own error types (and pydantic's), not a bare ValueError or KeyError
+    # from somewhere inside
+    assert type(exc) not in (ValueError, LookupError, KeyError, IndexError), repr(exc)
     line = one_line(exc)
     assert line and "\n" not in line
     line.encode("utf-8")  # printable: no lone surrogate, no control character
