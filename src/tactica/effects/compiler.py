@@ -44,7 +44,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from ..combat.scenario import Effect
-from ..dice import DiceExpr, FloatArray
+from ..dice import FloatArray
 from ..model.abilities import (
     RECOGNISED_WEAPON_ABILITIES,
     UnknownAbilityError,
@@ -52,7 +52,9 @@ from ..model.abilities import (
 )
 from ..names import name_key
 from .dsl_conditions import Attack, Owner, Raw, compile_condition, designated_condition
-from .model import Condition, successes_pmf
+from .leaf_keys import leaf_scope
+from .model import Condition
+from .mortal_dice import mortal_pmf
 
 __all__ = ["Compiled", "Part", "compile_effect"]
 
@@ -131,6 +133,10 @@ class Part:
     context: tuple[tuple[str, object], ...] = ()
     mortal_before: FloatArray | None = None
     side: FloatArray | None = None
+    #: only attacks whose Strength is greater than the target's Toughness (``applies_when``)
+    strength_over_toughness: bool = False
+    #: modifier keys no reader understood (listed under ``not_calculated``)
+    unread: tuple[str, ...] = ()
 
 
 @dataclass
@@ -142,6 +148,10 @@ class Compiled:
     unmodelled: list[str] = field(default_factory=list)
     unknown: Counter[str] = field(default_factory=Counter)
     options: list[str] = field(default_factory=list)
+    #: modifier keys of combat leaves that no reader understood
+    unread: Counter[str] = field(default_factory=Counter)
+    #: what each option does, by its label
+    option_terms: dict[str, str] = field(default_factory=dict)
 
     @property
     def status(self) -> Literal["modelled", "non-combat", "not modelled"]:
@@ -230,8 +240,10 @@ def _defensive_target(m: Raw, target: object, value: int | None) -> bool:
     aura worsening the enemy's BS); or it is a penalty on the rule's own unit, which the
     dataset uses for "subtract 1 from the Wound roll of attacks that target this unit"
     (Hulking Brutes) -- no rule here penalises its own unit's attacks."""
-    if m.get("incoming") is True or target == "attacker":
+    if m.get("incoming") is True or m.get("applies_to") == "incoming-attacks":
         return True
+    if target == "attacker":  # a penalty on the attacker; a bonus is the unit's own
+        return value is None or value < 0
     if target in _ENEMY and target != "defender":
         return True
     return value is not None and value < 0 and m.get("incoming") is not False
@@ -244,10 +256,12 @@ def _roll_modifier(node: Raw, m: Raw) -> _Leaf:
     target = node.get("target")
     op = m.get("operation", "add")
     defensive = _defensive_target(m, target, _value(m))
-    if op == "crit-on" and roll in ("hit", "wound") and isinstance(m.get("value"), int):
-        e = _effect(**{f"critical_{roll}_on": m["value"]})
-        return _Leaf("attacker", f"critical {roll}s on {m['value']}+", (e,)) if e else \
-            _Leaf(unmodelled=f"critical {roll} threshold {m['value']}")
+    crit = m.get("critical_on") if op != "crit-on" else m.get("value")
+    if (op == "crit-on" or "critical_on" in m) and roll in ("hit", "wound") \
+            and isinstance(crit, int):
+        e = _effect(**{f"critical_{roll}_on": crit})
+        return _Leaf("attacker", f"critical {roll}s on {crit}+", (e,)) if e else \
+            _Leaf(unmodelled=f"critical {roll} threshold {crit}")
     value = _value(m)
     if roll in ("hit", "wound") and value is not None:
         e = _effect(**{roll: value})
@@ -286,9 +300,15 @@ def _stat_modifier(node: Raw, m: Raw) -> _Leaf:
         return _Leaf(non_combat=_NON_COMBAT_STATS[stat])
     target = node.get("target")
     on_enemy = target in _ENEMY
-    defensive = _defensive_target(m, target, _value(m) if stat != "AP" else None)
+    # an AP change on the attacker: "worsen"/"subtract" is a penalty on the enemy's
+    # attacks, "add"/"improve" a bonus to the unit's own (Bonded Heroes, Crossfire)
+    ap_sign = -1 if m.get("operation") in ("worsen", "subtract") else 1
+    defensive = _defensive_target(m, target, _value(m) if stat != "AP" else (
+        ap_sign if target == "attacker" else None))
     if stat == "AP":
         delta = _ap(m)
+        if delta is not None and not defensive and m.get("operation") in ("add", "subtract"):
+            delta = -abs(delta)  # a rule on its own unit's attacks improves them
         e = None if delta is None else _effect(ap=delta)
         if e is not None and delta is not None:
             word = "worsened" if delta > 0 else "improved"
@@ -343,8 +363,21 @@ def _keyword_text(w: Any) -> str:
     return text
 
 
+def _with_value(word: Any, m: Raw) -> Any:
+    """``{keyword: "Sustained Hits", value: 1}`` -> "Sustained Hits 1"; ``{keyword:
+    "Anti-Infantry", value: 3}`` -> "Anti-Infantry 3+" (the value is the ability's)."""
+    value = m.get("value")
+    if not isinstance(word, str) or isinstance(value, bool) or not isinstance(value, int | str):
+        return word
+    if any(ch.isdigit() for ch in word):
+        return word
+    suffix = "+" if name_key(word).startswith("anti") and "+" not in str(value) else ""
+    return f"{word} {value}{suffix}"
+
+
 def _keyword_grant(node: Raw, m: Raw) -> _Leaf:
-    words = list(m.get("keywords") or ()) + ([m["keyword"]] if m.get("keyword") else [])
+    words = list(m.get("keywords") or ()) + ([_with_value(m["keyword"], m)]
+                                             if m.get("keyword") else [])
     if node.get("target") in _ENEMY:
         return _Leaf(non_combat="a marker on an enemy unit")
     grants: list[Effect] = []
@@ -411,22 +444,11 @@ def _defensive(node: Raw, m: Raw) -> _Leaf:
 
 
 def _mortal(node: Raw, m: Raw) -> _Leaf:
-    if m.get("dice") and m.get("threshold"):
-        dice = m["dice"]
-        count = int(dice) if isinstance(dice, int) else DiceExpr.parse(str(dice)).max
-        p = (7 - int(m["threshold"])) / 6
-        per = int(m.get("mortal_per_success") or 1)
-        base = successes_pmf(count, p)
-        pmf = np.zeros((len(base) - 1) * per + 1)
-        pmf[::per] = base
-        terms = f"{count} D6, each {m['threshold']}+ = {per} mortal wound(s)"
-    else:
-        amount = m.get("count", m.get("amount"))
-        try:
-            pmf = DiceExpr.parse(str(amount)).pmf()
-        except ValueError:
-            return _Leaf(unmodelled=f"mortal wounds {amount!r}")
-        terms = f"{amount} mortal wound(s)"
+    """Mortal wounds as a distribution (``mortal_dice``: 6D6 is six dice)."""
+    try:
+        pmf, terms = mortal_pmf(m)
+    except ValueError as exc:
+        return _Leaf(unmodelled=str(exc))
     if node.get("target") in _ENEMY or node.get("target") in (None, "attacker"):
         return _Leaf("attacker", terms + " to the target before the attacks",
                      mortal_before=pmf)
@@ -485,10 +507,7 @@ def _walk(node: Any, ctx: _Ctx, out: Compiled, name: str,
            if isinstance(cond, Mapping) else ctx)
     elif kind in ("choice", "stance-select"):
         for i, opt in enumerate(node.get("options") or ()):
-            label = str((opt or {}).get("name") or (opt or {}).get("label") or f"option {i + 1}")
-            if label not in out.options:
-                out.options.append(label)
-            go((opt or {}).get("effect"), replace(ctx, option=label))
+            _option(opt, i, ctx, out, lambda n, c: go(n, c))
     elif kind == "designate-target":
         applies = node.get("applies") or {}
         go(applies.get("effect"), replace(ctx, designated=name))
@@ -526,6 +545,36 @@ def _walk(node: Any, ctx: _Ctx, out: Compiled, name: str,
         out.unmodelled.append(_UNMODELLED_KINDS[kind])
     else:
         out.unknown[kind] += 1
+
+
+def _option(opt: Any, i: int, ctx: _Ctx, out: Compiled,
+            go: Callable[[Any, _Ctx], None]) -> None:
+    """One option of a ``choice`` (a bare effect node, as the schema has it) or of a
+    ``stance-select`` (``{name, effect}``), compiled and named: by its ``name`` when it
+    has one, else by what it does ("Sustained Hits 1", "re-roll hit rolls (failed)");
+    ``Compiled.option_terms`` keeps what each does, so either names it."""
+    if not isinstance(opt, Mapping):
+        return
+    named = opt.get("name") if "effect" in opt and "type" not in opt else None
+    node = opt.get("effect") if named is not None else opt
+    start = len(out.parts)
+    go(node, replace(ctx, option=None))
+    parts = out.parts[start:]
+    does = "; ".join(dict.fromkeys(_short(p.terms) for p in parts)) or \
+        f"option {i + 1} (no combat effect)"
+    label = str(named or opt.get("label") or does)
+    if label in out.options:
+        label = f"{label} (option {i + 1})"
+    out.options.append(label)
+    out.option_terms[label] = does
+    out.parts[start:] = [replace(p, option=label) for p in parts]
+
+
+def _short(terms: str) -> str:
+    """"weapons gain [Sustained Hits 1]" -> "Sustained Hits 1"."""
+    if terms.startswith("weapons gain [") and terms.endswith("]"):
+        return terms[len("weapons gain ["):-1]
+    return terms
 
 
 def _dice_gated(node: Raw, ctx: _Ctx, out: Compiled, name: str,
@@ -589,10 +638,17 @@ def _leaf(node: Raw, ctx: _Ctx, out: Compiled) -> None:
     if ctx.designated:
         checks.append(designated_condition(ctx.designated))
     m = node.get("modifier") or {}
+    scope = leaf_scope(str(node["type"]), m, leaf.owner)
+    out.unread.update(scope.unread)
+    grants = tuple(e for g in scope.grants if (e := _effect(grant=g)) is not None)
+    terms = leaf.terms + "".join(f", [{g.grant}]" for g in grants)
     out.parts.append(Part(
-        owner=leaf.owner, terms=leaf.terms, conditions=tuple(checks),
-        assumptions=tuple(assumed), attack=attack, option=ctx.option,
-        weapon_keyword=str(m["weapon_keyword"]) if m.get("weapon_keyword") else None,
+        owner=leaf.owner, terms=terms, conditions=(*checks, *scope.checks),
+        assumptions=(*assumed, *scope.assumptions), attack=scope.attack or attack,
+        option=ctx.option,
+        weapon_keyword=str(m["weapon_keyword"]) if m.get("weapon_keyword") else
+        scope.weapon_keyword,
         weapon_name=str(m["weapon_name"]) if m.get("weapon_name") else None,
-        modifiers=leaf.modifiers, target_changes=leaf.target_changes, context=leaf.context,
-        mortal_before=leaf.mortal_before, side=leaf.side))
+        modifiers=leaf.modifiers + grants, target_changes=leaf.target_changes,
+        context=leaf.context, mortal_before=leaf.mortal_before, side=leaf.side,
+        strength_over_toughness=scope.strength_over_toughness, unread=scope.unread))

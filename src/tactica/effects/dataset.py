@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -114,18 +114,67 @@ def _restriction(owner: Owner, raw: Mapping[str, Any] | None) -> tuple[Condition
 
 
 def _scoped(part: Part, s: Scenario) -> Part | None:
-    """``part`` with its modifiers limited to the weapon lines it names (by weapon ability
-    or weapon name); ``None`` when the attacker has none of them."""
-    if part.owner != "attacker" or not (part.weapon_keyword or part.weapon_name):
+    """``part`` with its modifiers limited to the attacker's weapon lines it concerns:
+    those it names (by weapon ability or weapon name) and, for a part that applies only
+    when the attack's Strength is greater than the target's Toughness (``applies_when``),
+    those whose S is greater than every target model's T; ``None`` when none is left. A
+    defensive part's modifiers are limited the same way: they change the enemy's
+    attack lines too (Flawless Construction)."""
+    if not (part.weapon_keyword or part.weapon_name or part.strength_over_toughness):
         return part
-    wanted = name_key(part.weapon_keyword or part.weapon_name or "")
-    names = tuple(w.name for w in s.attacker.weapons
-                  if (part.weapon_name and name_key(w.name) == wanted)
-                  or any(name_key(str(a)).startswith(wanted) for a in w.abilities))
-    if not names:
+    lines = s.attacker.weapons
+    if part.weapon_keyword or part.weapon_name:
+        wanted = name_key(part.weapon_keyword or part.weapon_name or "")
+        lines = tuple(w for w in lines
+                      if (part.weapon_name and name_key(w.name) == wanted)
+                      or any(name_key(str(a)).startswith(wanted) for a in w.abilities))
+    if part.strength_over_toughness:
+        toughness = max(g.T for g in s.target.models)
+        lines = tuple(w for w in lines if w.S > toughness)
+    if not lines:
         return None
+    names = tuple(w.name for w in lines)
     mods = tuple(m.model_copy(update={"weapons": names}) for m in part.modifiers)
     return replace(part, modifiers=mods)
+
+
+#: Options the records name only by what they do, under the names players use
+#: (Adeptus Custodes Martial Ka'tah: the Dacatarai stance is [SUSTAINED HITS 1], the
+#: Rendax stance [LETHAL HITS]).
+OPTION_NAMES: dict[tuple[str, str], str] = {
+    ("martial ka tah", "dacatarai"): "Sustained Hits 1",
+    ("martial ka tah", "rendax"): "Lethal Hits",
+}
+
+
+def pick_option(rule: str, param: str, options: Sequence[str],
+                does: Mapping[str, str]) -> str | None:
+    """The option ``param`` names: its label, what it does, "option N" or N, a stance
+    name (``OPTION_NAMES``), or the one option whose label contains it.
+
+    >>> pick_option("Martial Ka'tah", "Dacatarai", ["Sustained Hits 1", "Lethal Hits"], {})
+    'Sustained Hits 1'
+    >>> pick_option("X", "option 2", ["a", "b"], {}), pick_option("X", "c", ["a", "b"], {})
+    ('b', None)
+    """
+    wanted = name_key(OPTION_NAMES.get((name_key(rule), name_key(param)), param))
+    for label in options:
+        if wanted in (name_key(label), name_key(does.get(label, ""))):
+            return label
+    number = wanted.removeprefix("option ").strip()
+    if number.isdigit() and 1 <= int(number) <= len(options):
+        return options[int(number) - 1]
+    close = [o for o in options if wanted and (wanted in name_key(o) or wanted in name_key(
+        does.get(o, "")))]
+    return close[0] if len(close) == 1 else None
+
+
+def _no_weapon(part: Part) -> str:
+    if part.strength_over_toughness and not (part.weapon_keyword or part.weapon_name):
+        return "no attack has a Strength greater than the target's Toughness"
+    return f"the attacker has no {part.weapon_keyword or part.weapon_name} weapon" + (
+        " with a Strength greater than the target's Toughness"
+        if part.strength_over_toughness else "")
 
 
 class _Apply:
@@ -149,7 +198,7 @@ class _Apply:
             why = self._why_not(part, s)
             scoped = _scoped(part, s)
             if why is None and scoped is None:
-                why = f"the attacker has no {part.weapon_keyword or part.weapon_name} weapon"
+                why = _no_weapon(part)
             if why:
                 skipped.append(f"{part.terms}: {why}")
             else:
@@ -163,16 +212,21 @@ class _Apply:
         options = self.entry.options
         if not options:
             return list(self.entry.parts)
+        listed = "; ".join(self._described(o) for o in options)
         if param is None:
             fixed = [p for p in self.entry.parts if p.option is None]
             if fixed:
                 return fixed
             raise ValueError(f"{self.name}: name the option chosen ('{self.name}: "
-                             f"{options[0]}'); options: {', '.join(options)}")
-        wanted = name_key(param)
-        if wanted not in {name_key(o) for o in options}:
-            raise ValueError(f"{self.name}: no option {param!r}; options: {', '.join(options)}")
-        return [p for p in self.entry.parts if p.option is None or name_key(p.option) == wanted]
+                             f"{options[0]}'); options: {listed}")
+        label = pick_option(self.name, param, options, self.entry.option_terms)
+        if label is None:
+            raise ValueError(f"{self.name}: no option {param!r}; options: {listed}")
+        return [p for p in self.entry.parts if p.option is None or p.option == label]
+
+    def _described(self, label: str) -> str:
+        does = self.entry.option_terms.get(label)
+        return label if does in (None, label) else f"{label} ({does})"
 
     def _why_not(self, part: Part, s: Scenario) -> str | None:
         if part.attack == "ranged" and s.phase != "shooting":
