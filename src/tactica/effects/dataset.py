@@ -130,7 +130,7 @@ def _scoped(part: Part, s: Scenario) -> Part | None:
                       or any(name_key(str(a)).startswith(wanted) for a in w.abilities))
     if part.strength_over_toughness:
         toughness = max(g.T for g in s.target.models)
-        lines = tuple(w for w in lines if w.S > toughness)
+        lines = tuple(w for w in lines if toughness < w.S)
     if not lines:
         return None
     names = tuple(w.name for w in lines)
