@@ -27,12 +27,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from ..combat.scenario import Attacker, Scenario, Target
+from ..combat.scenario import Scenario
 from ..loaders.wh40kdc_rules import DatasetRules
 from ..model.rules import ArmyRule, DetachmentRule, Enhancement, Stratagem
 from ..names import name_key, normalise
 from .compiler import Compiled, Part, compile_effect
 from .dsl_conditions import Owner
+from .faction_checks import FactionKeys, unit_limits
 from .model import Condition, EffectKind, NamedEffect, Outcome
 
 __all__ = ["DatasetEffect", "DatasetEffects", "Status", "dataset_effects"]
@@ -42,7 +43,7 @@ Status = Literal["modelled", "non-combat", "not modelled"]
 _KINDS: dict[str, EffectKind] = {"stratagem": "stratagem", "enhancement": "enhancement",
                                  "detachment_rule": "detachment rule",
                                  "army_rule": "army rule"}
-_GENERIC = frozenset({"IMPERIUM", "CHAOS"})
+_GENERIC = frozenset({"imperium", "chaos"})
 ArmyRecord = Stratagem | Enhancement | DetachmentRule | ArmyRule
 
 
@@ -70,47 +71,6 @@ class DatasetEffect:
         if not self.has_effect and not self.borrowed:
             return f"the dataset has no effect for this {self.effect.kind}"
         return self.compiled.reason
-
-
-def _faction_condition(owner: Owner, keywords: frozenset[str], every: frozenset[str],
-                       label: str) -> Condition:
-    """The owner's unit has one of the faction's keywords. An attacker with no faction
-    keyword at all (a hand-made profile) is taken as given; a target is not: a defensive
-    part (an invulnerable save, Armour of Contempt) must not protect the enemy of the unit
-    whose rule it is (Waaagh!'s 5+ invulnerable save is not the target's)."""
-    def test(s: Scenario) -> bool:
-        unit = s.attacker if owner == "attacker" else s.target
-        kws = {k.upper() for k in unit.keywords}
-        return bool(kws & keywords) or (owner == "attacker" and not (kws & every))
-
-    who = "attacker" if owner == "attacker" else "target"
-    return Condition(f"{who} is {label}", f"the {who} is not a {label} unit", test)
-
-
-def _restriction(owner: Owner, raw: Mapping[str, Any] | None) -> tuple[Condition, ...]:
-    if not raw:
-        return ()
-    out = []
-
-    def unit_of(s: Scenario) -> Attacker | Target:
-        return s.attacker if owner == "attacker" else s.target
-
-    def needs(wanted: frozenset[str], every: bool) -> Condition:
-        label = (" and " if every else " or ").join(sorted(wanted))
-
-        def test(s: Scenario) -> bool:
-            kws = {x.upper() for x in unit_of(s).keywords}
-            return wanted <= kws if every else bool(wanted & kws)
-
-        return Condition(f"unit is {label}", f"the unit is not a {label} unit", test)
-
-    required = frozenset(str(k).upper() for k in raw.get("required_keywords") or ())
-    anyof = frozenset(str(k).upper() for k in raw.get("required_keywords_any") or ())
-    if required:
-        out.append(needs(required, True))
-    if anyof:
-        out.append(needs(anyof, False))
-    return tuple(out)
 
 
 def _scoped(part: Part, s: Scenario) -> Part | None:
@@ -260,6 +220,18 @@ class _Apply:
             target_changes=tuple(c for p in applied for c in p.target_changes))
 
 
+def _faction_keys(rules: DatasetRules) -> FactionKeys:
+    keywords: dict[str, frozenset[str]] = {}
+    own: dict[str, str] = {}
+    parent: dict[str, str | None] = {}
+    for f in rules.faction_names():
+        listed = [normalise(k) for k in rules.faction_keywords(f)]
+        keywords[f] = frozenset(listed) - _GENERIC | {normalise(f)}
+        own[f] = listed[-1] if listed else normalise(f)
+        parent[f] = rules.parent_of(f)
+    return FactionKeys(keywords, own, parent)
+
+
 class DatasetEffects:
     """The named effects of every dataset record, indexed by name (and by "Name
     (Detachment)")."""
@@ -269,13 +241,11 @@ class DatasetEffects:
         self._merged: dict[tuple[str, tuple[str, ...]], DatasetEffect] = {}
         self._rules = rules
         self._index: dict[str, list[DatasetEffect]] = {}
-        self._faction_kws: dict[str, frozenset[str]] = {}
         self._behavior: dict[tuple[str, str], str | None] = {}
         compiled: list[tuple[ArmyRecord, tuple[str, ...], Compiled | None]] = []
         by_name: dict[str, list[Compiled]] = {}
-        for f in rules.faction_names():
-            kws = frozenset(k.upper() for k in rules.faction_keywords(f)) - _GENERIC
-            self._faction_kws[f] = kws | {f.upper()}
+        self._factions = _faction_keys(rules)
+        self._limits: dict[tuple[str, str], Mapping[str, Any] | None] = {}
         for record in rules.records():
             if not isinstance(record, Stratagem | Enhancement | DetachmentRule | ArmyRule):
                 continue
@@ -286,9 +256,9 @@ class DatasetEffects:
                                                                rules.ability)
             compiled.append((record, factions, entry))
             self._behavior[(record.record, record.key or "")] = (raw or {}).get("behavior")
+            self._limits[(record.record, record.key or "")] = (raw or {}).get("applies_to")
             if entry is not None:
                 by_name.setdefault(f"{record.record}/{normalise(record.name)}", []).append(entry)
-        self._every = frozenset().union(*self._faction_kws.values())
         for record, factions, entry in compiled:
             borrowed = entry is None and self._borrow(by_name.get(
                 f"{record.record}/{normalise(record.name)}", []))
@@ -318,14 +288,15 @@ class DatasetEffects:
         usable = has_effect or borrowed
         status: Status = compiled.status if usable else "not modelled"
         reason = compiled.reason if usable else f"the dataset has no effect for this {kind}"
-        keywords = frozenset().union(*(self._faction_kws.get(f, frozenset()) for f in factions))
         label = " or ".join(f.upper() for f in factions) or "faction"
+        limits = (self._limits.get((record.record, record.key or "")), restrictions)
         record_conditions: dict[Owner, tuple[Condition, ...]] = {}
         for owner in ("attacker", "target"):
             conds: tuple[Condition, ...] = ()
-            if keywords:
-                conds = (_faction_condition(owner, keywords, self._every, label),)
-            record_conditions[owner] = conds + _restriction(owner, restrictions)
+            if any(f in self._factions.keywords for f in factions):
+                conds = self._factions.conditions(owner, factions, label)
+            record_conditions[owner] = conds + unit_limits(
+                owner, *limits, bearer=isinstance(record, Enhancement))
         phases = record.phases if isinstance(record, Stratagem) else ()
         combat_phases = tuple(p for p in phases if p in ("shooting", "fight"))
         source = getattr(record, "detachment", None) or ", ".join(factions) or "Core"
@@ -357,7 +328,7 @@ class DatasetEffects:
 
     # -- look-ups --
     def every_faction_keyword(self) -> frozenset[str]:
-        return self._every
+        return self._factions.every
 
     def find(self, name: str, detachment: str | None = None) -> DatasetEffect | None:
         """The record named ``name`` ("Armour of Contempt" or "Armour of Contempt (Gladius

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..combat.scenario import Scenario
 from ..model.abilities import UnknownAbilityError, parse_weapon_ability
-from ..names import name_key
+from ..names import name_key, normalise
 from .dsl_conditions import Attack, Owner, Raw, compile_condition
 from .model import Condition
 
@@ -87,8 +87,8 @@ def has_keyword_phrase(keywords: Sequence[str], name: str, phrase: str) -> bool:
     >>> has_keyword_phrase(("Infantry",), "Cadians", "Monster")
     False
     """
-    kws = {k.upper() for k in keywords}
-    wanted = phrase.upper().strip()
+    kws = {normalise(k) for k in keywords}
+    wanted = normalise(phrase)
     if wanted in kws or name_key(phrase) == name_key(name):
         return True
     rest = f" {wanted} "
@@ -167,9 +167,9 @@ def leaf_scope(kind: str, m: Raw, owner: Owner) -> LeafScope:
         else:
             assumed.append(_text(when))
     if m.get("condition") is not None:
-        more, words, attack = _condition_key(m["condition"], owner)
+        more, said, attack = _condition_key(m["condition"], owner)
         checks += more
-        assumed += words
+        assumed += said
     if m.get("vs_keywords"):
         checks.append(_any_of(owner, False, _words(m["vs_keywords"])))
     if m.get("excluded_target_keywords"):
@@ -181,8 +181,8 @@ def leaf_scope(kind: str, m: Raw, owner: Owner) -> LeafScope:
         if m.get(key):
             checks.append(_any_of(owner, True, _words(m[key]), lacks=True))
     if m.get("requires") is not None:
-        weapon, words_ = _requires(m["requires"])
-        assumed += [words_] if words_ else []
+        weapon, needed = _requires(m["requires"])
+        assumed += [needed] if needed else []
     context = m.get("context")
     if context is not None:
         key = str(context).casefold()
@@ -191,9 +191,9 @@ def leaf_scope(kind: str, m: Raw, owner: Owner) -> LeafScope:
             assumed.append(f"while {_text(context)}")
     if m.get("anti_keyword") and isinstance(m.get("anti_threshold"), int):
         grants.append(f"Anti-{m['anti_keyword']} {m['anti_threshold']}+")
-    for key, words in (("until", "until"), ("vs_target", "against"), ("while", "while")):
+    for key, word in (("until", "until"), ("vs_target", "against"), ("while", "while")):
         if m.get(key) is not None:
-            assumed.append(f"{words} {_text(m[key])}")
+            assumed.append(f"{word} {_text(m[key])}")
     known = _COMMON | READ.get(kind, frozenset()) | CONDITION_KEYS
     unread = tuple(k for k in m if k not in known)
     return LeafScope(tuple(checks), tuple(assumed), attack, weapon, s_over_t, tuple(grants),
