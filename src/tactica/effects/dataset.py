@@ -23,22 +23,21 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..combat.scenario import Scenario
 from ..loaders.wh40kdc_rules import DatasetRules
 from ..model.rules import ArmyRule, DetachmentRule, Enhancement, Stratagem
 from ..names import name_key, normalise
-from .compiler import Compiled, Part, compile_effect
+from .compiler import Compiled, compile_effect
 from .dsl_conditions import Owner
 from .faction_checks import FactionKeys, unit_limits
-from .model import Condition, EffectKind, NamedEffect, Outcome
+from .model import Condition, EffectKind, NamedEffect
+from .record_apply import RecordApply, Status, note_gaps
 
 __all__ = ["DatasetEffect", "DatasetEffects", "Status", "dataset_effects"]
 
-Status = Literal["modelled", "non-combat", "not modelled"]
 
 _KINDS: dict[str, EffectKind] = {"stratagem": "stratagem", "enhancement": "enhancement",
                                  "detachment_rule": "detachment rule",
@@ -61,6 +60,28 @@ class DatasetEffect:
     #: the dataset's ``behavior``: passive, aura, activated (the player chooses to use
     #: it: Waaagh!, Oath of Moment) or reactive
     behavior: str | None = None
+    #: what the record's notes say is not encoded or approximated
+    gaps: tuple[str, ...] = ()
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """The parts of a modelled record that are not calculated: combat leaves the
+        engine cannot express, effect kinds or modifier keys not read, and what the
+        record's notes say is not encoded or approximated."""
+        if self.status != "modelled":
+            return ()
+        c = self.compiled
+        return tuple(dict.fromkeys(
+            [*c.unmodelled, *(f"effect kind {k!r} unknown" for k in c.unknown),
+             *(f"modifier key {k!r} not read" for k in c.unread), *self.gaps]))
+
+    @property
+    def coverage_class(self) -> Literal["modelled", "partly", "non-combat", "not modelled"]:
+        """What the record does in the calculator: modelled in full, partly (``missing``
+        names the part), non-combat, or not modelled."""
+        if self.status == "modelled" and self.missing:
+            return "partly"
+        return self.status
 
     @property
     def status(self) -> Status:
@@ -71,153 +92,6 @@ class DatasetEffect:
         if not self.has_effect and not self.borrowed:
             return f"the dataset has no effect for this {self.effect.kind}"
         return self.compiled.reason
-
-
-def _scoped(part: Part, s: Scenario) -> Part | None:
-    """``part`` with its modifiers limited to the attacker's weapon lines it concerns:
-    those it names (by weapon ability or weapon name) and, for a part that applies only
-    when the attack's Strength is greater than the target's Toughness (``applies_when``),
-    those whose S is greater than every target model's T; ``None`` when none is left. A
-    defensive part's modifiers are limited the same way: they change the enemy's
-    attack lines too (Flawless Construction)."""
-    if not (part.weapon_keyword or part.weapon_name or part.strength_over_toughness):
-        return part
-    lines = s.attacker.weapons
-    if part.weapon_keyword or part.weapon_name:
-        wanted = name_key(part.weapon_keyword or part.weapon_name or "")
-        lines = tuple(w for w in lines
-                      if (part.weapon_name and name_key(w.name) == wanted)
-                      or any(name_key(str(a)).startswith(wanted) for a in w.abilities))
-    if part.strength_over_toughness:
-        toughness = max(g.T for g in s.target.models)
-        lines = tuple(w for w in lines if toughness < w.S)
-    if not lines:
-        return None
-    names = tuple(w.name for w in lines)
-    mods = tuple(m.model_copy(update={"weapons": names}) for m in part.modifiers)
-    return replace(part, modifiers=mods)
-
-
-#: Options the records name only by what they do, under the names players use
-#: (Adeptus Custodes Martial Ka'tah: the Dacatarai stance is [SUSTAINED HITS 1], the
-#: Rendax stance [LETHAL HITS]).
-OPTION_NAMES: dict[tuple[str, str], str] = {
-    ("martial ka tah", "dacatarai"): "Sustained Hits 1",
-    ("martial ka tah", "rendax"): "Lethal Hits",
-}
-
-
-def pick_option(rule: str, param: str, options: Sequence[str],
-                does: Mapping[str, str]) -> str | None:
-    """The option ``param`` names: its label, what it does, "option N" or N, a stance
-    name (``OPTION_NAMES``), or the one option whose label contains it.
-
-    >>> pick_option("Martial Ka'tah", "Dacatarai", ["Sustained Hits 1", "Lethal Hits"], {})
-    'Sustained Hits 1'
-    >>> pick_option("X", "option 2", ["a", "b"], {}), pick_option("X", "c", ["a", "b"], {})
-    ('b', None)
-    """
-    wanted = name_key(OPTION_NAMES.get((name_key(rule), name_key(param)), param))
-    for label in options:
-        if wanted in (name_key(label), name_key(does.get(label, ""))):
-            return label
-    number = wanted.removeprefix("option ").strip()
-    if number.isdigit() and 1 <= int(number) <= len(options):
-        return options[int(number) - 1]
-    close = [o for o in options if wanted and (wanted in name_key(o) or wanted in name_key(
-        does.get(o, "")))]
-    return close[0] if len(close) == 1 else None
-
-
-def _no_weapon(part: Part) -> str:
-    if part.strength_over_toughness and not (part.weapon_keyword or part.weapon_name):
-        return "no attack has a Strength greater than the target's Toughness"
-    return f"the attacker has no {part.weapon_keyword or part.weapon_name} weapon" + (
-        " with a Strength greater than the target's Toughness"
-        if part.strength_over_toughness else "")
-
-
-class _Apply:
-    """``NamedEffect.apply`` of a compiled record: the parts whose conditions hold."""
-
-    def __init__(self, name: str, entry: Compiled, status: Status, reason: str,
-                 record_conditions: dict[Owner, tuple[Condition, ...]],
-                 phases: tuple[str, ...]) -> None:
-        self.name, self.entry, self.status, self.reason = name, entry, status, reason
-        self.record_conditions = record_conditions
-        self.phases = phases
-
-    def __call__(self, s: Scenario, param: str | None) -> Outcome:
-        if self.status != "modelled":
-            what = "not a combat rule" if self.status == "non-combat" else "not modelled"
-            return Outcome(not_calculated=(f"{self.name}: {what} ({self.reason})",))
-        parts = self._chosen(param)
-        applied: list[Part] = []
-        skipped: list[str] = []
-        for part in parts:
-            why = self._why_not(part, s)
-            scoped = _scoped(part, s)
-            if why is None and scoped is None:
-                why = _no_weapon(part)
-            if why:
-                skipped.append(f"{part.terms}: {why}")
-            else:
-                assert scoped is not None
-                applied.append(scoped)
-        if not applied:
-            raise ValueError(f"{self.name}: " + "; ".join(dict.fromkeys(skipped)))
-        return self._outcome(applied, skipped, s)
-
-    def _chosen(self, param: str | None) -> list[Part]:
-        options = self.entry.options
-        if not options:
-            return list(self.entry.parts)
-        listed = "; ".join(self._described(o) for o in options)
-        if param is None:
-            fixed = [p for p in self.entry.parts if p.option is None]
-            if fixed:
-                return fixed
-            raise ValueError(f"{self.name}: name the option chosen ('{self.name}: "
-                             f"{options[0]}'); options: {listed}")
-        label = pick_option(self.name, param, options, self.entry.option_terms)
-        if label is None:
-            raise ValueError(f"{self.name}: no option {param!r}; options: {listed}")
-        return [p for p in self.entry.parts if p.option is None or p.option == label]
-
-    def _described(self, label: str) -> str:
-        does = self.entry.option_terms.get(label)
-        return label if does in (None, label) else f"{label} ({does})"
-
-    def _why_not(self, part: Part, s: Scenario) -> str | None:
-        if part.attack == "ranged" and s.phase != "shooting":
-            return "only ranged attacks"
-        if part.attack == "melee" and s.phase != "fight":
-            return "only melee attacks"
-        failed = [c.failure for c in (*self.record_conditions[part.owner], *part.conditions)
-                  if not c.test(s)]
-        return "; ".join(failed) or None
-
-    def _outcome(self, applied: list[Part], skipped: list[str], s: Scenario) -> Outcome:
-        notes = [f"{self.name}: not applied: {x}" for x in skipped]
-        assumed = dict.fromkeys(a for p in applied for a in p.assumptions)
-        if s.context.designated is None:
-            assumed.update(dict.fromkeys(
-                c.description for p in applied for c in p.conditions
-                if c.description.startswith("the target is the ")))
-        notes += [f"{self.name}: assumes {a}" for a in assumed]
-        not_calc = [f"{self.name}: part not modelled ({u})"
-                    for u in dict.fromkeys(self.entry.unmodelled)]
-        context: dict[str, object] = {}
-        for p in applied:
-            context.update(dict(p.context))
-        return Outcome(
-            modifiers=tuple(m for p in applied for m in p.modifiers), context=context,
-            mortal_before=tuple((f"{self.name}: {p.terms}", p.mortal_before)
-                                for p in applied if p.mortal_before is not None),
-            side=tuple((f"{self.name}: {p.terms}", p.side) for p in applied
-                       if p.side is not None),
-            notes=tuple(notes), not_calculated=tuple(not_calc),
-            target_changes=tuple(c for p in applied for c in p.target_changes))
 
 
 def _faction_keys(rules: DatasetRules) -> FactionKeys:
@@ -246,6 +120,7 @@ class DatasetEffects:
         by_name: dict[str, list[Compiled]] = {}
         self._factions = _faction_keys(rules)
         self._limits: dict[tuple[str, str], Mapping[str, Any] | None] = {}
+        self._gaps: dict[tuple[str, str], tuple[str, ...]] = {}
         for record in rules.records():
             if not isinstance(record, Stratagem | Enhancement | DetachmentRule | ArmyRule):
                 continue
@@ -257,6 +132,8 @@ class DatasetEffects:
             compiled.append((record, factions, entry))
             self._behavior[(record.record, record.key or "")] = (raw or {}).get("behavior")
             self._limits[(record.record, record.key or "")] = (raw or {}).get("applies_to")
+            self._gaps[(record.record, record.key or "")] = note_gaps(
+                (raw or {}).get("community_notes"))
             if entry is not None:
                 by_name.setdefault(f"{record.record}/{normalise(record.name)}", []).append(entry)
         for record, factions, entry in compiled:
@@ -282,8 +159,8 @@ class DatasetEffects:
 
     def _entry(self, record: ArmyRecord,
                factions: tuple[str, ...], compiled: Compiled, has_effect: bool,
-               restrictions: Mapping[str, Any] | None, borrowed: bool = False
-               ) -> DatasetEffect:
+               restrictions: Mapping[str, Any] | None, borrowed: bool = False,
+               detachments: tuple[str, ...] | None = None) -> DatasetEffect:
         kind = _KINDS[record.record]
         usable = has_effect or borrowed
         status: Status = compiled.status if usable else "not modelled"
@@ -300,6 +177,10 @@ class DatasetEffects:
         phases = record.phases if isinstance(record, Stratagem) else ()
         combat_phases = tuple(p for p in phases if p in ("shooting", "fight"))
         source = getattr(record, "detachment", None) or ", ".join(factions) or "Core"
+        if detachments is None:
+            own = getattr(record, "detachment", None)
+            detachments = (own,) if own and own != "Core" else ()
+        gaps = self._gaps.get((record.record, record.key or ""), ()) if has_effect else ()
         terms = "; ".join(dict.fromkeys(p.terms for p in compiled.parts)) if \
             status == "modelled" else f"{status}: {reason}"
         named = NamedEffect(
@@ -307,11 +188,13 @@ class DatasetEffects:
             cp=record.cp if isinstance(record, Stratagem) else 0,
             phases=combat_phases or ("shooting", "fight"), rules=("11th",),
             conditions=(), terms=terms, section="15.01" if kind == "stratagem" else None,
-            apply=_Apply(record.name, compiled, status, reason, record_conditions, phases),
+            apply=RecordApply(record.name, compiled, status, reason, record_conditions, phases,
+                              detachments, gaps),
             parameter=" | ".join(compiled.options) or None, when_phases=phases,
             game_modes=self._rules.game_modes(record))
         behavior = self._behavior.get((record.record, record.key or ""))
-        return DatasetEffect(record, factions, compiled, has_effect, named, borrowed, behavior)
+        return DatasetEffect(record, factions, compiled, has_effect, named, borrowed, behavior,
+                             gaps)
 
     def _restrictions_of(self, entry: DatasetEffect) -> Mapping[str, Any] | None:
         return self._rules.target_restrictions(entry.record)
