@@ -24,7 +24,7 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from ..loaders.wh40kdc_rules import DatasetRules
@@ -35,6 +35,7 @@ from .dsl_conditions import Owner
 from .faction_checks import FactionKeys, unit_limits
 from .model import Condition, EffectKind, NamedEffect
 from .record_apply import RecordApply, Status, note_gaps
+from .same_name import SameName, candidate_label
 
 __all__ = ["DatasetEffect", "DatasetEffects", "Status", "dataset_effects"]
 
@@ -117,7 +118,7 @@ class DatasetEffects:
         self._index: dict[str, list[DatasetEffect]] = {}
         self._behavior: dict[tuple[str, str], str | None] = {}
         compiled: list[tuple[ArmyRecord, tuple[str, ...], Compiled | None]] = []
-        by_name: dict[str, list[Compiled]] = {}
+        by_name: dict[str, list[tuple[tuple[str, ...], Compiled]]] = {}
         self._factions = _faction_keys(rules)
         self._limits: dict[tuple[str, str], Mapping[str, Any] | None] = {}
         self._gaps: dict[tuple[str, str], tuple[str, ...]] = {}
@@ -135,10 +136,12 @@ class DatasetEffects:
             self._gaps[(record.record, record.key or "")] = note_gaps(
                 (raw or {}).get("community_notes"))
             if entry is not None:
-                by_name.setdefault(f"{record.record}/{normalise(record.name)}", []).append(entry)
+                by_name.setdefault(f"{record.record}/{normalise(record.name)}", []).append(
+                    (factions, entry))
         for record, factions, entry in compiled:
-            borrowed = entry is None and self._borrow(by_name.get(
-                f"{record.record}/{normalise(record.name)}", []))
+            borrowed = entry is None and self._borrow([
+                c for fs, c in by_name.get(f"{record.record}/{normalise(record.name)}", [])
+                if set(fs) & set(factions)])
             self.entries.append(self._entry(
                 record, factions, entry or borrowed or Compiled(), entry is not None,
                 rules.target_restrictions(record), borrowed=bool(borrowed)))
@@ -150,8 +153,9 @@ class DatasetEffects:
 
     @staticmethod
     def _borrow(others: list[Compiled]) -> Compiled | None:
-        """The effect of the same-named record of another detachment (Armour of Contempt
-        is one card in every detachment that has it), when every such record agrees."""
+        """The effect of the same-named record of another detachment of the same faction
+        (Armour of Contempt is one card in every detachment that has it), when every such
+        record agrees; never another faction's (issue 24)."""
         if not others:
             return None
         terms = {tuple(p.terms for p in c.parts) for c in others}
@@ -215,7 +219,9 @@ class DatasetEffects:
 
     def find(self, name: str, detachment: str | None = None) -> DatasetEffect | None:
         """The record named ``name`` ("Armour of Contempt" or "Armour of Contempt (Gladius
-        Task Force)"): of several, the one of ``detachment``, else a modelled one."""
+        Task Force)"): of several, the one of ``detachment``; several that do the same
+        are one rule any of their factions may use; several that differ are resolved by
+        the scenario's army (``same_name``)."""
         found = self._index.get(normalise(name), [])
         if not found:
             return None
@@ -223,20 +229,48 @@ class DatasetEffects:
             mine = [e for e in found
                     if name_key(getattr(e.record, "detachment", "") or "") == name_key(detachment)]
             found = mine or found
-        rank = {"modelled": 0, "non-combat": 1, "not modelled": 2}
-        best = min(found, key=lambda e: rank[e.status])
-        same = [e for e in found if e.effect.terms == best.effect.terms]
+        groups: dict[tuple[str, str], list[DatasetEffect]] = {}
+        for e in found:
+            groups.setdefault((e.status, e.effect.terms), []).append(e)
+        merged = [self._merge(name, same) for same in groups.values()]
+        if len(merged) == 1:
+            return merged[0]
+        key = (normalise(name), ("?", *(e.record.key or "" for e in found)))
+        if key not in self._merged:
+            self._merged[key] = self._same_name(name, [
+                (m, same) for m, same in zip(merged, groups.values(), strict=True)])
+        return self._merged[key]
+
+    def _merge(self, name: str, same: list[DatasetEffect]) -> DatasetEffect:
+        """Records of one name that do the same (Armour of Contempt in every detachment
+        that has it): one rule any of their factions and detachments may use."""
+        best = same[0]
         factions = tuple(dict.fromkeys(f for e in same for f in e.factions))
-        if len(same) == 1 or factions == best.factions:
+        if len(same) == 1:
             return best
-        # one name, one effect, several detachments (Armour of Contempt): any of their
-        # factions may use it
-        key = (normalise(name), factions)
+        dets = tuple(dict.fromkeys(d for e in same if (d := getattr(
+            e.record, "detachment", None)) and d != "Core"))
+        key = (normalise(name), factions + dets)
         if key not in self._merged:
             self._merged[key] = self._entry(best.record, factions, best.compiled,
                                             best.has_effect, self._restrictions_of(best),
-                                            best.borrowed)
+                                            best.borrowed, dets)
         return self._merged[key]
+
+    def _same_name(self, name: str,
+                   groups: list[tuple[DatasetEffect, list[DatasetEffect]]]) -> DatasetEffect:
+        first = groups[0][0]
+        phases = tuple(dict.fromkeys(p for g, _ in groups for p in g.effect.phases))
+        cps = {g.effect.cp for g, _ in groups}
+        named = replace(first.effect, source="several detachments or factions",
+                        phases=phases, cp=cps.pop() if len(cps) == 1 else 0,
+                        terms="one of: " + " | ".join(
+                            f"{candidate_label(e)}: {g.effect.terms}" for g, es in groups
+                            for e in es[:1]),
+                        apply=SameName(name, groups, self._factions), parameter=" | ".join(
+                            dict.fromkeys(o for g, _ in groups for o in g.compiled.options))
+                        or None)
+        return replace(first, effect=named)
 
     def of_record(self, record: object) -> DatasetEffect | None:
         """The named effect built from this dataset record (``tactica rule`` shows its

@@ -1,0 +1,91 @@
+"""One name, several records that differ (issue 24): resolution by army.
+
+27 names of the 1.4.5 records stand for rules that differ in effect or status between
+factions or detachments ("Fire Discipline" is a Dark Angels and an Ultramarines
+stratagem). Naming such a rule gives a ``SameName`` effect that picks, for the scenario
+at hand, the record of the attacking army: of the army's detachment
+(``context.detachment``) when given, then of the unit's faction (``FactionKeys``, for the
+side whose rule it is). One rule left: it applies as that record. None or several: the
+name is refused with the candidates named, each as "Name (Detachment)", which names it
+exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ..combat.scenario import Scenario
+from ..names import name_key
+from .faction_checks import FactionKeys
+from .model import Outcome
+
+if TYPE_CHECKING:
+    from .dataset import DatasetEffect
+
+__all__ = ["SameName", "candidate_label"]
+
+
+def candidate_label(e: DatasetEffect) -> str:
+    """"Fire Discipline (Gladius Task Force: Ultramarines...)" -- the name that names
+    this record exactly is "Name (Detachment)"."""
+    where = getattr(e.record, "detachment", None)
+    factions = ", ".join(e.factions[:3]) + ("..." if len(e.factions) > 3 else "")
+    if where and where != "Core":
+        return f"{e.record.name} ({where}; {factions})"
+    return f"{e.record.name} ({factions or 'Core'})"
+
+
+class SameName:
+    """``NamedEffect.apply`` for a name several differing records share; ``groups`` are
+    the records grouped by what they do, each with the entry that applies it."""
+
+    status = "modelled"
+    reason = ""
+
+    def __init__(self, name: str, groups: Sequence[tuple[DatasetEffect, list[DatasetEffect]]],
+                 factions: FactionKeys) -> None:
+        self.name = name
+        self.groups = list(groups)
+        self.factions = factions
+
+    def _owners(self, e: DatasetEffect) -> tuple[str, ...]:
+        owners = tuple(dict.fromkeys(p.owner for p in e.compiled.parts))
+        return owners or ("attacker",)
+
+    def _fits(self, e: DatasetEffect, s: Scenario) -> bool:
+        if not e.factions or not any(f in self.factions.keywords for f in e.factions):
+            return True
+        label = " or ".join(e.factions)
+        return all(c.test(s) for owner in self._owners(e)
+                   for c in self.factions.conditions(
+                       "attacker" if owner == "attacker" else "target", e.factions, label))
+
+    def pick(self, s: Scenario) -> DatasetEffect:
+        """The group's entry for this scenario; raises ``ValueError`` naming the
+        candidates when none or several remain."""
+        groups = self.groups
+        army = s.context.detachment
+        if army:
+            mine = [g for g in groups if any(
+                name_key(getattr(r.record, "detachment", "") or "") == name_key(army)
+                for r in g[1])]
+            groups = mine or [g for g in groups if any(
+                not getattr(r.record, "detachment", None) for r in g[1])] or groups
+        fitting = [g for g in groups if any(self._fits(r, s) for r in g[1])]
+        if len(fitting) == 1:
+            return fitting[0][0]
+        names = "; ".join(candidate_label(r) for g in (fitting or self.groups) for r in g[1])
+        why = "several rules of this army have this name" if fitting else \
+            "no rule of this name is the attacking army's"
+        raise ValueError(f"{self.name}: {why}: {names}; name one as 'Name (Detachment)' "
+                         "or give the army's detachment")
+
+    def __call__(self, s: Scenario, param: str | None) -> Outcome:
+        entry = self.pick(s)
+        apply: Callable[[Scenario, str | None], Outcome] | None = entry.effect.apply
+        assert apply is not None
+        out = apply(s, param)
+        return replace(out, notes=(*out.notes,
+                                   f"{self.name}: the rule of {candidate_label(entry)}"))
