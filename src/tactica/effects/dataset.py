@@ -141,7 +141,7 @@ class DatasetEffects:
         for record, factions, entry in compiled:
             borrowed = entry is None and self._borrow([
                 c for fs, c in by_name.get(f"{record.record}/{normalise(record.name)}", [])
-                if set(fs) & set(factions)])
+                if self._family(fs) & self._family(factions)])
             self.entries.append(self._entry(
                 record, factions, entry or borrowed or Compiled(), entry is not None,
                 rules.target_restrictions(record), borrowed=bool(borrowed)))
@@ -151,11 +151,16 @@ class DatasetEffects:
                 self._index.setdefault(key, []).append(e)
             self._by_record[(e.record.record, e.record.key or "")] = e
 
+    def _family(self, factions: tuple[str, ...]) -> set[str]:
+        """The factions and their parents (a chapter's family is the Adeptus Astartes)."""
+        return self._factions.allowed(factions)
+
     @staticmethod
     def _borrow(others: list[Compiled]) -> Compiled | None:
         """The effect of the same-named record of another detachment of the same faction
-        (Armour of Contempt is one card in every detachment that has it), when every such
-        record agrees; never another faction's (issue 24)."""
+        or family (Armour of Contempt is one card in every Adeptus Astartes detachment
+        that has it), when every such record agrees; never another faction's (issue 24:
+        an Agents of the Imperium record does not borrow a Space Marine one)."""
         if not others:
             return None
         terms = {tuple(p.terms for p in c.parts) for c in others}
