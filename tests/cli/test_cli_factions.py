@@ -58,10 +58,14 @@ def test_data_report_coverage_per_faction() -> None:
     doc = json.loads(out)
     assert len(doc["factions"]) >= 35
     for row in doc["factions"].values():
-        assert row["modelled"] + row["non-combat"] + row["not modelled"] == row["records"]
+        assert row["modelled"] + row["partly"] + row["non-combat"] + row["not modelled"] == \
+            row["records"]
     totals = doc["totals"]
-    assert totals["modelled"] + totals["non-combat"] + totals["not modelled"] == \
-        totals["records"]
+    assert totals["modelled"] + totals["partly"] + totals["non-combat"] + \
+        totals["not modelled"] == totals["records"]
+    # a record modelled in part names the part not calculated
+    assert totals["partly"] == len(doc["partly"]) and all(p["not calculated"]
+                                                          for p in doc["partly"])
     assert doc["not_modelled_share_of_records_with_effect"] <= 0.05
     code, out = run("data", "report", "--coverage")
     assert code == 0 and "Grey Knights" in out

@@ -34,7 +34,7 @@ from .compiler import Compiled, compile_effect
 from .dsl_conditions import Owner
 from .faction_checks import FactionKeys, unit_limits
 from .model import Condition, EffectKind, NamedEffect
-from .record_apply import RecordApply, Status, note_gaps
+from .record_apply import RecordApply, Status, name_options, note_gaps
 from .same_name import SameName, candidate_label
 
 __all__ = ["DatasetEffect", "DatasetEffects", "Status", "dataset_effects"]
@@ -75,6 +75,29 @@ class DatasetEffect:
         return tuple(dict.fromkeys(
             [*c.unmodelled, *(f"effect kind {k!r} unknown" for k in c.unknown),
              *(f"modifier key {k!r} not read" for k in c.unread), *self.gaps]))
+
+    @property
+    def options(self) -> tuple[tuple[str, str], ...]:
+        """The options a player names ("Martial Ka'tah: Sustained Hits 1"), each with
+        what it does."""
+        c = self.compiled
+        return tuple((o, c.option_terms.get(o, o)) for o in c.options)
+
+    def described(self) -> str:
+        """What the record does in the calculator, in one line: its terms (its options
+        named), what is not calculated, or why it is not modelled."""
+        if self.status != "modelled":
+            return self.reason
+        text = self.effect.terms
+        if self.options:
+            text = "options: " + "; ".join(o if d == o else f"{o} ({d})"
+                                           for o, d in self.options)
+            fixed = [p.terms for p in self.compiled.parts if p.option is None]
+            if fixed:
+                text = "; ".join(dict.fromkeys(fixed)) + "; " + text
+        if self.missing:
+            text += "; not calculated: " + "; ".join(self.missing)
+        return text
 
     @property
     def coverage_class(self) -> Literal["modelled", "partly", "non-combat", "not modelled"]:
@@ -128,8 +151,8 @@ class DatasetEffects:
             factions = rules.factions_for(record)
             raw = rules.effect_of(record)
             effect = None if raw is None else raw.get("effect")
-            entry = None if effect is None else compile_effect(effect, record.name,
-                                                               rules.ability)
+            entry = None if effect is None else name_options(
+                record.name, compile_effect(effect, record.name, rules.ability))
             compiled.append((record, factions, entry))
             self._behavior[(record.record, record.key or "")] = (raw or {}).get("behavior")
             self._limits[(record.record, record.key or "")] = (raw or {}).get("applies_to")
@@ -324,13 +347,14 @@ class DatasetEffects:
         return list(dict.fromkeys(e.record.name for e in self.entries))
 
     def coverage(self) -> dict[str, Counter[str]]:
-        """Per faction (every faction that may use a record): records and statuses."""
+        """Per faction (every faction that may use a record): records and what they do
+        (``coverage_class``: modelled in full, partly, non-combat, not modelled)."""
         out: dict[str, Counter[str]] = {}
         for e in self.entries:
             for f in e.factions or ("Core",):
                 c = out.setdefault(f, Counter())
                 c["records"] += 1
-                c[e.status] += 1
+                c[e.coverage_class] += 1
                 c["with effect"] += int(e.has_effect)
                 c["borrowed"] += int(e.borrowed)
                 c["not modelled (with effect)"] += int(e.has_effect and e.status ==
@@ -341,6 +365,14 @@ class DatasetEffects:
         out: Counter[str] = Counter()
         for e in self.entries:
             out.update(e.compiled.unknown)
+        return out
+
+    def unread_keys(self) -> Counter[str]:
+        """Modifier keys of combat leaves no reader understands, with how many records
+        have them (each such record lists them under ``not_calculated``)."""
+        out: Counter[str] = Counter()
+        for e in self.entries:
+            out.update(set(e.compiled.unread))
         return out
 
 

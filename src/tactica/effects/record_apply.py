@@ -23,7 +23,8 @@ from .compiler import Compiled, Part
 from .dsl_conditions import Owner
 from .model import Condition, Outcome
 
-__all__ = ["OPTION_NAMES", "RecordApply", "Status", "note_gaps", "pick_option"]
+__all__ = ["OPTION_NAMES", "RecordApply", "Status", "name_options", "note_gaps",
+           "pick_option"]
 
 Status = Literal["modelled", "non-combat", "not modelled"]
 
@@ -82,9 +83,23 @@ def _scoped(part: Part, s: Scenario) -> Part | None:
 #: (Adeptus Custodes Martial Ka'tah: the Dacatarai stance is [SUSTAINED HITS 1], the
 #: Rendax stance [LETHAL HITS]).
 OPTION_NAMES: dict[tuple[str, str], str] = {
-    ("martial ka tah", "dacatarai"): "Sustained Hits 1",
-    ("martial ka tah", "rendax"): "Lethal Hits",
+    (name_key("Martial Ka'tah"), "Dacatarai"): "Sustained Hits 1",
+    (name_key("Martial Ka'tah"), "Rendax"): "Lethal Hits",
 }
+
+
+def name_options(rule: str, compiled: Compiled) -> Compiled:
+    """``compiled`` with the options ``OPTION_NAMES`` knows by their players' names
+    ("Dacatarai"), what each does kept in ``option_terms``."""
+    names = {name_key(does): stance for (r, stance), does in OPTION_NAMES.items()
+             if r == name_key(rule)}
+    renamed = {o: names[name_key(o)] for o in compiled.options if name_key(o) in names}
+    if not renamed:
+        return compiled
+    return replace(compiled, options=[renamed.get(o, o) for o in compiled.options],
+                   option_terms={renamed.get(o, o): d for o, d in compiled.option_terms.items()},
+                   parts=[replace(p, option=renamed.get(p.option, p.option)) if p.option
+                          else p for p in compiled.parts])
 
 
 def pick_option(rule: str, param: str, options: Sequence[str],
@@ -97,13 +112,14 @@ def pick_option(rule: str, param: str, options: Sequence[str],
     >>> pick_option("X", "option 2", ["a", "b"], {}), pick_option("X", "c", ["a", "b"], {})
     ('b', None)
     """
-    wanted = name_key(OPTION_NAMES.get((name_key(rule), name_key(param)), param))
+    stances = {(r, name_key(n)): does for (r, n), does in OPTION_NAMES.items()}
+    wanted = name_key(stances.get((name_key(rule), name_key(param)), param))
     for label in options:
         if wanted in (name_key(label), name_key(does.get(label, ""))):
             return label
-    number = wanted.removeprefix("option ").strip()
-    if number.isdigit() and 1 <= int(number) <= len(options):
-        return options[int(number) - 1]
+    number = re.fullmatch(r"\s*(?:option\s*)?(\d+)\s*", param, re.IGNORECASE)
+    if number and 1 <= int(number.group(1)) <= len(options):
+        return options[int(number.group(1)) - 1]
     close = [o for o in options if wanted and (wanted in name_key(o) or wanted in name_key(
         does.get(o, "")))]
     return close[0] if len(close) == 1 else None

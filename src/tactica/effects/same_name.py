@@ -17,7 +17,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..combat.scenario import Scenario
-from ..names import name_key
+from ..names import name_key, normalise
+from .dsl_conditions import Owner
 from .faction_checks import FactionKeys
 from .model import Outcome
 
@@ -54,13 +55,22 @@ class SameName:
         owners = tuple(dict.fromkeys(p.owner for p in e.compiled.parts))
         return owners or ("attacker",)
 
-    def _fits(self, e: DatasetEffect, s: Scenario) -> bool:
+    def _fits(self, e: DatasetEffect, s: Scenario) -> int:
+        """2: the unit whose rule it is belongs to one of the record's factions (by a
+        faction's own keyword); 1: it is taken as given (a profile with no faction
+        keyword, or a record of no faction); 0: it may not use the record."""
         if not e.factions or not any(f in self.factions.keywords for f in e.factions):
-            return True
+            return 1
         label = " or ".join(e.factions)
-        return all(c.test(s) for owner in self._owners(e)
-                   for c in self.factions.conditions(
-                       "attacker" if owner == "attacker" else "target", e.factions, label))
+        score = 2
+        for owner in self._owners(e):
+            side: Owner = "attacker" if owner == "attacker" else "target"
+            if not all(c.test(s) for c in self.factions.conditions(side, e.factions, label)):
+                return 0
+            unit = s.attacker if side == "attacker" else s.target
+            if not self.factions.belongs({normalise(k) for k in unit.keywords}):
+                score = 1
+        return score
 
     def pick(self, s: Scenario) -> DatasetEffect:
         """The group's entry for this scenario; raises ``ValueError`` naming the
@@ -73,7 +83,9 @@ class SameName:
                 for r in g[1])]
             groups = mine or [g for g in groups if any(
                 not getattr(r.record, "detachment", None) for r in g[1])] or groups
-        fitting = [g for g in groups if any(self._fits(r, s) for r in g[1])]
+        scores = [max(self._fits(r, s) for r in g[1]) for g in groups]
+        best = max(scores)
+        fitting = [g for g, n in zip(groups, scores, strict=True) if n and n == best]
         if len(fitting) == 1:
             return fitting[0][0]
         names = "; ".join(candidate_label(r) for g in (fitting or self.groups) for r in g[1])
