@@ -525,6 +525,9 @@ def _walk(node: Any, ctx: _Ctx, out: Compiled, name: str,
             out.non_combat["abilities"] += 1
     elif kind == "dice-gated":
         _dice_gated(node, ctx, out, name, resolve, depth)
+    elif kind == "risk-reward":  # Dark Pacts: the reward chosen; the risk not weighed
+        go(node.get("reward"))
+        out.unmodelled.append(_UNMODELLED_KINDS[kind])
     elif kind == "auto-result" and ((node.get("modifier") or {}).get("test") or str(
             (node.get("modifier") or {}).get("roll")) not in ("hit", "wound", "save", "damage")):
         out.non_combat["tests passed automatically"] += 1
@@ -557,17 +560,43 @@ def _option(opt: Any, i: int, ctx: _Ctx, out: Compiled,
         return
     named = opt.get("name") if "effect" in opt and "type" not in opt else None
     node = opt.get("effect") if named is not None else opt
-    start = len(out.parts)
+    start, first = len(out.parts), len(out.options)
+    before = Counter(out.non_combat)
     go(node, replace(ctx, option=None))
     parts = out.parts[start:]
-    does = "; ".join(dict.fromkeys(_short(p.terms) for p in parts)) or \
-        f"option {i + 1} (no combat effect)"
+    inner = out.options[first:]  # a choice inside this option (Code Chivalric's deeds)
+    del out.options[first:]
+    about = ", ".join(k for k in (out.non_combat - before)) or "no combat effect"
+    does = "; ".join(dict.fromkeys(_option_terms(p) for p in parts if p.option is None))
+    if inner:
+        outer = str(named or opt.get("label") or f"option {i + 1}")
+        for label in inner:
+            out.options.append(f"{outer}: {label}")
+            out.option_terms[f"{outer}: {label}"] = out.option_terms.pop(label, label) + (
+                f"; {does}" if does else "")
+        out.parts[start:] = [replace(p, option=f"{outer}: {p.option}" if p.option else outer)
+                             for p in parts]
+        if does:
+            out.options.append(outer)
+            out.option_terms[outer] = does
+        return
+    does = does or f"option {i + 1} ({about})"
     label = str(named or opt.get("label") or does)
     if label in out.options:
         label = f"{label} (option {i + 1})"
     out.options.append(label)
     out.option_terms[label] = does
     out.parts[start:] = [replace(p, option=label) for p in parts]
+
+
+def _option_terms(p: Part) -> str:
+    """What an option's part does, with its attack type and conditions: "re-roll hit
+    rolls (ones), ranged attacks"."""
+    text = _short(p.terms) + (f", {p.attack} attacks" if p.attack else "")
+    when = [c.description for c in p.conditions] + list(p.assumptions)
+    if p.strength_over_toughness:
+        when.append("Strength greater than Toughness")
+    return text + (f", if {' and '.join(when)}" if when else "")
 
 
 def _short(terms: str) -> str:
@@ -625,7 +654,13 @@ def _leaf(node: Raw, ctx: _Ctx, out: Compiled) -> None:
     checks: list[Condition] = []
     assumed = list(ctx.assumptions)
     attack = _attack_of(node)
+    s_over_t = False
     for raw in ctx.conds:
+        p = raw.get("parameters") or {}
+        if raw.get("type") == "attack-stat-compare" and (p.get("attacker_stat"), p.get(
+                "comparison"), p.get("target_stat")) == ("S", "greater-than", "T"):
+            s_over_t = True  # Hulking Brutes: only attacks with S greater than T
+            continue
         c = compile_condition(raw, leaf.owner)
         if c.outside is not None:
             out.non_combat[f"effects in {c.outside}"] += 1
@@ -651,4 +686,5 @@ def _leaf(node: Raw, ctx: _Ctx, out: Compiled) -> None:
         weapon_name=str(m["weapon_name"]) if m.get("weapon_name") else None,
         modifiers=leaf.modifiers + grants, target_changes=leaf.target_changes,
         context=leaf.context, mortal_before=leaf.mortal_before, side=leaf.side,
-        strength_over_toughness=scope.strength_over_toughness, unread=scope.unread))
+        strength_over_toughness=scope.strength_over_toughness or s_over_t,
+        unread=scope.unread))

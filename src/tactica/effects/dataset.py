@@ -90,7 +90,7 @@ class DatasetEffect:
             return self.reason
         text = self.effect.terms
         if self.options:
-            text = "options: " + "; ".join(o if d == o else f"{o} ({d})"
+            text = "options: " + "; ".join(o if o.endswith(d) else f"{o} ({d})"
                                            for o, d in self.options)
             fixed = [p.terms for p in self.compiled.parts if p.option is None]
             if fixed:

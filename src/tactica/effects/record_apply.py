@@ -197,7 +197,7 @@ class RecordApply:
 
     def _described(self, label: str) -> str:
         does = self.entry.option_terms.get(label)
-        return label if does in (None, label) else f"{label} ({does})"
+        return label if does is None or label.endswith(does) else f"{label} ({does})"
 
     def _why_not(self, part: Part, s: Scenario) -> str | None:
         if part.attack == "ranged" and s.phase != "shooting":
