@@ -560,6 +560,8 @@ def _option(opt: Any, i: int, ctx: _Ctx, out: Compiled,
         return
     named = opt.get("name") if "effect" in opt and "type" not in opt else None
     node = opt.get("effect") if named is not None else opt
+    outer_conds = {c.check.description for raw in ctx.conds for owner in ("attacker", "target")
+                   if (c := compile_condition(raw, owner)).check is not None}
     start, first = len(out.parts), len(out.options)
     before = Counter(out.non_combat)
     go(node, replace(ctx, option=None))
@@ -567,7 +569,8 @@ def _option(opt: Any, i: int, ctx: _Ctx, out: Compiled,
     inner = out.options[first:]  # a choice inside this option (Code Chivalric's deeds)
     del out.options[first:]
     about = ", ".join(k for k in (out.non_combat - before)) or "no combat effect"
-    does = "; ".join(dict.fromkeys(_option_terms(p) for p in parts if p.option is None))
+    does = "; ".join(dict.fromkeys(_option_terms(p, outer_conds) for p in parts
+                                   if p.option is None))
     if inner:
         outer = str(named or opt.get("label") or f"option {i + 1}")
         for label in inner:
@@ -589,11 +592,12 @@ def _option(opt: Any, i: int, ctx: _Ctx, out: Compiled,
     out.parts[start:] = [replace(p, option=label) for p in parts]
 
 
-def _option_terms(p: Part) -> str:
-    """What an option's part does, with its attack type and conditions: "re-roll hit
-    rolls (ones), ranged attacks"."""
+def _option_terms(p: Part, outer: set[str]) -> str:
+    """What an option's part does, with its attack type and its own conditions (not
+    those of the whole choice, ``outer``): "re-roll hit rolls (ones), ranged attacks"."""
     text = _short(p.terms) + (f", {p.attack} attacks" if p.attack else "")
-    when = [c.description for c in p.conditions] + list(p.assumptions)
+    when = [c.description for c in p.conditions if c.description not in outer]
+    when += list(p.assumptions)
     if p.strength_over_toughness:
         when.append("Strength greater than Toughness")
     return text + (f", if {' and '.join(when)}" if when else "")
@@ -657,8 +661,9 @@ def _leaf(node: Raw, ctx: _Ctx, out: Compiled) -> None:
     s_over_t = False
     for raw in ctx.conds:
         p = raw.get("parameters") or {}
-        if raw.get("type") == "attack-stat-compare" and (p.get("attacker_stat"), p.get(
-                "comparison"), p.get("target_stat")) == ("S", "greater-than", "T"):
+        if (raw.get("type") == "attack-stat-compare" and (p.get("attacker_stat"), p.get(
+                "comparison"), p.get("target_stat")) == ("S", "greater-than", "T")) or (
+                p.get("comparison") == "strength-greater-than-toughness"):
             s_over_t = True  # Hulking Brutes: only attacks with S greater than T
             continue
         c = compile_condition(raw, leaf.owner)
