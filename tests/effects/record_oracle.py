@@ -79,7 +79,11 @@ class Attack:
     lethal: bool = False
     S_mod: int = 0
     AP_mod: int = 0
+    #: +A per model, for ``models`` models
     A_mod: int = 0
+    models: int = 10
+    #: Feel No Pain of the target (each unsaved wound of D1 is then lost on a failure)
+    fnp: int | None = None
 
     def unsaved(self) -> F:
         """The mean number of unsaved wounds."""
@@ -93,7 +97,8 @@ class Attack:
         saves = [n for n in (armour, self.invuln) if n is not None]
         need_save = min(saves)
         p_save = F(sum(1 for r in range(2, 7) if r + self.save_mod >= need_save), 6)
-        return (self.attacks + self.A_mod) * wounds * (1 - p_save)
+        lost = 1 if self.fnp is None else F(self.fnp - 1, 6)
+        return (self.attacks + self.A_mod * self.models) * wounds * (1 - p_save) * lost
 
 
 def mortal_mean(dice: int, threshold: int, per: int = 1) -> F:

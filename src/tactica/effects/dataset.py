@@ -118,6 +118,20 @@ class DatasetEffect:
         return self.compiled.reason
 
 
+def _reaches_others(effect: Any) -> bool:
+    """Whether an effect tree buffs units other than its bearer's (an aura, every
+    friendly unit): an enhancement's ``applies_to`` then limits the bearer only (Target
+    Augury Web: a TECHMARINE gives Lethal Hits to a VEHICLE near it)."""
+    if isinstance(effect, Mapping):
+        if effect.get("target") in ("friendly-within-aura", "all-friendly") or \
+                effect.get("type") == "aura":
+            return True
+        return any(_reaches_others(v) for v in effect.values())
+    if isinstance(effect, list):
+        return any(_reaches_others(v) for v in effect)
+    return False
+
+
 def _faction_keys(rules: DatasetRules) -> FactionKeys:
     keywords: dict[str, frozenset[str]] = {}
     own: dict[str, str] = {}
@@ -155,7 +169,10 @@ class DatasetEffects:
                 record.name, compile_effect(effect, record.name, rules.ability))
             compiled.append((record, factions, entry))
             self._behavior[(record.record, record.key or "")] = (raw or {}).get("behavior")
-            self._limits[(record.record, record.key or "")] = (raw or {}).get("applies_to")
+            limit = (raw or {}).get("applies_to")
+            if isinstance(record, Enhancement) and _reaches_others(effect):
+                limit = None  # the bearer's keywords, not those of the units it buffs
+            self._limits[(record.record, record.key or "")] = limit
             self._gaps[(record.record, record.key or "")] = note_gaps(
                 (raw or {}).get("community_notes"))
             if entry is not None:

@@ -19,7 +19,8 @@ of them, ``excluded_keywords``: none of them) and a stratagem's
 the rule may be used on: Anathema Blademastery needs a VIGILATORS unit, Call to Murder a
 CHARACTER that is not a MONSTER. An enhancement's bearer is a CHARACTER model; when the
 attacking unit is led by one (``context.led_by``) its keywords are not the unit's, so the
-limit is then noted as assumed.
+limit is then taken as met; an enhancement that buffs other units (an aura) limits its
+bearer only, not the units it buffs.
 """
 
 from __future__ import annotations

@@ -117,6 +117,9 @@ def pick_option(rule: str, param: str, options: Sequence[str],
     for label in options:
         if wanted in (name_key(label), name_key(does.get(label, ""))):
             return label
+    heads = [o for o in options if name_key(o.split(",")[0]) == wanted]
+    if len(heads) == 1:  # "Lethal Hits" for "Lethal Hits, ranged attacks"
+        return heads[0]
     number = re.fullmatch(r"\s*(?:option\s*)?(\d+)\s*", param, re.IGNORECASE)
     if number and 1 <= int(number.group(1)) <= len(options):
         return options[int(number.group(1)) - 1]
