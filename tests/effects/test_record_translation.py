@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from tactica import calculate
 from tactica.cli import commands
-from tactica.combat.effects import NamedEffectError
+from tactica.combat.exact.effects import NamedEffectError
 
 from . import approx, scenario, target, weapon
 from .record_oracle import Attack, mortal_mean

@@ -37,13 +37,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 from pydantic import ValidationError
 
-from ..combat.scenario import Effect
+from ..combat.contract.scenario import Effect
 from ..dice import FloatArray
 from ..model.abilities import (
     RECOGNISED_WEAPON_ABILITIES,
@@ -51,126 +51,26 @@ from ..model.abilities import (
     parse_weapon_ability,
 )
 from ..names import name_key
+from .compiled import Compiled, Part
 from .dsl_conditions import Attack, Owner, Raw, compile_condition, designated_condition
+from .dsl_tables import (
+    COMBAT_GRANT_WORDS,
+    ENEMY_TARGETS,
+    NON_COMBAT_CORE_RULES,
+    NON_COMBAT_KINDS,
+    NON_COMBAT_ROLLS,
+    NON_COMBAT_STATS,
+    OWN_TARGETS,
+    REROLL_ROLLS,
+    REROLL_WHICH,
+    UNMODELLED_KINDS,
+)
 from .leaf_keys import leaf_scope
 from .model import Condition
 from .mortal_dice import mortal_pmf
 
 __all__ = ["Compiled", "Part", "compile_effect"]
 
-
-_OWN = frozenset({"self", "bearer", "unit", "attached-unit", "selected-models-unit",
-                  "friendly-within-aura", "all-friendly", "triggering-unit", None})
-_ENEMY = frozenset({"defender", "target", "enemy-within-aura", "all-enemy",
-                    "targets-of-selected-unit-attacks", "destroyed-model"})
-
-#: Leaf kinds that do not change the odds of an attack, and what they are about.
-NON_COMBAT_KINDS: dict[str, str] = {
-    "movement-modifier": "movement", "deep-strike": "deployment", "disembark": "movement",
-    "disembark-after-move": "movement", "strategic-reserves-arrival": "reserves",
-    "objective-control-modifier": "objectives", "objective-tag": "objectives",
-    "leadership-modifier": "battle-shock", "battle-shock-test": "battle-shock",
-    "set-battle-shock": "battle-shock", "remove-battle-shock": "battle-shock",
-    "cp-refund": "CP", "cp-gain": "CP", "cp-on-destroy": "CP",
-    "stratagem-cost-modifier": "CP", "resource-gain": "resources",
-    "resource-spend": "resources", "resource-clear": "resources", "fallback-and-act":
-    "movement", "charge-roll-modifier": "charge", "fight-first": "fight order",
-    "fight-last": "fight order", "fight-on-death": "fight order", "shoot-on-death":
-    "shooting eligibility", "fight-eligibility-extension": "fight eligibility",
-    "engagement-passthrough": "movement", "targeting-permission": "target selection",
-    "stratagem-targeting-permission": "stratagem targets", "attack-restriction":
-    "target selection", "unit-tag": "a marker", "detection-range-modifier": "visibility",
-    "unit-attachment": "army building", "unit-keyword-grant": "keywords",
-    "unit-keyword": "keywords", "heal-wounds": "healing", "resurrection":
-    "returning models", "no-effect": "nothing", "firing-deck": "transport",
-    "flyover": "movement", "embark": "transport", "desperate-escape": "movement",
-    "reactive-charge": "charge", "ability-usage-limit": "ability uses",
-    "deadly-demise-threshold": "Deadly Demise", "tracking-token": "a marker",
-    "terrain-area-tag": "terrain", "transport-capacity-conversion": "transport",
-    "issue-orders": "orders", "recovery-pool": "resources", "pool-add-die": "resources",
-    "model-destruction": "removing models", "unit-division": "army building",
-    "ward": "a marker",
-}
-#: Rolls and stats outside an attack's odds.
-_NON_COMBAT_ROLLS = {
-    "miracle-dice": "Miracle dice", "dread-ability-selection": "ability selection",
-    "blessings-of-khorne": "ability selection", "reanimation-protocols": "returning models",
-    "charge": "charge", "advance": "movement", "battle-shock": "battle-shock",
-    "leadership": "battle-shock", "desperate-escape": "movement",
-    "psychic-test": "psychic tests", "normal-move-distance": "movement",
-    "hazardous": "Hazardous tests", "surge": "movement",
-}
-_NON_COMBAT_STATS = {"M": "movement", "Ld": "battle-shock", "OC": "objectives",
-                     "detection-range": "visibility", "Range": "weapon range",
-                     "deadly-demise-threshold": "Deadly Demise", "R": "weapon range",
-                     "range": "weapon range", "deadly-demise-amount": "Deadly Demise"}
-_COMBAT_GRANT_WORDS = ("hit", "wound", "damage", "critical", "lethal", "sustained",
-                       "attack", "cleave", "mortal", "save", "cover")
-_NON_COMBAT_CORE_RULES = frozenset({"charge", "desperate-escape", "overwatch-against-bearer",
-                                    "ordered-retreat", "fall-back", "advance", "embark",
-                                    "disembark", "heroic-intervention"})
-_REROLL = {"ones": "ones", "all-failures": "failed", "any-result": "any"}
-_REROLL_ROLLS = {"hit": "hit", "wound": "wound", "save": "save", "damage": "damage",
-                 "attacks": "attacks", "attacks-characteristic": "attacks",
-                 "weapon-attacks": "attacks"}
-
-
-@dataclass(frozen=True)
-class Part:
-    """One leaf the engine computes, with whose rule it is and what it needs."""
-
-    owner: Owner
-    terms: str
-    conditions: tuple[Condition, ...] = ()
-    assumptions: tuple[str, ...] = ()
-    attack: Attack | None = None
-    option: str | None = None
-    #: only the attacker's weapons with this ability or name (``weapon_keyword``/``_name``)
-    weapon_keyword: str | None = None
-    weapon_name: str | None = None
-    modifiers: tuple[Effect, ...] = ()
-    target_changes: tuple[tuple[str, str, int], ...] = ()
-    context: tuple[tuple[str, object], ...] = ()
-    mortal_before: FloatArray | None = None
-    side: FloatArray | None = None
-    #: only attacks whose Strength is greater than the target's Toughness (``applies_when``)
-    strength_over_toughness: bool = False
-    #: modifier keys no reader understood (listed under ``not_calculated``)
-    unread: tuple[str, ...] = ()
-
-
-@dataclass
-class Compiled:
-    """What one effect tree compiles to."""
-
-    parts: list[Part] = field(default_factory=list)
-    non_combat: Counter[str] = field(default_factory=Counter)
-    unmodelled: list[str] = field(default_factory=list)
-    unknown: Counter[str] = field(default_factory=Counter)
-    options: list[str] = field(default_factory=list)
-    #: modifier keys of combat leaves that no reader understood
-    unread: Counter[str] = field(default_factory=Counter)
-    #: what each option does, by its label
-    option_terms: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def status(self) -> Literal["modelled", "non-combat", "not modelled"]:
-        if self.parts:
-            return "modelled"
-        if not self.unmodelled and not self.unknown:
-            return "non-combat"
-        return "not modelled"
-
-    @property
-    def reason(self) -> str:
-        """Why the status: what is not modelled, else what the rule is about."""
-        if self.status == "not modelled":
-            why = list(dict.fromkeys(self.unmodelled)) + [
-                f"effect kind {k!r} unknown" for k in self.unknown]
-            return "; ".join(why[:3])
-        if self.status == "non-combat":
-            return ", ".join(k for k, _ in self.non_combat.most_common(3)) or "nothing"
-        return ""
 
 
 @dataclass(frozen=True)
@@ -244,15 +144,15 @@ def _defensive_target(m: Raw, target: object, value: int | None) -> bool:
         return True
     if target == "attacker":  # a penalty on the attacker; a bonus is the unit's own
         return value is None or value < 0
-    if target in _ENEMY and target != "defender":
+    if target in ENEMY_TARGETS and target != "defender":
         return True
     return value is not None and value < 0 and m.get("incoming") is not False
 
 
 def _roll_modifier(node: Raw, m: Raw) -> _Leaf:
     roll = str(m.get("roll"))
-    if roll in _NON_COMBAT_ROLLS:
-        return _Leaf(non_combat=_NON_COMBAT_ROLLS[roll])
+    if roll in NON_COMBAT_ROLLS:
+        return _Leaf(non_combat=NON_COMBAT_ROLLS[roll])
     target = node.get("target")
     op = m.get("operation", "add")
     defensive = _defensive_target(m, target, _value(m))
@@ -274,7 +174,7 @@ def _roll_modifier(node: Raw, m: Raw) -> _Leaf:
             return _Leaf("attacker", f"{value:+d} Damage", (e,))
     if roll in ("save", "saving-throw") and value is not None:
         e = _effect(save=value)
-        own = target in _OWN and m.get("incoming") is not False
+        own = target in OWN_TARGETS and m.get("incoming") is not False
         if e is not None:
             return _Leaf("target" if own else "attacker", f"{value:+d} to save rolls", (e,))
     return _Leaf(unmodelled=f"{roll} roll modifier ({op})")
@@ -282,10 +182,10 @@ def _roll_modifier(node: Raw, m: Raw) -> _Leaf:
 
 def _reroll(node: Raw, m: Raw) -> _Leaf:
     roll = str(m.get("roll"))
-    if roll in _NON_COMBAT_ROLLS:
-        return _Leaf(non_combat=_NON_COMBAT_ROLLS[roll])
-    which = _REROLL.get(str(m.get("subset") or m.get("result_scope")))
-    stage = _REROLL_ROLLS.get(roll)
+    if roll in NON_COMBAT_ROLLS:
+        return _Leaf(non_combat=NON_COMBAT_ROLLS[roll])
+    which = REROLL_WHICH.get(str(m.get("subset") or m.get("result_scope")))
+    stage = REROLL_ROLLS.get(roll)
     if stage is None or which is None:
         return _Leaf(unmodelled=f"re-roll of {roll} rolls")
     owner: Owner = "target" if stage == "save" else "attacker"
@@ -296,10 +196,10 @@ def _reroll(node: Raw, m: Raw) -> _Leaf:
 
 def _stat_modifier(node: Raw, m: Raw) -> _Leaf:
     stat = str(m.get("stat"))
-    if stat in _NON_COMBAT_STATS:
-        return _Leaf(non_combat=_NON_COMBAT_STATS[stat])
+    if stat in NON_COMBAT_STATS:
+        return _Leaf(non_combat=NON_COMBAT_STATS[stat])
     target = node.get("target")
-    on_enemy = target in _ENEMY
+    on_enemy = target in ENEMY_TARGETS
     # an AP change on the attacker: "worsen"/"subtract" is a penalty on the enemy's
     # attacks, "add"/"improve" a bonus to the unit's own (Bonded Heroes, Crossfire)
     ap_sign = -1 if m.get("operation") in ("worsen", "subtract") else 1
@@ -378,7 +278,7 @@ def _with_value(word: Any, m: Raw) -> Any:
 def _keyword_grant(node: Raw, m: Raw) -> _Leaf:
     words = list(m.get("keywords") or ()) + ([_with_value(m["keyword"], m)]
                                              if m.get("keyword") else [])
-    if node.get("target") in _ENEMY:
+    if node.get("target") in ENEMY_TARGETS:
         return _Leaf(non_combat="a marker on an enemy unit")
     grants: list[Effect] = []
     unknown: list[str] = []
@@ -415,7 +315,7 @@ def _grant(node: Raw, m: Raw) -> _Leaf:
         return _Leaf(non_combat="psychic tests")
     if kind.casefold() == "stealth":
         return _Leaf("target", "the unit has Stealth", context=(("stealth", True),))
-    if any(w in kind.casefold() for w in _COMBAT_GRANT_WORDS) and not any(
+    if any(w in kind.casefold() for w in COMBAT_GRANT_WORDS) and not any(
             w in kind.casefold() for w in ("heal", "restore", "range", "hazard")):
         return _Leaf(unmodelled=f"ability {kind!r}")
     return _Leaf(non_combat="abilities (" + (kind.replace("-", " ") or "granted") + ")")
@@ -423,7 +323,7 @@ def _grant(node: Raw, m: Raw) -> _Leaf:
 
 def _defensive(node: Raw, m: Raw) -> _Leaf:
     kind = node.get("type")
-    if node.get("target") in _ENEMY:
+    if node.get("target") in ENEMY_TARGETS:
         return _Leaf(unmodelled=f"{kind} for an enemy unit")
     if kind == "feel-no-pain":
         t = m.get("threshold")
@@ -449,7 +349,7 @@ def _mortal(node: Raw, m: Raw) -> _Leaf:
         pmf, terms = mortal_pmf(m)
     except ValueError as exc:
         return _Leaf(unmodelled=str(exc))
-    if node.get("target") in _ENEMY or node.get("target") in (None, "attacker"):
+    if node.get("target") in ENEMY_TARGETS or node.get("target") in (None, "attacker"):
         return _Leaf("attacker", terms + " to the target before the attacks",
                      mortal_before=pmf)
     return _Leaf("attacker", terms + " to your unit", side=pmf)
@@ -463,18 +363,6 @@ _LEAVES: dict[str, Callable[[Raw, Raw], _Leaf]] = {
     "keyword-grant": _keyword_grant, "ability-grant": _grant, "feel-no-pain": _defensive,
     "invulnerable-save": _defensive, "damage-reduction": _defensive, "mortal-wounds": _mortal,
 }
-_UNMODELLED_KINDS = {
-    "dice-gated": "a dice roll decides whether it applies",
-    "dice-table": "a dice roll picks the effect", "risk-reward": "a risk the player takes",
-    "auto-result": "a roll counted as passed or failed", "modifier-immunity":
-    "ignoring modifiers", "replace-roll-from-pool": "replacing a roll with a pooled die",
-    "rule-state": "a rule's state", "persistent-designation": "a lasting designation",
-    "paired-designation": "paired designations", "named-region-state": "a board region",
-    "hazard-rolls": "Hazardous rolls", "miracle-die-operation": "Miracle dice",
-    "dice-pool-allocation": "a pool of dice", "resource-action-menu": "a resource menu",
-}
-
-
 # --- the walk ------------------------------------------------------------------------------
 
 
@@ -527,12 +415,12 @@ def _walk(node: Any, ctx: _Ctx, out: Compiled, name: str,
         _dice_gated(node, ctx, out, name, resolve, depth)
     elif kind == "risk-reward":  # Dark Pacts: the reward chosen; the risk not weighed
         go(node.get("reward"))
-        out.unmodelled.append(_UNMODELLED_KINDS[kind])
+        out.unmodelled.append(UNMODELLED_KINDS[kind])
     elif kind == "auto-result" and ((node.get("modifier") or {}).get("test") or str(
             (node.get("modifier") or {}).get("roll")) not in ("hit", "wound", "save", "damage")):
         out.non_combat["tests passed automatically"] += 1
     elif kind == "rule-state" and (node.get("modifier") or {}).get("rule_kind") == "core-rule" \
-            and (node.get("modifier") or {}).get("rule") in _NON_COMBAT_CORE_RULES:
+            and (node.get("modifier") or {}).get("rule") in NON_COMBAT_CORE_RULES:
         out.non_combat[str(node["modifier"]["rule"]).replace("-", " ")] += 1
     elif kind == "rule-state" and (node.get("modifier") or {}).get("rule") == "benefit-of-cover":
         _leaf({"type": "_cover", "target": node.get("target")}, ctx, out)
@@ -544,8 +432,8 @@ def _walk(node: Any, ctx: _Ctx, out: Compiled, name: str,
         _leaf(node, ctx, out)
     elif kind in NON_COMBAT_KINDS:
         out.non_combat[NON_COMBAT_KINDS[kind]] += 1
-    elif kind in _UNMODELLED_KINDS:
-        out.unmodelled.append(_UNMODELLED_KINDS[kind])
+    elif kind in UNMODELLED_KINDS:
+        out.unmodelled.append(UNMODELLED_KINDS[kind])
     else:
         out.unknown[kind] += 1
 

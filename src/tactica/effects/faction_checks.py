@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..combat.scenario import Scenario
+from ..combat.contract.scenario import Scenario
 from ..names import name_key, normalise
 from .dsl_conditions import Owner
 from .leaf_keys import has_keyword_phrase

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..combat.scenario import Scenario
+from ..combat.contract.scenario import Scenario
 from ..model.abilities import UnknownAbilityError, parse_weapon_ability
 from ..names import name_key, normalise
 from .dsl_conditions import Attack, Owner, Raw, compile_condition

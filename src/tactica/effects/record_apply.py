@@ -17,9 +17,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Literal
 
-from ..combat.scenario import Scenario
+from ..combat.contract.scenario import Scenario
 from ..names import name_key
-from .compiler import Compiled, Part
+from .compiled import Compiled, Part
 from .dsl_conditions import Owner
 from .model import Condition, Outcome
 

@@ -14,16 +14,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-from ..combat.scenario import Scenario
+from ..combat.contract.scenario import Scenario
 from ..names import name_key, normalise
+from .compiled import Compiled
 from .dsl_conditions import Owner
 from .faction_checks import FactionKeys
-from .model import Outcome
+from .model import NamedEffect, Outcome
 
-if TYPE_CHECKING:
-    from .dataset import DatasetEffect
+
+class DatasetEffect(Protocol):
+    """What this module reads of a ``dataset.DatasetEffect`` (not imported: ``dataset``
+    imports this module)."""
+
+    @property
+    def record(self) -> Any: ...
+    @property
+    def factions(self) -> tuple[str, ...]: ...
+    @property
+    def compiled(self) -> Compiled: ...
+    @property
+    def effect(self) -> NamedEffect: ...
 
 __all__ = ["SameName", "candidate_label"]
 
@@ -45,7 +57,8 @@ class SameName:
     status = "modelled"
     reason = ""
 
-    def __init__(self, name: str, groups: Sequence[tuple[DatasetEffect, list[DatasetEffect]]],
+    def __init__(self, name: str,
+                 groups: Sequence[tuple[DatasetEffect, Sequence[DatasetEffect]]],
                  factions: FactionKeys) -> None:
         self.name = name
         self.groups = list(groups)
