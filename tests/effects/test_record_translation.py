@@ -28,6 +28,7 @@ wh40kdc = pytest.importorskip("wh40kdc")
 from wh40kdc.data import raw_data  # noqa: E402
 
 from tactica.effects.dataset import dataset_effects  # noqa: E402
+from tactica.loaders.wh40kdc_rules import dataset_rules  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("pinned_dataset")
 
@@ -330,3 +331,71 @@ def test_coverage_counts_what_records_do() -> None:
     unread = sum(len(e.compiled.unread) > 0 for e in data.entries)
     assert sum(doc["unknown_modifier_keys"].values()) >= unread > 0
     assert 0 < doc["modelled_in_full_share_of_records_with_effect"] < 1
+
+
+# --- wh40kdc's own cruncher as a golden reference ----------------------------------------
+
+_CRUNCHER = {"hit-mod": "hit", "wound-mod": "wound", "strength-mod": "strength",
+             "attacks-mod": "attacks"}
+
+
+def _cruncher_buffs(raw: dict[str, Any]) -> set[tuple[Any, ...]]:
+    """What wh40kdc's cruncher (``cruncher.from_dsl.effect_to_buffs``, attacker
+    perspective) applies to the buffed unit's attacks, in the shooting or fight phase."""
+    from wh40kdc.cruncher.from_dsl import effect_to_buffs
+
+    out: set[tuple[Any, ...]] = set()
+    for phase in ("shooting", "fight"):
+        got = effect_to_buffs(raw["effect"], {"kind": "ability", "abilityKind": "detachment",
+                                              "abilityId": raw["ability_id"]},
+                              {"phase": phase}, "attacker")
+        for buff in got["applied"]:
+            c = buff["contribution"]
+            if c["type"] in _CRUNCHER:
+                out.add((_CRUNCHER[c["type"]], c["value"]))
+            elif c["type"] == "reroll" and c["roll"] in ("hit", "wound"):
+                out.add(("reroll", c["roll"],
+                         {"ones": "ones", "all-failures": "failed"}[c["subset"]]))
+    return out
+
+
+def _ours(parts: Any, owner: str) -> set[tuple[Any, ...]]:
+    out: set[tuple[Any, ...]] = set()
+    for p in parts:
+        if p.owner != owner:
+            continue
+        for m in p.modifiers:
+            out |= {(f, getattr(m, f)) for f in ("hit", "wound", "strength", "attacks")
+                    if getattr(m, f) is not None}
+            if m.reroll in ("hit", "wound") and m.which in ("ones", "failed"):
+                out.add(("reroll", m.reroll, m.which))
+    return out
+
+
+def test_the_translation_agrees_with_wh40kdcs_cruncher() -> None:
+    """Every modelled record whose effect wh40kdc's cruncher turns into a hit, wound,
+    Strength or Attacks modifier or a hit/wound re-roll of the buffed unit's attacks has
+    the same here; the only differences are penalties (-1 to hit or wound) that the
+    record puts on attacks made *on* the unit (``incoming``, Flawless Construction,
+    Prey on the Weak), which the cruncher's attacker view gives the unit's own attacks
+    and this translation gives the enemy's attacks on the unit (the rule's text)."""
+    data = dataset_effects()
+    assert data is not None
+    compared = same = 0
+    for e in data.entries:
+        raw = dataset_rules().effect_of(e.record)
+        if e.status != "modelled" or raw is None or not raw.get("effect"):
+            continue
+        theirs = _cruncher_buffs(dict(raw))
+        if not theirs:
+            continue
+        compared += 1
+        ours = _ours(e.compiled.parts, "attacker")
+        missing = theirs - ours
+        if not missing:
+            same += 1
+            continue
+        for kind, *rest in missing:
+            assert kind in ("hit", "wound") and rest[0] < 0, (e.record.name, missing)
+            assert (kind, rest[0]) in _ours(e.compiled.parts, "target"), e.record.name
+    assert compared >= 130 and same >= 0.8 * compared
