@@ -8,7 +8,8 @@ named circumstance), ``vs_keywords`` (the enemy unit has one of them),
 ``applies_to_keyword(s)`` (the rule's own unit has one of them), ``requires`` (a weapon
 ability such as Torrent, or a circumstance: a Dark Pact made), ``context`` (vs-ranged,
 vs-melee, shooting...), ``anti_keyword``/``anti_threshold`` (an [ANTI-X N+] grant),
-``until``, ``vs_target``, ``while``, ``excluded_target_keywords``. ``leaf_scope`` turns
+``until``, ``vs_target``, ``while``, ``excluded_target_keywords``, ``range_inches``
+(checked against ``context.distance`` when given). ``leaf_scope`` turns
 them into checks on the scenario, an attack type, a weapon filter, an extra grant, or an
 **assumption** (what a scenario cannot state: applied, and the result says so).
 
@@ -51,11 +52,10 @@ READ: dict[str, frozenset[str]] = {
     "_cover": frozenset(),
 }
 #: Keys this module reads as conditions.
-CONDITION_KEYS = frozenset({"applies_when", "condition", "vs_keywords", "applies_to_keyword",
-                            "applies_to_keywords", "requires", "context", "anti_keyword",
-                            "anti_threshold", "until", "vs_target", "while",
-                            "excluded_target_keywords", "exclude_keyword",
-                            "excludes_keyword"})
+CONDITION_KEYS = frozenset({
+    "range_inches", "applies_when", "condition", "vs_keywords", "applies_to_keyword",
+    "applies_to_keywords", "requires", "context", "anti_keyword", "anti_threshold", "until",
+    "vs_target", "while", "excluded_target_keywords", "exclude_keyword", "excludes_keyword"})
 _S_OVER_T = ("attacker-strength-greater-than-target-toughness",
              "attacker-strength-greater-than-toughness")
 _RANGED = frozenset({"vs-ranged", "ranged", "shooting", "vs-shooting"})
@@ -119,6 +119,14 @@ def _any_of(owner: Owner, own: bool, words: Sequence[str], lacks: bool = False) 
     if lacks:
         return Condition(f"{who} is not {label}", f"the {who} is a {label} unit", test)
     return Condition(f"{who} is {label}", f"the {who} is not a {label} unit", test)
+
+
+def _within(inches: float) -> Condition:
+    """``range_inches`` (Bilious Blessing: an enemy unit within 8"): checked against
+    ``context.distance`` when the scenario gives it."""
+    return Condition(f"the target is within {inches:g}\"",
+                     f"the target is beyond {inches:g}\" (context.distance)",
+                     lambda s: s.context.distance is None or s.context.distance <= inches)
 
 
 def _words(value: Any) -> list[str]:
@@ -189,6 +197,10 @@ def leaf_scope(kind: str, m: Raw, owner: Owner) -> LeafScope:
         attack = "ranged" if key in _RANGED else "melee" if key in _MELEE else attack
         if attack is None or key not in _RANGED | _MELEE:
             assumed.append(f"while {_text(context)}")
+    inches = m.get("range_inches")
+    if isinstance(inches, int | float) and not isinstance(inches, bool) and inches > 0:
+        checks.append(_within(float(inches)))
+        assumed.append(f"the target is within {inches:g}\" (unless context.distance says)")
     if m.get("anti_keyword") and isinstance(m.get("anti_threshold"), int):
         grants.append(f"Anti-{m['anti_keyword']} {m['anti_threshold']}+")
     for key, word in (("until", "until"), ("vs_target", "against"), ("while", "while")):
