@@ -415,7 +415,11 @@ def _walk(node: Any, ctx: _Ctx, out: Compiled, name: str,
         _dice_gated(node, ctx, out, name, resolve, depth)
     elif kind == "risk-reward":  # Dark Pacts: the reward chosen; the risk not weighed
         go(node.get("reward"))
-        out.unmodelled.append(UNMODELLED_KINDS[kind])
+        risk = node.get("risk") or {}
+        fail = ((risk.get("on_fail") or {}).get("modifier") or {})
+        out.unmodelled.append(f"the risk taken for it (a {risk.get('test', '?')} test"
+                              + (f"; on a failure {fail.get('count')} mortal wounds to the unit"
+                                 if fail.get("count") else "") + ")")
     elif kind == "auto-result" and ((node.get("modifier") or {}).get("test") or str(
             (node.get("modifier") or {}).get("roll")) not in ("hit", "wound", "save", "damage")):
         out.non_combat["tests passed automatically"] += 1
