@@ -180,7 +180,12 @@ class RecordApply:
                 applied.append(scoped)
         if not applied:
             raise ValueError(f"{self.name}: " + "; ".join(dict.fromkeys(skipped)))
-        return self._outcome(applied, skipped, s)
+        out = self._outcome(applied, skipped, s)
+        chosen = dict.fromkeys(p.option for p in applied if p.option)
+        if param is not None and chosen:  # the option as the record names it
+            out = replace(out, notes=(*out.notes, f"{self.name}: the option "
+                                      + "; ".join(self._described(o) for o in chosen)))
+        return out
 
     def _chosen(self, param: str | None) -> list[Part]:
         options = self.entry.options
