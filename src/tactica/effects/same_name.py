@@ -5,7 +5,8 @@ factions or detachments ("Fire Discipline" is a Dark Angels and an Ultramarines
 stratagem). Naming such a rule gives a ``SameName`` effect that picks, for the scenario
 at hand, the record of the attacking army: of the army's detachment
 (``context.detachment``) when given, then of the unit's faction (``FactionKeys``, for the
-side whose rule it is). One rule left: it applies as that record. None or several: the
+side whose rule it is), and with no detachment given an army rule or core stratagem
+before a detachment's. One rule left: it applies as that record. None or several: the
 name is refused with the candidates named, each as "Name (Detachment)", which names it
 exactly.
 """
@@ -99,6 +100,10 @@ class SameName:
         scores = [max(self._fits(r, s) for r in g[1]) for g in groups]
         best = max(scores)
         fitting = [g for g, n in zip(groups, scores, strict=True) if n and n == best]
+        if len(fitting) > 1 and not army:  # no detachment given: the army's own rule
+            every_army = [g for g in fitting if any(
+                getattr(r.record, "detachment", None) in (None, "", "Core") for r in g[1])]
+            fitting = every_army if len(every_army) == 1 else fitting
         if len(fitting) == 1:
             return fitting[0][0]
         names = "; ".join(candidate_label(r) for g in (fitting or self.groups) for r in g[1])
