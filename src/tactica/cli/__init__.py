@@ -42,6 +42,11 @@ commands.app.command("turn")(turn)
 
 commands.app.command("serve")(serve)
 
+from .plan import matchup_command, plan_command  # noqa: E402
+
+commands.app.command("matchup")(matchup_command)
+commands.app.command("plan")(plan_command)
+
 
 def main() -> None:
     """Run the command line."""

@@ -14,6 +14,7 @@ Each side is a list file, a list's text, or unit names (``tactica.plan.army``).
 from .army import Side, SideError, SideUnit, read_side
 from .cells import Cell, Conditions
 from .matrix import Matchup, matchup, matchup_sides
+from .solver import Plan, Volley, plan, solve
 
-__all__ = ["Cell", "Conditions", "Matchup", "Side", "SideError", "SideUnit", "matchup",
-           "matchup_sides", "read_side"]
+__all__ = ["Cell", "Conditions", "Matchup", "Plan", "Side", "SideError", "SideUnit",
+           "Volley", "matchup", "matchup_sides", "plan", "read_side", "solve"]

@@ -39,7 +39,7 @@ from ..library import Library, load_library
 from ..model.common import RulesVersion
 from ..names import UnknownNameError
 from ..units import UnitError, UnitRef
-from ..units.resolve import resolve_target
+from ..units.resolve import resolve_attacker, resolve_target
 
 __all__ = ["Armed", "Phase", "Side", "SideError", "SideUnit", "read_side"]
 
@@ -191,7 +191,8 @@ def read_side(source: str | Path, lib: Library | None = None, *, name: str | Non
             raise SideError(f"{path}: cannot be read ({exc.__class__.__name__})") from None
     else:
         text = str(source)
-    if path is None and not _is_list(text):
+    named = path is None and not _is_list(text)
+    if named:
         roster = _names_roster(text, lib, rules)
     else:
         try:
@@ -200,7 +201,7 @@ def read_side(source: str | Path, lib: Library | None = None, *, name: str | Non
             raise SideError(str(exc)) from None
         if check:
             _check(roster, text, where, lib)
-    return Side(name=name or roster.name, roster=roster, units=_units(roster, lib),
+    return Side(name=name or roster.name, roster=roster, units=_units(roster, lib, named),
                 source=where)
 
 
@@ -217,7 +218,7 @@ def _labels(bodies: list[RosterUnit]) -> list[str]:
     return out
 
 
-def _units(roster: Roster, lib: Library) -> list[SideUnit]:
+def _units(roster: Roster, lib: Library, named: bool) -> list[SideUnit]:
     prices = price_roster(roster, lib)
     bodies = [u for u in roster.units if u.attached_to is None]
     out = []
@@ -229,18 +230,30 @@ def _units(roster: Roster, lib: Library) -> list[SideUnit]:
             label += " + " + " + ".join(u.name for u in leaders)
         unit = SideUnit(uid=body.id, label=label, body=body, leaders=leaders,
                         points=sum(totals), entry_points=())
-        _arm(unit, roster, lib)
+        _arm(unit, roster, lib, named)
         unit.entry_points = _entry_points(unit, members, totals)
         out.append(unit)
     return out
 
 
-def _arm(unit: SideUnit, roster: Roster, lib: Library) -> None:
+def _fielded(ref: UnitRef, unit: SideUnit, lib: Library, rules: RulesVersion,
+             phase: Phase) -> ListAttacker:
+    """A unit named without a list: the datasheet's default loadout, fielded by
+    ``tactica.units`` (the profile of a weapon with several judged against a MEQ), no
+    detachment."""
+    attacker, side = resolve_attacker(ref, lib, rules, phase)
+    return ListAttacker(attacker=attacker, sheet=side.sheet, unit=unit.body,
+                        led_by=tuple(s.name for s, _ in side.loadouts[1:]), candidates=(),
+                        notes=tuple(side.notes), army_faction=None, detachment=None)
+
+
+def _arm(unit: SideUnit, roster: Roster, lib: Library, named: bool) -> None:
     ref = UnitRef(unit=unit.body.name, models=unit.body.models,
                   led_by=tuple(u.name for u in unit.leaders))
     for phase in PHASES:
         try:
-            built = list_attacker(roster, unit.uid, lib, phase)
+            built = (_fielded(ref, unit, lib, roster.rules, phase) if named
+                     else list_attacker(roster, unit.uid, lib, phase))
             own = ability_effects(built.sheet)
             for leader in built.led_by:
                 own += ability_effects(lib.datasheet(leader, roster.rules), damaged=False)

@@ -30,15 +30,18 @@ import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal
 
 import numpy as np
 
-from .army import Armed, Side
+from ..library import Library, load_library
+from ..model.common import RulesVersion
+from .army import Armed, Side, read_side
 from .cells import Conditions
 from .volley import Outcome, Volleys
 
-__all__ = ["EXHAUSTIVE_LIMIT", "Assignment", "Plan", "Volley", "solve"]
+__all__ = ["CANDIDATES", "EXHAUSTIVE_LIMIT", "Assignment", "Plan", "Volley", "plan", "solve"]
 
 #: At most this many assignments are all evaluated (the plan is then proven optimal).
 EXHAUSTIVE_LIMIT = 5_000
@@ -83,6 +86,23 @@ class Plan:
     def gap(self) -> float | None:
         """The bound less the plan's score (``None`` without a bound)."""
         return None if self.bound is None else self.bound - self.score
+
+    def to_json(self) -> dict[str, Any]:
+        """The document ``tactica plan --json`` prints."""
+        def volleys(vs: tuple[Volley, ...]) -> list[dict[str, Any]]:
+            return [{"target": v.target, "order": list(v.order),
+                     "points_destroyed": v.outcome.points,
+                     "models_destroyed": v.outcome.models,
+                     "p_destroyed": v.outcome.p_destroyed, "damage": v.outcome.damage}
+                    for v in vs]
+        return {"objective": self.objective, "method": self.method, "optimal": self.optimal,
+                "assignments": self.assignments, "bound": self.bound, "gap": self.gap,
+                "attacks_computed": self.steps,
+                "plan": {"score": self.score, "points_destroyed": self.points,
+                         "volleys": volleys(self.volleys)},
+                "naive": {"score": self.naive_score, "points_destroyed": self.naive_points,
+                          "volleys": volleys(self.naive_volleys)},
+                "idle": self.idle, "notes": list(self.notes)}
 
 
 class _Problem:
@@ -246,6 +266,24 @@ def _local_search(p: _Problem, start: Assignment) -> Assignment:
             if v > best_value:
                 best, best_value, improved = tuple(swapped), v, True
     return best
+
+
+def plan(mine: str | Path | Side, enemy: str | Path | Side, *,
+         conditions: Conditions | None = None, forbidden: Iterable[tuple[str, str]] = (),
+         destroy: Iterable[str] = (), library: Library | None = None,
+         rules: RulesVersion = "11th") -> Plan:
+    """The shooting plan of two armies, each a list file, a list's text or unit names
+    (``tactica.plan.army.read_side``); see ``solve``.
+
+    >>> p = plan("Intercessor Squad:5", "Intercessor Squad:5, Gretchin:10")
+    >>> p.method, p.optimal, len(p.volleys), p.points >= p.naive_points
+    ('exhaustive', True, 1, True)
+    """
+    lib = library or load_library()
+    a = mine if isinstance(mine, Side) else read_side(mine, lib, name="my list", rules=rules)
+    b = enemy if isinstance(enemy, Side) else read_side(enemy, lib, name="enemy list",
+                                                        rules=rules)
+    return solve(a, b, conditions, forbidden=forbidden, destroy=destroy)
 
 
 def solve(mine: Side, enemy: Side, conditions: Conditions | None = None, *,
