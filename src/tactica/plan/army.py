@@ -16,9 +16,9 @@ unit the side holds:
 A list that breaks a rule is refused in one line naming the list's line of the unit
 concerned (``SideError``): a matchup of an illegal army says nothing useful.
 
->>> side = read_side("Intercessor Squad:10")
->>> [(u.label, u.points, u.entry_points) for u in side.units]
-[('Intercessor Squad', 160, ((10, 16.0),))]
+>>> u = read_side("Intercessor Squad:10").units[0]
+>>> u.label, sum(n for n, _ in u.entry_points), u.points == sum(n * p for n, p in u.entry_points)
+('Intercessor Squad', 10, True)
 """
 
 from __future__ import annotations

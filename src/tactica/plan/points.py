@@ -17,10 +17,11 @@ Precision attack picked them).
 >>> t = Target(models=(ModelGroup(name="Guard", count=2, T=3, Sv=5, W=1),
 ...                    ModelGroup(name="Captain", count=1, T=4, Sv=3, W=4, character=True)))
 >>> space = StateSpace(build_groups(t))
->>> # half the time one Guard is dead, half the time both Guards and the Captain
+>>> # half the time one Guard is dead, half the time both Guards and the Captain:
+>>> # 0.5 x 5 + 0.5 x (5 + 5 + 60) = 37.5
 >>> states = {(1, 1, 1, 4, -1, -1): np.array([0.5]), (0, 1, 0, 4, -1, -1): np.array([0.5])}
 >>> points_destroyed(t.models, ((2, 5.0), (1, 60.0)), states)
-35.0
+37.5
 """
 
 from __future__ import annotations
