@@ -15,8 +15,8 @@ from pathlib import Path
 
 import tactica
 from tactica.combat import calculate
-from tactica.combat.scenario import Scenario, Target
-from tactica.combat.sequence import Sequence
+from tactica.combat.contract.scenario import Scenario, Target
+from tactica.combat.contract.sequence import Sequence
 
 ROSTERS = Path(__file__).resolve().parents[1] / "fixtures" / "rosters" / "gw-app-11e"
 #: The three real lists of the fixtures that are not Genestealer Cults (the official

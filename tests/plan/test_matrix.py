@@ -16,7 +16,7 @@ import pytest
 
 import tactica
 from tactica.army import EXPORT_FORMATS, export_roster
-from tactica.combat.scenario import Target
+from tactica.combat.contract.scenario import Target
 from tactica.library import load_library
 from tactica.plan import Conditions, Matchup, SideError, matchup_sides, read_side
 from tactica.plan.army import Armed, Side

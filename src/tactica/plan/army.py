@@ -33,7 +33,7 @@ from ..army.formats import RosterParseError, UnsupportedFormatError, parse_roste
 from ..army.pricing import price_roster
 from ..army.roster import Roster, RosterUnit
 from ..army.validation import validate
-from ..combat.scenario import Target
+from ..combat.contract.scenario import Target
 from ..effects.candidates import ability_effects
 from ..library import Library, load_library
 from ..model.common import RulesVersion

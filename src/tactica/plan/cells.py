@@ -10,7 +10,7 @@ charge distance the fight happens only if the charge roll (2D6, 11th/10th turn r
 reaches it, so every expectation is multiplied by P(charge) and P(destroyed) likewise (the
 mixture of the two outcomes).
 
-The numbers come from ``tactica.combat.exact.calculate_exact_from`` (the target's final
+The numbers come from ``tactica.combat.exact.engine.calculate_exact_from`` (the target's final
 state distribution, which gives the points destroyed of each model entry:
 ``tactica.plan.points``); they are those of ``tactica.calculate`` on the same scenario.
 """
@@ -23,11 +23,11 @@ from typing import Any, Literal
 import numpy as np
 
 from ..army.attack import apply_list_effects
-from ..combat.allocation import StateSpace, build_groups
-from ..combat.charge import charge_probability
-from ..combat.exact import Initial, calculate_exact, calculate_exact_from
-from ..combat.result import Result
-from ..combat.scenario import Context, Scenario, ScenarioError, Target
+from ..combat.contract.result import Result
+from ..combat.contract.scenario import Context, Scenario, ScenarioError, Target
+from ..combat.exact.allocation import StateSpace, build_groups
+from ..combat.exact.engine import Initial, calculate_exact, calculate_exact_from
+from ..combat.turn.charge import charge_probability
 from ..effects.candidates import apply_candidates
 from ..rules.turn import get_turn_rules
 from .army import Armed, Phase, SideUnit

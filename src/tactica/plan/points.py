@@ -5,14 +5,14 @@ For a target whose model entries cost ``ppm_j`` points per model, the expected p
 destroyed are the sum over its models of ``ppm x P(model destroyed)``; summed entry by
 entry that is ``sum_j ppm_j x E[models of entry j destroyed]`` (linearity of
 expectation). The exact engine gives the distribution of the target's states (models
-alive per allocation part and the wounds left); ``tactica.combat.turn.alive_per_entry``
+alive per allocation part and the wounds left); ``tactica.combat.turn.exact.alive_per_entry``
 reads each state's models alive per entry, in the order models are removed (the wounded
 model first, then the models in the order listed; CHARACTER models last unless a
 Precision attack picked them).
 
->>> from tactica.combat.scenario import ModelGroup
->>> from tactica.combat.allocation import StateSpace, build_groups
->>> from tactica.combat.scenario import Target
+>>> from tactica.combat.contract.scenario import ModelGroup
+>>> from tactica.combat.exact.allocation import StateSpace, build_groups
+>>> from tactica.combat.contract.scenario import Target
 >>> import numpy as np
 >>> t = Target(models=(ModelGroup(name="Guard", count=2, T=3, Sv=5, W=1),
 ...                    ModelGroup(name="Captain", count=1, T=4, Sv=3, W=4, character=True)))
@@ -30,9 +30,9 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..combat.allocation import State
-from ..combat.scenario import ModelGroup
-from ..combat.turn import alive_per_entry
+from ..combat.contract.scenario import ModelGroup
+from ..combat.exact.allocation import State
+from ..combat.turn.exact import alive_per_entry
 from ..dice import FloatArray
 
 __all__ = ["entry_losses", "points_destroyed"]

@@ -2,7 +2,7 @@
 
 The target's exact state distribution (models alive per allocation part, wounds left on
 the wounded model, and the unsaved attacks so far) is carried from one unit's attack to
-the next (``tactica.combat.exact.calculate_exact_from``, as the sequence engine's shooting
+the next (``tactica.combat.exact.engine.calculate_exact_from``, as the sequence engine's shooting
 steps do: ``docs/sequence.md``), so a unit firing at a target already half destroyed finds
 fewer models to kill, and its surplus damage is lost (overkill); a model left wounded is
 finished first. Each unit's attack is the scenario of its matrix cell
@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from ..combat.allocation import StateSpace, build_groups
-from ..combat.exact import Initial, calculate_exact_from
-from ..combat.scenario import Scenario, ScenarioError, Target
-from ..combat.turn import alive_per_entry
+from ..combat.contract.scenario import Scenario, ScenarioError, Target
+from ..combat.exact.allocation import StateSpace, build_groups
+from ..combat.exact.engine import Initial, calculate_exact_from
+from ..combat.turn.exact import alive_per_entry
 from .army import Armed, Side
 from .cells import Conditions, fresh, pair_scenario
 from .points import points_destroyed
