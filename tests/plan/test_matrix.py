@@ -199,3 +199,12 @@ def test_the_frame_has_a_row_per_cell() -> None:
     assert len(frame) == 2 * 2 * 2  # 1 x 2 units, 2 phases, both sides
     assert set(frame["side"]) == {"mine", "enemy"}
     assert (frame["points_destroyed"] >= 0).all()
+
+
+def test_the_10th_edition_rules_for_unit_names() -> None:
+    """Unit names under the 10th rules: the same matrix is produced, by that rule set
+    (the Lethal Hits choice and the wound roll caps differ, so the numbers may)."""
+    lib = load_library()
+    m = matchup_sides(read_side("Intercessor Squad:10", lib, rules="10th"),
+                      read_side("Gretchin:10, Rhino", lib, rules="10th"))
+    assert m.mine.rules == "10th" and all(c.ok for _, c in m.cells())

@@ -78,6 +78,16 @@ async def test_a_real_list_against_unit_names(client: httpx.AsyncClient) -> None
 
 
 @pytest.mark.anyio
+async def test_lists_uploaded_as_files(client: httpx.AsyncClient) -> None:
+    """A file replaces the pasted text of its side."""
+    orks = (ROSTERS / "official_16.txt").read_bytes()
+    res = await client.post("/plan", data={"mine": MINE, "enemy": "", "value": "points"},
+                            files={"enemy_file": ("orks.txt", orks, "text/plain")})
+    assert res.status_code == 200, res.text
+    assert "Ghazghkull Thraka" in res.text and "The shooting plan:" in res.text
+
+
+@pytest.mark.anyio
 @pytest.mark.parametrize("data,needle", [
     ({"mine": MINE, "enemy": ""}, "enemy list: paste a list"),
     ({"mine": MINE, "enemy": "Gretchn:10"}, "did you mean"),

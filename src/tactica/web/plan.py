@@ -51,6 +51,7 @@ class Form:
     value: str = "points"
     charge: float | None = None
     errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     def state(self) -> dict[str, Any]:
         return {"mine": self.mine, "enemy": self.enemy, "value": self.value,
@@ -148,8 +149,11 @@ async def _answer(request: Request, form: Form) -> HTMLResponse:
 
     context: dict[str, Any] = {"form": form, "values": VALUES, "grids": None, "plan": None,
                                "share": None}
-    if form.mine or form.enemy:
-        context["share"] = f"/plan?s={encode_share(form)}"
+    token = encode_share(form) if form.mine or form.enemy else ""
+    if len(token) > MAX_SHARE:
+        form.notes.append("these lists are too long for a share link")
+    elif token:
+        context["share"] = f"/plan?s={token}"
     if not form.errors and form.mine and form.enemy:
         lib: Library = request.app.state.library()
         work = asyncio.get_running_loop().run_in_executor(_WORKER, _compute, form, lib)
@@ -172,7 +176,20 @@ async def plan_page(request: Request, s: str | None = None) -> HTMLResponse:
 
 @router.post("/plan", response_class=HTMLResponse)
 async def plan_post(request: Request) -> HTMLResponse:
-    """The form's answer (``application/x-www-form-urlencoded``)."""
+    """The form's answer: ``application/x-www-form-urlencoded``, or ``multipart/form-data``
+    with the lists as files (``mine_file``, ``enemy_file``: a file replaces the pasted
+    text of its side)."""
+    if request.headers.get("content-type", "").startswith("multipart/form-data"):
+        fields: dict[str, str] = {}
+        async with request.form(max_files=2, max_fields=10) as data:
+            for key, item in data.multi_items():
+                if isinstance(item, str):
+                    fields.setdefault(key, item)
+                elif key in ("mine_file", "enemy_file"):
+                    text = (await item.read()).decode("utf-8", errors="replace")
+                    if text.strip():
+                        fields[key.removesuffix("_file")] = text
+        return await _answer(request, _form(fields))
     body = (await request.body()).decode("utf-8", errors="replace")
-    fields = {k: v[0] for k, v in parse_qs(body, keep_blank_values=True).items()}
-    return await _answer(request, _form(fields))
+    plain = {k: v[0] for k, v in parse_qs(body, keep_blank_values=True).items()}
+    return await _answer(request, _form(plain))
