@@ -11,7 +11,7 @@ import math
 import pytest
 
 from tactica.library import load_library
-from tactica.plan import Side, read_side, solve
+from tactica.plan import Side, matchup_sides, read_side, solve
 from tactica.plan.army import Armed
 from tactica.plan.cells import Conditions, pair_scenario
 from tactica.plan.solver import Plan
@@ -152,3 +152,24 @@ def test_a_real_plan_equals_the_sequence_engine(pair: tuple[str, str]) -> None:
 
 def test_the_real_lists_are_the_ones_of_the_fixtures() -> None:
     assert all((ROSTERS / name).is_file() for name in REAL_LISTS)
+
+
+def test_the_threat_objective_removes_the_most_threat() -> None:
+    """Each enemy unit's threat is its best shooting plus its best fight against my units
+    (the enemy's side of the matrix); a volley removes that share of it per model
+    destroyed; the plan is the best assignment for it."""
+    lib = load_library()
+    mine = read_side("Intercessor Squad:10, Hellblaster Squad:5", lib)
+    enemy = read_side("Gretchin:10, Boyz:10", lib)
+    plan = solve(mine, enemy, objective="threat")
+    m = matchup_sides(mine, enemy, sides=("enemy",))
+    for v in plan.volleys:
+        threat = sum(max(c.points for _, c in m.cells() if c.attacker == v.target
+                         and c.phase == phase and c.ok) for phase in ("shooting", "fight"))
+        models = sum(n for n, _ in enemy.unit(v.target).entry_points)
+        assert math.isclose(v.outcome.threat, threat / models * v.outcome.models,
+                            abs_tol=1e-9)
+    assert math.isclose(plan.score, sum(v.outcome.threat for v in plan.volleys),
+                        abs_tol=1e-9)
+    assert "threat" in plan.objective or "next turn" in plan.objective
+    assert plan.score >= plan.naive_score - 1e-9

@@ -162,11 +162,16 @@ def plan_command(
     destroy: Annotated[list[str] | None, typer.Option(
         "--destroy", help="maximise the chance to destroy this enemy unit (repeatable; "
         "then the points)")] = None,
+    objective: Annotated[str, typer.Option(
+        "--objective", help="points (expected points destroyed) or threat (the enemy's "
+        "expected points destroyed next turn, removed)")] = "points",
     stationary: Stationary = False, half_range: HalfRange = False, cover: Cover = False,
     stratagem: Stratagem = None, rules: Rules = "11th", json_out: Json = False,
 ) -> None:
     """The shooting plan: each of my shooting units at one enemy unit, to destroy the most
     points (exact, overkill counted), beside the naive plan."""
+    if objective not in ("points", "threat"):
+        fail(f"--objective {objective}: points or threat")
     pairs = []
     for text in forbid or ():
         a, sep, t = text.partition(">")
@@ -175,7 +180,8 @@ def plan_command(
         pairs.append((a.strip(), t.strip()))
     p = plan(mine, enemy, conditions=_conditions(None, stationary, half_range, cover,
                                                  stratagem),
-             forbidden=pairs, destroy=destroy or (), library=load_library(), rules=rules)
+             forbidden=pairs, destroy=destroy or (), objective=objective,  # type: ignore[arg-type]
+             library=load_library(), rules=rules)
     if json_out:
         typer.echo(json.dumps(p.to_json(), indent=2))
         return

@@ -22,6 +22,11 @@ How the plan is found, and how close to the optimum it is:
 
 The naive plan (each unit at its own best target, alone) is evaluated exactly as well and
 shown beside the plan.
+
+Objectives: the expected points destroyed (default); the chance to destroy named enemy
+units (summed), then the points; or the enemy's threat removed: each enemy unit's
+expected points destroyed next turn (``threats``: its best shooting plus its best fight
+against my units, exact cells), shared evenly by its models, times the models destroyed.
 """
 
 from __future__ import annotations
@@ -37,8 +42,8 @@ import numpy as np
 
 from ..library import Library, load_library
 from ..model.common import RulesVersion
-from .army import Armed, Side, read_side
-from .cells import Conditions
+from .army import PHASES, Armed, Side, read_side
+from .cells import Conditions, compute_cell
 from .volley import Outcome, Volleys
 
 __all__ = ["CANDIDATES", "EXHAUSTIVE_LIMIT", "Assignment", "Plan", "Volley", "plan", "solve"]
@@ -48,6 +53,7 @@ EXHAUSTIVE_LIMIT = 5_000
 #: The local search moves a unit to one of this many of its best targets (alone).
 CANDIDATES = 4
 
+Objective = Literal["points", "threat"]
 Method = Literal["exhaustive", "integer programme + local search", "nothing to assign"]
 Score = tuple[float, float]
 #: An assignment: the target index of each shooter (``None``: no target allowed).
@@ -93,7 +99,8 @@ class Plan:
             return [{"target": v.target, "order": list(v.order),
                      "points_destroyed": v.outcome.points,
                      "models_destroyed": v.outcome.models,
-                     "p_destroyed": v.outcome.p_destroyed, "damage": v.outcome.damage}
+                     "p_destroyed": v.outcome.p_destroyed, "damage": v.outcome.damage,
+                     "threat_removed": v.outcome.threat}
                     for v in vs]
         return {"objective": self.objective, "method": self.method, "optimal": self.optimal,
                 "assignments": self.assignments, "bound": self.bound, "gap": self.gap,
@@ -105,12 +112,33 @@ class Plan:
                 "idle": self.idle, "notes": list(self.notes)}
 
 
+def threats(mine: Side, enemy: Side) -> list[float]:
+    """Each enemy unit's threat: the points it can expect to destroy next turn, its best
+    shooting at one of my units plus its best fight against one (after a charge), from
+    the exact cells of the enemy's side of the matrix."""
+    out = []
+    for foe in enemy.units:
+        total = 0.0
+        for phase in PHASES:
+            cells = [compute_cell(foe, u, phase, enemy.rules, Conditions()) for u in mine.units]
+            total += max((c.points for c in cells if c.ok), default=0.0)
+        out.append(total)
+    return out
+
+
 class _Problem:
     def __init__(self, mine: Side, enemy: Side, conditions: Conditions,
-                 forbidden: Iterable[tuple[str, str]], destroy: Iterable[str]) -> None:
+                 forbidden: Iterable[tuple[str, str]], destroy: Iterable[str],
+                 objective: Objective = "points") -> None:
         self.volleys = Volleys(mine, enemy, conditions)
         self.mine, self.enemy = mine, enemy
         self.named = {enemy.units.index(enemy.unit(n)) for n in destroy}
+        self.threat = objective == "threat" and not self.named
+        if self.threat:
+            self.threats = threats(mine, enemy)
+            for j, (unit, t) in enumerate(zip(enemy.units, self.threats, strict=True)):
+                models = sum(n for n, _ in unit.entry_points)
+                self.volleys.threat[j] = t / models if models else 0.0
         banned = {(mine.units.index(mine.unit(a)), enemy.units.index(enemy.unit(t)))
                   for a, t in forbidden}
         self.idle: dict[str, str] = {}
@@ -132,9 +160,13 @@ class _Problem:
     def score(self, o: Outcome, j: int) -> Score:
         if self.named:
             return (o.p_destroyed if j in self.named else 0.0, o.points)
+        if self.threat:
+            return (o.threat, o.points)
         return (o.points, o.points)
 
     def cap(self, j: int) -> float:
+        if self.threat:
+            return self.threats[j]
         return 1.0 if self.named else float(self.enemy.units[j].points)
 
     def rate(self, j: int) -> float:
@@ -144,6 +176,8 @@ class _Problem:
         if self.named:
             return (1.0 / sum(g.count * g.W for g in target.models)
                     if j in self.named else 0.0)
+        if self.threat:
+            return self.volleys.threat[j] / min(g.W for g in target.models)
         return max(ppm / g.W for (_, ppm), g in zip(self.enemy.units[j].entry_points,
                                                       target.models, strict=True))
 
@@ -270,8 +304,8 @@ def _local_search(p: _Problem, start: Assignment) -> Assignment:
 
 def plan(mine: str | Path | Side, enemy: str | Path | Side, *,
          conditions: Conditions | None = None, forbidden: Iterable[tuple[str, str]] = (),
-         destroy: Iterable[str] = (), library: Library | None = None,
-         rules: RulesVersion = "11th") -> Plan:
+         destroy: Iterable[str] = (), objective: Objective = "points",
+         library: Library | None = None, rules: RulesVersion = "11th") -> Plan:
     """The shooting plan of two armies, each a list file, a list's text or unit names
     (``tactica.plan.army.read_side``); see ``solve``.
 
@@ -283,21 +317,27 @@ def plan(mine: str | Path | Side, enemy: str | Path | Side, *,
     a = mine if isinstance(mine, Side) else read_side(mine, lib, name="my list", rules=rules)
     b = enemy if isinstance(enemy, Side) else read_side(enemy, lib, name="enemy list",
                                                         rules=rules)
-    return solve(a, b, conditions, forbidden=forbidden, destroy=destroy)
+    return solve(a, b, conditions, forbidden=forbidden, destroy=destroy, objective=objective)
 
 
 def solve(mine: Side, enemy: Side, conditions: Conditions | None = None, *,
           forbidden: Iterable[tuple[str, str]] = (), destroy: Iterable[str] = (),
-          exhaustive_limit: int = EXHAUSTIVE_LIMIT) -> Plan:
+          objective: Objective = "points", exhaustive_limit: int = EXHAUSTIVE_LIMIT) -> Plan:
     """The shooting plan of ``mine`` against ``enemy`` (the module text). ``forbidden``:
     (my unit, enemy unit) pairs that cannot shoot (out of range, not visible);
-    ``destroy``: enemy units whose destruction is the objective (default: points)."""
-    p = _Problem(mine, enemy, conditions or Conditions(), forbidden, destroy)
-    objective = ("P(destroyed) of " + ", ".join(enemy.units[j].label for j in sorted(p.named))
-                 if p.named else "expected points destroyed")
+    ``destroy``: enemy units whose destruction is the objective; otherwise ``objective``
+    "points" (expected points destroyed) or "threat" (the enemy's expected points
+    destroyed next turn removed: ``threats``, shared evenly by each unit's models)."""
+    p = _Problem(mine, enemy, conditions or Conditions(), forbidden, destroy, objective)
+    if p.named:
+        what = "P(destroyed) of " + ", ".join(enemy.units[j].label for j in sorted(p.named))
+    elif p.threat:
+        what = "the enemy's expected points destroyed next turn, removed"
+    else:
+        what = "expected points destroyed"
     notes: list[str] = []
     if not p.shooters:
-        return Plan(objective, (), 0.0, 0.0, (), 0.0, 0.0, "nothing to assign", True, 0,
+        return Plan(what, (), 0.0, 0.0, (), 0.0, 0.0, "nothing to assign", True, 0,
                     None, 0, p.idle)
     naive = p.naive()
     size = p.size()
@@ -314,6 +354,6 @@ def solve(mine: Side, enemy: Side, conditions: Conditions | None = None, *,
             notes.append("the exact value exceeds the bound: a leader's models took the "
                          "wounds in another order than the bound assumes")
     value, naive_value = p.value(best), p.value(naive)
-    return Plan(objective, p.describe(best), value[1], value[0], p.describe(naive),
+    return Plan(what, p.describe(best), value[1], value[0], p.describe(naive),
                 naive_value[1], naive_value[0], method, optimal, size, bound,
                 p.volleys.steps, p.idle, tuple(notes))

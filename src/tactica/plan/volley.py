@@ -15,7 +15,7 @@ orders (a, b, c) and (a, b, d) compute (a, b) once.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -45,6 +45,7 @@ class Outcome:
     models: float
     p_destroyed: float
     damage: float
+    threat: float = 0.0  # the target's threat removed (``Volleys.threat``)
 
     @staticmethod
     def of(target: Target, entry_points: tuple[tuple[int, float], ...],
@@ -77,6 +78,9 @@ class Volleys:
         self._outcomes: dict[tuple[int, tuple[int, ...]], Outcome] = {}
         self._best: dict[tuple[int, frozenset[int]], tuple[tuple[int, ...], Outcome]] = {}
         self.steps = 0  # attacks computed (for the report)
+        #: unit index -> the threat each of its models carries (``Outcome.threat`` is
+        #: that times the models destroyed)
+        self.threat: dict[int, float] = {}
 
     def scenario(self, i: int, j: int) -> Scenario | str:
         """Unit ``i``'s shooting at unit ``j``, or why it cannot."""
@@ -121,8 +125,9 @@ class Volleys:
         """The outcome of the volley ``order`` at unit ``j``."""
         key = (j, order)
         if key not in self._outcomes:
-            self._outcomes[key] = (ZERO if not order else Outcome.of(
+            o = (ZERO if not order else Outcome.of(
                 self.target(j), self.enemy.units[j].entry_points, self.state(j, order)))
+            self._outcomes[key] = replace(o, threat=self.threat.get(j, 0.0) * o.models)
         return self._outcomes[key]
 
     def best(self, j: int, shooters: frozenset[int], score: Any
