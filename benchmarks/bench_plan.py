@@ -60,12 +60,15 @@ def table(runs: int) -> str:
         rows.append(f"| matrix, {label} ({len(a.units)} x {len(b.units)} units, both "
                     f"phases, both sides: {cells} cells) | {statistics.median(times):.2f} | "
                     f"{min(times):.2f} | 2 | |")
-    a, b = _sides(AELDARI, ORKS, shooters=10)
-    times, p = _cpu(lambda: solve(a, b), runs)
-    rows.append(f"| plan, Aeldari v Orks (10 shooting units x {len(b.units)} targets) | "
-                f"{statistics.median(times):.2f} | {min(times):.2f} | 5 | {p.method}: "
-                f"{p.points:.1f} points destroyed (naive plan {p.naive_points:.1f}); bound "
-                f"{p.bound:.1f}; {p.steps} attacks computed |")
+    for mine, enemy, shooters, label in ((AELDARI, ORKS, 10, "Aeldari v Orks"),
+                                         (CHAOS_KNIGHTS, ORKS, None, "Chaos Knights v Orks")):
+        a, b = _sides(mine, enemy, shooters=shooters)
+        times, p = _cpu(lambda a=a, b=b: solve(a, b), runs)
+        rows.append(f"| plan, {label} ({len(a.units)} shooting units x {len(b.units)} "
+                    f"targets) | {statistics.median(times):.2f} | {min(times):.2f} | "
+                    f"{5 if shooters == 10 else ''} | {p.method}: {p.points:.1f} points "
+                    f"destroyed (naive plan {p.naive_points:.1f}); bound {p.bound:.1f}; "
+                    f"{p.steps} attacks computed |")
     return "\n".join([
         f"Machine: {platform.machine()}, Python {platform.python_version()}; CPU seconds "
         f"(process time), {runs} runs, the sides read beforehand; "

@@ -70,6 +70,8 @@ def test_plan_shows_the_plan_beside_the_naive_plan() -> None:
     (["matchup", MINE, ENEMY, "--stratagem", "Nobody=Command Re-roll: hit"], "Nobody"),
     (["plan", MINE, ENEMY, "--forbid", "Rhino"], "MY UNIT>ENEMY UNIT"),
     (["plan", MINE, ENEMY, "--destroy", "Ghazghkull"], "Ghazghkull"),
+    (["plan", MINE, "no/such/list.txt"], "no such file"),
+    (["plan", MINE, ENEMY, "--objective", "fun"], "--objective fun"),
 ])
 def test_refusals_are_one_line(args: list[str], needle: str) -> None:
     res = runner.invoke(commands.app, args, env=WIDE)

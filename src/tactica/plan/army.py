@@ -193,6 +193,9 @@ def read_side(source: str | Path, lib: Library | None = None, *, name: str | Non
         text = str(source)
     named = path is None and not _is_list(text)
     if named:
+        if text.strip().lower().endswith((".txt", ".json", ".ros", ".rosz")) or "/" in text:
+            raise SideError(f"{text.strip()}: no such file (or write unit names separated "
+                            "by commas)")
         roster = _names_roster(text, lib, rules)
     else:
         try:
