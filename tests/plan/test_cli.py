@@ -71,6 +71,7 @@ def test_plan_shows_the_plan_beside_the_naive_plan() -> None:
     (["plan", MINE, ENEMY, "--forbid", "Rhino"], "MY UNIT>ENEMY UNIT"),
     (["plan", MINE, ENEMY, "--destroy", "Ghazghkull"], "Ghazghkull"),
     (["plan", MINE, "no/such/list.txt"], "no such file"),
+    (["matchup", MINE, ENEMY, "--stratagem", "Rhino=Fire Overwatchh"], "Fire Overwatch"),
     (["plan", MINE, ENEMY, "--objective", "fun"], "--objective fun"),
 ])
 def test_refusals_are_one_line(args: list[str], needle: str) -> None:

@@ -17,6 +17,7 @@ state distribution, which gives the points destroyed of each model entry:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -49,6 +50,19 @@ class Conditions:
     half_range: bool = False
     cover: bool = False
     stratagems: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def check(self, units: Iterable[SideUnit], rules: str) -> None:
+        """Refuse a stratagem named for a unit no side has, or a name no rule has
+        (``UnknownNameError`` / ``UnknownEffectError``, with close names)."""
+        from ..effects import find_effect
+        from ..names import UnknownNameError, suggest
+
+        known = sorted({u.label for u in units})
+        for label, names in self.stratagems.items():
+            if label not in known:
+                raise UnknownNameError("unit", label, suggest(label, known))
+            for name in names:
+                find_effect(name, rules)
 
     def context(self, armed: Armed, phase: Phase) -> Context:
         built = armed.built

@@ -110,12 +110,7 @@ def matchup_sides(mine: Side, enemy: Side, *, phases: Iterable[Phase] = PHASES,
                   conditions: Conditions | None = None) -> Matchup:
     """The matrix of two sides already read."""
     conditions = conditions or Conditions()
-    known = {u.label for u in (*mine.units, *enemy.units)}
-    for label in conditions.stratagems:
-        if label not in known:
-            from ..names import UnknownNameError, suggest
-
-            raise UnknownNameError("unit", label, suggest(label, sorted(known)))
+    conditions.check((*mine.units, *enemy.units), mine.rules)
     m = Matchup(mine, enemy, conditions)
     for side in sides:
         attackers, defenders = m.attackers(side), m.defenders(side)

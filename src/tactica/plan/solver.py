@@ -328,7 +328,9 @@ def solve(mine: Side, enemy: Side, conditions: Conditions | None = None, *,
     ``destroy``: enemy units whose destruction is the objective; otherwise ``objective``
     "points" (expected points destroyed) or "threat" (the enemy's expected points
     destroyed next turn removed: ``threats``, shared evenly by each unit's models)."""
-    p = _Problem(mine, enemy, conditions or Conditions(), forbidden, destroy, objective)
+    conditions = conditions or Conditions()
+    conditions.check(mine.units, mine.rules)
+    p = _Problem(mine, enemy, conditions, forbidden, destroy, objective)
     if p.named:
         what = "P(destroyed) of " + ", ".join(enemy.units[j].label for j in sorted(p.named))
     elif p.threat:
