@@ -102,7 +102,8 @@ class Matchup:
                 "conditions": {"charge": c.charge, "stationary": c.stationary,
                                "half_range": c.half_range, "cover": c.cover,
                                "stratagems": {k: list(v) for k, v in c.stratagems.items()}},
-                "cells": self.to_records()}
+                "cells": [{**r, "notes": list(c.notes)} for r, (_, c) in
+                          zip(self.to_records(), self.cells(), strict=True)]}
 
 
 def matchup_sides(mine: Side, enemy: Side, *, phases: Iterable[Phase] = PHASES,
