@@ -44,7 +44,7 @@ from ..library import Library, load_library
 from ..model.common import RulesVersion
 from .army import PHASES, Armed, Side, read_side
 from .cells import Conditions, compute_cell
-from .volley import Outcome, Volleys
+from .volley import MAX_ORDERS, Outcome, Volleys
 
 __all__ = ["CANDIDATES", "EXHAUSTIVE_LIMIT", "Assignment", "Plan", "Volley", "plan", "solve"]
 
@@ -355,6 +355,10 @@ def solve(mine: Side, enemy: Side, conditions: Conditions | None = None, *,
         if bound < p.value(best)[0] - 1e-9:
             notes.append("the exact value exceeds the bound: a leader's models took the "
                          "wounds in another order than the bound assumes")
+    if any(len(s) > MAX_ORDERS for s in p.groups(best).values()):
+        notes.append(f"at a target shot by more than {MAX_ORDERS} units, they fire in the "
+                     "order of what each does alone, the most first (not every order is "
+                     "tried)")
     value, naive_value = p.value(best), p.value(naive)
     return Plan(what, p.describe(best), value[1], value[0], p.describe(naive),
                 naive_value[1], naive_value[0], method, optimal, size, bound,
