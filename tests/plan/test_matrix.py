@@ -208,3 +208,15 @@ def test_the_10th_edition_rules_for_unit_names() -> None:
     m = matchup_sides(read_side("Intercessor Squad:10", lib, rules="10th"),
                       read_side("Gretchin:10, Rhino", lib, rules="10th"))
     assert m.mine.rules == "10th" and all(c.ok for _, c in m.cells())
+
+
+def test_a_weapon_with_a_ranged_and_a_melee_datasheet_entry_fights(
+        matrices: dict[tuple[str, str], Matchup]) -> None:
+    """The Avatar of Khaine's datasheet has two weapons named The Wailing Doom, one
+    ranged, one melee; the list names it once: it shoots with the one and fights with the
+    other (the datasheet's melee profiles)."""
+    m = matrices[("official_9.txt", "official_16.txt")]
+    cells = [c for s, c in m.cells() if s == "mine" and c.attacker == "Avatar of Khaine"]
+    assert cells and all(c.ok for c in cells)
+    fight = m.cell("mine", "fight", "Avatar of Khaine", "Warboss")
+    assert fight.points > 0
