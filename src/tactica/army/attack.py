@@ -91,7 +91,8 @@ def _weapon(sheet: Datasheet, item: str, melee: bool | None = None) -> Weapon | 
     found = [w for w in sheet.weapons if name_key(w.name) == key
              or name_key(w.name).rstrip("s") == key.rstrip("s")]
     of_phase = [w for w in found if any(p.is_melee == melee for p in w.profiles)]
-    return (of_phase or found or [None])[0]
+    chosen = of_phase or found
+    return chosen[0] if chosen else None
 
 
 def _line(p: WeaponProfile, name: str, count: int) -> WeaponLine:
