@@ -42,6 +42,10 @@ commands.app.command("turn")(turn)
 
 commands.app.command("serve")(serve)
 
+from .mcp_command import mcp  # noqa: E402
+
+commands.app.command("mcp")(mcp)
+
 
 def main() -> None:
     """Run the command line."""
