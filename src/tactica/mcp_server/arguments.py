@@ -8,12 +8,12 @@ rather than ignored.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator
 
-from ..combat.sequence import Sequence
 from ..combat.scenario import Context, EffectEntry
+from ..combat.sequence import Sequence
 from ..model.common import RulesVersion
 from ..units.scenario import ScenarioDocument, UnitRef
 
@@ -36,6 +36,16 @@ MAX_LIST_BYTES = 256 * 1024
 MAX_TRIALS = 1_000_000
 
 _NAME = Field(min_length=1, max_length=200)
+
+
+def _kind(value: Any) -> str:
+    return "Name" if isinstance(value, str) else "Unit"
+
+
+#: A unit by name, or as fielded; the tags are capitalised so that a refusal's field path
+#: leaves them out (``attacker.models``, not ``attacker.Unit.models``).
+UnitArg = Annotated[Annotated[str, Tag("Name")] | Annotated[UnitRef, Tag("Unit")],
+                    Discriminator(_kind)]
 
 
 class _Args(BaseModel):
@@ -78,9 +88,9 @@ class CalculateArgs(_Args):
 class SimulateArgs(_Args):
     """One unit attacking another, by name (the scenario contract's unit references)."""
 
-    attacker: str | UnitRef = Field(description="the attacking unit: its name, or "
+    attacker: UnitArg = Field(description="the attacking unit: its name, or "
                                     "{unit, models, wargear, led_by, weapons, profiles}")
-    defender: str | UnitRef = Field(description="the target: a unit name, a standard "
+    defender: UnitArg = Field(description="the target: a unit name, a standard "
                                     "target (meq, geq, teq, ...), or {unit, models, "
                                     "wargear, led_by}")
     phases: tuple[Literal["shooting", "charge", "fight"], ...] = Field(
