@@ -21,9 +21,10 @@ Every call is bounded:
   finishes in the background holding its worker, which the size bounds above keep to a
   few seconds.
 
-The library and every faction's rules are loaded once, on a thread started with the
-server (``warm_up``), so the server answers ``initialize`` at once and the first tool
-call does not pay for the loading (it waits for it, up to ``STARTUP_TIMEOUT``).
+The library and every faction's rules are loaded once, on a thread (``warm_up``) started
+by the first ``tools/list`` or ``tools/call``, not before: the server answers
+``initialize`` with nothing but its imports done, and loading does not compete with that
+answer. A call made while the library loads waits for it (up to ``STARTUP_TIMEOUT``).
 """
 
 from __future__ import annotations
@@ -75,6 +76,22 @@ class _Warm:
     done: threading.Event = field(default_factory=threading.Event)
     library: Library | None = None
     error: str | None = None
+    started: bool = False
+
+    def start(self) -> None:
+        """Start loading, once."""
+        if not self.started:
+            self.started = True
+            threading.Thread(target=self._run, name="tactica-mcp-warm-up",
+                             daemon=True).start()
+
+    def _run(self) -> None:
+        try:
+            self.library = warm_up()
+        except Exception as exc:  # reported to every call rather than crashing the server
+            self.error = f"the unit library could not be loaded: {one_line(exc)}"
+        finally:
+            self.done.set()
 
 
 def warm_up() -> Library:
@@ -89,21 +106,6 @@ def warm_up() -> Library:
 
     library.find_rules("Deep Strike")  # the index of every datasheet's abilities
     return library
-
-
-def _start_warm_up() -> _Warm:
-    warm = _Warm()
-
-    def run() -> None:
-        try:
-            warm.library = warm_up()
-        except Exception as exc:  # reported to every call rather than crashing the server
-            warm.error = f"the unit library could not be loaded: {one_line(exc)}"
-        finally:
-            warm.done.set()
-
-    threading.Thread(target=run, name="tactica-mcp-warm-up", daemon=True).start()
-    return warm
 
 
 def _text(payload: str, error: bool = False) -> types.CallToolResult:
@@ -136,6 +138,7 @@ class _Calls:
         self.slots = threading.BoundedSemaphore(limits.workers)
 
     async def library(self) -> Library | types.CallToolResult:
+        self.warm.start()
         if not self.warm.done.is_set():
             ready = await anyio.to_thread.run_sync(self.warm.done.wait, STARTUP_TIMEOUT,
                                                    abandon_on_cancel=True)
@@ -199,12 +202,14 @@ class _Calls:
 
 
 def create_server(limits: Limits | None = None) -> Server[Any]:
-    """The tactica MCP server (not yet running); its library starts loading now."""
+    """The tactica MCP server (not yet running); its library loads from the first
+    ``tools/list`` or ``tools/call`` on."""
     from .. import __version__
 
-    calls = _Calls(limits or Limits(), _start_warm_up())
+    calls = _Calls(limits or Limits(), _Warm())
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        calls.warm.start()
         return types.ListToolsResult(tools=calls.tools)
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams
