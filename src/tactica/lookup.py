@@ -5,9 +5,10 @@ models it, and the library's units by faction and keyword.
 detachment rule, army rule, core rule and datasheet ability of that name
 (``Library.find_rules``), each with its record as data, and the calculator's status: a
 faction rule of the bundled dataset says ``modelled`` with its terms or why not
-(``tactica.effects.dataset``), a seed-page rule that is a named effect says
-``modelled``, a core ability the engine computes says which edition's text it follows
-(``tactica.rules.notes``).
+(``tactica.effects.dataset``), a core ability the engine computes says which edition's
+text it follows (``tactica.rules.notes``), a weapon ability that it is computed from the
+weapon's profile (``tactica.model.abilities``), a seed-page rule that is a named effect
+says ``modelled``.
 
 >>> from tactica.library import load_seed_library
 >>> [e.kind for e in rule_entries("Primed and Readied", library=load_seed_library())]
@@ -83,6 +84,9 @@ def _calculator(item: Any, name: str, rules: str) -> str:
     note = rule_note(name, rules)  # type: ignore[arg-type]
     if note is not None:
         return f"modelled: {note}"
+    weapon = _weapon_ability(name)
+    if weapon is not None:
+        return weapon
     try:
         effect, _ = find_effect(name, rules, hints=False, dataset=False)
     except LookupError as exc:  # not a named effect; a non-combat rule says why
@@ -92,6 +96,23 @@ def _calculator(item: Any, name: str, rules: str) -> str:
         return "not modelled: the calculator does not apply it by name"
     return f"modelled ({effect.terms}; {effect.cp} CP)" if effect.cp else \
         f"modelled ({effect.terms})"
+
+
+def _weapon_ability(name: str) -> str | None:
+    """The status of a weapon ability (``model.abilities``), or ``None`` if ``name`` is
+    not one; a parameterised ability is recognised by its name alone ("Sustained
+    Hits")."""
+    from .model.abilities import NamedWeaponRule, UnknownAbilityError, parse_weapon_ability
+
+    for text in (name, f"{name} 1"):
+        try:
+            found = parse_weapon_ability(text)
+        except (UnknownAbilityError, ValueError):
+            continue
+        if isinstance(found, NamedWeaponRule):
+            return "not modelled: a weapon rule written out on its datasheet"
+        return "modelled: a weapon ability, computed from each weapon's profile"
+    return None
 
 
 def rule_entries(name: str, rules: RulesVersion | None = None,

@@ -120,7 +120,7 @@ def refusal(message: str) -> types.CallToolResult:
 
 def _tool(spec: ToolSpec) -> types.Tool:
     return types.Tool(
-        name=spec.name, title=spec.title, description=spec.description,
+        name=spec.name, title=spec.title, description=spec.describe(),
         input_schema=spec.input_schema(),
         annotations=types.ToolAnnotations(title=spec.title, read_only_hint=True,
                                           destructive_hint=False, idempotent_hint=True,

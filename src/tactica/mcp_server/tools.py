@@ -58,6 +58,15 @@ class ToolSpec:
     run: Callable[[Any, Library], Document]
     schema: Callable[[], dict[str, Any]] | None = None
 
+    def describe(self) -> str:
+        """The description, the standard targets' names filled in (``PRESETS``)."""
+        if "PRESETS" not in self.description:
+            return self.description
+        from ..facts import load_presets
+
+        names = ", ".join(f"{p.name} ({p.unit})" for p in load_presets())
+        return self.description.replace("PRESETS", names)
+
     def input_schema(self) -> dict[str, Any]:
         return self.schema() if self.schema is not None else \
             self.arguments.model_json_schema()
@@ -206,8 +215,8 @@ TOOLS: tuple[ToolSpec, ...] = (
         "simulate_combat", "Simulate one unit attacking another",
         "The odds of one Warhammer 40,000 unit attacking another, both named from the "
         "library (about 1,100 datasheets; 11th edition by default): the attacker with its "
-        "size, wargear, attached leaders and chosen weapons, the defender (a unit or a "
-        "standard target: meq, geq, teq, ...), the phase or a turn (shooting, charge, "
+        "size, wargear, attached leaders and chosen weapons, the defender (a unit, or a "
+        "standard target: PRESETS), the phase or a turn (shooting, charge, "
         "fight), the circumstances and rules by name (stratagems, detachment rules, "
         "enhancements). Returns the headline figures, computed exactly (every die "
         "enumerated, not sampled): expected models destroyed, P(defender destroyed), "
