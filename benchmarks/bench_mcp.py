@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -78,40 +79,56 @@ def one_start(command: list[str]) -> tuple[float, float]:
     return wall, cpu
 
 
+def one_import(code: str) -> tuple[float, float]:
+    """Wall and CPU seconds of a Python process running ``code`` (an import)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True, env=_env())
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def starts(runs: int) -> dict[str, tuple[float, float]]:
     commands = {"`tactica mcp`": [sys.executable, "-c", LAUNCH, "mcp"],
                 "`python -m tactica.mcp_server`": [sys.executable, "-m",
                                                    "tactica.mcp_server"]}
-    times: dict[str, list[tuple[float, float]]] = {k: [] for k in commands}
+    imports = {"Python itself (`python -c pass`)": "pass",
+               "the SDK's import alone (`import mcp.server.lowlevel, mcp.server.stdio`)":
+               "import mcp.server.lowlevel, mcp.server.stdio"}
+    times: dict[str, list[tuple[float, float]]] = {k: [] for k in (*commands, *imports)}
     for _ in range(runs):
         for name, command in commands.items():
             times[name].append(one_start(command))
+        for name, code in imports.items():
+            times[name].append(one_import(code))
     return {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
             for k, v in times.items()}
 
 
-async def _calls(client: Any, runs: int) -> list[float]:
+async def _calls(client: Any, runs: int) -> list[tuple[float, float]]:
+    """Wall and CPU seconds (this process's, every thread) of each warm call."""
     first = await client.call_tool("simulate_combat", ARGS)  # loads the library, warms up
     assert not first.is_error, first.content
     out = []
     for _ in range(runs):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         result = await client.call_tool("simulate_combat", ARGS)
-        out.append(time.perf_counter() - start)
+        out.append((time.perf_counter() - start, time.process_time() - cpu))
         assert not result.is_error
     return out
 
 
-def warm_calls(runs: int) -> dict[str, list[float]]:
+def warm_calls(runs: int) -> dict[str, list[tuple[float, float]]]:
     from mcp import Client, StdioServerParameters
 
     from tactica.mcp_server import create_server
 
-    async def in_process() -> list[float]:
+    async def in_process() -> list[tuple[float, float]]:
         async with Client(create_server(), mode="legacy", read_timeout_seconds=300) as c:
             return await _calls(c, runs)
 
-    async def over_stdio() -> list[float]:
+    async def over_stdio() -> list[tuple[float, float]]:
         params = StdioServerParameters(command=sys.executable, args=["-c", LAUNCH, "mcp"],
                                        env=_env())
         async with Client(params, read_timeout_seconds=300) as c:
@@ -126,18 +143,25 @@ def table(runs: int) -> str:
     called = warm_calls(runs)
     rows = ["| measure | median (ms) | max (ms) | CPU (ms) |", "|---|---:|---:|---:|"]
     for name, (wall, cpu) in started.items():
-        rows.append(f"| start of {name} to its `initialize` answer | {wall * 1e3:.0f} | "
-                    f"| {cpu * 1e3:.0f} |")
+        what = f"start of {name} to its `initialize` answer" if name.startswith("`") \
+            else name
+        rows.append(f"| {what} | {wall * 1e3:.0f} | | {cpu * 1e3:.0f} |")
     for name, times in called.items():
-        rows.append(f"| warm `simulate_combat`, {name} | {statistics.median(times) * 1e3:.1f} "
-                    f"| {max(times) * 1e3:.1f} | |")
+        walls = [w for w, _ in times]
+        cpu = f"{statistics.median(c for _, c in times) * 1e3:.1f}" \
+            if name.startswith("in-process") else ""
+        rows.append(f"| warm `simulate_combat`, {name} | {statistics.median(walls) * 1e3:.1f} "
+                    f"| {max(walls) * 1e3:.1f} | {cpu} |")
     return "\n".join([
         "## MCP server: start and a warm `simulate_combat`", "",
         "10 Intercessors against 10 Neophyte Hybrids at 12\" (targets: start <= 1 s, a warm "
         "call <= 50 ms).", "",
         f"Starts: median of {max(3, runs // 4)} (CPU: the child's user + system time when "
-        f"it answered); calls: {runs} after one warm-up; Python {platform.python_version()} "
-        f"({platform.machine()}); `python benchmarks/bench_mcp.py`.", "", *rows])
+        f"it answered); calls: {runs} after one warm-up (CPU in-process: the client's and "
+        f"the server's threads together); Python {platform.python_version()} "
+        f"({platform.machine()}), load average {os.getloadavg()[0]:.1f} on "
+        f"{os.cpu_count()} cores when it ended; `python benchmarks/bench_mcp.py`.", "",
+        *rows])
 
 
 def write_readme(text: str) -> None:

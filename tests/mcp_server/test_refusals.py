@@ -44,6 +44,10 @@ BAD: list[tuple[str, dict[str, Any], list[str]]] = [
                          "phases": ["charge", "fight"]}, ["charge_distance"]),
     ("simulate_combat", {"attacker": "Intercessor Squad", "defender": "meq",
                          "effects": ["Oath of Momnet"]}, ["Oath of Momnet", "Oath of Moment"]),
+    ("simulate_combat", {"attacker": "Atalan Jackals", "defender": "meq", "phases": [
+        "shooting", "fight"], "effects": ["Oath of Moment"]}, ["effects_by_phase"]),
+    ("simulate_combat", {"attacker": "Atalan Jackals", "defender": "meq",
+                         "effects_by_phase": {"fight": []}}, ["one phase takes 'effects'"]),
     ("simulate_combat", {"attacker": "Intercessor Squad", "defender": "meq",
                          "method": "monte-carlo", "trials": 5_000_000}, ["trials", "1000000"]),
     ("calculate", {"document": HUGE}, ["too large for the exact engine", "monte-carlo"]),

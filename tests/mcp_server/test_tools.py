@@ -116,12 +116,13 @@ def test_simulate_combat_builds_the_scenario_and_reads_its_figures(server: Serve
 def test_simulate_combat_plays_a_turn(server: Server[Any]) -> None:
     args = {"attacker": "Atalan Jackals", "defender": {"unit": "Intercessor Squad"},
             "phases": ["shooting", "charge", "fight"], "charge_distance": 7,
-            "context": {"distance": 9}}
+            "context": {"distance": 9}, "effects_by_phase": {"fight": [{"hit": 1}]}}
     got = answer(call(server, "simulate_combat", args))
     steps = got["document"]["steps"]
     assert [s["phase"] for s in steps] == ["shooting", "charge", "fight"]
     assert steps[1] == {"phase": "charge", "unit": "Atalan Jackals", "distance": 7.0}
     assert steps[2]["context"]["charged"] is True
+    assert "effects" not in steps[0] and steps[2]["effects"] == [{"hit": 1}]
     want = tactica.calculate(got["document"])
     assert abs(got["headline"]["expected_models_destroyed"] - want.models_destroyed.mean) \
         <= 1e-12

@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    field_validator,
+    model_validator,
+)
 
 from ..combat.scenario import Context, EffectEntry
 from ..combat.sequence import Sequence
@@ -106,6 +114,9 @@ class SimulateArgs(_Args):
         default=(), max_length=50, description="stratagems, detachment rules, "
         "enhancements, abilities by name (\"Oath of Moment\"), or plain modifiers "
         "({\"hit\": 1})")
+    effects_by_phase: dict[Literal["shooting", "fight"], tuple[EffectEntry, ...]] = Field(
+        default_factory=dict, description="for a turn of several phases: each phase's "
+        "effects ({\"shooting\": [...], \"fight\": [...]}) instead of 'effects'")
     rules: RulesVersion = Field(default="11th", description="rules edition")
     method: Literal["exact", "monte-carlo"] = "exact"
     trials: int | None = Field(default=None, ge=100, le=MAX_TRIALS,
@@ -123,6 +134,19 @@ class SimulateArgs(_Args):
         if value == ("charge",):
             raise ValueError("a charge alone attacks nothing: add \"fight\"")
         return value
+
+    @model_validator(mode="after")
+    def _effects(self) -> SimulateArgs:
+        attacking = [p for p in self.phases if p != "charge"]
+        if self.effects and len(attacking) > 1:
+            raise ValueError("effects: a turn of several phases takes effects_by_phase "
+                             "({\"shooting\": [...], \"fight\": [...]})")
+        if self.effects_by_phase and len(attacking) == 1:
+            raise ValueError("effects_by_phase: one phase takes 'effects'")
+        missing = [p for p in self.effects_by_phase if p not in attacking]
+        if missing:
+            raise ValueError(f"effects_by_phase: {missing[0]} is not one of the phases")
+        return self
 
 
 class LookupUnitArgs(_Args):

@@ -99,16 +99,18 @@ def _ref(value: Any) -> Document:
     return dumped
 
 
+def _effects(entries: tuple[Any, ...]) -> list[Any]:
+    return [e if isinstance(e, str) else e.model_dump(exclude_defaults=True) for e in entries]
+
+
 def simulate_document(args: SimulateArgs) -> Document:
     """The scenario (one phase) or sequence (a turn) document the arguments describe."""
     context = args.context.model_dump(mode="json", exclude_defaults=True)
-    effects = [e if isinstance(e, str) else e.model_dump(exclude_defaults=True)
-               for e in args.effects]
+    effects = _effects(args.effects)
     common: Document = {"rules": args.rules, "method": args.method}
     if args.method == "monte-carlo":
         common.update(trials=args.trials, seed=args.seed)
     attacker, target = _ref(args.attacker), _ref(args.defender)
-    attacking = [p for p in args.phases if p != "charge"]
     if len(args.phases) == 1:
         return {**common, "phase": args.phases[0], "attacker": attacker, "target": target,
                 "context": context, "effects": effects}
@@ -123,8 +125,8 @@ def simulate_document(args: SimulateArgs) -> Document:
         ctx = {**context, "charged": True} if phase == "fight" and "charge" in args.phases \
             else context
         step: Document = {"phase": phase, "attacker": attacker, "context": ctx}
-        if effects and phase == attacking[0]:
-            step["effects"] = effects
+        if phase in args.effects_by_phase:
+            step["effects"] = _effects(args.effects_by_phase[phase])
         steps.append(step)
     if args.charge_distance is not None and "charge" not in args.phases:
         raise ValueError("charge_distance: add \"charge\" to phases")
