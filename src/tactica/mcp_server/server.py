@@ -29,6 +29,7 @@ answer. A call made while the library loads waits for it (up to ``STARTUP_TIMEOU
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from dataclasses import dataclass, field
@@ -92,19 +93,22 @@ class _Warm:
             self.error = f"the unit library could not be loaded: {one_line(exc)}"
         finally:
             self.done.set()
+        if self.library is not None:  # then, calls being served, the index of abilities
+            with contextlib.suppress(LookupError):
+                self.library.find_rules("Deep Strike")
 
 
 def warm_up() -> Library:
     """Load what every call needs: the library (seed pages, the bundled dataset, any
-    ``--data`` catalogues, every datasheet read once for the index of abilities), every
-    faction's rules as named effects, and the engine."""
+    ``--data`` catalogues), every faction's rules as named effects, and the engine. (The
+    index of every datasheet's abilities, which rule look-ups read, is built after it,
+    while calls are served.)"""
     from ..effects import dataset_effects
 
     library = load_library()
     dataset_effects()
     from .. import calculator  # noqa: F401  (the engine's modules)
 
-    library.find_rules("Deep Strike")  # the index of every datasheet's abilities
     return library
 
 
