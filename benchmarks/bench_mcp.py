@@ -5,9 +5,9 @@ two library units (10 Intercessors against 10 Neophyte Hybrids) in at most 50 ms
 
 * start: ``tactica mcp`` spawned as an assistant spawns it (the console script, in a
   fresh process, tactica's cache filled), until its answer to ``initialize`` arrives on
-  stdout; the library loads on a thread after that (``tactica.mcp_server.server``), so
+  stdout; the library loads on a thread after that (``tactica.assistant.server``), so
   the start is the SDK's and tactica's imports. Also the same with ``python -m
-  tactica.mcp_server`` (no command line around it). Wall time and the child's CPU time
+  tactica.assistant`` (no command line around it). Wall time and the child's CPU time
   at that moment (``/proc``, Linux), medians of ``--runs`` starts;
 * warm call: one ``simulate_combat`` after a first one, through the SDK's client,
   in-process over memory streams (JSON-RPC framing, the server's threads and bounds
@@ -91,8 +91,8 @@ def one_import(code: str) -> tuple[float, float]:
 
 def starts(runs: int) -> dict[str, tuple[float, float]]:
     commands = {"`tactica mcp`": [sys.executable, "-c", LAUNCH, "mcp"],
-                "`python -m tactica.mcp_server`": [sys.executable, "-m",
-                                                   "tactica.mcp_server"]}
+                "`python -m tactica.assistant`": [sys.executable, "-m",
+                                                   "tactica.assistant"]}
     imports = {"Python itself (`python -c pass`)": "pass",
                "the SDK's import alone (`import mcp.server.lowlevel, mcp.server.stdio`)":
                "import mcp.server.lowlevel, mcp.server.stdio"}
@@ -122,7 +122,7 @@ async def _calls(client: Any, runs: int) -> list[tuple[float, float]]:
 def warm_calls(runs: int) -> dict[str, list[tuple[float, float]]]:
     from mcp import Client, StdioServerParameters
 
-    from tactica.mcp_server import create_server
+    from tactica.assistant import create_server
 
     async def in_process() -> list[tuple[float, float]]:
         async with Client(create_server(), mode="legacy", read_timeout_seconds=300) as c:

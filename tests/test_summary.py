@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tactica
-from tactica.combat.result import Distribution
+from tactica.combat import Distribution
 from tactica.summary import headline, quantile
 
 

@@ -7,7 +7,7 @@ distributions of a ``Result`` (or a sequence's), never recomputed.
   in the band (both ends included);
 * the weapons that attacked, what was not calculated, the notes, the named effects used.
 
->>> from tactica.combat.result import Distribution
+>>> from tactica.combat import Distribution
 >>> d = Distribution(mean=1.0, pmf=(0.25, 0.5, 0.25))
 >>> quantile(d, 0.1), quantile(d, 0.5), quantile(d, 0.9)
 (0, 1, 2)
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .combat.result import Distribution, Result
+from .combat import Distribution, Result
 
 __all__ = ["Headline", "Spread", "headline", "quantile"]
 

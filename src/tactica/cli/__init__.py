@@ -42,7 +42,7 @@ commands.app.command("turn")(turn)
 
 commands.app.command("serve")(serve)
 
-from .mcp_command import mcp  # noqa: E402
+from .mcp import mcp  # noqa: E402
 
 commands.app.command("mcp")(mcp)
 

@@ -11,9 +11,9 @@ import pytest
 from mcp.server.lowlevel import Server
 from typer.testing import CliRunner
 
+from tactica.assistant import Limits, create_server
+from tactica.assistant.server import MAX_ARGUMENT_BYTES
 from tactica.cli import commands
-from tactica.mcp_server import Limits, create_server
-from tactica.mcp_server.server import MAX_ARGUMENT_BYTES
 
 from .helpers import answer, call, call_many, refusal
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from mcp.server.lowlevel import Server
 
-from tactica.mcp_server import create_server
+from tactica.assistant import create_server
 
 
 @pytest.fixture(scope="session")

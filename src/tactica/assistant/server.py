@@ -1,4 +1,4 @@
-"""The Model Context Protocol server: the tools of ``tactica.mcp_server.tools`` on the
+"""The Model Context Protocol server: the tools of ``tactica.assistant.tools`` on the
 official SDK's low-level ``Server`` (``mcp.server.lowlevel``).
 
 The low-level server rather than the SDK's ``MCPServer`` decorator API, for two things

@@ -14,7 +14,7 @@ validate_list      ``tactica.army.parse_roster`` then ``tactica.army.validate``
 =================  ========================================================================
 
 A handler raises the core's own errors (``ValueError``, ``LookupError``); the server turns
-them into one-line tool errors (``tactica.mcp_server.server``).
+them into one-line tool errors (``tactica.assistant.server``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """``tactica mcp``: the Model Context Protocol server for AI assistants
-(``tactica.mcp_server``), over stdin/stdout by default or streamable HTTP with ``--http``.
+(``tactica.assistant``), over stdin/stdout by default or streamable HTTP with ``--http``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def mcp(
 ) -> None:
     """Serve tactica's tools to an AI assistant (Model Context Protocol): simulate_combat,
     calculate, lookup_unit, lookup_rule, list_units, validate_list. Read-only."""
-    from ..mcp_server import Limits, run_http, run_stdio
+    from ..assistant import Limits, run_http, run_stdio
 
     limits = Limits(timeout=timeout, workers=workers)
     if http:

@@ -20,8 +20,8 @@ from pydantic import (
     model_validator,
 )
 
-from ..combat.scenario import Context, EffectEntry
-from ..combat.sequence import Sequence
+from ..combat.contract.scenario import Context, EffectEntry
+from ..combat.contract.sequence import Sequence
 from ..model.common import RulesVersion
 from ..units.scenario import ScenarioDocument, UnitRef
 

@@ -1,12 +1,12 @@
 """tactica for AI assistants: a Model Context Protocol server over the same core as the
 command line and the web app (``tactica mcp``; ``docs/mcp.md``).
 
-The package is ``tactica.mcp_server`` so that it is never mistaken for the official SDK's
+The package is ``tactica.assistant`` so that it is never mistaken for the official SDK's
 ``mcp`` package, on which it is built. A shell like ``tactica.cli`` and ``tactica.web``:
 each tool parses its arguments, calls one function of the core and formats its answer
 (``tools``); the server bounds every call in size and time (``server``).
 
->>> from tactica.mcp_server import TOOLS
+>>> from tactica.assistant import TOOLS
 >>> [t.name for t in TOOLS]
 ['simulate_combat', 'calculate', 'lookup_unit', 'lookup_rule', 'list_units', 'validate_list']
 """

@@ -14,8 +14,8 @@ from mcp.server.lowlevel import Server
 
 import tactica
 from tactica.army import load_roster, validate
-from tactica.combat.scenario import Context
-from tactica.combat.sequence import Sequence
+from tactica.combat.contract.scenario import Context
+from tactica.combat.contract.sequence import Sequence
 from tactica.library import load_library
 from tactica.names import name_key
 from tactica.units.scenario import ScenarioDocument, UnitRef
