@@ -131,6 +131,17 @@ def _tool(spec: ToolSpec) -> types.Tool:
                                           open_world_hint=False))
 
 
+def _argument_error(spec: ToolSpec, exc: ValidationError) -> str:
+    """The one line for arguments that do not fit: a misspelt argument first, with the
+    tool's arguments (a model corrects a name faster from the list), else ``one_line``."""
+    for error in exc.errors(include_url=False):
+        loc = error.get("loc", ())
+        if error.get("type") == "extra_forbidden" and len(loc) == 1:
+            return (f"{loc[0]}: unknown argument; {spec.name} takes "
+                    f"{', '.join(spec.arguments.model_fields)}")
+    return one_line(exc)
+
+
 class _Calls:
     """Runs tool calls within ``Limits`` (module text)."""
 
@@ -163,7 +174,7 @@ class _Calls:
         try:
             args = spec.arguments.model_validate(arguments)
         except ValidationError as exc:
-            return refusal(one_line(exc))
+            return refusal(_argument_error(spec, exc))
         library = await self.library()
         if isinstance(library, types.CallToolResult):
             return library
