@@ -101,3 +101,20 @@ def test_a_call_past_its_time_bound_is_refused() -> None:
     line = refusal(call(create_server(Limits(timeout=0.0)), "calculate",
                         {"document": BOLTERS}))
     assert "no answer within 0 s" in line and "monte-carlo" in line
+
+
+def test_a_bug_is_a_tool_error_and_the_server_lives_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tactica.assistant import tools
+
+    def broken(args: Any, library: Any) -> Any:
+        raise TypeError("boom")
+
+    patched = tuple(t if t.name != "lookup_unit" else type(t)(
+        t.name, t.title, t.description, t.arguments, broken) for t in tools.TOOLS)
+    monkeypatch.setattr("tactica.assistant.server.TOOLS", patched)
+    server = create_server()
+    failed, after = call_many(server, [("lookup_unit", {"name": "Primus"}),
+                                       ("calculate", {"document": BOLTERS})])
+    line = refusal(failed)
+    assert "TypeError: boom" in line and "bug" in line
+    answer(after)

@@ -209,6 +209,9 @@ class _Calls:
                            else one_line(exc))
         except (ValueError, LookupError, OSError) as exc:  # the core's refusals
             return refusal(one_line(exc))
+        except Exception as exc:  # a bug: said as such, and the server lives on
+            return refusal(f"{spec.name} failed unexpectedly ({type(exc).__name__}: "
+                           f"{one_line(exc)}); this is a bug in tactica")
         if running.cancelled_caught:
             return refusal(f"no answer within {timeout:g} s; for a calculation, use "
                            "method monte-carlo (with fewer trials)")
