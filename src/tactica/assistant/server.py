@@ -83,8 +83,9 @@ class _Warm:
         """Start loading, once."""
         if not self.started:
             self.started = True
-            threading.Thread(target=self._run, name="tactica-mcp-warm-up",
-                             daemon=True).start()
+            # not a daemon: a process that ends while it loads waits for it, rather than
+            # killing it inside the libraries it calls (an abort at exit)
+            threading.Thread(target=self._run, name="tactica-mcp-warm-up").start()
 
     def _run(self) -> None:
         try:
