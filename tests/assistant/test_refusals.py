@@ -57,6 +57,7 @@ BAD: list[tuple[str, dict[str, Any], list[str]]] = [
      ["full: unknown argument; calculate takes document"]),
     ("calculate", {"document": {**BOLTERS, "contxt": {}}}, ["contxt: unknown field"]),
     ("calculate", {}, ["document", "required"]),
+    ("calculate", {"document": "{'attacker': 1}"}, ["document: not a JSON object"]),
     ("lookup_unit", {"name": "Primsu"}, ["no unit named 'Primsu'", "Primus"]),
     ("lookup_unit", {"name": ""}, ["name", "at least 1 character"]),
     ("lookup_rule", {"name": "Primed and Redied"}, ["no rule named", "Primed and Readied"]),

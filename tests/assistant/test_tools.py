@@ -188,6 +188,11 @@ def test_validate_list_gives_the_verdict_and_violations(server: Server[Any], cas
         assert "DETACHMENT_POINTS" in {v["code"] for v in got["violations"]}
 
 
+def test_calculate_reads_a_document_sent_as_json_text(server: Server[Any]) -> None:
+    as_text = answer(call(server, "calculate", {"document": json.dumps(BOLTERS)}))
+    assert as_text == answer(call(server, "calculate", {"document": BOLTERS}))
+
+
 def test_the_direct_in_process_client_gets_the_same_answer(server: Server[Any]) -> None:
     legacy, direct = (call_many(server, [("calculate", {"document": BOLTERS})], mode=m)[0]
                       for m in ("legacy", "auto"))

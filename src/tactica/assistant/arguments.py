@@ -8,6 +8,7 @@ rather than ignored.
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -88,9 +89,20 @@ def calculate_schema() -> dict[str, Any]:
 
 
 class CalculateArgs(_Args):
-    """A scenario or sequence document, as ``tactica calc FILE`` reads it."""
+    """A scenario or sequence document, as ``tactica calc FILE`` reads it (its JSON text
+    is read too: some clients send an object argument as a string)."""
 
     document: dict[str, Any]
+
+    @field_validator("document", mode="before")
+    @classmethod
+    def _json_text(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            try:
+                return json.loads(value)
+            except ValueError as exc:
+                raise ValueError(f"not a JSON object ({exc})") from None
+        return value
 
 
 class SimulateArgs(_Args):
