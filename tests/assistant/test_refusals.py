@@ -98,10 +98,13 @@ def test_arguments_over_the_size_bound_are_refused(server: Server[Any]) -> None:
     assert f"at most {MAX_ARGUMENT_BYTES:,}" in line
 
 
-def test_a_call_past_its_time_bound_is_refused() -> None:
-    line = refusal(call(create_server(Limits(timeout=0.0)), "calculate",
-                        {"document": BOLTERS}))
-    assert "no answer within 0 s" in line and "monte-carlo" in line
+def test_a_call_past_its_time_bound_is_refused_and_frees_its_worker() -> None:
+    # one worker: were a timed-out call to keep its slot, the next would be "busy"
+    results = call_many(create_server(Limits(timeout=0.0, workers=1)),
+                        [("calculate", {"document": BOLTERS})] * 3)
+    for result in results:
+        line = refusal(result)
+        assert "no answer within 0 s" in line and "monte-carlo" in line
 
 
 def test_a_bug_is_a_tool_error_and_the_server_lives_on(monkeypatch: pytest.MonkeyPatch) -> None:

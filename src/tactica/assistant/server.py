@@ -18,8 +18,8 @@ Every call is bounded:
 * in time: a call runs on a worker thread (at most ``workers`` at once; a call waits at
   most ``wait`` seconds for one, else it is refused as busy) and is answered within
   ``timeout`` seconds or refused. A thread cannot be stopped: a call past its timeout
-  finishes in the background holding its worker, which the size bounds above keep to a
-  few seconds.
+  finishes in the background holding its worker slot (``_Job``), which the size bounds
+  above keep to a few seconds; a call abandoned before its thread started never runs.
 
 The library and every faction's rules are loaded once, on a thread (``warm_up``) started
 by the first ``tools/list`` or ``tools/call``, not before: the server answers
@@ -33,7 +33,6 @@ import contextlib
 import json
 import threading
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 import anyio
@@ -189,22 +188,14 @@ class _Calls:
             return True
         return False
 
-    def _job(self, spec: ToolSpec, args: Any, library: Library) -> dict[str, Any]:
-        """The handler on its worker thread, which frees its slot when it ends (even
-        after its call has timed out: the slot counts the threads still working)."""
-        try:
-            return spec.run(args, library)
-        finally:
-            self.slots.release()
-
     async def _run(self, spec: ToolSpec, args: Any, library: Library) -> types.CallToolResult:
         if not await self._slot():
             return refusal("every calculator is busy; try again in a moment")
+        job = _Job(spec, args, library, self.slots)
         timeout = self.limits.timeout
         try:
             with anyio.move_on_after(timeout) as running:
-                document = await anyio.to_thread.run_sync(
-                    partial(self._job, spec, args, library), abandon_on_cancel=True)
+                document = await anyio.to_thread.run_sync(job.run, abandon_on_cancel=True)
         except ValidationError as exc:
             return refusal(f"invalid scenario: {one_line(exc)}" if spec.name == "calculate"
                            else one_line(exc))
@@ -213,11 +204,40 @@ class _Calls:
         except Exception as exc:  # a bug: said as such, and the server lives on
             return refusal(f"{spec.name} failed unexpectedly ({type(exc).__name__}: "
                            f"{one_line(exc)}); this is a bug in tactica")
-        if running.cancelled_caught:
+        if running.cancelled_caught or document is None:
+            job.abandon()
             return refusal(f"no answer within {timeout:g} s; for a calculation, use "
                            "method monte-carlo (with fewer trials)")
         result = _text(json.dumps(document, ensure_ascii=False))
         return result.model_copy(update={"structured_content": document})
+
+
+class _Job:
+    """One call's work on a worker thread, holding a worker slot until the work ends,
+    even after its call has timed out (the slots count the threads still working); a job
+    abandoned before its thread started never starts, and frees its slot at once."""
+
+    def __init__(self, spec: ToolSpec, args: Any, library: Library,
+                 slots: threading.BoundedSemaphore) -> None:
+        self.spec, self.args, self.library, self.slots = spec, args, library, slots
+        self.lock = threading.Lock()
+        self.state = "waiting"
+
+    def run(self) -> dict[str, Any] | None:
+        with self.lock:
+            if self.state == "abandoned":
+                return None
+            self.state = "running"
+        try:
+            return self.spec.run(self.args, self.library)
+        finally:
+            self.slots.release()
+
+    def abandon(self) -> None:
+        with self.lock:
+            if self.state == "waiting":
+                self.state = "abandoned"
+                self.slots.release()
 
 
 def create_server(limits: Limits | None = None) -> Server[Any]:
