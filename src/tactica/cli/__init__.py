@@ -47,6 +47,10 @@ from .plan import matchup_command, plan_command  # noqa: E402
 commands.app.command("matchup")(matchup_command)
 commands.app.command("plan")(plan_command)
 
+from .mcp import mcp  # noqa: E402
+
+commands.app.command("mcp")(mcp)
+
 
 def main() -> None:
     """Run the command line."""
