@@ -151,7 +151,7 @@ def meta(
         fail(str(exc))
     finally:
         bar.bar.stop()
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     console.print(f"{out}: {report.partitions} partitions ({len(report.written)} written now, "
                   f"{len(report.skipped)} already there) in {report.seconds:.1f} s "
                   f"({report.mode})", markup=False)

@@ -162,8 +162,7 @@ def _dedupe_key(s: Scenario) -> str:
 
 def _group_key(s: Scenario) -> str:
     """The scenario without its target: ``calculate_many`` takes the targets of one."""
-    return s.model_copy(update={"target": Target(models=s.target.models[:1])}
-                        ).model_dump_json()
+    return s.model_dump_json(exclude={"target"})
 
 
 @dataclass

@@ -15,6 +15,7 @@ partitions whose files exist.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -128,7 +129,7 @@ def _client(scheduler: str | None, workers: int) -> Any:
     if scheduler:
         return dist.Client(scheduler, timeout="30s")
     cluster = dist.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
+                                dashboard_address=None, silence_logs=logging.ERROR)
     return dist.Client(cluster)
 
 
@@ -145,7 +146,10 @@ def _on_dask(selection: Selection, todo: Sequence[Partition], out: Path, report:
         pending = set(futures)
         seen = _workers(client)
         while pending:
-            finished, pending = wait(pending, timeout=1.0, return_when="FIRST_COMPLETED")
+            try:
+                finished, pending = wait(pending, timeout=1.0, return_when="FIRST_COMPLETED")
+            except TimeoutError:  # none finished within the second: look at the workers
+                finished = set()
             for fut in finished:
                 _collect(fut, futures[fut], out, report, progress)
             seen = _watch_workers(client, seen, report, progress, len(pending))
