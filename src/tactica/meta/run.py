@@ -79,6 +79,7 @@ class RunReport:
     workers_lost: list[str] = field(default_factory=list)
     mode: str = "in-process"
     seconds: float = 0.0
+    startup: float = 0.0  # of ``seconds``: starting or reaching the Dask cluster
 
     @property
     def complete(self) -> bool:
@@ -138,7 +139,11 @@ def _on_dask(selection: Selection, todo: Sequence[Partition], out: Path, report:
     import distributed
 
     wait: Any = distributed.wait
+    t0 = time.perf_counter()
     client = _client(scheduler, workers)
+    if not scheduler:
+        client.wait_for_workers(workers)
+    report.startup = time.perf_counter() - t0
     try:
         key = selection.fingerprint()
         futures = {client.submit(partition_task, selection, p, key=f"meta-{key}-{p.id}",
@@ -153,6 +158,7 @@ def _on_dask(selection: Selection, todo: Sequence[Partition], out: Path, report:
             for fut in finished:
                 _collect(fut, futures[fut], out, report, progress)
             seen = _watch_workers(client, seen, report, progress, len(pending))
+        _watch_workers(client, seen, report, progress, 0)
     finally:
         cluster = getattr(client, "cluster", None)
         client.close()
@@ -187,7 +193,7 @@ def _watch_workers(client: Any, seen: set[str], report: RunReport, progress: Pro
     now = _workers(client)
     for address in sorted(seen - now):
         report.workers_lost.append(address)
-        progress.message(f"worker {address} left the cluster; its unfinished partition "
-                         f"is given to another worker ({pending} partitions to go)")
+        progress.message(f"worker {address} left the cluster; a partition it was computing "
+                         f"or holding goes to another worker ({pending} partitions to go)")
     return now if now else seen
 

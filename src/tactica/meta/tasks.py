@@ -123,22 +123,32 @@ def select_units(lib: Library, *, factions: Sequence[str] = (),
     """The unit names matching every filter given (a faction, a keyword, or one of the
     names), in name order; no filter: every unit. A name or faction no source knows
     raises ``UnknownNameError`` (with close names)."""
-    known = {name_key(f): f for f in {unit_faction(lib, n) for n in lib.names()}}
-    for f in factions:
-        if name_key(f) not in known:
-            raise UnknownNameError("faction", f, suggest(f, sorted(known.values())))
+    members = [_faction_members(lib, f) for f in factions]  # raises for an unknown one
     picked = [lib.datasheet(n).name for n in names]  # raises for an unknown name
     pool = picked or list(lib.names())
-    wanted_f = {name_key(f) for f in factions}
     wanted_k = {k.strip().upper() for k in keywords}
 
     def keep(name: str) -> bool:
-        sheets = lib.datasheet_versions(name)
-        if wanted_f and name_key(unit_faction(lib, name)) not in wanted_f:
+        if members and not any(name_key(name) in m for m in members):
             return False
+        sheets = lib.datasheet_versions(name)
         return not wanted_k or any(all(s.has_keyword(k) for k in wanted_k) for s in sheets)
 
     return tuple(sorted({n for n in pool if keep(n)}, key=name_key))
+
+
+def _faction_members(lib: Library, faction: str) -> set[str]:
+    """The name keys of the units filed under ``faction`` (any source's spelling: "Space
+    Marines" finds the Adeptus Astartes units)."""
+    names_of = getattr(lib, "faction_names", None)
+    if callable(names_of):
+        return {name_key(n) for n in names_of(faction)}
+    found = {name_key(n) for n in lib.names() if name_key(unit_faction(lib, n)) ==
+             name_key(faction)}
+    if not found:
+        known = sorted({unit_faction(lib, n) for n in lib.names()})
+        raise UnknownNameError("faction", faction, suggest(faction, known))
+    return found
 
 
 def _editions(lib: Library, name: str, wanted: Sequence[RulesVersion]) -> list[Datasheet]:
