@@ -154,9 +154,14 @@ def _targets(selection: Selection, lib: Library, edition: RulesVersion) -> list[
 
 
 def _dedupe_key(s: Scenario) -> str:
-    """The scenario without the units' names (they change no figure)."""
+    """The scenario without the units' names, and without the weapons' names when no
+    effect is applied (an effect may name the weapons it applies to): the names change no
+    figure."""
+    weapons = s.attacker.weapons
+    if not s.effects:
+        weapons = tuple(w.model_copy(update={"name": ""}) for w in weapons)
     return s.model_copy(update={
-        "attacker": s.attacker.model_copy(update={"name": ""}),
+        "attacker": s.attacker.model_copy(update={"name": "", "weapons": weapons}),
         "target": s.target.model_copy(update={"name": ""})}).model_dump_json()
 
 
