@@ -2,10 +2,10 @@
 fast to load in every process) and a real Dask cluster on localhost, started as a user
 would (``dask scheduler`` and ``dask worker`` processes talking TCP).
 
-The cluster tests need the ``dask`` command (dask[distributed], a dependency); without it
-they are skipped, or fail when ``CI`` / ``TACTICA_STRICT_TESTS`` is set (the rule of
-tests/conftest.py, restated here: this package's modules cannot import that conftest
-by name beside tests/web's).
+The cluster tests (marker ``cluster``: ``-m "not cluster"`` leaves them out) need the
+``dask`` command (dask[distributed], a dependency); without it they are skipped, or fail
+when ``CI`` / ``TACTICA_STRICT_TESTS`` is set (the rule of tests/conftest.py, restated
+here: this package's modules cannot import that conftest by name beside tests/web's).
 """
 
 from __future__ import annotations
@@ -28,6 +28,11 @@ from tactica.meta import Selection, select_units
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 STRICT_ENVS = ("CI", "TACTICA_STRICT_TESTS")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "cluster: starts a Dask scheduler and workers on "
+                            "localhost (needs the `dask` command)")
 
 
 def _strict() -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from tactica.cli import commands
@@ -15,6 +16,8 @@ from tactica.meta.run import Silent
 from tactica.meta.tasks import Partition
 
 from .conftest import LocalDask
+
+pytestmark = pytest.mark.cluster
 
 
 def _files(folder: Path) -> dict[str, bytes]:
