@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 from rich.console import Console
@@ -20,6 +20,9 @@ from rich.table import Table
 from ..library import configured_sources, load_library
 from ..names import UnknownNameError
 from .errors import fail
+
+if TYPE_CHECKING:  # tactica.meta loads pyarrow: imported when a meta command runs
+    from ..meta.tasks import Selection
 
 __all__ = ["meta_app"]
 
@@ -116,13 +119,13 @@ def meta(
     """Compute the meta table into a folder of Parquet files (a rerun resumes)."""
     if ctx.invoked_subcommand is not None:
         return
-    from ..meta import Selection, run, select_units
+    from ..meta import run, select_units
 
+    lib = load_library()
     editions = tuple(rules or ())
     for r in editions:
         if r not in ("10th", "11th"):
             fail(f"--rules {r!r}: write 10th or 11th")
-    lib = load_library()
     try:
         attackers = select_units(lib, factions=faction or (), keywords=keyword or (),
                                  names=unit or ())
@@ -133,13 +136,7 @@ def meta(
         fail("no unit matches --unit/--faction/--keyword")
     if not chosen:
         fail("no target matches --targets/--target-faction/--target-keyword")
-    paths, dataset = configured_sources()
-    selection = Selection(
-        attackers=attackers, targets=chosen,
-        phases=tuple(p.value for p in phase) if phase else ("shooting", "fight"),
-        editions=tuple(r for r in editions if r in ("10th", "11th")),
-        effects=tuple(effect or ()), data_paths=tuple(str(Path(p).resolve()) for p in paths),
-        dataset=dataset, partition_size=partition_size)
+    selection = _selection(attackers, chosen, phase, editions, effect, partition_size)
     err = Console(stderr=True, highlight=False)
     bar = _Bar(err)
     mode: Literal["auto", "in-process", "local"] = (
@@ -157,6 +154,22 @@ def meta(
                   f"({report.mode})", markup=False)
     if report.failed:
         fail(f"{len(report.failed)} partitions not done; run the same command again")
+
+
+def _selection(attackers: tuple[str, ...], targets: tuple[str, ...],
+               phase: list[PhaseChoice] | None, editions: tuple[str, ...],
+               effect: list[str] | None, partition_size: int) -> Selection:
+    """The selection the flags name, with the configured sources (``--data``,
+    ``--no-dataset``)."""
+    from ..meta.tasks import Selection
+
+    paths, dataset = configured_sources()
+    return Selection(
+        attackers=attackers, targets=targets,
+        phases=tuple(p.value for p in phase) if phase else ("shooting", "fight"),
+        editions=tuple(r for r in editions if r in ("10th", "11th")),
+        effects=tuple(effect or ()), data_paths=tuple(str(Path(p).resolve()) for p in paths),
+        dataset=dataset, partition_size=partition_size)
 
 
 def _targets(lib: object, targets: TargetSet, names: list[str] | None,

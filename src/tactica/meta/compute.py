@@ -32,7 +32,7 @@ from typing import Any
 from ..army.pricing import bracket_price
 from ..calculator import prepare
 from ..combat import Result, Scenario, ScenarioError, calculate_many
-from ..combat.scenario import Phase, Target
+from ..combat.contract.scenario import Phase, Target
 from ..errors import one_line
 from ..library import Library
 from ..model.common import RulesVersion

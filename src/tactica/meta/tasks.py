@@ -26,7 +26,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..combat.scenario import Phase
+from ..combat.contract.scenario import Phase
 from ..library import Library, load_library
 from ..model.common import Frozen, RulesVersion
 from ..model.datasheet import Datasheet
