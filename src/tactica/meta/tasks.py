@@ -10,8 +10,8 @@ ones.
 
 >>> from tactica.library import load_seed_library
 >>> sel = Selection(attackers=("Primus", "Neophyte Hybrids"), targets=("meq", "geq"))
->>> [(p.id, p.attackers) for p in plan(sel, load_seed_library())]
-[('11th-genestealer-cults-000', ('Neophyte Hybrids', 'Primus'))]
+>>> [(p.id, p.attackers) for p in plan(sel, load_seed_library())]  # seed page 003 is 10th
+[('10th-genestealer-cults-000', ('Neophyte Hybrids',)), ('11th-genestealer-cults-000', ('Primus',))]
 """
 
 from __future__ import annotations
