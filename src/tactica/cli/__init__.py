@@ -46,6 +46,10 @@ from .meta import meta_app  # noqa: E402
 
 commands.app.add_typer(meta_app, name="meta")
 
+from .mcp import mcp  # noqa: E402
+
+commands.app.command("mcp")(mcp)
+
 
 def main() -> None:
     """Run the command line."""
