@@ -75,7 +75,9 @@ def bars(df: pd.DataFrame, path: str | Path, *, metric: str = "points_per_100",
         ax.set_title(faction, fontsize=10)
         ax.tick_params(labelsize=7)
         ax.set_xlabel(label, fontsize=8)
-    fig.suptitle(title or f"Best units per faction: {label}")
+    targets = sorted(set(best["target"])) if "target" in best else []
+    against = f" against {targets[0]}" if len(targets) == 1 else ""
+    fig.suptitle(title or f"Best units per faction{against}: {label}")
     fig.tight_layout()
     return _save(plt, fig, path)
 
