@@ -31,6 +31,7 @@ from ..combat.scenario import Attacker, Scenario, WeaponLine
 from ..library import Library
 from ..model.datasheet import Datasheet, Weapon, WeaponProfile
 from ..names import UnknownNameError, name_key, suggest
+from ..units.leaders import check_leaders
 from .roster import Roster, RosterUnit, WargearItem
 
 __all__ = ["SITUATIONAL", "ListAttacker", "apply_list_effects", "find_unit", "list_attacker"]
@@ -227,8 +228,10 @@ def list_attacker(roster: Roster, name: str, library: Library, phase: str) -> Li
     led_by: list[str] = []
     candidates: list[str] = []
     bearers = [unit]
-    for leader in roster.attached(unit.id):
-        lsheet = library.datasheet(leader.name, roster.rules)
+    attached = [(leader, library.datasheet(leader.name, roster.rules))
+                for leader in roster.attached(unit.id)]
+    check_leaders(sheet, [s for _, s in attached])  # LeaderError, a ValueError
+    for leader, lsheet in attached:
         led_by.append(lsheet.name)
         bearers.append(leader)
         keywords += [*lsheet.keywords, *lsheet.faction_keywords]

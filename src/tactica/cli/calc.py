@@ -173,20 +173,19 @@ def _check_models(sheet: Datasheet, models: int) -> None:
 
 
 def _check_leaders(sheet: Datasheet, leaders: list[str], lib: Any) -> None:
-    """Each ``--led-by`` unit can lead this one (its datasheet's Leader list)."""
+    """The ``--led-by`` units may lead this one together (the units core's check, 24.22)."""
+    from ..units import LeaderError, check_leaders
+
+    found = []
     for name in leaders:
         try:
-            leader = lib.datasheet(name)
+            found.append(lib.datasheet(name))
         except LookupError:
             continue  # reported as a note: its abilities are not applied
-        if not leader.leader_of:
-            raise typer.BadParameter(f"{leader.name} is not a Leader", param_hint="--led-by")
-        from ..names import name_key
-
-        if name_key(sheet.name) not in {name_key(n) for n in leader.leader_of}:
-            raise typer.BadParameter(
-                f"{leader.name} cannot lead {sheet.name}; it leads: "
-                f"{', '.join(leader.leader_of)}", param_hint="--led-by")
+    try:
+        check_leaders(sheet, found)
+    except LeaderError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--led-by") from None
 
 
 def _rules_note(sheet: Datasheet, rules: str) -> str | None:

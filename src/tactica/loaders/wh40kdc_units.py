@@ -114,6 +114,7 @@ class UnitConverter:
             )
             self.log.unsupported("keywords", f"{ck.get('keyword')} only with {condition}")
         abilities, damaged = self._abilities()
+        leader_of, leader_keywords = self._leader_of()
         data: dict[str, Any] = {
             "name": self.name,
             "rules": rules,
@@ -124,7 +125,8 @@ class UnitConverter:
             "abilities": abilities,
             "composition": composition,
             "points": self._points(),
-            "leader_of": self._leader_of(),
+            "leader_of": leader_of,
+            "leader_keywords": leader_keywords,
             "transport": self._transport(),
             "damaged": damaged,
             "model_types": types,
@@ -355,11 +357,15 @@ class UnitConverter:
             f"ability {name!r}",
         )
 
-    def _leader_of(self) -> tuple[str, ...]:
-        """Leader attachments carry no faction: a leader id shared by several factions
-        (Ministorum Priest) has one entry per faction, told apart by its bodyguards. The
-        entries naming a unit of the leader's own faction are used (all, if none does)."""
+    def _leader_of(self) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+        """The bodyguard unit names and keyword sets. Leader attachments carry no faction:
+        a leader id shared by several factions (Ministorum Priest) has one entry per
+        faction, told apart by its bodyguards. The entries naming a unit of the leader's
+        own faction are used (all, if none does). An entry's
+        ``eligible_bodyguard_keywords`` is one set: a bodyguard has ALL of them (the
+        schema's words)."""
         names: list[str] = []
+        keywords: list[tuple[str, ...]] = []
         entries = self.ds.leader_attachments(self.unit["id"])
         own = [
             la for la in entries
@@ -373,8 +379,13 @@ class UnitConverter:
                     self.log.repaired("leader", f"bodyguard id {uid!r} is not a unit; left out")
                 else:
                     names.append(found)
-            names += list(la.get("eligible_bodyguard_keywords") or ())
-        return tuple(dict.fromkeys(names))
+            if la.get("eligible_bodyguard_keywords"):
+                kws = tuple(str(k) for k in la["eligible_bodyguard_keywords"])
+                if not self.ds.any_unit_has(kws):
+                    self.log.suspect("leader", f"no unit has all of the keywords "
+                                     f"{', '.join(kws)}: the set leads nothing")
+                keywords.append(kws)
+        return tuple(dict.fromkeys(names)), tuple(dict.fromkeys(keywords))
 
     def _transport(self) -> TransportCapacity | None:
         cap = self.unit.get("transport_capacity")

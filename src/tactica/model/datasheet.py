@@ -206,6 +206,8 @@ class Datasheet(Frozen):
     composition: tuple[CompositionLine, ...] = ()
     points: tuple[PointsBracket, ...] | EscalatingPoints = ()
     leader_of: tuple[str, ...] = ()
+    leader_keywords: tuple[tuple[str, ...], ...] = Field(
+        default=(), description="Leader: any unit with ALL the keywords of one set")
     transport: TransportCapacity | None = None
     damaged: DamagedProfile | None = None
     wargear_options: tuple[str, ...] = ()

@@ -21,6 +21,7 @@ from ..model.wargear import equipment_text
 from ..names import UnknownNameError, name_key
 from .conditions import invulnerable_save
 from .firing import Aim, NoWeaponsError, picked_lines, weapon_lines
+from .leaders import LeaderError, check_leaders
 from .loadout import Loadout, WargearError, field_unit
 from .scenario import ScenarioDocument, UnitRef
 
@@ -62,30 +63,28 @@ def _sheet(lib: UnitLibrary, name: str, rules: RulesVersion, where: str) -> Data
         raise UnitError(f"{where}: {exc}") from None
 
 
-def _can_lead(leader: Datasheet, unit: Datasheet) -> bool:
-    if not leader.leader_of:
-        return True
-    keys = {name_key(unit.name), *(name_key(k) for k in unit.keywords)}
-    return any(name_key(x) in keys or name_key(x).rstrip("s") in keys for x in leader.leader_of)
-
-
 def _field(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, where: str) -> _Side:
     sheet = _sheet(lib, ref.unit, rules, f"{where}.unit")
     try:
         own = field_unit(sheet, ref.models, ref.wargear)
     except WargearError as exc:
         raise UnitError(f"{where}: {exc}") from None
-    side = _Side(sheet, [(sheet, own)], [f"{sheet.name} {d}" for d in own.defaults])
-    for name in ref.led_by:
-        leader = _sheet(lib, name, rules, f"{where}.led_by")
-        if not _can_lead(leader, sheet):
-            raise UnitError(f"{where}.led_by: {leader.name} cannot lead {sheet.name}; it "
-                            f"leads {', '.join(leader.leader_of)}")
+    side = _Side(sheet, [(sheet, own)], [f"{sheet.name} {d}" for d in own.defaults],
+                 [*own.notes])
+    leaders = [_sheet(lib, name, rules, f"{where}.led_by") for name in ref.led_by]
+    try:
+        check_leaders(sheet, leaders)
+    except LeaderError as exc:
+        raise UnitError(f"{where}.led_by: {exc}") from None
+    for leader in leaders:
         try:
-            side.loadouts.append((leader, field_unit(leader)))
+            fielded = field_unit(leader)
         except WargearError as exc:
             raise UnitError(f"{where}.led_by: {exc}") from None
-        side.defaults.append(f"{leader.name}: the datasheet's default loadout")
+        side.loadouts.append((leader, fielded))
+        side.defaults += [f"{leader.name} {d}" for d in fielded.defaults
+                          if not d.startswith("models")]
+        side.notes += fielded.notes
     return side
 
 
@@ -194,6 +193,7 @@ def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved
         target, tside = resolve_target(target, lib, doc.rules, doc.phase)
         resolved.update(target_models=tside.texts(),
                         defaults=(*resolved["defaults"], *tside.defaults))
+        notes += tside.notes
     attacker = doc.attacker
     context = doc.context
     abilities: list[str] = []
