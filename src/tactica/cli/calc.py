@@ -161,15 +161,15 @@ def _check_effects(effects: list[str]) -> None:
 
 
 def _check_models(sheet: Datasheet, models: int) -> None:
-    """``--models`` within the datasheet's unit composition (its minimum and maximum)."""
-    if not sheet.composition:
-        return
-    low = sum(c.min for c in sheet.composition)
-    high = sum(c.max for c in sheet.composition)
-    if not low <= models <= high:
-        allowed = f"{low}" if low == high else f"{low} to {high}"
-        raise typer.BadParameter(f"{sheet.name} has {allowed} model{'s' if high > 1 else ''}",
-                                 param_hint="--models")
+    """``--models`` within the datasheet's unit composition (its tiers, ``tactica.units``)."""
+    from ..units.loadout import sizes
+
+    spans = sizes(sheet)
+    if not any(a <= models <= b for a, b in spans):
+        allowed = " or ".join(f"{a}" if a == b else f"{a} to {b}" for a, b in spans)
+        raise typer.BadParameter(
+            f"{sheet.name} has {allowed} model{'s' if spans[-1][1] > 1 else ''}",
+            param_hint="--models")
 
 
 def _check_leaders(sheet: Datasheet, leaders: list[str], lib: Any) -> None:

@@ -22,6 +22,7 @@ from ..model.datasheet import (
     Weapon,
     WeaponProfile,
 )
+from ..model.wargear import ModelType
 from ..names import name_key
 from .report import (
     IssueLog,
@@ -97,6 +98,11 @@ class UnitConverter:
         types = wargear.model_types(rows, {c.model: c.model for c in composition}
                                     if len(models) > 1 else {c.model: models[0].name
                                                              for c in composition})
+        tiers, types = self._tiers(types, models)
+        if tiers:
+            composition = tuple(CompositionLine(model=t.name, min=t.min, max=t.max)
+                                for t in types)
+        self._check_size(composition)
         notes: list[str] = []
         if self.name != u["name"]:
             notes.append(f"named {self.name!r}: another faction has a unit {u['name']!r}")
@@ -124,6 +130,7 @@ class UnitConverter:
             "weapons": self._weapons(),
             "abilities": abilities,
             "composition": composition,
+            "tiers": tiers,
             "points": self._points(),
             "leader_of": leader_of,
             "leader_keywords": leader_keywords,
@@ -162,7 +169,7 @@ class UnitConverter:
             raise UnitRejected("profiles", "no valid stat line")
         return out
 
-    def _profile_for(self, model: Raw, profiles: list[ModelProfile]) -> ModelProfile:
+    def _profile_for(self, model: Raw, profiles: list[ModelProfile]) -> ModelProfile | None:
         wanted = model.get("profile_name") or model["name"]
         for p in profiles:
             if name_key(p.name) == name_key(wanted) or _singular(p.name) == _singular(wanted):
@@ -172,11 +179,16 @@ class UnitConverter:
         starts = [p for p in profiles if name_key(wanted).startswith(_singular(p.name))]
         if starts:
             return max(starts, key=lambda p: len(p.name))
+        ends = [p for p in profiles if _singular(p.name).endswith(_singular(wanted))]
+        if len(ends) == 1:  # the row "Nob" wears the stat line "Boss Nob"
+            self.log.repaired(f"composition {model['name']!r}",
+                              f"given the stat line {ends[0].name!r}, whose name ends with it")
+            return ends[0]
         self.log.suspect(
             f"composition {model['name']!r}",
-            f"no stat line of that name; given {profiles[0].name!r}'s",
+            "no stat line of that name in the data: these models cannot be a target",
         )
-        return profiles[0]
+        return None
 
     def _composition(
         self, profiles: list[ModelProfile]
@@ -192,6 +204,9 @@ class UnitConverter:
                     "composition",
                 )
                 return ((line,) if line else ()), tuple(profiles)
+            if count.get("min") and count.get("max"):
+                return self._guessed_composition(profiles, count["min"], count["max"]), tuple(
+                    profiles)
             self.log.unsupported("composition", "none in the dataset")
             return (), tuple(profiles)
         lines: list[CompositionLine] = []
@@ -208,20 +223,90 @@ class UnitConverter:
                 continue
             lines.append(line)
             profile = self._profile_for(m, profiles)
+            if profile is None:
+                continue
             used.add(profile.name)
             if name_key(profile.name) != name_key(line.model):
                 profile = profile.model_copy(update={"name": line.model})
             if all(name_key(p.name) != name_key(profile.name) for p in models):
                 models.append(profile)
         models += [p for p in profiles if p.name not in used]
+        return tuple(lines), tuple(models)
+
+    def _guessed_composition(self, profiles: list[ModelProfile], low: int, high: int
+                             ) -> tuple[CompositionLine, ...]:
+        """No composition for several stat lines: the unit's ``model_count`` shared out
+        evenly between them (the first the larger shares), a guess the notes say."""
+        n = len(profiles)
+        lines = tuple(CompositionLine(model=p.name, min=low // n + (i < low % n),
+                                      max=high // n + (i < high % n))
+                      for i, p in enumerate(profiles))
+        self.log.suspect("composition", "none in the dataset; a guess: "
+                         + ", ".join(f"{c.min}-{c.max} {c.model}" for c in lines))
+        return lines
+
+    def _check_size(self, lines: Sequence[CompositionLine]) -> None:
+        count = self.unit.get("model_count") or {}
         low, high = sum(c.min for c in lines), sum(c.max for c in lines)
-        if count and (low, high) != (count.get("min"), count.get("max")):
+        if count and lines and (low, high) != (count.get("min"), count.get("max")):
             self.log.suspect(
                 "composition",
                 f"{low}-{high} models by composition, {count.get('min')}-{count.get('max')} "
                 "by model_count; composition kept",
             )
-        return tuple(lines), tuple(models)
+
+    def _tiers(self, types: tuple[ModelType, ...], models: tuple[ModelProfile, ...]
+               ) -> tuple[tuple[tuple[CompositionLine, ...], ...], tuple[ModelType, ...]]:
+        """The composition's tiers (``unit_compositions[].tiers``: a legal unit matches
+        one), named by model type, and the types with the tiers' envelope as their range.
+        A tier model that is no row is the one row no tier names (Boyz: the tiers' "Boss
+        Nob" is the row "Nob"), else a new type like the row it ends with (Nobz: a "Boss
+        Nob" beside the "Nob" row), with its own stat line if there is one."""
+        comp = self.ds.composition(self.faction_id, self.unit["id"]) or {}
+        raw: Sequence[Raw] = comp.get("tiers") or ()
+        if not raw:
+            return (), types
+        named = [str(m["name"]) for t in raw for m in t.get("models") or ()]
+        strangers = list(dict.fromkeys(n for n in named if all(t.name != n for t in types)))
+        unseated = [t for t in types if t.name not in named]
+        rename: dict[str, str] = {}
+        out = list(types)
+        for name in strangers:
+            if len(strangers) == 1 and len(unseated) == 1:
+                rename[name] = unseated[0].name
+                self.log.repaired("composition", f"tier model {name!r} read as the row "
+                                  f"{unseated[0].name!r}, which no tier names")
+                continue
+            base = next((t for t in types if name_key(name).endswith(_singular(t.name))), None)
+            if base is None:
+                raise UnitRejected("composition", f"tier model {name!r} is no model of the "
+                                   "unit")
+            profile = next((p.name for p in models if name_key(p.name) == name_key(name)),
+                           base.profile)
+            out.append(base.model_copy(update={"name": name, "profile": profile,
+                                               "leader_model": True}))
+            self.log.repaired("composition", f"tier model {name!r}: a model like the "
+                              f"{base.name!r} row, with the {profile!r} stat line")
+        tiers = []
+        for t in raw:
+            lines = [build(CompositionLine, {"model": rename.get(str(m["name"]), m["name"]),
+                                             "min": m.get("min"), "max": m.get("max")},
+                           self.log, "composition tier") for m in t.get("models") or ()]
+            tiers.append(tuple(line for line in lines if line is not None))
+        low: dict[str, int] = {}
+        high: dict[str, int] = {}
+        for tier in tiers:
+            counts = {c.model: c for c in tier}
+            for kind in out:
+                c = counts.get(kind.name)
+                low[kind.name] = min(low.get(kind.name, 1 << 30), c.min if c else 0)
+                high[kind.name] = max(high.get(kind.name, 0), c.max if c else 0)
+        dropped = [t.name for t in out if high[t.name] == 0]
+        if dropped:
+            self.log.repaired("composition", f"{', '.join(dropped)}: in no tier; left out")
+        kept = tuple(t.model_copy(update={"min": low[t.name], "max": high[t.name]})
+                     for t in out if high[t.name] > 0)
+        return tuple(tiers), kept
 
     # -- weapons --
     def _weapons(self) -> tuple[Weapon, ...]:

@@ -34,7 +34,7 @@ from ..model.wargear import ModelType, WargearOption, equipment_text, loadout_te
 from ..names import name_key
 
 __all__ = ["FieldedModels", "Loadout", "WargearError", "field_unit", "loadout_lines",
-           "model_types"]
+           "model_types", "sizes", "tier_types"]
 
 
 class WargearError(ValueError):
@@ -211,20 +211,65 @@ def _find(sheet: Datasheet, spec: str) -> _Choice:
     return _Choice(option=best[2], bundle=best[3], times=times, text=text.strip())
 
 
-def _default_size(types: tuple[ModelType, ...]) -> int:
-    return max(1, sum(t.min for t in types))
+def tier_types(sheet: Datasheet) -> list[tuple[ModelType, ...]]:
+    """The model types of each buildable size of the datasheet (its composition tiers;
+    a type a tier does not name is 0-0 in it); one entry when the data has no tiers."""
+    types, _ = model_types(sheet)
+    if not sheet.tiers:
+        return [types]
+    out = []
+    for tier in sheet.tiers:
+        counts = {name_key(line.model): line for line in tier}
+        out.append(tuple(
+            t.model_copy(update={"min": line.min, "max": line.max})
+            if (line := counts.get(name_key(t.name))) is not None
+            else t.model_copy(update={"min": 0, "max": 0}) for t in types))
+    return out
+
+
+def sizes(sheet: Datasheet) -> tuple[tuple[int, int], ...]:
+    """The unit's legal model counts as ranges, merged (Boyz: 10 or 11-20 -> 10-20)."""
+    spans = sorted({(max(1, sum(t.min for t in ts)), max(1, sum(t.max for t in ts)))
+                    for ts in tier_types(sheet)})
+    merged: list[tuple[int, int]] = []
+    for low, high in spans:
+        if merged and low <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], high))
+        else:
+            merged.append((low, high))
+    return tuple(merged)
+
+
+def _sizes_text(spans: tuple[tuple[int, int], ...]) -> str:
+    return " or ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in spans)
 
 
 def field_unit(sheet: Datasheet, models: int | None = None,
                wargear: list[str] | tuple[str, ...] = ()) -> Loadout:
     """The unit of ``sheet`` with ``models`` models (default: its minimum) and the
-    ``wargear`` choices applied. Raises ``WargearError`` naming the broken constraint."""
-    types, notes = model_types(sheet)
-    low, high = max(1, sum(t.min for t in types)), max(1, sum(t.max for t in types))
-    n = _default_size(types) if models is None else models
-    if not low <= n <= high:
-        span = f"{low}" if low == high else f"{low}-{high}"
-        raise WargearError(f"{sheet.name} has {span} models; {n} asked for")
+    ``wargear`` choices applied. Raises ``WargearError`` naming the broken constraint.
+
+    The size must match one of the datasheet's composition tiers; the first tier that
+    holds ``models`` models and admits the wargear is fielded."""
+    _, notes = model_types(sheet)
+    spans = sizes(sheet)
+    n = spans[0][0] if models is None else models
+    fitting = [ts for ts in tier_types(sheet)
+               if max(1, sum(t.min for t in ts)) <= n <= max(1, sum(t.max for t in ts))]
+    if not fitting:
+        raise WargearError(f"{sheet.name} has {_sizes_text(spans)} models; {n} asked for")
+    refusals: list[WargearError] = []
+    for types in fitting:
+        try:
+            return _field(sheet, types, n, wargear, notes, models is None)
+        except WargearError as exc:
+            refusals.append(exc)
+    raise refusals[0]
+
+
+def _field(sheet: Datasheet, types: tuple[ModelType, ...], n: int,
+           wargear: list[str] | tuple[str, ...], notes: tuple[str, ...],
+           default_size: bool) -> Loadout:
     groups = [_Group(t, c, list(t.equipment)) for t, c in zip(types, _seat(types, n), strict=True)
               if c > 0]
     choices = [_find(sheet, spec) for spec in wargear]
@@ -234,7 +279,7 @@ def field_unit(sheet: Datasheet, models: int | None = None,
         _apply(sheet, groups, choice, n, taken[choice.option])
     _check_budgets(sheet, groups, n)
     defaults = [] if wargear else ["wargear: the datasheet's default loadout"]
-    if models is None:
+    if default_size:
         defaults.append(f"models: the minimum, {n}")
     merged: dict[tuple[str, tuple[str, ...]], FieldedModels] = {}
     for g in groups:

@@ -123,10 +123,11 @@ def _profile(sheet: Datasheet, name: str) -> ModelProfile:
     found = next((p for p in sheet.models if name_key(p.name) == key), None)
     found = found or next((p for p in sheet.models
                            if name_key(p.name).rstrip("s") == key.rstrip("s")), None)
-    if found is None and sheet.models:
+    if found is None and len(sheet.models) == 1:
         found = sheet.models[0]
     if found is None:
-        raise UnitError(f"target: {sheet.name} has no stat line")
+        raise UnitError(f"target: {sheet.name}: the data gives no stat line for its "
+                        f"{name} models")
     return found
 
 
@@ -161,6 +162,10 @@ def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
         return target, _Side(Datasheet(name=target.name, rules=rules,
                                        source=Source(file="target presets")))
     side = _field(ref, lib, rules, "target")
+    return _target(side, phase), side
+
+
+def _target(side: _Side, phase: Phase) -> Target:
     groups: list[ModelGroup] = []
     for sheet, loadout in side.loadouts:
         character = sheet is not side.sheet or sheet.has_keyword("CHARACTER")
@@ -174,7 +179,22 @@ def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
                         deadly_demise=demise.parameter if demise is not None else None)
     except ValueError as exc:
         raise UnitError(f"target: {side.sheet.name}: {exc}") from None
-    return target, side
+    return target
+
+
+def sheet_target(sheet: Datasheet, models: int | None = None,
+                 phase: Phase = "shooting") -> Target:
+    """The target ``sheet`` fields at ``models`` models with its default loadout (what
+    ``Library.target`` answers). Raises ``UnitError`` (a ``ValueError``) without the side's
+    prefix."""
+    try:
+        own = field_unit(sheet, models)
+    except WargearError as exc:
+        raise UnitError(str(exc)) from None
+    try:
+        return _target(_Side(sheet, [(sheet, own)]), phase)
+    except UnitError as exc:
+        raise UnitError(str(exc).removeprefix("target: ")) from None
 
 
 def _aim(target: Target) -> Aim:

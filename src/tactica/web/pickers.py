@@ -22,8 +22,9 @@ from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet
 from ..model.wargear import WargearOption, equipment_text
 from ..names import UnknownNameError
-from ..units import Loadout, WargearError, field_unit, model_types
+from ..units import Loadout, WargearError, field_unit
 from ..units.leaders import leaders_of, leads_anything
+from ..units.loadout import sizes
 
 __all__ = ["WargearPicker", "leaders_index", "router"]
 
@@ -118,7 +119,7 @@ def wargear(
         sheet = getter().datasheet(name, rules)
     except UnknownNameError as exc:
         return _unknown(exc)
-    types, _ = model_types(sheet)
+    spans = sizes(sheet)
     loadout, error = _fielded(sheet, models, choice or [])
     options = [WargearChoice(text=o.text or _option_words(o),
                              choices=[" + ".join(c) for c in o.choices],
@@ -126,8 +127,7 @@ def wargear(
                for o in sheet.wargear]
     return WargearPicker(
         unit=sheet.name, rules=sheet.rules,
-        min_models=max(1, sum(t.min for t in types)),
-        max_models=max(1, sum(t.max for t in types)), models=loadout.size,
+        min_models=spans[0][0], max_models=spans[-1][1], models=loadout.size,
         loadout=[f"{m.count} {m.model}: {equipment_text(m.equipment) or 'nothing'}"
                  for m in loadout.models],
         defaults=list(loadout.defaults), options=options, error=error)
