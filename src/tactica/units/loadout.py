@@ -7,7 +7,10 @@ at their minimum, the other rows at their minimum, the rest to the rows with mos
 
 A choice names what the model takes: ``"Astartes grenade launcher"``, or several items of
 one bundle joined by ``+`` (``"Power weapon + Anointed pistol"``), with ``:N`` for how
-many models take it (default 1). Names match case-, accent- and dash-insensitively.
+many models take it (default 1) and ``@MODEL`` for which model type
+(``"Chainfist:2@Chaos Terminator"``); without ``@`` an item that several model types are
+offered goes to the rank and file first, each option up to its limit, the champion last.
+Names match case-, accent- and dash-insensitively.
 
 >>> from tactica.model import Datasheet, Source, ModelType, WargearOption
 >>> sheet = Datasheet(name="Squad", rules="11th", source=Source(file="x"), model_types=(
@@ -177,38 +180,69 @@ class _Group:
 
 @dataclass(frozen=True, slots=True)
 class _Choice:
-    option: int
-    bundle: int
+    """A wargear spec: the (option, bundle) pairs that give it, in the order they are
+    filled (rank and file first, the champion last), how many models and which type."""
+
+    offers: tuple[tuple[int, int], ...]
     times: int
     text: str
+    model: str | None = None
 
 
-def _find(sheet: Datasheet, spec: str) -> _Choice:
-    text, _, count = spec.rpartition(":") if ":" in spec else (spec, "", "")
-    if count and not count.strip().isdigit():
-        raise WargearError(f"{sheet.name}: wargear {spec!r}: the count after ':' must be a "
-                           "whole number")
-    times = int(count) if count.strip() else 1
+def _split(sheet: Datasheet, spec: str) -> tuple[str, int, str | None]:
+    """``"Chainfist:2@Chaos Terminator"`` (or ``"Chainfist@Chaos Terminator:2"``) ->
+    (the bundle's text, how many models, the model type or ``None``)."""
+    text, _, model = spec.partition("@")
+    count = ""
+    for part in (model, text):
+        head, sep, tail = part.rpartition(":")
+        if sep and tail.strip().isdigit():
+            count = tail
+            if part is model:
+                model = head
+            else:
+                text = head
+            break
+        if sep and part is text:
+            raise WargearError(f"{sheet.name}: wargear {spec!r}: the count after ':' must "
+                               "be a whole number")
+    return text.strip(), int(count) if count.strip() else 1, model.strip() or None
+
+
+def _find(sheet: Datasheet, spec: str, types: tuple[ModelType, ...] = ()) -> _Choice:
+    text, times, model = _split(sheet, spec)
     wanted = Counter(name_key(p) for p in text.split("+") if p.strip())
     if not wanted:
         raise WargearError(f"{sheet.name}: wargear {spec!r} names nothing")
-    best: tuple[int, int, int, int] | None = None
+    if model is not None and all(name_key(t.name) != name_key(model) for t in types):
+        raise WargearError(f"{sheet.name}: wargear {spec!r}: no model type {model!r}; "
+                           f"its models are: {', '.join(t.name for t in types)}")
+    champions = {name_key(t.name) for t in types if t.leader_model}
+    found: list[tuple[tuple[int, int], int, int]] = []
     for oi, option in enumerate(sheet.wargear):
+        if model is not None and option.model is not None and \
+                name_key(option.model) != name_key(model):
+            continue
         for bi, bundle in enumerate(option.choices):
             keys = Counter(name_key(i) for i in bundle)
-            if not all(k in keys for k in wanted):
-                continue
-            # exact bundle first, then the smallest one, then the first option
-            rank = (0 if set(keys) == set(wanted) else 1, len(bundle), oi, bi)
-            if best is None or rank < best:
-                best = rank
-    if best is None:
+            if all(k in keys for k in wanted):
+                # exact bundle first, then the smallest one
+                found.append(((0 if set(keys) == set(wanted) else 1, len(bundle)), oi, bi))
+    if not found:
         offered = sorted({i for o in sheet.wargear for c in o.choices for i in c})
+        who = f" to {model}" if model else ""
         raise WargearError(
-            f"{sheet.name}: no wargear option gives {text.strip()!r}"
+            f"{sheet.name}: no wargear option{who} gives {text!r}"
             + (f"; the options give: {', '.join(offered)}" if offered else
                "; it has no wargear options"))
-    return _Choice(option=best[2], bundle=best[3], times=times, text=text.strip())
+    best = min(rank for rank, _, _ in found)
+    offers = sorted(((oi, bi) for rank, oi, bi in found if rank == best),
+                    key=lambda o: (name_key(sheet.wargear[o[0]].model or "") in champions,
+                                   o[0]))
+    # one bundle per option: the first that gives it
+    firsts = tuple({oi: (oi, bi) for oi, bi in reversed(offers)}.values())[::-1]
+    return _Choice(offers=tuple(sorted(firsts, key=offers.index)), times=times, text=text,
+                   model=model)
 
 
 def tier_types(sheet: Datasheet) -> list[tuple[ModelType, ...]]:
@@ -272,11 +306,10 @@ def _field(sheet: Datasheet, types: tuple[ModelType, ...], n: int,
            default_size: bool) -> Loadout:
     groups = [_Group(t, c, list(t.equipment)) for t, c in zip(types, _seat(types, n), strict=True)
               if c > 0]
-    choices = [_find(sheet, spec) for spec in wargear]
+    choices = [_find(sheet, spec, types) for spec in wargear]
     taken: Counter[int] = Counter()
     for choice in choices:
-        taken[choice.option] += choice.times
-        _apply(sheet, groups, choice, n, taken[choice.option])
+        _apply(sheet, groups, choice, n, taken)
     _check_budgets(sheet, groups, n)
     defaults = [] if wargear else ["wargear: the datasheet's default loadout"]
     if default_size:
@@ -292,8 +325,10 @@ def _field(sheet: Datasheet, types: tuple[ModelType, ...], n: int,
                    chosen=tuple(wargear), defaults=tuple(defaults), notes=notes)
 
 
-def _eligible(option: WargearOption, oi: int, g: _Group) -> bool:
+def _eligible(option: WargearOption, oi: int, g: _Group, model: str | None = None) -> bool:
     if option.model is not None and name_key(option.model) != name_key(g.kind.name):
+        return False
+    if model is not None and name_key(model) != name_key(g.kind.name):
         return False
     if oi in g.taken:
         return False
@@ -303,21 +338,46 @@ def _eligible(option: WargearOption, oi: int, g: _Group) -> bool:
 
 
 def _apply(sheet: Datasheet, groups: list[_Group], choice: _Choice, n: int,
-           total: int) -> None:
-    option = sheet.wargear[choice.option]
-    bundle = option.choices[choice.bundle]
-    scope = sum(g.count for g in groups if option.model is None
-                or name_key(option.model) == name_key(g.kind.name))
-    cap = option.cap(n, scope)
-    if total > cap:
-        what = (f"{cap} {_plural(bundle[0], cap)}" if len(set(bundle)) == 1
-                else f"{cap} models with {equipment_text(bundle)}")
-        who = f" on the {option.model}" if option.model and scope == 1 else ""
-        raise WargearError(f"{sheet.name}: at most {what}{who} in {n} models")
-    # unscoped options go to the rank and file first, the champion last
-    order = sorted((g for g in groups if _eligible(option, choice.option, g)),
-                   key=lambda g: g.kind.leader_model)
+           taken: Counter[int]) -> None:
+    """Give ``choice.times`` models the bundle, through the options that offer it in
+    turn, each up to its cap (rank and file first, the champion last)."""
     left = choice.times
+    first_cap: str | None = None
+    for oi, bi in choice.offers:
+        if left == 0:
+            break
+        option = sheet.wargear[oi]
+        bundle = option.choices[bi]
+        scope = sum(g.count for g in groups if option.model is None
+                    or name_key(option.model) == name_key(g.kind.name))
+        room = option.cap(n, scope) - taken[oi]
+        if room < left and first_cap is None:
+            cap = option.cap(n, scope)
+            what = (f"{cap} {_plural(bundle[0], cap)}" if len(set(bundle)) == 1
+                    else f"{cap} models with {equipment_text(bundle)}")
+            who = f" on the {option.model}" if option.model and scope == 1 else ""
+            first_cap = f"{sheet.name}: at most {what}{who} in {n} models"
+        want = min(left, max(0, room))
+        got = _take(groups, option, oi, bundle, want, choice.model)
+        taken[oi] += got
+        left -= got
+    if left:
+        if first_cap is not None and len(choice.offers) == 1:
+            raise WargearError(first_cap)
+        option = sheet.wargear[choice.offers[0][0]]
+        need = f" carrying {equipment_text(option.replaces)}" if option.replaces else ""
+        who = choice.model or option.model or "model"
+        raise WargearError(
+            f"{sheet.name}: {choice.times} models cannot take {choice.text}; only "
+            f"{choice.times - left} {_plural(who, choice.times - left)}{need} can")
+
+
+def _take(groups: list[_Group], option: WargearOption, oi: int, bundle: tuple[str, ...],
+          want: int, model: str | None) -> int:
+    """Swap ``option``'s items for ``bundle`` on up to ``want`` eligible models; how many."""
+    order = sorted((g for g in groups if _eligible(option, oi, g, model)),
+                   key=lambda g: g.kind.leader_model)
+    left = want
     for g in order:
         if left == 0:
             break
@@ -325,17 +385,12 @@ def _apply(sheet: Datasheet, groups: list[_Group], choice: _Choice, n: int,
         equipment = list(g.equipment)
         for item in option.replaces:
             equipment.remove(next(e for e in equipment if name_key(e) == name_key(item)))
-        new = _Group(g.kind, take, equipment + list(bundle), {*g.taken, choice.option})
+        new = _Group(g.kind, take, equipment + list(bundle), {*g.taken, oi})
         g.count -= take
         groups.insert(groups.index(g) + 1, new)
         left -= take
     groups[:] = [g for g in groups if g.count > 0]
-    if left:
-        need = f" carrying {equipment_text(option.replaces)}" if option.replaces else ""
-        raise WargearError(
-            f"{sheet.name}: {choice.times} models cannot take {choice.text}; only "
-            f"{choice.times - left} {_plural(option.model or 'model', choice.times - left)}"
-            f"{need} can")
+    return want - left
 
 
 def _check_budgets(sheet: Datasheet, groups: list[_Group], n: int) -> None:
