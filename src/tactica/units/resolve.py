@@ -46,8 +46,11 @@ class _Side:
     loadouts: list[tuple[Datasheet, Loadout]] = field(default_factory=list)
     defaults: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    picked: list[str] = field(default_factory=list)
 
     def texts(self) -> tuple[str, ...]:
+        if self.picked:
+            return tuple(self.picked)
         out = []
         for s, lo in self.loadouts:
             whose = f" ({s.name})" if s is not self.sheet and s.name != lo.models[0].model else ""
@@ -88,6 +91,18 @@ def _field(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, where: str) -> _
     return side
 
 
+def _check_profiles(names: tuple[str, ...], side: _Side) -> None:
+    """Every profile asked for is a profile of a weapon the side's models carry."""
+    known = {name_key(p.name): p.name for s, lo in side.loadouts for w in s.weapons
+             if any(name_key(w.name) == name_key(e) for g in lo.models for e in g.equipment)
+             for p in w.profiles}
+    for name in names:
+        if name_key(name) not in known:
+            listed = ", ".join(sorted(known.values())) or "none"
+            raise UnitError(f"attacker.profiles: no weapon the models carry has a profile "
+                            f"{name!r}; the profiles: {listed}")
+
+
 def resolve_attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
                      aim: Aim | None = None) -> tuple[Attacker, _Side]:
     """The attacker's weapon lines: its models' and its leaders'."""
@@ -96,11 +111,13 @@ def resolve_attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase:
     refusals = []
     if ref.weapons:
         try:
-            lines = picked_lines([(s, lo.size) for s, lo in side.loadouts], phase, ref.weapons,
-                                 aim.keywords if aim else ())
+            lines = picked_lines(side.loadouts, phase, ref.weapons,
+                                 aim.keywords if aim else (), rules)
         except NoWeaponsError as exc:
             raise UnitError(f"attacker.weapons: {exc}") from None
         side.defaults = [d for d in side.defaults if "wargear" not in d]
+        side.picked = [f"{line.count} x {line.name} (picked by hand)" for line in lines]
+    _check_profiles(ref.profiles, side)
     for sheet, loadout in side.loadouts if not ref.weapons else ():
         try:
             lines += weapon_lines(sheet, loadout, phase, rules, aim, ref.profiles, side.notes)
