@@ -16,7 +16,8 @@ def lib() -> Library:
     return load_library(dataset=True)
 
 
-def _run(lib: Library, attacker: dict[str, object]) -> tuple[list[tuple[str, int]], tuple[str, ...]]:
+def _run(lib: Library, attacker: dict[str, object]
+         ) -> tuple[list[tuple[str, int]], tuple[str, ...]]:
     doc = ScenarioDocument.model_validate({"attacker": attacker, "target": {"unit": "meq"}})
     scenario, resolved, _ = resolve(doc, lib)
     return [(w.name, w.count) for w in scenario.attacker.weapons], resolved.attacker_models
