@@ -103,6 +103,8 @@ class UnitConverter:
             composition = tuple(CompositionLine(model=t.name, min=t.min, max=t.max)
                                 for t in types)
         self._check_size(composition)
+        options = wargear.wargear(types, rows)
+        types = wargear.mend(types, options)
         notes: list[str] = []
         if self.name != u["name"]:
             notes.append(f"named {self.name!r}: another faction has a unit {u['name']!r}")
@@ -137,7 +139,7 @@ class UnitConverter:
             "transport": self._transport(),
             "damaged": damaged,
             "model_types": types,
-            "wargear": wargear.wargear(types, rows),
+            "wargear": options,
             "wargear_budgets": wargear.budgets(),
             "source": self.source,
         }

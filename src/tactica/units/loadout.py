@@ -311,7 +311,12 @@ def _field(sheet: Datasheet, types: tuple[ModelType, ...], n: int,
     for choice in choices:
         _apply(sheet, groups, choice, n, taken)
     _check_budgets(sheet, groups, n)
-    defaults = [] if wargear else ["wargear: the datasheet's default loadout"]
+    mends = tuple(dict.fromkeys(m for g in groups for m in g.kind.mends))
+    notes = (*notes, *mends)
+    what = ("a guess (the data lists no equipment)" if not sheet.model_types and notes else
+            "the datasheet's default loadout, mended (the data lacks part of it)" if mends
+            else "the datasheet's default loadout")
+    defaults = [] if wargear else [f"wargear: {what}"]
     if default_size:
         defaults.append(f"models: the minimum, {n}")
     merged: dict[tuple[str, tuple[str, ...]], FieldedModels] = {}
