@@ -50,3 +50,26 @@ def test_breachers_armsman_carries_what_its_options_replace(lib: Library) -> Non
     lo = field_unit(lib.datasheet("Imperial Navy Breachers"))
     armsman = next(m for m in lo.models if m.model == "Navis Armsman")
     assert armsman.equipment == ("Navis las-volley",)
+
+
+def test_one_weapon_one_stat_line(lib: Library) -> None:
+    # the option offers 'astartes-grenade-launcher' (a pre-launch provisional record,
+    # Krak S9); the unit's own record 'astartes-grenade-launcher-intercessor-squad' (launch,
+    # Krak S10) is the same weapon: every launcher fires that one stat line
+    doc = ScenarioDocument.model_validate({
+        "attacker": {"unit": "Intercessor Squad", "models": 10,
+                     "wargear": ["Astartes grenade launcher:2"]},
+        "target": {"unit": "meq"}})
+    scenario, _, _ = resolve(doc, lib)
+    launchers = [w for w in scenario.attacker.weapons if "launcher" in w.name.lower()]
+    assert len({(w.S, str(w.A)) for w in launchers}) == 1 and launchers[0].S == 10
+
+
+@pytest.mark.parametrize("phase", ["shooting", "fight"])
+def test_nazdreg_s_kustom_blasta_attacks_once_per_phase(lib: Library, phase: str) -> None:
+    # two records named Kustom Blasta X (ranged, melee): one weapon, used once per phase
+    doc = ScenarioDocument.model_validate({"phase": phase, "attacker": {"unit": "Nazdreg"},
+                                          "target": {"unit": "meq"}})
+    scenario, _, _ = resolve(doc, lib)
+    blasta = [w for w in scenario.attacker.weapons if w.name.startswith("Kustom Blasta X")]
+    assert [w.count for w in blasta] == [1]

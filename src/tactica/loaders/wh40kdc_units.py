@@ -313,15 +313,32 @@ class UnitConverter:
     # -- weapons --
     def _weapons(self) -> tuple[Weapon, ...]:
         out: list[Weapon] = []
-        for wid in dict.fromkeys(self.unit.get("weapon_ids") or ()):
+        ids = [str(i) for i in dict.fromkeys(self.unit.get("weapon_ids") or ())]
+        for wid in ids:
             raw = self.ds.weapon(self.faction_id, wid)
             if raw is None:
                 self.log.repaired(f"weapon {wid!r}", "not in the dataset; left out")
                 continue
-            out += self._weapon(raw)
+            out += self._weapon(self._launch_record(wid, raw, ids))
         if not out:
             self.log.suspect("weapons", "none in the dataset")
         return tuple(out)
+
+    def _launch_record(self, wid: str, raw: Raw, ids: Sequence[str]) -> Raw:
+        """A provisional record of a weapon the unit also has as its own copy (Intercessor
+        Squad: 'astartes-grenade-launcher', pre-launch provisional, beside the launch
+        record 'astartes-grenade-launcher-intercessor-squad') takes the copy's profiles:
+        one weapon, one stat line, under the name the options use."""
+        if "provisional" not in str((raw.get("game_version") or {}).get("dataslate")):
+            return raw
+        uid = str(self.unit["id"])
+        copies = [i for i in ids if i.startswith(f"{wid}-") and uid in i[len(wid):]]
+        copy = self.ds.weapon(self.faction_id, copies[0]) if len(copies) == 1 else None
+        if copy is None:
+            return raw
+        self.log.repaired(f"weapon {wid!r}", f"a provisional record: the stat lines of the "
+                          f"unit's {copies[0]!r} used")
+        return {**copy, "name": raw["name"]}
 
     def _weapon(self, raw: Raw) -> list[Weapon]:
         name = str(raw["name"])

@@ -22,6 +22,7 @@ the expected damage of one model's attacks against the target (``Aim``), an esti
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -90,12 +91,16 @@ def plainest(unit: str, ranged: Sequence[Weapon]) -> Weapon | None:
 
 
 def _weapons_of(sheet: Datasheet, equipment: Sequence[str], melee: bool) -> list[Weapon]:
+    """The weapons of ``equipment`` for one phase. A name the datasheet gives a ranged
+    and a melee weapon (Nazdreg's Kustom Blasta X: two records, one item each) shares
+    its copies between them: one each, not both in each phase."""
     out: list[Weapon] = []
-    for item in equipment:
-        found = next((w for w in sheet.weapons
-                      if name_key(w.name) == name_key(item) and w.is_melee == melee), None)
+    held = Counter(name_key(i) for i in equipment)
+    for key, copies in held.items():
+        same = [w for w in sheet.weapons if name_key(w.name) == key]
+        found = next((w for w in same if w.is_melee == melee), None)
         if found is not None:
-            out.append(found)
+            out += [found] * max(1, copies // len(same))
     return out
 
 
