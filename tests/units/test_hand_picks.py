@@ -49,3 +49,14 @@ def test_picks_within_the_loadout(lib: Library) -> None:
     lines, _ = _run(lib, {"unit": "Intercessor Squad", "weapons": ["Bolt rifle:3",
                                                                     "Bolt pistol:2"]})
     assert [n for _, n in lines] == [3, 2]  # 3 rifles + 2 pistols = 5 models
+
+
+def test_hazardous_weighs_the_attacker_s_losses(lib: Library) -> None:
+    # Hellblasters against Boyz (T5, Sv5+, W1): Standard (S7 AP-2 D1) and Supercharge
+    # (S8 AP-3 D2, Hazardous) both wound on 3+, both leave no save (5+ -> 7+), and both
+    # kill one W1 Boy per unsaved wound: the same damage, but Supercharge costs 1/3 mortal
+    # wound per shot (11th 06.03): Standard is the pick
+    doc = ScenarioDocument.model_validate({"attacker": {"unit": "Hellblaster Squad"},
+                                          "target": {"unit": "Boyz"}})
+    scenario, _, _ = resolve(doc, lib)
+    assert [w.name for w in scenario.attacker.weapons] == ["Plasma Incinerator – Standard"]

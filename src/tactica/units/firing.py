@@ -23,7 +23,7 @@ the expected damage of one model's attacks against the target (``Aim``), an esti
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..combat.contract.scenario import Phase, WeaponLine
@@ -61,12 +61,35 @@ def expected_damage(p: WeaponProfile, aim: Aim) -> float:
     return float(p.A.mean) * hit * wound * unsaved * min(float(p.D.mean), aim.W)
 
 
-def _best_profile(w: Weapon, aim: Aim, chosen: Sequence[str]) -> WeaponProfile:
+def hazard_cost(p: WeaponProfile, rules: RulesVersion = "11th",
+                keywords: tuple[str, ...] = ()) -> float:
+    """What firing ``p`` once is expected to cost the bearer's unit, in mortal wounds:
+    [HAZARDOUS] (11th 06.03: a hazard roll fails on 1-2, 1 mortal wound, 3 for a MONSTER or
+    VEHICLE; 10th: a 1, 3 mortal wounds), from the rule set. To choose only.
+
+    >>> from tactica.model import WeaponProfile
+    >>> from tactica.model.abilities import parse_weapon_ability
+    >>> p = WeaponProfile(name="Plasma – supercharge", range=24, A="1", skill=3, S=8,
+    ...                   AP=-3, D="2", abilities=(parse_weapon_ability("Hazardous"),))
+    >>> round(hazard_cost(p), 4), round(hazard_cost(p, "10th"), 4)
+    (0.3333, 0.5)
+    """
+    if not p.has("Hazardous"):
+        return 0.0
+    rs = get_ruleset(rules)
+    return rs.hazard_fails_on / 6 * rs.hazard_mortal_wounds(keywords)
+
+
+def _best_profile(w: Weapon, aim: Aim, chosen: Sequence[str],
+                  cost: Callable[[WeaponProfile], float] = lambda p: 0.0) -> WeaponProfile:
+    """The profile named in ``chosen``, else the one that does most for what it costs
+    (expected damage less the bearer's expected losses to [HAZARDOUS]; on a tie, the
+    first, so Standard before Supercharge)."""
     keys = {name_key(c) for c in chosen}
     named = [p for p in w.profiles if name_key(p.name) in keys]
     if named:
         return named[0]
-    return max(w.profiles, key=lambda p: expected_damage(p, aim))
+    return max(w.profiles, key=lambda p: expected_damage(p, aim) - cost(p))
 
 
 def _is_pistol(p: WeaponProfile) -> bool:
@@ -88,7 +111,8 @@ def _weapons_of(sheet: Datasheet, equipment: Sequence[str], melee: bool) -> list
 
 
 def _fires(sheet: Datasheet, equipment: Sequence[str], phase: Phase, aim: Aim,
-           profiles: Sequence[str], exempt: bool) -> list[WeaponProfile]:
+           profiles: Sequence[str], exempt: bool,
+           rules: RulesVersion = "11th") -> list[WeaponProfile]:
     """The profiles one model uses in the phase (the weapons that may not target ``aim``'s
     keywords left out)."""
     weapons = []
@@ -96,7 +120,9 @@ def _fires(sheet: Datasheet, equipment: Sequence[str], phase: Phase, aim: Aim,
         usable = tuple(p for p in w.profiles if may_target(p, aim.keywords))
         if usable:
             weapons.append(w.model_copy(update={"profiles": usable}))
-    picks = [_best_profile(w, aim, profiles) for w in weapons]
+    keywords = (*sheet.keywords, *sheet.faction_keywords)
+    picks = [_best_profile(w, aim, profiles, lambda p: hazard_cost(p, rules, keywords))
+             for w in weapons]
     if phase == "fight":
         extra = [p for p in picks if p.has("Extra Attacks")]
         main = [p for p in picks if not p.has("Extra Attacks")]
@@ -126,7 +152,7 @@ def weapon_lines(sheet: Datasheet, unit: Loadout, phase: Phase, rules: RulesVers
     exempt = any(sheet.has_keyword(k) for k in exempt_keywords)
     counts: dict[tuple[str, WeaponProfile], int] = {}
     for group in unit.models:
-        for p in _fires(sheet, group.equipment, phase, aim, profiles, exempt):
+        for p in _fires(sheet, group.equipment, phase, aim, profiles, exempt, rules):
             key = (p.name, p)
             counts[key] = counts.get(key, 0) + group.count
     if not counts:
