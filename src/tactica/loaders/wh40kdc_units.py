@@ -99,7 +99,7 @@ class UnitConverter:
         if tiers:
             composition = tuple(CompositionLine(model=t.name, min=t.min, max=t.max)
                                 for t in types)
-        self._check_size(composition)
+        self._check_size(composition, tiers)
         options = wargear.wargear(types, rows)
         types = wargear.mend(types, options)
         notes: list[str] = []
@@ -244,9 +244,13 @@ class UnitConverter:
                          + ", ".join(f"{c.min}-{c.max} {c.model}" for c in lines))
         return lines
 
-    def _check_size(self, lines: Sequence[CompositionLine]) -> None:
+    def _check_size(self, lines: Sequence[CompositionLine],
+                    tiers: Sequence[Sequence[CompositionLine]] = ()) -> None:
         count = self.unit.get("model_count") or {}
         low, high = sum(c.min for c in lines), sum(c.max for c in lines)
+        if tiers:
+            low = min(sum(c.min for c in t) for t in tiers)
+            high = max(sum(c.max for c in t) for t in tiers)
         if count and lines and (low, high) != (count.get("min"), count.get("max")):
             self.log.suspect(
                 "composition",
