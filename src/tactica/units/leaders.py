@@ -114,10 +114,14 @@ def role(unit: Datasheet) -> str:
 
 
 def check_leaders(unit: Datasheet, leaders: Sequence[Datasheet],
-                  extra_keywords: Iterable[str] = ()) -> None:
+                  extra_keywords: Iterable[str] = (),
+                  roles: Sequence[str] | None = None) -> None:
     """Raise ``LeaderError`` unless every one of ``leaders`` may lead ``unit`` together
-    (24.22: each may lead it, no unit twice, one leader unit and one support unit)."""
+    (24.22: each may lead it, no unit twice, one leader unit and one support unit).
+    ``roles``: each one's role as an army list states it ("Attached as: Support");
+    default ``role``."""
     extra = tuple(extra_keywords)
+    kinds = list(roles) if roles is not None else [role(x) for x in leaders]
     seen: set[str] = set()
     for leader in leaders:
         if leader.name in seen:
@@ -127,7 +131,7 @@ def check_leaders(unit: Datasheet, leaders: Sequence[Datasheet],
         if why is not None:
             raise LeaderError(why)
     for kind in ("leader", "support"):
-        same = [x.name for x in leaders if role(x) == kind]
+        same = [x.name for x, k in zip(leaders, kinds, strict=True) if k == kind]
         if len(same) > 1:
             raise LeaderError(
                 f"{unit.name}: one {kind} unit may be attached, not {len(same)} "
