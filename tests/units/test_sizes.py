@@ -137,3 +137,12 @@ def test_targets_are_fielded_the_same(lib: Library) -> None:
     assert vow.model_count == 10
     with pytest.raises(ValueError, match="no stat line for its Gun Servitor models"):
         lib.target("Servitor Battleclade")
+
+
+def test_a_target_carries_its_own_feel_no_pain(lib: Library) -> None:
+    # Saint Celestine's Lifewards: {"type": "feel-no-pain", "target": "unit",
+    # "modifier": {"threshold": 4}} in the record, so every model of the unit has FNP 4+
+    raw = next(a for a in wh40kdc_data.raw_data()["abilities"] if a["name"] == "Lifewards")
+    assert raw["effect"]["type"] == "feel-no-pain"
+    target = lib.target("Saint Celestine")
+    assert {g.fnp for g in target.models} == {raw["effect"]["modifier"]["threshold"]}

@@ -445,6 +445,10 @@ class UnitConverter:
                 damaged = self._damaged(name, raw, int(match.group(1)), int(match.group(2)))
                 kind = "damaged"
             out.append(core_ability(name, kind, None, self.source))
+            fnp = _feel_no_pain(raw)
+            if fnp is not None and kind == "unit":
+                # Lifewards, Ogryn Bodyguard: the unit's own Feel No Pain, by another name
+                out.append(core_ability(f"Feel No Pain {fnp}+", "core", name, self.source))
         return tuple(out), damaged
 
     def _damaged(self, name: str, raw: Raw, low: int, high: int) -> DamagedProfile | None:
@@ -560,3 +564,13 @@ def _profile_name(weapon: str, profile: str, count: int) -> str:
             break
     return f"{weapon} – {profile}" if count > 1 or profile else weapon
 
+
+def _feel_no_pain(raw: Raw) -> int | None:
+    """The threshold of an ability whose effect is, without condition, a Feel No Pain of
+    the unit or the model itself (``{"type": "feel-no-pain", "target": "unit",
+    "modifier": {"threshold": 4}}``), else ``None``."""
+    effect = raw.get("effect") or {}
+    threshold = (effect.get("modifier") or {}).get("threshold")
+    if effect.get("type") != "feel-no-pain" or effect.get("target") not in ("unit", "self"):
+        return None
+    return threshold if isinstance(threshold, int) and 2 <= threshold <= 6 else None

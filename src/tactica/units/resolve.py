@@ -150,8 +150,11 @@ def _profile(sheet: Datasheet, name: str) -> ModelProfile:
 
 def _groups(sheet: Datasheet, loadout: Loadout, character: bool,
             phase: Phase) -> list[ModelGroup]:
-    fnp_ability = sheet.ability("Feel No Pain")
-    fnp = fnp_ability.parameter.min if fnp_ability and fnp_ability.parameter else None
+    # the best of the unit's Feel No Pain abilities (core, or a unit ability that is one:
+    # Lifewards, Ogryn Bodyguard)
+    fnp = min((a.parameter.min for a in sheet.abilities
+               if a.name.casefold() == "feel no pain" and a.parameter is not None),
+              default=None)
     counts: dict[str, tuple[ModelProfile, int]] = {}
     for m in loadout.models:
         p = _profile(sheet, m.profile)
