@@ -42,6 +42,15 @@ commands.app.command("turn")(turn)
 
 commands.app.command("serve")(serve)
 
+from .plan import matchup_command, plan_command  # noqa: E402
+
+commands.app.command("matchup")(matchup_command)
+commands.app.command("plan")(plan_command)
+
+from .mcp import mcp  # noqa: E402
+
+commands.app.command("mcp")(mcp)
+
 
 def main() -> None:
     """Run the command line."""
