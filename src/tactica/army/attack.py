@@ -107,7 +107,7 @@ def _models(sheet: Datasheet, count: int, items: tuple[WargearItem, ...],
     extra copies go round again."""
     weapons: list[tuple[str, int]] = []
     for item in items:
-        weapon = _weapon(sheet, item.name, melee)
+        weapon = _weapon(sheet, item.name)
         if weapon is None:
             notes.append(f"{item.name}: not a weapon of {sheet.name}'s datasheet")
         else:
