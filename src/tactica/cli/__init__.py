@@ -42,6 +42,10 @@ commands.app.command("turn")(turn)
 
 commands.app.command("serve")(serve)
 
+from .meta import meta_app  # noqa: E402
+
+commands.app.add_typer(meta_app, name="meta")
+
 from .plan import matchup_command, plan_command  # noqa: E402
 
 commands.app.command("matchup")(matchup_command)
