@@ -31,7 +31,6 @@ __all__ = [
     "apply_facts",
     "load_presets",
     "load_reference_facts",
-    "target_from_datasheet",
 ]
 
 #: Packaged data files (relative to the ``tactica`` package).
@@ -273,17 +272,6 @@ def load_presets() -> tuple[TargetPreset, ...]:
         TargetPreset.model_validate({"name": name, **fields})
         for name, fields in data["presets"].items()
     )
-
-
-def target_from_datasheet(sheet: Datasheet, models: int | None = None) -> Target:
-    """A ``Target`` built from a datasheet: the unit as fielded by the units core
-    (``tactica.units.sheet_target``: its composition tiers, a stat line per model type,
-    its defensive abilities). Without ``models`` the unit has its minimum size. Raises
-    ``ValueError`` when the size is not allowed or a needed characteristic is unknown.
-    """
-    from .units.resolve import sheet_target
-
-    return sheet_target(sheet, models)
 
 
 def _profile_for(sheet: Datasheet, model: str) -> ModelProfile:
