@@ -6,14 +6,14 @@
 ...     "target": {"models": [{"count": 10, "T": 4, "Sv": 3, "W": 2}]}})
 >>> round(r.models_destroyed.mean, 4), round(sum(r.damage.pmf), 9)
 (0.5877, 1.0)
+
+The names below are imported on first use, so that ``import tactica`` (a command's or a
+web worker's start) stays light.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
-
-from .combat import Result, Scenario, ScenarioError, calculate_many
-from .dice import DiceExpr
 
 __version__ = "0.1.0"
 
@@ -21,14 +21,26 @@ __all__ = ["DiceExpr", "Result", "Scenario", "ScenarioError", "__version__", "ca
            "calculate_many"]
 
 if TYPE_CHECKING:
-    from .units.resolve import UnitLibrary
+    from .calculator import calculate, calculate_many
+    from .combat import Result, Scenario, ScenarioError
+    from .dice import DiceExpr
+
+#: public name -> the module that defines it
+_LAZY = {"calculate": "calculator", "calculate_many": "calculator", "Result": "combat",
+         "Scenario": "combat", "ScenarioError": "combat", "DiceExpr": "dice"}
 
 
-def calculate(scenario: Scenario | dict[str, Any] | str,
-              library: UnitLibrary | None = None) -> Result:
-    """``tactica.calculator.calculate``: a scenario (version 1, or version 2 naming library
-    units) in, the result out. Imported on first use, so that ``import tactica`` (a web
-    calculation worker's start) stays light."""
-    from .calculator import calculate as calculate_document
+def __getattr__(name: str) -> Any:
+    """``tactica.calculate`` and the other public names, imported on first use."""
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module 'tactica' has no attribute {name!r}")
+    from importlib import import_module
 
-    return calculate_document(scenario, library)
+    value = getattr(import_module(f".{where}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
