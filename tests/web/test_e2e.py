@@ -23,9 +23,9 @@ import httpx
 import pytest
 
 from tactica import calculate
+from tactica.calculator import prepare
 from tactica.combat.result import Distribution, Result
 from tactica.combat.scenario import Context, Scenario
-from tactica.calculator import prepare
 from tactica.library import load_seed_library
 from tactica.units import ScenarioDocument, UnitRef, resolve_attacker
 from tactica.web.wording import player_text

@@ -327,6 +327,7 @@
     }).filter(Boolean);
   }
   function leaderRef() {
+    if (!$("attacker-leader-fielded").checked) return [];
     const typed = words($("ctx-led-by").value);
     const listed = new Set([...$("attacker-leaders").children].map((o) => o.value));
     return typed.length && typed.every((n) => listed.has(n)) ? typed : [];
@@ -359,8 +360,6 @@
     $("hand-weapons").textContent = on ? "Edit the weapons by hand" : "Use the datasheet's weapons";
     $("wargear").inert = !on;
     $("profiles-box").inert = !on;
-    $("attacker-leader-fielded").checked = on && leaderRef().length > 0;
-    $("attacker-leader-fielded").disabled = true;
   }
   function handEdit() {
     handWeapons = !handWeapons;
@@ -838,7 +837,14 @@
     });
     $("attacker-unit").addEventListener("change", () => loadAttacker("pick"));
     $("attacker-models").addEventListener("change", (e) => { attackerModelsChanged(e); checkWargear(null); });
-    $("ctx-led-by").addEventListener("change", () => { fieldedMode(); edited(); });
+    $("ctx-led-by").addEventListener("change", () => {
+      // a leader that can lead the unit joins it (its models and weapons): ticked for you
+      const typed = words($("ctx-led-by").value);
+      const listed = new Set([...$("attacker-leaders").children].map((o) => o.value));
+      $("attacker-leader-fielded").checked = typed.length > 0 && typed.every((n) => listed.has(n));
+      fieldedMode();
+      edited();
+    });
     $("attacker-leader-fielded").addEventListener("change", fieldedMode);
     $("attacker-models").addEventListener("focus", (e) => { e.target.dataset.previous = e.target.value; });
     $("phase").addEventListener("change", () => (attackerUnit ? loadAttacker("phase") : edited()));
