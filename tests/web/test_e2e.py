@@ -53,7 +53,8 @@ class Tab:
         self.page.on("request", lambda r: self.hosts.add(urlsplit(r.url).netloc))
 
     def goto(self, path: str) -> None:
-        self.page.goto(self.server.url + path)
+        # the first page of a server loads its library (minutes on a loaded machine)
+        self.page.goto(self.server.url + path, timeout=300_000)
 
     def shot(self, name: str) -> None:
         self.page.screenshot(path=str(self.shots / f"{name}.png"), full_page=True)

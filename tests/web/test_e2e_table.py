@@ -11,6 +11,7 @@ Calculate. Screenshots go to ``test-artifacts/`` (``table-*``).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -82,7 +83,15 @@ def weapon_rows(t: Tab) -> list[tuple[str, bool, str]]:
     return [(str(n), bool(u), str(c)) for n, u, c in rows]
 
 
+def by_hand(t: Tab) -> None:
+    """Edit a library unit's weapon rows by hand (the page sends them, not the unit)."""
+    if t.page.eval_on_selector("#weapons", "w => w.inert"):
+        t.page.click("#hand-weapons")
+        t.page.wait_for_function("() => !document.getElementById('weapons').inert")
+
+
 def set_weapon(t: Tab, name: str, count: int, ticked: bool = True) -> None:
+    by_hand(t)
     names = [n for n, _, _ in weapon_rows(t)]
     row = t.page.locator("#weapons .wrow").nth(names.index(name))
     if ticked:
@@ -115,7 +124,7 @@ def check_result(t: Tab, server: Any, models: int,
     reference fielded over ``library``, the server's)."""
     sent = scenario_in_url(t)
     result = api_result(server, sent)
-    if "unit" in sent["attacker"]:
+    if "unit" in sent["attacker"] or "unit" in sent["target"]:
         scenario = prepare(sent, library())[0]
         assert result == calculate(sent, library())
     else:
@@ -352,9 +361,9 @@ def test_the_rules_offered_are_the_chosen_detachments(screen: Screen, live_serve
 
 
 def scenario_without_effects(t: Screen) -> dict[str, Any]:
-    t.page.click("#calculate")
-    t.page.wait_for_selector("#result[data-state=done]")
-    doc = scenario_in_url(t)
+    press_calculate(t)
+    plain, _, _ = prepare(scenario_in_url(t), load_seed_library())  # units as fielded
+    doc: dict[str, Any] = json.loads(plain.model_dump_json())
     doc["effects"] = []
     edit(t)
     return doc

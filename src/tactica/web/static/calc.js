@@ -213,7 +213,7 @@
     }
     F.setWeapons(c.weapons);
     const profilesKept = how === "pick" ? [] : (how === "link" ? F.takePendingProfiles() : profileSpecs());
-    showProfiles(c.weapons, profilesKept);
+    showProfiles(handWeapons ? [] : c.weapons, profilesKept);  // typed rows: no choices
     const wargearKept = how === "pick" ? [] : (how === "link" ? F.takePendingWargear() : wargearSpecs());
     if ((how === "phase" || how === "rules" || how === "models") && (handWeapons || how === "phase")) {
       const memory = how === "phase" ? phaseMemory[phase] : before;
@@ -358,12 +358,14 @@
     $("fielded-note").hidden = !on;
     $("hand-weapons").hidden = !attackerUnit;
     $("hand-weapons").textContent = on ? "Edit the weapons by hand" : "Use the datasheet's weapons";
-    $("wargear").inert = !on;
-    $("profiles-box").inert = !on;
+    // the datasheet's choices are the unit reference's: not shown while the rows are typed
+    $("wargear").hidden = !on || !$("wargear-controls").children.length;
+    $("profiles-box").hidden = !on || !$("profiles").children.length;
   }
   function handEdit() {
     handWeapons = !handWeapons;
     if (handWeapons) {
+      showProfiles([], []);
       fieldedMode();
       edited();
     } else {
@@ -841,7 +843,9 @@
       // a leader that can lead the unit joins it (its models and weapons): ticked for you
       const typed = words($("ctx-led-by").value);
       const listed = new Set([...$("attacker-leaders").children].map((o) => o.value));
-      $("attacker-leader-fielded").checked = typed.length > 0 && typed.every((n) => listed.has(n));
+      if (attackerUnit && !handWeapons) {
+        $("attacker-leader-fielded").checked = typed.length > 0 && typed.every((n) => listed.has(n));
+      }
       fieldedMode();
       edited();
     });
