@@ -656,6 +656,8 @@
   async function calculate() {
     document.querySelectorAll(".invalid").forEach((n) => n.classList.remove("invalid"));
     const seq = ++calcSeq;
+    if (last) $("result").dataset.state = "loading";  // never the earlier result as current
+    status("Calculating…");
     await settle();
     if (seq !== calcSeq) return;
     let s;
