@@ -163,6 +163,7 @@ class AttackerChoice(_Doc):
     attacker_toughness: int | None
     damaged: str | None = Field(default=None, description="the Damaged profile, if any")
     abilities: list[str] = Field(default_factory=list, description="the unit's rules by name")
+    factions: list[str] = Field(default_factory=list, description="its faction keywords")
 
 
 class PresetInfo(_Doc):
@@ -295,7 +296,8 @@ def attacker_choice(lib: Library, sheet: Datasheet, models: int | None,
         max_models=min(high, MAX_MODELS),
         keywords=list(dict.fromkeys(sheet.keywords + sheet.faction_keywords)),
         weapons=rows, notes=notes if lines else notes[:1], attacker_toughness=toughness,
-        damaged=damaged, abilities=list(dict.fromkeys(str(a) for a in sheet.abilities)))
+        damaged=damaged, abilities=list(dict.fromkeys(str(a) for a in sheet.abilities)),
+        factions=list(sheet.faction_keywords))
 
 
 def effect_info(e: NamedEffect) -> dict[str, Any]:

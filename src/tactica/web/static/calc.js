@@ -237,6 +237,7 @@
     items.push({ text: `${c.unit} datasheet (${c.rules})`, link: `/units/${encodeURIComponent(c.unit)}?rules=${c.rules}` });
     setNotes(notes, items);
     edited();
+    window.TacticaFactions.showRules(c.factions, chosen, edited);
     const [leaders] = await Promise.all([fillLeaders("attacker-leaders", c.unit),
                                          showWargear(c.unit, c.rules, wargearKept)]);
     fieldedMode();
@@ -899,6 +900,7 @@
         renderPins();
       }, 200);
     });
+    window.TacticaFactions.browse();
     readUrl().then(changed);
   }
   init();
