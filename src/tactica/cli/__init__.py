@@ -2,45 +2,37 @@
 
 The commands live on ``tactica.cli.app.app`` (a ``typer.Typer``; ``tactica.cli.app`` stays
 the module, so it is not re-exported here under the same name). Further commands are
-registered on it below, the same way a third party would, e.g.::
+registered on it below by name (``LAZY``: module, attribute, one-line help) and imported
+only when run, so that ``tactica --help`` starts quickly. A third party registers a
+command the usual way::
 
-    from .calc import calc
-    commands.app.command("calc")(calc)
-
-from .effects import effects  # noqa: E402
-
-commands.app.command("effects")(effects)
+    commands.app.command("mine")(mine)
 """
 
 from __future__ import annotations
 
 from . import app as commands
+from .errors import LAZY
 
 __all__ = ["commands", "main"]
 
 # --- command registrations ------------------------------------------------------------
-from .calc import calc
-
-commands.app.command("calc")(calc)
-
-from .effects import effects  # noqa: E402
-
-commands.app.command("effects")(effects)
-
-from .data import data_app  # noqa: E402
-
-commands.app.add_typer(data_app, name="data")
-
-from .lists import list_app  # noqa: E402
-
-commands.app.add_typer(list_app, name="list")
-
-from .serve import serve  # noqa: E402
-from .turn import turn  # noqa: E402
-
-commands.app.command("turn")(turn)
-
-commands.app.command("serve")(serve)
+# loaded when run (``LazyGroup``): ``tactica --help`` imports none of them
+LAZY.update({
+    "calc": ("tactica.cli.calc", "calc",
+             "Compute the exact odds of an attack (a scenario file, or units from the "
+             "library)."),
+    "effects": ("tactica.cli.effects", "effects",
+                "List the named effects (stratagems, detachment rules, enhancements, "
+                "abilities)."),
+    "turn": ("tactica.cli.turn", "turn",
+             "The exact odds of a turn: several units shoot, charge and fight one target."),
+    "serve": ("tactica.cli.serve", "serve",
+              "Serve the calculator, datasheets and list checker at http://HOST:PORT/."),
+    "data": ("tactica.cli.data", "data_app",
+             "Where the datasheets come from: sources, load reports."),
+    "list": ("tactica.cli.lists", "list_app", "Army lists: show, price, validate, convert."),
+})
 
 
 def main() -> None:
