@@ -119,7 +119,8 @@ def _root(
         bool,
         typer.Option(
             "--dataset/--no-dataset",
-            help="Use the bundled 11th-edition dataset (the data extra) when installed.",
+            help="Use the bundled 11th-edition dataset (wh40kdc, installed with tactica); "
+            "--no-dataset: the seed pages and --data catalogues only.",
         ),
     ] = True,
 ) -> None:
