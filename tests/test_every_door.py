@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 
 import tactica
 from tactica.cli import commands
-from tactica.combat.result import Result
+from tactica.combat import Result
 from tactica.library import Library, load_library
 
 pytest.importorskip("wh40kdc")

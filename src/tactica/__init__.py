@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from .version import __version__
 
 __all__ = ["DiceExpr", "Result", "Scenario", "ScenarioError", "__version__", "calculate",
            "calculate_many"]

@@ -1,6 +1,6 @@
-"""Brute-force oracle for short sequences (``tactica.combat.sequence``): every die rolled.
+"""Brute-force oracle for short sequences (``tactica.combat.contract.sequence``): every die rolled.
 
-A witness for ``tactica.combat.turn``, written from the sequence contract
+A witness for ``tactica.combat.turn.exact``, written from the sequence contract
 (``docs/sequence.md``), never from the engine. It keeps an exact distribution (Fractions)
 over *worlds*: the oracle's per-model target state (``bruteforce.State``, with the one
 counter it tracks), the units whose charge succeeded, and the per-model state of the unit
@@ -28,8 +28,8 @@ from itertools import product
 from typing import NamedTuple
 
 from oracle.bruteforce import COUNTERS, ONE, Keep, State, Target, _run, keeping
-from tactica.combat.scenario import Attacker, Scenario
-from tactica.combat.sequence import Sequence, Step
+from tactica.combat.contract.scenario import Attacker, Scenario
+from tactica.combat.contract.sequence import Sequence, Step
 
 __all__ = ["SequenceOracle", "sequence_brute_force"]
 

@@ -24,8 +24,8 @@ import pytest
 
 from tactica import calculate
 from tactica.calculator import prepare
-from tactica.combat.result import Distribution, Result
-from tactica.combat.scenario import Context, Scenario
+from tactica.combat.contract.result import Distribution, Result
+from tactica.combat.contract.scenario import Context, Scenario
 from tactica.library import load_seed_library
 from tactica.units import ScenarioDocument, UnitRef, resolve_attacker
 from tactica.web.wording import player_text

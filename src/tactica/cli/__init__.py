@@ -34,6 +34,10 @@ LAZY.update({
     "list": ("tactica.cli.lists", "list_app", "Army lists: show, price, validate, convert."),
 })
 
+from .mcp import mcp  # noqa: E402
+
+commands.app.command("mcp")(mcp)
+
 
 def main() -> None:
     """Run the command line."""

@@ -123,11 +123,19 @@ def _root(
             "--no-dataset: the seed pages and --data catalogues only.",
         ),
     ] = True,
+    skip_bad: Annotated[
+        bool,
+        typer.Option(
+            "--skip-bad",
+            help="Load a --data folder even when some of its files cannot be read "
+            "(each skipped file is named); without it such a folder is refused.",
+        ),
+    ] = False,
 ) -> None:
     """Warhammer 40,000 rules engine: datasheets as data and exact combat odds."""
     from .data import configure  # issue 6: sources for this command
 
-    configure(ctx, data, dataset)
+    configure(ctx, data, dataset, skip_bad)
 
 
 @app.command("units")
@@ -220,7 +228,7 @@ def schema_of(kind: SchemaKind) -> dict[str, Any]:
 
         return ScenarioDocument.model_json_schema()
     if kind is SchemaKind.result:
-        from ..combat.result import Result
+        from ..combat.contract.result import Result
 
         return Result.model_json_schema()
     from ..model.datasheet import Datasheet

@@ -15,8 +15,8 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Literal
 
-from ..combat.result import Resolved
-from ..combat.scenario import Target
+from ..combat.contract.result import Resolved
+from ..combat.contract.scenario import Target
 from ..errors import one_line
 from ..names import UnknownNameError
 from .resolve import UnitError, UnitLibrary, resolve, resolve_target
