@@ -89,7 +89,7 @@ def _unknown(exc: UnknownNameError) -> NoReturn:
 def _version_callback(value: bool) -> None:
     if value:
         typer.echo(f"tactica {version()}")
-        from ..loaders.wh40kdc import ATTRIBUTION, installed_version
+        from ..loaders.wh40kdc_credit import ATTRIBUTION, installed_version
 
         if installed_version() is not None:  # issue 6: the 40kdc-data credit
             typer.echo(f"bundled dataset: wh40kdc {installed_version()}. {ATTRIBUTION}")
