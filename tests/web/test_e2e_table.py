@@ -272,7 +272,7 @@ def test_a_unit_is_offered_in_the_phase_it_has_weapons_for(
             assert t.page.text_content("#phase option[value=shooting]") == "Shooting (no weapons)"
             pick_target(t, "meq", "Intercessor Squad")
             press_calculate(t)
-            scenario = check_result(t, full_server, models=5)
+            scenario = check_result(t, full_server, models=5, library=load_library)
             assert scenario.phase == "fight"
             shot(t, "phase-offered")
 

@@ -785,6 +785,10 @@
         handTarget = !t.unit;
         if (linked.target && linked.target.unit) await loadTarget(true);
         if (linked.attacker && linked.attacker.unit) await loadAttacker("link");
+        else if (attackerUnit) {  // typed rows of a library unit: its faction's rules still offered
+          const r = await attackerChoice(attackerUnit, $("phase").value, "");
+          if (r.ok) await window.TacticaFactions.showRules(r.body.factions, chosen, edited);
+        }
         await checkEffects();
         await calculate();
         return;
