@@ -34,6 +34,15 @@ LAZY.update({
     "list": ("tactica.cli.lists", "list_app", "Army lists: show, price, validate, convert."),
 })
 
+from .meta import meta_app  # noqa: E402
+
+commands.app.add_typer(meta_app, name="meta")
+
+from .plan import matchup_command, plan_command  # noqa: E402
+
+commands.app.command("matchup")(matchup_command)
+commands.app.command("plan")(plan_command)
+
 from .mcp import mcp  # noqa: E402
 
 commands.app.command("mcp")(mcp)
