@@ -32,20 +32,23 @@ LAZY.update({
     "data": ("tactica.cli.data", "data_app",
              "Where the datasheets come from: sources, load reports."),
     "list": ("tactica.cli.lists", "list_app", "Army lists: show, price, validate, convert."),
+    "meta": ("tactica.cli.meta", "meta_app",
+             "The meta table: every unit against every target, as Parquet; query and plot "
+             "it."),
+    "matchup": ("tactica.cli.plan", "matchup_command",
+                "Every unit of my army against every unit of the enemy's, and theirs "
+                "against mine: shooting and fight, exactly (points destroyed, per 100 "
+                "points, models, P(destroy))."),
+    "plan": ("tactica.cli.plan", "plan_command",
+             "The shooting plan: each of my shooting units at one enemy unit, to destroy "
+             "the most points (exact, overkill counted), beside the naive plan."),
+    "mcp": ("tactica.cli.mcp", "mcp",
+            "Serve tactica's tools to an AI assistant (Model Context Protocol): "
+            "simulate_combat, calculate, lookup_unit, lookup_rule, list_units, "
+            "validate_list. Read-only."),
 })
 
-from .meta import meta_app  # noqa: E402
 
-commands.app.add_typer(meta_app, name="meta")
-
-from .plan import matchup_command, plan_command  # noqa: E402
-
-commands.app.command("matchup")(matchup_command)
-commands.app.command("plan")(plan_command)
-
-from .mcp import mcp  # noqa: E402
-
-commands.app.command("mcp")(mcp)
 
 
 def main() -> None:
