@@ -6,13 +6,11 @@
 ...     "target": {"models": [{"count": 10, "T": 4, "Sv": 3, "W": 2}]}})
 >>> round(r.models_destroyed.mean, 4), round(sum(r.damage.pmf), 9)
 (0.5877, 1.0)
-
-The names below are imported on first use, so that ``import tactica`` (a command's or a
-web worker's start) stays light.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from .version import __version__
@@ -21,26 +19,30 @@ __all__ = ["DiceExpr", "Result", "Scenario", "ScenarioError", "__version__", "ca
            "calculate_many"]
 
 if TYPE_CHECKING:
-    from .calculator import calculate, calculate_many
+    from .calculator import calculate_many
     from .combat import Result, Scenario, ScenarioError
     from .dice import DiceExpr
+    from .units.resolve import UnitLibrary
 
-#: public name -> the module that defines it
-_LAZY = {"calculate": "calculator", "calculate_many": "calculator", "Result": "combat",
-         "Scenario": "combat", "ScenarioError": "combat", "DiceExpr": "dice"}
+#: The names above, imported on first use (``import tactica`` stays light: the command
+#: line checks its arguments and files before the engine is loaded).
+_LAZY = {"Result": ".combat", "Scenario": ".combat", "ScenarioError": ".combat",
+         "calculate_many": ".calculator", "DiceExpr": ".dice"}
 
 
 def __getattr__(name: str) -> Any:
-    """``tactica.calculate`` and the other public names, imported on first use."""
-    where = _LAZY.get(name)
-    if where is None:
-        raise AttributeError(f"module 'tactica' has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(f".{where}", __name__), name)
-    globals()[name] = value
-    return value
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+def calculate(scenario: Scenario | dict[str, Any] | str,
+              library: UnitLibrary | None = None) -> Result:
+    """``tactica.calculator.calculate``: a scenario (version 1, or version 2 naming library
+    units) in, the result out. Imported on first use, so that ``import tactica`` (a web
+    calculation worker's start) stays light."""
+    from .calculator import calculate as calculate_document
+
+    return calculate_document(scenario, library)

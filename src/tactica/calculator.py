@@ -8,7 +8,6 @@ version-1 scenario, and the result carries what the units resolved into (``resol
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -19,6 +18,7 @@ from .combat import calculate as calculate_scenario
 from .combat.batch import calculate_each
 from .combat.contract.result import Resolved
 from .errors import one_line
+from .inputs import loads
 from .units.resolve import UnitLibrary, resolve
 from .units.scenario import ScenarioDocument, parse_document
 from .units.sequence import names_units, resolve_sequence
@@ -55,7 +55,7 @@ def _sequence_data(scenario: Scenario | dict[str, Any] | str) -> dict[str, Any] 
     data: Any = scenario
     if isinstance(scenario, str):
         try:
-            data = json.loads(scenario)
+            data = loads(scenario)
         except ValueError:
             return None
     return data if isinstance(data, dict) and "steps" in data else None
@@ -107,7 +107,7 @@ Side = BaseModel | dict[str, Any]
 def _as_data(value: BaseModel | dict[str, Any] | str) -> dict[str, Any]:
     if isinstance(value, str):
         try:
-            value = json.loads(value)
+            value = loads(value)
         except ValueError as exc:
             raise ScenarioError(f"document: not JSON ({exc})") from None
     if isinstance(value, BaseModel):

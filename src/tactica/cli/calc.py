@@ -24,7 +24,9 @@ from ..combat import Result, Scenario, calculate
 from ..combat.contract.result import Resolved
 from ..combat.contract.scenario import Attacker, Context, Effect
 from ..errors import one_line
+from ..inputs import loads
 from ..model.datasheet import Datasheet
+from ..textfile import read_text_file
 from ..units import UnitError
 from .errors import FLAG_WORDS, fail
 from .result_view import render_result
@@ -90,7 +92,7 @@ def _parse_effect(text: str) -> Effect | str:
 def _is_sequence(text: str) -> bool:
     """A sequence document (several steps against one target) has ``steps``."""
     try:
-        data = json.loads(text)
+        data = loads(text)
     except ValueError:
         return False
     return isinstance(data, dict) and "steps" in data
@@ -284,13 +286,22 @@ def _check_flags(o: CalcOptions) -> None:
              "and target would be used and the flags ignored)")
 
 
+def _read(file: str) -> str:
+    """The scenario file's text (its encoding found: ``textfile``, a note on stderr when
+    it is not UTF-8)."""
+    text, note = read_text_file(file)
+    if note is not None:
+        Console(stderr=True, highlight=False, soft_wrap=True).print(
+            f"note: {file}: {note}", markup=False)
+    return text
+
+
 def _run(o: CalcOptions) -> None:
     out = Console(width=120) if not sys.stdout.isatty() else Console()
     _check_flags(o)
     try:
         if o.file is not None:
-            text = sys.stdin.read() if o.file == "-" else Path(o.file).read_text(
-                encoding="utf-8")
+            text = sys.stdin.read() if o.file == "-" else _read(o.file)
             if _is_sequence(text):
                 from .turn import run_sequence_text
 
