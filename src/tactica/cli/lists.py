@@ -15,6 +15,7 @@ reason, with its line number, on stderr.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -30,6 +31,7 @@ from ..army.formats import (
     UnsupportedFormatError,
     export_roster,
     load_roster,
+    parse_roster,
 )
 from ..army.pricing import PriceBreakdown, price_roster, resolve
 from ..army.roster import Roster
@@ -46,7 +48,8 @@ list_app = typer.Typer(name="list", help="Army lists: show, price, validate, con
                        no_args_is_help=True)
 
 FileArg = Annotated[Path, typer.Argument(help="army list: app text, New Recruit JSON/text, "
-                                               "WTC, List Forge, or tactica JSON")]
+                                               "WTC, List Forge, or tactica JSON; - reads "
+                                               "standard input")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="machine-readable output")]
 FormatOpt = Annotated[str | None, typer.Option("--format", help="input format (default: "
                                                                 "detected)")]
@@ -66,6 +69,9 @@ def _fail(message: str) -> NoReturn:
 def _load(file: Path, fmt: str | None) -> tuple[Roster, Library]:
     library = load_library()
     try:
+        if str(file) == "-":  # a list piped in (pasted from the clipboard)
+            text = sys.stdin.read()
+            return parse_roster(text, fmt, file="standard input", library=library), library
         return load_roster(file, fmt, library=library), library
     except (RosterParseError, UnsupportedFormatError, ValueError, OSError) as exc:
         _fail(str(exc))  # ValueError: a file that is not UTF-8 text, a roster out of range
@@ -189,6 +195,30 @@ def validate_cmd(file: FileArg, as_json: JsonOpt = False, fmt: FormatOpt = None)
         raise typer.Exit(code=EXIT_ILLEGAL)
 
 
+def _attached(roster: Roster) -> list[str]:
+    """Which unit is attached to which, as words ("Primus -> Neophyte Hybrids")."""
+    names = {u.id: u.name for u in roster.units}
+    return [f"{u.name} -> {names.get(u.attached_to, u.attached_to)}" for u in roster.units
+            if u.attached_to]
+
+
+def _warn_attachments(roster: Roster, text: str, to: str) -> None:
+    """Say on stderr which leader attachments the written format does not keep (read
+    back, the list has fewer of them)."""
+    before = _attached(roster)
+    if not before:
+        return
+    try:
+        after = _attached(parse_roster(text))
+    except (RosterParseError, UnsupportedFormatError, ValueError):
+        return
+    lost = [a for a in before if a not in after]
+    if lost:
+        Console(stderr=True, highlight=False, soft_wrap=True).print(
+            f"warning: {to} does not record which leader is attached to which unit; "
+            f"dropped: {', '.join(lost)}", markup=False)
+
+
 @list_app.command("convert")
 def convert(
     file: FileArg,
@@ -203,6 +233,7 @@ def convert(
         text = export_roster(roster, to)
     except UnsupportedFormatError as exc:
         _fail(str(exc))
+    _warn_attachments(roster, text, to)
     if out is None:
         typer.echo(text, nl=False)
     else:

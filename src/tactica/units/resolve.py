@@ -262,3 +262,9 @@ def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved
         attacker=scenario.attacker.weapons, target=scenario.target.models,
         attacker_models=resolved.get("attacker_models", ()),
         target_models=resolved.get("target_models", ()), defaults=resolved["defaults"]), notes
+
+
+def aim_of(target: Target) -> Aim:
+    """What an attacker's default profiles are judged against when it attacks ``target``
+    (its first non-CHARACTER model group), as ``resolve`` judges them."""
+    return _aim(target)
