@@ -51,6 +51,7 @@ from tactica.library import Library
 from ..roster import Roster, RosterSource
 from ._common import RosterParseError, UnsupportedFormatError
 from .battlescribe import refuse_battlescribe
+from .carried import NOT_CARRIED, army_view, carried_view, export_warnings
 from .gw_text import dump_gw_text, parse_gw_text
 from .listforge import TITLE as _LISTFORGE_TITLE
 from .listforge import dump_listforge_text, parse_listforge_text
@@ -62,10 +63,14 @@ __all__ = [
     "EXPORT_FORMATS",
     "IMPORT_FORMATS",
     "MAX_LINES",
+    "NOT_CARRIED",
     "RosterParseError",
     "UnsupportedFormatError",
+    "army_view",
+    "carried_view",
     "detect_format",
     "export_roster",
+    "export_warnings",
     "load_roster",
     "parse_roster",
     "roundtrip_view",

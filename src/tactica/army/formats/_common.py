@@ -38,6 +38,7 @@ __all__ = [
     "parse_item",
     "split_items",
     "tool_version",
+    "written_entries",
 ]
 
 #: The five 11th-edition Force Dispositions (the app prints the chosen one in the header).
@@ -150,6 +151,18 @@ def enhancement_text(choice: EnhancementChoice, brackets: bool = False) -> str:
     if choice.points is not None:
         out += f" [{choice.points} pts]" if brackets else f" (+{choice.points} pts)"
     return out
+
+
+def written_entries(unit: RosterUnit) -> list[ModelEntry]:
+    """The model entries a writer lists for ``unit``: its own, then (where they count
+    fewer models than the unit has) one nameless entry for the rest, so that a unit of
+    ten written with model lines still has ten models. Empty for a one-model unit
+    without entries."""
+    entries = list(unit.model_entries)
+    rest = unit.models - sum(e.count for e in entries)
+    if rest > 0 and (entries or unit.models > 1):
+        entries.append(ModelEntry(name=None, count=rest))
+    return entries
 
 
 def clean_faction(name: str) -> str:

@@ -1,0 +1,105 @@
+"""What each export format carries of a roster, and the warning an export gives for the
+rest: export then import gives the same ``army_view`` for the fields a format carries,
+and every field it cannot carry that the roster sets is named by ``export_warnings``.
+
+The view is the army, not its layout: per unit its name, model count, wargear (totals by
+name, whether a list writes them per model or per unit), enhancements (as labelled, with
+their points), points, Warlord, markers, attachment, embarkation and force; per list the
+rules version, faction, detachments, battle size and points limit (the one that applies),
+the stated totals (a list that states no total adds up its units) and the Force
+Disposition. Section headings, model-line names and the
+order of units are layout (``Roster.canonical`` fixes the order).
+
+>>> from tactica.army.roster import Roster, RosterUnit
+>>> r = Roster(name="Demo", faction="Genestealer Cults", units=(
+...     RosterUnit(id="u1", name="Primus", markers=("Some Keyword: Character",)),))
+>>> export_warnings(r, "wtc")
+('markers (the Primus: Some Keyword: Character): not carried by wtc',)
+>>> export_warnings(r, "gw-text")
+()
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..roster import Roster, RosterUnit
+
+__all__ = ["NOT_CARRIED", "army_view", "carried_view", "export_warnings"]
+
+_LIST_ONLY = ("embarked_in",)
+_TEXT = (*_LIST_ONLY, "attached_to", "markers", "force_disposition")
+
+#: The fields of ``army_view`` each export format cannot carry.
+NOT_CARRIED: dict[str, tuple[str, ...]] = {
+    "tactica-json": (),
+    "gw-text": (*_LIST_ONLY, "force"),
+    "newrecruit-json": (*_LIST_ONLY, "attached_to", "force_disposition"),
+    "newrecruit-text": (*_TEXT, "detachment_points"),
+    "wtc": (*_TEXT, "detachment_points", "force"),
+    "wtc-full": (*_TEXT, "detachment_points", "force"),
+    "listforge-text": (*_TEXT, "detachment_points", "force"),
+}
+
+_UNIT_FIELDS = ("models", "wargear", "enhancements", "points", "warlord", "markers",
+                "attached_to", "embarked_in", "force")
+
+
+def _unit_view(unit: RosterUnit) -> dict[str, Any]:
+    return {
+        "name": unit.name, "models": unit.models,
+        "wargear": sorted((w.name, w.count) for w in unit.all_wargear()),
+        "enhancements": [(e.label(), e.points) for e in unit.enhancements],
+        "points": unit.points, "warlord": unit.warlord, "markers": list(unit.markers),
+        "attached_to": (unit.attached_to, unit.attach_role) if unit.attached_to else None,
+        "embarked_in": unit.embarked_in, "force": unit.force,
+    }
+
+
+def army_view(roster: Roster) -> dict[str, Any]:
+    """The army ``roster`` describes, without its layout (module text)."""
+    canon = roster.canonical()
+    return {
+        "rules": canon.rules, "faction": canon.faction,
+        "detachments": list(canon.detachments),
+        "detachment_points": canon.detachment_points,
+        "force_disposition": canon.force_disposition,
+        "size": canon.size, "limit": canon.limit,
+        "declared_points": (canon.declared_points if canon.declared_points is not None
+                            else sum(u.points or 0 for u in canon.units)),
+        "units": [_unit_view(u) for u in canon.units],
+    }
+
+
+def carried_view(roster: Roster, fmt: str) -> dict[str, Any]:
+    """``army_view`` without the fields ``fmt`` cannot carry."""
+    view = army_view(roster)
+    dropped = NOT_CARRIED[fmt]
+    for key in dropped:
+        view.pop(key, None)
+    view["units"] = [{k: v for k, v in u.items() if k not in dropped} for u in view["units"]]
+    return view
+
+
+def export_warnings(roster: Roster, fmt: str) -> tuple[str, ...]:
+    """One line per field ``roster`` sets that ``fmt`` cannot carry (the export loses it)."""
+    out: list[str] = []
+    view = army_view(roster)
+    for key in NOT_CARRIED[fmt]:
+        if key in _UNIT_FIELDS:
+            units = [(u, _unit_view(u)[key]) for u in roster.units]
+            setting = [f"the {u.name}: {_shown(key, value)}" for u, value in units
+                       if value not in (None, [], False)]
+            if setting:
+                out.append(f"{key} ({'; '.join(setting)}): not carried by {fmt}")
+        elif view.get(key) not in (None, []):
+            out.append(f"{key} ({view[key]}): not carried by {fmt}")
+    return tuple(out)
+
+
+def _shown(key: str, value: Any) -> str:
+    if key == "markers":
+        return ", ".join(value)
+    if key == "attached_to":
+        return f"{value[1]} of {value[0]}"
+    return str(value)
