@@ -29,6 +29,7 @@ from ..army.formats import (
     RosterParseError,
     UnsupportedFormatError,
     export_roster,
+    export_warnings,
     load_roster,
 )
 from ..army.pricing import PriceBreakdown, price_roster, resolve
@@ -201,6 +202,8 @@ def convert(
         text = export_roster(roster, to)
     except UnsupportedFormatError as exc:
         _fail(str(exc))
+    for warning in export_warnings(roster, to):
+        typer.echo(f"warning: {warning}", err=True)
     if out is None:
         typer.echo(text, nl=False)
     else:

@@ -22,9 +22,12 @@ documents, which are resolved rosters rather than list exports). ``parse_roster`
 ``RosterParseError`` with the line number (or JSON path) of anything it cannot read:
 nothing is dropped silently.
 
-Export then import gives the same roster for the fields a format carries
-(``roundtrip_view``): the app and New Recruit formats do not record which units start
-embarked, and only the 11th-edition app text records attached units.
+Export then import gives the same army for the fields a format carries
+(``carried_view``, over ``army_view``: ``formats/carried.py``; ``NOT_CARRIED`` lists what
+each format cannot carry, such as which units start embarked, which only this package's
+own JSON records). An export that loses a field the roster sets says so:
+``export_warnings`` names each such field and the units concerned. Through its own
+format a roster comes back whole (``roundtrip_view``).
 
 >>> from tactica.army.roster import Roster, RosterUnit
 >>> r = Roster(name="Demo", faction="Genestealer Cults", battle_size="Strike Force",
@@ -51,7 +54,7 @@ from tactica.library import Library
 from ..roster import Roster, RosterSource
 from ._common import RosterParseError, UnsupportedFormatError
 from .battlescribe import refuse_battlescribe
-from .carried import NOT_CARRIED, army_view, carried_view, export_warnings
+from .carried import NOT_CARRIED, army_view, carried_view, export_warnings, lost_fields
 from .gw_text import dump_gw_text, parse_gw_text
 from .listforge import TITLE as _LISTFORGE_TITLE
 from .listforge import dump_listforge_text, parse_listforge_text
@@ -72,6 +75,7 @@ __all__ = [
     "export_roster",
     "export_warnings",
     "load_roster",
+    "lost_fields",
     "parse_roster",
     "roundtrip_view",
 ]

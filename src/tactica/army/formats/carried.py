@@ -13,8 +13,9 @@ order of units are layout (``Roster.canonical`` fixes the order).
 >>> from tactica.army.roster import Roster, RosterUnit
 >>> r = Roster(name="Demo", faction="Genestealer Cults", units=(
 ...     RosterUnit(id="u1", name="Primus", markers=("Some Keyword: Character",)),))
->>> export_warnings(r, "wtc")
-('markers (the Primus: Some Keyword: Character): not carried by wtc',)
+>>> print(*export_warnings(r, "wtc"))  # doctest: +NORMALIZE_WHITESPACE
+wtc cannot carry unit keyword lines (Primus: Some Keyword: Character); the exported list
+leaves them out
 >>> export_warnings(r, "gw-text")
 ()
 """
@@ -25,7 +26,7 @@ from typing import Any
 
 from ..roster import Roster, RosterUnit
 
-__all__ = ["NOT_CARRIED", "army_view", "carried_view", "export_warnings"]
+__all__ = ["NOT_CARRIED", "army_view", "carried_view", "export_warnings", "lost_fields"]
 
 _LIST_ONLY = ("embarked_in",)
 _TEXT = (*_LIST_ONLY, "attached_to", "markers", "force_disposition")
@@ -81,25 +82,47 @@ def carried_view(roster: Roster, fmt: str) -> dict[str, Any]:
     return view
 
 
-def export_warnings(roster: Roster, fmt: str) -> tuple[str, ...]:
-    """One line per field ``roster`` sets that ``fmt`` cannot carry (the export loses it)."""
-    out: list[str] = []
+#: The player's words for each field a format may not carry.
+_WORDS = {
+    "embarked_in": "which units start embarked",
+    "attached_to": "attached leaders and support units",
+    "markers": "unit keyword lines",
+    "force_disposition": "the Force Disposition",
+    "detachment_points": "the detachment points",
+    "force": "which units are in an allied force",
+}
+
+
+def lost_fields(roster: Roster, fmt: str) -> tuple[str, ...]:
+    """The fields of ``army_view`` that ``roster`` sets and ``fmt`` cannot carry."""
     view = army_view(roster)
+    out = []
     for key in NOT_CARRIED[fmt]:
-        if key in _UNIT_FIELDS:
-            units = [(u, _unit_view(u)[key]) for u in roster.units]
-            setting = [f"the {u.name}: {_shown(key, value)}" for u, value in units
-                       if value not in (None, [], False)]
-            if setting:
-                out.append(f"{key} ({'; '.join(setting)}): not carried by {fmt}")
-        elif view.get(key) not in (None, []):
-            out.append(f"{key} ({view[key]}): not carried by {fmt}")
+        values = [u[key] for u in view["units"]] if key in _UNIT_FIELDS else [view[key]]
+        if any(v not in (None, [], False) for v in values):
+            out.append(key)
     return tuple(out)
 
 
-def _shown(key: str, value: Any) -> str:
+def export_warnings(roster: Roster, fmt: str) -> tuple[str, ...]:
+    """One line per field ``roster`` sets that ``fmt`` cannot carry (the export loses
+    it), in the player's words, naming the units concerned."""
+    out: list[str] = []
+    for key in lost_fields(roster, fmt):
+        if key in _UNIT_FIELDS:
+            said = [f"{u.name}: {_shown(roster, key, _unit_view(u)[key])}"
+                    for u in roster.units if _unit_view(u)[key] not in (None, [], False)]
+        else:
+            said = [str(army_view(roster)[key])]
+        out.append(f"{fmt} cannot carry {_WORDS[key]} ({'; '.join(said)}); the exported "
+                   "list leaves them out")
+    return tuple(out)
+
+
+def _shown(roster: Roster, key: str, value: Any) -> str:
     if key == "markers":
         return ", ".join(value)
-    if key == "attached_to":
-        return f"{value[1]} of {value[0]}"
+    if key in ("attached_to", "embarked_in"):
+        target = value[0] if key == "attached_to" else value
+        return ("in " if key == "embarked_in" else "with ") + roster.unit(target).name
     return str(value)
