@@ -142,3 +142,4 @@ def test_what_a_format_cannot_carry_is_said() -> None:
     assert "Primus: with Neophyte Hybrids" in said and "Neophyte Hybrids: in Goliath Truck" in said
     again = parse_roster(export_roster(roster, "wtc"))
     assert again.unit("u1").attached_to is None  # lost, as the warning says
+
