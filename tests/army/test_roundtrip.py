@@ -79,7 +79,7 @@ def test_export_reads_back_what_the_format_carries(path: Path, fmt: str,
     assert carried_view(again, fmt) == carried_view(roster, fmt)
     lost = _differing(army_view(roster), army_view(again))
     assert lost <= set(lost_fields(roster, fmt))  # every loss is named ...
-    assert len(export_warnings(roster, fmt)) == len(lost_fields(roster, fmt))  # ... aloud
+    assert len(export_warnings(roster, fmt)) >= len(lost_fields(roster, fmt))  # ... aloud
 
 
 def test_wtc_model_counts_survive_formats_without_a_count_on_the_unit_line() -> None:
@@ -140,6 +140,7 @@ def test_what_a_format_cannot_carry_is_said() -> None:
     assert set(lost_fields(roster, "wtc")) == {"attached_to", "embarked_in"}
     said = " ".join(export_warnings(roster, "wtc"))
     assert "Primus: with Neophyte Hybrids" in said and "Neophyte Hybrids: in Goliath Truck" in said
+    assert "(Primus, Neophyte Hybrids, Goliath Truck) are written at 0 pts" in said
     again = parse_roster(export_roster(roster, "wtc"))
     assert again.unit("u1").attached_to is None  # lost, as the warning says
 

@@ -52,9 +52,16 @@ from tactica.errors import one_line
 from tactica.library import Library
 
 from ..roster import Roster, RosterSource
-from ._common import RosterParseError, UnsupportedFormatError
+from ._common import ExportRefusedError, RosterParseError, UnsupportedFormatError
 from .battlescribe import refuse_battlescribe
-from .carried import NOT_CARRIED, army_view, carried_view, export_warnings, lost_fields
+from .carried import (
+    NOT_CARRIED,
+    army_view,
+    carried_view,
+    export_warnings,
+    first_difference,
+    lost_fields,
+)
 from .gw_text import dump_gw_text, parse_gw_text
 from .listforge import TITLE as _LISTFORGE_TITLE
 from .listforge import dump_listforge_text, parse_listforge_text
@@ -67,6 +74,7 @@ __all__ = [
     "IMPORT_FORMATS",
     "MAX_LINES",
     "NOT_CARRIED",
+    "ExportRefusedError",
     "RosterParseError",
     "UnsupportedFormatError",
     "army_view",
@@ -192,13 +200,26 @@ def load_roster(path: str | Path, fmt: str | None = None,
 
 
 def export_roster(roster: Roster, fmt: str) -> str:
-    """Write ``roster`` in ``fmt`` (a key of ``EXPORT_FORMATS``)."""
+    """Write ``roster`` in ``fmt`` (a key of ``EXPORT_FORMATS``). The text written is read
+    back before it is returned: a roster the format cannot write so that it reads back the
+    same (for the fields the format carries, ``carried_view``) is refused with
+    ``ExportRefusedError`` saying what would change, never written wrong."""
     try:
         writer = EXPORT_FORMATS[fmt]
     except KeyError:
         raise UnsupportedFormatError(
             f"cannot export {fmt!r}; formats: {', '.join(EXPORT_FORMATS)}") from None
-    return writer(roster)
+    text = writer(roster)
+    try:
+        again = parse_roster(text)
+    except (RosterParseError, UnsupportedFormatError) as exc:
+        raise ExportRefusedError(f"{fmt} cannot write this list so that it reads back "
+                                 f"({exc})") from None
+    difference = first_difference(carried_view(roster, fmt), carried_view(again, fmt))
+    if difference is not None:
+        raise ExportRefusedError(f"{fmt} cannot write this list so that it reads back: "
+                                 f"{difference}")
+    return text
 
 
 def roundtrip_view(roster: Roster) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from ..roster import AttachRole, EnhancementChoice, ModelEntry, Roster, RosterUn
 
 __all__ = [
     "FORCE_DISPOSITIONS",
+    "ExportRefusedError",
     "RosterParseError",
     "UnitDraft",
     "UnsupportedFormatError",
@@ -72,6 +73,11 @@ class RosterParseError(ValueError):
 class UnsupportedFormatError(ValueError):
     """A file that is not an army list in a supported format; the message says what it
     is and why it is refused."""
+
+
+class ExportRefusedError(UnsupportedFormatError):
+    """A roster a format cannot write so that it reads back (a name with a line break, a
+    comma in a wargear name of a comma-separated layout...); the message says what."""
 
 
 @contextmanager

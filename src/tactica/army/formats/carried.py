@@ -12,7 +12,7 @@ order of units are layout (``Roster.canonical`` fixes the order).
 
 >>> from tactica.army.roster import Roster, RosterUnit
 >>> r = Roster(name="Demo", faction="Genestealer Cults", units=(
-...     RosterUnit(id="u1", name="Primus", markers=("Some Keyword: Character",)),))
+...     RosterUnit(id="u1", name="Primus", points=70, markers=("Some Keyword: Character",)),))
 >>> print(*export_warnings(r, "wtc"))  # doctest: +NORMALIZE_WHITESPACE
 wtc cannot carry unit keyword lines (Primus: Some Keyword: Character); the exported list
 leaves them out
@@ -26,7 +26,8 @@ from typing import Any
 
 from ..roster import Roster, RosterUnit
 
-__all__ = ["NOT_CARRIED", "army_view", "carried_view", "export_warnings", "lost_fields"]
+__all__ = ["NOT_CARRIED", "army_view", "carried_view", "export_warnings", "first_difference",
+           "lost_fields"]
 
 _LIST_ONLY = ("embarked_in",)
 _TEXT = (*_LIST_ONLY, "attached_to", "markers", "force_disposition")
@@ -41,6 +42,9 @@ NOT_CARRIED: dict[str, tuple[str, ...]] = {
     "wtc-full": (*_TEXT, "detachment_points", "force"),
     "listforge-text": (*_TEXT, "detachment_points", "force"),
 }
+
+#: The formats that can say a unit's price is not stated (the others write 0 pts).
+_STATES_NO_PRICE = ("tactica-json",)
 
 _UNIT_FIELDS = ("models", "wargear", "enhancements", "points", "warlord", "markers",
                 "attached_to", "embarked_in", "force")
@@ -79,6 +83,9 @@ def carried_view(roster: Roster, fmt: str) -> dict[str, Any]:
     for key in dropped:
         view.pop(key, None)
     view["units"] = [{k: v for k, v in u.items() if k not in dropped} for u in view["units"]]
+    if fmt not in _STATES_NO_PRICE:  # an unstated price is written as 0 (a warning says so)
+        for unit in view["units"]:
+            unit["points"] = unit["points"] or 0
     return view
 
 
@@ -116,6 +123,10 @@ def export_warnings(roster: Roster, fmt: str) -> tuple[str, ...]:
             said = [str(army_view(roster)[key])]
         out.append(f"{fmt} cannot carry {_WORDS[key]} ({'; '.join(said)}); the exported "
                    "list leaves them out")
+    unpriced = [u.name for u in roster.units if u.points is None]
+    if unpriced and fmt not in _STATES_NO_PRICE:
+        out.append(f"{fmt} gives every unit a price: units without one ({', '.join(unpriced)})"
+                   " are written at 0 pts")
     return tuple(out)
 
 
@@ -126,3 +137,20 @@ def _shown(roster: Roster, key: str, value: Any) -> str:
         target = value[0] if key == "attached_to" else value
         return ("in " if key == "embarked_in" else "with ") + roster.unit(target).name
     return str(value)
+
+
+def first_difference(before: dict[str, Any], after: dict[str, Any]) -> str | None:
+    """The first field where two ``carried_view``s differ, in words ("the Bloodletters'
+    models: 10, read back as 1"), or ``None`` when they are equal."""
+    for key in before:
+        if key != "units" and before[key] != after.get(key):
+            return f"the list's {key}: {before[key]!r}, read back as {after.get(key)!r}"
+    units, again = before["units"], after["units"]
+    if len(units) != len(again):
+        return f"the list's units: {len(units)}, read back as {len(again)}"
+    for unit, back in zip(units, again, strict=True):
+        for key in unit:
+            if unit[key] != back[key]:
+                return (f"the {unit['name']}'s {key}: {unit[key]!r}, read back as "
+                        f"{back[key]!r}")
+    return None
