@@ -24,7 +24,9 @@ from ..combat import Result, Scenario, calculate
 from ..combat.contract.result import Resolved
 from ..combat.contract.scenario import Attacker, Context, Effect
 from ..errors import one_line
+from ..inputs import loads
 from ..model.datasheet import Datasheet
+from ..textfile import read_text_file
 from ..units import UnitError
 from .errors import FLAG_WORDS, fail
 from .result_view import render_result
@@ -90,7 +92,7 @@ def _parse_effect(text: str) -> Effect | str:
 def _is_sequence(text: str) -> bool:
     """A sequence document (several steps against one target) has ``steps``."""
     try:
-        data = json.loads(text)
+        data = loads(text)
     except ValueError:
         return False
     return isinstance(data, dict) and "steps" in data
@@ -201,6 +203,9 @@ def calc(
     list_file: Annotated[Path | None, typer.Option(
         "--list", help="army list file: --attacker is the unit as built in it (models, "
         "wargear, attached leader, enhancement, detachment rule)")] = None,
+    detachment: Annotated[str | None, typer.Option(
+        help="the attacking army's detachment: its rules are found first, and a "
+        "stratagem of another detachment is refused")] = None,
 ) -> None:
     """Compute the exact odds of an attack (a scenario file, or units from the library)."""
     _run(CalcOptions(**locals()))
@@ -240,6 +245,7 @@ class CalcOptions:
     seed: int | None
     embarked: str | None
     list_file: Path | None
+    detachment: str | None = None
 
 
 @dataclass
@@ -263,13 +269,22 @@ def _check_flags(o: CalcOptions) -> None:
              "and target would be used and the flags ignored)")
 
 
+def _read(file: str) -> str:
+    """The scenario file's text (its encoding found: ``textfile``, a note on stderr when
+    it is not UTF-8)."""
+    text, note = read_text_file(file)
+    if note is not None:
+        Console(stderr=True, highlight=False, soft_wrap=True).print(
+            f"note: {file}: {note}", markup=False)
+    return text
+
+
 def _run(o: CalcOptions) -> None:
     out = Console(width=120) if not sys.stdout.isatty() else Console()
     _check_flags(o)
     try:
         if o.file is not None:
-            text = sys.stdin.read() if o.file == "-" else Path(o.file).read_text(
-                encoding="utf-8")
+            text = sys.stdin.read() if o.file == "-" else _read(o.file)
             if _is_sequence(text):
                 from .turn import run_sequence_text
 
@@ -323,7 +338,7 @@ def _context(o: CalcOptions) -> Context:
                    disembarked=o.disembarked, tyranids_nearby=o.tyranids_nearby,
                    attacker_wounds_left=o.wounds_left,
                    designated=None if o.designated is None else tuple(o.designated),
-                   game_mode=o.game_mode)
+                   game_mode=o.game_mode, detachment=o.detachment)
 
 
 def _from_flags(o: CalcOptions) -> _Prepared:
@@ -392,7 +407,7 @@ def _list_scenario(lib: Any, built: Any, data: dict[str, Any], led_by: list[str]
     sheet = built.sheet
     context = data["context"].model_copy(update={
         "led_by": tuple(led_by), "army_faction": built.army_faction,
-        "detachment": built.detachment,
+        "detachment": data["context"].detachment or built.detachment,
         "attacker_toughness": next((m.T for m in sheet.models if m.T is not None), None)})
     scenario, resolved, more = prepare({**data, "attacker": built.attacker,
                                         "context": context}, lib)
