@@ -69,6 +69,8 @@ def _unit(odd: bool, index: int) -> st.SearchStrategy[RosterUnit]:
         "wargear": st.lists(item, max_size=2, unique_by=lambda w: w.name).map(tuple),
         "points": st.integers(0, 400), "warlord": st.booleans(),
         "enhancements": st.lists(enhancement, max_size=1).map(tuple),
+        "markers": st.lists(st.sampled_from(("Houndpack Lance Keyword: Character",)),
+                            max_size=1).map(tuple),
     }).map(build)
 
 
@@ -77,6 +79,9 @@ def rosters(draw: st.DrawFn, odd: bool) -> Roster:
     name = _names(odd)[0]
     count = draw(st.integers(1, 4))
     units = [draw(_unit(odd, i)) for i in range(1, count + 1)]
+    if count > 1 and draw(st.booleans()):  # the first unit leads the second
+        role = draw(st.sampled_from(("leader", "support")))
+        units[0] = units[0].model_copy(update={"attached_to": "u2", "attach_role": role})
     return Roster(
         name=draw(name), faction=draw(name), rules=draw(st.sampled_from(("10th", "11th"))),
         detachments=tuple(draw(st.lists(name, max_size=2, unique=True))),
