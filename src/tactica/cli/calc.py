@@ -112,32 +112,31 @@ def _check_effects(effects: list[str]) -> None:
 
 
 def _check_models(sheet: Datasheet, models: int) -> None:
-    """``--models`` within the datasheet's unit composition (its minimum and maximum)."""
-    if not sheet.composition:
-        return
-    low = sum(c.min for c in sheet.composition)
-    high = sum(c.max for c in sheet.composition)
-    if not low <= models <= high:
-        allowed = f"{low}" if low == high else f"{low} to {high}"
-        raise typer.BadParameter(f"{sheet.name} has {allowed} model{'s' if high > 1 else ''}",
-                                 param_hint="--models")
+    """``--models`` within the datasheet's unit composition (its tiers, ``tactica.units``)."""
+    from ..units.loadout import sizes
+
+    spans = sizes(sheet)
+    if not any(a <= models <= b for a, b in spans):
+        allowed = " or ".join(f"{a}" if a == b else f"{a} to {b}" for a, b in spans)
+        raise typer.BadParameter(
+            f"{sheet.name} has {allowed} model{'s' if spans[-1][1] > 1 else ''}",
+            param_hint="--models")
 
 
 def _check_leaders(sheet: Datasheet, leaders: list[str], lib: Any) -> None:
-    """Each ``--led-by`` unit can lead this one (its datasheet's Leader list)."""
+    """The ``--led-by`` units may lead this one together (the units core's check, 24.22)."""
+    from ..units import LeaderError, check_leaders
+
+    found = []
     for name in leaders:
         try:
-            leader = lib.datasheet(name)
+            found.append(lib.datasheet(name))
         except LookupError:
             continue  # reported as a note: its abilities are not applied
-        if not leader.leader_of:
-            raise typer.BadParameter(f"{leader.name} is not a Leader", param_hint="--led-by")
-        from ..names import name_key
-
-        if name_key(sheet.name) not in {name_key(n) for n in leader.leader_of}:
-            raise typer.BadParameter(
-                f"{leader.name} cannot lead {sheet.name}; it leads: "
-                f"{', '.join(leader.leader_of)}", param_hint="--led-by")
+    try:
+        check_leaders(sheet, found)
+    except LeaderError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--led-by") from None
 
 
 def _rules_note(sheet: Datasheet, rules: str) -> str | None:
