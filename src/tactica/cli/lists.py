@@ -30,6 +30,7 @@ from ..army.formats import (
     RosterParseError,
     UnsupportedFormatError,
     export_roster,
+    export_warnings,
     load_roster,
     parse_roster,
 )
@@ -195,30 +196,6 @@ def validate_cmd(file: FileArg, as_json: JsonOpt = False, fmt: FormatOpt = None)
         raise typer.Exit(code=EXIT_ILLEGAL)
 
 
-def _attached(roster: Roster) -> list[str]:
-    """Which unit is attached to which, as words ("Primus -> Neophyte Hybrids")."""
-    names = {u.id: u.name for u in roster.units}
-    return [f"{u.name} -> {names.get(u.attached_to, u.attached_to)}" for u in roster.units
-            if u.attached_to]
-
-
-def _warn_attachments(roster: Roster, text: str, to: str) -> None:
-    """Say on stderr which leader attachments the written format does not keep (read
-    back, the list has fewer of them)."""
-    before = _attached(roster)
-    if not before:
-        return
-    try:
-        after = _attached(parse_roster(text))
-    except (RosterParseError, UnsupportedFormatError, ValueError):
-        return
-    lost = [a for a in before if a not in after]
-    if lost:
-        Console(stderr=True, highlight=False, soft_wrap=True).print(
-            f"warning: {to} does not record which leader is attached to which unit; "
-            f"dropped: {', '.join(lost)}", markup=False)
-
-
 @list_app.command("convert")
 def convert(
     file: FileArg,
@@ -233,7 +210,8 @@ def convert(
         text = export_roster(roster, to)
     except UnsupportedFormatError as exc:
         _fail(str(exc))
-    _warn_attachments(roster, text, to)
+    for warning in export_warnings(roster, to):
+        typer.echo(f"warning: {warning}", err=True)
     if out is None:
         typer.echo(text, nl=False)
     else:
