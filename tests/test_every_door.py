@@ -167,9 +167,6 @@ def test_there_are_enough_matchups() -> None:
 LIST_CASES = [m for m in MATCHUPS if set(m[0]) == {"unit"} and m[3] == "11th"]
 
 
-@pytest.mark.xfail(strict=False, reason="an army list's unit is fielded from the list's "
-                   "loadout by tactica.army.attack, which still differs from the library "
-                   "unit's default loadout (the datasheet-rules issue, datasheet helper)")
 @pytest.mark.parametrize("matchup", LIST_CASES, ids=[_id(m) for m in LIST_CASES])
 def test_a_list_unit_gives_the_library_units_numbers(matchup: tuple[Any, ...],
                                                      library: Library,

@@ -376,8 +376,14 @@ def _from_flags(o: CalcOptions) -> _Prepared:
         if o.weapon or o.models or o.wargear:
             raise typer.BadParameter("--weapon, --wargear and --models come from the "
                                      "list with --list")
+        from ..units import UnitRef
+        from ..units.resolve import aim_for
+
+        aim = aim_for(UnitRef(unit=o.target, models=o.target_models,
+                              wargear=tuple(o.target_wargear or ()),
+                              led_by=tuple(o.target_led_by or ())), lib, o.rules, o.phase)
         built = list_attacker(load_roster(o.list_file, library=lib), o.attacker, lib,
-                              o.phase)
+                              o.phase, aim)
         sheet, notes = built.sheet, list(built.notes)
         led_by += built.led_by
     else:

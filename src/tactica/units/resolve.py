@@ -264,6 +264,18 @@ def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved
         target_models=resolved.get("target_models", ()), defaults=resolved["defaults"]), notes
 
 
+def aim_for(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
+            phase: Phase = "shooting") -> Aim | None:
+    """What an attacker's default profiles are judged against when it attacks the unit
+    ``ref`` names (fielded as the calculator fields it), or ``None`` when that unit cannot
+    be fielded (the calculator then refuses the target with its own reason)."""
+    try:
+        found, _ = resolve_target(ref, lib, rules, phase)
+    except (UnitError, ValueError, LookupError):
+        return None
+    return aim_of(found)
+
+
 def aim_of(target: Target) -> Aim:
     """What an attacker's default profiles are judged against when it attacks ``target``
     (its first non-CHARACTER model group), as ``resolve`` judges them."""
