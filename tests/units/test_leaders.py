@@ -184,7 +184,7 @@ def test_a_support_unit_named_as_the_list_states_it(lib: Library) -> None:
         "attacker": {"unit": "Intercessor Squad"},
         "target": {"unit": "Gretchin", "led_by": "Zodgrod Wortsnagga",
                    "support": "Runtherd"}})
-    scenario, resolved, _ = resolve(as_support, lib)
+    scenario, _, _ = resolve(as_support, lib)
     names = {g.name for g in scenario.target.models}
     assert {"Zodgrod Wortsnagga", "Runtherd"} <= names
     both_leaders = ScenarioDocument.model_validate({
