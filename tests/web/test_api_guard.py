@@ -65,7 +65,7 @@ async def test_too_many_headers_and_ambiguous_length_are_refused(
 
 @pytest.mark.parametrize(("url", "body", "loc"), [
     ("/api/calc", json.dumps({**BOLT, "attacker": {**BOLT["attacker"], "name": "\ud800"}}),
-     ["body"]),
+     ["body", "attacker", "name"]),  # the field that holds the lone surrogate
     ("/api/calc", _weapon(D="D６"), ["body", "attacker", "weapons", 0, "D"]),
     ("/api/calc", _weapon(abilities=["Melta 0"]), ["body", "attacker", "weapons", 0,
                                                    "abilities", "extra"]),
