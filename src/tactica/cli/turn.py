@@ -20,6 +20,7 @@ from ..calculator import calculate as calculate_document
 from ..combat.sequence import SequenceResult
 from ..errors import one_line
 from ..units import UnitError, UnitRef, resolve_attacker
+from ..units.carriers import carriers
 from .calc import render_result
 from .errors import fail
 
@@ -87,6 +88,8 @@ def _steps(specs: list[str], rules: str, distance: float | None, stationary: boo
             {"distance": distance, "remained_stationary": stationary}}
         if fights:
             step["models"] = lib.target(sheet.name, models=n).models
+            step["carried_by"] = carriers(UnitRef(unit=sheet.name, models=n), lib,
+                                          sheet.rules, "fight")
         steps.append(step)
     if fight_back:
         if last_charger is None:
@@ -96,7 +99,8 @@ def _steps(specs: list[str], rules: str, distance: float | None, stationary: boo
         n = target_models or sum(c.min for c in sheet.composition) or 1
         attacker = _fielded(lib, sheet.name, n, sheet.rules, "fight")
         steps.append({"phase": "fight", "fights_back": True, "attacker": attacker,
-                      "against": last_charger})
+                      "against": last_charger, "carried_by": carriers(
+                          UnitRef(unit=sheet.name, models=n), lib, sheet.rules, "fight")})
     order = {"shooting": 0, "charge": 1, "fight": 2}
     return sorted(steps, key=lambda s: order[s["phase"]])
 
