@@ -98,6 +98,9 @@ def _step(step: dict[str, Any], i: int, target: Target, target_ref: UnitRef | No
           lib: UnitLibrary, rules: Any) -> tuple[dict[str, Any], Resolved | None, list[str]]:
     where = f"steps[{i}]"
     step = dict(step)
+    if isinstance(step.get("against"), str):
+        with contextlib.suppress(UnknownNameError):  # else a unit given by weapon lines
+            step["against"] = lib.datasheet(step["against"], rules).name
     if step.get("phase") == "charge" and isinstance(step.get("unit"), str):
         with contextlib.suppress(UnknownNameError):  # else a unit given by weapon lines
             step["unit"] = lib.datasheet(step["unit"], rules).name
