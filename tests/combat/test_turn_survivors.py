@@ -245,3 +245,55 @@ def test_a_line_no_entry_can_carry_is_refused(weapons: list[dict[str, Any]],
     doc["steps"][-1]["carried_by"] = carried
     with pytest.raises(ScenarioError, match=message):
         calculate_sequence(Sequence.model_validate(doc))
+
+
+def _chargers(units: int, models: int) -> dict[str, Any]:
+    """``units`` units of ``models`` W3 models charge; the target fights each first."""
+    steps: list[dict[str, Any]] = [{"phase": "charge", "unit": f"U{u}", "distance": 7}
+                                   for u in range(units)]
+    for u in range(units):
+        steps += [{"phase": "fight", "attacker": {"name": f"U{u}", "weapons": [
+            _line(models, "2", 3, 5, -1, "1")]},
+            "models": [_entry("Trooper", models, {"T": 5, "Sv": 4, "W": 3})]},
+            {"phase": "fight", "fights_back": True, "fights_first": True,
+             "against": f"U{u}", "attacker": {"name": "Target", "weapons": [
+                 _line(10, "3", 3, 4, 0, "1")]}}]
+    return {"rules": "11th", "target": {"name": "Target", "models": [
+        _entry("Sgt", 1, {"T": 4, "Sv": 3, "W": 2}), _entry("M", 9, {"T": 4, "Sv": 3, "W": 2})]},
+        "steps": steps}
+
+
+def test_a_turn_too_large_is_refused_before_any_step_is_computed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three units of ten W3 models fought: 2^3 x 31^3 worlds; refused by the size model
+    alone (no step's scenario is computed; the time is in ``benchmarks/``)."""
+    import tactica.combat.turn as turn
+
+    def never(*_: Any) -> Any:
+        raise AssertionError("a step was computed before the refusal")
+
+    monkeypatch.setattr(turn, "calculate_exact_from", never)
+    with pytest.raises(turn.TooLargeError, match=r"about 238,328 combinations.*monte-carlo"):
+        calculate_sequence(Sequence.model_validate(_chargers(3, 10)))
+
+
+def test_the_predicted_worlds_bound_the_worlds_met() -> None:
+    """One fought unit of 5 W3 models: at most 2 x 16 worlds predicted; the turn meets
+    no more (counted after each step)."""
+    import tactica.combat.turn as turn
+
+    seq = Sequence.model_validate(_chargers(1, 5))
+    t = turn._Turn(seq)
+    predicted = turn.predicted_worlds(seq, t.against, t.models)
+    assert predicted == 2 * 16
+    most = 0
+    for i in turn.resolution_order(seq, t.rules)[0]:
+        st = seq.steps[i]
+        if st.phase == "charge":
+            t.charge(st)
+        elif st.fights_back:
+            t.fight_back(i, st)
+        else:
+            t.attack(i, st)
+        most = max(most, len(t.worlds))
+    assert 16 < most <= predicted

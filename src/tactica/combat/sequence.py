@@ -77,21 +77,25 @@ class Step(_Strict):
 
     @model_validator(mode="after")
     def _kind(self) -> Step:
+        self.check_kind(self.attacker is not None)
+        return self
+
+    def check_kind(self, has_attacker: bool) -> None:
+        """What each phase's step needs (``ValueError`` saying what is missing)."""
         if self.phase == "charge":
             if self.distance is None:
                 raise ValueError("a charge step needs 'distance' (inches to the target)")
-            if self.attacker is not None or self.fights_back:
+            if has_attacker or self.fights_back:
                 raise ValueError("a charge step names its 'unit' and has no weapons")
             if self.unit is None:
                 raise ValueError("a charge step needs 'unit' (the unit that charges)")
         else:
-            if self.attacker is None:
+            if not has_attacker:
                 raise ValueError(f"a {self.phase} step needs 'attacker' (its weapon lines)")
             if self.distance is not None:
                 raise ValueError("'distance' belongs to a charge step")
         if self.fights_back and self.phase != "fight":
             raise ValueError("'fights_back' is a fight step")
-        return self
 
 
 class Sequence(_Strict):

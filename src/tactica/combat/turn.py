@@ -58,6 +58,7 @@ from .sequence import (
     StepResult,
     TurnDistribution,
 )
+from .size import predicted_states
 from .survivors import Shares, alive_per_entry, line_counts, line_shares, scaled_attacker
 from .turn_side import charge_reroll_cp, deadly_demise_by_unit
 from .unit_rules import rules_not_calculated
@@ -96,6 +97,42 @@ def _pad_add(a: FloatArray, b: FloatArray) -> FloatArray:
 MAX_WORLDS = 2_000
 
 
+def _too_many(n: int) -> TooLargeError:
+    return TooLargeError(f"steps: about {n:,} combinations of charges and losses of the "
+                         f"units fought, above the exact engine's {MAX_WORLDS:,}; use method "
+                         "monte-carlo")
+
+
+def predicted_worlds(seq: Sequence, against: dict[int, str],
+                     models: dict[str, tuple[ModelGroup, ...]]) -> int:
+    """The worlds a sequence can reach, bounded before any is computed: two outcomes per
+    charge, the damage states of each unit the target fights back against
+    (``size.predicted_states``), and, with Deadly Demise, the target's models left when
+    a charge from beyond 6\" is made."""
+    n = 1 << sum(1 for st in seq.steps if st.phase == "charge")
+    for unit in set(against.values()):
+        victim = build_groups(Target(name=unit, models=models[unit]))
+        precise = any(st.attacker is not None and any(w.has("Precision")
+                                                      for w in st.attacker.weapons)
+                      for i, st in enumerate(seq.steps) if against.get(i) == unit)
+        n *= int(predicted_states(victim, precise))
+    if seq.target.deadly_demise is not None:
+        m0 = sum(g.count for g in seq.target.models)
+        for st in seq.steps:
+            if st.phase == "charge" and (st.distance or 0) > 6:
+                n *= m0 + 1
+    return n
+
+
+def check_worlds(seq: Sequence, against: dict[int, str],
+                 models: dict[str, tuple[ModelGroup, ...]]) -> None:
+    """Refuse (``TooLargeError``) a sequence whose predicted worlds exceed twice
+    ``MAX_WORLDS`` (the prediction is within about 2x), before any work."""
+    n = predicted_worlds(seq, against, models)
+    if n > 2 * MAX_WORLDS:
+        raise _too_many(n)
+
+
 def _merge(worlds: list[_World]) -> list[_World]:
     """Worlds that agree on everything but the target's state, mixed into one."""
     by_key: dict[object, list[_World]] = defaultdict(list)
@@ -114,9 +151,7 @@ def _merge(worlds: list[_World]) -> list[_World]:
         out.append(replace(group[0], p=p, target=target, totals=totals,
                            split=any(w.split for w in group)))
     if len(out) > MAX_WORLDS:
-        raise TooLargeError(f"steps: more than {MAX_WORLDS} combinations of charges and "
-                            "losses of the units fought for the exact engine; use method "
-                            "monte-carlo")
+        raise _too_many(len(out))
     return out
 
 
@@ -198,6 +233,7 @@ class _Turn:
         self.shares = {i: self.carried(i, st) for i, st in enumerate(seq.steps)
                        if st.phase == "fight" and (st.fights_back or st.label in
                                                    self.against.values())}
+        check_worlds(seq, self.against, self.models)
         self.worlds = [_World(1.0, {self.space.initial: _ONE})]
         self.notes: list[str] = []
         self.inexact = False  # the dice totals are a mixture of split worlds (see notes)

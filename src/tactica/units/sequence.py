@@ -41,7 +41,7 @@ class StepDocument(Step):
     def _kind(self) -> StepDocument:
         if self.fights_back and self.attacker is None:
             return self
-        Step._kind(self)
+        self.check_kind(self.attacker is not None)
         return self
 
 
@@ -55,7 +55,7 @@ class SequenceDocument(Sequence):
         "({\"unit\": ...})."})
 
     target: TargetEntry  # type: ignore[assignment]
-    steps: tuple[StepDocument, ...] = Field(  # type: ignore[assignment]
+    steps: tuple[StepDocument, ...] = Field(
         min_length=1, max_length=MAX_STEPS)
 
 
