@@ -297,3 +297,37 @@ def test_the_predicted_worlds_bound_the_worlds_met() -> None:
             t.attack(i, st)
         most = max(most, len(t.worlds))
     assert 16 < most <= predicted
+
+
+def test_deadly_demise_is_each_units_own_within_6_inches() -> None:
+    """A lone model (W1, no save) with Deadly Demise 1. The Guns shoot from 20": one
+    shot, 3+ to hit, S4 v T3 3+ to wound: it dies with 16/36, and they are not within
+    6" (no mortal wounds for them, a note). The Riders charge 9" (10/36) and fight: 2+
+    to hit, S6 v T3 2+ to wound: 25/36. Only a model destroyed after their charge counts
+    for them: P(it dies then) = 20/36 x 10/36 x 25/36, a 6 (1/6) gives 1 mortal wound."""
+    doc = {"rules": "11th", "target": {"name": "Walker", "deadly_demise": "1", "models": [
+        _entry("Walker", 1, {"T": 3, "Sv": 7, "W": 1})]},
+        "steps": [{"phase": "shooting", "context": {"distance": 20}, "attacker": {
+            "name": "Guns", "weapons": [{"name": "Gun", "A": "1", "skill": 3, "S": 4,
+                                         "D": "1"}]}},
+            {"phase": "charge", "unit": "Riders", "distance": 9},
+            {"phase": "fight", "attacker": {"name": "Riders", "weapons": [
+                _line(1, "1", 2, 6, 0, "1")]}}]}
+    r = calculate_sequence(Sequence.model_validate(doc))
+    demise = {nd.label: nd.distribution for nd in r.other_mortal_wounds}
+    assert len(demise) == 1
+    (label, riders), = demise.items()
+    assert "Riders suffers" in label and "once its charge is made" in label
+    near = Fraction(20, 36) * Fraction(10, 36) * Fraction(25, 36)
+    assert riders.pmf[1] == pytest.approx(float(near / 6), abs=1e-12)
+    assert any("Guns is taken to be more than 6\" away" in n for n in r.notes)
+    # at 5" the Guns are within 6" from the start: they count the shooting's kill too
+    doc["steps"][0]["context"]["distance"] = 5
+    r = calculate_sequence(Sequence.model_validate(doc))
+    guns = next(nd.distribution for nd in r.other_mortal_wounds if "Guns suffers" in nd.label)
+    assert guns.pmf[1] == pytest.approx(float(r.models_destroyed.pmf[1]) / 6, abs=1e-12)
+    sampled = simulate_sequence(Sequence.model_validate(doc), 40_000, seed=2)
+    got = {nd.label: nd.distribution.pmf[1] for nd in sampled.other_mortal_wounds}
+    for nd in r.other_mortal_wounds:
+        sd = np.sqrt(nd.distribution.pmf[1] * (1 - nd.distribution.pmf[1]) / 40_000)
+        assert abs(got[nd.label] - nd.distribution.pmf[1]) <= 5 * sd + 1e-9, nd.label

@@ -10,21 +10,22 @@ splits it by the target's survivors (they set the attacks) and the fought unit's
 state; worlds that agree are merged again. Every distribution of the result is the exact
 mixture over the worlds.
 
-* The target's state carries from step to step; a destroyed target stays destroyed (its
-  states absorb every later attack). A step's dice (attacks, hits, wounds) are what its
-  unit rolls, as in a single scenario; they are 0 when the step does not happen.
-* A unit's fight steps happen only in the worlds where its charge succeeded; a unit with
-  no charge step is taken to be engaged already.
-* Survivors and weapons: a unit's weapon line is carried by the model group named in
-  ``carried_by`` (by default the unit's only model group); within a group the models with
-  the lines listed first are removed last (the defender's choice), so line i keeps
-  ``min(count_i, alive - count of the lines before it)`` weapons ([EXTRA ATTACKS] lines
-  are carried besides: ``min(count, alive)``). Within an allocation group the wounded
-  model is removed first, then the models in the order listed (``allocation``).
+* The target's state carries from step to step; a destroyed target stays destroyed and
+  (05.04.04) is not attacked, charged or fought any more: a step does not happen in the
+  part of a world where it is destroyed, and rolls no dice there.
+* A unit's fight steps happen only in the worlds where its charge was made; a charge is
+  declared only where the target is alive; a unit with no charge step is taken to be
+  engaged already.
+* Survivors and weapons (``survivors``): each weapon line is carried by model entries
+  (``carried_by``, or matched: ``line_shares``), and its count follows each entry's
+  survivors; a unit with no model left does nothing more.
 * The fight order is the rule set's (``rules.turn``), noted in the result.
-* Where worlds split by a fight back, the dice totals of the earlier steps are carried
-  into both parts unchanged; they are exact whenever no later attack depends on the fight
-  back's outcome (always so when the charging units fight first).
+* The worlds are predicted before any work (``predicted_worlds``) and refused above the
+  limit; Deadly Demise and a charge's Command Re-roll are ``turn_side``'s.
+* Where a world is parted by the target's state after dice were rolled (the target
+  destroyed in part of it, or survivors fighting first), the dice totals of the earlier
+  steps are carried into each part unchanged: then the turn's total attacks, hits,
+  wounds and mortal wounds are labelled ``exact: false`` (means exact), with a note.
 """
 
 from __future__ import annotations
