@@ -148,6 +148,9 @@ def render_sequence(result: SequenceResult, console: Console) -> None:
         b = result.battle_shock
         console.print(f"Battle-shock (Ld {b.leadership}+): tested {b.p_tested:.1%}, "
                       f"battle-shocked {b.p_battle_shocked:.1%}")
+    if result.cp_expected != result.cp_spent:
+        console.print(f"Command points: {result.cp_expected:.2f} expected "
+                      f"({result.cp_spent} whatever the dice)")
     for nd in result.other_mortal_wounds:
         console.print(f"{nd.label}: expected {nd.distribution.mean:.3f}")
 

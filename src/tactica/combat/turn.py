@@ -500,10 +500,10 @@ def step_cp(seq: Sequence, st: Step, cp: int, p_declared: float,
 
 
 INEXACT_NOTE = ("the turn's total attacks, hits, wounds and mortal wounds to the attackers "
-                "are marked exact: false: a later step happens in only part of the outcomes "
-                "of an earlier one (the target destroyed, or its survivors fighting first), "
-                "and those totals carry the earlier dice into each part unchanged; their "
-                "means are exact, their spread approximate. Every other number is exact.")
+                "are approximate in their spread (their averages are exact): a later step "
+                "happens only in some outcomes of an earlier one (the target destroyed, or "
+                "its survivors fighting first), and these totals do not follow which. Every "
+                "other number is exact.")
 
 
 def _battle_shock(seq: Sequence, turn: _Turn) -> BattleShock | None:
