@@ -31,8 +31,8 @@ from gauntlet import Matchup, attackers, default_library, targets
 from readme import write_section
 
 from tactica import calculate, calculate_many
-from tactica.combat.allocation import TooLargeError
-from tactica.combat.scenario import Scenario, ScenarioError, Target
+from tactica.combat.contract.scenario import Scenario, ScenarioError, Target
+from tactica.combat.exact.allocation import TooLargeError
 
 
 def _base(m: Matchup, target: Target) -> Scenario:

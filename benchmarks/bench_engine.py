@@ -11,7 +11,7 @@ one die per attack (hit roll → Sustained Hits / Lethal Hits → wound roll →
 damage → Feel No Pain per wound point), then the sum of 40 of them.
 
 A second table times the six benchmark cases (``cases.py``) with the one-group fast path
-of the target's chain (``tactica.combat.one_group``) and with the general chain
+of the target's chain (``tactica.combat.exact.one_group``) and with the general chain
 (``general_chain()``), interleaved, caches cleared before every call as ``run.py`` does.
 
 Run ``python benchmarks/bench_engine.py`` (``--runs N``, ``--no-write``). It prints a
@@ -39,7 +39,7 @@ from run import clear_tactica_caches
 
 from tactica import calculate
 from tactica.combat import Result
-from tactica.combat.one_group import general_chain
+from tactica.combat.exact.one_group import general_chain
 
 ATTACKS = 40
 
@@ -169,7 +169,7 @@ def table(runs: int) -> str:
         "by its expected damage alone), hence the longer 11th time. The general-chain "
         "row is "
         "the same result with the one-group fast path of the target's chain turned off "
-        "(`tactica.combat.one_group.general_chain`).",
+        "(`tactica.combat.exact.one_group.general_chain`).",
     ]
     return "\n".join(head + rows + foot + ["", *cases_table(runs)])
 

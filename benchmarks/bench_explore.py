@@ -1,5 +1,5 @@
-"""Benchmark: the exploration of the target's states (``tactica.combat.reach`` with
-``tactica.combat.transitions``) against the form it replaced (``reach_reference.py``:
+"""Benchmark: the exploration of the target's states (``tactica.combat.exact.reach`` with
+``tactica.combat.exact.transitions``) against the form it replaced (``reach_reference.py``:
 ``StateSpace.packet_edges`` asked afresh for every state and packet), side by side.
 
 For each case the full exact call runs with either exploration (the rest of the engine
@@ -34,10 +34,10 @@ from reach_reference import reference_reach
 from readme import table_command, write_section
 from run import clear_tactica_caches
 
-from tactica.combat import exact
-from tactica.combat.allocation import TooLargeError
-from tactica.combat.one_group import general_chain
-from tactica.combat.scenario import Scenario
+from tactica.combat.contract.scenario import Scenario
+from tactica.combat.exact import engine as exact
+from tactica.combat.exact.allocation import TooLargeError
+from tactica.combat.exact.one_group import general_chain
 from tactica.library import load_library
 from tactica.units import ScenarioDocument, resolve
 
@@ -155,7 +155,7 @@ def table(runs: int) -> str:
         f"CPU-time medians of {runs} cold calls (ms) after one warm-up, the exploration "
         "of the target's states as it was (*before*: `StateSpace.packet_edges` asked "
         "afresh for every state and packet) and as it is (*after*: "
-        "`tactica.combat.transitions`), side by side in one process: the whole exact "
+        "`tactica.combat.exact.transitions`), side by side in one process: the whole exact "
         "call and its explorations (`reach`, without the size model's checks that "
         "watch it, `size.check_explored`, the same in both). Both find the same states in the same "
         "order and the same operators (mean damage equal; `refused`: the state limit "

@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from tactica.combat.montecarlo import simulate
-from tactica.combat.scenario import Scenario
+from tactica.combat.contract.scenario import Scenario
+from tactica.combat.sampled.engine import simulate
 
 README = Path(__file__).with_name("README.md")
 START, END = "<!-- mc:start -->", "<!-- mc:end -->"

@@ -35,7 +35,7 @@ from readme import table_command, write_section
 
 from tactica import calculate
 from tactica.combat import Result
-from tactica.combat.allocation import TooLargeError
+from tactica.combat.exact.allocation import TooLargeError
 from tactica.rules.eleventh import Eleventh
 
 

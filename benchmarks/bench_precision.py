@@ -1,11 +1,11 @@
 """Benchmark: Precision (24.28) against attached units, the target's states found along
-the chain (``tactica.combat.reach``) against the full closure the engine used before.
+the chain (``tactica.combat.exact.reach``) against the full closure the engine used before.
 
 For each case the full exact result is computed twice in one process, side by side:
 *before*, the former engine (``former_states``: every operator closed over every state,
 the Precision group a label in the state); *after*, the engine as it is: the states the
-chain reaches in its order (``tactica.combat.reach``), a Precision weapon's group read
-off the state (``tactica.combat.allocation``). Reported:
+chain reaches in its order (``tactica.combat.exact.reach``), a Precision weapon's group read
+off the state (``tactica.combat.exact.allocation``). Reported:
 the number of target states, the CPU time (``time.process_time``, median of ``--runs``
 calls after one warm-up call; the machine is shared, wall time is noisy) and the mean
 damage (equal in both columns when neither refuses). A refusal (``TooLargeError``) is
@@ -49,9 +49,9 @@ from bench_engine import stress_scenario
 from former_states import LabelledSpace, full_closure
 from readme import table_command, write_section
 
-from tactica.combat import exact
-from tactica.combat.allocation import TooLargeError
-from tactica.combat.scenario import Scenario
+from tactica.combat.contract.scenario import Scenario
+from tactica.combat.exact import engine as exact
+from tactica.combat.exact.allocation import TooLargeError
 from tactica.library import load_library
 from tactica.units import ScenarioDocument, resolve
 
@@ -152,7 +152,7 @@ def table(runs: int) -> str:
         "Full exact result, CPU-time median of "
         f"{runs} runs after one warm-up call. *before*: the target's states closed under "
         "every operator from every state, the Precision group a label in the state; "
-        "*after*: the states the chain reaches in its order (`tactica.combat.reach`), a "
+        "*after*: the states the chain reaches in its order (`tactica.combat.exact.reach`), a "
         "Precision weapon's group read off the state. Equal damage means equal results "
         "(the tests check every distribution to 1e-12). With one Precision line the "
         "states are the CHARACTER's damage, then the bodyguard's; with another line "

@@ -1,4 +1,4 @@
-"""Benchmark: the exact engine's size model (``tactica.combat.size``) against the time the
+"""Benchmark: the exact engine's size model (``tactica.combat.exact.size``) against the time the
 work really takes, and how fast oversize scenarios are refused.
 
 For each case the full exact result is computed once (after a warm-up call for the
@@ -31,9 +31,10 @@ from bench_engine import stress_scenario
 from readme import write_section
 
 from tactica import calculate
-from tactica.combat import exact, size
-from tactica.combat.allocation import TooLargeError
-from tactica.combat.one_group import general_chain
+from tactica.combat.exact import engine as exact
+from tactica.combat.exact import size
+from tactica.combat.exact.allocation import TooLargeError
+from tactica.combat.exact.one_group import general_chain
 
 _W3 = {"name": "model", "count": 10, "T": 5, "Sv": 3, "W": 3, "fnp": 5}
 _CAPTAIN = {"name": "Captain", "count": 1, "T": 4, "Sv": 2, "invuln": 4, "W": 6,
@@ -220,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         "",
         "CPU time of one exact call (ms), the part in the target's chain (state "
         "discovery and chain, all calls) measured and predicted by "
-        "`tactica.combat.size`, ratio measured / predicted; refusals with their time "
+        "`tactica.combat.exact.size`, ratio measured / predicted; refusals with their time "
         "and reason (with Precision, \"at least\": refused while the target's states "
         "were explored, by what was found so far). "
         f"Limits: {size.MAX_SECONDS:g} s predicted, "

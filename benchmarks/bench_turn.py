@@ -25,7 +25,7 @@ from readme import write_section
 
 from tactica.cli.turn import sequence_document
 from tactica.combat import calculate
-from tactica.combat.sequence import SequenceResult
+from tactica.combat.contract.sequence import SequenceResult
 
 STEPS = ["Neophyte Hybrids:shooting:10", "Goliath Rockgrinder:shooting",
          "Death Riders:charge@7"]

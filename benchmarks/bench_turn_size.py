@@ -1,5 +1,5 @@
 """Turn size benchmark: how long the exact turn takes to answer or to refuse as the units
-the target fights back against grow (``tactica.combat.turn``: the worlds are predicted
+the target fights back against grow (``tactica.combat.turn.exact``: the worlds are predicted
 and refused above the limit before any work).
 
 Each case: N units of ten models (W3, 4+ save) charge 7" into ten Intercessors (two
@@ -23,9 +23,9 @@ from typing import Any
 
 from readme import write_section
 
-from tactica.combat.allocation import TooLargeError
-from tactica.combat.sequence import Sequence
-from tactica.combat.turn import calculate_sequence
+from tactica.combat.contract.sequence import Sequence
+from tactica.combat.exact.allocation import TooLargeError
+from tactica.combat.turn.exact import calculate_sequence
 
 MARINES = [{"name": "Intercessor Sergeant", "count": 1, "T": 4, "Sv": 3, "W": 2},
            {"name": "Intercessor", "count": 9, "T": 4, "Sv": 3, "W": 2}]

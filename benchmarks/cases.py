@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tactica.combat.scenario import Scenario, Target, WeaponLine
+from tactica.combat.contract.scenario import Scenario, Target, WeaponLine
 from tactica.dice import DiceExpr
 from tactica.library import Library, load_library
 from tactica.model.abilities import Anti, Blast, Flag, Melta, RapidFire, SustainedHits

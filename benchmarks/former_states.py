@@ -1,7 +1,7 @@
 """The exact engine's former target states, the "before" of ``bench_precision.py`` and
 the reference ``tests/combat/test_reach.py`` checks the engine against.
 
-Before ``tactica.combat.reach`` every operator of the target's chain was closed over
+Before ``tactica.combat.exact.reach`` every operator of the target's chain was closed over
 every state, whatever the order of the weapon lines (``full_closure``), and a Precision
 weapon's start mapping wrote its Precision group into the state (``LabelledSpace``,
 the former ``StateSpace`` transitions): with Precision into an attached unit, the
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tactica.combat.allocation import Operator, Packet, State, StateSpace, loss_pmf
-from tactica.combat.reach import ChainPlan
+from tactica.combat.exact.allocation import Operator, Packet, State, StateSpace, loss_pmf
+from tactica.combat.exact.reach import ChainPlan
 
 __all__ = ["LabelledSpace", "full_closure"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from tactica.combat.scenario import Attacker, Phase, Target
+from tactica.combat.contract.scenario import Attacker, Phase, Target
 from tactica.library import Library, load_library
 from tactica.model.common import RulesVersion
 from tactica.units import UnitError, UnitRef, resolve_attacker

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tactica.combat.allocation import Operator, Packet, StateSpace
-from tactica.combat.reach import Budget, Builder, ChainPlan, explore
+from tactica.combat.exact.allocation import Operator, Packet, StateSpace
+from tactica.combat.exact.reach import Budget, Builder, ChainPlan, explore
 
 __all__ = ["reference_reach"]
 

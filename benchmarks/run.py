@@ -51,9 +51,9 @@ from tactica import Result, calculate
 from tactica import dice as tactica_dice
 from tactica import names as tactica_names
 from tactica.combat import Distribution
-from tactica.combat import allocation as tactica_allocation
-from tactica.combat import one_group as tactica_one_group
-from tactica.combat import totals as tactica_totals
+from tactica.combat.exact import allocation as tactica_allocation
+from tactica.combat.exact import one_group as tactica_one_group
+from tactica.combat.exact import totals as tactica_totals
 
 MC_TRIALS = 100_000
 MC_SEED = 1

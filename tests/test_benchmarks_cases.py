@@ -12,7 +12,7 @@ import pytest
 
 from combat.benchmark_module import BENCHMARKS, load_benchmark
 from tactica import calculate
-from tactica.combat.scenario import Scenario
+from tactica.combat.contract.scenario import Scenario
 
 cases = load_benchmark("cases")
 BY_KEY = {case.key: case for case in cases.CASES}
@@ -71,7 +71,7 @@ def test_lascannon_headline() -> None:
 #: Caches a timed call may find filled by an earlier one: what they hold does not depend
 #: on the scenario.
 KEPT_BETWEEN_CALLS = {
-    "tactica.combat.threads._blas": "the BLAS libraries numpy is linked with",
+    "tactica.combat.exact.threads._blas": "the BLAS libraries numpy is linked with",
 }
 
 
@@ -97,7 +97,7 @@ def test_the_benchmark_clears_every_cache_of_the_engine(monkeypatch: pytest.Monk
     for document in documents:
         calculate(document)
     used = {key for key, c in _caches().items() if c.cache_info().misses > misses.get(key, 0)}
-    assert "tactica.combat.one_group.packet_matrix" in used  # the search sees the caches
+    assert "tactica.combat.exact.one_group.packet_matrix" in used  # the search sees the caches
     run.clear_tactica_caches()
     left = sorted(key for key in used - set(KEPT_BETWEEN_CALLS)
                   if _caches()[key].cache_info().currsize)

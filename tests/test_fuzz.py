@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from tactica.army.formats import RosterParseError, UnsupportedFormatError, parse_roster
 from tactica.combat import calculate
-from tactica.combat.scenario import ScenarioError
+from tactica.combat.contract.scenario import ScenarioError
 from tactica.library import load_seed_library
 from tactica.loaders.bsdata import load_bsdata
 from tactica.loaders.errors import LoadError

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tactica.combat.scenario import Target
+from tactica.combat.contract.scenario import Target
 from tactica.library import (
     Library,
     TargetPreset,

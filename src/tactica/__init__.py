@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .combat import Result, Scenario, ScenarioError, calculate_many
 from .dice import DiceExpr
-
-__version__ = "0.1.0"
+from .version import __version__
 
 __all__ = ["DiceExpr", "Result", "Scenario", "ScenarioError", "__version__", "calculate",
            "calculate_many"]

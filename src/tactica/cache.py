@@ -76,7 +76,7 @@ def cache_key(*parts: str) -> str:
     tactica (see the module text)."""
     import pydantic
 
-    from . import __version__
+    from .version import __version__
 
     every = [f"schema {_SCHEMA}", *parts, f"tactica {__version__}",
              f"pydantic {pydantic.VERSION}", _sources_hash()]

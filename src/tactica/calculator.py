@@ -13,7 +13,7 @@ from typing import Any
 
 from .combat import Result, Scenario
 from .combat import calculate as calculate_scenario
-from .combat.result import Resolved
+from .combat.contract.result import Resolved
 from .units.resolve import UnitLibrary, resolve
 from .units.scenario import ScenarioDocument, parse_document
 from .units.sequence import names_units, resolve_sequence
@@ -61,7 +61,7 @@ def calculate_units_sequence(data: dict[str, Any], library: UnitLibrary | None =
     """A sequence document whose target or steps name library units: each resolved as in
     a single scenario (``tactica.units.sequence``), the result echoing what they became
     (``resolved`` for the target, each step's ``resolved`` for its unit)."""
-    from .combat.sequence import SequenceResult
+    from .combat.contract.sequence import SequenceResult
 
     plain, target, per_step, notes = resolve_sequence(data, _library(library))
     result = calculate_scenario(plain)

@@ -13,7 +13,7 @@ from typing import Any, Generic, TypeVar
 import yaml
 from pydantic import Field
 
-from .combat.scenario import ModelGroup, Target
+from .combat.contract.scenario import ModelGroup, Target
 from .model.common import Frozen, Source
 from .model.datasheet import CompositionLine, DamagedProfile, Datasheet, ModelProfile
 from .names import name_key

@@ -29,9 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
-from .combat.scenario import Target
+from .combat.contract.scenario import Target
 from .datasheet_diff import Difference, compare
-from .library import Library, TargetPreset, UnitAbility, target_from_datasheet
+from .facts import TargetPreset, target_from_datasheet
+from .index import Library, UnitAbility
 from .loaders.report import LoadReport, UnitReport
 from .model.common import Frozen, RulesVersion
 from .model.datasheet import Datasheet
@@ -445,11 +446,13 @@ def build_library(
     *,
     dataset: bool = True,
     seeds: Library | None = None,
+    skip_bad: bool = False,
 ) -> SourcedLibrary:
     """A library over ``seeds``, the BSData catalogues at ``data_paths`` (each path its own
     source, in order) and, with ``dataset``, the bundled dataset when it is installed
     (``bundled_dataset``: from the on-disk cache when there is one; otherwise ``missing``
-    says how to install it)."""
+    says how to install it). A folder with an unreadable catalogue is refused
+    (``FolderRefusedError``) unless ``skip_bad``."""
     from .loaders.wh40kdc import DatasetMissingError
     from .loaders.wh40kdc_cache import bundled_dataset
 
@@ -457,7 +460,7 @@ def build_library(
     if data_paths:
         from .loaders.bsdata import load_bsdata
 
-        catalogues = [load_bsdata([p]) for p in data_paths]
+        catalogues = [load_bsdata([p], skip_bad=skip_bad) for p in data_paths]
     bundled: UnitSource | None = None
     missing: list[str] = []
     if dataset:

@@ -91,7 +91,7 @@ def test_battlescribe_rosters_are_refused_in_one_line(tmp_path: Path, name: str,
 def _list_calc(path: Path, unit: str, phase: str = "shooting") -> tuple[list[str], object]:
     from tactica.army.attack import apply_list_effects, list_attacker
     from tactica.combat import calculate
-    from tactica.combat.scenario import Scenario
+    from tactica.combat.contract.scenario import Scenario
 
     lib = load_library(dataset=True)
     roster = load_roster(path, library=lib)

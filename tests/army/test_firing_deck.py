@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from tactica import calculate
 from tactica.army.firing_deck import with_firing_deck
 from tactica.cli import commands
-from tactica.combat.scenario import Attacker, Scenario, WeaponLine
+from tactica.combat.contract.scenario import Attacker, Scenario, WeaponLine
 
 
 def _line(name: str, count: int, skill: int, **extra: object) -> WeaponLine:

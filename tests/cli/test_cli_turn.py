@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from tactica.cli import commands
 from tactica.cli.turn import parse_step
-from tactica.combat.sequence import Sequence
-from tactica.combat.turn import calculate_sequence
+from tactica.combat.contract.sequence import Sequence
+from tactica.combat.turn.exact import calculate_sequence
 
 runner = CliRunner()
 WIDE = {"COLUMNS": "200"}
@@ -103,7 +103,7 @@ def test_a_turn_with_units_of_every_faction() -> None:
 
     from tactica.cli.turn import sequence_document
     from tactica.combat import calculate
-    from tactica.combat.sequence import SequenceResult
+    from tactica.combat.contract.sequence import SequenceResult
 
     names = _sample_by_faction()
     assert len(names) > 60

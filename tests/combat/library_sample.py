@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 from functools import cache
 
-from tactica.combat.scenario import Attacker, Target
+from tactica.combat.contract.scenario import Attacker, Target
 from tactica.library import load_library
 from tactica.units import UnitError, UnitRef, resolve_attacker
 

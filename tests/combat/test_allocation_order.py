@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from oracle.bruteforce import brute_force
-from tactica.combat.exact import calculate_exact
-from tactica.combat.scenario import Scenario
+from tactica.combat.contract.scenario import Scenario
+from tactica.combat.exact.engine import calculate_exact
 
 from .test_montecarlo import ORACLE_CASES
 

@@ -15,10 +15,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tactica.combat import totals
-from tactica.combat.allocation import StateSpace, TooLargeError, build_groups
-from tactica.combat.attack_lines import expected_values, weapon_die
-from tactica.combat.dice_stages import (
+from tactica.combat.contract.scenario import Effect, Scenario
+from tactica.combat.exact import totals
+from tactica.combat.exact.allocation import StateSpace, TooLargeError, build_groups
+from tactica.combat.exact.attack_lines import expected_values, weapon_die
+from tactica.combat.exact.dice_stages import (
     CRITICAL,
     FAIL,
     SUCCESS,
@@ -28,9 +29,8 @@ from tactica.combat.dice_stages import (
     trim,
     weighs_values,
 )
-from tactica.combat.exact import _prepare, calculate_exact
-from tactica.combat.scenario import Effect, Scenario
-from tactica.combat.totals import (
+from tactica.combat.exact.engine import _prepare, calculate_exact
+from tactica.combat.exact.totals import (
     _BINOMIAL_DICE,
     _FFT_FLOOR,
     FFT_FROM_DICE,

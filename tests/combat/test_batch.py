@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tactica import calculate, calculate_many
-from tactica.combat.scenario import Attacker, Scenario, ScenarioError, Target
+from tactica.combat.contract.scenario import Attacker, Scenario, ScenarioError, Target
 
 from .library_sample import library_sample
 

@@ -17,12 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tactica import calculate
-from tactica.combat import deferred, exact
-from tactica.combat.chain import run_chain
-from tactica.combat.deferred import run_deferred
-from tactica.combat.exact import calculate_exact
-from tactica.combat.one_group import general_chain
-from tactica.combat.scenario import Scenario
+from tactica.combat.contract.scenario import Scenario
+from tactica.combat.exact import deferred
+from tactica.combat.exact import engine as exact
+from tactica.combat.exact.chain import run_chain
+from tactica.combat.exact.deferred import run_deferred
+from tactica.combat.exact.engine import calculate_exact
+from tactica.combat.exact.one_group import general_chain
 
 _DAMAGE = ("1", "2", "D3", "3", "D3+1")
 

@@ -15,11 +15,11 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tactica.combat import exact
-from tactica.combat.allocation import StateSpace, build_groups
-from tactica.combat.attack_lines import search_mean
-from tactica.combat.result import Result
-from tactica.combat.scenario import Scenario, ScenarioError
+from tactica.combat.contract.result import Result
+from tactica.combat.contract.scenario import Scenario, ScenarioError
+from tactica.combat.exact import engine as exact
+from tactica.combat.exact.allocation import StateSpace, build_groups
+from tactica.combat.exact.attack_lines import search_mean
 
 from .test_properties import scenarios
 

@@ -1,4 +1,4 @@
-"""The Monte Carlo simulator against the exact engine (``tactica.combat.montecarlo``).
+"""The Monte Carlo simulator against the exact engine (``tactica.combat.sampled.engine``).
 
 The statistical test
 --------------------
@@ -41,12 +41,12 @@ import pytest
 
 from oracle.bruteforce import OracleResult, brute_force
 from tactica.combat import calculate
-from tactica.combat import montecarlo as mc
-from tactica.combat.allocation import TooLargeError
-from tactica.combat.exact import ScenarioError, calculate_exact
-from tactica.combat.montecarlo import simulate
-from tactica.combat.result import Result
-from tactica.combat.scenario import Scenario
+from tactica.combat.contract.result import Result
+from tactica.combat.contract.scenario import Scenario
+from tactica.combat.exact.allocation import TooLargeError
+from tactica.combat.exact.engine import ScenarioError, calculate_exact
+from tactica.combat.sampled import engine as mc
+from tactica.combat.sampled.engine import simulate
 from tactica.dice import FloatArray
 
 TRIALS = 200_000

@@ -17,14 +17,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tactica import calculate
-from tactica.combat import exact, one_group
-from tactica.combat.allocation import StateSpace, build_groups, loss_pmf
-from tactica.combat.chain import drop_negligible_tail
-from tactica.combat.exact import calculate_exact_from
-from tactica.combat.one_group import general_chain, packet_matrix, thin
-from tactica.combat.one_group_steps import PacketMatrix, line_step
-from tactica.combat.result import Distribution, Result
-from tactica.combat.scenario import Attacker, Scenario, ScenarioError, Target
+from tactica.combat.contract.result import Distribution, Result
+from tactica.combat.contract.scenario import Attacker, Scenario, ScenarioError, Target
+from tactica.combat.exact import engine as exact
+from tactica.combat.exact import one_group
+from tactica.combat.exact.allocation import StateSpace, build_groups, loss_pmf
+from tactica.combat.exact.chain import drop_negligible_tail
+from tactica.combat.exact.engine import calculate_exact_from
+from tactica.combat.exact.one_group import general_chain, packet_matrix, thin
+from tactica.combat.exact.one_group_steps import PacketMatrix, line_step
 
 from .library_sample import library_sample
 

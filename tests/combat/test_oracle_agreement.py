@@ -36,9 +36,9 @@ from oracle.bruteforce import (
     optional_lethal_lines,
 )
 from oracle.strategies import pooled_scenarios, scenarios
-from tactica.combat.exact import calculate_exact
-from tactica.combat.result import Result
-from tactica.combat.scenario import Scenario
+from tactica.combat.contract.result import Result
+from tactica.combat.contract.scenario import Scenario
+from tactica.combat.exact.engine import calculate_exact
 
 TOLERANCE = 1e-9
 RULES = ("10th", "11th")

@@ -22,11 +22,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tactica.combat import exact
-from tactica.combat.allocation import StateSpace, build_groups
-from tactica.combat.exact import Initial, calculate_exact, calculate_exact_from
-from tactica.combat.result import Result
-from tactica.combat.scenario import Scenario
+from tactica.combat.contract.result import Result
+from tactica.combat.contract.scenario import Scenario
+from tactica.combat.exact import engine as exact
+from tactica.combat.exact.allocation import StateSpace, build_groups
+from tactica.combat.exact.engine import Initial, calculate_exact, calculate_exact_from
 from tactica.library import load_library
 from tactica.names import name_key
 from tactica.units import UnitRef, resolve_target

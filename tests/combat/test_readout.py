@@ -17,20 +17,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 from threadpoolctl import threadpool_info
 
-from tactica.combat.allocation import Packet, StateSpace, build_groups
-from tactica.combat.dice_stages import (
+from tactica.combat.contract.result import Distribution
+from tactica.combat.contract.scenario import Scenario
+from tactica.combat.exact.allocation import Packet, StateSpace, build_groups
+from tactica.combat.exact.dice_stages import (
     DieOutcome,
     conv2,
     die_outcome,
 )
-from tactica.combat.exact import _prepare, _weapon_totals
-from tactica.combat.reach import ChainPlan, LinePlan, reach
-from tactica.combat.readout import read_out
-from tactica.combat.result import Distribution
-from tactica.combat.scenario import Scenario
-from tactica.combat.stages.attacks import power
-from tactica.combat.threads import one_blas_thread
-from tactica.combat.totals import (
+from tactica.combat.exact.engine import _prepare, _weapon_totals
+from tactica.combat.exact.reach import ChainPlan, LinePlan, reach
+from tactica.combat.exact.readout import read_out
+from tactica.combat.exact.stages.attacks import power
+from tactica.combat.exact.threads import one_blas_thread
+from tactica.combat.exact.totals import (
     _compound_direct,
     compound,
 )
@@ -230,7 +230,7 @@ arrays_2d = st.tuples(st.integers(1, 4), st.integers(1, 4)).flatmap(
 def test_antidiagonal_and_one_convolution_are_the_plain_sums(nm: np.ndarray) -> None:
     """``antidiagonal`` of one row or column and ``conv_all`` of one pmf (the shortcuts)
     are bit for bit the bin counts and the convolution with [1.0]."""
-    from tactica.combat.readout import antidiagonal, conv_all
+    from tactica.combat.exact.readout import antidiagonal, conv_all
 
     rows, cols = nm.shape
     index = np.add.outer(np.arange(rows), np.arange(cols)).ravel()
@@ -244,7 +244,7 @@ def test_antidiagonal_and_one_convolution_are_the_plain_sums(nm: np.ndarray) -> 
 def test_transforms_are_numpys_bit_for_bit(shape: tuple[int, ...]) -> None:
     """``totals._rfftn``/``_irfftn`` (numpy's n-dimensional transforms without their
     argument handling) give exactly what ``np.fft.rfftn``/``irfftn`` give."""
-    from tactica.combat.totals import _irfftn, _rfftn
+    from tactica.combat.exact.totals import _irfftn, _rfftn
 
     die = np.random.default_rng(len(shape) * 7 + shape[0]).random(shape)
     size = tuple((d - 1) * 9 + 1 for d in shape)

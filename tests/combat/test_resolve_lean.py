@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tactica.combat.exact import _prepare
-from tactica.combat.profile import ResolvedWeapon
-from tactica.combat.scenario import Effect, Scenario
-from tactica.combat.stages.attacks import power, shift_floor
-from tactica.combat.stages.damage import damage_distribution
+from tactica.combat.contract.scenario import Effect, Scenario
+from tactica.combat.exact.engine import _prepare
+from tactica.combat.exact.profile import ResolvedWeapon
+from tactica.combat.exact.stages.attacks import power, shift_floor
+from tactica.combat.exact.stages.damage import damage_distribution
 
 from .library_sample import library_sample
 

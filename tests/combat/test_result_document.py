@@ -20,12 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from tactica.combat import exact
-from tactica.combat.allocation import ENDED, Group, StateSpace, build_groups
-from tactica.combat.montecarlo import simulate
-from tactica.combat.profile import ResolvedWeapon, save_probability
-from tactica.combat.readout import _by_states, _one_group, conv_all, read_out
-from tactica.combat.result import (
+from tactica.combat.contract.result import (
     Distribution,
     NamedDistribution,
     Result,
@@ -34,7 +29,12 @@ from tactica.combat.result import (
     pmf_mean,
     short_mean,
 )
-from tactica.combat.scenario import Scenario, ScenarioError
+from tactica.combat.contract.scenario import Scenario, ScenarioError
+from tactica.combat.exact import engine as exact
+from tactica.combat.exact.allocation import ENDED, Group, StateSpace, build_groups
+from tactica.combat.exact.profile import ResolvedWeapon, save_probability
+from tactica.combat.exact.readout import _by_states, _one_group, conv_all, read_out
+from tactica.combat.sampled.engine import simulate
 from tactica.rules.base import RuleSet
 
 from .library_sample import library_sample

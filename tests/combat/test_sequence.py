@@ -1,4 +1,4 @@
-"""The sequence contract and its exact evaluation (``tactica.combat.turn``).
+"""The sequence contract and its exact evaluation (``tactica.combat.turn.exact``).
 
 Worked examples, checked by hand (derivations in each test's docstring).
 """
@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
-from tactica.combat.allocation import TooLargeError
-from tactica.combat.charge import charge_probability
-from tactica.combat.exact import calculate_exact
-from tactica.combat.result import Distribution, Result
-from tactica.combat.scenario import Scenario, ScenarioError
-from tactica.combat.sequence import Sequence
-from tactica.combat.turn import alive_per_entry, calculate_sequence
+from tactica.combat.contract.result import Distribution, Result
+from tactica.combat.contract.scenario import Scenario, ScenarioError
+from tactica.combat.contract.sequence import Sequence
+from tactica.combat.exact.allocation import TooLargeError
+from tactica.combat.exact.engine import calculate_exact
+from tactica.combat.turn.charge import charge_probability
+from tactica.combat.turn.exact import alive_per_entry, calculate_sequence
 from tactica.rules.turn import get_turn_rules
 
 NEOPHYTES = {"name": "Neophyte Hybrids", "weapons": [
@@ -254,7 +254,7 @@ def test_below_half_strength_per_edition() -> None:
 def test_too_many_worlds_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """A charge splits the turn in two; with room for one world the exact evaluation
     refuses and points to Monte Carlo."""
-    import tactica.combat.turn as turn
+    import tactica.combat.turn.exact as turn
 
     monkeypatch.setattr(turn, "MAX_WORLDS", 1)
     with pytest.raises(TooLargeError, match="use method monte-carlo"):

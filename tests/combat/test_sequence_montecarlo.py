@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from tactica.combat import calculate
-from tactica.combat.result import Distribution
-from tactica.combat.sequence import Sequence, SequenceResult
-from tactica.combat.turn import calculate_sequence
-from tactica.combat.turn_mc import simulate_sequence
+from tactica.combat.contract.result import Distribution
+from tactica.combat.contract.sequence import Sequence, SequenceResult
+from tactica.combat.turn.exact import calculate_sequence
+from tactica.combat.turn.sampled import simulate_sequence
 
 from .test_sequence import CONTEXT, GOLIATH, GROTS, HERO, HERO_MODELS, KNIVES, NEOPHYTES, TARGET
 

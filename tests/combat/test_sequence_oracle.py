@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 
 from oracle.sequence import sequence_brute_force
 from oracle.strategies import model_entries, scenario_dicts, weapon_lines
-from tactica.combat.result import Distribution
-from tactica.combat.sequence import Sequence
-from tactica.combat.turn import calculate_sequence
+from tactica.combat.contract.result import Distribution
+from tactica.combat.contract.sequence import Sequence
+from tactica.combat.turn.exact import calculate_sequence
 
 TOLERANCE = 1e-9
 

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 import tactica
-from tactica.combat import exact
-from tactica.combat.allocation import TooLargeError
-from tactica.combat.one_group import general_chain
+from tactica.combat.exact import engine as exact
+from tactica.combat.exact.allocation import TooLargeError
+from tactica.combat.exact.one_group import general_chain
 from tactica.library import load_library
 from tactica.names import name_key
 from tactica.units import UnitError

@@ -1,4 +1,4 @@
-"""The size model (``tactica.combat.size``) refuses every kind of oversize scenario with
+"""The size model (``tactica.combat.exact.size``) refuses every kind of oversize scenario with
 ``TooLargeError`` (what a caller's fall-back to Monte Carlo catches; a one-line message
 naming the place and pointing to ``monte-carlo``) before the work it predicts: before the
 target's states are explored, before a line's totals are compounded and before the
@@ -14,14 +14,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tactica import calculate
-from tactica.combat import exact, size
-from tactica.combat.allocation import Packet, TooLargeError, build_groups
 from tactica.combat.batch import calculate_many
-from tactica.combat.one_group import general_chain
-from tactica.combat.scenario import ScenarioError, Target
-from tactica.combat.sequence import Sequence
-from tactica.combat.size import predicted_states, wound_losses
-from tactica.combat.turn import calculate_sequence
+from tactica.combat.contract.scenario import ScenarioError, Target
+from tactica.combat.contract.sequence import Sequence
+from tactica.combat.exact import engine as exact
+from tactica.combat.exact import size
+from tactica.combat.exact.allocation import Packet, TooLargeError, build_groups
+from tactica.combat.exact.one_group import general_chain
+from tactica.combat.exact.size import predicted_states, wound_losses
+from tactica.combat.turn.exact import calculate_sequence
 from tactica.dice import DiceExpr
 
 from .test_reach import scenarios
@@ -183,7 +184,7 @@ def test_a_target_past_the_predicted_states_is_still_refused_naming_the_field(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The exploration's own bound (``allocation.MAX_STATES``, here lowered to 50 below
     the prediction's bound) stops a target whose states outgrow the prediction."""
-    from tactica.combat import allocation
+    from tactica.combat.exact import allocation
 
     monkeypatch.setattr(allocation, "MAX_STATES", 50)
     doc = _doc("11th", [_gun("gun", 10, "1")], [_W3])  # 20 W3 models: 61 states

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tactica.combat.totals import (
+from tactica.combat.exact.totals import (
     _MULTINOMIAL_DICE,
     FFT_FROM_DICE,
     _compound_direct,
@@ -69,7 +69,7 @@ def test_the_dropped_tail_moves_no_distribution_by_more_than_its_bound(
     line into a leader-led target (pooled saves) and a second line, computed with and
     without the drop, differ by less than 1e-12 in total variation everywhere."""
     from tactica import calculate
-    from tactica.combat import chain
+    from tactica.combat.exact import chain
 
     scenario = {
         "attacker": {"weapons": [
@@ -97,7 +97,7 @@ def test_few_dice_on_python_floats_are_the_numpy_sums_bit_for_bit(seed: int) -> 
     """``_compound_few`` (die by die on Python floats, for small totals) gives exactly
     the numpy slices' sums of ``_compound_direct``: random 1-D and 2-D dies (with zero
     faces), random counts of up to 5 dice (with zero weights)."""
-    from tactica.combat import totals
+    from tactica.combat.exact import totals
 
     rng = np.random.default_rng(seed)
     shape = tuple(int(x) for x in rng.integers(1, 4, size=int(rng.integers(1, 3))))
@@ -121,7 +121,7 @@ def test_the_tail_cut_is_the_cumulative_sums_cut(seed: int) -> None:
     """``drop_negligible_tail`` (tail masses summed on Python floats) cuts where the
     numpy formulation (reversed ``np.cumsum`` of the row and column sums) cuts: random
     joint pmfs whose last rows and columns carry masses around the 1e-15 bound."""
-    from tactica.combat.chain import NEGLIGIBLE_TAIL, drop_negligible_tail
+    from tactica.combat.exact.chain import NEGLIGIBLE_TAIL, drop_negligible_tail
 
     rng = np.random.default_rng(seed)
     nm = rng.random((int(rng.integers(1, 30)), int(rng.integers(1, 6))))

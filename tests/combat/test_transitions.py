@@ -19,11 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tactica.combat import allocation, exact
-from tactica.combat.allocation import StateSpace, TooLargeError, build_groups
-from tactica.combat.exact import calculate_exact
-from tactica.combat.scenario import Scenario, Target
-from tactica.combat.transitions import Transitions
+from tactica.combat.contract.scenario import Scenario, Target
+from tactica.combat.exact import allocation
+from tactica.combat.exact import engine as exact
+from tactica.combat.exact.allocation import StateSpace, TooLargeError, build_groups
+from tactica.combat.exact.engine import calculate_exact
+from tactica.combat.exact.transitions import Transitions
 from tactica.library import load_library
 from tactica.units import UnitRef, resolve_target
 

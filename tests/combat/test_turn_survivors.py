@@ -1,4 +1,4 @@
-"""Survivors carry their weapons (``combat.survivors``, ``combat.turn``; 05.04.04:
+"""Survivors carry their weapons (``combat.turn.survivors``, ``combat.turn.exact``; 05.04.04:
 destroyed models and units cannot attack, be selected or be targeted).
 
 Metamorphic: splitting a model entry into two identical ones never changes a number;
@@ -17,11 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tactica.combat.result import Distribution
-from tactica.combat.scenario import ScenarioError
-from tactica.combat.sequence import Sequence, SequenceResult
-from tactica.combat.turn import calculate_sequence
-from tactica.combat.turn_mc import simulate_sequence
+from tactica.combat.contract.result import Distribution
+from tactica.combat.contract.scenario import ScenarioError
+from tactica.combat.contract.sequence import Sequence, SequenceResult
+from tactica.combat.turn.exact import calculate_sequence
+from tactica.combat.turn.sampled import simulate_sequence
 
 FIELDS = ("attacks", "hits", "wounds", "unsaved", "damage", "models_destroyed",
           "attacker_mortal_wounds")
@@ -267,7 +267,7 @@ def test_a_turn_too_large_is_refused_before_any_step_is_computed(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Three units of ten W3 models fought: 2^3 x 31^3 worlds; refused by the size model
     alone (no step's scenario is computed; the time is in ``benchmarks/``)."""
-    import tactica.combat.turn as turn
+    import tactica.combat.turn.exact as turn
 
     def never(*_: Any) -> Any:
         raise AssertionError("a step was computed before the refusal")
@@ -280,7 +280,7 @@ def test_a_turn_too_large_is_refused_before_any_step_is_computed(
 def test_the_predicted_worlds_bound_the_worlds_met() -> None:
     """One fought unit of 5 W3 models: at most 2 x 16 worlds predicted; the turn meets
     no more (counted after each step)."""
-    import tactica.combat.turn as turn
+    import tactica.combat.turn.exact as turn
 
     seq = Sequence.model_validate(_chargers(1, 5))
     t = turn._Turn(seq)

@@ -14,8 +14,8 @@ import pytest
 
 from tactica import calculate
 from tactica.combat import Result
-from tactica.combat.scenario import Attacker, Phase, Scenario
-from tactica.combat.unit_rules import COMPUTED, rules_not_calculated
+from tactica.combat.contract.scenario import Attacker, Phase, Scenario
+from tactica.combat.exact.unit_rules import COMPUTED, rules_not_calculated
 from tactica.facts import TargetPreset
 from tactica.model import Datasheet, RulesVersion
 from tactica.units import UnitError, UnitRef, resolve_attacker

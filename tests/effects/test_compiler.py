@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from tactica.combat import calculate
-from tactica.combat.effects import NamedEffectError
+from tactica.combat.exact.effects import NamedEffectError
 from tactica.effects import dataset as dataset_module
 from tactica.effects.compiler import compile_effect
 from tactica.effects.dataset import DatasetEffects

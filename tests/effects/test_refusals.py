@@ -15,7 +15,7 @@ import pytest
 
 from effects import GSC, Json, scenario, target, weapon
 from tactica import ScenarioError, calculate
-from tactica.combat.effects import NamedEffectError
+from tactica.combat.exact.effects import NamedEffectError
 from tactica.effects import EFFECTS
 
 NOT_GSC = ["ASTRA MILITARUM", "INFANTRY"]

@@ -407,7 +407,9 @@ def test_not_bsdata(tmp_path: Path) -> None:
     with pytest.raises(LoadError, match="not BattleScribe data"):
         load_bsdata([junk])
     _write(tmp_path / "gs.json", GAME)
-    src = load_bsdata([tmp_path])
+    with pytest.raises(LoadError, match="1 file in this folder cannot be read"):
+        load_bsdata([tmp_path])  # a folder is all or nothing (test_bsdata_folder.py)
+    src = load_bsdata([tmp_path], skip_bad=True)
     assert src.notes[0] == "skipped junk.json: not BattleScribe data (no gameSystem or catalogue)"
     with pytest.raises(FileNotFoundError):
         load_bsdata([tmp_path / "absent.json"])

@@ -1,6 +1,6 @@
 """Brute-force oracle: every die of a small scenario rolled explicitly, exactly.
 
-This module is a *witness* for ``tactica.combat.exact``: it is written from the rules
+This module is a *witness* for ``tactica.combat.exact.engine``: it is written from the rules
 decisions (``shared/spec/reference_facts.md`` §3–§5 and the scenario contract), never
 from the engine. It keeps an exact distribution over complete game states (``Dist``)
 and pushes it through the attack sequence one die at a time, in the order the rules
@@ -60,7 +60,7 @@ from functools import cache, cached_property
 from itertools import product
 from typing import Literal, NamedTuple, TypedDict, TypeVar, get_args
 
-from tactica.combat.scenario import Scenario, WeaponLine
+from tactica.combat.contract.scenario import Scenario, WeaponLine
 from tactica.dice import DiceExpr
 from tactica.model.abilities import (
     Anti,

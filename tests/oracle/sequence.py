@@ -32,8 +32,8 @@ from itertools import product
 from typing import NamedTuple
 
 from oracle.bruteforce import COUNTERS, ONE, Alive, Keep, State, Target, _run, keeping
-from tactica.combat.scenario import Attacker, ModelGroup, Scenario
-from tactica.combat.sequence import Sequence, Step
+from tactica.combat.contract.scenario import Attacker, ModelGroup, Scenario
+from tactica.combat.contract.sequence import Sequence, Step
 
 __all__ = ["SequenceOracle", "sequence_brute_force"]
 

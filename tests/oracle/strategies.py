@@ -1,6 +1,6 @@
 """Hypothesis strategies for small scenarios the brute-force oracle can enumerate.
 
-``scenarios()`` draws a scenario (the contract in ``tactica.combat.scenario``) small
+``scenarios()`` draws a scenario (the contract in ``tactica.combat.contract.scenario``) small
 enough to enumerate die by die: one or two weapon lines, at most ``MAX_ATTACK_DICE``
 attack dice in the worst case, a target of up to three models in one or two allocation
 groups with W 1-3 (or five 1-wound models, so Blast adds dice), D up to ``D3+1``.
@@ -44,7 +44,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from tactica.combat.scenario import Scenario
+from tactica.combat.contract.scenario import Scenario
 from tactica.model.abilities import Blast, RapidFire
 
 __all__ = ["MAX_ATTACK_DICE", "attack_dice_bound", "pooled_scenarios", "scenarios"]

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tactica.combat.scenario import Scenario
+from tactica.combat.contract.scenario import Scenario
 from tactica.dice import DiceExpr
 
 from .bruteforce import (

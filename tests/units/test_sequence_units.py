@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 import tactica
-from tactica.combat.sequence import SequenceResult
+from tactica.combat.contract.sequence import SequenceResult
 from tactica.library import Library, load_library
 from tactica.units import UnitError
 

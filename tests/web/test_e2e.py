@@ -23,8 +23,8 @@ import httpx
 import pytest
 
 from tactica import calculate
-from tactica.combat.result import Distribution, Result
-from tactica.combat.scenario import Context, Scenario
+from tactica.combat.contract.result import Distribution, Result
+from tactica.combat.contract.scenario import Context, Scenario
 from tactica.library import load_seed_library
 from tactica.units import UnitRef, resolve_attacker
 from tactica.web.wording import player_text

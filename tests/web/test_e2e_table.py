@@ -33,7 +33,7 @@ from test_e2e import (
 from conftest import LiveServer
 from tactica import calculate
 from tactica.calculator import prepare
-from tactica.combat.scenario import Scenario
+from tactica.combat.contract.scenario import Scenario
 from tactica.library import Library, load_library, load_seed_library
 from tactica.web import create_app
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..combat.scenario import Attacker, Scenario, WeaponLine
+from ..combat.contract.scenario import Attacker, Scenario, WeaponLine
 from ..library import Library
 from ..model.datasheet import Datasheet, Weapon, WeaponProfile
 from ..names import UnknownNameError, name_key, suggest

@@ -11,7 +11,7 @@ result of the Firing Deck ability" (Cartographic Data-leech) apply to them only.
 
 from __future__ import annotations
 
-from ..combat.scenario import Attacker, WeaponLine
+from ..combat.contract.scenario import Attacker, WeaponLine
 from ..model.datasheet import Datasheet
 
 __all__ = ["firing_deck_size", "with_firing_deck"]

@@ -111,11 +111,19 @@ def _root(
             help="Use the bundled 11th-edition dataset (the data extra) when installed.",
         ),
     ] = True,
+    skip_bad: Annotated[
+        bool,
+        typer.Option(
+            "--skip-bad",
+            help="Load a --data folder even when some of its files cannot be read "
+            "(each skipped file is named); without it such a folder is refused.",
+        ),
+    ] = False,
 ) -> None:
     """Warhammer 40,000 rules engine: datasheets as data and exact combat odds."""
     from .data import configure  # issue 6: sources for this command
 
-    configure(ctx, data, dataset)
+    configure(ctx, data, dataset, skip_bad)
 
 
 @app.command("units")
@@ -203,7 +211,7 @@ def schema_of(kind: SchemaKind) -> dict[str, Any]:
 
         return ScenarioDocument.model_json_schema()
     if kind is SchemaKind.result:
-        from ..combat.result import Result
+        from ..combat.contract.result import Result
 
         return Result.model_json_schema()
     from ..model.datasheet import Datasheet

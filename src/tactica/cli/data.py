@@ -29,6 +29,7 @@ from ..loaders.report import LoadReport
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet
 from ..names import UnknownNameError, name_key, suggest
+from .errors import EXIT_BAD_INPUT
 
 __all__ = ["configure", "data_app", "faction_datasheets", "report", "report_table"]
 
@@ -39,12 +40,17 @@ data_app = typer.Typer(
 )
 
 
-def configure(ctx: typer.Context, data: Sequence[Path] | None, dataset: bool) -> None:
+def configure(ctx: typer.Context, data: Sequence[Path] | None, dataset: bool,
+              skip_bad: bool = False) -> None:
     """Use these sources for the command being run (see the module text). A ``--data``
-    path that does not exist, or a file that is not BattleScribe JSON, is a usage error."""
+    path that does not exist, or a file that is not BattleScribe JSON, is a usage error;
+    a folder with a file that cannot be read is refused with one line per such file
+    (exit 2), or, with ``--skip-bad``, loaded without them and a warning per file."""
+    from ..loaders.bsdata import read_folder
     from ..loaders.bsdata_files import read_file
     from ..loaders.errors import LoadError
 
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
     for path in data or ():
         if not path.exists():
             raise typer.BadParameter(f"no such file or folder: {path}", param_hint="--data")
@@ -53,9 +59,19 @@ def configure(ctx: typer.Context, data: Sequence[Path] | None, dataset: bool) ->
                 read_file(path)
             except LoadError as exc:
                 raise typer.BadParameter(str(exc), param_hint="--data") from None
+        elif path.is_dir():
+            refused = read_folder(path)[1]
+            for bad in refused:
+                word = "warning: skipped" if skip_bad else "error: --data"
+                err.print(f"{word} {bad.source}: {bad.problem}", markup=False)
+            if refused and not skip_bad:
+                err.print(f"error: --data {path}: {len(refused)} file(s) cannot be read; fix "
+                          "or remove them, or pass --skip-bad to load the rest", markup=False)
+                raise typer.Exit(EXIT_BAD_INPUT)
     previous = configured_sources()
-    use_sources(tuple(data or ()), dataset=dataset)
+    use_sources(tuple(data or ()), dataset=dataset, skip_bad=skip_bad)
     ctx.call_on_close(lambda: use_sources(previous[0], dataset=previous[1]))
+
 
 
 def faction_datasheets(

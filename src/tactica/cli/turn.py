@@ -17,12 +17,12 @@ from rich.console import Console
 from rich.table import Table
 
 from ..calculator import calculate as calculate_document
-from ..combat.sequence import SequenceResult
+from ..combat.contract.sequence import SequenceResult
 from ..errors import one_line
 from ..units import UnitError, UnitRef, resolve_attacker
 from ..units.carriers import carriers
-from .calc import render_result
 from .errors import fail
+from .result_view import render_result
 
 __all__ = ["parse_step", "render_sequence", "run_sequence_text", "sequence_document", "turn"]
 

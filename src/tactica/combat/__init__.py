@@ -6,11 +6,11 @@ import json
 from typing import Any
 
 from .batch import calculate_many
-from .exact import ScenarioError, calculate_exact
-from .result import Distribution, Result
-from .scenario import Scenario
-from .sequence import Sequence
-from .unit_rules import finish
+from .contract.result import Distribution, Result
+from .contract.scenario import Scenario
+from .contract.sequence import Sequence
+from .exact.engine import ScenarioError, calculate_exact
+from .exact.unit_rules import finish
 
 __all__ = ["Distribution", "Result", "Scenario", "ScenarioError", "calculate",
            "calculate_many"]
@@ -41,14 +41,14 @@ def calculate(scenario: Scenario | Sequence | dict[str, Any] | str) -> Result:
         scenario = Scenario.model_validate(scenario)
     if isinstance(scenario, Sequence):
         if scenario.method == "monte-carlo":
-            from .turn_mc import simulate_sequence
+            from .turn.sampled import simulate_sequence
 
             return simulate_sequence(scenario, scenario.trials, scenario.seed)
-        from .turn import calculate_sequence
+        from .turn.exact import calculate_sequence
 
         return calculate_sequence(scenario)
     if scenario.method == "monte-carlo":
-        from .montecarlo import simulate  # type: ignore[import-not-found, unused-ignore]
+        from .sampled.engine import simulate  # type: ignore[import-not-found, unused-ignore]
 
         result: Result = simulate(scenario)
         return finish(scenario, result)

@@ -12,7 +12,7 @@ why each of the units' rules is left out of the numbers (``unit_rules``), and BL
 limited to one thread once for the whole batch (``threads``). The results equal single
 ``calculate`` calls (the same arithmetic on the same numbers).
 
->>> from tactica.combat.scenario import Scenario, Target
+>>> from tactica.combat.contract.scenario import Scenario, Target
 >>> s = Scenario.model_validate({
 ...   "attacker": {"weapons": [{"name": "Bolt rifle", "count": 10, "A": "1", "skill": 3,
 ...                             "S": 4, "AP": -1, "D": "1"}]},
@@ -30,11 +30,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import one_line
-from .exact import calculate_exact
-from .result import Result
-from .scenario import Attacker, Scenario, ScenarioError, Target
-from .threads import one_blas_thread
-from .unit_rules import finish
+from .contract.result import Result
+from .contract.scenario import Attacker, Scenario, ScenarioError, Target
+from .exact.engine import calculate_exact
+from .exact.threads import one_blas_thread
+from .exact.unit_rules import finish
 
 __all__ = ["calculate_many"]
 

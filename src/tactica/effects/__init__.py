@@ -138,7 +138,7 @@ def list_effects(detachment: str | None = None, unit: str | None = None,
                                                                    "core"):
             continue
         if unit is not None:
-            from ..combat.scenario import Scenario
+            from ..combat.contract.scenario import Scenario
 
             probe = Scenario.model_validate({
                 "attacker": {"name": unit, "keywords": list(keywords), "weapons": [

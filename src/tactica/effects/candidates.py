@@ -3,7 +3,7 @@ applying candidate effects to a scenario when (and only when) their conditions h
 
 from __future__ import annotations
 
-from ..combat.scenario import Scenario
+from ..combat.contract.scenario import Scenario
 from ..model.datasheet import Datasheet
 from ..names import name_key
 from . import UnknownEffectError, find_effect, non_combat_reason, unit_ability_effect

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..combat.scenario import Effect, Scenario
+from ..combat.contract.scenario import Effect, Scenario
 from .model import (
     Condition,
     NamedEffect,

@@ -43,7 +43,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import ValidationError
 
-from ..combat.scenario import Effect
+from ..combat.contract.scenario import Effect
 from ..dice import DiceExpr, FloatArray
 from ..model.abilities import (
     RECOGNISED_WEAPON_ABILITIES,

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from ..combat.scenario import Attacker, Scenario, Target
+from ..combat.contract.scenario import Attacker, Scenario, Target
 from ..loaders.wh40kdc_rules import DatasetRules
 from ..model.rules import ArmyRule, DetachmentRule, Enhancement, Stratagem
 from ..names import name_key, normalise

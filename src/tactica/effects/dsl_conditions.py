@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..combat.scenario import Scenario
+from ..combat.contract.scenario import Scenario
 from ..names import name_key
 from .model import Condition
 

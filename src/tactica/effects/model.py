@@ -14,7 +14,7 @@ from typing import Literal
 
 import numpy as np
 
-from ..combat.scenario import Effect, Scenario
+from ..combat.contract.scenario import Effect, Scenario
 from ..dice import DiceExpr, FloatArray
 from ..model.common import RulesVersion
 

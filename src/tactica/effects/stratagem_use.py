@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..combat.scenario import Scenario
+from ..combat.contract.scenario import Scenario
 from ..names import normalise
 from .model import NamedEffect
 

@@ -36,7 +36,8 @@ from .bsdata_units import UnitConverter, unit_name
 from .errors import LoadError
 from .report import Issue, LoadReport, UnitReport
 
-__all__ = ["BSDataSource", "faction_name", "load_bsdata", "rules_version"]
+__all__ = ["BSDataSource", "FolderRefusedError", "faction_name", "load_bsdata", "read_folder",
+           "rules_version"]
 
 _PREFIX = re.compile(r"^(?:xenos|imperium|chaos|library)\s*-\s*", re.IGNORECASE)
 _UNIT_TYPES = ("unit", "model")
@@ -62,12 +63,47 @@ def _json_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.glob("*.json") if p.is_file())
 
 
-def load_bsdata(paths: Iterable[str | Path]) -> BSDataSource:
+def read_folder(folder: Path) -> tuple[list[BSFile], list[LoadError]]:
+    """Every ``*.json`` file of a folder: those read as BattleScribe data, and a
+    ``LoadError`` for each that cannot be (``read_file`` keeps what it read, so reading
+    a folder twice, to check it and then to load it, decodes each file once)."""
+    read: list[BSFile] = []
+    refused: list[LoadError] = []
+    for file in _json_files(folder):
+        try:
+            read.append(read_file(file))
+        except LoadError as exc:
+            refused.append(exc)
+    return read, refused
+
+
+class FolderRefusedError(LoadError):
+    """Files of a ``--data`` folder that cannot be read: the folder is refused as a whole
+    (a catalogue skipped would silently leave its units to another source's points and
+    profiles). ``refused`` holds one ``LoadError`` per file, each printed on its own line
+    by the command line."""
+
+    def __init__(self, folder: Path, refused: Sequence[LoadError]) -> None:
+        self.refused = tuple(refused)
+        names = ", ".join(Path(e.source).name for e in self.refused)
+        super().__init__(
+            str(folder), None, names,
+            f"{len(self.refused)} file{'s' if len(self.refused) > 1 else ''} in this folder "
+            "cannot be read (fix or remove them, or pass --skip-bad to load the rest)")
+
+    def lines(self) -> list[str]:
+        """One line per refused file."""
+        return [f"{e.source}: {e.problem}" for e in self.refused]
+
+
+def load_bsdata(paths: Iterable[str | Path], *, skip_bad: bool = False) -> BSDataSource:
     """The catalogues at ``paths`` (files or directories) with what they link.
 
     Raises ``LoadError`` for a file given by name that is not BattleScribe JSON, and
-    ``FileNotFoundError`` for a path that does not exist. Files of a directory that are
-    not BattleScribe data are skipped with a note in the report.
+    ``FileNotFoundError`` for a path that does not exist. A directory is all or nothing:
+    any ``*.json`` file in it that cannot be read refuses the directory
+    (``FolderRefusedError``, every such file named), unless ``skip_bad``, which skips
+    those files with a note each in the report.
     """
     given: list[BSFile] = []
     notes: list[str] = []
@@ -78,11 +114,11 @@ def load_bsdata(paths: Iterable[str | Path]) -> BSDataSource:
         labels.append(f"{path.name}/" if path.is_dir() else path.name)
         if path.is_dir():
             folders.append(path)
-            for file in _json_files(path):
-                try:
-                    given.append(read_file(file))
-                except LoadError as exc:
-                    notes.append(f"skipped {file.name}: {exc.problem}")
+            read, refused = read_folder(path)
+            given.extend(read)
+            if refused and not skip_bad:
+                raise FolderRefusedError(path, refused)
+            notes.extend(f"skipped {Path(e.source).name}: {e.problem}" for e in refused)
         elif path.is_file():
             given.append(read_file(path))
             folders.append(path.parent)

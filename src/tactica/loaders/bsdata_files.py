@@ -24,8 +24,9 @@ libraries (``"library": true``). What this module relies on, as found in those f
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -159,13 +160,57 @@ def check_shape(body: Raw, file: str, root: str) -> None:
                 todo.append((value, f"{where}.{key}"))
 
 
+#: The deepest nesting of lists and objects a catalogue may have: ten times the deepest
+#: real catalogue (the BSData 11th-edition files nest 8 to 20 levels deep), far below
+#: what would exhaust the interpreter's recursion while the file is decoded or walked.
+MAX_NESTING = 200
+
+
+def nesting(data: Any) -> int:
+    """How deep lists and objects nest in decoded JSON (a scalar is 0), found without
+    recursion.
+
+    >>> nesting({"a": [1, {"b": []}]}), nesting(3)
+    (4, 0)
+    """
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Iterable[Any] = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return deepest
+
+
 def read_file(path: Path) -> BSFile:
-    """Read one BattleScribe JSON file. Raises ``LoadError`` when it is not JSON or has
-    neither a ``gameSystem`` nor a ``catalogue`` object."""
+    """Read one BattleScribe JSON file. Raises ``LoadError`` when it is not JSON, nests
+    deeper than ``MAX_NESTING`` or has neither a ``gameSystem`` nor a ``catalogue``
+    object. A file read before and not changed since (same size and modification time)
+    is not decoded again."""
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        raise LoadError(str(path), None, path.name, f"not a readable JSON file ({exc})") from None
+    return _read_file(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=32)
+def _read_file(path: Path, mtime_ns: int, size: int) -> BSFile:
     try:
         data = json.loads(path.read_bytes())
+    except RecursionError:
+        raise LoadError(str(path), None, path.name,
+                        f"nested more than {MAX_NESTING} levels deep") from None
     except (OSError, ValueError) as exc:
         raise LoadError(str(path), None, path.name, f"not a readable JSON file ({exc})") from None
+    if nesting(data) > MAX_NESTING:
+        raise LoadError(str(path), None, path.name, f"nested more than {MAX_NESTING} levels deep")
     kind: Literal["gameSystem", "catalogue"]
     if isinstance(data, dict) and isinstance(data.get("gameSystem"), dict):
         kind, body = "gameSystem", data["gameSystem"]

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Sequence
+from typing import Any, Literal
 
 from ..model.common import RulesVersion, Source
 from ..model.conditions import ConditionalSave, TargetCondition
@@ -34,14 +34,11 @@ from .report import (
     weapon_abilities,
     weapon_profile,
 )
+from .wh40kdc_records import Raw, RecordLookup
 from .wh40kdc_wargear import WargearReader
-
-if TYPE_CHECKING:
-    from .wh40kdc import Wh40kdcDataset
 
 __all__ = ["UnitConverter"]
 
-Raw = Mapping[str, Any]
 AbilityKind = Literal["core", "faction", "unit", "wargear", "damaged"]
 
 _ABILITY_KINDS: dict[str, AbilityKind] = {"core": "core", "faction": "faction"}
@@ -58,7 +55,7 @@ def _singular(name: str) -> str:
 class UnitConverter:
     """Converts one unit record; collects its issues in ``log``."""
 
-    def __init__(self, ds: Wh40kdcDataset, unit: Raw, display: str) -> None:
+    def __init__(self, ds: RecordLookup, unit: Raw, display: str) -> None:
         self.ds = ds
         self.unit = unit
         self.name = display

@@ -19,24 +19,20 @@ copy, and the repair is logged.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
 
 from ..model.wargear import ModelType, WargearBudget, WargearOption
 from .report import IssueLog, build
-
-if TYPE_CHECKING:
-    from .wh40kdc import Wh40kdcDataset
+from .wh40kdc_records import Raw, RecordLookup
 
 __all__ = ["WargearReader"]
 
-Raw = Mapping[str, Any]
 
 
 class WargearReader:
     """Reads one unit's composition rows, options and budgets into model values."""
 
-    def __init__(self, ds: Wh40kdcDataset, unit: Raw, log: IssueLog) -> None:
+    def __init__(self, ds: RecordLookup, unit: Raw, log: IssueLog) -> None:
         self.ds = ds
         self.unit = unit
         self.faction = str(unit.get("faction_id") or "")

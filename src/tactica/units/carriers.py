@@ -10,7 +10,7 @@ choices as for the whole unit): the step's ``carried_by``,
 
 from __future__ import annotations
 
-from ..combat.scenario import Phase
+from ..combat.contract.scenario import Phase
 from ..model.common import RulesVersion
 from .firing import Aim, NoWeaponsError, weapon_lines
 from .loadout import Loadout

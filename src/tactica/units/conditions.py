@@ -12,7 +12,7 @@ and model groups):
 
 from __future__ import annotations
 
-from ..combat.scenario import Phase
+from ..combat.contract.scenario import Phase
 from ..model.datasheet import ModelProfile, WeaponProfile
 
 __all__ = ["invulnerable_save", "may_target"]

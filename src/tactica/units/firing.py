@@ -25,8 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..combat.scenario import Phase, WeaponLine
-from ..model.abilities import RapidFire
+from ..combat.contract.scenario import Phase, WeaponLine
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet, Weapon, WeaponProfile
 from ..names import name_key
@@ -34,7 +33,7 @@ from ..rules import get_ruleset
 from .conditions import may_target
 from .loadout import Loadout
 
-__all__ = ["Aim", "NoWeaponsError", "expected_damage", "picked_lines", "plainest", "weapon_lines"]
+__all__ = ["Aim", "NoWeaponsError", "expected_damage", "picked_lines", "weapon_lines"]
 
 
 class NoWeaponsError(ValueError):
@@ -71,22 +70,6 @@ def _best_profile(w: Weapon, aim: Aim, chosen: Sequence[str]) -> WeaponProfile:
 
 def _is_pistol(p: WeaponProfile) -> bool:
     return p.has("Pistol") or p.has("Close-quarters")
-
-
-def plainest(unit: str, ranged: Sequence[Weapon]) -> Weapon | None:
-    """The gun most models of a unit carry when the data lists no wargear: one named in
-    the unit's name ("Acolyte Hybrids with Hand Flamers"), else the plainest basic gun
-    (one profile, no abilities but Rapid Fire or Assault, fewest attacks, lowest S), else
-    the first that is neither One Shot nor a Pistol."""
-    named = [w for w in ranged if w.name.casefold().rstrip("s") in unit.casefold()
-             or w.name.casefold() + "s" in unit.casefold()]
-    main = [w for w in ranged
-            if not w.profiles[0].has("One Shot") and not _is_pistol(w.profiles[0])]
-    basic = [w for w in main if len(w.profiles) == 1 and all(
-        isinstance(a, RapidFire) or str(a) == "Assault" for a in w.profiles[0].abilities)]
-    basic.sort(key=lambda w: (w.profiles[0].A.mean, w.profiles[0].S))
-    found = named or basic or main
-    return found[0] if found else None
 
 
 def _weapons_of(sheet: Datasheet, equipment: Sequence[str], melee: bool) -> list[Weapon]:

@@ -24,10 +24,12 @@ tactica.units.loadout.WargearError: Squad: at most 1 Flamer in 5 models
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pydantic import Field
 
+from ..model.abilities import RapidFire
 from ..model.common import Frozen
 from ..model.datasheet import Datasheet, Weapon
 from ..model.wargear import ModelType, WargearOption, equipment_text, loadout_text
@@ -90,8 +92,6 @@ def _fallback_equipment(sheet: Datasheet) -> tuple[tuple[str, ...], str | None]:
         copies = {name_key(i): n for o in sheet.wargear
                   for i, n in Counter(o.replaces).items()}
         return tuple(n for n in names for _ in range(copies.get(name_key(n), 1))), None
-    from .firing import plainest
-
     ranged = [w for w in sheet.weapons if not w.is_melee]
     melee = [w for w in sheet.weapons if w.is_melee]
     pistols = [w for w in ranged if _pistol(w)]
@@ -105,6 +105,23 @@ def _fallback_equipment(sheet: Datasheet) -> tuple[tuple[str, ...], str | None]:
 
 def _pistol(w: Weapon) -> bool:
     return any(p.has("Pistol") or p.has("Close-quarters") for p in w.profiles)
+
+
+def plainest(unit: str, ranged: Sequence[Weapon]) -> Weapon | None:
+    """The gun most models of a unit carry when the data lists no wargear: one named in
+    the unit's name ("Acolyte Hybrids with Hand Flamers"), else the plainest basic gun
+    (one profile, no abilities but Rapid Fire or Assault, fewest attacks, lowest S), else
+    the first that is neither One Shot nor a Pistol."""
+    named = [w for w in ranged if w.name.casefold().rstrip("s") in unit.casefold()
+             or w.name.casefold() + "s" in unit.casefold()]
+    main = [w for w in ranged
+            if not w.profiles[0].has("One Shot") and not w.profiles[0].has("Pistol")
+            and not w.profiles[0].has("Close-quarters")]
+    basic = [w for w in main if len(w.profiles) == 1 and all(
+        isinstance(a, RapidFire) or str(a) == "Assault" for a in w.profiles[0].abilities)]
+    basic.sort(key=lambda w: (w.profiles[0].A.mean, w.profiles[0].S))
+    found = named or basic or main
+    return found[0] if found else None
 
 
 def model_types(sheet: Datasheet) -> tuple[tuple[ModelType, ...], tuple[str, ...]]:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..combat.result import Resolved
-from ..combat.scenario import Attacker, ModelGroup, Phase, Scenario, Target
+from ..combat.contract.result import Resolved
+from ..combat.contract.scenario import Attacker, ModelGroup, Phase, Scenario, Target
 from ..facts import TargetPreset
 from ..model.common import RulesVersion, Source
 from ..model.datasheet import Datasheet, ModelProfile

@@ -19,7 +19,7 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Discriminator, Field, Tag, field_validator
 from pydantic.config import JsonDict
 
-from ..combat.scenario import MAX_MODELS, Attacker, Scenario, Target, _Strict
+from ..combat.contract.scenario import MAX_MODELS, Attacker, Scenario, Target, _Strict
 
 __all__ = ["ScenarioDocument", "UnitRef", "document_loc", "parse_document"]
 

@@ -19,9 +19,9 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from ..combat.result import Resolved
-from ..combat.scenario import Target
-from ..combat.sequence import MAX_STEPS, Sequence, Step
+from ..combat.contract.result import Resolved
+from ..combat.contract.scenario import Target
+from ..combat.contract.sequence import MAX_STEPS, Sequence, Step
 from ..errors import one_line
 from ..names import UnknownNameError
 from .carriers import carriers

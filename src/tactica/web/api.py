@@ -20,10 +20,10 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from ..combat.result import Result
-from ..combat.scenario import MAX_MODELS, Phase, Scenario, Target, WeaponLine
-from ..combat.sequence import Sequence as TurnSequence
-from ..combat.sequence import SequenceResult
+from ..combat.contract.result import Result
+from ..combat.contract.scenario import MAX_MODELS, Phase, Scenario, Target, WeaponLine
+from ..combat.contract.sequence import Sequence as TurnSequence
+from ..combat.contract.sequence import SequenceResult
 from ..effects import NamedEffect
 from ..library import Library, UnitAbility
 from ..model.common import RulesVersion

@@ -29,9 +29,9 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import __version__
 from ..library import Library, load_library
 from ..units.scenario import document_loc
+from ..version import __version__
 from . import api, pages, pickers
 from .compute import CalcPool
 from .guard import RequestGuard

@@ -19,7 +19,6 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from .. import __version__
 from ..library import Library, record_name
 from ..loaders.wh40kdc import ATTRIBUTION
 from ..model.abilities import RECOGNISED_WEAPON_ABILITIES
@@ -27,6 +26,7 @@ from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet, WeaponProfile
 from ..model.rules import CoreRule, DetachmentRule, Enhancement, Errata, FaqEntry, Stratagem
 from ..names import UnknownNameError
+from ..version import __version__
 from .wording import player_text, source_label
 
 __all__ = ["ability_rule_name", "install", "router", "rule_url", "unit_url"]

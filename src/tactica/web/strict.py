@@ -4,7 +4,7 @@ JSON number, not text ("count": "3" is refused, where pydantic's lax mode would 
 The number fields are read from the contract's own JSON Schema (every property typed
 ``integer`` or ``number``), so the check follows the contract as it changes.
 
->>> from tactica.combat.scenario import Scenario
+>>> from tactica.combat.contract.scenario import Scenario
 >>> fields = number_fields(Scenario.model_json_schema())
 >>> {"count", "skill", "W"} <= fields
 True
@@ -47,7 +47,7 @@ def number_fields(schema: dict[str, Any]) -> frozenset[str]:
 
 @cache
 def scenario_number_fields() -> frozenset[str]:
-    from ..combat.scenario import Scenario
+    from ..combat.contract.scenario import Scenario
 
     return number_fields(Scenario.model_json_schema())
 

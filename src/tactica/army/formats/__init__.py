@@ -45,8 +45,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ...errors import one_line
-from ...library import Library
+from tactica.errors import one_line
+from tactica.library import Library
+
 from ..roster import Roster, RosterSource
 from ._common import RosterParseError, UnsupportedFormatError
 from .battlescribe import refuse_battlescribe

@@ -18,10 +18,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ...errors import one_line
-from ...library import Library
-from ...model.common import RulesVersion
-from ...names import name_key
+from tactica.errors import one_line
+from tactica.library import Library
+from tactica.model.common import RulesVersion
+from tactica.names import name_key
+
 from ..roster import AttachRole, EnhancementChoice, ModelEntry, Roster, RosterUnit, WargearItem
 
 __all__ = [

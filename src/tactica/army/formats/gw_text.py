@@ -46,9 +46,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ...library import Library
-from ...model.common import RulesVersion
-from ...names import name_key
+from tactica.library import Library
+from tactica.model.common import RulesVersion
+from tactica.names import name_key
+
 from ..roster import Roster, RosterSource, RosterUnit, WargearItem, parse_battle_size
 from ._common import (
     FORCE_DISPOSITIONS,

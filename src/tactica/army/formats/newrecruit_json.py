@@ -28,8 +28,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ...errors import field_path, one_line
-from ...model.common import RulesVersion
+from tactica.errors import field_path, one_line
+from tactica.model.common import RulesVersion
+
 from ..roster import (
     MAX_COUNT,
     MAX_POINTS,

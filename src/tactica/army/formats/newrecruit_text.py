@@ -42,8 +42,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...library import Library
-from ...names import name_key
+from tactica.library import Library
+from tactica.names import name_key
+
 from ..roster import ModelEntry, Roster, RosterSource, RosterUnit, WargearItem, parse_battle_size
 from ._common import (
     RosterParseError,

@@ -38,7 +38,7 @@ def _parsed(text: str, file: str | None) -> dict[str, Any]:
     try:
         from wh40kdc.imports.rosterizer import rosterizer_adapter
     except ImportError:
-        from ...loaders.wh40kdc import INSTALL_HINT
+        from tactica.loaders.wh40kdc import INSTALL_HINT
 
         raise UnsupportedFormatError(f"Rosterizer JSON needs the bundled dataset's importer: "
                                      f"{INSTALL_HINT}") from None

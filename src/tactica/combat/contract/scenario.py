@@ -1,0 +1,400 @@
+"""The scenario contract (version 1, ``shared/spec/scenario.md``): what the calculator reads.
+
+>>> s = Scenario.model_validate({
+...     "attacker": {"name": "Bolt rifles", "weapons": [
+...         {"name": "Bolt rifle", "count": 10, "range": 24, "A": "1", "skill": 3,
+...          "S": 4, "AP": -1, "D": "1"}]},
+...     "target": {"name": "MEQ", "models": [{"count": 10, "T": 4, "Sv": 3, "W": 2}]}})
+>>> s.rules, s.phase, s.attacker.weapons[0].D
+('11th', 'shooting', DiceExpr.parse('1'))
+
+Malformed input is refused with the field named:
+
+>>> Scenario.model_validate({"attacker": {"weapons": [{"name": "x", "A": "1", "skill": 3,
+...     "S": 4, "AP": 1, "D": "1"}]}, "target": {"models": [{"T": 4, "Sv": 3, "W": 2}]}})
+Traceback (most recent call last):
+...
+pydantic_core._pydantic_core.ValidationError: 1 validation error for Scenario
+attacker.weapons.0.AP
+  Input should be less than or equal to 0 ...
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic.config import JsonDict
+
+from tactica.dice import DiceExpr
+from tactica.model.abilities import (
+    Flag,
+    NamedWeaponRule,
+    UnknownAbilityError,
+    WeaponAbility,
+    parse_weapon_ability,
+)
+from tactica.model.common import RulesVersion
+
+__all__ = [
+    "MAX_MODELS",
+    "MAX_WEAPON_LINES",
+    "Attacker",
+    "Context",
+    "Effect",
+    "ModelGroup",
+    "Phase",
+    "Scenario",
+    "ScenarioError",
+    "Target",
+    "WeaponLine",
+]
+
+#: Sane-size limits: larger requests are refused with the field named.
+MAX_WEAPON_LINES = 100
+MAX_MODELS = 200
+
+Phase = Literal["shooting", "fight"]
+RerollStage = Literal["hit", "wound", "save", "damage", "attacks"]
+RerollWhich = Literal["ones", "failed", "any"]
+
+
+class ScenarioError(ValueError):
+    """A scenario the engine cannot compute; the message names the field."""
+
+
+def _check_length(value: Any, low: int, high: int, what: str) -> Any:
+    """Length limits checked before the items (a refusal names only the real problem,
+    and an oversized request is refused before any item is validated)."""
+    if isinstance(value, list | tuple):
+        if len(value) < low:
+            raise ValueError(f"at least {low} {what} needed")
+        if len(value) > high:
+            raise ValueError(f"{len(value)} {what}s; at most {high}")
+    return value
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+#: A weapon ability as printed, which the validators read (``parse_weapon_ability``).
+_ABILITY_TEXT: JsonDict = {
+    "type": "string", "maxLength": 200,
+    "description": "an ability as printed: 'Rapid Fire 1', 'Anti-Infantry 4+', 'Heavy'"}
+
+
+def _or_ability_text(schema: JsonDict) -> None:
+    """The JSON Schema admits what the validator reads: an ability object or its text
+    (in a list of abilities, or alone)."""
+    items = schema.get("items")
+    if isinstance(items, dict):
+        schema["items"] = {"anyOf": [items, _ABILITY_TEXT]}
+    elif isinstance(schema.get("anyOf"), list):
+        schema["anyOf"] = [*schema["anyOf"], _ABILITY_TEXT]  # type: ignore[misc]
+
+
+class WeaponLine(_Strict):
+    """``count`` copies of one weapon profile (one per model carrying it)."""
+
+    name: str = "weapon"
+    count: int = Field(default=1, ge=1, le=MAX_MODELS)
+    range: int | Literal["Melee"] = Field(default=24)
+    A: DiceExpr
+    skill: int | None = Field(ge=2, le=6, description="BS/WS before the +; null for Torrent")
+    S: int = Field(ge=1, le=30)
+    AP: int = Field(default=0, ge=-6, le=0)
+    D: DiceExpr
+    abilities: tuple[WeaponAbility, ...] = Field(default=(), json_schema_extra=_or_ability_text)
+    firing_deck: bool = Field(
+        default=False, description="an embarked model's ranged weapon, taken by the "
+        "TRANSPORT through its Firing Deck ability (24.14), with that model's BS")
+
+    @field_validator("abilities", mode="before")
+    @classmethod
+    def _parse_abilities(cls, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            out: list[Any] = []
+            for item in value:
+                if isinstance(item, str):
+                    try:
+                        out.append(parse_weapon_ability(item))
+                    except UnknownAbilityError as exc:
+                        raise ValueError(str(exc)) from None
+                else:
+                    out.append(item)
+            return tuple(out)
+        return value
+
+    @field_validator("A")
+    @classmethod
+    def _attacks_positive(cls, value: DiceExpr) -> DiceExpr:
+        if value.max < 1:
+            raise ValueError("A must be at least 1")
+        return value
+
+    @field_validator("D")
+    @classmethod
+    def _damage_positive(cls, value: DiceExpr) -> DiceExpr:
+        if value.min < 1:
+            raise ValueError("D must be at least 1")
+        return value
+
+    @model_validator(mode="after")
+    def _torrent_skill(self) -> WeaponLine:
+        if self.skill is None and not self.has("Torrent"):
+            raise ValueError(f"weapon {self.name!r}: skill is null but it has no Torrent")
+        return self
+
+    def has(self, flag: str) -> bool:
+        """An ability named ``flag`` (the abilities with a name: flags and named rules;
+        asked by type, as a missing attribute costs pydantic microseconds)."""
+        return any(isinstance(a, Flag | NamedWeaponRule) and a.name == flag
+                   for a in self.abilities)
+
+
+class Attacker(_Strict):
+    name: str = "attacker"
+    keywords: tuple[str, ...] = ()
+    weapons: tuple[WeaponLine, ...] = Field(
+        json_schema_extra={"minItems": 1, "maxItems": MAX_WEAPON_LINES})
+    abilities: tuple[str, ...] = Field(
+        default=(), description="the unit's rules by name (\"Firing Deck 12\"), so that "
+        "a result lists those the engine does not compute")
+    firing_deck: int | None = Field(
+        default=None, ge=1, le=MAX_MODELS, description="Firing Deck X: up to X embarked "
+        "models' weapons (weapon lines with firing_deck) join the TRANSPORT's attack")
+
+    @model_validator(mode="after")
+    def _firing_deck(self) -> Attacker:
+        """24.14 Firing Deck X: one ranged weapon (not [ONE SHOT]) from each of up to X
+        embarked models."""
+        deck = [w for w in self.weapons if w.firing_deck]
+        if not deck:
+            return self
+        if self.firing_deck is None:
+            raise ValueError("weapons with firing_deck need attacker.firing_deck (its X)")
+        taken = sum(w.count for w in deck)
+        if taken > self.firing_deck:
+            raise ValueError(f"{taken} Firing Deck weapons; Firing Deck {self.firing_deck} "
+                             f"takes one weapon from each of up to {self.firing_deck} models")
+        for w in deck:
+            if w.range == "Melee" or w.has("One Shot"):
+                raise ValueError(f"weapon {w.name!r}: Firing Deck takes ranged weapons that "
+                                 "are not [ONE SHOT]")
+        return self
+
+    @field_validator("weapons", mode="before")
+    @classmethod
+    def _weapon_count(cls, value: Any) -> Any:
+        return _check_length(value, 1, MAX_WEAPON_LINES, "weapon line")
+
+    @field_validator("keywords")
+    @classmethod
+    def _upper(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(k.strip().upper() for k in v)
+
+
+class ModelGroup(_Strict):
+    """Identical models of the target. ``wounds_lost`` is damage already on one of them;
+    ``character`` marks a CHARACTER model (an attached leader)."""
+
+    name: str = "model"
+    count: int = Field(default=1, ge=1, le=MAX_MODELS)
+    T: int = Field(ge=1, le=20)
+    Sv: int = Field(ge=2, le=7)
+    invuln: int | None = Field(default=None, ge=2, le=6)
+    W: int = Field(ge=1, le=60)
+    fnp: int | None = Field(default=None, ge=2, le=6)
+    character: bool = False
+    wounds_lost: int = Field(default=0, ge=0)
+
+    @model_validator(mode="after")
+    def _wounds_lost(self) -> ModelGroup:
+        if self.wounds_lost >= self.W:
+            raise ValueError(f"wounds_lost {self.wounds_lost} must be below W {self.W}")
+        return self
+
+
+class Target(_Strict):
+    name: str = "target"
+    keywords: tuple[str, ...] = ()
+    models: tuple[ModelGroup, ...] = Field(json_schema_extra={"minItems": 1, "maxItems": 20})
+
+    @field_validator("models", mode="before")
+    @classmethod
+    def _group_count(cls, value: Any) -> Any:
+        return _check_length(value, 1, 20, "model group")
+    damage_reduction: int = Field(default=0, ge=0, le=6)
+    half_damage: bool = False
+    abilities: tuple[str, ...] = Field(
+        default=(), description="the unit's rules by name (\"Deadly Demise D6+2\"), so "
+        "that a result lists those the engine does not compute")
+    deadly_demise: DiceExpr | None = Field(
+        default=None, description="Deadly Demise X (24.08): mortal wounds to the attacking "
+        "unit, on a 6 for each model destroyed, when it is within 6\"")
+
+    @field_validator("keywords")
+    @classmethod
+    def _upper(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(k.strip().upper() for k in v)
+
+    @model_validator(mode="after")
+    def _size(self) -> Target:
+        total = sum(g.count for g in self.models)
+        if total > MAX_MODELS:
+            raise ValueError(f"target has {total} models; at most {MAX_MODELS}")
+        return self
+
+    @property
+    def model_count(self) -> int:
+        return sum(g.count for g in self.models)
+
+
+class Context(_Strict):
+    """Circumstances of the attack. ``distance`` derives half range (Rapid Fire, Melta)
+    unless ``within_half_range`` is given."""
+
+    distance: float | None = Field(default=None, ge=0, le=200)
+    within_half_range: bool | None = None
+    remained_stationary: bool = False
+    charged: bool = False
+    advanced: bool = False
+    cover: bool = False
+    stealth: bool = False
+    # --- circumstances that named effects check (issue "Rules that change the numbers") --
+    arrived_from_reserves: bool = Field(
+        default=False,
+        description="the attacking unit was set up as Reinforcements this turn or last "
+        "(A Perfect Ambush, A Chink in Their Armour last until your next Fight phase)",
+    )
+    disembarked: bool = Field(default=False, description="disembarked this turn")
+    led_by: tuple[str, ...] = Field(default=(), description="leaders attached (Primus...)")
+    attacker_wounds_left: int | None = Field(
+        default=None, ge=1, le=60, description="wounds left on the attacking model "
+        "(Damaged profiles)")
+    tyranids_nearby: bool = Field(
+        default=False, description="a friendly TYRANIDS unit is within 6\" of the target")
+    attacker_toughness: int | None = Field(
+        default=None, ge=1, le=20, description="T of the attacking model (Crushing Impact)")
+    army_faction: str | None = None
+    detachment: str | None = None
+    game_mode: Literal["standard", "boarding actions", "combat patrol"] = Field(
+        default="standard", description="the game mode: Boarding Actions and Combat Patrol "
+        "stratagems are refused outside theirs (15.01)")
+    designated: tuple[str, ...] | None = Field(
+        default=None, description="the rules whose chosen enemy unit the target is (Oath "
+        "of Moment); unset: naming such a rule says the target is its chosen unit")
+    # --- circumstances of the 11th-edition fine print (issue 17) -------------------------
+    indirect: Literal["unseen", "spotted"] | None = Field(
+        default=None, description="an [INDIRECT FIRE] weapon shoots a target it cannot see "
+        "(10.07): \"unseen\", or \"spotted\" (the unit remained stationary and a friendly "
+        "observer sees the target)")
+    plunging_fire: bool = Field(
+        default=False, description="the attack has Plunging Fire (22.05: BS improved by 1)")
+    engaged: bool = Field(
+        default=False, description="the attacking unit is engaged (close-quarters shooting, "
+        "10.06: -1 to hit for MONSTER/VEHICLE models unless a [CLOSE-QUARTERS] weapon; "
+        "no [HEAVY])")
+    target_engaged: bool = Field(
+        default=False, description="the target is engaged with friendly units (-1 to hit "
+        "a MONSTER/VEHICLE target, 17.03)")
+
+    def half_range(self, weapon_range: int | str) -> bool:
+        if self.within_half_range is not None:
+            return self.within_half_range
+        if self.distance is None or not isinstance(weapon_range, int):
+            return False
+        return self.distance <= weapon_range / 2
+
+
+class Effect(_Strict):
+    """A plain modifier. Exactly one kind per effect, e.g. ``{"hit": 1}`` or
+    ``{"reroll": "wound", "which": "ones"}``."""
+
+    hit: int | None = Field(default=None, ge=-3, le=3)
+    wound: int | None = Field(default=None, ge=-3, le=3)
+    save: int | None = Field(default=None, ge=-3, le=3)
+    ap: int | None = Field(default=None, ge=-4, le=4)
+    strength: int | None = Field(default=None, ge=-10, le=10)
+    attacks: int | None = Field(default=None, ge=-10, le=10)
+    damage: int | None = Field(default=None, ge=-3, le=6)
+    skill: int | None = Field(default=None, ge=-3, le=3)
+    reroll: RerollStage | None = None
+    which: RerollWhich | None = None
+    critical_hit_on: int | None = Field(default=None, ge=2, le=6)
+    critical_wound_on: int | None = Field(default=None, ge=2, le=6)
+    grant: WeaponAbility | None = Field(default=None, json_schema_extra=_or_ability_text)
+    fnp: int | None = Field(default=None, ge=2, le=6)
+    snap_shooting: bool | None = None
+    snap_hit_on: int | None = Field(
+        default=None, ge=2, le=6,
+        description="while snap shooting, hits are scored on unmodified rolls of X+")
+    command_reroll: Literal["hit", "wound"] | None = Field(
+        default=None, description="re-roll one die of the unit's hit or wound rolls "
+        "(15.02 Command Re-roll); the engine re-rolls the failed die that gains most")
+    mortal_wounds: DiceExpr | None = Field(
+        default=None, description="mortal wounds the target suffers before the attacks")
+    weapons: tuple[str, ...] | None = Field(
+        default=None, description="only these weapon lines (by name, any case); "
+        "default: every weapon line of the attacker")
+
+    def applies_to(self, weapon_name: str) -> bool:
+        """Whether this effect is scoped to (or not limited away from) a weapon line."""
+        return self.weapons is None or weapon_name.casefold() in {
+            w.casefold() for w in self.weapons}
+
+    @field_validator("grant", mode="before")
+    @classmethod
+    def _parse_grant(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            try:
+                return parse_weapon_ability(value)
+            except UnknownAbilityError as exc:
+                raise ValueError(str(exc)) from None
+        return value
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Effect:
+        kinds = [k for k, v in self if v is not None and k not in ("which", "weapons")]
+        if len(kinds) != 1:
+            raise ValueError(
+                "an effect sets exactly one modifier (e.g. {\"hit\": 1}); got "
+                + (", ".join(kinds) or "none")
+            )
+        if (self.reroll is None) != (self.which is None):
+            raise ValueError('a re-roll effect needs both "reroll" and "which"')
+        return self
+
+
+EffectEntry = Annotated[Effect | str, Field(union_mode="left_to_right")]
+
+
+class Scenario(_Strict):
+    """An attacking unit's weapons, a target unit and the circumstances."""
+
+    rules: RulesVersion = "11th"
+    phase: Phase = "shooting"
+    method: Literal["exact", "monte-carlo"] = "exact"
+    trials: int | None = Field(default=None, ge=100, le=10_000_000)
+    seed: int | None = None
+    attacker: Attacker
+    target: Target
+    context: Context = Context()
+    effects: tuple[EffectEntry, ...] = Field(default=(), max_length=50)
+
+    @model_validator(mode="after")
+    def _firing_deck_phase(self) -> Scenario:
+        """24.14: Firing Deck works "In your Shooting phase"."""
+        if self.phase != "shooting" and any(w.firing_deck for w in self.attacker.weapons):
+            raise ValueError("attacker.weapons: Firing Deck weapons shoot in the shooting "
+                             "phase only")
+        return self
+
+    @property
+    def plain_effects(self) -> tuple[Effect, ...]:
+        return tuple(e for e in self.effects if isinstance(e, Effect))
+
+    @property
+    def named_effects(self) -> tuple[str, ...]:
+        return tuple(e for e in self.effects if isinstance(e, str))

@@ -1,0 +1,202 @@
+"""Resolve one weapon line against the target and circumstances into plain numbers.
+
+Everything rules-version dependent is asked of the rule set, roll by roll, in the
+``combat.stages`` modules (attack dice, hit, wound, save, damage); the result, a
+``ResolvedWeapon``, is what both the exact engine and the simulator consume: attack-count
+distribution, hit and wound thresholds, critical thresholds, re-roll policies, save
+thresholds per allocation group and damage distributions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Protocol
+
+from tactica.dice import DiceExpr, FloatArray
+from tactica.model.abilities import NamedWeaponRule
+from tactica.rules.base import AttackCircumstances, RuleSet
+
+from ..contract.scenario import Effect, Scenario, WeaponLine
+from .stages import WeaponInputs, attack_dice, damage_stage, hit_roll, save_stage, wound_roll
+from .stages.inputs import RerollPolicy
+from .stages.wound import attack_toughness
+
+__all__ = [
+    "NOT_MODELLED",
+    "RerollPolicy",
+    "ResolvedWeapon",
+    "attack_toughness",
+    "resolve_weapon",
+    "save_probability",
+]
+
+# Abilities the engine takes in (computed) versus those it only reports.
+#: Recognised abilities whose effect is positional or a choice outside one attack
+#: sequence: listed under ``not_calculated`` when present.
+NOT_MODELLED: dict[str, str] = {
+    "Assault": "Assault (shooting after Advancing) is an eligibility rule",
+    "Pistol": "Pistol / Close-quarters (shooting while engaged) is an eligibility rule",
+    "Close-quarters": "Close-quarters shooting (10.06) is an eligibility rule",
+    "One Shot": "One Shot (24.26): the weapon is assumed not yet fired this battle",
+}
+
+
+@dataclass(frozen=True)
+class ResolvedWeapon:
+    """One weapon line, with every number of its attack sequence decided."""
+
+    name: str
+    count: int
+    attacks_pmf: FloatArray  # total attack dice of the line (all copies)
+    torrent: bool
+    skill: int  # effective BS/WS after characteristic changes and the rule set's bounds
+    hit_modifier: int  # net, capped
+    critical_hit: int
+    snap_shooting: bool
+    hit_reroll: RerollPolicy
+    sustained: DiceExpr | None
+    lethal_hits: bool  # has (or was granted) Lethal Hits
+    lethal_mandatory: bool
+    strength: int
+    toughness: int
+    wound_needed: int
+    wound_modifier: int
+    critical_wound: int
+    wound_reroll: RerollPolicy
+    devastating: bool
+    ap: int
+    damage_pmf: FloatArray  # per normal attack, after additions/halving/reduction
+    mortal_pmf: FloatArray  # per Devastating Wounds critical (rule-set dependent)
+    fnp_effect: int | None
+    save_modifier: int  # from effects (cover handled per group by save_probability)
+    save_reroll: RerollPolicy
+    circumstances: AttackCircumstances
+    precision: bool
+    hazardous: bool
+    explanations: dict[str, str] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    not_calculated: tuple[str, ...] = ()
+    snap_hit_on: int = 6  # while snap shooting: hits on unmodified X+ (Firepoint Commander)
+    mortal_afresh: bool = True  # Devastating Wounds criticals pick a model per wound (06.02)
+    mortal_precision: bool = False  # ... or are allocated like attacks, with Precision
+    hit_fails_on: int = 1  # unmodified hit rolls 1..X fail (10.07 indirect shooting)
+
+    _FIELDS: ClassVar[frozenset[str]] = frozenset()  # set below, once the class exists
+
+    @classmethod
+    def made(cls, **values: Any) -> ResolvedWeapon:
+        """The record with every field given: its ``__dict__`` set at once instead of the
+        frozen ``__init__``'s one ``object.__setattr__`` per field (34 of them, about 5 us
+        per weapon line). Still frozen; ``dataclasses.replace`` goes through ``__init__``."""
+        if values.keys() != cls._FIELDS:
+            raise TypeError("ResolvedWeapon.made takes every field: "
+                            f"{sorted(cls._FIELDS ^ values.keys())} missing or unknown")
+        made = object.__new__(cls)
+        made.__dict__.update(values)
+        return made
+
+
+def resolve_weapon(
+    weapon: WeaponLine, scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...]
+) -> ResolvedWeapon:
+    """Decide every number of ``weapon``'s attack sequence (reference facts §4-§6), one
+    roll at a time (``combat.stages``)."""
+    inp = WeaponInputs.of(weapon, scenario, rules, effects)
+    attacks = attack_dice(inp)
+    hit = hit_roll(inp)
+    wound = wound_roll(inp)
+    save = save_stage(inp)
+    damage = damage_stage(inp)
+    not_calc = [NOT_MODELLED[f] for f in sorted(inp.flags) if f in NOT_MODELLED]
+    not_calc += [f"{a}: {reason}" for a, reason in _unmodelled(inp)]
+    not_calc += hit.not_calculated
+    precision = "Precision" in inp.flags and any(g.character for g in scenario.target.models)
+    return ResolvedWeapon.made(
+        name=weapon.name,
+        count=weapon.count,
+        attacks_pmf=attacks.pmf,
+        torrent=hit.torrent,
+        skill=hit.skill,
+        hit_modifier=hit.modifier,
+        critical_hit=hit.critical,
+        snap_shooting=hit.snap_shooting,
+        hit_reroll=hit.reroll,
+        sustained=hit.sustained,
+        lethal_hits=hit.lethal,
+        lethal_mandatory=not rules.lethal_hits_optional,
+        strength=wound.strength,
+        toughness=wound.toughness,
+        wound_needed=wound.needed,
+        wound_modifier=wound.modifier,
+        critical_wound=wound.critical,
+        wound_reroll=wound.reroll,
+        devastating=wound.devastating,
+        ap=save.ap,
+        damage_pmf=damage.damage_pmf,
+        mortal_pmf=damage.mortal_pmf,
+        fnp_effect=damage.fnp_effect,
+        save_modifier=save.modifier,
+        save_reroll=save.reroll,
+        circumstances=inp.circumstances,
+        precision=precision,
+        hazardous="Hazardous" in inp.flags,
+        explanations={"attacks": attacks.explanation, "hit": hit.explanation,
+                      "wound": wound.explanation, "damage": damage.explanation},
+        notes=attacks.notes + hit.notes,
+        not_calculated=tuple(not_calc),
+        snap_hit_on=hit.snap_hit_on,
+        mortal_afresh=damage.mortal_afresh,
+        mortal_precision=precision and not damage.mortal_afresh,
+        hit_fails_on=hit.fails_on,
+    )
+
+
+ResolvedWeapon._FIELDS = frozenset(f.name for f in fields(ResolvedWeapon))
+
+
+def _unmodelled(inp: WeaponInputs) -> list[tuple[str, str]]:
+    """Weapon abilities the engine carries but does not compute (``model.abilities``'
+    ``NamedWeaponRule``, Hunter), and Indirect Fire at a visible target."""
+    out = [(str(a), a.reason) for a in inp.abilities if isinstance(a, NamedWeaponRule)]
+    if "Indirect Fire" in inp.flags and inp.circumstances.indirect is None:
+        out.append(("Indirect Fire", "the target is taken to be visible (context.indirect "
+                    "unset): an ordinary attack"))
+    return out
+
+
+def _reroll_success(p: float, policy: RerollPolicy, p_one: float = 1 / 6) -> float:
+    if policy is None:
+        return p
+    if policy == "ones":
+        return p + p_one * p
+    return p + (1 - p) * p  # "failed" and "any": a failed save is re-rolled
+
+
+class Saves(Protocol):
+    """What a save roll needs of the models it is made for (a target entry or an
+    allocation group): the Sv and invulnerable save characteristics."""
+
+    @property
+    def Sv(self) -> int: ...
+
+    @property
+    def invuln(self) -> int | None: ...
+
+
+def save_probability(group: Saves, w: ResolvedWeapon, rules: RuleSet) -> tuple[float, str]:
+    """Saving Throw: roll + AP + modifiers (10th: improvement capped at +1, cover inside
+    the cap; 11th: no cap, 02.02.01) >= Sv, or the roll >= the invulnerable save (AP and
+    modifiers don't apply); the defender uses the better; Sv and InSv "cannot be 1+ or
+    better" (02.02.01) and an unmodified 1 fails. Returns (P(saved), explanation)."""
+    mod = rules.save_modifier(w.save_modifier + rules.save_bonus(w.circumstances, group.Sv,
+                                                                  w.ap))
+    armour = group.Sv - w.ap - mod
+    best = armour
+    text = f"AP{w.ap} vs Sv{group.Sv}+" + (f" {mod:+d}" if mod else "") + f": {armour}+"
+    if group.invuln is not None and group.invuln < armour:
+        best = group.invuln
+        text += f", invulnerable {group.invuln}++ used"
+    best = max(2, best)
+    p = max(0, 7 - best) / 6
+    p = _reroll_success(p, w.save_reroll)
+    return p, text

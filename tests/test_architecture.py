@@ -1,0 +1,269 @@
+"""The import contract of ``docs/architecture.md``, read from the code (``ast``, every
+``import`` in every module, the lazy ones inside functions and the ``TYPE_CHECKING`` ones
+included): no import circle between modules, and every arrow between parts points down
+the layers written below. A new module belongs to the part its path names; a new part
+must be added here (and to the document) before its first import is accepted.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+DOC = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
+
+#: The parts, lowest first. A part may import its own modules and any part of a lower
+#: layer; parts of one layer may not import each other unless listed in ``SIDEWAYS``.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("dice", "errors", "names", "version"),
+    ("cache", "model"),
+    ("rules", "loaders"),
+    ("combat.contract",),
+    ("facts", "datasheet_diff"),
+    ("index",),
+    ("library", "sources"),
+    ("effects",),
+    ("combat.exact",),
+    ("combat.sampled",),
+    ("combat.turn",),
+    ("combat",),
+    ("units",),
+    ("calculator", "army"),
+    ("tactica",),
+    ("plan", "meta"),
+    ("cli", "web", "assistant"),
+    ("__main__",),
+)
+
+#: Arrows allowed inside one layer: (from, to).
+SIDEWAYS: frozenset[tuple[str, str]] = frozenset({
+    ("library", "sources"),   # load_library() merges the configured sources
+    ("army", "calculator"),   # a list's unit is prepared like any scenario's
+    ("meta", "plan"),
+})
+
+#: The shells (doors) never import each other, except a launcher: the command that
+#: starts another door imports that door's entry point and nothing more.
+SHELLS = frozenset({"cli", "web", "assistant"})
+LAUNCHERS: dict[str, frozenset[str]] = {
+    "tactica.cli.serve": frozenset({"tactica.web", "tactica.web.guard"}),
+    "tactica.cli.mcp": frozenset({"tactica.assistant", "tactica.assistant.server"}),
+}
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in (SRC / "tactica").rglob("*.py"):
+        parts = list(path.relative_to(SRC).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The tactica modules ``name`` imports (a name imported from a package is the module
+    of that name where there is one, else the package)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if not target.startswith("tactica"):
+                continue
+            subs = {f"{target}.{a.name}" for a in node.names} & modules.keys()
+            found |= subs
+            if len(subs) < len(node.names):
+                found.add(_owner(target, modules))
+        elif isinstance(node, ast.Import):
+            found |= {_owner(a.name, modules) for a in node.names
+                      if a.name.startswith("tactica")}
+    found.discard(name)
+    return found
+
+
+def _owner(target: str, modules: dict[str, Path]) -> str:
+    while target not in modules:
+        target = target.rpartition(".")[0]
+    return target
+
+
+def part_of(module: str) -> str:
+    """The part a module belongs to: the longest part name its path starts with."""
+    rest = module.removeprefix("tactica").lstrip(".")
+    names = sorted((p for layer in LAYERS for p in layer), key=len, reverse=True)
+    for part in names:
+        if rest == part or rest.startswith(part + "."):
+            return part
+    head = rest.split(".")[0] or "tactica"
+    return head
+
+
+def _rank() -> dict[str, int]:
+    return {p: i for i, layer in enumerate(LAYERS) for p in layer}
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = _modules()
+    return {name: _imports(name, path, modules) for name, path in modules.items()}
+
+
+def part_graph() -> dict[str, set[str]]:
+    arrows: dict[str, set[str]] = defaultdict(set)
+    for a, targets in import_graph().items():
+        for b in targets:
+            pa, pb = part_of(a), part_of(b)
+            if pa != pb:
+                arrows[pa].add(pb)
+    return arrows
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+    counter = 0
+
+    def visit(v: str) -> None:  # Tarjan's strongly connected components
+        nonlocal counter
+        index[v] = low[v] = counter
+        counter += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_every_module_belongs_to_a_declared_part() -> None:
+    rank = _rank()
+    unknown = sorted({part_of(m) for m in _modules()} - rank.keys())
+    assert not unknown, f"parts not in LAYERS (add them, and to docs/architecture.md): {unknown}"
+
+
+def test_no_import_circles() -> None:
+    assert _cycles(import_graph()) == []
+
+
+def test_a_circle_is_found() -> None:
+    """The circle finder itself, on a graph with one circle of three and a tail."""
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycles(graph) == [["a", "b", "c"]]
+
+
+def test_arrows_point_down_the_layers() -> None:
+    rank = _rank()
+    wrong = []
+    for module, targets in import_graph().items():
+        for target in targets:
+            a, b = part_of(module), part_of(target)
+            if a == b or (module in LAUNCHERS and target in LAUNCHERS[module]):
+                continue
+            if a in SHELLS and b in SHELLS:
+                wrong.append(f"{module} -> {target} (a door imports another door)")
+            elif rank[b] > rank[a] or (rank[b] == rank[a] and (a, b) not in SIDEWAYS):
+                wrong.append(f"{module} -> {target} ({a} may not import {b})")
+    assert wrong == []
+
+
+def reduced(arrows: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The arrows no longer path implies (the transitive reduction of an acyclic graph):
+    what the picture draws, so that it stays readable."""
+
+    def reach(a: str, seen: set[str]) -> set[str]:
+        for b in arrows.get(a, ()):
+            if b not in seen:
+                seen.add(b)
+                reach(b, seen)
+        return seen
+
+    out: dict[str, set[str]] = {}
+    for a, targets in arrows.items():
+        implied = set().union(*(reach(b, set()) for b in targets)) if targets else set()
+        out[a] = targets - implied
+    return out
+
+
+def mermaid() -> str:
+    """The parts and their arrows as the document draws them (a Mermaid flowchart; an
+    arrow that a longer path implies is left out)."""
+    arrows = reduced(part_graph())
+    lines = ["flowchart BT"]
+    for a in sorted(arrows):
+        for b in sorted(arrows[a]):
+            lines.append(f"    {_node(a)} --> {_node(b)}")
+    return "\n".join(lines)
+
+
+def _node(part: str) -> str:
+    return re.sub(r"\W", "_", part) + f'["{part}"]'
+
+
+def test_the_document_draws_the_code() -> None:
+    """``docs/architecture.md``'s picture is the part graph read from the code; after a
+    change of arrows, paste the output of ``python tests/test_architecture.py``."""
+    text = DOC.read_text(encoding="utf-8")
+    found = re.search(r"```mermaid\n(.*?)\n```", text, re.S)
+    assert found is not None, "docs/architecture.md has no mermaid picture"
+    assert found.group(1) == mermaid()
+
+
+@pytest.mark.parametrize("part", ["combat.contract", "combat.exact", "combat.sampled",
+                                  "combat.turn"])
+def test_each_engine_part_says_what_it_owns(part: str) -> None:
+    init = SRC / "tactica" / Path(*part.split(".")) / "__init__.py"
+    doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+    assert "May import" in doc
+
+
+if __name__ == "__main__":
+    print(mermaid())
+
+
+#: Modules allowed past 600 lines and functions past 80, each with its reason.
+LONG_MODULES: dict[str, str] = {}
+LONG_FUNCTIONS: dict[str, str] = {}
+
+
+def test_modules_and_functions_stay_short() -> None:
+    """One concept per module (~600 lines at most), functions of ~80 lines at most."""
+    long: list[str] = []
+    for name, path in sorted(_modules().items()):
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") > 600 and name not in LONG_MODULES:
+            long.append(f"{name}: {text.count(chr(10))} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                size = (node.end_lineno or node.lineno) - node.lineno + 1
+                if size > 80 and f"{name}.{node.name}" not in LONG_FUNCTIONS:
+                    long.append(f"{name}.{node.name}: {size} lines")
+    assert long == []
