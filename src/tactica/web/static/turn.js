@@ -266,4 +266,5 @@
   $("new-distance").disabled = $("new-phase").value !== "charge";
   $("turn-form").addEventListener("submit", calculate);
   if (restore()) $("turn-form").requestSubmit();
+  window.addEventListener("hashchange", () => { if (restore()) $("turn-form").requestSubmit(); });
 })();
