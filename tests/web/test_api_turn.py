@@ -109,12 +109,14 @@ async def test_a_wrong_field_gets_one_clear_message(full: httpx.AsyncClient, cha
 async def test_the_turn_page_has_the_circumstances_of_tactica_turn(
         client: httpx.AsyncClient) -> None:
     """The page builds the sequence document from these (``static/turn.js``): shooting
-    distance, stationary, the charge's re-rolls, effects per step, and a share link."""
+    distance, stationary, the charge's re-rolls, effects per step, and a share link; a
+    link ``/turn#doc=<document>`` sends that document to ``/api/turn`` as it is (so
+    ``/turn#doc=`` + ``examples/turn_units.json`` shows the numbers checked above)."""
     page = (await client.get("/turn")).text
     for field in ("new-range", "new-stationary", "new-reroll", "new-command", "new-effects",
                   "turn-share", "fights-back"):
         assert f'id="{field}"' in page, field
     script = (await client.get("/static/turn.js")).text
     for key in ("remained_stationary", "reroll_charge", "command_reroll", "effects",
-                "fights_back", "#turn="):
+                "fights_back", "#turn=", "#doc="):
         assert key in script, key

@@ -63,7 +63,8 @@ def test_a_two_unit_turn_with_a_charge_and_fight_back(screen: Tab, live_server: 
     t.page.check("#fights-back")
     with t.page.expect_request("**/api/turn") as sent:
         t.page.click("#turn-calc")
-    t.page.wait_for_selector("#turn-result:not([hidden])")
+    # the first calculation loads the library and starts a worker: a minute on a busy machine
+    t.page.wait_for_selector("#turn-result:not([hidden])", timeout=60_000)
     doc = json.loads(sent.value.post_data or "{}")
     assert [s["phase"] for s in doc["steps"]] == ["shooting", "charge", "fight", "fight"]
     answer = httpx.post(live_server.url + "/api/turn", json=doc).json()

@@ -7,6 +7,7 @@
   const pct = window.TacticaCharts.pct;
   const NS = "http://www.w3.org/2000/svg";
   const steps = [];  // {unit, phase, distance, models, range, stationary, reroll, command, effects}
+  let rawDoc = null;  // a whole sequence document opened from a link (#doc=...), sent as is
 
   function node(name, attrs, text) {
     const n = document.createElement(name);
@@ -44,7 +45,7 @@
       const li = node("li", { class: "turn-step" });
       li.appendChild(node("span", {}, stepText(s)));
       const rm = node("button", { type: "button", class: "remove", "aria-label": `remove step ${i + 1}` }, "Remove");
-      rm.addEventListener("click", () => { steps.splice(i, 1); drawSteps(); });
+      rm.addEventListener("click", () => { steps.splice(i, 1); rawDoc = null; drawSteps(); });
       li.appendChild(rm);
       list.appendChild(li);
     });
@@ -53,6 +54,7 @@
   function addStep() {
     const unit = $("new-unit").value.trim();
     if (!unit) { status("Name the step's unit first.", true); return; }
+    if (rawDoc) { steps.length = 0; rawDoc = null; }  // a new turn, not the linked document
     const phase = $("new-phase").value;
     const models = parseInt($("new-models").value, 10) || null;
     const s = { unit, phase, models };
@@ -67,6 +69,7 @@
       s.effects = $("new-effects").value.split(",").map((e) => e.trim()).filter(Boolean);
     }
     steps.push(s);
+    rawDoc = null;
     drawSteps();
     status(`Step ${steps.length} added.`);
   }
@@ -80,6 +83,7 @@
   /* The sequence document the page sends (the sequence contract, docs/sequence.md):
    * the same document `tactica calc` reads, units named from the library. */
   function buildTurn() {
+    if (rawDoc) return rawDoc;
     const rules = $("turn-rules").value;
     const targetName = $("turn-target").value.trim();
     if (!steps.length) throw new Error("Add at least one step.");
@@ -127,10 +131,29 @@
   }
   function shareLink() {
     const link = $("turn-share");
-    link.href = `/turn#turn=${encodeURIComponent(JSON.stringify(state()))}`;
+    link.href = rawDoc ? `/turn#doc=${encodeURIComponent(JSON.stringify(rawDoc))}`
+                       : `/turn#turn=${encodeURIComponent(JSON.stringify(state()))}`;
     link.hidden = false;
   }
+  /* #doc=<a sequence document> (docs/sequence.md, e.g. examples/turn_units.json): sent
+   * to /api/turn as it is, so the page shows exactly what `tactica calc` does. */
+  function restoreDoc() {
+    const m = /^#doc=(.*)$/.exec(window.location.hash);
+    if (!m) return false;
+    try { rawDoc = JSON.parse(decodeURIComponent(m[1])); } catch (e) { rawDoc = null; }
+    if (!rawDoc || !Array.isArray(rawDoc.steps)) { rawDoc = null; return false; }
+    $("turn-rules").value = rawDoc.rules === "10th" ? "10th" : "11th";
+    const t = rawDoc.target || {};
+    $("turn-target").value = String(t.unit || t.name || "");
+    const name = (s) => s.unit || (s.attacker && (s.attacker.unit || s.attacker.name)) ||
+                        (s.fights_back ? $("turn-target").value : "unit");
+    steps.splice(0, steps.length, ...rawDoc.steps.map((s) => (
+      { unit: name(s), phase: s.fights_back ? "fights back" : s.phase, distance: s.distance })));
+    drawSteps();
+    return true;
+  }
   function restore() {
+    if (restoreDoc()) return true;
     const m = /^#turn=(.*)$/.exec(window.location.hash);
     if (!m) return false;
     let saved;
