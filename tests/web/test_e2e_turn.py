@@ -1,7 +1,8 @@
 """End to end, the Turn page: a turn built step by step on a phone (390×844) and at a
 desk (1280×900), in Debian's Chromium driven by Playwright. The numbers the page shows
 are read back and compared with the API's answer for the very document the page sent
-(and ``tactica.calculate``, units fielded from the same library). Screenshots go to ``test-artifacts/`` (``turn-*``)."""
+(and ``tactica.calculate``, units fielded from the same library). Screenshots go to
+``test-artifacts/`` (``turn-*``)."""
 
 from __future__ import annotations
 
