@@ -33,7 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("combat.turn",),
     ("combat",),
     ("units",),
-    ("calculator", "army"),
+    ("calculator", "army", "lookup", "summary"),
     ("tactica",),
     ("plan", "meta"),
     ("cli", "web", "assistant"),

@@ -58,10 +58,34 @@ def test_data_report_coverage_per_faction() -> None:
     doc = json.loads(out)
     assert len(doc["factions"]) >= 35
     for row in doc["factions"].values():
-        assert row["modelled"] + row["non-combat"] + row["not modelled"] == row["records"]
+        assert row["modelled"] + row["partly"] + row["non-combat"] + row["not modelled"] == \
+            row["records"]
     totals = doc["totals"]
-    assert totals["modelled"] + totals["non-combat"] + totals["not modelled"] == \
-        totals["records"]
+    assert totals["modelled"] + totals["partly"] + totals["non-combat"] + \
+        totals["not modelled"] == totals["records"]
+    # a record modelled in part names the part not calculated
+    assert totals["partly"] == len(doc["partly"]) and all(p["not calculated"]
+                                                          for p in doc["partly"])
     assert doc["not_modelled_share_of_records_with_effect"] <= 0.05
     code, out = run("data", "report", "--coverage")
     assert code == 0 and "Grey Knights" in out
+
+
+def test_options_are_listed_by_what_they_do() -> None:
+    """Issue 24: an option is named by what it does (or the name players use), on
+    ``tactica rule`` and ``tactica effects``; what a record does not calculate is listed."""
+    code, out = run("rule", "Martial Ka'tah")
+    assert code == 0 and "Dacatarai (Sustained Hits 1)" in out and "Rendax (Lethal Hits)" in out
+    code, out = run("effects", "--faction", "Chaos Space Marines", "--json")
+    assert code == 0
+    pacts = next(e for e in json.loads(out)["effects"] if e["name"] == "Dark Pacts")
+    assert [o["name"] for o in pacts["options"]] == ["Lethal Hits", "Sustained Hits 1"]
+    assert pacts["coverage"] == "partly" and any("leadership" in n
+                                                 for n in pacts["not_calculated"])
+
+
+def test_calc_detachment_refuses_another_detachments_stratagem() -> None:
+    code, out = run("calc", "--attacker", "Intercessor Squad", "--weapon", "Bolt rifle",
+                    "--target", "meq", "--effect", "Fire Discipline (Unforgiven Task Force)",
+                    "--detachment", "Gladius Task Force")
+    assert code == 2 and "the army's detachment is Gladius Task Force" in out

@@ -210,7 +210,8 @@ def test_designation_is_assumed_when_the_scenario_does_not_say() -> None:
 
 
 def test_choice_needs_the_option_named() -> None:
-    with pytest.raises(NamedEffectError, match="options: Precise, Brutal"):
+    with pytest.raises(NamedEffectError, match=r"options: Precise \(\+1 to hit rolls\); "
+                                               r"Brutal \(\+1 to wound rolls\)"):
         calculate(scenario("Pick One"))
     assert unsaved("Pick One: Brutal") == pytest.approx(3 * 4 / 6 * 1 / 2)
 

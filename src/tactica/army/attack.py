@@ -84,13 +84,15 @@ def find_unit(roster: Roster, name: str) -> tuple[RosterUnit, list[str]]:
     return found[0], notes
 
 
-def _weapon(sheet: Datasheet, item: str) -> Weapon | None:
+def _weapon(sheet: Datasheet, item: str, melee: bool | None = None) -> Weapon | None:
+    """The datasheet's weapon called ``item``; of two of that name (the Avatar of
+    Khaine's ranged and melee The Wailing Doom), the one with a profile of the phase."""
     key = name_key(item)
-    for w in sheet.weapons:
-        wk = name_key(w.name)
-        if wk == key or wk.rstrip("s") == key.rstrip("s"):
-            return w
-    return None
+    found = [w for w in sheet.weapons if name_key(w.name) == key
+             or name_key(w.name).rstrip("s") == key.rstrip("s")]
+    of_phase = [w for w in found if any(p.is_melee == melee for p in w.profiles)]
+    chosen = of_phase or found
+    return chosen[0] if chosen else None
 
 
 def _line(p: WeaponProfile, name: str, count: int) -> WeaponLine:
@@ -104,7 +106,7 @@ def _group_lines(sheet: Datasheet, models: int, items: tuple[WargearItem, ...], 
     big = sheet.has_keyword("MONSTER") or sheet.has_keyword("VEHICLE")
     picked: list[tuple[Weapon, int]] = []
     for item in items:
-        weapon = _weapon(sheet, item.name)
+        weapon = _weapon(sheet, item.name, melee)
         if weapon is None:
             notes.append(f"{item.name}: not a weapon of {sheet.name}'s datasheet")
         elif any(p.is_melee == melee for p in weapon.profiles):

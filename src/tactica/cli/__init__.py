@@ -42,6 +42,19 @@ commands.app.command("turn")(turn)
 
 commands.app.command("serve")(serve)
 
+from .meta import meta_app  # noqa: E402
+
+commands.app.add_typer(meta_app, name="meta")
+
+from .plan import matchup_command, plan_command  # noqa: E402
+
+commands.app.command("matchup")(matchup_command)
+commands.app.command("plan")(plan_command)
+
+from .mcp import mcp  # noqa: E402
+
+commands.app.command("mcp")(mcp)
+
 
 def main() -> None:
     """Run the command line."""

@@ -195,9 +195,8 @@ def rule(
             note = f"no {rules} version of {name!r}; this is the {item.rules} text"
         entry = None if data is None else data.of_record(item)
         if entry is not None:  # issue 16: whether the calculator models it
-            what = entry.effect.terms if entry.status == "modelled" else entry.reason
-            note = "; ".join(x for x in (note, f"in the calculator: {entry.status} ({what})")
-                             if x)
+            note = "; ".join(x for x in (note, f"in the calculator: {entry.status} "
+                                               f"({entry.described()})") if x)
         console.print(rule_panel(item, note))
     for text in how:
         console.print(f"calculator: {text}")

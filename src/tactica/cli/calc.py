@@ -201,6 +201,9 @@ def calc(
     list_file: Annotated[Path | None, typer.Option(
         "--list", help="army list file: --attacker is the unit as built in it (models, "
         "wargear, attached leader, enhancement, detachment rule)")] = None,
+    detachment: Annotated[str | None, typer.Option(
+        help="the attacking army's detachment: its rules are found first, and a "
+        "stratagem of another detachment is refused")] = None,
 ) -> None:
     """Compute the exact odds of an attack (a scenario file, or units from the library)."""
     _run(CalcOptions(**locals()))
@@ -240,6 +243,7 @@ class CalcOptions:
     seed: int | None
     embarked: str | None
     list_file: Path | None
+    detachment: str | None = None
 
 
 @dataclass
@@ -323,7 +327,7 @@ def _context(o: CalcOptions) -> Context:
                    disembarked=o.disembarked, tyranids_nearby=o.tyranids_nearby,
                    attacker_wounds_left=o.wounds_left,
                    designated=None if o.designated is None else tuple(o.designated),
-                   game_mode=o.game_mode)
+                   game_mode=o.game_mode, detachment=o.detachment)
 
 
 def _from_flags(o: CalcOptions) -> _Prepared:
@@ -392,7 +396,7 @@ def _list_scenario(lib: Any, built: Any, data: dict[str, Any], led_by: list[str]
     sheet = built.sheet
     context = data["context"].model_copy(update={
         "led_by": tuple(led_by), "army_faction": built.army_faction,
-        "detachment": built.detachment,
+        "detachment": data["context"].detachment or built.detachment,
         "attacker_toughness": next((m.T for m in sheet.models if m.T is not None), None)})
     scenario, resolved, more = prepare({**data, "attacker": built.attacker,
                                         "context": context}, lib)

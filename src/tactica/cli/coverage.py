@@ -1,8 +1,9 @@
-"""The per-faction coverage of every faction's rules (issue 16): for each faction, how
-many of the stratagems, enhancements, detachment rules and army rules it may use are
-modelled, non-combat or not modelled, and how many of those have a machine-readable effect
-in the dataset. ``tactica data report`` prints the table; ``--coverage --json`` the
-document."""
+"""The per-faction coverage of every faction's rules (issue 16, issue 24): for each
+faction, how many of the stratagems, enhancements, detachment rules and army rules it
+may use are modelled in full, modelled in part (the part not calculated named),
+non-combat or not modelled, and how many of those have a machine-readable effect in the
+dataset; the effect kinds and modifier keys no reader understands are counted, never
+dropped. ``tactica data report`` prints the table; ``--coverage --json`` the document."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from ..effects import dataset_effects
 
 __all__ = ["coverage_document", "coverage_table"]
 
-_COLUMNS = ("records", "modelled", "non-combat", "not modelled", "with effect",
+_COLUMNS = ("records", "modelled", "partly", "non-combat", "not modelled", "with effect",
             "not modelled (with effect)")
 
 
@@ -28,17 +29,25 @@ def coverage_document() -> dict[str, Any] | None:
     per = data.coverage()
     rows = {f: {k: per[f][k] for k in (*_COLUMNS, "borrowed")} for f in sorted(per)}
     totals = {k: 0 for k in (*_COLUMNS, "borrowed")}
+    partly = []
     for e in data.entries:
         totals["records"] += 1
-        totals[e.status] += 1
+        totals[e.coverage_class] += 1
         totals["with effect"] += int(e.has_effect)
         totals["borrowed"] += int(e.borrowed)
         totals["not modelled (with effect)"] += int(e.has_effect and e.status == "not modelled")
+        if e.coverage_class == "partly":
+            partly.append({"name": e.record.name, "kind": e.effect.kind,
+                           "source": e.effect.source, "not calculated": list(e.missing)})
     with_effect = totals["with effect"] or 1
+    in_full = sum(1 for e in data.entries if e.has_effect and e.coverage_class == "modelled")
     return {"factions": rows, "totals": totals,
             "not_modelled_share_of_records_with_effect":
                 round(totals["not modelled (with effect)"] / with_effect, 4),
-            "unknown_effect_kinds": dict(data.unknown_kinds())}
+            "modelled_in_full_share_of_records_with_effect": round(in_full / with_effect, 4),
+            "partly": partly,
+            "unknown_effect_kinds": dict(data.unknown_kinds()),
+            "unknown_modifier_keys": dict(data.unread_keys())}
 
 
 def coverage_table(doc: dict[str, Any]) -> Table:
@@ -52,4 +61,13 @@ def coverage_table(doc: dict[str, Any]) -> Table:
     totals = doc["totals"]
     table.add_row("All records (each once)", *(str(totals[c]) for c in _COLUMNS),
                   style="bold")
+    share = doc["modelled_in_full_share_of_records_with_effect"]
+    unknown = {**doc["unknown_effect_kinds"], **doc["unknown_modifier_keys"]}
+    table.caption_justify = "left"
+    table.caption = (f"modelled: in full; partly: part of the rule is not calculated "
+                     f"(--json lists it). {share:.0%} of the records with an effect are "
+                     "modelled in full." + (
+                         " Parts the calculator does not read: " + ", ".join(
+                             f"{k} ({n})" for k, n in sorted(unknown.items()))
+                         if unknown else ""))
     return table

@@ -43,16 +43,19 @@ def _dataset_listing(faction: str | None, detachment: str | None, as_json: bool)
         typer.echo(json.dumps({"effects": [
             {"name": e.record.name, "kind": e.effect.kind, "source": e.effect.source,
              "factions": list(e.factions), "cp": e.effect.cp, "phases": list(e.effect.phases),
-             "status": e.status, "reason": e.reason, "terms": e.effect.terms,
-             "parameter": e.effect.parameter} for e in found]}, indent=2, ensure_ascii=False))
+             "status": e.status, "coverage": e.coverage_class, "reason": e.reason,
+             "terms": e.effect.terms, "parameter": e.effect.parameter,
+             "options": [{"name": o, "does": d} for o, d in e.options],
+             "not_calculated": list(e.missing)} for e in found]},
+            indent=2, ensure_ascii=False))
         return True
     table = Table(title=f"{faction or detachment}: army rules", header_style="bold")
     for col in ("name", "kind", "detachment", "CP", "status", "does / why not"):
         table.add_column(col)
     for e in found:
         table.add_row(e.record.name, e.effect.kind, e.effect.source,
-                      str(e.effect.cp) if e.effect.cp else "-", e.status,
-                      e.effect.terms if e.status == "modelled" else e.reason)
+                      str(e.effect.cp) if e.effect.cp else "-", e.coverage_class,
+                      e.described())
     out = Console(width=200) if not Console().is_terminal else Console()
     out.print(table)
     return True

@@ -37,130 +37,40 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 from pydantic import ValidationError
 
 from ..combat.contract.scenario import Effect
-from ..dice import DiceExpr, FloatArray
+from ..dice import FloatArray
 from ..model.abilities import (
     RECOGNISED_WEAPON_ABILITIES,
     UnknownAbilityError,
     parse_weapon_ability,
 )
 from ..names import name_key
+from .compiled import Compiled, Part
 from .dsl_conditions import Attack, Owner, Raw, compile_condition, designated_condition
-from .model import Condition, successes_pmf
+from .dsl_tables import (
+    COMBAT_GRANT_WORDS,
+    ENEMY_TARGETS,
+    NON_COMBAT_CORE_RULES,
+    NON_COMBAT_KINDS,
+    NON_COMBAT_ROLLS,
+    NON_COMBAT_STATS,
+    OWN_TARGETS,
+    REROLL_ROLLS,
+    REROLL_WHICH,
+    UNMODELLED_KINDS,
+)
+from .leaf_keys import leaf_scope
+from .model import Condition
+from .mortal_dice import mortal_pmf
 
 __all__ = ["Compiled", "Part", "compile_effect"]
 
-
-_OWN = frozenset({"self", "bearer", "unit", "attached-unit", "selected-models-unit",
-                  "friendly-within-aura", "all-friendly", "triggering-unit", None})
-_ENEMY = frozenset({"defender", "target", "enemy-within-aura", "all-enemy",
-                    "targets-of-selected-unit-attacks", "destroyed-model"})
-
-#: Leaf kinds that do not change the odds of an attack, and what they are about.
-NON_COMBAT_KINDS: dict[str, str] = {
-    "movement-modifier": "movement", "deep-strike": "deployment", "disembark": "movement",
-    "disembark-after-move": "movement", "strategic-reserves-arrival": "reserves",
-    "objective-control-modifier": "objectives", "objective-tag": "objectives",
-    "leadership-modifier": "battle-shock", "battle-shock-test": "battle-shock",
-    "set-battle-shock": "battle-shock", "remove-battle-shock": "battle-shock",
-    "cp-refund": "CP", "cp-gain": "CP", "cp-on-destroy": "CP",
-    "stratagem-cost-modifier": "CP", "resource-gain": "resources",
-    "resource-spend": "resources", "resource-clear": "resources", "fallback-and-act":
-    "movement", "charge-roll-modifier": "charge", "fight-first": "fight order",
-    "fight-last": "fight order", "fight-on-death": "fight order", "shoot-on-death":
-    "shooting eligibility", "fight-eligibility-extension": "fight eligibility",
-    "engagement-passthrough": "movement", "targeting-permission": "target selection",
-    "stratagem-targeting-permission": "stratagem targets", "attack-restriction":
-    "target selection", "unit-tag": "a marker", "detection-range-modifier": "visibility",
-    "unit-attachment": "army building", "unit-keyword-grant": "keywords",
-    "unit-keyword": "keywords", "heal-wounds": "healing", "resurrection":
-    "returning models", "no-effect": "nothing", "firing-deck": "transport",
-    "flyover": "movement", "embark": "transport", "desperate-escape": "movement",
-    "reactive-charge": "charge", "ability-usage-limit": "ability uses",
-    "deadly-demise-threshold": "Deadly Demise", "tracking-token": "a marker",
-    "terrain-area-tag": "terrain", "transport-capacity-conversion": "transport",
-    "issue-orders": "orders", "recovery-pool": "resources", "pool-add-die": "resources",
-    "model-destruction": "removing models", "unit-division": "army building",
-    "ward": "a marker",
-}
-#: Rolls and stats outside an attack's odds.
-_NON_COMBAT_ROLLS = {
-    "miracle-dice": "Miracle dice", "dread-ability-selection": "ability selection",
-    "blessings-of-khorne": "ability selection", "reanimation-protocols": "returning models",
-    "charge": "charge", "advance": "movement", "battle-shock": "battle-shock",
-    "leadership": "battle-shock", "desperate-escape": "movement",
-    "psychic-test": "psychic tests", "normal-move-distance": "movement",
-    "hazardous": "Hazardous tests", "surge": "movement",
-}
-_NON_COMBAT_STATS = {"M": "movement", "Ld": "battle-shock", "OC": "objectives",
-                     "detection-range": "visibility", "Range": "weapon range",
-                     "deadly-demise-threshold": "Deadly Demise", "R": "weapon range",
-                     "range": "weapon range", "deadly-demise-amount": "Deadly Demise"}
-_COMBAT_GRANT_WORDS = ("hit", "wound", "damage", "critical", "lethal", "sustained",
-                       "attack", "cleave", "mortal", "save", "cover")
-_NON_COMBAT_CORE_RULES = frozenset({"charge", "desperate-escape", "overwatch-against-bearer",
-                                    "ordered-retreat", "fall-back", "advance", "embark",
-                                    "disembark", "heroic-intervention"})
-_REROLL = {"ones": "ones", "all-failures": "failed", "any-result": "any"}
-_REROLL_ROLLS = {"hit": "hit", "wound": "wound", "save": "save", "damage": "damage",
-                 "attacks": "attacks", "attacks-characteristic": "attacks",
-                 "weapon-attacks": "attacks"}
-
-
-@dataclass(frozen=True)
-class Part:
-    """One leaf the engine computes, with whose rule it is and what it needs."""
-
-    owner: Owner
-    terms: str
-    conditions: tuple[Condition, ...] = ()
-    assumptions: tuple[str, ...] = ()
-    attack: Attack | None = None
-    option: str | None = None
-    #: only the attacker's weapons with this ability or name (``weapon_keyword``/``_name``)
-    weapon_keyword: str | None = None
-    weapon_name: str | None = None
-    modifiers: tuple[Effect, ...] = ()
-    target_changes: tuple[tuple[str, str, int], ...] = ()
-    context: tuple[tuple[str, object], ...] = ()
-    mortal_before: FloatArray | None = None
-    side: FloatArray | None = None
-
-
-@dataclass
-class Compiled:
-    """What one effect tree compiles to."""
-
-    parts: list[Part] = field(default_factory=list)
-    non_combat: Counter[str] = field(default_factory=Counter)
-    unmodelled: list[str] = field(default_factory=list)
-    unknown: Counter[str] = field(default_factory=Counter)
-    options: list[str] = field(default_factory=list)
-
-    @property
-    def status(self) -> Literal["modelled", "non-combat", "not modelled"]:
-        if self.parts:
-            return "modelled"
-        if not self.unmodelled and not self.unknown:
-            return "non-combat"
-        return "not modelled"
-
-    @property
-    def reason(self) -> str:
-        """Why the status: what is not modelled, else what the rule is about."""
-        if self.status == "not modelled":
-            why = list(dict.fromkeys(self.unmodelled)) + [
-                f"effect kind {k!r} unknown" for k in self.unknown]
-            return "; ".join(why[:3])
-        if self.status == "non-combat":
-            return ", ".join(k for k, _ in self.non_combat.most_common(3)) or "nothing"
-        return ""
 
 
 @dataclass(frozen=True)
@@ -230,24 +140,28 @@ def _defensive_target(m: Raw, target: object, value: int | None) -> bool:
     aura worsening the enemy's BS); or it is a penalty on the rule's own unit, which the
     dataset uses for "subtract 1 from the Wound roll of attacks that target this unit"
     (Hulking Brutes) -- no rule here penalises its own unit's attacks."""
-    if m.get("incoming") is True or target == "attacker":
+    if m.get("incoming") is True or m.get("applies_to") == "incoming-attacks":
         return True
-    if target in _ENEMY and target != "defender":
+    if target == "attacker":  # a penalty on the attacker; a bonus is the unit's own
+        return value is None or value < 0
+    if target in ENEMY_TARGETS and target != "defender":
         return True
     return value is not None and value < 0 and m.get("incoming") is not False
 
 
 def _roll_modifier(node: Raw, m: Raw) -> _Leaf:
     roll = str(m.get("roll"))
-    if roll in _NON_COMBAT_ROLLS:
-        return _Leaf(non_combat=_NON_COMBAT_ROLLS[roll])
+    if roll in NON_COMBAT_ROLLS:
+        return _Leaf(non_combat=NON_COMBAT_ROLLS[roll])
     target = node.get("target")
     op = m.get("operation", "add")
     defensive = _defensive_target(m, target, _value(m))
-    if op == "crit-on" and roll in ("hit", "wound") and isinstance(m.get("value"), int):
-        e = _effect(**{f"critical_{roll}_on": m["value"]})
-        return _Leaf("attacker", f"critical {roll}s on {m['value']}+", (e,)) if e else \
-            _Leaf(unmodelled=f"critical {roll} threshold {m['value']}")
+    crit = m.get("critical_on") if op != "crit-on" else m.get("value")
+    if (op == "crit-on" or "critical_on" in m) and roll in ("hit", "wound") \
+            and isinstance(crit, int):
+        e = _effect(**{f"critical_{roll}_on": crit})
+        return _Leaf("attacker", f"critical {roll}s on {crit}+", (e,)) if e else \
+            _Leaf(unmodelled=f"critical {roll} threshold {crit}")
     value = _value(m)
     if roll in ("hit", "wound") and value is not None:
         e = _effect(**{roll: value})
@@ -260,7 +174,7 @@ def _roll_modifier(node: Raw, m: Raw) -> _Leaf:
             return _Leaf("attacker", f"{value:+d} Damage", (e,))
     if roll in ("save", "saving-throw") and value is not None:
         e = _effect(save=value)
-        own = target in _OWN and m.get("incoming") is not False
+        own = target in OWN_TARGETS and m.get("incoming") is not False
         if e is not None:
             return _Leaf("target" if own else "attacker", f"{value:+d} to save rolls", (e,))
     return _Leaf(unmodelled=f"{roll} roll modifier ({op})")
@@ -268,10 +182,10 @@ def _roll_modifier(node: Raw, m: Raw) -> _Leaf:
 
 def _reroll(node: Raw, m: Raw) -> _Leaf:
     roll = str(m.get("roll"))
-    if roll in _NON_COMBAT_ROLLS:
-        return _Leaf(non_combat=_NON_COMBAT_ROLLS[roll])
-    which = _REROLL.get(str(m.get("subset") or m.get("result_scope")))
-    stage = _REROLL_ROLLS.get(roll)
+    if roll in NON_COMBAT_ROLLS:
+        return _Leaf(non_combat=NON_COMBAT_ROLLS[roll])
+    which = REROLL_WHICH.get(str(m.get("subset") or m.get("result_scope")))
+    stage = REROLL_ROLLS.get(roll)
     if stage is None or which is None:
         return _Leaf(unmodelled=f"re-roll of {roll} rolls")
     owner: Owner = "target" if stage == "save" else "attacker"
@@ -282,13 +196,19 @@ def _reroll(node: Raw, m: Raw) -> _Leaf:
 
 def _stat_modifier(node: Raw, m: Raw) -> _Leaf:
     stat = str(m.get("stat"))
-    if stat in _NON_COMBAT_STATS:
-        return _Leaf(non_combat=_NON_COMBAT_STATS[stat])
+    if stat in NON_COMBAT_STATS:
+        return _Leaf(non_combat=NON_COMBAT_STATS[stat])
     target = node.get("target")
-    on_enemy = target in _ENEMY
-    defensive = _defensive_target(m, target, _value(m) if stat != "AP" else None)
+    on_enemy = target in ENEMY_TARGETS
+    # an AP change on the attacker: "worsen"/"subtract" is a penalty on the enemy's
+    # attacks, "add"/"improve" a bonus to the unit's own (Bonded Heroes, Crossfire)
+    ap_sign = -1 if m.get("operation") in ("worsen", "subtract") else 1
+    defensive = _defensive_target(m, target, _value(m) if stat != "AP" else (
+        ap_sign if target == "attacker" else None))
     if stat == "AP":
         delta = _ap(m)
+        if delta is not None and not defensive and m.get("operation") in ("add", "subtract"):
+            delta = -abs(delta)  # a rule on its own unit's attacks improves them
         e = None if delta is None else _effect(ap=delta)
         if e is not None and delta is not None:
             word = "worsened" if delta > 0 else "improved"
@@ -343,9 +263,22 @@ def _keyword_text(w: Any) -> str:
     return text
 
 
+def _with_value(word: Any, m: Raw) -> Any:
+    """``{keyword: "Sustained Hits", value: 1}`` -> "Sustained Hits 1"; ``{keyword:
+    "Anti-Infantry", value: 3}`` -> "Anti-Infantry 3+" (the value is the ability's)."""
+    value = m.get("value")
+    if not isinstance(word, str) or isinstance(value, bool) or not isinstance(value, int | str):
+        return word
+    if any(ch.isdigit() for ch in word):
+        return word
+    suffix = "+" if name_key(word).startswith("anti") and "+" not in str(value) else ""
+    return f"{word} {value}{suffix}"
+
+
 def _keyword_grant(node: Raw, m: Raw) -> _Leaf:
-    words = list(m.get("keywords") or ()) + ([m["keyword"]] if m.get("keyword") else [])
-    if node.get("target") in _ENEMY:
+    words = list(m.get("keywords") or ()) + ([_with_value(m["keyword"], m)]
+                                             if m.get("keyword") else [])
+    if node.get("target") in ENEMY_TARGETS:
         return _Leaf(non_combat="a marker on an enemy unit")
     grants: list[Effect] = []
     unknown: list[str] = []
@@ -382,7 +315,7 @@ def _grant(node: Raw, m: Raw) -> _Leaf:
         return _Leaf(non_combat="psychic tests")
     if kind.casefold() == "stealth":
         return _Leaf("target", "the unit has Stealth", context=(("stealth", True),))
-    if any(w in kind.casefold() for w in _COMBAT_GRANT_WORDS) and not any(
+    if any(w in kind.casefold() for w in COMBAT_GRANT_WORDS) and not any(
             w in kind.casefold() for w in ("heal", "restore", "range", "hazard")):
         return _Leaf(unmodelled=f"ability {kind!r}")
     return _Leaf(non_combat="abilities (" + (kind.replace("-", " ") or "granted") + ")")
@@ -390,7 +323,7 @@ def _grant(node: Raw, m: Raw) -> _Leaf:
 
 def _defensive(node: Raw, m: Raw) -> _Leaf:
     kind = node.get("type")
-    if node.get("target") in _ENEMY:
+    if node.get("target") in ENEMY_TARGETS:
         return _Leaf(unmodelled=f"{kind} for an enemy unit")
     if kind == "feel-no-pain":
         t = m.get("threshold")
@@ -411,23 +344,12 @@ def _defensive(node: Raw, m: Raw) -> _Leaf:
 
 
 def _mortal(node: Raw, m: Raw) -> _Leaf:
-    if m.get("dice") and m.get("threshold"):
-        dice = m["dice"]
-        count = int(dice) if isinstance(dice, int) else DiceExpr.parse(str(dice)).max
-        p = (7 - int(m["threshold"])) / 6
-        per = int(m.get("mortal_per_success") or 1)
-        base = successes_pmf(count, p)
-        pmf = np.zeros((len(base) - 1) * per + 1)
-        pmf[::per] = base
-        terms = f"{count} D6, each {m['threshold']}+ = {per} mortal wound(s)"
-    else:
-        amount = m.get("count", m.get("amount"))
-        try:
-            pmf = DiceExpr.parse(str(amount)).pmf()
-        except ValueError:
-            return _Leaf(unmodelled=f"mortal wounds {amount!r}")
-        terms = f"{amount} mortal wound(s)"
-    if node.get("target") in _ENEMY or node.get("target") in (None, "attacker"):
+    """Mortal wounds as a distribution (``mortal_dice``: 6D6 is six dice)."""
+    try:
+        pmf, terms = mortal_pmf(m)
+    except ValueError as exc:
+        return _Leaf(unmodelled=str(exc))
+    if node.get("target") in ENEMY_TARGETS or node.get("target") in (None, "attacker"):
         return _Leaf("attacker", terms + " to the target before the attacks",
                      mortal_before=pmf)
     return _Leaf("attacker", terms + " to your unit", side=pmf)
@@ -441,18 +363,6 @@ _LEAVES: dict[str, Callable[[Raw, Raw], _Leaf]] = {
     "keyword-grant": _keyword_grant, "ability-grant": _grant, "feel-no-pain": _defensive,
     "invulnerable-save": _defensive, "damage-reduction": _defensive, "mortal-wounds": _mortal,
 }
-_UNMODELLED_KINDS = {
-    "dice-gated": "a dice roll decides whether it applies",
-    "dice-table": "a dice roll picks the effect", "risk-reward": "a risk the player takes",
-    "auto-result": "a roll counted as passed or failed", "modifier-immunity":
-    "ignoring modifiers", "replace-roll-from-pool": "replacing a roll with a pooled die",
-    "rule-state": "a rule's state", "persistent-designation": "a lasting designation",
-    "paired-designation": "paired designations", "named-region-state": "a board region",
-    "hazard-rolls": "Hazardous rolls", "miracle-die-operation": "Miracle dice",
-    "dice-pool-allocation": "a pool of dice", "resource-action-menu": "a resource menu",
-}
-
-
 # --- the walk ------------------------------------------------------------------------------
 
 
@@ -485,10 +395,7 @@ def _walk(node: Any, ctx: _Ctx, out: Compiled, name: str,
            if isinstance(cond, Mapping) else ctx)
     elif kind in ("choice", "stance-select"):
         for i, opt in enumerate(node.get("options") or ()):
-            label = str((opt or {}).get("name") or (opt or {}).get("label") or f"option {i + 1}")
-            if label not in out.options:
-                out.options.append(label)
-            go((opt or {}).get("effect"), replace(ctx, option=label))
+            _option(opt, i, ctx, out, lambda n, c: go(n, c))
     elif kind == "designate-target":
         applies = node.get("applies") or {}
         go(applies.get("effect"), replace(ctx, designated=name))
@@ -506,11 +413,18 @@ def _walk(node: Any, ctx: _Ctx, out: Compiled, name: str,
             out.non_combat["abilities"] += 1
     elif kind == "dice-gated":
         _dice_gated(node, ctx, out, name, resolve, depth)
+    elif kind == "risk-reward":  # Dark Pacts: the reward chosen; the risk not weighed
+        go(node.get("reward"))
+        risk = node.get("risk") or {}
+        fail = ((risk.get("on_fail") or {}).get("modifier") or {})
+        out.unmodelled.append(f"the risk taken for it (a {risk.get('test', '?')} test"
+                              + (f"; on a failure {fail.get('count')} mortal wounds to the unit"
+                                 if fail.get("count") else "") + ")")
     elif kind == "auto-result" and ((node.get("modifier") or {}).get("test") or str(
             (node.get("modifier") or {}).get("roll")) not in ("hit", "wound", "save", "damage")):
         out.non_combat["tests passed automatically"] += 1
     elif kind == "rule-state" and (node.get("modifier") or {}).get("rule_kind") == "core-rule" \
-            and (node.get("modifier") or {}).get("rule") in _NON_COMBAT_CORE_RULES:
+            and (node.get("modifier") or {}).get("rule") in NON_COMBAT_CORE_RULES:
         out.non_combat[str(node["modifier"]["rule"]).replace("-", " ")] += 1
     elif kind == "rule-state" and (node.get("modifier") or {}).get("rule") == "benefit-of-cover":
         _leaf({"type": "_cover", "target": node.get("target")}, ctx, out)
@@ -522,10 +436,70 @@ def _walk(node: Any, ctx: _Ctx, out: Compiled, name: str,
         _leaf(node, ctx, out)
     elif kind in NON_COMBAT_KINDS:
         out.non_combat[NON_COMBAT_KINDS[kind]] += 1
-    elif kind in _UNMODELLED_KINDS:
-        out.unmodelled.append(_UNMODELLED_KINDS[kind])
+    elif kind in UNMODELLED_KINDS:
+        out.unmodelled.append(UNMODELLED_KINDS[kind])
     else:
         out.unknown[kind] += 1
+
+
+def _option(opt: Any, i: int, ctx: _Ctx, out: Compiled,
+            go: Callable[[Any, _Ctx], None]) -> None:
+    """One option of a ``choice`` (a bare effect node, as the schema has it) or of a
+    ``stance-select`` (``{name, effect}``), compiled and named: by its ``name`` when it
+    has one, else by what it does ("Sustained Hits 1", "re-roll hit rolls (failed)");
+    ``Compiled.option_terms`` keeps what each does, so either names it."""
+    if not isinstance(opt, Mapping):
+        return
+    named = opt.get("name") if "effect" in opt and "type" not in opt else None
+    node = opt.get("effect") if named is not None else opt
+    outer_conds = {c.check.description for raw in ctx.conds for owner in ("attacker", "target")
+                   if (c := compile_condition(raw, owner)).check is not None}
+    start, first = len(out.parts), len(out.options)
+    before = Counter(out.non_combat)
+    go(node, replace(ctx, option=None))
+    parts = out.parts[start:]
+    inner = out.options[first:]  # a choice inside this option (Code Chivalric's deeds)
+    del out.options[first:]
+    about = ", ".join(k for k in (out.non_combat - before)) or "no combat effect"
+    does = "; ".join(dict.fromkeys(_option_terms(p, outer_conds) for p in parts
+                                   if p.option is None))
+    if inner:
+        outer = str(named or opt.get("label") or f"option {i + 1}")
+        for label in inner:
+            out.options.append(f"{outer}: {label}")
+            out.option_terms[f"{outer}: {label}"] = out.option_terms.pop(label, label) + (
+                f"; {does}" if does else "")
+        out.parts[start:] = [replace(p, option=f"{outer}: {p.option}" if p.option else outer)
+                             for p in parts]
+        if does:
+            out.options.append(outer)
+            out.option_terms[outer] = does
+        return
+    does = does or f"option {i + 1} ({about})"
+    label = str(named or opt.get("label") or does)
+    if label in out.options:
+        label = f"{label} (option {i + 1})"
+    out.options.append(label)
+    out.option_terms[label] = does
+    out.parts[start:] = [replace(p, option=label) for p in parts]
+
+
+def _option_terms(p: Part, outer: set[str]) -> str:
+    """What an option's part does, with its attack type and its own conditions (not
+    those of the whole choice, ``outer``): "re-roll hit rolls (ones), ranged attacks"."""
+    text = _short(p.terms) + (f", {p.attack} attacks" if p.attack else "")
+    when = [c.description for c in p.conditions if c.description not in outer]
+    when += list(p.assumptions)
+    if p.strength_over_toughness:
+        when.append("Strength greater than Toughness")
+    return text + (f", if {' and '.join(when)}" if when else "")
+
+
+def _short(terms: str) -> str:
+    """"weapons gain [Sustained Hits 1]" -> "Sustained Hits 1"."""
+    if terms.startswith("weapons gain [") and terms.endswith("]"):
+        return terms[len("weapons gain ["):-1]
+    return terms
 
 
 def _dice_gated(node: Raw, ctx: _Ctx, out: Compiled, name: str,
@@ -576,7 +550,14 @@ def _leaf(node: Raw, ctx: _Ctx, out: Compiled) -> None:
     checks: list[Condition] = []
     assumed = list(ctx.assumptions)
     attack = _attack_of(node)
+    s_over_t = False
     for raw in ctx.conds:
+        p = raw.get("parameters") or {}
+        if (raw.get("type") == "attack-stat-compare" and (p.get("attacker_stat"), p.get(
+                "comparison"), p.get("target_stat")) == ("S", "greater-than", "T")) or (
+                p.get("comparison") == "strength-greater-than-toughness"):
+            s_over_t = True  # Hulking Brutes: only attacks with S greater than T
+            continue
         c = compile_condition(raw, leaf.owner)
         if c.outside is not None:
             out.non_combat[f"effects in {c.outside}"] += 1
@@ -589,10 +570,18 @@ def _leaf(node: Raw, ctx: _Ctx, out: Compiled) -> None:
     if ctx.designated:
         checks.append(designated_condition(ctx.designated))
     m = node.get("modifier") or {}
+    scope = leaf_scope(str(node["type"]), m, leaf.owner)
+    out.unread.update(scope.unread)
+    grants = tuple(e for g in scope.grants if (e := _effect(grant=g)) is not None)
+    terms = leaf.terms + "".join(f", [{g.grant}]" for g in grants)
     out.parts.append(Part(
-        owner=leaf.owner, terms=leaf.terms, conditions=tuple(checks),
-        assumptions=tuple(assumed), attack=attack, option=ctx.option,
-        weapon_keyword=str(m["weapon_keyword"]) if m.get("weapon_keyword") else None,
+        owner=leaf.owner, terms=terms, conditions=(*checks, *scope.checks),
+        assumptions=(*assumed, *scope.assumptions), attack=scope.attack or attack,
+        option=ctx.option,
+        weapon_keyword=str(m["weapon_keyword"]) if m.get("weapon_keyword") else
+        scope.weapon_keyword,
         weapon_name=str(m["weapon_name"]) if m.get("weapon_name") else None,
-        modifiers=leaf.modifiers, target_changes=leaf.target_changes, context=leaf.context,
-        mortal_before=leaf.mortal_before, side=leaf.side))
+        modifiers=leaf.modifiers + grants, target_changes=leaf.target_changes,
+        context=leaf.context, mortal_before=leaf.mortal_before, side=leaf.side,
+        strength_over_toughness=scope.strength_over_toughness or s_over_t,
+        unread=scope.unread))

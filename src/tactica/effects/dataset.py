@@ -27,22 +27,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from ..combat.contract.scenario import Attacker, Scenario, Target
 from ..loaders.wh40kdc_rules import DatasetRules
 from ..model.rules import ArmyRule, DetachmentRule, Enhancement, Stratagem
 from ..names import name_key, normalise
-from .compiler import Compiled, Part, compile_effect
+from .compiler import Compiled, compile_effect
 from .dsl_conditions import Owner
-from .model import Condition, EffectKind, NamedEffect, Outcome
+from .faction_checks import FactionKeys, unit_limits
+from .model import Condition, EffectKind, NamedEffect
+from .record_apply import RecordApply, Status, name_options, note_gaps
+from .same_name import SameName, candidate_label
 
 __all__ = ["DatasetEffect", "DatasetEffects", "Status", "dataset_effects"]
 
-Status = Literal["modelled", "non-combat", "not modelled"]
 
 _KINDS: dict[str, EffectKind] = {"stratagem": "stratagem", "enhancement": "enhancement",
                                  "detachment_rule": "detachment rule",
                                  "army_rule": "army rule"}
-_GENERIC = frozenset({"IMPERIUM", "CHAOS"})
+_GENERIC = frozenset({"imperium", "chaos"})
 ArmyRecord = Stratagem | Enhancement | DetachmentRule | ArmyRule
 
 
@@ -60,6 +61,51 @@ class DatasetEffect:
     #: the dataset's ``behavior``: passive, aura, activated (the player chooses to use
     #: it: Waaagh!, Oath of Moment) or reactive
     behavior: str | None = None
+    #: what the record's notes say is not encoded or approximated
+    gaps: tuple[str, ...] = ()
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """The parts of a modelled record that are not calculated: combat leaves the
+        engine cannot express, effect kinds or modifier keys not read, and what the
+        record's notes say is not encoded or approximated."""
+        if self.status != "modelled":
+            return ()
+        c = self.compiled
+        return tuple(dict.fromkeys(
+            [*c.unmodelled, *(f"effect kind {k!r} unknown" for k in c.unknown),
+             *(f"modifier key {k!r} not read" for k in c.unread), *self.gaps]))
+
+    @property
+    def options(self) -> tuple[tuple[str, str], ...]:
+        """The options a player names ("Martial Ka'tah: Sustained Hits 1"), each with
+        what it does."""
+        c = self.compiled
+        return tuple((o, c.option_terms.get(o, o)) for o in c.options)
+
+    def described(self) -> str:
+        """What the record does in the calculator, in one line: its terms (its options
+        named), what is not calculated, or why it is not modelled."""
+        if self.status != "modelled":
+            return self.reason
+        text = self.effect.terms
+        if self.options:
+            text = "options: " + "; ".join(o if o.endswith(d) else f"{o} ({d})"
+                                           for o, d in self.options)
+            fixed = [p.terms for p in self.compiled.parts if p.option is None]
+            if fixed:
+                text = "; ".join(dict.fromkeys(fixed)) + "; " + text
+        if self.missing:
+            text += "; not calculated: " + "; ".join(self.missing)
+        return text
+
+    @property
+    def coverage_class(self) -> Literal["modelled", "partly", "non-combat", "not modelled"]:
+        """What the record does in the calculator: modelled in full, partly (``missing``
+        names the part), non-combat, or not modelled."""
+        if self.status == "modelled" and self.missing:
+            return "partly"
+        return self.status
 
     @property
     def status(self) -> Status:
@@ -72,138 +118,30 @@ class DatasetEffect:
         return self.compiled.reason
 
 
-def _faction_condition(owner: Owner, keywords: frozenset[str], every: frozenset[str],
-                       label: str) -> Condition:
-    """The owner's unit has one of the faction's keywords. An attacker with no faction
-    keyword at all (a hand-made profile) is taken as given; a target is not: a defensive
-    part (an invulnerable save, Armour of Contempt) must not protect the enemy of the unit
-    whose rule it is (Waaagh!'s 5+ invulnerable save is not the target's)."""
-    def test(s: Scenario) -> bool:
-        unit = s.attacker if owner == "attacker" else s.target
-        kws = {k.upper() for k in unit.keywords}
-        return bool(kws & keywords) or (owner == "attacker" and not (kws & every))
-
-    who = "attacker" if owner == "attacker" else "target"
-    return Condition(f"{who} is {label}", f"the {who} is not a {label} unit", test)
-
-
-def _restriction(owner: Owner, raw: Mapping[str, Any] | None) -> tuple[Condition, ...]:
-    if not raw:
-        return ()
-    out = []
-
-    def unit_of(s: Scenario) -> Attacker | Target:
-        return s.attacker if owner == "attacker" else s.target
-
-    def needs(wanted: frozenset[str], every: bool) -> Condition:
-        label = (" and " if every else " or ").join(sorted(wanted))
-
-        def test(s: Scenario) -> bool:
-            kws = {x.upper() for x in unit_of(s).keywords}
-            return wanted <= kws if every else bool(wanted & kws)
-
-        return Condition(f"unit is {label}", f"the unit is not a {label} unit", test)
-
-    required = frozenset(str(k).upper() for k in raw.get("required_keywords") or ())
-    anyof = frozenset(str(k).upper() for k in raw.get("required_keywords_any") or ())
-    if required:
-        out.append(needs(required, True))
-    if anyof:
-        out.append(needs(anyof, False))
-    return tuple(out)
+def _reaches_others(effect: Any) -> bool:
+    """Whether an effect tree buffs units other than its bearer's (an aura, every
+    friendly unit): an enhancement's ``applies_to`` then limits the bearer only (Target
+    Augury Web: a TECHMARINE gives Lethal Hits to a VEHICLE near it)."""
+    if isinstance(effect, Mapping):
+        if effect.get("target") in ("friendly-within-aura", "all-friendly") or \
+                effect.get("type") == "aura":
+            return True
+        return any(_reaches_others(v) for v in effect.values())
+    if isinstance(effect, list):
+        return any(_reaches_others(v) for v in effect)
+    return False
 
 
-def _scoped(part: Part, s: Scenario) -> Part | None:
-    """``part`` with its modifiers limited to the weapon lines it names (by weapon ability
-    or weapon name); ``None`` when the attacker has none of them."""
-    if part.owner != "attacker" or not (part.weapon_keyword or part.weapon_name):
-        return part
-    wanted = name_key(part.weapon_keyword or part.weapon_name or "")
-    names = tuple(w.name for w in s.attacker.weapons
-                  if (part.weapon_name and name_key(w.name) == wanted)
-                  or any(name_key(str(a)).startswith(wanted) for a in w.abilities))
-    if not names:
-        return None
-    mods = tuple(m.model_copy(update={"weapons": names}) for m in part.modifiers)
-    return replace(part, modifiers=mods)
-
-
-class _Apply:
-    """``NamedEffect.apply`` of a compiled record: the parts whose conditions hold."""
-
-    def __init__(self, name: str, entry: Compiled, status: Status, reason: str,
-                 record_conditions: dict[Owner, tuple[Condition, ...]],
-                 phases: tuple[str, ...]) -> None:
-        self.name, self.entry, self.status, self.reason = name, entry, status, reason
-        self.record_conditions = record_conditions
-        self.phases = phases
-
-    def __call__(self, s: Scenario, param: str | None) -> Outcome:
-        if self.status != "modelled":
-            what = "not a combat rule" if self.status == "non-combat" else "not modelled"
-            return Outcome(not_calculated=(f"{self.name}: {what} ({self.reason})",))
-        parts = self._chosen(param)
-        applied: list[Part] = []
-        skipped: list[str] = []
-        for part in parts:
-            why = self._why_not(part, s)
-            scoped = _scoped(part, s)
-            if why is None and scoped is None:
-                why = f"the attacker has no {part.weapon_keyword or part.weapon_name} weapon"
-            if why:
-                skipped.append(f"{part.terms}: {why}")
-            else:
-                assert scoped is not None
-                applied.append(scoped)
-        if not applied:
-            raise ValueError(f"{self.name}: " + "; ".join(dict.fromkeys(skipped)))
-        return self._outcome(applied, skipped, s)
-
-    def _chosen(self, param: str | None) -> list[Part]:
-        options = self.entry.options
-        if not options:
-            return list(self.entry.parts)
-        if param is None:
-            fixed = [p for p in self.entry.parts if p.option is None]
-            if fixed:
-                return fixed
-            raise ValueError(f"{self.name}: name the option chosen ('{self.name}: "
-                             f"{options[0]}'); options: {', '.join(options)}")
-        wanted = name_key(param)
-        if wanted not in {name_key(o) for o in options}:
-            raise ValueError(f"{self.name}: no option {param!r}; options: {', '.join(options)}")
-        return [p for p in self.entry.parts if p.option is None or name_key(p.option) == wanted]
-
-    def _why_not(self, part: Part, s: Scenario) -> str | None:
-        if part.attack == "ranged" and s.phase != "shooting":
-            return "only ranged attacks"
-        if part.attack == "melee" and s.phase != "fight":
-            return "only melee attacks"
-        failed = [c.failure for c in (*self.record_conditions[part.owner], *part.conditions)
-                  if not c.test(s)]
-        return "; ".join(failed) or None
-
-    def _outcome(self, applied: list[Part], skipped: list[str], s: Scenario) -> Outcome:
-        notes = [f"{self.name}: not applied: {x}" for x in skipped]
-        assumed = dict.fromkeys(a for p in applied for a in p.assumptions)
-        if s.context.designated is None:
-            assumed.update(dict.fromkeys(
-                c.description for p in applied for c in p.conditions
-                if c.description.startswith("the target is the ")))
-        notes += [f"{self.name}: assumes {a}" for a in assumed]
-        not_calc = [f"{self.name}: part not modelled ({u})"
-                    for u in dict.fromkeys(self.entry.unmodelled)]
-        context: dict[str, object] = {}
-        for p in applied:
-            context.update(dict(p.context))
-        return Outcome(
-            modifiers=tuple(m for p in applied for m in p.modifiers), context=context,
-            mortal_before=tuple((f"{self.name}: {p.terms}", p.mortal_before)
-                                for p in applied if p.mortal_before is not None),
-            side=tuple((f"{self.name}: {p.terms}", p.side) for p in applied
-                       if p.side is not None),
-            notes=tuple(notes), not_calculated=tuple(not_calc),
-            target_changes=tuple(c for p in applied for c in p.target_changes))
+def _faction_keys(rules: DatasetRules) -> FactionKeys:
+    keywords: dict[str, frozenset[str]] = {}
+    own: dict[str, str] = {}
+    parent: dict[str, str | None] = {}
+    for f in rules.faction_names():
+        listed = [normalise(k) for k in rules.faction_keywords(f)]
+        keywords[f] = frozenset(listed) - _GENERIC | {normalise(f)}
+        own[f] = listed[-1] if listed else normalise(f)
+        parent[f] = rules.parent_of(f)
+    return FactionKeys(keywords, own, parent)
 
 
 class DatasetEffects:
@@ -215,29 +153,35 @@ class DatasetEffects:
         self._merged: dict[tuple[str, tuple[str, ...]], DatasetEffect] = {}
         self._rules = rules
         self._index: dict[str, list[DatasetEffect]] = {}
-        self._faction_kws: dict[str, frozenset[str]] = {}
         self._behavior: dict[tuple[str, str], str | None] = {}
         compiled: list[tuple[ArmyRecord, tuple[str, ...], Compiled | None]] = []
-        by_name: dict[str, list[Compiled]] = {}
-        for f in rules.faction_names():
-            kws = frozenset(k.upper() for k in rules.faction_keywords(f)) - _GENERIC
-            self._faction_kws[f] = kws | {f.upper()}
+        by_name: dict[str, list[tuple[tuple[str, ...], Compiled]]] = {}
+        self._factions = _faction_keys(rules)
+        self._limits: dict[tuple[str, str], Mapping[str, Any] | None] = {}
+        self._gaps: dict[tuple[str, str], tuple[str, ...]] = {}
         for record in rules.records():
             if not isinstance(record, Stratagem | Enhancement | DetachmentRule | ArmyRule):
                 continue
             factions = rules.factions_for(record)
             raw = rules.effect_of(record)
             effect = None if raw is None else raw.get("effect")
-            entry = None if effect is None else compile_effect(effect, record.name,
-                                                               rules.ability)
+            entry = None if effect is None else name_options(
+                record.name, compile_effect(effect, record.name, rules.ability))
             compiled.append((record, factions, entry))
             self._behavior[(record.record, record.key or "")] = (raw or {}).get("behavior")
+            limit = (raw or {}).get("applies_to")
+            if isinstance(record, Enhancement) and _reaches_others(effect):
+                limit = None  # the bearer's keywords, not those of the units it buffs
+            self._limits[(record.record, record.key or "")] = limit
+            self._gaps[(record.record, record.key or "")] = note_gaps(
+                (raw or {}).get("community_notes"))
             if entry is not None:
-                by_name.setdefault(f"{record.record}/{normalise(record.name)}", []).append(entry)
-        self._every = frozenset().union(*self._faction_kws.values())
+                by_name.setdefault(f"{record.record}/{normalise(record.name)}", []).append(
+                    (factions, entry))
         for record, factions, entry in compiled:
-            borrowed = entry is None and self._borrow(by_name.get(
-                f"{record.record}/{normalise(record.name)}", []))
+            borrowed = entry is None and self._borrow([
+                c for fs, c in by_name.get(f"{record.record}/{normalise(record.name)}", [])
+                if self._family(fs) & self._family(factions)])
             self.entries.append(self._entry(
                 record, factions, entry or borrowed or Compiled(), entry is not None,
                 rules.target_restrictions(record), borrowed=bool(borrowed)))
@@ -247,10 +191,16 @@ class DatasetEffects:
                 self._index.setdefault(key, []).append(e)
             self._by_record[(e.record.record, e.record.key or "")] = e
 
+    def _family(self, factions: tuple[str, ...]) -> set[str]:
+        """The factions and their parents (a chapter's family is the Adeptus Astartes)."""
+        return self._factions.allowed(factions)
+
     @staticmethod
     def _borrow(others: list[Compiled]) -> Compiled | None:
-        """The effect of the same-named record of another detachment (Armour of Contempt
-        is one card in every detachment that has it), when every such record agrees."""
+        """The effect of the same-named record of another detachment of the same faction
+        or family (Armour of Contempt is one card in every Adeptus Astartes detachment
+        that has it), when every such record agrees; never another faction's (issue 24:
+        an Agents of the Imperium record does not borrow a Space Marine one)."""
         if not others:
             return None
         terms = {tuple(p.terms for p in c.parts) for c in others}
@@ -258,23 +208,28 @@ class DatasetEffects:
 
     def _entry(self, record: ArmyRecord,
                factions: tuple[str, ...], compiled: Compiled, has_effect: bool,
-               restrictions: Mapping[str, Any] | None, borrowed: bool = False
-               ) -> DatasetEffect:
+               restrictions: Mapping[str, Any] | None, borrowed: bool = False,
+               detachments: tuple[str, ...] | None = None) -> DatasetEffect:
         kind = _KINDS[record.record]
         usable = has_effect or borrowed
         status: Status = compiled.status if usable else "not modelled"
         reason = compiled.reason if usable else f"the dataset has no effect for this {kind}"
-        keywords = frozenset().union(*(self._faction_kws.get(f, frozenset()) for f in factions))
         label = " or ".join(f.upper() for f in factions) or "faction"
+        limits = (self._limits.get((record.record, record.key or "")), restrictions)
         record_conditions: dict[Owner, tuple[Condition, ...]] = {}
         for owner in ("attacker", "target"):
             conds: tuple[Condition, ...] = ()
-            if keywords:
-                conds = (_faction_condition(owner, keywords, self._every, label),)
-            record_conditions[owner] = conds + _restriction(owner, restrictions)
+            if any(f in self._factions.keywords for f in factions):
+                conds = self._factions.conditions(owner, factions, label)
+            record_conditions[owner] = conds + unit_limits(
+                owner, *limits, bearer=isinstance(record, Enhancement))
         phases = record.phases if isinstance(record, Stratagem) else ()
         combat_phases = tuple(p for p in phases if p in ("shooting", "fight"))
         source = getattr(record, "detachment", None) or ", ".join(factions) or "Core"
+        if detachments is None:
+            own = getattr(record, "detachment", None)
+            detachments = (own,) if own and own != "Core" else ()
+        gaps = self._gaps.get((record.record, record.key or ""), ()) if has_effect else ()
         terms = "; ".join(dict.fromkeys(p.terms for p in compiled.parts)) if \
             status == "modelled" else f"{status}: {reason}"
         named = NamedEffect(
@@ -282,11 +237,13 @@ class DatasetEffects:
             cp=record.cp if isinstance(record, Stratagem) else 0,
             phases=combat_phases or ("shooting", "fight"), rules=("11th",),
             conditions=(), terms=terms, section="15.01" if kind == "stratagem" else None,
-            apply=_Apply(record.name, compiled, status, reason, record_conditions, phases),
+            apply=RecordApply(record.name, compiled, status, reason, record_conditions, phases,
+                              detachments, gaps),
             parameter=" | ".join(compiled.options) or None, when_phases=phases,
             game_modes=self._rules.game_modes(record))
         behavior = self._behavior.get((record.record, record.key or ""))
-        return DatasetEffect(record, factions, compiled, has_effect, named, borrowed, behavior)
+        return DatasetEffect(record, factions, compiled, has_effect, named, borrowed, behavior,
+                             gaps)
 
     def _restrictions_of(self, entry: DatasetEffect) -> Mapping[str, Any] | None:
         return self._rules.target_restrictions(entry.record)
@@ -303,11 +260,13 @@ class DatasetEffects:
 
     # -- look-ups --
     def every_faction_keyword(self) -> frozenset[str]:
-        return self._every
+        return self._factions.every
 
     def find(self, name: str, detachment: str | None = None) -> DatasetEffect | None:
         """The record named ``name`` ("Armour of Contempt" or "Armour of Contempt (Gladius
-        Task Force)"): of several, the one of ``detachment``, else a modelled one."""
+        Task Force)"): of several, the one of ``detachment``; several that do the same
+        are one rule any of their factions may use; several that differ are resolved by
+        the scenario's army (``same_name``)."""
         found = self._index.get(normalise(name), [])
         if not found:
             return None
@@ -315,20 +274,48 @@ class DatasetEffects:
             mine = [e for e in found
                     if name_key(getattr(e.record, "detachment", "") or "") == name_key(detachment)]
             found = mine or found
-        rank = {"modelled": 0, "non-combat": 1, "not modelled": 2}
-        best = min(found, key=lambda e: rank[e.status])
-        same = [e for e in found if e.effect.terms == best.effect.terms]
+        groups: dict[tuple[str, str], list[DatasetEffect]] = {}
+        for e in found:
+            groups.setdefault((e.status, e.effect.terms), []).append(e)
+        merged = [self._merge(name, same) for same in groups.values()]
+        if len(merged) == 1:
+            return merged[0]
+        key = (normalise(name), ("?", *(e.record.key or "" for e in found)))
+        if key not in self._merged:
+            self._merged[key] = self._same_name(name, [
+                (m, same) for m, same in zip(merged, groups.values(), strict=True)])
+        return self._merged[key]
+
+    def _merge(self, name: str, same: list[DatasetEffect]) -> DatasetEffect:
+        """Records of one name that do the same (Armour of Contempt in every detachment
+        that has it): one rule any of their factions and detachments may use."""
+        best = same[0]
         factions = tuple(dict.fromkeys(f for e in same for f in e.factions))
-        if len(same) == 1 or factions == best.factions:
+        if len(same) == 1:
             return best
-        # one name, one effect, several detachments (Armour of Contempt): any of their
-        # factions may use it
-        key = (normalise(name), factions)
+        dets = tuple(dict.fromkeys(d for e in same if (d := getattr(
+            e.record, "detachment", None)) and d != "Core"))
+        key = (normalise(name), factions + dets)
         if key not in self._merged:
             self._merged[key] = self._entry(best.record, factions, best.compiled,
                                             best.has_effect, self._restrictions_of(best),
-                                            best.borrowed)
+                                            best.borrowed, dets)
         return self._merged[key]
+
+    def _same_name(self, name: str,
+                   groups: list[tuple[DatasetEffect, list[DatasetEffect]]]) -> DatasetEffect:
+        first = groups[0][0]
+        phases = tuple(dict.fromkeys(p for g, _ in groups for p in g.effect.phases))
+        cps = {g.effect.cp for g, _ in groups}
+        named = replace(first.effect, source="several detachments or factions",
+                        phases=phases, cp=cps.pop() if len(cps) == 1 else 0,
+                        terms="one of: " + " | ".join(
+                            f"{candidate_label(e)}: {g.effect.terms}" for g, es in groups
+                            for e in es[:1]),
+                        apply=SameName(name, groups, self._factions), parameter=" | ".join(
+                            dict.fromkeys(o for g, _ in groups for o in g.compiled.options))
+                        or None)
+        return replace(first, effect=named)
 
     def of_record(self, record: object) -> DatasetEffect | None:
         """The named effect built from this dataset record (``tactica rule`` shows its
@@ -377,13 +364,14 @@ class DatasetEffects:
         return list(dict.fromkeys(e.record.name for e in self.entries))
 
     def coverage(self) -> dict[str, Counter[str]]:
-        """Per faction (every faction that may use a record): records and statuses."""
+        """Per faction (every faction that may use a record): records and what they do
+        (``coverage_class``: modelled in full, partly, non-combat, not modelled)."""
         out: dict[str, Counter[str]] = {}
         for e in self.entries:
             for f in e.factions or ("Core",):
                 c = out.setdefault(f, Counter())
                 c["records"] += 1
-                c[e.status] += 1
+                c[e.coverage_class] += 1
                 c["with effect"] += int(e.has_effect)
                 c["borrowed"] += int(e.borrowed)
                 c["not modelled (with effect)"] += int(e.has_effect and e.status ==
@@ -394,6 +382,14 @@ class DatasetEffects:
         out: Counter[str] = Counter()
         for e in self.entries:
             out.update(e.compiled.unknown)
+        return out
+
+    def unread_keys(self) -> Counter[str]:
+        """Modifier keys of combat leaves no reader understands, with how many records
+        have them (each such record lists them under ``not_calculated``)."""
+        out: Counter[str] = Counter()
+        for e in self.entries:
+            out.update(set(e.compiled.unread))
         return out
 
 

@@ -150,6 +150,15 @@ class DatasetRules:
                 return tuple(f.get("keywords") or ())
         return ()
 
+    def parent_of(self, faction: str) -> str | None:
+        """The name of the faction ``faction`` (by name) is a sub-faction of (Adeptus
+        Astartes for Blood Angels), or ``None``."""
+        for f in self._faction.values():
+            if name_key(f["name"]) == name_key(faction):
+                parent = f.get("parent_faction_id")
+                return self.faction_name(parent) if parent else None
+        return None
+
     def _ability(self, aid: str | None) -> Raw | None:
         return None if aid is None else self._abilities.get(aid)
 

@@ -1,0 +1,168 @@
+"""Benchmark: the meta table (``tactica meta``, ``tactica.meta``).
+
+1. **Presets**: every library unit (each edition) x the ten presets x both phases, in
+   this process: CPU time (``time.process_time``) of the whole table after the library is
+   loaded and one untimed warm-up partition, split into building the matchups' scenarios
+   (fielding the units, ``tactica.calculator.prepare``), the batch calls
+   (``tactica.calculate_many``, per matchup: the median over the batches of a batch's
+   time / the rows it answers) and writing the Parquet files; and the matchups shared
+   (computed once for several rows).
+2. **Unit x unit**: every library unit against every library unit, both phases, 11th
+   edition, no effects, on a Dask local cluster of 1 and then 2 worker processes (wall
+   time, cluster start-up included and stated apart): measured on every ``--stride``-th
+   attacker unit (a stated fraction) and extrapolated to all attackers.
+
+Run ``python benchmarks/bench_meta.py`` (``--no-write``, ``--stride N``, ``--skip-units``):
+prints a markdown block and writes it into ``benchmarks/README.md`` between
+``<!-- meta:start -->`` and ``<!-- meta:end -->``. Times are reported, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from readme import write_section
+
+from tactica.calculator import prepare
+from tactica.combat import calculate_many
+from tactica.library import Library, load_library
+from tactica.meta import Selection, plan, run, select_units
+from tactica.meta import compute as meta_compute
+from tactica.meta.table import parquet_bytes
+
+
+class _Timed:
+    """Wraps ``prepare`` and ``calculate_many`` in ``tactica.meta.compute`` to time them."""
+
+    def __init__(self) -> None:
+        self.prepare = 0.0
+        self.batches: list[tuple[float, int]] = []  # (CPU seconds, scenarios in the batch)
+
+    def install(self) -> None:
+        def timed_prepare(*a: object, **k: object) -> object:
+            t0 = time.process_time()
+            try:
+                return prepare(*a, **k)  # type: ignore[arg-type]
+            finally:
+                self.prepare += time.process_time() - t0
+
+        def timed_many(base: object, **k: object) -> object:
+            t0 = time.process_time()
+            out = calculate_many(base, **k)  # type: ignore[arg-type]
+            self.batches.append((time.process_time() - t0, len(out)))
+            return out
+
+        meta_compute.prepare = timed_prepare  # type: ignore[assignment]
+        meta_compute.calculate_many = timed_many  # type: ignore[assignment]
+
+
+def presets(lib: Library) -> list[str]:
+    units = select_units(lib)
+    sel = Selection(attackers=units, targets=tuple(p.name for p in lib.presets()))
+    parts = plan(sel, lib)
+    meta_compute.compute_partition(sel, parts[0], lib)  # warm-up
+    timer = _Timed()
+    timer.install()
+    gc.collect()
+    gc.freeze()
+    rows = 0
+    write = 0.0
+    start = time.process_time()
+    for part in parts:
+        got = meta_compute.compute_partition(sel, part, lib)
+        t0 = time.process_time()
+        parquet_bytes(got, sel, part)
+        write += time.process_time() - t0
+        rows += len(got)
+    total = time.process_time() - start
+    computed = sum(n for _, n in timer.batches)
+    batch = sum(t for t, _ in timer.batches)
+    per_row = rows / max(computed, 1)  # rows answered per computed scenario
+    median = statistics.median(t / n / per_row for t, n in timer.batches if n)
+    return [
+        f"- {len(units)} units, {len(parts)} partitions: {rows:,} rows (unit-edition x 10 "
+        f"presets x 2 phases); {computed:,} distinct scenarios computed "
+        f"({rows - computed:,} rows shared an identical scenario or were refused)",
+        f"- **{total:.1f} s CPU** in all ({total / rows * 1e3:.2f} ms a row): building the "
+        f"scenarios (fielding, `prepare`) {timer.prepare:.1f} s, the batch calls "
+        f"{batch:.1f} s, Parquet {write:.2f} s, the rest (dedupe keys, rows) "
+        f"{total - timer.prepare - batch - write:.1f} s",
+        f"- batch cost per row: median {median * 1e3:.3f} ms over the "
+        f"{len(timer.batches):,} `calculate_many` calls (a call's time / the rows it "
+        f"answers), mean {batch / rows * 1e3:.3f} ms",
+    ]
+
+
+def unit_by_unit(lib: Library, stride: int) -> list[str]:
+    units = select_units(lib)
+    eleventh = tuple(u for u in units if any(s.rules == "11th"
+                                             for s in lib.datasheet_versions(u)))
+    sample = eleventh[::stride]
+    lines = [f"- sample: every {stride}th unit as attacker ({len(sample)} of "
+             f"{len(eleventh)}), against all {len(eleventh)} units, both phases, 11th"]
+    times = {}
+    for workers in (1, 2):
+        sel = Selection(attackers=sample, targets=eleventh, editions=("11th",),
+                        partition_size=1)
+        with tempfile.TemporaryDirectory() as folder:
+            t0 = time.perf_counter()
+            report = run(sel, folder, mode="local", workers=workers, lib=lib)
+            wall = time.perf_counter() - t0
+            rows = sum(1 for _ in Path(folder).glob("part-*.parquet"))
+            from tactica.meta import load
+
+            n = len(load(folder))
+        computing = report.seconds - report.startup
+        times[workers] = (computing, n)
+        lines.append(f"- {workers} worker{'s' if workers > 1 else ''}: {n:,} rows "
+                     f"({rows} files) in {wall:.0f} s wall, of which {report.startup:.0f} s "
+                     f"starting the cluster and {computing:.0f} s computing: "
+                     f"{n / computing:,.0f} rows/s")
+    (s1, n1), (s2, _) = times[1], times[2]
+    full = len(eleventh) * len(eleventh) * 2
+    per_million = s2 / n1 * 1e6
+    lines += [
+        f"- speed-up 1 -> 2 workers: **{s1 / s2:.2f}x** (computing time; machine shared, "
+        f"load average {os.getloadavg()[0]:.1f})",
+        f"- extrapolated: the full table ({len(eleventh):,} x {len(eleventh):,} x 2 = "
+        f"{full:,} matchups) ~{full / n1 * s2 / 3600:.1f} h on 2 workers "
+        f"(~{per_million / 60:.0f} min per million matchups); not run in full here",
+    ]
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--stride", type=int, default=100)
+    parser.add_argument("--skip-units", action="store_true")
+    args = parser.parse_args(argv)
+    lib = load_library()
+    lib.datasheets()
+    head = [f"Run {time.strftime('%Y-%m-%d')} on {platform.machine()}, {os.cpu_count()} "
+            f"cpu, Python {platform.python_version()}; `python benchmarks/bench_meta.py"
+            f"{' --stride ' + str(args.stride) if args.stride != 100 else ''}`. One run on "
+            f"a shared machine (load average {os.getloadavg()[0]:.1f} at the start).", "",
+            "Every unit x the 10 presets x both phases, in-process:", ""]
+    lines = head + presets(lib)
+    if not args.skip_units:
+        lines += ["", "Every unit x every unit (Dask local cluster):", "",
+                  *unit_by_unit(lib, args.stride)]
+    block = "\n".join(lines)
+    print(block)
+    if not args.no_write:
+        write_section("meta", block, appended="## The meta table (`benchmarks/bench_meta.py`)"
+                      "\n\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,20 @@
+"""tactica for AI assistants: a Model Context Protocol server over the same core as the
+command line and the web app (``tactica mcp``; ``docs/mcp.md``).
+
+The package is ``tactica.assistant`` so that it is never mistaken for the official SDK's
+``mcp`` package, on which it is built. A shell like ``tactica.cli`` and ``tactica.web``:
+each tool parses its arguments, calls one function of the core and formats its answer
+(``tools``); the server bounds every call in size and time (``server``).
+
+>>> from tactica.assistant import TOOLS
+>>> [t.name for t in TOOLS]
+['simulate_combat', 'calculate', 'lookup_unit', 'lookup_rule', 'list_units', 'validate_list']
+"""
+
+from __future__ import annotations
+
+from .server import Limits, create_server
+from .tools import TOOLS
+from .transport import run_http, run_stdio
+
+__all__ = ["TOOLS", "Limits", "create_server", "run_http", "run_stdio"]

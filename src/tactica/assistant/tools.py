@@ -1,0 +1,273 @@
+"""The tools: each parses its arguments (``arguments``), calls one function of the core
+and formats what it returns as a JSON document. No rule is decided here.
+
+=================  ========================================================================
+tool               core function
+=================  ========================================================================
+calculate          ``tactica.calculate`` (scenario or sequence document)
+simulate_combat    ``tactica.calculate`` on the document built from the names, then
+                   ``tactica.summary.headline``
+lookup_unit        ``Library.datasheet``
+lookup_rule        ``tactica.lookup.rule_entries``
+list_units         ``tactica.lookup.find_units``
+validate_list      ``tactica.army.parse_roster`` then ``tactica.army.validate``
+=================  ========================================================================
+
+A handler raises the core's own errors (``ValueError``, ``LookupError``); the server turns
+them into one-line tool errors (``tactica.assistant.server``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from ..library import Library
+from .arguments import (
+    MAX_TRIALS,
+    CalculateArgs,
+    ListUnitsArgs,
+    LookupRuleArgs,
+    LookupUnitArgs,
+    SimulateArgs,
+    ValidateListArgs,
+    calculate_schema,
+)
+
+__all__ = ["TOOLS", "ToolSpec"]
+
+Document = dict[str, Any]
+
+_READ_ONLY = ("Read-only: it computes or looks up, and changes nothing. A refusal is a "
+              "tool error of one line, starting 'error:', naming the argument or field "
+              "and what is allowed (an unknown name lists close names).")
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool: its name, its description for the model, its argument model, the input
+    schema (the argument model's, unless given) and its handler."""
+
+    name: str
+    title: str
+    description: str
+    arguments: type[BaseModel]
+    run: Callable[[Any, Library], Document]
+    schema: Callable[[], dict[str, Any]] | None = None
+
+    def describe(self) -> str:
+        """The description, the standard targets' names filled in (``PRESETS``)."""
+        if "PRESETS" not in self.description:
+            return self.description
+        from ..facts import load_presets
+
+        names = ", ".join(f"{p.name} ({p.unit})" for p in load_presets())
+        return self.description.replace("PRESETS", names)
+
+    def input_schema(self) -> dict[str, Any]:
+        return self.schema() if self.schema is not None else \
+            self.arguments.model_json_schema()
+
+
+def _bounded_trials(document: Document) -> None:
+    """A Monte Carlo document asks for at most ``MAX_TRIALS`` trials."""
+    trials = document.get("trials")
+    if isinstance(trials, int) and not isinstance(trials, bool) and trials > MAX_TRIALS:
+        raise ValueError(f"trials: at most {MAX_TRIALS:,} trials per call (asked for "
+                         f"{trials:,})")
+
+
+def calculate(args: CalculateArgs, library: Library) -> Document:
+    """The result document of a scenario or a sequence."""
+    from .. import calculate as compute
+
+    _bounded_trials(args.document)
+    result = compute(args.document, library)
+    return result.model_dump(mode="json")
+
+
+# --- simulate_combat -----------------------------------------------------------------------
+
+
+def _ref(value: Any) -> Document:
+    if isinstance(value, str):
+        return {"unit": value}
+    dumped: Document = value.model_dump(exclude_defaults=True)
+    return dumped
+
+
+def _effects(entries: tuple[Any, ...]) -> list[Any]:
+    return [e if isinstance(e, str) else e.model_dump(exclude_defaults=True) for e in entries]
+
+
+def simulate_document(args: SimulateArgs) -> Document:
+    """The scenario (one phase) or sequence (a turn) document the arguments describe."""
+    context = args.context.model_dump(mode="json", exclude_defaults=True)
+    effects = _effects(args.effects)
+    common: Document = {"rules": args.rules, "method": args.method}
+    if args.method == "monte-carlo":
+        common.update(trials=args.trials, seed=args.seed)
+    attacker, target = _ref(args.attacker), _ref(args.defender)
+    if len(args.phases) == 1:
+        return {**common, "phase": args.phases[0], "attacker": attacker, "target": target,
+                "context": context, "effects": effects}
+    steps: list[Document] = []
+    for phase in args.phases:
+        if phase == "charge":
+            if args.charge_distance is None:
+                raise ValueError("charge_distance: a charge needs the inches to the target")
+            steps.append({"phase": "charge", "unit": attacker["unit"],
+                          "distance": args.charge_distance})
+            continue
+        ctx = {**context, "charged": True} if phase == "fight" and "charge" in args.phases \
+            else context
+        step: Document = {"phase": phase, "attacker": attacker, "context": ctx}
+        if phase in args.effects_by_phase:
+            step["effects"] = _effects(args.effects_by_phase[phase])
+        steps.append(step)
+    if args.charge_distance is not None and "charge" not in args.phases:
+        raise ValueError("charge_distance: add \"charge\" to phases")
+    return {**common, "target": target, "steps": steps}
+
+
+def _fielded(result: Any) -> list[str]:
+    resolved = [result.resolved] if result.resolved is not None else []
+    resolved += [s.resolved for s in getattr(result, "steps", ()) if s.resolved is not None]
+    out = [m for r in resolved for m in (*r.attacker_models, *r.target_models)]
+    out += [f"default: {d}" for r in resolved for d in r.defaults]
+    return list(dict.fromkeys(out))
+
+
+def simulate_combat(args: SimulateArgs, library: Library) -> Document:
+    """The headline figures of one unit attacking another (module text)."""
+    from .. import calculate as compute
+    from ..summary import headline
+
+    document = simulate_document(args)
+    try:
+        result = compute(document, library)
+    except ValueError as exc:  # the document calls the defender "target"
+        text = str(exc)
+        if text.startswith("target"):
+            text = "defender" + text.removeprefix("target")
+        raise ValueError(text) from None
+    out: Document = {"headline": headline(result).model_dump(mode="json"),
+                     "fielded": _fielded(result), "document": document}
+    if args.full_result:
+        out["result"] = result.model_dump(mode="json")
+    return out
+
+
+# --- look-ups ------------------------------------------------------------------------------
+
+
+def lookup_unit(args: LookupUnitArgs, library: Library) -> Document:
+    sheet = library.datasheet(args.name, args.rules)
+    out: Document = {"datasheet": sheet.model_dump(mode="json")}
+    if args.rules is not None and sheet.rules != args.rules:
+        out["note"] = (f"the library has no {args.rules}-edition datasheet for "
+                       f"{sheet.name}; this is the {sheet.rules}-edition one")
+    return out
+
+
+def lookup_rule(args: LookupRuleArgs, library: Library) -> Document:
+    from ..lookup import rule_entries
+
+    found = rule_entries(args.name, args.rules, library)
+    return {"rules": [e.model_dump(mode="json") for e in found]}
+
+
+def list_units(args: ListUnitsArgs, library: Library) -> Document:
+    from ..lookup import find_units
+
+    sheets = find_units(library, args.faction, args.keyword, args.rules)
+    page = sheets[args.offset:args.offset + args.limit]
+    rows = [{"name": d.name, "rules": d.rules, "faction_keywords": list(d.faction_keywords),
+             "keywords": list(d.keywords),
+             "models": [sum(c.min for c in d.composition), sum(c.max for c in d.composition)]
+             if d.composition else None}
+            for d in page]
+    return {"total": len(sheets), "offset": args.offset, "units": rows}
+
+
+def validate_list(args: ValidateListArgs, library: Library) -> Document:
+    from ..army import parse_roster, validate
+
+    roster = parse_roster(args.text, args.format, library=library)
+    checked = validate(roster, library)
+    prices = checked.prices
+    return {
+        "legal": checked.legal, "name": roster.name, "faction": roster.faction,
+        "detachments": list(roster.detachments), "battle_size": roster.size,
+        "rules": roster.rules, "total": prices.total, "limit": prices.limit,
+        "violations": [v.model_dump(mode="json") for v in checked.violations],
+        "units": [{"name": u.name, "datasheet": u.datasheet, "models": u.models,
+                   "points": u.total, "notes": list(u.notes)} for u in prices.units],
+        "detachment_points": checked.detachment_points,
+        "detachment_budget": checked.detachment_budget, "notes": list(roster.notes)}
+
+
+# --- the registry --------------------------------------------------------------------------
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "simulate_combat", "Simulate one unit attacking another",
+        "The odds of one Warhammer 40,000 unit attacking another, both named from the "
+        "library (about 1,100 datasheets; 11th edition by default): the attacker with its "
+        "size, wargear, attached leaders and chosen weapons, the defender (a unit, or a "
+        "standard target: PRESETS), the phase or a turn (shooting, charge, "
+        "fight), the circumstances and rules by name (stratagems, detachment rules, "
+        "enhancements). Returns the headline figures, computed exactly (every die "
+        "enumerated, not sampled): expected models destroyed, P(defender destroyed), "
+        "expected damage, the median and 10-90% band of each, the weapons used, the "
+        "rules the figures leave out ('not_calculated': always read and report them), "
+        "the units as fielded, and the scenario document it computed (reusable with "
+        "'calculate'); with full_result the whole result document. A problem too large "
+        "to compute exactly is refused with 'use method monte-carlo'. " + _READ_ONLY,
+        SimulateArgs, simulate_combat),
+    ToolSpec(
+        "calculate", "Calculate a scenario or a turn",
+        "Compute a tactica scenario document (attacker weapon lines or a library unit, "
+        "target model groups or a library unit, phase, context, effects) or a sequence "
+        "document (a turn: steps of shooting, charging and fighting against one target) "
+        "and return the full result document: distributions (pmf and mean) of attacks, "
+        "hits, wounds, unsaved wounds, damage and models destroyed, P(unit destroyed), "
+        "per-weapon summaries, stage-by-stage explanations, notes and 'not_calculated' "
+        "(the rules in play that the numbers leave out: always report them). Exact "
+        "unless method is monte-carlo. Too large for exact: refused with 'use method "
+        "monte-carlo'. " + _READ_ONLY,
+        CalculateArgs, calculate, calculate_schema),
+    ToolSpec(
+        "lookup_unit", "Look up a datasheet",
+        "A unit's datasheet from the library: profiles (M, T, Sv, W, Ld, OC, invulnerable "
+        "save), weapons and their profiles, abilities with their text, keywords, unit "
+        "composition, wargear options, leader attachments and points. Names match "
+        "ignoring case, accents and punctuation. " + _READ_ONLY,
+        LookupUnitArgs, lookup_unit),
+    ToolSpec(
+        "lookup_rule", "Look up a rule",
+        "Every stratagem, enhancement, detachment rule, army rule, core rule or "
+        "datasheet ability with this name: its text, CP cost, phases, points, detachment "
+        "or faction, and 'calculator': whether tactica's calculator models it (and what "
+        "it does in the numbers) or why not. " + _READ_ONLY,
+        LookupRuleArgs, lookup_rule),
+    ToolSpec(
+        "list_units", "List units",
+        "The library's units, optionally one faction's and only those with a keyword "
+        "(e.g. faction \"Genestealer Cults\", keyword \"Character\"): name, rules edition, "
+        "faction keywords, keywords and the unit's size range, with the total count "
+        "(page with offset and limit). " + _READ_ONLY,
+        ListUnitsArgs, list_units),
+    ToolSpec(
+        "validate_list", "Check an army list",
+        "Read an army list (the Warhammer 40,000 app's text export, New Recruit JSON or "
+        "text, WTC, List Forge, Rosterizer, tactica JSON; the format is detected), price "
+        "it unit by unit and check every army-building rule: 'legal' (no error), the "
+        "total and the limit, and each violation with its code, severity, unit, sentence "
+        "and the rule cited. A line that cannot be read is refused naming the line. "
+        + _READ_ONLY,
+        ValidateListArgs, validate_list),
+)

@@ -1,0 +1,45 @@
+"""How the server is reached: over stdin/stdout (an assistant starts ``tactica mcp`` as
+a subprocess; the default) or over streamable HTTP (``tactica mcp --http``), both from
+the SDK.
+
+Over HTTP the SDK's own guards apply: requests whose Host or Origin is not localhost are
+refused when listening on a loopback address (DNS rebinding), a request body is at most
+``MAX_ARGUMENT_BYTES`` plus the protocol's envelope, idle sessions expire; uvicorn caps
+connections and idle keep-alives as ``tactica serve`` does.
+"""
+
+from __future__ import annotations
+
+import anyio
+
+from .server import MAX_ARGUMENT_BYTES, Limits, create_server
+
+__all__ = ["run_http", "run_stdio"]
+
+#: The protocol's envelope around a tool call's arguments.
+_ENVELOPE = 16 * 1024
+
+
+def run_stdio(limits: Limits | None = None) -> None:
+    """Serve one assistant over stdin/stdout until it closes them."""
+    from mcp.server.stdio import stdio_server
+
+    server = create_server(limits)
+
+    async def serve() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(serve)
+
+
+def run_http(host: str = "127.0.0.1", port: int = 8765,
+             limits: Limits | None = None) -> None:
+    """Serve over streamable HTTP at ``http://HOST:PORT/mcp``."""
+    import uvicorn
+
+    server = create_server(limits)
+    app = server.streamable_http_app(host=host,
+                                     max_request_body_size=MAX_ARGUMENT_BYTES + _ENVELOPE)
+    uvicorn.run(app, host=host, port=port, log_level="warning", limit_concurrency=256,
+                timeout_keep_alive=5)

@@ -1,0 +1,202 @@
+"""``tactica matchup MY_LIST ENEMY_LIST`` and ``tactica plan MY_LIST ENEMY_LIST``: army
+against army (``tactica.plan``), thin: options in, the core's answer out as a table, JSON,
+CSV or a picture.
+
+Each list is a list file in any format tactica reads, or unit names
+(``"Intercessor Squad:10+Lieutenant, Hellblaster Squad"``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..library import load_library
+from ..model.common import RulesVersion
+from ..plan import Conditions, Matchup, Plan, matchup, plan
+from ..plan.plot import VALUES, cell_value, plot_matchup
+from .errors import fail
+
+__all__ = ["matchup_command", "plan_command"]
+
+MyList = Annotated[str, typer.Argument(metavar="MY_LIST", help="my army: a list file (app "
+                                       "text, New Recruit, WTC, List Forge...) or unit "
+                                       "names, e.g. \"Intercessor Squad:10, Lieutenant\"")]
+EnemyList = Annotated[str, typer.Argument(metavar="ENEMY_LIST",
+                                          help="the enemy army, the same way")]
+Json = Annotated[bool, typer.Option("--json", help="machine-readable output")]
+Charge = Annotated[float | None, typer.Option(
+    "--charge", min=0, max=48, help="fights happen after a charge of this many inches "
+    "(the values are weighed by the chance the charge reaches)")]
+Stationary = Annotated[bool, typer.Option("--stationary", help="the shooters remained "
+                                          "stationary (Heavy)")]
+HalfRange = Annotated[bool, typer.Option("--half-range", help="targets within half range "
+                                         "(Rapid Fire, Melta)")]
+Cover = Annotated[bool, typer.Option("--cover", help="targets have the Benefit of Cover")]
+Stratagem = Annotated[list[str] | None, typer.Option(
+    "--stratagem", help="a stratagem or other rule for one unit: \"UNIT=NAME\" "
+    "(repeatable; applied where its conditions hold)")]
+Rules = Annotated[RulesVersion, typer.Option("--rules", help="rules version for unit "
+                                             "names (a list states its own)")]
+
+
+def _conditions(charge: float | None, stationary: bool, half_range: bool, cover: bool,
+                stratagems: list[str] | None) -> Conditions:
+    named: dict[str, tuple[str, ...]] = {}
+    for text in stratagems or ():
+        unit, sep, name = text.partition("=")
+        if not sep or not unit.strip() or not name.strip():
+            fail(f"--stratagem {text!r}: write UNIT=NAME, e.g. \"Dark Reapers=Fire "
+                 "Overwatch\"")
+        named[unit.strip()] = (*named.get(unit.strip(), ()), name.strip())
+    return Conditions(charge=charge, stationary=stationary, half_range=half_range,
+                      cover=cover, stratagems=named)
+
+
+def _fmt(value: float, what: str) -> str:
+    return f"{value:.0%}" if what == "destroy" else f"{value:.1f}"
+
+
+def _grid_table(m: Matchup, side: str, phase: str, what: str) -> tuple[Table, list[str]]:
+    grid = m.grids[(side, phase)]  # type: ignore[index]
+    attackers, defenders = m.attackers(side), m.defenders(side)  # type: ignore[arg-type]
+    who = "My units" if side == "mine" else "The enemy's units"
+    table = Table(title=f"{who}, {phase}: {VALUES[what][1]}", box=box.SIMPLE_HEAD,
+                  title_justify="left")
+    table.add_column("unit (points)", no_wrap=True)
+    for j, _ in enumerate(defenders.units, 1):
+        table.add_column(f"T{j}", justify="right", no_wrap=True, min_width=5)
+    notes: list[str] = []
+    values = [v for row in grid for c in row if (v := cell_value(c, what)) is not None]
+    top = max(values, default=0.0) or 1.0
+    for unit, row in zip(attackers.units, grid, strict=True):
+        cells: list[Text | str] = []
+        for c in row:
+            v = cell_value(c, what)
+            if v is None:
+                cells.append(Text("-", style="dim"))
+                why = f"{unit.label} ({c.status}): {c.reason}"
+                if why not in notes:
+                    notes.append(why)
+            else:
+                share = v / top
+                style = "bold green" if share > 0.66 else "yellow" if share > 0.33 else ""
+                cells.append(Text(_fmt(v, what), style=style))
+        table.add_row(f"{unit.label} ({unit.points})", *cells)
+    return table, notes
+
+
+def matchup_command(
+    mine: MyList, enemy: EnemyList,
+    phase: Annotated[list[str] | None, typer.Option(
+        "--phase", help="shooting and/or fight (default: both)")] = None,
+    side: Annotated[str, typer.Option("--side", help="mine, enemy or both")] = "both",
+    value: Annotated[str, typer.Option("--value", help="what the table shows: points, "
+                                       "per100, models, destroy or damage")] = "points",
+    charge: Charge = None, stationary: Stationary = False, half_range: HalfRange = False,
+    cover: Cover = False, stratagem: Stratagem = None, rules: Rules = "11th",
+    json_out: Json = False,
+    csv_out: Annotated[bool, typer.Option("--csv", help="one CSV row per cell")] = False,
+    plot: Annotated[Path | None, typer.Option("--plot", help="draw the matrix into "
+                                              "FILE.png or FILE.svg")] = None,
+) -> None:
+    """Every unit of my army against every unit of the enemy's, and theirs against mine:
+    shooting and fight, exactly (points destroyed, per 100 points, models, P(destroy))."""
+    phases = tuple(dict.fromkeys(phase or ("shooting", "fight")))
+    if any(p not in ("shooting", "fight") for p in phases):
+        fail(f"--phase {', '.join(phases)}: the phases are shooting and fight")
+    if side not in ("mine", "enemy", "both"):
+        fail(f"--side {side}: write mine, enemy or both")
+    if value not in VALUES:
+        fail(f"--value {value}: one of {', '.join(VALUES)}")
+    sides = ("mine", "enemy") if side == "both" else (side,)
+    m = matchup(mine, enemy, phases=phases, sides=sides,  # type: ignore[arg-type]
+                conditions=_conditions(charge, stationary, half_range, cover, stratagem),
+                library=load_library(), rules=rules)
+    if plot is not None:
+        plot_matchup(m, plot, value)
+    if json_out:
+        typer.echo(json.dumps(m.to_json(), indent=2))
+        return
+    if csv_out:
+        typer.echo(m.to_csv(), nl=False)
+        return
+    out = Console(highlight=False, soft_wrap=False, width=max(120, Console().width))
+    out.print(f"{m.mine.name} ({m.mine.points} pts) against {m.enemy.name} "
+              f"({m.enemy.points} pts)", markup=False)
+    for (s, p) in m.grids:
+        table, notes = _grid_table(m, s, p, value)
+        out.print(table)
+        targets = m.defenders(s).units
+        out.print("  " + "; ".join(f"T{j} {u.label} ({u.points})"
+                                   for j, u in enumerate(targets, 1)), markup=False)
+        for n in notes:
+            out.print(f"  - {n}", markup=False)
+    if plot is not None:
+        out.print(f"picture: {plot}", markup=False)
+
+
+def _volleys(title: str, p: Plan, naive: bool) -> Table:
+    table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left")
+    for col, just in (("target", "left"), ("units firing, in order", "left"),
+                      ("points", "right"), ("models", "right"), ("P(destroy)", "right")):
+        table.add_column(col, justify=just)  # type: ignore[arg-type]
+    for v in p.naive_volleys if naive else p.volleys:
+        table.add_row(v.target, ", then ".join(v.order), f"{v.outcome.points:.1f}",
+                      f"{v.outcome.models:.2f}", f"{v.outcome.p_destroyed:.0%}")
+    return table
+
+
+def plan_command(
+    mine: MyList, enemy: EnemyList,
+    forbid: Annotated[list[str] | None, typer.Option(
+        "--forbid", help="\"MY UNIT>ENEMY UNIT\": that unit cannot shoot that target (out "
+        "of range, not visible, engaged); repeatable")] = None,
+    destroy: Annotated[list[str] | None, typer.Option(
+        "--destroy", help="maximise the chance to destroy this enemy unit (repeatable; "
+        "then the points)")] = None,
+    objective: Annotated[str, typer.Option(
+        "--objective", help="points (expected points destroyed) or threat (the enemy's "
+        "expected points destroyed next turn, removed)")] = "points",
+    stationary: Stationary = False, half_range: HalfRange = False, cover: Cover = False,
+    stratagem: Stratagem = None, rules: Rules = "11th", json_out: Json = False,
+) -> None:
+    """The shooting plan: each of my shooting units at one enemy unit, to destroy the most
+    points (exact, overkill counted), beside the naive plan."""
+    if objective not in ("points", "threat"):
+        fail(f"--objective {objective}: points or threat")
+    pairs = []
+    for text in forbid or ():
+        a, sep, t = text.partition(">")
+        if not sep or not a.strip() or not t.strip():
+            fail(f"--forbid {text!r}: write \"MY UNIT>ENEMY UNIT\"")
+        pairs.append((a.strip(), t.strip()))
+    p = plan(mine, enemy, conditions=_conditions(None, stationary, half_range, cover,
+                                                 stratagem),
+             forbidden=pairs, destroy=destroy or (), objective=objective,  # type: ignore[arg-type]
+             library=load_library(), rules=rules)
+    if json_out:
+        typer.echo(json.dumps(p.to_json(), indent=2))
+        return
+    out = Console(highlight=False, soft_wrap=False, width=max(100, Console().width))
+    out.print(f"Objective: {p.objective}", markup=False)
+    out.print(_volleys(f"The plan: {p.points:.1f} points destroyed", p, False))
+    out.print(_volleys(f"The naive plan (each unit at its own best target): "
+                       f"{p.naive_points:.1f} points destroyed", p, True))
+    if p.optimal:
+        how = f"the best of all {p.assignments} assignments (exhaustive search)"
+    else:
+        how = (f"integer programme and local search over {p.assignments:.3g} assignments; "
+               f"bound {p.bound:.1f}, gap {p.gap:.1f}")
+    out.print(f"Method: {how}; {p.steps} attacks computed exactly.", markup=False)
+    for unit, why in p.idle.items():
+        out.print(f"  - {unit} does not shoot: {why}", markup=False)
+    for n in p.notes:
+        out.print(f"  - {n}", markup=False)

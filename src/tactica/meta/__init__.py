@@ -1,0 +1,16 @@
+"""The meta table: every unit against every target, both phases, as data.
+
+``run(selection, folder)`` computes the table (partitioned Parquet, ``tactica.meta.table``)
+in-process or on Dask distributed (``tactica.meta.run``); ``load(folder)`` reads it as a
+pandas DataFrame, ``query(folder, sql)`` with DuckDB, ``tactica.meta.plot`` draws it.
+Every row is reproduced by ``tactica.calculate(scenario_of(row))``.
+"""
+
+from .compute import Row, scenario_of
+from .query import query
+from .run import RunReport, run
+from .table import SCHEMA, load
+from .tasks import Partition, Selection, plan, select_units
+
+__all__ = ["SCHEMA", "Partition", "Row", "RunReport", "Selection", "load", "plan", "query",
+           "run", "scenario_of", "select_units"]

@@ -1,0 +1,257 @@
+"""One partition of the meta table computed: every attacker unit of the partition against
+every target, in each phase, through the batch API (``tactica.calculate_many``).
+
+Each matchup is the scenario ``tactica.calculate`` builds from the row's document
+(``scenario_of``): the attacker named from the library and fielded by default
+(``tactica.calculator.prepare``: its default loadout and size, weapons picked against the
+target, its abilities that the calculator models), the target a preset or a library unit
+fielded the same way. So every figure is the one ``tactica.calculate(scenario_of(row))``
+gives.
+
+Work shared across matchups:
+
+* each target is fielded once per edition and phase, not once per attacker;
+* matchups whose scenarios are the same but for the units' names (the same unit filed
+  under several factions, two datasheets with the same guns and keywords) are computed
+  once (``_dedupe_key``);
+* matchups that differ only in their target go to ``calculate_many`` together, which
+  shares the attacker's hit and wound totals between targets.
+
+A matchup the calculator refuses (no weapons for the phase, a target it cannot attack, a
+state space too large) is a row with ``status`` "refused" and the reason in ``note``:
+nothing is dropped silently.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..army.pricing import bracket_price
+from ..calculator import prepare
+from ..combat import Result, Scenario, ScenarioError, calculate_many
+from ..combat.contract.scenario import Phase, Target
+from ..errors import one_line
+from ..library import Library
+from ..model.common import RulesVersion
+from ..model.datasheet import Datasheet, EscalatingPoints
+from ..names import UnknownNameError
+from ..units import UnitError, UnitRef, WargearError, field_unit, resolve_target
+from .tasks import Partition, Selection, library_of, target_kind, unit_faction
+
+__all__ = ["Row", "compute_partition", "points_of", "scenario_of"]
+
+#: The errors a matchup may be refused with (each a player-facing one-line message).
+_REFUSALS = (ScenarioError, UnitError, WargearError, UnknownNameError, ValueError,
+             LookupError)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One matchup's row (the columns of ``tactica.meta.table.SCHEMA``)."""
+
+    edition: str
+    phase: str
+    attacker: str
+    attacker_faction: str
+    attacker_models: int | None
+    attacker_points: int | None
+    target: str
+    target_kind: str
+    target_faction: str | None
+    target_models: int | None
+    target_points: int | None
+    effects: tuple[str, ...]
+    expected_damage: float | None
+    models_destroyed: float | None
+    p_destroyed: float | None
+    points_destroyed: float | None
+    points_per_100: float | None
+    status: str
+    note: str | None
+
+
+def scenario_of(row: Any) -> dict[str, Any]:
+    """The ``tactica.calculate`` document that reproduces a row (a mapping or a pandas
+    row with the table's columns): its figures are that result's ``damage.mean``,
+    ``models_destroyed.mean`` and ``p_unit_destroyed``.
+
+    >>> scenario_of({"attacker": "Primus", "target": "meq", "phase": "fight",
+    ...              "edition": "11th", "effects": []})
+    {'attacker': {'unit': 'Primus'}, 'target': {'unit': 'meq'}, 'phase': 'fight', 'rules': '11th'}
+    """
+    doc: dict[str, Any] = {"attacker": {"unit": row["attacker"]},
+                           "target": {"unit": row["target"]},
+                           "phase": row["phase"], "rules": row["edition"]}
+    effects = [str(e) for e in (row["effects"] if row["effects"] is not None else ())]
+    if effects:
+        doc["effects"] = effects
+    return doc
+
+
+def points_of(sheet: Datasheet, models: int) -> int | None:
+    """The points of a unit of ``models`` models of ``sheet`` (its first unit of an
+    escalating cost; ``None`` when the datasheet has no points)."""
+    brackets = sheet.points
+    if isinstance(brackets, EscalatingPoints):
+        brackets = brackets.brackets_for_unit(1)
+    bracket, _ = bracket_price(brackets, models)
+    return bracket.points if bracket is not None else None
+
+
+@dataclass(frozen=True)
+class _Side:
+    """A unit or preset as the table describes it: name, faction, models, points."""
+
+    name: str
+    faction: str | None
+    models: int | None
+    points: int | None
+
+
+@functools.lru_cache(maxsize=4096)
+def _attacker_side(lib: Library, name: str, edition: RulesVersion) -> _Side:
+    sheet = lib.datasheet(name, edition)
+    try:
+        size: int | None = field_unit(sheet).size
+    except WargearError:
+        size = None
+    return _Side(sheet.name, unit_faction(lib, name), size,
+                 points_of(sheet, size) if size is not None else None)
+
+
+@functools.lru_cache(maxsize=8192)
+def _target(lib: Library, name: str, edition: RulesVersion, phase: Phase
+            ) -> tuple[_Side, Target | str]:
+    """The target as fielded (once per edition and phase), or why it cannot be."""
+    kind = target_kind(lib, name)
+    try:
+        target, _ = resolve_target(UnitRef(unit=name), lib, edition, phase)
+    except _REFUSALS as exc:
+        return _Side(name, None, None, None), one_line(exc)
+    models = sum(g.count for g in target.models)
+    if kind == "preset":
+        preset = lib.preset(name)
+        stand_in = preset.unit if lib.has(preset.unit) else None
+        points = points_of(lib.datasheet(stand_in, edition), models) if stand_in else None
+        return _Side(preset.name, None, models, points), target
+    sheet = lib.datasheet(name, edition)
+    return _Side(sheet.name, unit_faction(lib, name), models,
+                 points_of(sheet, models)), target
+
+
+def _targets(selection: Selection, lib: Library, edition: RulesVersion) -> list[str]:
+    """The selection's targets that exist in ``edition`` (a unit target is fielded from
+    that edition's datasheet; presets are in every edition)."""
+    out = []
+    for name in selection.targets:
+        if target_kind(lib, name) == "preset" or any(
+                s.rules == edition for s in lib.datasheet_versions(name)):
+            out.append(name)
+    return out
+
+
+def _dedupe_key(s: Scenario) -> str:
+    """The scenario without the units' names, and without the weapons' names when no
+    effect is applied (an effect may name the weapons it applies to): the names change no
+    figure."""
+    weapons = s.attacker.weapons
+    if not s.effects:
+        weapons = tuple(w.model_copy(update={"name": ""}) for w in weapons)
+    return s.model_copy(update={
+        "attacker": s.attacker.model_copy(update={"name": "", "weapons": weapons}),
+        "target": s.target.model_copy(update={"name": ""})}).model_dump_json()
+
+
+def _group_key(s: Scenario) -> str:
+    """The scenario without its target: ``calculate_many`` takes the targets of one."""
+    return s.model_dump_json(exclude={"target"})
+
+
+@dataclass
+class _Matchup:
+    edition: RulesVersion
+    phase: Phase
+    attacker: _Side
+    target: _Side
+    kind: str
+    scenario: Scenario | None
+    refused: str | None
+
+
+def _matchups(selection: Selection, lib: Library, part: Partition) -> Iterator[_Matchup]:
+    edition = part.edition
+    effects = list(selection.effects)
+    targets = _targets(selection, lib, edition)
+    for name in part.attackers:
+        side = _attacker_side(lib, name, edition)
+        for phase in selection.phases:
+            for t in targets:
+                tside, target = _target(lib, t, edition, phase)
+                kind = target_kind(lib, t)
+                if isinstance(target, str):
+                    yield _Matchup(edition, phase, side, tside, kind, None, target)
+                    continue
+                doc = {"attacker": {"unit": side.name}, "target": target, "phase": phase,
+                       "rules": edition, "effects": effects}
+                try:
+                    scenario, _, _ = prepare(doc, lib)
+                except _REFUSALS as exc:
+                    yield _Matchup(edition, phase, side, tside, kind, None, one_line(exc))
+                    continue
+                yield _Matchup(edition, phase, side, tside, kind, scenario, None)
+
+
+def _compute(scenarios: dict[str, Scenario]) -> dict[str, Result | ScenarioError]:
+    """Each distinct scenario's result, those that share everything but the target in one
+    ``calculate_many`` batch."""
+    groups: dict[str, list[str]] = {}
+    for key, s in scenarios.items():
+        groups.setdefault(_group_key(s), []).append(key)
+    out: dict[str, Result | ScenarioError] = {}
+    for keys in groups.values():
+        base = scenarios[keys[0]]
+        results = calculate_many(base, targets=[scenarios[k].target for k in keys])
+        out.update(zip(keys, results, strict=True))
+    return out
+
+
+def _share(points: int | None, models: int | None, destroyed: float) -> float | None:
+    return None if points is None or not models else points * destroyed / models
+
+
+def _row(m: _Matchup, result: Result | ScenarioError | None, effects: tuple[str, ...]) -> Row:
+    a, t = m.attacker, m.target
+    figures: tuple[float | None, ...] = (None,) * 5
+    note = m.refused
+    if isinstance(result, Result):
+        destroyed: float | None = result.models_destroyed.mean
+        assert destroyed is not None
+        pts = _share(t.points, t.models, destroyed)
+        per_100 = None if pts is None or not a.points else 100.0 * pts / a.points
+        figures = (result.damage.mean, destroyed, result.p_unit_destroyed, pts, per_100)
+    elif result is not None:
+        note = one_line(result)
+    damage, destroyed, p, pts, per_100 = figures
+    return Row(edition=m.edition, phase=m.phase, attacker=a.name,
+               attacker_faction=a.faction or "Unaligned", attacker_models=a.models,
+               attacker_points=a.points, target=t.name, target_kind=m.kind,
+               target_faction=t.faction, target_models=t.models, target_points=t.points,
+               effects=effects, expected_damage=damage, models_destroyed=destroyed,
+               p_destroyed=p, points_destroyed=pts, points_per_100=per_100,
+               status="computed" if isinstance(result, Result) else "refused", note=note)
+
+
+def compute_partition(selection: Selection, part: Partition,
+                      lib: Library | None = None) -> list[Row]:
+    """The rows of one partition, in the table's order (``table.sort_key``)."""
+    lib = library_of(selection) if lib is None else lib
+    matchups = list(_matchups(selection, lib, part))
+    keys = [None if m.scenario is None else _dedupe_key(m.scenario) for m in matchups]
+    distinct = {k: m.scenario for k, m in zip(keys, matchups, strict=True)
+                if k is not None and m.scenario is not None}
+    results = _compute(distinct)
+    return [_row(m, None if k is None else results[k], selection.effects)
+            for m, k in zip(matchups, keys, strict=True)]

@@ -1,0 +1,199 @@
+"""Running the meta table: every partition not yet on disk, in-process or on Dask
+distributed, each written (atomically) as its result arrives.
+
+One task is one partition: ``partition_task(selection, partition)`` computes its rows and
+returns the Parquet file's bytes; the same function runs in this process (small jobs,
+``mode="in-process"``), on a ``LocalCluster`` of worker processes started here
+(``mode="local"``, the default for big jobs) or on an existing Dask cluster
+(``scheduler="tcp://host:8786"``; its workers need tactica and the same data installed).
+Only this process writes files, once per partition, from a finished task's bytes: a
+worker that dies loses nothing but its running task, which the scheduler gives to
+another worker (up to Dask's ``allowed-failures``, then the partition is reported as not
+done and the next run computes it); nothing is written twice. A rerun skips the
+partitions whose files exist.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from ..library import Library
+from .compute import compute_partition
+from .table import done_partitions, parquet_bytes, write_partition, write_selection
+from .tasks import Partition, Selection, library_of, plan
+
+__all__ = ["IN_PROCESS_MATCHUPS", "Mode", "Progress", "RunReport", "Silent", "partition_task",
+           "run"]
+
+Mode = Literal["auto", "in-process", "local"]
+
+#: Up to this many matchups ``mode="auto"`` runs in this process (no cluster start-up).
+IN_PROCESS_MATCHUPS = 20_000
+
+
+def partition_task(selection: Selection, part: Partition) -> bytes:
+    """One task: the partition's Parquet bytes (what a Dask worker runs)."""
+    return parquet_bytes(compute_partition(selection, part), selection, part)
+
+
+class Progress(Protocol):
+    """What ``run`` tells as it goes (the command line shows a bar and messages)."""
+
+    def start(self, total: int, done: int) -> None:
+        """``total`` partitions, ``done`` of them on disk already."""
+
+    def advance(self, part: Partition) -> None:
+        """One more partition written."""
+
+    def message(self, text: str) -> None:
+        """A worker left, a partition failed."""
+
+
+class Silent:
+    """``Progress`` that tells nothing."""
+
+    def start(self, total: int, done: int) -> None:
+        pass
+
+    def advance(self, part: Partition) -> None:
+        pass
+
+    def message(self, text: str) -> None:
+        pass
+
+
+@dataclass
+class RunReport:
+    """What a run did: partitions written now, skipped (on disk), failed (with why)."""
+
+    folder: Path
+    partitions: int
+    written: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    workers_lost: list[str] = field(default_factory=list)
+    mode: str = "in-process"
+    seconds: float = 0.0
+    startup: float = 0.0  # of ``seconds``: starting or reaching the Dask cluster
+
+    @property
+    def complete(self) -> bool:
+        return not self.failed
+
+
+def _matchups(selection: Selection, parts: Sequence[Partition]) -> int:
+    return sum(len(p.attackers) for p in parts) * len(selection.targets) * len(
+        selection.phases)
+
+
+def run(selection: Selection, folder: str | Path, *, mode: Mode = "auto",
+        scheduler: str | None = None, workers: int = 2,
+        progress: Progress | None = None, lib: Library | None = None) -> RunReport:
+    """Compute and write every partition of ``selection`` not yet in ``folder``."""
+    out = Path(folder)
+    write_selection(out, selection)
+    lib = library_of(selection) if lib is None else lib
+    parts = plan(selection, lib)
+    done = done_partitions(out, parts)
+    todo = [p for p in parts if p.id not in done]
+    report = RunReport(out, len(parts), skipped=sorted(done))
+    progress = progress or Silent()
+    progress.start(len(parts), len(done))
+    if scheduler is None and (mode == "in-process" or (
+            mode == "auto" and _matchups(selection, todo) <= IN_PROCESS_MATCHUPS)):
+        report.mode = "in-process"
+    else:
+        report.mode = f"dask {scheduler}" if scheduler else f"dask local cluster ({workers})"
+    t0 = time.perf_counter()
+    if not todo:
+        pass
+    elif report.mode == "in-process":
+        for part in todo:
+            write_partition(out, part, partition_task(selection, part))
+            report.written.append(part.id)
+            progress.advance(part)
+    else:
+        _on_dask(selection, todo, out, report, progress, scheduler, workers)
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def _client(scheduler: str | None, workers: int) -> Any:
+    import distributed
+
+    dist: Any = distributed  # untyped calls
+    if scheduler:
+        return dist.Client(scheduler, timeout="30s")
+    cluster = dist.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                dashboard_address=None, silence_logs=logging.ERROR)
+    return dist.Client(cluster)
+
+
+def _on_dask(selection: Selection, todo: Sequence[Partition], out: Path, report: RunReport,
+             progress: Progress, scheduler: str | None, workers: int) -> None:
+    import distributed
+
+    wait: Any = distributed.wait
+    t0 = time.perf_counter()
+    client = _client(scheduler, workers)
+    if not scheduler:
+        client.wait_for_workers(workers)
+    report.startup = time.perf_counter() - t0
+    try:
+        key = selection.fingerprint()
+        futures = {client.submit(partition_task, selection, p, key=f"meta-{key}-{p.id}",
+                                 pure=False): p for p in todo}
+        pending = set(futures)
+        seen = _workers(client)
+        while pending:
+            try:
+                finished, pending = wait(pending, timeout=1.0, return_when="FIRST_COMPLETED")
+            except TimeoutError:  # none finished within the second: look at the workers
+                finished = set()
+            for fut in finished:
+                _collect(fut, futures[fut], out, report, progress)
+            seen = _watch_workers(client, seen, report, progress, len(pending))
+        _watch_workers(client, seen, report, progress, 0)
+    finally:
+        cluster = getattr(client, "cluster", None)
+        client.close()
+        if cluster is not None and not scheduler:
+            cluster.close()
+
+
+def _collect(fut: Any, part: Partition, out: Path, report: RunReport,
+             progress: Progress) -> None:
+    if fut.status == "finished":
+        write_partition(out, part, fut.result())
+        report.written.append(part.id)
+        progress.advance(part)
+        return
+    exc = fut.exception()
+    why = ("the workers running it died, one after another (Dask's allowed failures)"
+           if type(exc).__name__ == "KilledWorker" else f"{type(exc).__name__}: {exc}")
+    report.failed[part.id] = why
+    progress.message(f"partition {part.id} not done ({why}); run the same command again "
+                     "to compute it")
+
+
+def _workers(client: Any) -> set[str]:
+    try:
+        return set(client.scheduler_info().get("workers", {}))
+    except (OSError, TimeoutError):
+        return set()
+
+
+def _watch_workers(client: Any, seen: set[str], report: RunReport, progress: Progress,
+                   pending: int) -> set[str]:
+    now = _workers(client)
+    for address in sorted(seen - now):
+        report.workers_lost.append(address)
+        progress.message(f"worker {address} left the cluster; a partition it was computing "
+                         f"or holding goes to another worker ({pending} partitions to go)")
+    return now if now else seen
+

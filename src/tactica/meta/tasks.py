@@ -1,0 +1,174 @@
+"""Cutting the meta table into tasks: which units attack, which targets they face, in
+which phases and editions, and the partitions the work is cut into.
+
+A ``Selection`` is the question (plain data, the same on every machine: it travels to the
+Dask workers and into the Parquet metadata); ``plan`` answers it against a library with
+the ``Partition`` list. A partition is one edition, one attacker faction and at most
+``partition_size`` attacker units (in name order), every one against every target in
+both phases: each is computed and written as one Parquet file, so a rerun skips the done
+ones.
+
+>>> from tactica.library import load_seed_library
+>>> sel = Selection(attackers=("Primus", "Neophyte Hybrids"), targets=("meq", "geq"))
+>>> [(p.id, p.attackers) for p in plan(sel, load_seed_library())]  # seed page 003 is 10th
+[('10th-genestealer-cults-000', ('Neophyte Hybrids',)), ('11th-genestealer-cults-000', ('Primus',))]
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import re
+import unicodedata
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import Field
+
+from ..combat.contract.scenario import Phase
+from ..library import Library, load_library
+from ..model.common import Frozen, RulesVersion
+from ..model.datasheet import Datasheet
+from ..names import UnknownNameError, name_key, suggest
+
+__all__ = [
+    "PHASES",
+    "Partition",
+    "Selection",
+    "TargetKind",
+    "library_of",
+    "plan",
+    "select_units",
+    "target_kind",
+    "unit_faction",
+]
+
+PHASES: tuple[Phase, ...] = ("shooting", "fight")
+TargetKind = Literal["preset", "unit"]
+
+
+class Selection(Frozen):
+    """What the table holds. ``attackers`` and ``targets`` are names (the targets may be
+    preset names such as ``meq``); ``editions`` empty means each unit's own editions;
+    ``effects`` are named rules applied to every matchup (``tactica effects``). The
+    sources are the library's (``load_library(data_paths, dataset=dataset)``)."""
+
+    attackers: tuple[str, ...] = Field(min_length=1)
+    targets: tuple[str, ...] = Field(min_length=1)
+    phases: tuple[Phase, ...] = PHASES
+    editions: tuple[RulesVersion, ...] = ()
+    effects: tuple[str, ...] = ()
+    data_paths: tuple[str, ...] = ()
+    dataset: bool = True
+    partition_size: int = Field(default=16, ge=1)
+
+    def fingerprint(self) -> str:
+        """A short hash of the selection: a table folder holds one selection."""
+        return hashlib.sha256(self.model_dump_json().encode()).hexdigest()[:16]
+
+    def to_json(self) -> str:
+        return json.dumps(self.model_dump(mode="json"), sort_keys=True)
+
+
+class Partition(Frozen):
+    """One task and one Parquet file: an edition, a faction and its attacker units."""
+
+    id: str
+    edition: RulesVersion
+    faction: str
+    attackers: tuple[str, ...]
+
+
+def library_of(selection: Selection) -> Library:
+    """The library the selection names (cached per process by ``load_library``)."""
+    return load_library(list(selection.data_paths), dataset=selection.dataset)
+
+
+def _slug(text: str) -> str:
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    return re.sub(r"[^a-z0-9]+", "-", plain).strip("-") or "none"
+
+
+@functools.lru_cache(maxsize=4)
+def _factions(lib: Library) -> dict[str, str]:
+    """Each unit name's faction: the first faction a source files it under (the library's
+    faction order), else its first faction keyword."""
+    out: dict[str, str] = {}
+    factions = getattr(lib, "factions", None)
+    names_of = getattr(lib, "faction_names", None)
+    if callable(factions) and callable(names_of):
+        for faction in factions():
+            for name in names_of(faction):
+                out.setdefault(name_key(name), str(faction))
+    for sheet in lib.datasheets():
+        if sheet.faction_keywords:
+            out.setdefault(name_key(sheet.name), sheet.faction_keywords[0].title())
+    return out
+
+
+def unit_faction(lib: Library, name: str) -> str:
+    """The faction a unit is listed under in the table (``"Unaligned"`` for none)."""
+    return _factions(lib).get(name_key(name), "Unaligned")
+
+
+def target_kind(lib: Library, name: str) -> TargetKind:
+    """``preset`` for a standard target's name (``meq``), else ``unit``."""
+    return "preset" if any(name_key(p.name) == name_key(name) for p in lib.presets()) \
+        else "unit"
+
+
+def select_units(lib: Library, *, factions: Sequence[str] = (),
+                 keywords: Sequence[str] = (), names: Sequence[str] = ()) -> tuple[str, ...]:
+    """The unit names matching every filter given (a faction, a keyword, or one of the
+    names), in name order; no filter: every unit. A name or faction no source knows
+    raises ``UnknownNameError`` (with close names)."""
+    members = [_faction_members(lib, f) for f in factions]  # raises for an unknown one
+    picked = [lib.datasheet(n).name for n in names]  # raises for an unknown name
+    pool = picked or list(lib.names())
+    wanted_k = {k.strip().upper() for k in keywords}
+
+    def keep(name: str) -> bool:
+        if members and not any(name_key(name) in m for m in members):
+            return False
+        sheets = lib.datasheet_versions(name)
+        return not wanted_k or any(all(s.has_keyword(k) for k in wanted_k) for s in sheets)
+
+    return tuple(sorted({n for n in pool if keep(n)}, key=name_key))
+
+
+def _faction_members(lib: Library, faction: str) -> set[str]:
+    """The name keys of the units filed under ``faction`` (any source's spelling: "Space
+    Marines" finds the Adeptus Astartes units)."""
+    names_of = getattr(lib, "faction_names", None)
+    if callable(names_of):
+        return {name_key(n) for n in names_of(faction)}
+    found = {name_key(n) for n in lib.names() if name_key(unit_faction(lib, n)) ==
+             name_key(faction)}
+    if not found:
+        known = sorted({unit_faction(lib, n) for n in lib.names()})
+        raise UnknownNameError("faction", faction, suggest(faction, known))
+    return found
+
+
+def _editions(lib: Library, name: str, wanted: Sequence[RulesVersion]) -> list[Datasheet]:
+    return [s for s in lib.datasheet_versions(name) if not wanted or s.rules in wanted]
+
+
+def plan(selection: Selection, lib: Library) -> list[Partition]:
+    """The partitions of ``selection``: per edition and faction, ``partition_size``
+    attacker units at a time, in a fixed order (edition, faction, unit name)."""
+    groups: dict[tuple[RulesVersion, str], list[str]] = {}
+    for name in selection.attackers:
+        for sheet in _editions(lib, name, selection.editions):
+            groups.setdefault((sheet.rules, unit_faction(lib, name)), []).append(sheet.name)
+    out = []
+    size = selection.partition_size
+    for (edition, faction), names in sorted(groups.items(),
+                                            key=lambda kv: (kv[0][0], name_key(kv[0][1]))):
+        ordered = sorted(dict.fromkeys(names), key=name_key)
+        for i in range(0, len(ordered), size):
+            out.append(Partition(id=f"{edition}-{_slug(faction)}-{i // size:03d}",
+                                 edition=edition,
+                                 faction=faction, attackers=tuple(ordered[i:i + size])))
+    return out

@@ -1,0 +1,311 @@
+"""One side of a matchup: an army list (any format ``tactica.army`` reads) or a few unit
+names, read, checked and priced, and each of its units ready to attack and to be attacked.
+
+A *unit* here is what acts on the table: a bodyguard unit with the leader and support
+units attached to it (24.22: an attached unit is one unit), or a unit on its own. For each
+unit the side holds:
+
+* its points: the priced list (``tactica.army.pricing``: the datasheet's bracket for its
+  size, enhancements added to the model that bears them), the attached unit's total;
+* its attacker in each phase, built as the list builds it (``tactica.army.attack``: weapons
+  from its wargear, the leaders' weapons, the list's detachment rules and enhancements as
+  candidate effects), or the reason it cannot attack in that phase;
+* its target in each phase, fielded by ``tactica.units`` (the bodyguard's models, then each
+  attached leader's as CHARACTER models), and the points of each of its model entries.
+
+A list that breaks a rule is refused in one line naming the list's line of the unit
+concerned (``SideError``): a matchup of an illegal army says nothing useful.
+
+>>> u = read_side("Intercessor Squad:10").units[0]
+>>> u.label, sum(n for n, _ in u.entry_points), u.points == sum(n * p for n, p in u.entry_points)
+('Intercessor Squad', 10, True)
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from ..army.attack import ListAttacker, list_attacker
+from ..army.formats import RosterParseError, UnsupportedFormatError, parse_roster
+from ..army.pricing import price_roster
+from ..army.roster import Roster, RosterUnit
+from ..army.validation import validate
+from ..combat.contract.scenario import Target
+from ..effects.candidates import ability_effects
+from ..library import Library, load_library
+from ..model.common import RulesVersion
+from ..names import UnknownNameError
+from ..units import UnitError, UnitRef
+from ..units.resolve import resolve_attacker, resolve_target
+
+__all__ = ["Armed", "Phase", "Side", "SideError", "SideUnit", "read_side"]
+
+Phase = Literal["shooting", "fight"]
+PHASES: tuple[Phase, ...] = ("shooting", "fight")
+
+
+class SideError(ValueError):
+    """A list or a unit name that cannot be read or breaks a rule, in one line."""
+
+
+@dataclass(frozen=True)
+class Armed:
+    """A unit's attack in one phase: the list's attacker and the named effects of its and
+    its leaders' abilities (Cult Demagogue), checked against each target in turn."""
+
+    built: ListAttacker
+    abilities: tuple[str, ...]
+
+
+@dataclass
+class SideUnit:
+    """One unit of a side (see the module text). ``entry_points``: (models, points per
+    model) of the target's model entries, in the order the target lists them."""
+
+    uid: str
+    label: str
+    body: RosterUnit
+    leaders: tuple[RosterUnit, ...]
+    points: int
+    entry_points: tuple[tuple[int, float], ...]
+    attack: dict[str, Armed | str] = field(default_factory=dict)
+    target: dict[str, Target | str] = field(default_factory=dict)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.body.name, *(u.name for u in self.leaders))
+
+
+@dataclass
+class Side:
+    """A side: its roster, where it was read from, and its units."""
+
+    name: str
+    roster: Roster
+    units: list[SideUnit]
+    source: str
+
+    @property
+    def rules(self) -> RulesVersion:
+        return self.roster.rules
+
+    def unit(self, label: str) -> SideUnit:
+        """The unit of this label (or of its body's name, when only one has it)."""
+        for u in self.units:
+            if u.label == label:
+                return u
+        found = [u for u in self.units if u.body.name.casefold() == label.casefold()
+                 or u.label.casefold() == label.casefold()]
+        if len(found) == 1:
+            return found[0]
+        raise UnknownNameError(f"unit of {self.name}", label, [u.label for u in self.units])
+
+    @property
+    def points(self) -> int:
+        return sum(u.points for u in self.units)
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def _is_list(text: str) -> bool:
+    """An army list's text (several lines, or JSON), not a few unit names."""
+    stripped = text.strip()
+    return "\n" in stripped or stripped.startswith(("{", "["))
+
+
+def _names_roster(text: str, lib: Library, rules: RulesVersion) -> Roster:
+    """``NAME[:MODELS][+LEADER[+LEADER]]``, separated by commas or semicolons, as a
+    roster: each unit at the size given (default: the datasheet's minimum)."""
+    units: list[RosterUnit] = []
+    for i, part in enumerate(p.strip() for p in text.replace(";", ",").split(",")):
+        if not part:
+            continue
+        body, *leaders = (s.strip() for s in part.split("+"))
+        name, _, size = body.partition(":")
+        try:
+            sheet = lib.datasheet(name.strip(), rules)
+        except UnknownNameError as exc:
+            raise SideError(f"unit {i + 1} ({part!r}): {exc}") from None
+        if size and not size.strip().isdigit():
+            raise SideError(f"unit {i + 1} ({part!r}): write NAME:MODELS, e.g. "
+                            f"\"{sheet.name}:10\"")
+        models = int(size) if size else (sum(c.min for c in sheet.composition) or 1)
+        bid = f"u{len(units) + 1}"
+        units.append(RosterUnit(id=bid, name=sheet.name, models=models))
+        for leader in leaders:
+            try:
+                lsheet = lib.datasheet(leader, rules)
+            except UnknownNameError as exc:
+                raise SideError(f"unit {i + 1} ({part!r}): {exc}") from None
+            units.append(RosterUnit(id=f"u{len(units) + 1}", name=lsheet.name,
+                                    attached_to=bid))
+    if not units:
+        raise SideError("no unit named (write unit names separated by commas, or give a "
+                        "list file)")
+    return Roster(name="Units", rules=rules, units=tuple(units))
+
+
+def _line_of(text: str, unit: RosterUnit | None, roster: Roster) -> int | None:
+    """The list's line that names ``unit`` (the n-th line naming it for the n-th unit of
+    that name), for refusals."""
+    if unit is None:
+        return None
+    nth = [u.id for u in roster.units if u.name == unit.name].index(unit.id)
+    hits = [i for i, line in enumerate(text.splitlines(), 1)
+            if unit.name.casefold() in line.casefold()]
+    return hits[min(nth, len(hits) - 1)] if hits else None
+
+
+def _check(roster: Roster, text: str, where: str, lib: Library) -> None:
+    report = validate(roster, lib)
+    errors = [v for v in report.violations if v.severity == "error"]
+    if not errors:
+        return
+    first = errors[0]
+    unit = next((u for u in roster.units if u.id == first.unit_id), None)
+    line = _line_of(text, unit, roster)
+    place = f"{where}:{line}" if line is not None else where
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    raise SideError(f"{place}: the list does not validate: {first.message}{more}")
+
+
+def read_side(source: str | Path, lib: Library | None = None, *, name: str | None = None,
+              rules: RulesVersion = "11th", check: bool = True) -> Side:
+    """A side from a list file (a ``Path``, or a string naming a file that exists), a
+    list's text, or unit names (``"Intercessor Squad:10+Lieutenant, Hellblaster Squad"``).
+    ``rules`` is for unit names (a list states its own). Raises ``SideError``."""
+    lib = lib or load_library()
+    path = Path(source) if isinstance(source, Path) else None
+    if path is None and isinstance(source, str) and not _is_list(source) and len(source) < 4096:
+        candidate = Path(source)
+        path = candidate if candidate.is_file() else None
+    where = str(path) if path is not None else (name or "list")
+    if path is not None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeError) as exc:
+            raise SideError(f"{path}: cannot be read ({exc.__class__.__name__})") from None
+    else:
+        text = str(source)
+    named = path is None and not _is_list(text)
+    if named:
+        if text.strip().lower().endswith((".txt", ".json", ".ros", ".rosz")) or "/" in text:
+            raise SideError(f"{text.strip()}: no such file (or write unit names separated "
+                            "by commas)")
+        roster = _names_roster(text, lib, rules)
+    else:
+        try:
+            roster = parse_roster(text, file=where, library=lib)
+        except (RosterParseError, UnsupportedFormatError) as exc:
+            raise SideError(str(exc)) from None
+        if check:
+            _check(roster, text, where, lib)
+    return Side(name=name or roster.name, roster=roster, units=_units(roster, lib, named),
+                source=where)
+
+
+# --- the units ------------------------------------------------------------------------------
+
+
+def _labels(bodies: list[RosterUnit]) -> list[str]:
+    counts: dict[str, int] = {}
+    total = {u.name: sum(1 for b in bodies if b.name == u.name) for u in bodies}
+    out = []
+    for u in bodies:
+        counts[u.name] = counts.get(u.name, 0) + 1
+        out.append(u.name if total[u.name] == 1 else f"{u.name} #{counts[u.name]}")
+    return out
+
+
+def _units(roster: Roster, lib: Library, named: bool) -> list[SideUnit]:
+    prices = price_roster(roster, lib)
+    bodies = [u for u in roster.units if u.attached_to is None]
+    out = []
+    for body, label in zip(bodies, _labels(bodies), strict=True):
+        leaders = roster.attached(body.id)
+        members = (body, *leaders)
+        totals = [prices.line(u.id).total for u in members]
+        if leaders:
+            label += " + " + " + ".join(u.name for u in leaders)
+        unit = SideUnit(uid=body.id, label=label, body=body, leaders=leaders,
+                        points=sum(totals), entry_points=())
+        _arm(unit, roster, lib, named)
+        unit.entry_points = _entry_points(unit, members, totals)
+        out.append(unit)
+    return out
+
+
+def _fielded(ref: UnitRef, unit: SideUnit, lib: Library, rules: RulesVersion,
+             phase: Phase) -> ListAttacker:
+    """A unit named without a list: the datasheet's default loadout, fielded by
+    ``tactica.units`` (the profile of a weapon with several judged against a MEQ), no
+    detachment."""
+    attacker, side = resolve_attacker(ref, lib, rules, phase)
+    return ListAttacker(attacker=attacker, sheet=side.sheet, unit=unit.body,
+                        led_by=tuple(s.name for s, _ in side.loadouts[1:]), candidates=(),
+                        notes=tuple(side.notes), army_faction=None, detachment=None)
+
+
+def _arm(unit: SideUnit, roster: Roster, lib: Library, named: bool) -> None:
+    ref = UnitRef(unit=unit.body.name, models=unit.body.models,
+                  led_by=tuple(u.name for u in unit.leaders))
+    for phase in PHASES:
+        try:
+            built = (_fielded(ref, unit, lib, roster.rules, phase) if named
+                     else list_attacker(roster, unit.uid, lib, phase))
+            own = ability_effects(built.sheet)
+            for leader in built.led_by:
+                own += ability_effects(lib.datasheet(leader, roster.rules), damaged=False)
+            unit.attack[phase] = Armed(built, tuple(dict.fromkeys(own)))
+        except (ValueError, UnknownNameError) as exc:
+            unit.attack[phase] = _reason(exc)
+        try:
+            unit.target[phase] = _target(ref, lib, roster.rules, phase)
+        except (UnitError, UnknownNameError) as exc:
+            unit.target[phase] = _reason(exc)
+
+
+@functools.lru_cache(maxsize=512)
+def _target_cached(ref: str, lib: Library, rules: RulesVersion, phase: Phase) -> Target:
+    return resolve_target(UnitRef.model_validate_json(ref), lib, rules, phase)[0]
+
+
+def _target(ref: UnitRef, lib: Library, rules: RulesVersion, phase: Phase) -> Target:
+    return _target_cached(ref.model_dump_json(), lib, rules, phase)
+
+
+def _reason(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text.removeprefix("target: ").removeprefix("attacker: ")
+
+
+def _entry_points(unit: SideUnit, members: tuple[RosterUnit, ...],
+                  totals: list[int]) -> tuple[tuple[int, float], ...]:
+    """Points per model of the target's entries: the bodyguard's models first, then each
+    leader's (the order ``tactica.units`` fields them in); a unit's points are shared by
+    its models. When the fielded models do not match the list's, the attached unit's
+    points are shared by all its models."""
+    target = unit.target.get("shooting")
+    if not isinstance(target, Target):
+        target = unit.target.get("fight")
+    if not isinstance(target, Target):
+        return ()
+    counts = [g.count for g in target.models]
+    out: list[tuple[int, float]] = []
+    i = 0
+    for member, total in zip(members, totals, strict=True):
+        need, ppm = member.models, total / member.models
+        while need > 0 and i < len(counts) and counts[i] <= need:
+            out.append((counts[i], ppm))
+            need -= counts[i]
+            i += 1
+        if need:
+            break
+    if i != len(counts) or len(out) != len(counts):
+        models = sum(counts)
+        return tuple((c, unit.points / models) for c in counts)
+    return tuple(out)

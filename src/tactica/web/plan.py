@@ -1,0 +1,195 @@
+"""The army-against-army page, ``/plan``: paste (or open) two army lists, see the matchup
+matrix as a coloured table for each side and phase, and the shooting plan beside the naive
+plan (``tactica.plan``). Rendered on the server (no script): the form posts to ``/plan``
+and the answer carries a share link, ``/plan?s=...``, holding both lists and the options
+(zlib-compressed JSON in base64url), which renders the same page again.
+
+A computation runs on its own thread and is refused past ``PLAN_TIMEOUT`` seconds; a list
+that cannot be read or does not validate is shown as its one-line reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import json
+import zlib
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from ..library import Library
+from ..names import UnknownNameError
+from ..plan import Conditions, Matchup, Plan, SideError, matchup_sides, read_side, solve
+from ..plan.plot import VALUES, cell_value
+
+__all__ = ["PLAN_TIMEOUT", "decode_share", "encode_share", "router"]
+
+router = APIRouter()
+
+#: Seconds one page's matrix and plan may take.
+PLAN_TIMEOUT = 30.0
+#: The longest list accepted (each), in characters.
+MAX_LIST = 64 * 1024
+#: A share link's state, compressed, at most this long (the server's head limit is 16 KB).
+MAX_SHARE = 12 * 1024
+
+_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tactica-plan")
+
+
+@dataclass
+class Form:
+    """What the page asks: both lists and the options."""
+
+    mine: str = ""
+    enemy: str = ""
+    value: str = "points"
+    charge: float | None = None
+    errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def state(self) -> dict[str, Any]:
+        return {"mine": self.mine, "enemy": self.enemy, "value": self.value,
+                "charge": self.charge}
+
+
+def encode_share(form: Form) -> str:
+    """The share token of ``form``.
+
+    >>> decode_share(encode_share(Form("Rhino", "Gretchin:10", "per100", 9.0))).state()
+    {'mine': 'Rhino', 'enemy': 'Gretchin:10', 'value': 'per100', 'charge': 9.0}
+    """
+    raw = zlib.compress(json.dumps(form.state(), separators=(",", ":")).encode(), 9)
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_share(token: str) -> Form:
+    """The form a share token holds (``errors`` says why when it cannot be read)."""
+    try:
+        if len(token) > MAX_SHARE:
+            raise ValueError("too long")
+        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        data = json.loads(zlib.decompressobj().decompress(raw, 4 * MAX_LIST))
+        if not isinstance(data, dict):
+            raise ValueError("not a form")
+        return _form({k: str(v) for k, v in data.items() if v is not None})
+    except (ValueError, binascii.Error, zlib.error, UnicodeError):
+        return Form(errors=["this share link cannot be read (it was cut short?)"])
+
+
+def _form(data: dict[str, str]) -> Form:
+    form = Form(mine=data.get("mine", "").strip(), enemy=data.get("enemy", "").strip(),
+                value=data.get("value", "points"))
+    if form.value not in VALUES:
+        form.errors.append(f"show: one of {', '.join(VALUES)}")
+        form.value = "points"
+    charge = data.get("charge", "").strip()
+    if charge:
+        try:
+            form.charge = float(charge)
+            if not 0 <= form.charge <= 48:
+                raise ValueError
+        except ValueError:
+            form.errors.append("charge: a distance in inches from 0 to 48")
+            form.charge = None
+    for label, text in (("my list", form.mine), ("enemy list", form.enemy)):
+        if not text:
+            form.errors.append(f"{label}: paste a list or write unit names")
+        elif len(text) > MAX_LIST:
+            form.errors.append(f"{label}: at most {MAX_LIST // 1024} KB")
+    return form
+
+
+# --- the answer -----------------------------------------------------------------------------
+
+
+def _heat(v: float | None, top: float) -> str:
+    """The CSS class colouring a cell: ``heat-0`` (nothing) to ``heat-9`` (the most)."""
+    if v is None:
+        return "heat-none"
+    return f"heat-{min(9, int(10 * v / top)) if top > 0 else 0}"
+
+
+def _grids(m: Matchup, value: str) -> list[dict[str, Any]]:
+    out = []
+    for (side, phase), grid in m.grids.items():
+        values = [v for row in grid for c in row if (v := cell_value(c, value)) is not None]
+        top = max(values, default=0.0)
+        rows = []
+        for unit, row in zip(m.attackers(side).units, grid, strict=True):
+            cells = []
+            for c in row:
+                v = cell_value(c, value)
+                text = "–" if v is None else f"{v:.0%}" if value == "destroy" else f"{v:.1f}"
+                tip = (f"{c.attacker} → {c.target}: " + (c.reason if v is None else
+                       f"{c.points:.1f} points, {c.models_destroyed:.2f} models, "
+                       f"{c.p_destroyed:.0%} destroyed"))
+                cells.append({"text": text, "css": _heat(v, top), "tip": tip})
+            rows.append({"label": unit.label, "points": unit.points, "cells": cells})
+        who = "My units" if side == "mine" else "The enemy's units"
+        out.append({"title": f"{who}: {phase}", "targets": m.defenders(side).units,
+                    "rows": rows})
+    return out
+
+
+def _compute(form: Form, lib: Library) -> tuple[Matchup, Plan]:
+    mine = read_side(form.mine, lib, name="my list")
+    enemy = read_side(form.enemy, lib, name="enemy list")
+    conditions = Conditions(charge=form.charge)
+    return matchup_sides(mine, enemy, conditions=conditions), solve(mine, enemy, conditions)
+
+
+async def _answer(request: Request, form: Form) -> HTMLResponse:
+    from .pages import _page
+
+    context: dict[str, Any] = {"form": form, "values": VALUES, "grids": None, "plan": None,
+                               "share": None}
+    token = encode_share(form) if form.mine or form.enemy else ""
+    if len(token) > MAX_SHARE:
+        form.notes.append("these lists are too long for a share link")
+    elif token:
+        context["share"] = f"/plan?s={token}"
+    if not form.errors and form.mine and form.enemy:
+        lib: Library = request.app.state.library()
+        work = asyncio.get_running_loop().run_in_executor(_WORKER, _compute, form, lib)
+        try:
+            m, p = await asyncio.wait_for(work, PLAN_TIMEOUT)
+            context.update(grids=_grids(m, form.value), plan=p, matchup=m)
+        except TimeoutError:
+            form.errors.append(f"the lists took more than {PLAN_TIMEOUT:g} s to compute")
+        except (SideError, UnknownNameError, ValueError) as exc:
+            form.errors.append(" ".join(str(exc).split()))
+    status = 422 if form.errors and (form.mine or form.enemy) else 200
+    return _page(request, "plan.html", status=status, title="Army against army", **context)
+
+
+@router.get("/plan", response_class=HTMLResponse)
+async def plan_page(request: Request, s: str | None = None) -> HTMLResponse:
+    """The page; with ``s`` (a share token) the lists it holds, computed."""
+    return await _answer(request, decode_share(s) if s else Form())
+
+
+@router.post("/plan", response_class=HTMLResponse)
+async def plan_post(request: Request) -> HTMLResponse:
+    """The form's answer: ``application/x-www-form-urlencoded``, or ``multipart/form-data``
+    with the lists as files (``mine_file``, ``enemy_file``: a file replaces the pasted
+    text of its side)."""
+    if request.headers.get("content-type", "").startswith("multipart/form-data"):
+        fields: dict[str, str] = {}
+        async with request.form(max_files=2, max_fields=10) as data:
+            for key, item in data.multi_items():
+                if isinstance(item, str):
+                    fields.setdefault(key, item)
+                elif key in ("mine_file", "enemy_file"):
+                    text = (await item.read()).decode("utf-8", errors="replace")
+                    if text.strip():
+                        fields[key.removesuffix("_file")] = text
+        return await _answer(request, _form(fields))
+    body = (await request.body()).decode("utf-8", errors="replace")
+    plain = {k: v[0] for k, v in parse_qs(body, keep_blank_values=True).items()}
+    return await _answer(request, _form(plain))

@@ -1,0 +1,78 @@
+"""The runner's messages when a worker leaves or a partition fails (the cluster tests
+kill real workers; these check what the player is told, with stand-ins for Dask)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tactica.meta.run import RunReport, Silent, _collect, _watch_workers
+from tactica.meta.tasks import Partition
+
+PART = Partition(id="11th-necrons-000", edition="11th", faction="Necrons",
+                 attackers=("Warriors",))
+
+
+class _Told(Silent):
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+        self.written: list[str] = []
+
+    def message(self, text: str) -> None:
+        self.messages.append(text)
+
+    def advance(self, part: Partition) -> None:
+        self.written.append(part.id)
+
+
+class _Client:
+    def __init__(self, workers: list[str]) -> None:
+        self.workers = workers
+
+    def scheduler_info(self) -> dict[str, Any]:
+        return {"workers": {w: {} for w in self.workers}}
+
+
+class KilledWorker(Exception):  # Dask's exception, recognised by its name
+    pass
+
+
+class _Future:
+    def __init__(self, status: str, value: Any) -> None:
+        self.status = status
+        self.value = value
+
+    def result(self) -> Any:
+        return self.value
+
+    def exception(self) -> Any:
+        return self.value
+
+
+def test_a_worker_that_leaves_is_named(tmp_path: Path) -> None:
+    report, told = RunReport(tmp_path, 3), _Told()
+    seen = {"tcp://127.0.0.1:1", "tcp://127.0.0.1:2"}
+    now = _watch_workers(_Client(["tcp://127.0.0.1:2"]), seen, report, told, 2)
+    assert now == {"tcp://127.0.0.1:2"}
+    assert report.workers_lost == ["tcp://127.0.0.1:1"]
+    (text,) = told.messages
+    assert text.startswith("worker tcp://127.0.0.1:1 left the cluster") and "2 partitions" in text
+    # a worker that joins is no news; one that stays is not reported again
+    assert _watch_workers(_Client(["tcp://127.0.0.1:2", "tcp://127.0.0.1:3"]), now, report,
+                          told, 1) == {"tcp://127.0.0.1:2", "tcp://127.0.0.1:3"}
+    assert len(told.messages) == 1
+
+
+def test_a_partition_whose_workers_died_is_left_for_the_rerun(tmp_path: Path) -> None:
+    report, told = RunReport(tmp_path, 1), _Told()
+    _collect(_Future("error", KilledWorker("x")), PART, tmp_path, report, told)
+    assert list(report.failed) == [PART.id] and not report.complete
+    assert "run the same command again" in told.messages[0]
+    assert not list(tmp_path.iterdir())  # nothing written for it
+
+
+def test_a_finished_partition_is_written_once(tmp_path: Path) -> None:
+    report, told = RunReport(tmp_path, 1), _Told()
+    _collect(_Future("finished", b"bytes"), PART, tmp_path, report, told)
+    assert (tmp_path / f"part-{PART.id}.parquet").read_bytes() == b"bytes"
+    assert report.written == told.written == [PART.id]
