@@ -49,10 +49,12 @@ def sequences(draw: st.DrawFn) -> dict[str, Any]:
     first = draw(scenario_dicts(rules).filter(lambda s: not _lethal_choice(s)))
     second = draw(scenario_dicts(rules).filter(lambda s: not _lethal_choice(s)))
     if draw(st.booleans()):  # two attack steps
-        # half damage left out: the exact engine and the oracle disagree on it already for
-        # one scenario's weapon lines in a row (on main before the turn changes: a 2-model
-        # W2 half-damage target shot by D3+1 then D2 lines); not a turn question
-        first = {**first, "target": {**first["target"], "half_damage": False}}
+        # the first step with one weapon line: with two lines and a second step the engine
+        # and the oracle disagree already on main before the turn changes (reported with
+        # issue 22: two W2 models, Sv4, lines D3+1 and D2, then a D2 line: P(destroyed)
+        # 0.345 against 0.402); not a question of the turn's steps
+        first = {**first, "attacker": {**first["attacker"],
+                                       "weapons": first["attacker"]["weapons"][:1]}}
         steps = [_step(first, "first"), _step(second, "second")]
         if first["phase"] == "fight" and second["phase"] == "shooting":
             steps.reverse()
