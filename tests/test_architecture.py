@@ -20,28 +20,30 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
 #: The parts, lowest first. A part may import its own modules and any part of a lower
 #: layer; parts of one layer may not import each other unless listed in ``SIDEWAYS``.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("dice", "errors", "names", "version"),
+    ("dice", "errors", "names", "version", "inputs", "textfile"),
     ("cache", "model"),
     ("rules", "loaders"),
     ("combat.contract",),
     ("facts", "datasheet_diff"),
+    ("effects",),
+    ("units",),
     ("index",),
     ("library", "sources"),
-    ("effects",),
     ("combat.exact",),
     ("combat.sampled",),
     ("combat.turn",),
     ("combat",),
-    ("units",),
     ("calculator", "army", "lookup", "summary"),
     ("tactica",),
     ("plan", "meta"),
     ("cli", "web", "assistant"),
+    ("launch",),
     ("__main__",),
 )
 
 #: Arrows allowed inside one layer: (from, to).
 SIDEWAYS: frozenset[tuple[str, str]] = frozenset({
+    ("errors", "inputs"),     # a refusal's text is made printable by the input rules
     ("library", "sources"),   # load_library() merges the configured sources
     ("army", "calculator"),   # a list's unit is prepared like any scenario's
     ("meta", "plan"),

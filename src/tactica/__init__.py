@@ -10,17 +10,31 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
-from .combat import Result, Scenario, ScenarioError, calculate_many
-from .dice import DiceExpr
 from .version import __version__
 
 __all__ = ["DiceExpr", "Result", "Scenario", "ScenarioError", "__version__", "calculate",
            "calculate_many"]
 
 if TYPE_CHECKING:
+    from .combat import Result, Scenario, ScenarioError, calculate_many
+    from .dice import DiceExpr
     from .units.resolve import UnitLibrary
+
+#: The names above, imported on first use (``import tactica`` stays light: the command
+#: line checks its arguments and files before the engine is loaded).
+_LAZY = {"Result": ".combat", "Scenario": ".combat", "ScenarioError": ".combat",
+         "calculate_many": ".combat", "DiceExpr": ".dice"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def calculate(scenario: Scenario | dict[str, Any] | str,

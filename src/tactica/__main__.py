@@ -1,6 +1,6 @@
 """``python -m tactica``: the ``tactica`` command line."""
 
-from tactica.cli import main
+from tactica.launch import main
 
 if __name__ == "__main__":
     main()

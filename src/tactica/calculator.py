@@ -8,12 +8,12 @@ version-1 scenario, and the result carries what the units resolved into (``resol
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from .combat import Result, Scenario
 from .combat import calculate as calculate_scenario
 from .combat.contract.result import Resolved
+from .inputs import loads
 from .units.resolve import UnitLibrary, resolve
 from .units.scenario import ScenarioDocument, parse_document
 from .units.sequence import names_units, resolve_sequence
@@ -50,7 +50,7 @@ def _sequence_data(scenario: Scenario | dict[str, Any] | str) -> dict[str, Any] 
     data: Any = scenario
     if isinstance(scenario, str):
         try:
-            data = json.loads(scenario)
+            data = loads(scenario)
         except ValueError:
             return None
     return data if isinstance(data, dict) and "steps" in data else None

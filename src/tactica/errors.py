@@ -25,6 +25,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from .inputs import printable
+
 __all__ = ["field_path", "one_line"]
 
 #: Longest quoted user text in a message (a pasted list or scenario may be huge).
@@ -35,7 +37,9 @@ def field_path(loc: Sequence[int | str]) -> str:
     """``("weapons", 1, "count")`` -> ``weapons[1].count``; pydantic's union-member tags
     (``function-after[...]``, a class name) are left out."""
     out = ""
-    for part in loc:
+    for i, part in enumerate(loc):
+        if i and loc[i - 1] in ("attacker", "target") and part in ("plain", "unit"):
+            continue  # the union member (a plain side or a library unit), not a field
         if isinstance(part, int):
             out += f"[{part}]"
         elif "[" in part or (part[:1].isupper() and part not in ("A", "S", "AP", "D", "T",
@@ -46,9 +50,20 @@ def field_path(loc: Sequence[int | str]) -> str:
     return out or "document"
 
 
+#: pydantic's type messages in the player's words ("Input should be a valid integer,
+#: unable to parse string as an integer" -> "should be a whole number").
+_TYPE_WORDS = {"integer": "a whole number", "number": "a number", "boolean": "true or false",
+               "string": "text", "list": "a list", "dictionary": "an object ({...})",
+               "array": "a list"}
+
+
 def _message(error: Any) -> str:
     msg = str(error.get("msg", "invalid"))
     msg = msg.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    if msg.startswith("Input should be a valid "):
+        kind = msg.removeprefix("Input should be a valid ").split(",")[0].split()[0]
+        if kind in _TYPE_WORDS:
+            msg = f"should be {_TYPE_WORDS[kind]}"
     if error.get("type") == "extra_forbidden":
         msg = "unknown field (check its spelling)"
     return " ".join(msg.split())
@@ -62,13 +77,13 @@ def one_line(exc: BaseException) -> str:
         if not errors:
             return "invalid input"
         first = errors[0]
-        text = f"{field_path(first.get('loc', ()))}: {_message(first)}"
+        text = printable(f"{field_path(first.get('loc', ()))}: {_message(first)}")
         more = len({field_path(e.get("loc", ())) for e in errors[1:]}
                    - {field_path(first.get("loc", ()))})
         if more:
             text += f" (and {more} more problem{'s' if more > 1 else ''})"
         return text
-    text = " ".join(str(exc).split())
+    text = printable(" ".join(str(exc).split()))
     return text if len(text) < 600 else text[:600] + "…"
 
 

@@ -31,7 +31,6 @@ __all__ = [
     "apply_facts",
     "load_presets",
     "load_reference_facts",
-    "target_from_datasheet",
 ]
 
 #: Packaged data files (relative to the ``tactica`` package).
@@ -273,62 +272,6 @@ def load_presets() -> tuple[TargetPreset, ...]:
         TargetPreset.model_validate({"name": name, **fields})
         for name, fields in data["presets"].items()
     )
-
-
-def target_from_datasheet(sheet: Datasheet, models: int | None = None) -> Target:
-    """A ``Target`` built from a datasheet's model profiles.
-
-    Without ``models`` the unit has its minimum size (the ``min`` of each composition
-    line: Death Riders = 1 Ridemaster + 4 Death Riders); ``models`` is the total size, the
-    extra models going to the first line with room. Every model of a CHARACTER unit is a
-    CHARACTER model. Raises ``ValueError`` when the size is not allowed or a needed
-    characteristic (T, Sv, W) is unknown.
-    """
-    counts: list[tuple[ModelProfile, int]] = []
-    if not sheet.composition:
-        if len(sheet.models) != 1:
-            raise ValueError(f"{sheet.name}: no unit composition to size the target from")
-        counts.append((sheet.models[0], 1 if models is None else models))
-    else:
-        lines = sheet.composition
-        low, high = sum(c.min for c in lines), sum(c.max for c in lines)
-        total = low if models is None else models
-        if not max(low, 1) <= total <= high:
-            raise ValueError(f"{sheet.name} has {low}-{high} models; {total} asked for")
-        extra = total - low
-        for line in lines:
-            add = min(extra, line.max - line.min)
-            extra -= add
-            if line.min + add:
-                counts.append((_profile_for(sheet, line.model), line.min + add))
-    character = sheet.has_keyword("CHARACTER")
-    fnp_ability = sheet.ability("Feel No Pain")
-    fnp = None
-    if fnp_ability is not None and fnp_ability.parameter is not None:
-        fnp = fnp_ability.parameter.min
-    groups = []
-    for profile, count in counts:
-        missing = [s for s in ("T", "Sv", "W") if getattr(profile, s) is None]
-        if missing:
-            raise ValueError(f"{sheet.name}: model {profile.name} has no {', '.join(missing)}")
-        assert profile.T is not None and profile.Sv is not None and profile.W is not None
-        groups.append(
-            ModelGroup(
-                name=profile.name,
-                count=count,
-                T=profile.T,
-                Sv=profile.Sv,
-                invuln=profile.InSv,
-                W=profile.W,
-                fnp=fnp,
-                character=character,
-            )
-        )
-    keywords = tuple(dict.fromkeys((*sheet.keywords, *sheet.faction_keywords)))
-    demise = sheet.ability("Deadly Demise")
-    return Target(name=sheet.name, keywords=keywords, models=tuple(groups),
-                  abilities=tuple(dict.fromkeys(str(a) for a in sheet.abilities)),
-                  deadly_demise=demise.parameter if demise is not None else None)
 
 
 def _profile_for(sheet: Datasheet, model: str) -> ModelProfile:

@@ -36,7 +36,6 @@ from .combat.contract.scenario import Target
 from .facts import (
     TargetPreset,
     load_presets,
-    target_from_datasheet,
 )
 from .model.common import Frozen, RulesVersion
 from .model.datasheet import Ability, Datasheet
@@ -50,6 +49,7 @@ from .model.rules import (
     Stratagem,
 )
 from .names import UnknownNameError, name_key, suggest
+from .units.resolve import sheet_target
 
 __all__ = ["RULES_PREFERENCE", "Library", "UnitAbility", "record_name"]
 
@@ -287,12 +287,12 @@ class Library:
         self, name: str, models: int | None = None, rules: RulesVersion | None = None
     ) -> Target:
         """A combat ``Target`` from a preset name or a library unit name (the preset wins
-        a tie). ``models`` sets the number of models (see ``target_from_datasheet``)."""
+        a tie). ``models`` sets the number of models (see ``tactica.units.sheet_target``)."""
         key = name_key(name)
         if key in self._presets:
             return self._presets[key].to_target(models)
         if self._aliases.get(key, key) in self._sheets:
-            return target_from_datasheet(self.datasheet(name, rules), models)
+            return sheet_target(self.datasheet(name, rules), models)
         candidates = [p.name for p in self._presets.values()] + list(self.names())
         raise UnknownNameError("target", name, suggest(name, candidates))
 

@@ -30,7 +30,6 @@ from .facts import (
     apply_facts,
     load_presets,
     load_reference_facts,
-    target_from_datasheet,
 )
 from .index import RULES_PREFERENCE, Library, UnitAbility, record_name
 from .model.common import Frozen
@@ -38,6 +37,7 @@ from .model.datasheet import Datasheet
 from .model.rules import (
     RuleRecord,
 )
+from .units.resolve import sheet_target as target_from_datasheet
 
 __all__ = [
     "FACTS_FILE",

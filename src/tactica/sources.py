@@ -31,13 +31,14 @@ from typing import Literal, Protocol
 
 from .combat.contract.scenario import Target
 from .datasheet_diff import Difference, compare
-from .facts import TargetPreset, target_from_datasheet
+from .facts import TargetPreset
 from .index import Library, UnitAbility
 from .loaders.report import LoadReport, UnitReport
 from .model.common import Frozen, RulesVersion
 from .model.datasheet import Datasheet
 from .model.rules import RuleRecord
 from .names import UnknownNameError, name_key, suggest
+from .units.resolve import sheet_target
 
 __all__ = [
     "PRECEDENCE",
@@ -373,7 +374,7 @@ class SourcedLibrary(Library):
         if key in presets:
             return presets[key].to_target(models)
         if self.has(name):
-            return target_from_datasheet(self.datasheet(name, rules), models)
+            return sheet_target(self.datasheet(name, rules), models)
         candidates = [p.name for p in self.presets()] + list(self.names())
         raise UnknownNameError("target", name, suggest(name, candidates))
 

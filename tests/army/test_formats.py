@@ -280,10 +280,12 @@ def test_an_unparsed_line_is_an_error_with_its_line_number(text: str, line: int,
     assert f"list.txt:{line}" in str(err.value)
 
 
-def test_an_unknown_json_selection_is_an_error_with_its_path() -> None:
+def test_an_unknown_json_selection_is_an_error_with_its_place() -> None:
+    # named in the player's words (the unit, then the selection), not a JSON path
     doc = {"roster": {"forces": [{"selections": [
         {"name": "Primus", "type": "model", "selections": [{"name": "X", "type": "rule"}]}]}]}}
-    with pytest.raises(RosterParseError, match=r"forces\[0\]\.selections\[0\]\.selections\[0\]"):
+    with pytest.raises(RosterParseError, match=r'\(unit 1 \("Primus"\), "X"\): unknown '
+                       "selection type 'rule'"):
         parse_roster(json.dumps(doc))
 
 

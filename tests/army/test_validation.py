@@ -369,7 +369,7 @@ def test_a_unit_without_a_leader_list_cannot_lead() -> None:
     r = report(army(unit("u3", "Test Brute", attached_to="u4"),
                     unit("u4", "Neophyte Hybrids", models=10)), seed_plus(brute))
     only(r, "LEADER_NOT_ALLOWED", ["u3"])
-    assert "names no unit it can lead" in r.violations[0].message
+    assert "has no Leader ability" in r.violations[0].message
 
 
 def test_one_leader_per_bodyguard() -> None:

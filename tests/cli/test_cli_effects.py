@@ -172,8 +172,9 @@ def test_calc_applies_the_attackers_own_damaged_profile() -> None:
     """The 10th Banehammer page's DAMAGED: 1-8 WOUNDS REMAINING (-1 to Hit) is one of the
     unit's own abilities: with --wounds-left 5 it applies (the hit stage shows -1); with
     12 wounds left it does not. One lascannon BS4+: 3/6 hits, 2/6 when damaged."""
+    # the lascannons are an option ("2 lascannons and 2 twin heavy ..."): one of the two
     base = ["calc", "--attacker", "Banehammer", "--rules", "10th", "--target", "tank",
-            "--weapon", "Lascannon", "--json"]
+            "--wargear", "Lascannon", "--weapon", "Lascannon:1", "--json"]
     code, out, err = _run(*base, "--wounds-left", "5")
     assert code == 0, err
     doc = json.loads(out)

@@ -27,7 +27,7 @@ BAD = [
     ([*BASE, "--rules", "9th"], ["--rules", "'11th', '10th'"]),
     ([*BASE, "--distance", "-3"], ["--distance", "0"]),
     ([*BASE, "--weapon", "Autopistol:Saturation"], ["--weapon", "whole number from 1 to"]),
-    ([*BASE, "--led-by", "Death Riders"], ["--led-by", "not a Leader"]),
+    ([*BASE, "--led-by", "Death Riders"], ["--led-by", "has no Leader ability"]),
     ([*BASE, "--effect", "Primed and Readied", "--effect", "primed and readied"],
      ["--effect", "twice"]),
     (["effects", "--detachment", "Host of Acension"], ["--detachment", "Host of Ascension"]),

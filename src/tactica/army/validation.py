@@ -33,6 +33,7 @@ from ..model.common import Frozen
 from ..model.datasheet import Datasheet
 from ..model.rules import Detachment, DetachmentRule, Enhancement
 from ..names import UnknownNameError, name_key, suggest
+from ..units.leaders import lead_refusal
 from .detachments import (
     detachment_records,
     granted_keywords,
@@ -393,11 +394,6 @@ def _enhancements(c: _Check) -> None:
               f"{ENHANCEMENT_LIMIT[roster.rules][size]} in {size} ({roster.rules})")
 
 
-def _can_lead(leader: Datasheet, bodyguard: Datasheet, kws: set[str]) -> bool:
-    names = {name_key(n) for n in leader.leader_of}
-    return name_key(bodyguard.name) in names or any(name_key(k) in names for k in kws)
-
-
 def _leaders(c: _Check) -> None:
     roster = c.roster
     for unit in roster.units:
@@ -411,11 +407,9 @@ def _leaders(c: _Check) -> None:
             continue
         if leader is None or guard is None:
             continue
-        if not _can_lead(leader, guard, _keywords(guard, body, c.granted)):
-            why = (f"it can lead: {', '.join(leader.leader_of)}" if leader.leader_of else
-                   "its datasheet names no unit it can lead")
-            c.add("LEADER_NOT_ALLOWED", f"{leader.name} cannot be attached to {guard.name}; "
-                  f"{why}", unit)
+        why = lead_refusal(leader, guard, _keywords(guard, body, c.granted))
+        if why is not None:
+            c.add("LEADER_NOT_ALLOWED", why, unit)
     for body in roster.units:
         attached = roster.attached(body.id)
         if roster.rules == "10th":

@@ -24,7 +24,9 @@ from ..combat import Result, Scenario, calculate
 from ..combat.contract.result import Resolved
 from ..combat.contract.scenario import Attacker, Context, Effect
 from ..errors import one_line
+from ..inputs import loads
 from ..model.datasheet import Datasheet
+from ..textfile import read_text_file
 from ..units import UnitError
 from .errors import FLAG_WORDS, fail
 from .result_view import render_result
@@ -90,7 +92,7 @@ def _parse_effect(text: str) -> Effect | str:
 def _is_sequence(text: str) -> bool:
     """A sequence document (several steps against one target) has ``steps``."""
     try:
-        data = json.loads(text)
+        data = loads(text)
     except ValueError:
         return False
     return isinstance(data, dict) and "steps" in data
@@ -110,32 +112,31 @@ def _check_effects(effects: list[str]) -> None:
 
 
 def _check_models(sheet: Datasheet, models: int) -> None:
-    """``--models`` within the datasheet's unit composition (its minimum and maximum)."""
-    if not sheet.composition:
-        return
-    low = sum(c.min for c in sheet.composition)
-    high = sum(c.max for c in sheet.composition)
-    if not low <= models <= high:
-        allowed = f"{low}" if low == high else f"{low} to {high}"
-        raise typer.BadParameter(f"{sheet.name} has {allowed} model{'s' if high > 1 else ''}",
-                                 param_hint="--models")
+    """``--models`` within the datasheet's unit composition (its tiers, ``tactica.units``)."""
+    from ..units.loadout import sizes
+
+    spans = sizes(sheet)
+    if not any(a <= models <= b for a, b in spans):
+        allowed = " or ".join(f"{a}" if a == b else f"{a} to {b}" for a, b in spans)
+        raise typer.BadParameter(
+            f"{sheet.name} has {allowed} model{'s' if spans[-1][1] > 1 else ''}",
+            param_hint="--models")
 
 
 def _check_leaders(sheet: Datasheet, leaders: list[str], lib: Any) -> None:
-    """Each ``--led-by`` unit can lead this one (its datasheet's Leader list)."""
+    """The ``--led-by`` units may lead this one together (the units core's check, 24.22)."""
+    from ..units import LeaderError, check_leaders
+
+    found = []
     for name in leaders:
         try:
-            leader = lib.datasheet(name)
+            found.append(lib.datasheet(name))
         except LookupError:
             continue  # reported as a note: its abilities are not applied
-        if not leader.leader_of:
-            raise typer.BadParameter(f"{leader.name} is not a Leader", param_hint="--led-by")
-        from ..names import name_key
-
-        if name_key(sheet.name) not in {name_key(n) for n in leader.leader_of}:
-            raise typer.BadParameter(
-                f"{leader.name} cannot lead {sheet.name}; it leads: "
-                f"{', '.join(leader.leader_of)}", param_hint="--led-by")
+    try:
+        check_leaders(sheet, found)
+    except LeaderError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--led-by") from None
 
 
 def _rules_note(sheet: Datasheet, rules: str) -> str | None:
@@ -267,13 +268,22 @@ def _check_flags(o: CalcOptions) -> None:
              "and target would be used and the flags ignored)")
 
 
+def _read(file: str) -> str:
+    """The scenario file's text (its encoding found: ``textfile``, a note on stderr when
+    it is not UTF-8)."""
+    text, note = read_text_file(file)
+    if note is not None:
+        Console(stderr=True, highlight=False, soft_wrap=True).print(
+            f"note: {file}: {note}", markup=False)
+    return text
+
+
 def _run(o: CalcOptions) -> None:
     out = Console(width=120) if not sys.stdout.isatty() else Console()
     _check_flags(o)
     try:
         if o.file is not None:
-            text = sys.stdin.read() if o.file == "-" else Path(o.file).read_text(
-                encoding="utf-8")
+            text = sys.stdin.read() if o.file == "-" else _read(o.file)
             if _is_sequence(text):
                 from .turn import run_sequence_text
 

@@ -129,10 +129,17 @@ def report(
     coverage: Annotated[bool, typer.Option(
         "--coverage", help="Only the army rules by faction: modelled, non-combat, not "
         "modelled (with --json as JSON).")] = False,
+    units: Annotated[bool, typer.Option(
+        "--units", help="Only the units fielded on a mend or a guess, with the evidence "
+        "(with --json as JSON).")] = False,
 ) -> None:
     """Count, per source, the units loaded, repaired and rejected (converts every unit), and
     per faction the army rules modelled, non-combat and not modelled."""
     from .coverage import coverage_document, coverage_table
+
+    if units:
+        _units_report(as_json)
+        return
 
     if coverage:
         doc = coverage_document()
@@ -174,3 +181,26 @@ def report(
             out.print(Text(f"{r.source} · {unit.unit} ({unit.status})", style="bold"))
             for issue in issues:
                 out.print(Text(f"  {issue}"))
+
+
+def _units_report(as_json: bool) -> None:
+    """``--units``: every unit whose fielding relies on a mend or a guess (units core,
+    ``tactica.units.audit``)."""
+    from collections import Counter
+
+    from ..units.audit import fielding_audit
+
+    found = fielding_audit(load_library().datasheets())
+    if as_json:
+        typer.echo(json.dumps([{"unit": a.unit, "kind": a.kind, "evidence": list(a.evidence)}
+                               for a in found], indent=2, ensure_ascii=False))
+        return
+    counts = Counter(a.kind for a in found)
+    out = Console(highlight=False, soft_wrap=False, width=160)
+    table = Table(box=box.SIMPLE_HEAD, title=f"Units fielded on a mend ({counts['mend']}) "
+                  f"or a guess ({counts['guess']})")
+    for column in ("Unit", "Relies on", "Evidence"):
+        table.add_column(column)
+    for a in found:
+        table.add_row(Text(a.unit), a.kind, Text("\n".join(a.evidence)))
+    out.print(table)

@@ -57,7 +57,9 @@ def _out() -> Console:
 
 
 def _fail(message: str) -> NoReturn:
-    Console(stderr=True, highlight=False).print(f"error: {message}", markup=False)
+    # one line whatever the terminal's width (``soft_wrap``: rich does not break it)
+    Console(stderr=True, highlight=False, soft_wrap=True).print(
+        f"error: {' '.join(message.split())}", markup=False)
     raise typer.Exit(code=EXIT_UNREADABLE)
 
 

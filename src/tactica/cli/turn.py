@@ -19,6 +19,7 @@ from rich.table import Table
 from ..calculator import calculate as calculate_document
 from ..combat.contract.sequence import SequenceResult
 from ..errors import one_line
+from ..inputs import loads
 from ..units import UnitError, UnitRef, resolve_attacker
 from ..units.carriers import carriers
 from .errors import fail
@@ -161,7 +162,7 @@ def run_sequence_text(text: str, as_json: bool, console: Console,
     ``monte_carlo`` trials ask for the Monte Carlo twin."""
     try:
         if monte_carlo:
-            doc = json.loads(text)
+            doc = loads(text)
             doc.update(method="monte-carlo", trials=monte_carlo, seed=seed)
             text = json.dumps(doc)
         result = calculate_document(text)  # units named in it: fielded

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from ..inputs import loads
 from .batch import calculate_many
 from .contract.result import Distribution, Result
 from .contract.scenario import Scenario
@@ -28,7 +28,7 @@ def calculate(scenario: Scenario | Sequence | dict[str, Any] | str) -> Result:
     """
     if isinstance(scenario, str):
         try:
-            data = json.loads(scenario)
+            data = loads(scenario)
         except ValueError:
             data = None  # pydantic's own JSON refusal below
         if isinstance(data, dict) and "steps" in data:

@@ -374,6 +374,14 @@ class Wh40kdcDataset(DatasetSource):
     def leader_attachments(self, uid: str) -> list[Raw]:
         return self._leaders.get(uid, [])
 
+    def any_unit_has(self, keywords: Iterable[str]) -> bool:
+        """Whether some unit's keywords and faction keywords hold all of ``keywords``
+        (wh40kdc ``_matches_bodyguard_keywords``)."""
+        want = {k.casefold() for k in keywords}
+        return any(want <= {k.casefold() for k in (*(u.get("keywords") or ()),
+                                                   *(u.get("faction_keywords") or ()))}
+                   for u in self._units)
+
     def has_unit(self, faction: str, uid: str) -> bool:
         return (faction, uid) in self._unit_by_faction_id
 

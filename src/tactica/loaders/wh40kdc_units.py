@@ -22,6 +22,7 @@ from ..model.datasheet import (
     Weapon,
     WeaponProfile,
 )
+from ..model.wargear import ModelType
 from ..names import name_key
 from .report import (
     IssueLog,
@@ -94,6 +95,13 @@ class UnitConverter:
         types = wargear.model_types(rows, {c.model: c.model for c in composition}
                                     if len(models) > 1 else {c.model: models[0].name
                                                              for c in composition})
+        tiers, types = self._tiers(types, models)
+        if tiers:
+            composition = tuple(CompositionLine(model=t.name, min=t.min, max=t.max)
+                                for t in types)
+        self._check_size(composition, tiers)
+        options = wargear.wargear(types, rows)
+        types = wargear.mend(types, options)
         notes: list[str] = []
         if self.name != u["name"]:
             notes.append(f"named {self.name!r}: another faction has a unit {u['name']!r}")
@@ -111,6 +119,7 @@ class UnitConverter:
             )
             self.log.unsupported("keywords", f"{ck.get('keyword')} only with {condition}")
         abilities, damaged = self._abilities()
+        leader_of, leader_keywords = self._leader_of()
         data: dict[str, Any] = {
             "name": self.name,
             "rules": rules,
@@ -120,12 +129,14 @@ class UnitConverter:
             "weapons": self._weapons(),
             "abilities": abilities,
             "composition": composition,
+            "tiers": tiers,
             "points": self._points(),
-            "leader_of": self._leader_of(),
+            "leader_of": leader_of,
+            "leader_keywords": leader_keywords,
             "transport": self._transport(),
             "damaged": damaged,
             "model_types": types,
-            "wargear": wargear.wargear(types, rows),
+            "wargear": options,
             "wargear_budgets": wargear.budgets(),
             "source": self.source,
         }
@@ -157,7 +168,7 @@ class UnitConverter:
             raise UnitRejected("profiles", "no valid stat line")
         return out
 
-    def _profile_for(self, model: Raw, profiles: list[ModelProfile]) -> ModelProfile:
+    def _profile_for(self, model: Raw, profiles: list[ModelProfile]) -> ModelProfile | None:
         wanted = model.get("profile_name") or model["name"]
         for p in profiles:
             if name_key(p.name) == name_key(wanted) or _singular(p.name) == _singular(wanted):
@@ -167,11 +178,16 @@ class UnitConverter:
         starts = [p for p in profiles if name_key(wanted).startswith(_singular(p.name))]
         if starts:
             return max(starts, key=lambda p: len(p.name))
+        ends = [p for p in profiles if _singular(p.name).endswith(_singular(wanted))]
+        if len(ends) == 1:  # the row "Nob" wears the stat line "Boss Nob"
+            self.log.repaired(f"composition {model['name']!r}",
+                              f"given the stat line {ends[0].name!r}, whose name ends with it")
+            return ends[0]
         self.log.suspect(
             f"composition {model['name']!r}",
-            f"no stat line of that name; given {profiles[0].name!r}'s",
+            "no stat line of that name in the data: these models cannot be a target",
         )
-        return profiles[0]
+        return None
 
     def _composition(
         self, profiles: list[ModelProfile]
@@ -187,6 +203,9 @@ class UnitConverter:
                     "composition",
                 )
                 return ((line,) if line else ()), tuple(profiles)
+            if count.get("min") and count.get("max"):
+                return self._guessed_composition(profiles, count["min"], count["max"]), tuple(
+                    profiles)
             self.log.unsupported("composition", "none in the dataset")
             return (), tuple(profiles)
         lines: list[CompositionLine] = []
@@ -203,33 +222,124 @@ class UnitConverter:
                 continue
             lines.append(line)
             profile = self._profile_for(m, profiles)
+            if profile is None:
+                continue
             used.add(profile.name)
             if name_key(profile.name) != name_key(line.model):
                 profile = profile.model_copy(update={"name": line.model})
             if all(name_key(p.name) != name_key(profile.name) for p in models):
                 models.append(profile)
         models += [p for p in profiles if p.name not in used]
+        return tuple(lines), tuple(models)
+
+    def _guessed_composition(self, profiles: list[ModelProfile], low: int, high: int
+                             ) -> tuple[CompositionLine, ...]:
+        """No composition for several stat lines: the unit's ``model_count`` shared out
+        evenly between them (the first the larger shares), a guess the notes say."""
+        n = len(profiles)
+        lines = tuple(CompositionLine(model=p.name, min=low // n + (i < low % n),
+                                      max=high // n + (i < high % n))
+                      for i, p in enumerate(profiles))
+        self.log.suspect("composition", "none in the dataset; a guess: "
+                         + ", ".join(f"{c.min}-{c.max} {c.model}" for c in lines))
+        return lines
+
+    def _check_size(self, lines: Sequence[CompositionLine],
+                    tiers: Sequence[Sequence[CompositionLine]] = ()) -> None:
+        count = self.unit.get("model_count") or {}
         low, high = sum(c.min for c in lines), sum(c.max for c in lines)
-        if count and (low, high) != (count.get("min"), count.get("max")):
+        if tiers:
+            low = min(sum(c.min for c in t) for t in tiers)
+            high = max(sum(c.max for c in t) for t in tiers)
+        if count and lines and (low, high) != (count.get("min"), count.get("max")):
             self.log.suspect(
                 "composition",
                 f"{low}-{high} models by composition, {count.get('min')}-{count.get('max')} "
                 "by model_count; composition kept",
             )
-        return tuple(lines), tuple(models)
+
+    def _tiers(self, types: tuple[ModelType, ...], models: tuple[ModelProfile, ...]
+               ) -> tuple[tuple[tuple[CompositionLine, ...], ...], tuple[ModelType, ...]]:
+        """The composition's tiers (``unit_compositions[].tiers``: a legal unit matches
+        one), named by model type, and the types with the tiers' envelope as their range.
+        A tier model that is no row is the one row no tier names (Boyz: the tiers' "Boss
+        Nob" is the row "Nob"), else a new type like the row it ends with (Nobz: a "Boss
+        Nob" beside the "Nob" row), with its own stat line if there is one."""
+        comp = self.ds.composition(self.faction_id, self.unit["id"]) or {}
+        raw: Sequence[Raw] = comp.get("tiers") or ()
+        if not raw:
+            return (), types
+        named = [str(m["name"]) for t in raw for m in t.get("models") or ()]
+        strangers = list(dict.fromkeys(n for n in named if all(t.name != n for t in types)))
+        unseated = [t for t in types if t.name not in named]
+        rename: dict[str, str] = {}
+        out = list(types)
+        for name in strangers:
+            if len(strangers) == 1 and len(unseated) == 1:
+                rename[name] = unseated[0].name
+                self.log.repaired("composition", f"tier model {name!r} read as the row "
+                                  f"{unseated[0].name!r}, which no tier names")
+                continue
+            base = next((t for t in types if name_key(name).endswith(_singular(t.name))), None)
+            if base is None:
+                raise UnitRejected("composition", f"tier model {name!r} is no model of the "
+                                   "unit")
+            profile = next((p.name for p in models if name_key(p.name) == name_key(name)),
+                           base.profile)
+            out.append(base.model_copy(update={"name": name, "profile": profile,
+                                               "leader_model": True}))
+            self.log.repaired("composition", f"tier model {name!r}: a model like the "
+                              f"{base.name!r} row, with the {profile!r} stat line")
+        tiers = []
+        for t in raw:
+            lines = [build(CompositionLine, {"model": rename.get(str(m["name"]), m["name"]),
+                                             "min": m.get("min"), "max": m.get("max")},
+                           self.log, "composition tier") for m in t.get("models") or ()]
+            tiers.append(tuple(line for line in lines if line is not None))
+        low: dict[str, int] = {}
+        high: dict[str, int] = {}
+        for tier in tiers:
+            counts = {c.model: c for c in tier}
+            for kind in out:
+                c = counts.get(kind.name)
+                low[kind.name] = min(low.get(kind.name, 1 << 30), c.min if c else 0)
+                high[kind.name] = max(high.get(kind.name, 0), c.max if c else 0)
+        dropped = [t.name for t in out if high[t.name] == 0]
+        if dropped:
+            self.log.repaired("composition", f"{', '.join(dropped)}: in no tier; left out")
+        kept = tuple(t.model_copy(update={"min": low[t.name], "max": high[t.name]})
+                     for t in out if high[t.name] > 0)
+        return tuple(tiers), kept
 
     # -- weapons --
     def _weapons(self) -> tuple[Weapon, ...]:
         out: list[Weapon] = []
-        for wid in dict.fromkeys(self.unit.get("weapon_ids") or ()):
+        ids = [str(i) for i in dict.fromkeys(self.unit.get("weapon_ids") or ())]
+        for wid in ids:
             raw = self.ds.weapon(self.faction_id, wid)
             if raw is None:
                 self.log.repaired(f"weapon {wid!r}", "not in the dataset; left out")
                 continue
-            out += self._weapon(raw)
+            out += self._weapon(self._launch_record(wid, raw, ids))
         if not out:
             self.log.suspect("weapons", "none in the dataset")
         return tuple(out)
+
+    def _launch_record(self, wid: str, raw: Raw, ids: Sequence[str]) -> Raw:
+        """A provisional record of a weapon the unit also has as its own copy (Intercessor
+        Squad: 'astartes-grenade-launcher', pre-launch provisional, beside the launch
+        record 'astartes-grenade-launcher-intercessor-squad') takes the copy's profiles:
+        one weapon, one stat line, under the name the options use."""
+        if "provisional" not in str((raw.get("game_version") or {}).get("dataslate")):
+            return raw
+        uid = str(self.unit["id"])
+        copies = [i for i in ids if i.startswith(f"{wid}-") and uid in i[len(wid):]]
+        copy = self.ds.weapon(self.faction_id, copies[0]) if len(copies) == 1 else None
+        if copy is None:
+            return raw
+        self.log.repaired(f"weapon {wid!r}", f"a provisional record: the stat lines of the "
+                          f"unit's {copies[0]!r} used")
+        return {**copy, "name": raw["name"]}
 
     def _weapon(self, raw: Raw) -> list[Weapon]:
         name = str(raw["name"])
@@ -335,6 +445,10 @@ class UnitConverter:
                 damaged = self._damaged(name, raw, int(match.group(1)), int(match.group(2)))
                 kind = "damaged"
             out.append(core_ability(name, kind, None, self.source))
+            fnp = _feel_no_pain(raw)
+            if fnp is not None and kind == "unit":
+                # Lifewards, Ogryn Bodyguard: the unit's own Feel No Pain, by another name
+                out.append(core_ability(f"Feel No Pain {fnp}+", "core", name, self.source))
         return tuple(out), damaged
 
     def _damaged(self, name: str, raw: Raw, low: int, high: int) -> DamagedProfile | None:
@@ -352,11 +466,15 @@ class UnitConverter:
             f"ability {name!r}",
         )
 
-    def _leader_of(self) -> tuple[str, ...]:
-        """Leader attachments carry no faction: a leader id shared by several factions
-        (Ministorum Priest) has one entry per faction, told apart by its bodyguards. The
-        entries naming a unit of the leader's own faction are used (all, if none does)."""
+    def _leader_of(self) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+        """The bodyguard unit names and keyword sets. Leader attachments carry no faction:
+        a leader id shared by several factions (Ministorum Priest) has one entry per
+        faction, told apart by its bodyguards. The entries naming a unit of the leader's
+        own faction are used (all, if none does). An entry's
+        ``eligible_bodyguard_keywords`` is one set: a bodyguard has ALL of them (the
+        schema's words)."""
         names: list[str] = []
+        keywords: list[tuple[str, ...]] = []
         entries = self.ds.leader_attachments(self.unit["id"])
         own = [
             la for la in entries
@@ -370,8 +488,13 @@ class UnitConverter:
                     self.log.repaired("leader", f"bodyguard id {uid!r} is not a unit; left out")
                 else:
                     names.append(found)
-            names += list(la.get("eligible_bodyguard_keywords") or ())
-        return tuple(dict.fromkeys(names))
+            if la.get("eligible_bodyguard_keywords"):
+                kws = tuple(str(k) for k in la["eligible_bodyguard_keywords"])
+                if not self.ds.any_unit_has(kws):
+                    self.log.suspect("leader", f"no unit has all of the keywords "
+                                     f"{', '.join(kws)}: the set leads nothing")
+                keywords.append(kws)
+        return tuple(dict.fromkeys(names)), tuple(dict.fromkeys(keywords))
 
     def _transport(self) -> TransportCapacity | None:
         cap = self.unit.get("transport_capacity")
@@ -441,3 +564,13 @@ def _profile_name(weapon: str, profile: str, count: int) -> str:
             break
     return f"{weapon} – {profile}" if count > 1 or profile else weapon
 
+
+def _feel_no_pain(raw: Raw) -> int | None:
+    """The threshold of an ability whose effect is, without condition, a Feel No Pain of
+    the unit or the model itself (``{"type": "feel-no-pain", "target": "unit",
+    "modifier": {"threshold": 4}}``), else ``None``."""
+    effect = raw.get("effect") or {}
+    threshold = (effect.get("modifier") or {}).get("threshold")
+    if effect.get("type") != "feel-no-pain" or effect.get("target") not in ("unit", "self"):
+        return None
+    return threshold if isinstance(threshold, int) and 2 <= threshold <= 6 else None

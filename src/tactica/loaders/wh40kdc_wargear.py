@@ -19,9 +19,11 @@ copy, and the repair is logged.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from ..model.wargear import ModelType, WargearBudget, WargearOption
+from ..names import name_key
 from .report import IssueLog, build
 from .wh40kdc_records import Raw, RecordLookup
 
@@ -55,10 +57,9 @@ class WargearReader:
     def model_types(self, rows: Sequence[Raw], profiles: dict[str, str]) -> tuple[ModelType, ...]:
         """``rows``: the composition's model rows; ``profiles``: row name -> the name of
         its stat line on the datasheet."""
-        base = self._base_ids()
         out: list[ModelType] = []
         for row in rows:
-            ids = list(row.get("default_weapon_ids") or ()) or base
+            ids = list(row.get("default_weapon_ids") or ()) or self._base_ids(row, rows)
             made = build(ModelType, {
                 "name": row.get("name"), "min": row.get("min"), "max": row.get("max"),
                 "profile": profiles.get(str(row.get("name")), str(row.get("name"))),
@@ -69,10 +70,48 @@ class WargearReader:
                 out.append(made)
         return tuple(out)
 
-    def _base_ids(self) -> list[str]:
+    def _base_ids(self, row: Raw, rows: Sequence[Raw]) -> list[str]:
+        """wh40kdc ``_base_weapon_ids``, for a row without recorded defaults; except that
+        a weapon another row's recorded defaults carry, replaced only by that other
+        type's options, is that type's, not this row's (Imperial Navy Breachers: the
+        Sergeant-at-Arms's shotgun is not every Armsman's)."""
         added = {i for o in self.options for i in _added(o)}
         replaced = {i for o in self.options for i in o.get("replaces") or ()}
-        return [i for i in self.unit.get("weapon_ids") or () if i in replaced or i not in added]
+        name = row.get("name")
+        theirs = {i for r in rows if r.get("name") != name
+                  for i in r.get("default_weapon_ids") or ()}
+        here = {i for o in self.options if (o.get("model_constraint") or {}).get(
+            "model_name") in (None, name) for i in o.get("replaces") or ()}
+        return [i for i in self.unit.get("weapon_ids") or ()
+                if (i in replaced or i not in added) and (i in here or i not in theirs)]
+
+    def mend(self, types: Sequence[ModelType], options: Sequence[WargearOption]
+             ) -> tuple[ModelType, ...]:
+        """An option that replaces what no model of its type carries proves the data's
+        default equipment lacks it (Terminator Squad: "a Terminator's storm bolter can be
+        replaced"): the item is added to that type's equipment, and the mend is said
+        (``ModelType.mends``, the unit's report)."""
+        out = list(types)
+        for option in options:
+            need = Counter(name_key(i) for i in option.replaces)
+            if not need:
+                continue
+            scoped = [i for i, t in enumerate(out)
+                      if option.model is None or t.name == option.model]
+            carriers = [i for i in scoped
+                        if not need - Counter(name_key(e) for e in out[i].equipment)]
+            if carriers:
+                continue
+            for i in scoped:
+                t = out[i]
+                lacking = need - Counter(name_key(e) for e in t.equipment)
+                items = [n for n in option.replaces if lacking[name_key(n)] > 0]
+                text = (f"{t.name}: the data's default equipment lacks {', '.join(items)}, "
+                        "which a wargear option replaces; taken to carry it")
+                out[i] = t.model_copy(update={"equipment": (*t.equipment, *items),
+                                              "mends": (*t.mends, text)})
+                self.log.repaired("composition", text)
+        return tuple(out)
 
     # -- options --
     def wargear(self, types: Sequence[ModelType], rows: Sequence[Raw]) -> tuple[WargearOption, ...]:

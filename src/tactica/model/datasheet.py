@@ -204,8 +204,13 @@ class Datasheet(Frozen):
     weapons: tuple[Weapon, ...] = ()
     abilities: tuple[Ability, ...] = ()
     composition: tuple[CompositionLine, ...] = ()
+    tiers: tuple[tuple[CompositionLine, ...], ...] = Field(
+        default=(), description="the buildable sizes: a unit matches one tier, a count "
+        "range per model type (the composition is their envelope)")
     points: tuple[PointsBracket, ...] | EscalatingPoints = ()
     leader_of: tuple[str, ...] = ()
+    leader_keywords: tuple[tuple[str, ...], ...] = Field(
+        default=(), description="Leader: any unit with ALL the keywords of one set")
     transport: TransportCapacity | None = None
     damaged: DamagedProfile | None = None
     wargear_options: tuple[str, ...] = ()

@@ -63,6 +63,9 @@ class ModelType(Frozen):
     profile: str
     equipment: tuple[str, ...] = ()
     leader_model: bool = False
+    mends: tuple[str, ...] = Field(
+        default=(), description="what the loader added to the data's default equipment, "
+        "and why")
 
     @model_validator(mode="after")
     def _order(self) -> ModelType:

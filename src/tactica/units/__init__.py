@@ -6,6 +6,7 @@ its weapon lines and model groups (``firing``, ``resolve``) -> the engine.
 """
 
 from .firing import Aim, NoWeaponsError, weapon_lines
+from .leaders import LeaderError, can_lead, check_leaders, lead_refusal, leaders_of
 from .loadout import FieldedModels, Loadout, WargearError, field_unit, model_types
 from .resolve import UnitError, resolve, resolve_attacker, resolve_target
 from .scenario import ScenarioDocument, UnitRef
@@ -13,13 +14,18 @@ from .scenario import ScenarioDocument, UnitRef
 __all__ = [
     "Aim",
     "FieldedModels",
+    "LeaderError",
     "Loadout",
     "NoWeaponsError",
     "ScenarioDocument",
     "UnitError",
     "UnitRef",
     "WargearError",
+    "can_lead",
+    "check_leaders",
     "field_unit",
+    "lead_refusal",
+    "leaders_of",
     "model_types",
     "resolve",
     "resolve_attacker",

@@ -22,7 +22,8 @@ the expected damage of one model's attacks against the target (``Aim``), an esti
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..combat.contract.scenario import Phase, WeaponLine
@@ -60,12 +61,35 @@ def expected_damage(p: WeaponProfile, aim: Aim) -> float:
     return float(p.A.mean) * hit * wound * unsaved * min(float(p.D.mean), aim.W)
 
 
-def _best_profile(w: Weapon, aim: Aim, chosen: Sequence[str]) -> WeaponProfile:
+def hazard_cost(p: WeaponProfile, rules: RulesVersion = "11th",
+                keywords: tuple[str, ...] = ()) -> float:
+    """What firing ``p`` once is expected to cost the bearer's unit, in mortal wounds:
+    [HAZARDOUS] (11th 06.03: a hazard roll fails on 1-2, 1 mortal wound, 3 for a MONSTER or
+    VEHICLE; 10th: a 1, 3 mortal wounds), from the rule set. To choose only.
+
+    >>> from tactica.model import WeaponProfile
+    >>> from tactica.model.abilities import parse_weapon_ability
+    >>> p = WeaponProfile(name="Plasma – supercharge", range=24, A="1", skill=3, S=8,
+    ...                   AP=-3, D="2", abilities=(parse_weapon_ability("Hazardous"),))
+    >>> round(hazard_cost(p), 4), round(hazard_cost(p, "10th"), 4)
+    (0.3333, 0.5)
+    """
+    if not p.has("Hazardous"):
+        return 0.0
+    rs = get_ruleset(rules)
+    return rs.hazard_fails_on / 6 * rs.hazard_mortal_wounds(keywords)
+
+
+def _best_profile(w: Weapon, aim: Aim, chosen: Sequence[str],
+                  cost: Callable[[WeaponProfile], float] = lambda p: 0.0) -> WeaponProfile:
+    """The profile named in ``chosen``, else the one that does most for what it costs
+    (expected damage less the bearer's expected losses to [HAZARDOUS]; on a tie, the
+    first, so Standard before Supercharge)."""
     keys = {name_key(c) for c in chosen}
     named = [p for p in w.profiles if name_key(p.name) in keys]
     if named:
         return named[0]
-    return max(w.profiles, key=lambda p: expected_damage(p, aim))
+    return max(w.profiles, key=lambda p: expected_damage(p, aim) - cost(p))
 
 
 def _is_pistol(p: WeaponProfile) -> bool:
@@ -73,17 +97,22 @@ def _is_pistol(p: WeaponProfile) -> bool:
 
 
 def _weapons_of(sheet: Datasheet, equipment: Sequence[str], melee: bool) -> list[Weapon]:
+    """The weapons of ``equipment`` for one phase. A name the datasheet gives a ranged
+    and a melee weapon (Nazdreg's Kustom Blasta X: two records, one item each) shares
+    its copies between them: one each, not both in each phase."""
     out: list[Weapon] = []
-    for item in equipment:
-        found = next((w for w in sheet.weapons
-                      if name_key(w.name) == name_key(item) and w.is_melee == melee), None)
+    held = Counter(name_key(i) for i in equipment)
+    for key, copies in held.items():
+        same = [w for w in sheet.weapons if name_key(w.name) == key]
+        found = next((w for w in same if w.is_melee == melee), None)
         if found is not None:
-            out.append(found)
+            out += [found] * max(1, copies // len(same))
     return out
 
 
 def _fires(sheet: Datasheet, equipment: Sequence[str], phase: Phase, aim: Aim,
-           profiles: Sequence[str], exempt: bool) -> list[WeaponProfile]:
+           profiles: Sequence[str], exempt: bool,
+           rules: RulesVersion = "11th") -> list[WeaponProfile]:
     """The profiles one model uses in the phase (the weapons that may not target ``aim``'s
     keywords left out)."""
     weapons = []
@@ -91,7 +120,9 @@ def _fires(sheet: Datasheet, equipment: Sequence[str], phase: Phase, aim: Aim,
         usable = tuple(p for p in w.profiles if may_target(p, aim.keywords))
         if usable:
             weapons.append(w.model_copy(update={"profiles": usable}))
-    picks = [_best_profile(w, aim, profiles) for w in weapons]
+    keywords = (*sheet.keywords, *sheet.faction_keywords)
+    picks = [_best_profile(w, aim, profiles, lambda p: hazard_cost(p, rules, keywords))
+             for w in weapons]
     if phase == "fight":
         extra = [p for p in picks if p.has("Extra Attacks")]
         main = [p for p in picks if not p.has("Extra Attacks")]
@@ -121,7 +152,7 @@ def weapon_lines(sheet: Datasheet, unit: Loadout, phase: Phase, rules: RulesVers
     exempt = any(sheet.has_keyword(k) for k in exempt_keywords)
     counts: dict[tuple[str, WeaponProfile], int] = {}
     for group in unit.models:
-        for p in _fires(sheet, group.equipment, phase, aim, profiles, exempt):
+        for p in _fires(sheet, group.equipment, phase, aim, profiles, exempt, rules):
             key = (p.name, p)
             counts[key] = counts.get(key, 0) + group.count
     if not counts:
@@ -134,44 +165,103 @@ def weapon_lines(sheet: Datasheet, unit: Loadout, phase: Phase, rules: RulesVers
             for (name, p), n in counts.items()]
 
 
-def picked_lines(sheets: Sequence[tuple[Datasheet, int]], phase: Phase,
-                 specs: Sequence[str], target_keywords: tuple[str, ...] = ()
-                 ) -> list[WeaponLine]:
-    """Weapon lines picked by hand instead of the loadout: each spec ``NAME`` or
-    ``NAME:COUNT`` (COUNT models fire it; default every model of the unit that has it)
-    names a weapon or a profile ("Grenade launcher – frag") of the first of ``sheets``
-    (the unit, then its leaders, each with its model count) that has it."""
+def _carriers(sheet: Datasheet, loadout: Loadout, weapon: Weapon) -> dict[str, int]:
+    """Model type -> how many of ``weapon`` its models carry in ``loadout``."""
+    out: dict[str, int] = {}
+    for g in loadout.models:
+        copies = sum(1 for e in g.equipment if name_key(e) == name_key(weapon.name))
+        if copies:
+            out[g.model] = out.get(g.model, 0) + copies * g.count
+    return out
+
+
+def _pick(sides: Sequence[tuple[Datasheet, Loadout]], spec: str
+          ) -> tuple[Datasheet, Loadout, Weapon, WeaponProfile, str]:
+    name, _, count_text = spec.partition(":")
+    key = name_key(name)
+    for sheet, loadout in sides:
+        for w in sheet.weapons:
+            for p in w.profiles:
+                if key in (name_key(w.name), name_key(p.name)):
+                    return sheet, loadout, w, p, count_text
+    sheet = sides[0][0]
+    names = sorted({w.name for s, _ in sides for w in s.weapons})
+    raise NoWeaponsError(f"{sheet.name} has no weapon {name.strip()!r}; it has: "
+                         + ", ".join(names))
+
+
+def picked_lines(sides: Sequence[tuple[Datasheet, Loadout]], phase: Phase,
+                 specs: Sequence[str], target_keywords: tuple[str, ...] = (),
+                 rules: RulesVersion = "11th") -> list[WeaponLine]:
+    """Weapon lines picked by hand instead of the loadout's default choice: each spec
+    ``NAME`` or ``NAME:COUNT`` names a weapon or a profile ("Grenade launcher – frag") of
+    the first of ``sides`` (the unit, then its leaders, as fielded) that has it, fired by
+    COUNT of the models that carry it (default: all of them). What the models do not carry
+    is refused, and so are more uses than the rules allow: one profile of a weapon at a
+    time (the profiles of one weapon share its carriers), one melee weapon per model in
+    the fight besides [EXTRA ATTACKS] (24.11), a model's Pistols or its other ranged
+    weapons (24.27; MONSTER and VEHICLE fire both)."""
     out: list[WeaponLine] = []
+    used: dict[tuple[str, str], int] = {}
+    fighting: dict[str, int] = {}
+    shooting: dict[tuple[str, bool], int] = {}
     for spec in specs:
-        name, _, count_text = spec.partition(":")
-        key = name_key(name)
-        found = None
-        for sheet, models in sheets:
-            for w in sheet.weapons:
-                for p in w.profiles:
-                    if key in (name_key(w.name), name_key(p.name)):
-                        found = found or (sheet, models, p)
-        if found is None:
-            sheet = sheets[0][0]
-            names = sorted({w.name for s, _ in sheets for w in s.weapons})
-            raise NoWeaponsError(f"{sheet.name} has no weapon {name.strip()!r}; it has: "
-                                 + ", ".join(names))
-        sheet, models, p = found
+        sheet, loadout, w, p, count_text = _pick(sides, spec)
         if p.is_melee != (phase == "fight"):
             kind = "a melee" if p.is_melee else "a ranged"
             raise NoWeaponsError(f"{sheet.name}: {p.name} is {kind} weapon, not for the "
                                  f"{phase} phase")
-        count = models
+        carried = sum(_carriers(sheet, loadout, w).values())
+        if carried == 0:
+            raise NoWeaponsError(f"{sheet.name}: no model carries {w.name} (as fielded: "
+                                 + "; ".join(f"{g.count} {g.model}: "
+                                             + (", ".join(g.equipment) or "nothing")
+                                             for g in loadout.models) + ")")
+        left = carried - used.get((sheet.name, w.name), 0)
+        count = left
         if count_text.strip():
             text = count_text.strip()
-            if not (text.isascii() and text.isdigit() and 1 <= int(text) <= models):
-                raise NoWeaponsError(f"{spec!r}: COUNT in NAME:COUNT is a whole number from 1 "
-                                     f"to {models} (the models in the unit)")
+            if not (text.isascii() and text.isdigit() and int(text) >= 1):
+                raise NoWeaponsError(f"{spec!r}: COUNT in NAME:COUNT is a whole number from "
+                                     f"1 to {carried} (the {w.name}s the models carry)")
             count = int(text)
+        if count > left or count == 0:
+            raise NoWeaponsError(
+                f"{sheet.name}: {count or 'more'} {w.name} asked for; the models carry "
+                f"{carried}" + (", and one profile of a weapon attacks at a time"
+                                if left < carried else ""))
+        used[(sheet.name, w.name)] = carried - left + count
         if not may_target(p, target_keywords):
             assert p.may_target is not None
             raise NoWeaponsError(f"{sheet.name}: {p.name} can only target "
                                  f"{'/'.join(p.may_target.any_of)} units")
+        _check_choice(sheet, loadout, p, count, phase, rules, fighting, shooting)
         out.append(WeaponLine(name=p.name, count=count, range=p.range, A=p.A, skill=p.skill,
                               S=p.S, AP=p.AP, D=p.D, abilities=p.abilities))
     return out
+
+
+def _check_choice(sheet: Datasheet, loadout: Loadout, p: WeaponProfile, count: int,
+                  phase: Phase, rules: RulesVersion, fighting: dict[str, int],
+                  shooting: dict[tuple[str, bool], int]) -> None:
+    """24.11: one melee weapon per model (plus [EXTRA ATTACKS]); 24.27: a model fires its
+    Pistols or its other ranged weapons, unless MONSTER or VEHICLE."""
+    if phase == "fight":
+        if p.has("Extra Attacks"):
+            return
+        fighting[sheet.name] = fighting.get(sheet.name, 0) + count
+        if fighting[sheet.name] > loadout.size:
+            raise NoWeaponsError(f"{sheet.name}: each model fights with one melee weapon "
+                                 f"(besides Extra Attacks); {fighting[sheet.name]} picked "
+                                 f"for {loadout.size} models")
+        return
+    if any(sheet.has_keyword(k) for k in get_ruleset(rules).pistol_choice_exempt):
+        return
+    pistol = _is_pistol(p)
+    shooting[(sheet.name, pistol)] = max(shooting.get((sheet.name, pistol), 0), count)
+    both = shooting.get((sheet.name, True), 0) + shooting.get((sheet.name, False), 0)
+    if shooting.get((sheet.name, True)) and shooting.get((sheet.name, False)) and \
+            both > loadout.size:
+        raise NoWeaponsError(f"{sheet.name}: a model shoots its Pistols or its other ranged "
+                             f"weapons, not both; {both} models' worth picked for "
+                             f"{loadout.size} models")

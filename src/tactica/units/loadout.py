@@ -7,7 +7,10 @@ at their minimum, the other rows at their minimum, the rest to the rows with mos
 
 A choice names what the model takes: ``"Astartes grenade launcher"``, or several items of
 one bundle joined by ``+`` (``"Power weapon + Anointed pistol"``), with ``:N`` for how
-many models take it (default 1). Names match case-, accent- and dash-insensitively.
+many models take it (default 1) and ``@MODEL`` for which model type
+(``"Chainfist:2@Chaos Terminator"``); without ``@`` an item that several model types are
+offered goes to the rank and file first, each option up to its limit, the champion last.
+Names match case-, accent- and dash-insensitively.
 
 >>> from tactica.model import Datasheet, Source, ModelType, WargearOption
 >>> sheet = Datasheet(name="Squad", rules="11th", source=Source(file="x"), model_types=(
@@ -36,7 +39,7 @@ from ..model.wargear import ModelType, WargearOption, equipment_text, loadout_te
 from ..names import name_key
 
 __all__ = ["FieldedModels", "Loadout", "WargearError", "field_unit", "loadout_lines",
-           "model_types"]
+           "model_types", "sizes", "tier_types"]
 
 
 class WargearError(ValueError):
@@ -194,64 +197,144 @@ class _Group:
 
 @dataclass(frozen=True, slots=True)
 class _Choice:
-    option: int
-    bundle: int
+    """A wargear spec: the (option, bundle) pairs that give it, in the order they are
+    filled (rank and file first, the champion last), how many models and which type."""
+
+    offers: tuple[tuple[int, int], ...]
     times: int
     text: str
+    model: str | None = None
 
 
-def _find(sheet: Datasheet, spec: str) -> _Choice:
-    text, _, count = spec.rpartition(":") if ":" in spec else (spec, "", "")
-    if count and not count.strip().isdigit():
-        raise WargearError(f"{sheet.name}: wargear {spec!r}: the count after ':' must be a "
-                           "whole number")
-    times = int(count) if count.strip() else 1
+def _split(sheet: Datasheet, spec: str) -> tuple[str, int, str | None]:
+    """``"Chainfist:2@Chaos Terminator"`` (or ``"Chainfist@Chaos Terminator:2"``) ->
+    (the bundle's text, how many models, the model type or ``None``)."""
+    text, _, model = spec.partition("@")
+    count = ""
+    for part in (model, text):
+        head, sep, tail = part.rpartition(":")
+        if sep and tail.strip().isdigit():
+            count = tail
+            if part is model:
+                model = head
+            else:
+                text = head
+            break
+        if sep and part is text:
+            raise WargearError(f"{sheet.name}: wargear {spec!r}: the count after ':' must "
+                               "be a whole number")
+    return text.strip(), int(count) if count.strip() else 1, model.strip() or None
+
+
+def _find(sheet: Datasheet, spec: str, types: tuple[ModelType, ...] = ()) -> _Choice:
+    text, times, model = _split(sheet, spec)
     wanted = Counter(name_key(p) for p in text.split("+") if p.strip())
     if not wanted:
         raise WargearError(f"{sheet.name}: wargear {spec!r} names nothing")
-    best: tuple[int, int, int, int] | None = None
+    if model is not None and all(name_key(t.name) != name_key(model) for t in types):
+        raise WargearError(f"{sheet.name}: wargear {spec!r}: no model type {model!r}; "
+                           f"its models are: {', '.join(t.name for t in types)}")
+    champions = {name_key(t.name) for t in types if t.leader_model}
+    found: list[tuple[tuple[int, int], int, int]] = []
     for oi, option in enumerate(sheet.wargear):
+        if model is not None and option.model is not None and \
+                name_key(option.model) != name_key(model):
+            continue
         for bi, bundle in enumerate(option.choices):
             keys = Counter(name_key(i) for i in bundle)
-            if not all(k in keys for k in wanted):
-                continue
-            # exact bundle first, then the smallest one, then the first option
-            rank = (0 if set(keys) == set(wanted) else 1, len(bundle), oi, bi)
-            if best is None or rank < best:
-                best = rank
-    if best is None:
+            if all(k in keys for k in wanted):
+                # exact bundle first, then the smallest one
+                found.append(((0 if set(keys) == set(wanted) else 1, len(bundle)), oi, bi))
+    if not found:
         offered = sorted({i for o in sheet.wargear for c in o.choices for i in c})
+        who = f" to {model}" if model else ""
         raise WargearError(
-            f"{sheet.name}: no wargear option gives {text.strip()!r}"
+            f"{sheet.name}: no wargear option{who} gives {text!r}"
             + (f"; the options give: {', '.join(offered)}" if offered else
                "; it has no wargear options"))
-    return _Choice(option=best[2], bundle=best[3], times=times, text=text.strip())
+    best = min(rank for rank, _, _ in found)
+    offers = sorted(((oi, bi) for rank, oi, bi in found if rank == best),
+                    key=lambda o: (name_key(sheet.wargear[o[0]].model or "") in champions,
+                                   o[0]))
+    # one bundle per option: the first that gives it
+    firsts = tuple({oi: (oi, bi) for oi, bi in reversed(offers)}.values())[::-1]
+    return _Choice(offers=tuple(sorted(firsts, key=offers.index)), times=times, text=text,
+                   model=model)
 
 
-def _default_size(types: tuple[ModelType, ...]) -> int:
-    return max(1, sum(t.min for t in types))
+def tier_types(sheet: Datasheet) -> list[tuple[ModelType, ...]]:
+    """The model types of each buildable size of the datasheet (its composition tiers;
+    a type a tier does not name is 0-0 in it); one entry when the data has no tiers."""
+    types, _ = model_types(sheet)
+    if not sheet.tiers:
+        return [types]
+    out = []
+    for tier in sheet.tiers:
+        counts = {name_key(line.model): line for line in tier}
+        out.append(tuple(
+            t.model_copy(update={"min": line.min, "max": line.max})
+            if (line := counts.get(name_key(t.name))) is not None
+            else t.model_copy(update={"min": 0, "max": 0}) for t in types))
+    return out
+
+
+def sizes(sheet: Datasheet) -> tuple[tuple[int, int], ...]:
+    """The unit's legal model counts as ranges, merged (Boyz: 10 or 11-20 -> 10-20)."""
+    spans = sorted({(max(1, sum(t.min for t in ts)), max(1, sum(t.max for t in ts)))
+                    for ts in tier_types(sheet)})
+    merged: list[tuple[int, int]] = []
+    for low, high in spans:
+        if merged and low <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], high))
+        else:
+            merged.append((low, high))
+    return tuple(merged)
+
+
+def _sizes_text(spans: tuple[tuple[int, int], ...]) -> str:
+    return " or ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in spans)
 
 
 def field_unit(sheet: Datasheet, models: int | None = None,
                wargear: list[str] | tuple[str, ...] = ()) -> Loadout:
     """The unit of ``sheet`` with ``models`` models (default: its minimum) and the
-    ``wargear`` choices applied. Raises ``WargearError`` naming the broken constraint."""
-    types, notes = model_types(sheet)
-    low, high = max(1, sum(t.min for t in types)), max(1, sum(t.max for t in types))
-    n = _default_size(types) if models is None else models
-    if not low <= n <= high:
-        span = f"{low}" if low == high else f"{low}-{high}"
-        raise WargearError(f"{sheet.name} has {span} models; {n} asked for")
+    ``wargear`` choices applied. Raises ``WargearError`` naming the broken constraint.
+
+    The size must match one of the datasheet's composition tiers; the first tier that
+    holds ``models`` models and admits the wargear is fielded."""
+    _, notes = model_types(sheet)
+    spans = sizes(sheet)
+    n = spans[0][0] if models is None else models
+    fitting = [ts for ts in tier_types(sheet)
+               if max(1, sum(t.min for t in ts)) <= n <= max(1, sum(t.max for t in ts))]
+    if not fitting:
+        raise WargearError(f"{sheet.name} has {_sizes_text(spans)} models; {n} asked for")
+    refusals: list[WargearError] = []
+    for types in fitting:
+        try:
+            return _field(sheet, types, n, wargear, notes, models is None)
+        except WargearError as exc:
+            refusals.append(exc)
+    raise refusals[0]
+
+
+def _field(sheet: Datasheet, types: tuple[ModelType, ...], n: int,
+           wargear: list[str] | tuple[str, ...], notes: tuple[str, ...],
+           default_size: bool) -> Loadout:
     groups = [_Group(t, c, list(t.equipment)) for t, c in zip(types, _seat(types, n), strict=True)
               if c > 0]
-    choices = [_find(sheet, spec) for spec in wargear]
+    choices = [_find(sheet, spec, types) for spec in wargear]
     taken: Counter[int] = Counter()
     for choice in choices:
-        taken[choice.option] += choice.times
-        _apply(sheet, groups, choice, n, taken[choice.option])
+        _apply(sheet, groups, choice, n, taken)
     _check_budgets(sheet, groups, n)
-    defaults = [] if wargear else ["wargear: the datasheet's default loadout"]
-    if models is None:
+    mends = tuple(dict.fromkeys(m for g in groups for m in g.kind.mends))
+    notes = (*notes, *mends)
+    what = ("a guess (the data lists no equipment)" if not sheet.model_types and notes else
+            "the datasheet's default loadout, mended (the data lacks part of it)" if mends
+            else "the datasheet's default loadout")
+    defaults = [] if wargear else [f"wargear: {what}"]
+    if default_size:
         defaults.append(f"models: the minimum, {n}")
     merged: dict[tuple[str, tuple[str, ...]], FieldedModels] = {}
     for g in groups:
@@ -264,8 +347,10 @@ def field_unit(sheet: Datasheet, models: int | None = None,
                    chosen=tuple(wargear), defaults=tuple(defaults), notes=notes)
 
 
-def _eligible(option: WargearOption, oi: int, g: _Group) -> bool:
+def _eligible(option: WargearOption, oi: int, g: _Group, model: str | None = None) -> bool:
     if option.model is not None and name_key(option.model) != name_key(g.kind.name):
+        return False
+    if model is not None and name_key(model) != name_key(g.kind.name):
         return False
     if oi in g.taken:
         return False
@@ -275,21 +360,46 @@ def _eligible(option: WargearOption, oi: int, g: _Group) -> bool:
 
 
 def _apply(sheet: Datasheet, groups: list[_Group], choice: _Choice, n: int,
-           total: int) -> None:
-    option = sheet.wargear[choice.option]
-    bundle = option.choices[choice.bundle]
-    scope = sum(g.count for g in groups if option.model is None
-                or name_key(option.model) == name_key(g.kind.name))
-    cap = option.cap(n, scope)
-    if total > cap:
-        what = (f"{cap} {_plural(bundle[0], cap)}" if len(set(bundle)) == 1
-                else f"{cap} models with {equipment_text(bundle)}")
-        who = f" on the {option.model}" if option.model and scope == 1 else ""
-        raise WargearError(f"{sheet.name}: at most {what}{who} in {n} models")
-    # unscoped options go to the rank and file first, the champion last
-    order = sorted((g for g in groups if _eligible(option, choice.option, g)),
-                   key=lambda g: g.kind.leader_model)
+           taken: Counter[int]) -> None:
+    """Give ``choice.times`` models the bundle, through the options that offer it in
+    turn, each up to its cap (rank and file first, the champion last)."""
     left = choice.times
+    first_cap: str | None = None
+    for oi, bi in choice.offers:
+        if left == 0:
+            break
+        option = sheet.wargear[oi]
+        bundle = option.choices[bi]
+        scope = sum(g.count for g in groups if option.model is None
+                    or name_key(option.model) == name_key(g.kind.name))
+        room = option.cap(n, scope) - taken[oi]
+        if room < left and first_cap is None:
+            cap = option.cap(n, scope)
+            what = (f"{cap} {_plural(bundle[0], cap)}" if len(set(bundle)) == 1
+                    else f"{cap} models with {equipment_text(bundle)}")
+            who = f" on the {option.model}" if option.model and scope == 1 else ""
+            first_cap = f"{sheet.name}: at most {what}{who} in {n} models"
+        want = min(left, max(0, room))
+        got = _take(groups, option, oi, bundle, want, choice.model)
+        taken[oi] += got
+        left -= got
+    if left:
+        if first_cap is not None and len(choice.offers) == 1:
+            raise WargearError(first_cap)
+        option = sheet.wargear[choice.offers[0][0]]
+        need = f" carrying {equipment_text(option.replaces)}" if option.replaces else ""
+        who = choice.model or option.model or "model"
+        raise WargearError(
+            f"{sheet.name}: {choice.times} models cannot take {choice.text}; only "
+            f"{choice.times - left} {_plural(who, choice.times - left)}{need} can")
+
+
+def _take(groups: list[_Group], option: WargearOption, oi: int, bundle: tuple[str, ...],
+          want: int, model: str | None) -> int:
+    """Swap ``option``'s items for ``bundle`` on up to ``want`` eligible models; how many."""
+    order = sorted((g for g in groups if _eligible(option, oi, g, model)),
+                   key=lambda g: g.kind.leader_model)
+    left = want
     for g in order:
         if left == 0:
             break
@@ -297,17 +407,12 @@ def _apply(sheet: Datasheet, groups: list[_Group], choice: _Choice, n: int,
         equipment = list(g.equipment)
         for item in option.replaces:
             equipment.remove(next(e for e in equipment if name_key(e) == name_key(item)))
-        new = _Group(g.kind, take, equipment + list(bundle), {*g.taken, choice.option})
+        new = _Group(g.kind, take, equipment + list(bundle), {*g.taken, oi})
         g.count -= take
         groups.insert(groups.index(g) + 1, new)
         left -= take
     groups[:] = [g for g in groups if g.count > 0]
-    if left:
-        need = f" carrying {equipment_text(option.replaces)}" if option.replaces else ""
-        raise WargearError(
-            f"{sheet.name}: {choice.times} models cannot take {choice.text}; only "
-            f"{choice.times - left} {_plural(option.model or 'model', choice.times - left)}"
-            f"{need} can")
+    return want - left
 
 
 def _check_budgets(sheet: Datasheet, groups: list[_Group], n: int) -> None:

@@ -21,6 +21,7 @@ from ..model.wargear import equipment_text
 from ..names import UnknownNameError, name_key
 from .conditions import invulnerable_save
 from .firing import Aim, NoWeaponsError, picked_lines, weapon_lines
+from .leaders import LeaderError, check_leaders
 from .loadout import Loadout, WargearError, field_unit
 from .scenario import ScenarioDocument, UnitRef
 
@@ -45,8 +46,11 @@ class _Side:
     loadouts: list[tuple[Datasheet, Loadout]] = field(default_factory=list)
     defaults: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    picked: list[str] = field(default_factory=list)
 
     def texts(self) -> tuple[str, ...]:
+        if self.picked:
+            return tuple(self.picked)
         out = []
         for s, lo in self.loadouts:
             whose = f" ({s.name})" if s is not self.sheet and s.name != lo.models[0].model else ""
@@ -62,31 +66,41 @@ def _sheet(lib: UnitLibrary, name: str, rules: RulesVersion, where: str) -> Data
         raise UnitError(f"{where}: {exc}") from None
 
 
-def _can_lead(leader: Datasheet, unit: Datasheet) -> bool:
-    if not leader.leader_of:
-        return True
-    keys = {name_key(unit.name), *(name_key(k) for k in unit.keywords)}
-    return any(name_key(x) in keys or name_key(x).rstrip("s") in keys for x in leader.leader_of)
-
-
 def _field(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, where: str) -> _Side:
     sheet = _sheet(lib, ref.unit, rules, f"{where}.unit")
     try:
         own = field_unit(sheet, ref.models, ref.wargear)
     except WargearError as exc:
         raise UnitError(f"{where}: {exc}") from None
-    side = _Side(sheet, [(sheet, own)], [f"{sheet.name} {d}" for d in own.defaults])
-    for name in ref.led_by:
-        leader = _sheet(lib, name, rules, f"{where}.led_by")
-        if not _can_lead(leader, sheet):
-            raise UnitError(f"{where}.led_by: {leader.name} cannot lead {sheet.name}; it "
-                            f"leads {', '.join(leader.leader_of)}")
+    side = _Side(sheet, [(sheet, own)], [f"{sheet.name} {d}" for d in own.defaults],
+                 [*own.notes])
+    leaders = [_sheet(lib, name, rules, f"{where}.led_by") for name in ref.led_by]
+    try:
+        check_leaders(sheet, leaders)
+    except LeaderError as exc:
+        raise UnitError(f"{where}.led_by: {exc}") from None
+    for leader in leaders:
         try:
-            side.loadouts.append((leader, field_unit(leader)))
+            fielded = field_unit(leader)
         except WargearError as exc:
             raise UnitError(f"{where}.led_by: {exc}") from None
-        side.defaults.append(f"{leader.name}: the datasheet's default loadout")
+        side.loadouts.append((leader, fielded))
+        side.defaults += [f"{leader.name} {d}" for d in fielded.defaults
+                          if not d.startswith("models")]
+        side.notes += fielded.notes
     return side
+
+
+def _check_profiles(names: tuple[str, ...], side: _Side) -> None:
+    """Every profile asked for is a profile of a weapon the side's models carry."""
+    known = {name_key(p.name): p.name for s, lo in side.loadouts for w in s.weapons
+             if any(name_key(w.name) == name_key(e) for g in lo.models for e in g.equipment)
+             for p in w.profiles}
+    for name in names:
+        if name_key(name) not in known:
+            listed = ", ".join(sorted(known.values())) or "none"
+            raise UnitError(f"attacker.profiles: no weapon the models carry has a profile "
+                            f"{name!r}; the profiles: {listed}")
 
 
 def resolve_attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
@@ -97,11 +111,13 @@ def resolve_attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase:
     refusals = []
     if ref.weapons:
         try:
-            lines = picked_lines([(s, lo.size) for s, lo in side.loadouts], phase, ref.weapons,
-                                 aim.keywords if aim else ())
+            lines = picked_lines(side.loadouts, phase, ref.weapons,
+                                 aim.keywords if aim else (), rules)
         except NoWeaponsError as exc:
             raise UnitError(f"attacker.weapons: {exc}") from None
         side.defaults = [d for d in side.defaults if "wargear" not in d]
+        side.picked = [f"{line.count} x {line.name} (picked by hand)" for line in lines]
+    _check_profiles(ref.profiles, side)
     for sheet, loadout in side.loadouts if not ref.weapons else ():
         try:
             lines += weapon_lines(sheet, loadout, phase, rules, aim, ref.profiles, side.notes)
@@ -124,17 +140,21 @@ def _profile(sheet: Datasheet, name: str) -> ModelProfile:
     found = next((p for p in sheet.models if name_key(p.name) == key), None)
     found = found or next((p for p in sheet.models
                            if name_key(p.name).rstrip("s") == key.rstrip("s")), None)
-    if found is None and sheet.models:
+    if found is None and len(sheet.models) == 1:
         found = sheet.models[0]
     if found is None:
-        raise UnitError(f"target: {sheet.name} has no stat line")
+        raise UnitError(f"target: {sheet.name}: the data gives no stat line for its "
+                        f"{name} models")
     return found
 
 
 def _groups(sheet: Datasheet, loadout: Loadout, character: bool,
             phase: Phase) -> list[ModelGroup]:
-    fnp_ability = sheet.ability("Feel No Pain")
-    fnp = fnp_ability.parameter.min if fnp_ability and fnp_ability.parameter else None
+    # the best of the unit's Feel No Pain abilities (core, or a unit ability that is one:
+    # Lifewards, Ogryn Bodyguard)
+    fnp = min((a.parameter.min for a in sheet.abilities
+               if a.name.casefold() == "feel no pain" and a.parameter is not None),
+              default=None)
     counts: dict[str, tuple[ModelProfile, int]] = {}
     for m in loadout.models:
         p = _profile(sheet, m.profile)
@@ -162,6 +182,10 @@ def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
         return target, _Side(Datasheet(name=target.name, rules=rules,
                                        source=Source(file="target presets")))
     side = _field(ref, lib, rules, "target")
+    return _target(side, phase), side
+
+
+def _target(side: _Side, phase: Phase) -> Target:
     groups: list[ModelGroup] = []
     for sheet, loadout in side.loadouts:
         character = sheet is not side.sheet or sheet.has_keyword("CHARACTER")
@@ -175,7 +199,22 @@ def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
                         deadly_demise=demise.parameter if demise is not None else None)
     except ValueError as exc:
         raise UnitError(f"target: {side.sheet.name}: {exc}") from None
-    return target, side
+    return target
+
+
+def sheet_target(sheet: Datasheet, models: int | None = None,
+                 phase: Phase = "shooting") -> Target:
+    """The target ``sheet`` fields at ``models`` models with its default loadout (what
+    ``Library.target`` answers). Raises ``UnitError`` (a ``ValueError``) without the side's
+    prefix."""
+    try:
+        own = field_unit(sheet, models)
+    except WargearError as exc:
+        raise UnitError(str(exc)) from None
+    try:
+        return _target(_Side(sheet, [(sheet, own)]), phase)
+    except UnitError as exc:
+        raise UnitError(str(exc).removeprefix("target: ")) from None
 
 
 def _aim(target: Target) -> Aim:
@@ -194,6 +233,7 @@ def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved
         target, tside = resolve_target(target, lib, doc.rules, doc.phase)
         resolved.update(target_models=tside.texts(),
                         defaults=(*resolved["defaults"], *tside.defaults))
+        notes += tside.notes
     attacker = doc.attacker
     context = doc.context
     abilities: list[str] = []

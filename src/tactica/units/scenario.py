@@ -13,13 +13,13 @@ A plain version-1 attacker or target is read as before.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from pydantic import ConfigDict, Discriminator, Field, Tag, field_validator
 from pydantic.config import JsonDict
 
 from ..combat.contract.scenario import MAX_MODELS, Attacker, Scenario, Target, _Strict
+from ..inputs import loads
 
 __all__ = ["ScenarioDocument", "UnitRef", "document_loc", "parse_document"]
 
@@ -109,7 +109,7 @@ def parse_document(scenario: Scenario | dict[str, Any] | str) -> Scenario:
         return scenario
     if isinstance(scenario, str):
         try:
-            data = json.loads(scenario)
+            data = loads(scenario)
         except ValueError:
             return Scenario.model_validate_json(scenario)  # pydantic's own JSON refusal
     else:

@@ -234,13 +234,14 @@ def attacker_choice(lib: Library, sheet: Datasheet, models: int | None,
     """The unit as fielded by default (``tactica.units``: its loadout's weapon lines
     selected), with every other weapon profile of the phase as an unselected row. Without
     a ``phase``, or when the unit has no weapon for it, the phase it has weapons for."""
-    from ..units import UnitError, UnitRef, model_types, resolve_attacker
+    from ..units import UnitError, UnitRef, resolve_attacker
+    from ..units.loadout import sizes
 
-    types, _ = model_types(sheet)
-    low, high = max(1, sum(t.min for t in types)), max(1, sum(t.max for t in types))
-    n = low if models is None else models
-    if not low <= n <= min(high, MAX_MODELS):
-        raise ValueError(f"{sheet.name} has {low}-{high} models; {n} asked for")
+    spans = sizes(sheet)
+    n = spans[0][0] if models is None else models
+    if not any(a <= n <= b for a, b in spans) or n > MAX_MODELS:
+        allowed = " or ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in spans)
+        raise ValueError(f"{sheet.name} has {allowed} models; {n} asked for")
     ref = UnitRef(unit=sheet.name, models=n)
     # a phase asked for is answered (no rows if the unit has no weapon for it); without
     # one, the first phase the unit has weapons for
@@ -271,8 +272,8 @@ def attacker_choice(lib: Library, sheet: Datasheet, models: int | None,
         d = sheet.damaged
         damaged = f"{d.min_wounds}-{d.max_wounds} wounds remaining: {d.text}"
     return AttackerChoice(
-        unit=sheet.name, rules=sheet.rules, phase=used, models=n, min_models=low,
-        max_models=min(high, MAX_MODELS),
+        unit=sheet.name, rules=sheet.rules, phase=used, models=n, min_models=spans[0][0],
+        max_models=min(spans[-1][1], MAX_MODELS),
         keywords=list(dict.fromkeys(sheet.keywords + sheet.faction_keywords)),
         weapons=rows, notes=notes if lines else notes[:1], attacker_toughness=toughness,
         damaged=damaged, abilities=list(dict.fromkeys(str(a) for a in sheet.abilities)))

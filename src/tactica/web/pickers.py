@@ -3,8 +3,8 @@
 unit's size range, loadout and wargear options (``/api/units/{name}/wargear``), fielded
 by the units core (``tactica.units``) so a broken constraint comes in the core's words.
 
-The datasheets say it the other way round (a leader's ``leader_of`` lists the units it can
-be attached to); the index is built once per library, on first use.
+The datasheets say it the other way round (a leader's Leader list names the units it can
+be attached to); the library's leaders are listed once per library, on first use.
 """
 
 from __future__ import annotations
@@ -21,8 +21,10 @@ from ..library import Library
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet
 from ..model.wargear import WargearOption, equipment_text
-from ..names import UnknownNameError, name_key
-from ..units import Loadout, WargearError, field_unit, model_types
+from ..names import UnknownNameError
+from ..units import Loadout, WargearError, field_unit
+from ..units.leaders import leaders_of, leads_anything
+from ..units.loadout import sizes
 
 __all__ = ["WargearPicker", "leaders_index", "router"]
 
@@ -37,13 +39,15 @@ def _unknown(exc: UnknownNameError) -> JSONResponse:
 
 
 @lru_cache(maxsize=4)
-def leaders_index(lib: Library) -> dict[str, tuple[str, ...]]:
-    """Unit name key -> the names of the units that can lead it, in library order."""
-    index: dict[str, dict[str, None]] = {}
-    for sheet in lib.datasheets():
-        for led in sheet.leader_of:
-            index.setdefault(name_key(led), {})[sheet.name] = None
-    return {key: tuple(names) for key, names in index.items()}
+def _leaders(lib: Library) -> tuple[Datasheet, ...]:
+    """The library's datasheets that have a Leader list, read once per library."""
+    return tuple(s for s in lib.datasheets() if leads_anything(s))
+
+
+def leaders_index(lib: Library, sheet: Datasheet) -> tuple[str, ...]:
+    """The names of the units that can lead ``sheet``, in library order (the units
+    core's check, ``tactica.units.leaders``)."""
+    return leaders_of(sheet, _leaders(lib))
 
 
 @router.get("/units/{name}/leaders", response_model=list[str],
@@ -56,7 +60,7 @@ def leaders(request: Request,
         sheet = lib.datasheet(name)
     except UnknownNameError as exc:
         return _unknown(exc)
-    return list(leaders_index(lib).get(name_key(sheet.name), ()))
+    return list(leaders_index(lib, sheet))
 
 
 class WargearChoice(BaseModel):
@@ -115,7 +119,7 @@ def wargear(
         sheet = getter().datasheet(name, rules)
     except UnknownNameError as exc:
         return _unknown(exc)
-    types, _ = model_types(sheet)
+    spans = sizes(sheet)
     loadout, error = _fielded(sheet, models, choice or [])
     options = [WargearChoice(text=o.text or _option_words(o),
                              choices=[" + ".join(c) for c in o.choices],
@@ -123,8 +127,7 @@ def wargear(
                for o in sheet.wargear]
     return WargearPicker(
         unit=sheet.name, rules=sheet.rules,
-        min_models=max(1, sum(t.min for t in types)),
-        max_models=max(1, sum(t.max for t in types)), models=loadout.size,
+        min_models=spans[0][0], max_models=spans[-1][1], models=loadout.size,
         loadout=[f"{m.count} {m.model}: {equipment_text(m.equipment) or 'nothing'}"
                  for m in loadout.models],
         defaults=list(loadout.defaults), options=options, error=error)

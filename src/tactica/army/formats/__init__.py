@@ -39,14 +39,15 @@ True
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from tactica.errors import one_line
+from tactica.inputs import loads
 from tactica.library import Library
+from tactica.textfile import check_readable, read_text_file
 
 from ..roster import Roster, RosterSource
 from ._common import RosterParseError, UnsupportedFormatError
@@ -116,7 +117,7 @@ def detect_format(text: str) -> str:
         raise UnsupportedFormatError("empty file")
     if stripped[0] in "{[":
         try:
-            doc = json.loads(stripped)
+            doc = loads(stripped)
         except RecursionError:
             raise UnsupportedFormatError("JSON nested too deeply: not an army list") from None
         except ValueError as exc:  # JSONDecodeError, or a lone surrogate
@@ -176,10 +177,15 @@ def parse_roster(text: str, fmt: str | None = None, *, file: str | None = None,
 
 def load_roster(path: str | Path, fmt: str | None = None,
                 library: Library | None = None) -> Roster:
-    """Read the list in file ``path`` (UTF-8)."""
-    p = Path(path)
+    """Read the list in file ``path`` (UTF-8, or the encoding found: ``textfile``, with a
+    note on the roster); a file that cannot be read is refused in one line."""
+    p = check_readable(path)
     refuse_battlescribe(p)
-    return parse_roster(p.read_text(encoding="utf-8"), fmt, file=str(p), library=library)
+    text, note = read_text_file(p)
+    roster = parse_roster(text, fmt, file=str(p), library=library)
+    if note is None:
+        return roster
+    return roster.model_copy(update={"notes": (*roster.notes, f"{p.name}: {note}")})
 
 
 def export_roster(roster: Roster, fmt: str) -> str:

@@ -23,12 +23,14 @@ unknown ``type`` is an error naming its JSON path.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tactica.errors import field_path, one_line
+from tactica.inputs import loads, printable
 from tactica.model.common import RulesVersion
 
 from ..roster import (
@@ -213,14 +215,67 @@ class _Reader:
             markers=tuple(data["markers"]), section=_primary(sel), force=force)
 
 
+_STEP = re.compile(r"\.?([A-Za-z_]\w*)|\[(\d+)\]")
+
+
+def player_place(doc: Any, path: str) -> str:
+    """A JSON path of the export (``$.roster.forces[0].selections[5].costs[0].value``) in
+    the player's words, the selections named from ``doc``: ``unit 6 ("Boyz"), costs 1
+    value`` (a second force is named too: ``force 2, unit 1 ("Gretchin")``).
+
+    >>> doc = {"roster": {"forces": [{"selections": [{"name": "Warboss"}, {"name": "Boyz",
+    ...     "selections": [{"name": "Nob"}]}]}]}}
+    >>> player_place(doc, "$.roster.forces[0].selections[1].selections[0].number")
+    'unit 2 ("Boyz"), "Nob", number'
+    """
+    words: list[str] = []
+    node, key, fields = doc, None, []
+    for name, index in _STEP.findall(path.removeprefix("$")):
+        if name:
+            key = name
+            node = node.get(name) if isinstance(node, dict) else None
+            if name not in ("roster", "forces", "selections"):
+                fields.append(name)
+            continue
+        i = int(index)
+        node = node[i] if isinstance(node, list) and i < len(node) else None
+        label = printable(str(node.get("name") or "")[:60]) if isinstance(node, dict) else ""
+        if key == "forces" and i:
+            words.append(f"force {i + 1}")
+        elif key == "selections":
+            fields = []
+            top = not any(w.startswith(("unit ", '"')) for w in words)
+            quoted = f'"{label}"' if label else f"selection {i + 1}"
+            words.append(f"unit {i + 1} ({quoted})" if top else quoted)
+        elif key not in ("forces", None):
+            fields.append(f"{key} {i + 1}" if not fields or fields[-1] != key
+                          else str(i + 1))
+    place = ", ".join(words) or "the list"
+    return f"{place}, {' '.join(dict.fromkeys(fields))}" if fields else place
+
+
 def parse_newrecruit_json(text: str | Json, file: str | None = None) -> Roster:
-    """Read a New Recruit or List Forge JSON export (module text)."""
+    """Read a New Recruit or List Forge JSON export (module text); a refusal names the
+    unit and selection in the player's words (``player_place``), not a JSON path."""
     try:
-        doc = json.loads(text) if isinstance(text, str) else text
+        doc = loads(text) if isinstance(text, str) else text
     except RecursionError:
-        raise RosterParseError("JSON nested too deeply", None, file, "$") from None
+        raise RosterParseError("JSON nested too deeply", None, file, "top level") from None
     except ValueError as exc:  # not JSON, or a lone surrogate
-        raise RosterParseError(f"not valid JSON ({one_line(exc)})", None, file, "$") from None
+        raise RosterParseError(f"not valid JSON ({one_line(exc)})", None, file,
+                               "top level") from None
+    try:
+        return _parse(doc, file)
+    except RosterParseError as exc:
+        if exc.where is None or not exc.where.startswith("$"):
+            raise
+        where = player_place(doc, exc.where)
+        if where == "the list":  # the document's own layout: its key, as in the file
+            where = exc.where.removeprefix("$").removeprefix(".") or "top level"
+        raise RosterParseError(exc.reason, None, file, where) from None
+
+
+def _parse(doc: Any, file: str | None) -> Roster:
     if not isinstance(doc, dict) or not isinstance(doc.get("roster"), dict):
         raise RosterParseError("no 'roster' object", None, file, "$")
     doc = _checked(doc, file)

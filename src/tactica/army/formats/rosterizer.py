@@ -19,9 +19,9 @@ A unit the importer reports but that has no name is refused with its position.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from ...inputs import loads
 from ..roster import EnhancementChoice, Roster, RosterSource, RosterUnit, WargearItem
 from ..roster import parse_battle_size as _battle
 from ._common import RosterParseError, UnsupportedFormatError, clean_faction
@@ -43,7 +43,7 @@ def _parsed(text: str, file: str | None) -> dict[str, Any]:
         raise UnsupportedFormatError(f"Rosterizer JSON needs the bundled dataset's importer: "
                                      f"{INSTALL_HINT}") from None
     try:
-        doc = json.loads(text)
+        doc = loads(text)
         return dict(rosterizer_adapter.parse(doc))
     except (ValueError, TypeError, KeyError) as exc:
         raise RosterParseError(f"not a readable Rosterizer roster ({exc})", None, file,

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic.config import JsonDict
 
 from tactica.dice import DiceExpr
+from tactica.inputs import clean_text
 from tactica.model.abilities import (
     Flag,
     NamedWeaponRule,
@@ -76,6 +77,19 @@ def _check_length(value: Any, low: int, high: int, what: str) -> Any:
 
 class _Strict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _plain_text(cls, value: Any) -> Any:
+        """Names and other text are plain (``inputs.clean_text``): a lone surrogate would
+        break the result's JSON, a control character the report's line."""
+        if isinstance(value, str):
+            return clean_text(value)
+        if isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, str):
+                    clean_text(item)
+        return value
 
 
 #: A weapon ability as printed, which the validators read (``parse_weapon_ability``).
@@ -385,7 +399,10 @@ class Scenario(_Strict):
 
     @model_validator(mode="after")
     def _firing_deck_phase(self) -> Scenario:
-        """24.14: Firing Deck works "In your Shooting phase"."""
+        """24.14: Firing Deck works "In your Shooting phase". (A library unit's weapons,
+        picked by name in a version-2 document, are checked once they are resolved.)"""
+        if not isinstance(self.attacker, Attacker):
+            return self
         if self.phase != "shooting" and any(w.firing_deck for w in self.attacker.weapons):
             raise ValueError("attacker.weapons: Firing Deck weapons shoot in the shooting "
                              "phase only")

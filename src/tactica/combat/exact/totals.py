@@ -30,6 +30,8 @@ FFT_FROM_DICE = 6
 #: (the mass moved is at most cells x this, under 1e-11 for the largest totals the
 #: engine accepts; the sum is then checked and renormalised).
 _FFT_FLOOR = 1e-15
+#: A mass below this is 0 (near the smallest normal float: its totals would underflow).
+_TINY = 1e-290
 
 
 def compound(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
@@ -173,18 +175,23 @@ def _compound_fft(count_pmf: FloatArray, per_die: FloatArray) -> FloatArray:
     if low:
         acc *= _power(spectrum, low)
     total: FloatArray = _irfftn(acc, shape)
-    total[total < _FFT_FLOOR] = 0.0
     # the exact mass by Horner's scheme in Python floats (numpy's ``polyval``, term for
     # term, without its array set-up)
     one = float(per_die.sum())
     mass = counts[-1] + one * 0
     for c in reversed(counts[:-1]):
         mass = c + mass * one
+    # the transforms' round-off is relative to the largest term, at most the mass: a
+    # sub-pmf of tiny mass (a die that rarely does anything, 40 of them) keeps its
+    # totals instead of losing them all below an absolute floor
+    total[total < _FFT_FLOOR * min(mass, 1.0)] = 0.0
     got = float(total.sum())
-    if mass > 0.0:
-        if abs(got - mass) > 1e-9:
-            raise ArithmeticError(f"compound: totals sum to {got!r}, expected {mass!r}")
-        total *= mass / got
+    if mass < _TINY or got <= 0.0:  # below what floats hold apart from 0: nothing
+        total[...] = 0.0
+        return total
+    if abs(got - mass) > 1e-9 * max(mass, 1.0):
+        raise ArithmeticError(f"compound: totals sum to {got!r}, expected {mass!r}")
+    total *= mass / got
     return total
 
 

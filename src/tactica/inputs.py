@@ -1,0 +1,100 @@
+"""Bounds on what comes in, checked at the boundary before any work: JSON nested no
+deeper than ``MAX_DEPTH`` (checked on the text, before it is decoded: Python's decoder
+recurses once per level and a few thousand ``[`` would end in a ``RecursionError``),
+and text without lone surrogates (they cannot be written out as UTF-8: a name holding
+one would break the JSON of the result) or control characters.
+
+>>> loads('{"a": [1, 2, {"b": "[[[["}]}')
+{'a': [1, 2, {'b': '[[[['}]}
+>>> loads("[" * 100 + "]" * 100)
+Traceback (most recent call last):
+...
+tactica.inputs.InputError: document: nested deeper than 64 levels (JSON arrays and objects)
+>>> clean_text("Bolt rifle")
+'Bolt rifle'
+>>> clean_text("Bolt\\x00rifle")
+Traceback (most recent call last):
+...
+ValueError: text holds a control character (U+0000) at character 5; plain text only
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+__all__ = ["MAX_DEPTH", "InputError", "check_depth", "clean_text", "loads", "no_surrogates",
+           "printable"]
+
+#: JSON arrays and objects nested deeper than this are refused (a scenario or a list
+#: file needs some 10; pydantic's own JSON reader stops at 200).
+MAX_DEPTH = 64
+
+#: A JSON string (its escapes included), to be skipped when counting brackets.
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = re.compile(r"[\[\]{}]")
+#: Lone surrogates and control characters (C0, DEL, C1) but tab, line feed and return.
+_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class InputError(ValueError):
+    """Input refused at the boundary (too deeply nested, text that is not plain)."""
+
+
+def check_depth(text: str | bytes, place: str = "document") -> None:
+    """Refuse ``text`` (JSON) whose arrays and objects nest deeper than ``MAX_DEPTH``,
+    counting the brackets outside its strings (before decoding it)."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return  # cannot nest that deep (the common case: no scan)
+    depth = 0
+    for m in _BRACKETS.finditer(_STRING.sub("", text)):
+        if m.group() in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise InputError(f"{place}: nested deeper than {MAX_DEPTH} levels (JSON "
+                                 "arrays and objects)")
+        else:
+            depth -= 1
+
+
+def loads(text: str | bytes, place: str = "document") -> Any:
+    """``json.loads`` of ``text`` once its nesting is checked (``check_depth``); raises
+    ``InputError`` or ``json.JSONDecodeError`` (both ``ValueError``)."""
+    check_depth(text, place)
+    return json.loads(text)
+
+
+def clean_text(value: str) -> str:
+    """``value`` when it is plain text: no lone surrogate, no control character but
+    tab and line breaks; else ``ValueError`` naming the character and where it is."""
+    m = _BAD.search(value)
+    if m is None:
+        return value
+    ch = m.group()
+    what = "a lone surrogate" if "\ud800" <= ch <= "\udfff" else "a control character"
+    raise ValueError(f"text holds {what} (U+{ord(ch):04X}) at character {m.start() + 1}; "
+                     "plain text only")
+
+
+def no_surrogates(value: str) -> str:
+    """``value`` when it holds no lone surrogate (it can be written out as UTF-8); else
+    ``ValueError`` (a list's names: its other characters are the file's own)."""
+    m = _SURROGATE.search(value)
+    if m is None:
+        return value
+    raise ValueError(f"text holds a lone surrogate (U+{ord(m.group()):04X}) at character "
+                     f"{m.start() + 1}; plain text only")
+
+
+def printable(text: str) -> str:
+    """``text`` with its lone surrogates and control characters written as escapes
+    (``\\ud800``): a message quoting the input can always be printed and sent.
+
+    >>> printable("Boyz\\ud800\\x07")
+    'Boyz\\\\ud800\\\\x07'
+    """
+    return _BAD.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)

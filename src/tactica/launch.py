@@ -1,0 +1,66 @@
+"""The ``tactica`` console script: the file a command names is checked first (``textfile``:
+a missing file, a folder, a binary file refused in one line, exit code 2), before the
+command line and the engine are imported (a second or more on a loaded machine); then
+``tactica.cli.main`` runs.
+
+Only the plain form is checked this early, the file right after its command
+(``tactica calc FILE``, ``tactica list show FILE``); any other form is checked by the
+command itself, with the same sentence.
+
+>>> preflight(["list", "show", "/nonexistent/army.txt"])
+'/nonexistent/army.txt: no such file (check its name and folder)'
+>>> preflight(["calc", "yes"]) is None  # a flag's value by mistake: the command says so
+True
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from .textfile import UnreadableFileError, check_readable, check_text_head
+
+__all__ = ["main", "preflight"]
+
+#: Commands whose first argument is a file, and the list commands (``list show FILE``).
+_FILE_FIRST = frozenset({"calc"})
+_LIST_COMMANDS = frozenset({"show", "price", "validate", "convert"})
+#: What a flag that takes no value may be followed by by mistake (``cli.errors``).
+_FLAG_WORDS = frozenset({"yes", "no", "true", "false", "on", "off", "y", "n", "1", "0"})
+
+
+def _named_file(argv: Sequence[str]) -> str | None:
+    if "--help" in argv or "-h" in argv or len(argv) < 2:
+        return None
+    if argv[0] in _FILE_FIRST:
+        candidate = argv[1]
+    elif argv[0] == "list" and len(argv) > 2 and argv[1] in _LIST_COMMANDS:
+        candidate = argv[2]
+    else:
+        return None
+    if candidate.startswith("-") or candidate.casefold() in _FLAG_WORDS:
+        return None
+    return candidate
+
+
+def preflight(argv: Sequence[str]) -> str | None:
+    """The refusal of the file ``argv`` names (in the plain form), or None."""
+    path = _named_file(argv)
+    if path is None:
+        return None
+    try:
+        check_text_head(check_readable(path))
+    except UnreadableFileError as exc:
+        return " ".join(str(exc).split())
+    return None
+
+
+def main() -> None:
+    """Run the command line, its file checked first."""
+    refusal = preflight(sys.argv[1:])
+    if refusal is not None:
+        print(f"error: {refusal}", file=sys.stderr)
+        raise SystemExit(2)
+    from .cli import main as run
+
+    run()
