@@ -17,7 +17,11 @@ the child, which load inflates less. Bytecode is written and read as an installe
 does (``PYTHONDONTWRITEBYTECODE`` is unset for the children). The cache lives in a
 temporary folder, never the user's.
 
-``python benchmarks/bench_startup.py [--runs N] [--src DIR] [--label TEXT] [--write]``;
+Issue 25 adds ``import tactica``, ``tactica --help`` and ``tactica rule NAME`` (bounds:
+0.3 s CPU for ``--help``, 0.5 s for ``rule``, 0.8 s for a warm ``calc`` on library units).
+
+``python benchmarks/bench_startup.py [--runs N] [--src DIR] [--label TEXT] [--only WORDS]
+[--write]``;
 the BSData command runs when ``TACTICA_REAL_DATA`` (or ``../shared/data``) has the
 catalogues. ``--write`` puts the table into ``benchmarks/README.md`` between
 ``<!-- startup:start -->`` and ``<!-- startup:end -->`` (rows of earlier labels are kept).
@@ -52,9 +56,16 @@ def real_bsdata() -> Path | None:
     return bsdata if (bsdata / "Genestealer Cults.json").is_file() else None
 
 
+#: Not a command: the import alone, run as ``python -c "import tactica"``.
+IMPORT = "import tactica"
+
+
 def commands() -> dict[str, list[str]]:
     out = {
+        IMPORT: [],
+        "tactica --help": ["--help"],
         "tactica --version": ["--version"],
+        'tactica rule "Lethal Hits"': ["rule", "Lethal Hits"],
         "tactica sheet Primus": ["sheet", "Primus"],
         'tactica sheet "Intercessor Squad"': ["sheet", "Intercessor Squad"],
         'tactica calc --attacker "Intercessor Squad" --target meq':
@@ -81,7 +92,8 @@ def one_run(args: list[str], env: dict[str, str]) -> tuple[float, float]:
     """Wall and CPU seconds (user + system) of one command in a fresh process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", LAUNCH, *args], env=env, check=True,
+    code = [IMPORT] if not args else [LAUNCH, *args]
+    subprocess.run([sys.executable, "-c", *code], env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -89,16 +101,19 @@ def one_run(args: list[str], env: dict[str, str]) -> tuple[float, float]:
     return wall, cpu
 
 
-def measure(runs: int, src: Path | None) -> dict[tuple[str, str], list[tuple[float, float]]]:
+def measure(runs: int, src: Path | None, only: str | None = None
+            ) -> dict[tuple[str, str], list[tuple[float, float]]]:
     # another checkout has no cache of its own to fill: one mode, as it runs
     modes = {"cache": True, "no cache": False} if src is None else {"as it is": False}
     found: dict[tuple[str, str], list[tuple[float, float]]] = {}
     with tempfile.TemporaryDirectory(prefix="tactica-bench-cache-") as folder:
         envs = {mode: environment(Path(folder), cached, src) for mode, cached in modes.items()}
-        for args in commands().values():  # warm-up: bytecode and the cache written
+        chosen = {k: v for k, v in commands().items()
+                  if only is None or any(w in k for w in only.split(","))}
+        for args in chosen.values():  # warm-up: bytecode and the cache written
             one_run(args, next(iter(envs.values())))
         for _ in range(runs):
-            for label, args in commands().items():
+            for label, args in chosen.items():
                 for mode, env in envs.items():
                     found.setdefault((label, mode), []).append(one_run(args, env))
     return found
@@ -145,8 +160,10 @@ def main() -> None:
     parser.add_argument("--src", type=Path, help="time this checkout's src folder instead")
     parser.add_argument("--label", default="this branch", help="the row label")
     parser.add_argument("--write", action="store_true", help="update benchmarks/README.md")
+    parser.add_argument("--only", help="only the commands containing one of these "
+                        "comma-separated words (e.g. 'help,rule')")
     args = parser.parse_args()
-    found = measure(args.runs, args.src)
+    found = measure(args.runs, args.src, args.only)
     rows = table(found, args.runs, args.label)
     print(HEAD + "\n" + "\n".join(rows))
     if args.write:

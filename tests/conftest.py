@@ -72,6 +72,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", f"real_data: needs {REAL_DATA_ENV} (the BSData catalogues, not shipped)")
     config.addinivalue_line("markers", "browser: needs a Chromium (end-to-end tests)")
+    config.addinivalue_line("markers", "slow: generated inputs at volume and whole-library "
+                            "sweeps; left out of the default run, run in CI with -m slow")
     config.addinivalue_line("markers", "fuzz: the property suite of tests/fuzz (a few "
                             "examples; TACTICA_FUZZ_EXAMPLES=3000 for the long run)")
 

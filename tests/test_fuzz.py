@@ -75,6 +75,7 @@ def _sound(pmf: tuple[float, ...]) -> None:
     assert math.isclose(sum(pmf), 1.0, abs_tol=1e-9)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(SCENARIO)
 def test_a_generated_scenario_gives_a_sound_result_or_a_located_refusal(doc: dict) -> None:

@@ -19,14 +19,15 @@ __all__ = ["DiceExpr", "Result", "Scenario", "ScenarioError", "__version__", "ca
            "calculate_many"]
 
 if TYPE_CHECKING:
-    from .combat import Result, Scenario, ScenarioError, calculate_many
+    from .calculator import calculate_many
+    from .combat import Result, Scenario, ScenarioError
     from .dice import DiceExpr
     from .units.resolve import UnitLibrary
 
 #: The names above, imported on first use (``import tactica`` stays light: the command
 #: line checks its arguments and files before the engine is loaded).
 _LAZY = {"Result": ".combat", "Scenario": ".combat", "ScenarioError": ".combat",
-         "calculate_many": ".combat", "DiceExpr": ".dice"}
+         "calculate_many": ".calculator", "DiceExpr": ".dice"}
 
 
 def __getattr__(name: str) -> Any:

@@ -8,17 +8,22 @@ version-1 scenario, and the result carries what the units resolved into (``resol
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from .combat import Result, Scenario
+from pydantic import BaseModel, ValidationError
+
+from .combat import Result, Scenario, ScenarioError
 from .combat import calculate as calculate_scenario
+from .combat.batch import calculate_each
 from .combat.contract.result import Resolved
+from .errors import one_line
 from .inputs import loads
 from .units.resolve import UnitLibrary, resolve
 from .units.scenario import ScenarioDocument, parse_document
 from .units.sequence import names_units, resolve_sequence
 
-__all__ = ["calculate", "calculate_units_sequence", "prepare"]
+__all__ = ["calculate", "calculate_many", "calculate_units_sequence", "prepare"]
 
 
 def prepare(scenario: Scenario | dict[str, Any] | str, library: UnitLibrary | None = None
@@ -94,3 +99,73 @@ def calculate(scenario: Scenario | dict[str, Any] | str,
         return result
     return result.model_copy(update={"resolved": resolved,
                                      "notes": (*notes, *result.notes)})
+
+
+Side = BaseModel | dict[str, Any]
+
+
+def _as_data(value: BaseModel | dict[str, Any] | str) -> dict[str, Any]:
+    if isinstance(value, str):
+        try:
+            value = loads(value)
+        except ValueError as exc:
+            raise ScenarioError(f"document: not JSON ({exc})") from None
+    if isinstance(value, BaseModel):
+        return value.model_dump(exclude_unset=True)
+    if not isinstance(value, dict):
+        raise ScenarioError("document: a scenario is a JSON object")
+    return value
+
+
+def _prepared(data: dict[str, Any], library: UnitLibrary | None
+              ) -> tuple[Scenario, Resolved | None, list[str]] | ScenarioError:
+    try:
+        return prepare(data, library)
+    except ScenarioError as exc:
+        return exc
+    except (ValidationError, ValueError) as exc:  # pydantic's, a unit's (UnitError)
+        return ScenarioError(one_line(exc))
+
+
+def calculate_many(scenario: Scenario | dict[str, Any] | str, *,
+                   targets: Iterable[Side] = (), attackers: Iterable[Side] = (),
+                   library: UnitLibrary | None = None) -> list[Result | ScenarioError]:
+    """``scenario`` with its target replaced by each of ``targets`` in turn, or its
+    attacker by each of ``attackers``: exact results, in order, sharing the work that
+    does not change (``tactica.combat.batch``). The scenario and each replacement may name
+    library units exactly as ``calculate`` reads them (``{"unit": "Termagants"}``); each
+    pair is fielded as ``calculate`` fields it (profiles picked against that target), so
+    every result equals ``calculate``'s. A replacement that cannot be fielded or computed
+    gives its one-line ``ScenarioError`` in its place; a malformed scenario raises one.
+
+    >>> rs = calculate_many({"attacker": {"unit": "Intercessor Squad"},
+    ...                      "target": {"unit": "meq"}},
+    ...                     targets=[{"unit": "geq"}, {"unit": "Nowhere Squad"}])
+    >>> round(rs[0].models_destroyed.mean, 2), type(rs[1]).__name__
+    (5.91, 'ScenarioError')
+    """
+    targets, attackers = tuple(targets), tuple(attackers)
+    if targets and attackers:
+        raise ScenarioError("calculate_many: targets or attackers, not both")
+    base = _as_data(scenario)
+    if not isinstance(scenario, Scenario):
+        checked = _prepared(base, library)  # the scenario itself must be readable
+        if isinstance(checked, ScenarioError):
+            raise checked
+        if checked[0].method != "exact":
+            raise ScenarioError("method: calculate_many computes exact results only")
+    elif scenario.method != "exact":
+        raise ScenarioError("method: calculate_many computes exact results only")
+    field, changes = ("target", targets) if targets else ("attacker", attackers)
+    items = [_prepared({**base, field: _as_data(c) if isinstance(c, BaseModel) else c},
+                       library) for c in changes]
+    results = calculate_each(i if isinstance(i, ScenarioError) else i[0] for i in items)
+    out: list[Result | ScenarioError] = []
+    for item, result in zip(items, results, strict=True):
+        if isinstance(result, ScenarioError) or isinstance(item, ScenarioError) \
+                or item[1] is None:
+            out.append(result)
+            continue
+        out.append(result.model_copy(update={"resolved": item[1],
+                                             "notes": (*item[2], *result.notes)}))
+    return out

@@ -20,10 +20,9 @@ weapons[1].count: Input should be greater than or equal to 1 (and 1 more problem
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
-
-from pydantic import ValidationError
 
 from .inputs import printable
 
@@ -72,7 +71,10 @@ def _message(error: Any) -> str:
 def one_line(exc: BaseException) -> str:
     """One line for ``exc``: a ``ValidationError`` as ``path: problem``, any other error
     as its message with line breaks folded."""
-    if isinstance(exc, ValidationError):
+    # pydantic is imported only where it is used (``tactica --help`` starts without it):
+    # an exception cannot be its ValidationError unless it was imported already
+    core = sys.modules.get("pydantic_core")
+    if core is not None and isinstance(exc, core.ValidationError):
         errors = exc.errors(include_url=False)
         if not errors:
             return "invalid input"

@@ -113,6 +113,17 @@ def test_convert_writes_another_format(tmp_path: Path) -> None:
     assert code == 2 and "cannot export" in err
 
 
+def test_convert_says_what_the_format_cannot_carry(tmp_path: Path) -> None:
+    """The fixture's Primus are attached to Neophyte Hybrids; WTC has no way to say so."""
+    assert any(u.attached_to for u in load_roster(HOST).units)
+    code, out, err = run("list", "convert", HOST, "--to", "wtc")
+    assert code == 0 and out.startswith("+++")
+    assert "warning: wtc cannot carry attached leaders and support units (Primus: with " \
+        "Neophyte Hybrids" in " ".join(err.split())
+    code, _, err = run("list", "convert", HOST, "--to", "gw-text")
+    assert code == 0 and "warning" not in err
+
+
 # --- from list to maths --------------------------------------------------------------------
 
 

@@ -154,6 +154,7 @@ def _json_mutations(doc: object) -> Iterator[tuple[str, str]]:
     yield "1,000-deep", '{"roster": {"forces": ' + "[" * 1000 + "]" * 1000 + "}}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", _JSON, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_mutated_json_lists_are_read_or_refused_at_a_path(path: Path) -> None:
     doc = json.loads(path.read_text(encoding="utf-8"))

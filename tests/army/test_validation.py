@@ -599,3 +599,29 @@ def test_detachment_points_from_the_detachment_record() -> None:
     r = report(roster, lib)
     assert (r.detachment_points, r.detachment_budget) == (4, 3)
     assert "DETACHMENT_POINTS" in errors(r)
+
+
+def test_an_enhancement_written_as_wargear_is_read_as_one_and_said() -> None:
+    """New Recruit's simple export writes the Great Unclean One's "The Endless Gift" with no
+    price, like wargear; its JSON export of the same army marks it as an enhancement."""
+    from tactica.army.formats import load_roster
+    from tactica.library import load_library
+
+    from .helpers import ROSTERS
+
+    library = load_library()
+    army = ROSTERS / "cd-daemonic-incursion"
+    simple = load_roster(army / "expected.newrecruit-simple.txt", library=library)
+    as_json = load_roster(army / "expected.newrecruit-json.json", library=library)
+    gift = [(u.name, e.name) for u in as_json.units for e in u.enhancements]
+    assert gift == [("Great Unclean One", "The Endless Gift")]  # the JSON's reading
+    assert "The Endless Gift" in {w.name for u in simple.units for w in u.all_wargear()}
+    report = validate(simple, library)
+    said = [v for v in report.violations if v.code == "ENHANCEMENT_AS_WARGEAR"]
+    assert [(v.unit, v.severity) for v in said] == [("Great Unclean One", "warning")]
+    assert "The Endless Gift" in said[0].message
+    # read as the enhancement: checked and priced as the JSON export's reading is
+    json_report = validate(as_json, library)
+    assert report.prices.total == json_report.prices.total
+    assert {v.code for v in report.violations} - {"ENHANCEMENT_AS_WARGEAR", "POINTS_MISMATCH"} \
+        == {v.code for v in json_report.violations} - {"POINTS_MISMATCH"}

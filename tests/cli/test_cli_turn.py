@@ -97,6 +97,7 @@ def _sample_by_faction(per_faction: int = 3) -> list[str]:
     return [n for names in by_faction.values() for n in names[:per_faction]]
 
 
+@pytest.mark.slow
 def test_a_turn_with_units_of_every_faction() -> None:
     """Three units of every faction shoot (when they have ranged weapons), charge 7" and
     fight 10 Intercessors, who fight back: every distribution is a pmf, the charge is the

@@ -78,6 +78,7 @@ def _sample_scenarios() -> list[Scenario]:
                                                        ("11th", "10th"))]
 
 
+@pytest.mark.slow
 def test_library_dice_on_python_floats_are_the_array_sums() -> None:
     seen = sustained = 0
     for s in _sample_scenarios():
@@ -93,6 +94,7 @@ def test_library_dice_on_python_floats_are_the_array_sums() -> None:
     assert seen >= 300 and sustained >= 100
 
 
+@pytest.mark.slow
 def test_a_die_that_weighs_no_values_is_the_same_for_any_values() -> None:
     """Where ``weighs_values`` says no, the die is the one made with the real values
     (``expected_values``, as every die was made before), field for field; where it says
@@ -215,6 +217,7 @@ def _assert_close(a: object, b: object, path: str = "result") -> None:
         assert a == b, path
 
 
+@pytest.mark.slow
 def test_library_results_with_exact_totals_are_the_transform_ones(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Every result of the library sample with a line of fixed dice of two outcomes

@@ -65,6 +65,7 @@ def _scenarios(draw: st.DrawFn) -> dict[str, Any]:
             "target": {"models": models}, "effects": effects}
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(_scenarios())
@@ -99,6 +100,7 @@ def _ten_lines() -> dict[str, Any]:
                                    "W": 2}]}}
 
 
+@pytest.mark.slow
 def test_ten_lines_with_different_damage_are_computed_and_agree_with_monte_carlo(
         monkeypatch: pytest.MonkeyPatch) -> None:
     used: list[str] = []

@@ -12,6 +12,7 @@ import copy
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -66,6 +67,7 @@ def _plain(s: Scenario, initial: exact.Initial | None = None,
     return r.model_copy(update={"notes": notes + r.notes}), out
 
 
+@pytest.mark.slow
 @settings(max_examples=60, derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.composite(_open_choice)())

@@ -389,6 +389,7 @@ SCENARIO = st.fixed_dictionaries({
     "effects": st.lists(st.sampled_from(EFFECTS), max_size=2)})
 
 
+@pytest.mark.slow
 @settings(derandomize=True, max_examples=120, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(SCENARIO)

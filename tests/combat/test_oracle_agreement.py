@@ -266,6 +266,7 @@ def test_named_scenario(name: str, rules: str) -> None:
 # --- generated scenarios --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(
     max_examples=300,
     deadline=None,
@@ -278,6 +279,7 @@ def test_generated_scenarios(generated: Scenario) -> None:
         assert_agrees(generated.model_copy(update={"rules": rules}))
 
 
+@pytest.mark.slow
 @settings(
     max_examples=120,
     deadline=None,

@@ -108,6 +108,7 @@ def _states(scenario: Scenario) -> int:
                if isinstance(k, tuple) and k and k[0] == "operators")
 
 
+@pytest.mark.slow
 @settings(max_examples=100, derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios())
@@ -251,6 +252,7 @@ def _attached_units(every: int) -> list[tuple[str, str, str]]:
     return out[::every]
 
 
+@pytest.mark.slow
 def test_library_attached_units_under_precision() -> None:
     """Every fifth leader and bodyguard pair of the bundled library (every faction),
     attacked by 6 Precision shots D3 and 6 plain shots D1 (BS3+ S5 AP-1), under the

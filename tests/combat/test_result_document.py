@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
@@ -255,6 +256,7 @@ def _check(scenario: Scenario) -> Result:
     return new
 
 
+@pytest.mark.slow
 def test_library_results_are_the_documents_built_model_by_model() -> None:
     attackers, targets = library_sample(25)
     seen = 0

@@ -17,6 +17,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -89,6 +90,7 @@ def _gaps(got: Distribution, want: dict[int, Fraction], key: str) -> list[str]:
             for v in range(size) if abs(pmf[v] - float(want.get(v, 0))) > TOLERANCE]
 
 
+@pytest.mark.slow
 @settings(max_examples=30, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(sequences())
 def test_generated_sequences_agree_with_the_oracle(doc: dict[str, Any]) -> None:

@@ -27,6 +27,7 @@ _SNIPER = {"name": "sniper", "count": 3, "A": "2", "skill": 3, "S": 5, "AP": -1,
            "abilities": ["Precision"]}
 
 
+@pytest.mark.slow
 def test_predicted_states_are_within_two_times_on_every_library_unit(
         monkeypatch: pytest.MonkeyPatch) -> None:
     lib = load_library(dataset=True)

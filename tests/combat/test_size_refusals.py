@@ -147,6 +147,7 @@ def _targets(draw: st.DrawFn) -> dict[str, Any]:
     return {"models": models}
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(target=_targets(), precision=st.booleans(), mixed=st.booleans(),
        damage=st.sampled_from(("1", "D3", "2")))

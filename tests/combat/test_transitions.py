@@ -109,6 +109,7 @@ def scenarios(draw: st.DrawFn) -> Json:
                                              [{"command_reroll": "wound"}]]))}
 
 
+@pytest.mark.slow
 @settings(max_examples=80, derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios())
@@ -147,6 +148,7 @@ def test_refused_at_the_same_state() -> None:
         assert _compared(Scenario.model_validate(data)) >= 1
 
 
+@pytest.mark.slow
 def test_library_attached_units() -> None:
     """Every fifth leader and bodyguard pair of the bundled library (every faction),
     attacked by Precision shots D3 and plain shots D1, 11th and 10th rules in turn."""

@@ -482,6 +482,7 @@ def test_shared_leader_id_takes_its_own_factions_list(pinned_dataset: str) -> No
     assert "Battle Sisters Squad" not in guard.leader_of
 
 
+@pytest.mark.slow
 def test_the_installed_dataset_converts_every_unit() -> None:
     """Any supported version, compared with its own records: every unit record is in the
     index under its name, and becomes a datasheet or is reported with its reasons."""

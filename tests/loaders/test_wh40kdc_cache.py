@@ -37,6 +37,7 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     yield tmp_path / "cache"
 
 
+@pytest.mark.slow
 def test_every_unit_from_the_cache_is_the_converted_one(folder: Path) -> None:
     fresh = embedded_dataset()
     path = cache_path(VERSION)

@@ -532,6 +532,7 @@ def _check_consistent(s: Scenario, r: OracleResult) -> None:
     assert max(r["unsaved"]) <= max(r["wounds"])
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, derandomize=True)
 @given(scenarios())
 def test_generated_scenarios_are_small_and_consistent(s: Scenario) -> None:
@@ -549,6 +550,7 @@ def test_generated_dicts_validate(d: dict[str, Any]) -> None:
     assert s.rules == d["rules"]
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(
     count=st.integers(1, 2),

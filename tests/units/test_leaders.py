@@ -173,3 +173,22 @@ def test_web_leader_list_has_the_keyword_leaders(lib: Library) -> None:
     names = leaders_of(lib.datasheet("Cadian Shock Troops"), lib.datasheets())
     assert "Inquisitor" in names
     assert "Inquisitor" not in leaders_of(lib.datasheet("Boyz"), lib.datasheets())
+
+
+def test_a_support_unit_named_as_the_list_states_it(lib: Library) -> None:
+    """24.22 allows one leader unit AND one support unit. The dataset marks no Runtherd as
+    support, but the official app's Orks list attaches Zodgrod Wortsnagga as the leader
+    and a Runtherd as support to one Gretchin unit: named as ``support``, it is the
+    second attached unit; as a second leader, it is refused."""
+    as_support = ScenarioDocument.model_validate({
+        "attacker": {"unit": "Intercessor Squad"},
+        "target": {"unit": "Gretchin", "led_by": "Zodgrod Wortsnagga",
+                   "support": "Runtherd"}})
+    scenario, _, _ = resolve(as_support, lib)
+    names = {g.name for g in scenario.target.models}
+    assert {"Zodgrod Wortsnagga", "Runtherd"} <= names
+    both_leaders = ScenarioDocument.model_validate({
+        "attacker": {"unit": "Intercessor Squad"},
+        "target": {"unit": "Gretchin", "led_by": ["Zodgrod Wortsnagga", "Runtherd"]}})
+    with pytest.raises(UnitError, match="one leader unit may be attached, not 2"):
+        resolve(both_leaders, lib)

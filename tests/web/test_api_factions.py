@@ -47,3 +47,40 @@ async def test_a_condition_that_fails_is_refused_with_the_field(
     response = await client.post("/api/calc", json=scenario(["ORKS"], "A Tempting Trap"))
     assert response.status_code == 422
     assert "not a T’AU EMPIRE unit" in response.text
+
+
+async def test_the_unit_browser_lists_each_faction_with_its_units(
+        client: httpx.AsyncClient) -> None:
+    from tactica.library import load_seed_library
+
+    response = await client.get("/api/factions")
+    assert response.status_code == 200
+    listed = {f["faction"]: f["units"] for f in response.json()}
+    for sheet in load_seed_library().datasheets():  # every unit under each of its factions
+        for faction in sheet.faction_keywords:
+            assert sheet.name in listed[faction]
+
+
+async def test_a_factions_rules_are_the_datasets_records_grouped_by_detachment(
+        client: httpx.AsyncClient) -> None:
+    from tactica.effects import dataset_effects
+
+    response = await client.get("/api/factions/GENESTEALER CULTS/rules")
+    assert response.status_code == 200
+    doc = response.json()
+    data = dataset_effects()
+    assert data is not None
+    records = {(getattr(e.record, "detachment", None) or None, e.record.name)
+               for e in data.listing(faction="GENESTEALER CULTS")}
+    shown = {(None, r["name"]) for r in doc["army_rules"]} | {
+        (d["name"], r["name"]) for d in doc["detachments"] for r in d["rules"]}
+    assert shown == records
+    statuses = {r["status"] for d in doc["detachments"] for r in d["rules"]}
+    assert statuses <= {"modelled", "non-combat", "not modelled"}
+    assert "modelled" in statuses
+
+
+async def test_an_unknown_faction_is_a_404_with_close_names(client: httpx.AsyncClient) -> None:
+    response = await client.get("/api/factions/GENESTEALER CULT/rules")
+    assert response.status_code == 404
+    assert "GENESTEALER CULTS" in response.json()["detail"][0]["suggestions"]

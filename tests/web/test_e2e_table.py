@@ -11,6 +11,7 @@ Calculate. Screenshots go to ``test-artifacts/`` (``table-*``).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -82,7 +83,15 @@ def weapon_rows(t: Tab) -> list[tuple[str, bool, str]]:
     return [(str(n), bool(u), str(c)) for n, u, c in rows]
 
 
+def by_hand(t: Tab) -> None:
+    """Edit a library unit's weapon rows by hand (the page sends them, not the unit)."""
+    if t.page.eval_on_selector("#weapons", "w => w.inert"):
+        t.page.click("#hand-weapons")
+        t.page.wait_for_function("() => !document.getElementById('weapons').inert")
+
+
 def set_weapon(t: Tab, name: str, count: int, ticked: bool = True) -> None:
+    by_hand(t)
     names = [n for n, _, _ in weapon_rows(t)]
     row = t.page.locator("#weapons .wrow").nth(names.index(name))
     if ticked:
@@ -115,7 +124,7 @@ def check_result(t: Tab, server: Any, models: int,
     reference fielded over ``library``, the server's)."""
     sent = scenario_in_url(t)
     result = api_result(server, sent)
-    if "unit" in sent["attacker"]:
+    if "unit" in sent["attacker"] or "unit" in sent["target"]:
         scenario = prepare(sent, library())[0]
         assert result == calculate(sent, library())
     else:
@@ -263,7 +272,7 @@ def test_a_unit_is_offered_in_the_phase_it_has_weapons_for(
             assert t.page.text_content("#phase option[value=shooting]") == "Shooting (no weapons)"
             pick_target(t, "meq", "Intercessor Squad")
             press_calculate(t)
-            scenario = check_result(t, full_server, models=5)
+            scenario = check_result(t, full_server, models=5, library=load_library)
             assert scenario.phase == "fight"
             shot(t, "phase-offered")
 
@@ -352,9 +361,9 @@ def test_the_rules_offered_are_the_chosen_detachments(screen: Screen, live_serve
 
 
 def scenario_without_effects(t: Screen) -> dict[str, Any]:
-    t.page.click("#calculate")
-    t.page.wait_for_selector("#result[data-state=done]")
-    doc = scenario_in_url(t)
+    press_calculate(t)
+    plain, _, _ = prepare(scenario_in_url(t), load_seed_library())  # units as fielded
+    doc: dict[str, Any] = json.loads(plain.model_dump_json())
     doc["effects"] = []
     edit(t)
     return doc
@@ -740,3 +749,93 @@ def test_a_leader_on_the_attacker_adds_its_models_and_weapons(
         finally:
             t.page.close()
         assert t.errors == []
+
+
+# --- one answer from every door: the page sends the units ----------------------------------
+
+
+def sent_is_calculated(t: Tab, server: Any) -> tuple[dict[str, Any], Any]:
+    """The page's request names library units, and its numbers are the calculator's own
+    answer for that request (the door adds nothing of its own)."""
+    sent = scenario_in_url(t)
+    result = api_result(server, sent)
+    assert result == calculate(sent, load_library())
+    return sent, result
+
+
+def test_the_page_sends_units_and_the_calculator_picks_their_profiles(
+        browser: Any, full_server: LiveServer, artifacts: Path) -> None:
+    t = Screen(browser, full_server, "desktop", artifacts)
+    try:
+        t.goto("/")
+        pick_attacker(t, "Intercessor Squad")
+        t.page.wait_for_selector("#profiles-box:not([hidden]) select.profile")
+        pick_target(t, "Termagants", "Termagants")
+        press_calculate(t)
+        sent, result = sent_is_calculated(t, full_server)
+        assert sent["attacker"] == {"unit": "Intercessor Squad", "models": 5, "wargear": [],
+                                    "led_by": [], "profiles": []}
+        assert sent["target"]["unit"] == "Termagants"
+        # the command line's question gives the same numbers (no profile pre-ticked here)
+        cli = calculate({"attacker": {"unit": "Intercessor Squad"},
+                         "target": {"unit": "Termagants",
+                                    "models": sent["target"]["models"]}}, load_library())
+        assert result.damage == cli.damage and result.models_destroyed == cli.models_destroyed
+        assert result.resolved is not None
+        fired = {w.name for w in result.resolved.attacker}
+        rifle = t.page.locator('select.profile[data-weapon="Bolt Rifle"]')
+        offered = rifle.locator("option").all_text_contents()[1:]
+        (used,) = fired & set(offered)  # one profile of the rifle, the one shown as used
+        assert t.page.text_content('.picked[data-weapon="Bolt Rifle"]') == f"used: {used}"
+        assert [w[0] for w in weapon_rows(t)] == [w.name for w in result.resolved.attacker]
+
+        # the other profile chosen: that one alone fires (a weapon has one at a time)
+        other = next(n for n in offered if n != used)
+        rifle.select_option(other)
+        assert t.page.get_attribute("#result", "data-stale") == "true"
+        press_calculate(t)
+        sent, result = sent_is_calculated(t, full_server)
+        assert sent["attacker"]["profiles"] == [other]
+        assert result.resolved is not None
+        names = {w.name for w in result.resolved.attacker}
+        assert other in names and used not in names
+
+        # a new model count: the core fields the unit again, nothing left of the old split
+        t.page.fill("#attacker-models", "10")
+        t.page.press("#attacker-models", "Tab")
+        press_calculate(t)
+        sent, result = sent_is_calculated(t, full_server)
+        assert sent["attacker"]["models"] == 10
+        assert result.resolved is not None
+        assert sum(int(m.split()[0]) for m in result.resolved.attacker_models) == 10
+        carry = sum(int(m.split()[0]) for m in result.resolved.attacker_models
+                    if "Bolt Rifle" in m)  # every model that carries one fires it
+        assert sum(w.count for w in result.resolved.attacker if "Bolt Rifle" in w.name) == carry
+
+        # a unit typed and Enter pressed at once: never the earlier unit's result
+        t.page.fill("#attacker-unit", "Hellblaster Squad")
+        assert t.page.get_attribute("#result", "data-stale") == "true"
+        t.page.press("#attacker-unit", "Enter")
+        t.page.wait_for_function(
+            "() => document.getElementById('result').dataset.state === 'done' && "
+            "location.hash.length > 3 && document.getElementById('attacker-name').value "
+            "=== 'Hellblaster Squad'", timeout=90_000)
+        sent, result = sent_is_calculated(t, full_server)
+        assert sent["attacker"]["unit"] == "Hellblaster Squad"
+        assert t.page.get_attribute("#result", "data-stale") is None
+
+        # the link brings back the library units and their choices
+        again = Screen(browser, full_server, "desktop", artifacts)
+        try:
+            again.goto(t.page.url.removeprefix(full_server.url))
+            again.page.wait_for_selector("#result[data-state=done]", timeout=90_000)
+            assert scenario_in_url(again) == sent
+            assert again.value("#attacker-unit") == "Hellblaster Squad"
+            assert again.value("#target-unit") == "Termagants"
+            assert api_result(full_server, scenario_in_url(again)) == result
+        finally:
+            again.page.close()
+        assert again.errors == []
+    finally:
+        t.page.close()
+    assert t.errors == []

@@ -16,6 +16,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import httpx
+import pytest
 
 from tactica.library import Library, load_library
 from tactica.web import create_app
@@ -62,6 +63,7 @@ async def ask_all(lib: Library) -> Counter[int]:
     return seen
 
 
+@pytest.mark.slow
 def test_every_unit_of_the_default_library_is_answered_without_a_server_error() -> None:
     lib = load_library()
     seen = sweep(lib)

@@ -31,7 +31,7 @@ from ..combat.contract.scenario import Attacker, Scenario, WeaponLine
 from ..library import Library
 from ..model.datasheet import Datasheet, Weapon
 from ..names import UnknownNameError, name_key, suggest
-from ..units.firing import NoWeaponsError, weapon_lines
+from ..units.firing import Aim, NoWeaponsError, weapon_lines
 from ..units.leaders import check_leaders
 from ..units.loadout import FieldedModels, Loadout, WargearError, field_unit
 from .roster import Roster, RosterUnit, WargearItem
@@ -135,7 +135,7 @@ def _models(sheet: Datasheet, count: int, items: tuple[WargearItem, ...],
 
 
 def _unit_lines(sheet: Datasheet, unit: RosterUnit, phase: str, suffix: str,
-                notes: list[str]) -> list[WeaponLine]:
+                notes: list[str], aim: Aim | None = None) -> list[WeaponLine]:
     """The weapon lines of ``unit`` as the units core fires a library unit
     (``tactica.units.weapon_lines``: Pistols or the other guns, one melee weapon plus
     Extra Attacks, the best profile): its list wargear as its models' equipment, or,
@@ -158,7 +158,8 @@ def _unit_lines(sheet: Datasheet, unit: RosterUnit, phase: str, suffix: str,
         loadout = Loadout(unit=sheet.name, models=tuple(groups))
     try:
         lines = weapon_lines(sheet, loadout, "fight" if phase == "fight" else "shooting",
-                             "10th" if sheet.rules == "10th" else "11th", notes=notes)
+                             "10th" if sheet.rules == "10th" else "11th", aim=aim,
+                             notes=notes)
     except NoWeaponsError:
         return []
     return [line.model_copy(update={"name": line.name + suffix}) for line in lines]
@@ -196,8 +197,11 @@ def _firing_deck(roster: Roster, transport: RosterUnit, sheet: Datasheet, librar
     return attacker, candidates
 
 
-def list_attacker(roster: Roster, name: str, library: Library, phase: str) -> ListAttacker:
-    """The unit ``name`` of ``roster`` as an attacker (module text). Raises
+def list_attacker(roster: Roster, name: str, library: Library, phase: str,
+                  aim: Aim | None = None) -> ListAttacker:
+    """The unit ``name`` of ``roster`` as an attacker (module text), each weapon's profile
+    picked against ``aim`` (the target, ``tactica.units.aim_for``) as the calculator picks
+    a library unit's; without one, against the rule set's default. Raises
     ``UnknownNameError`` for a unit not in the list or not in the library, and
     ``ValueError`` when it has no weapon for the phase."""
     from ..effects import list_effects
@@ -209,7 +213,7 @@ def list_attacker(roster: Roster, name: str, library: Library, phase: str) -> Li
         notes.append(f"{unit.name} is attached to {body.name}: the attached unit attacks")
         unit = body
     sheet = library.datasheet(unit.name, roster.rules)
-    lines = _unit_lines(sheet, unit, phase, "", notes)
+    lines = _unit_lines(sheet, unit, phase, "", notes, aim)
     keywords = [*sheet.keywords, *sheet.faction_keywords]
     led_by: list[str] = []
     candidates: list[str] = []
@@ -222,7 +226,7 @@ def list_attacker(roster: Roster, name: str, library: Library, phase: str) -> Li
         led_by.append(lsheet.name)
         bearers.append(leader)
         keywords += [*lsheet.keywords, *lsheet.faction_keywords]
-        lines += _unit_lines(lsheet, leader, phase, f" ({lsheet.name})", notes)
+        lines += _unit_lines(lsheet, leader, phase, f" ({lsheet.name})", notes, aim)
         candidates += ability_effects(lsheet, damaged=False)
     for bearer in bearers:
         candidates += [e.name for e in bearer.enhancements]

@@ -60,6 +60,10 @@ CODES: dict[str, str] = {
                               "must be your WARLORD",
     "ENHANCEMENT_UNKNOWN": "enhancement not in the library: its eligibility is not checked "
                            "(warning)",
+    "ENHANCEMENT_AS_WARGEAR": "an item listed as wargear that is an enhancement of the "
+                              "army's detachment and no wargear of the unit's datasheet "
+                              "is read as that enhancement (decision: New Recruit's simple "
+                              "text writes an unpriced enhancement like wargear; warning)",
     "ENHANCEMENT_UNCHECKED": "enhancement eligibility text not understood (warning)",
     "ENHANCEMENT_WRONG_DETACHMENT": "Muster Armies: enhancements come from your detachment(s)",
     "ENHANCEMENT_INELIGIBLE": "the enhancement's bearer restriction (seed 000, e.g. "

@@ -50,6 +50,7 @@ from .limits import (
     RESURGENCE,
     STAR_CHILDREN_EXCLUDED,
 )
+from .listed_wargear import enhancements_listed_as_wargear, read_as_enhancements
 from .pricing import PriceBreakdown, Resolved, find_enhancement, price_roster, resolve
 from .roster import BattleSize, Roster, RosterUnit
 from .transport import covers, model_wounds, parse_transport
@@ -537,8 +538,14 @@ CHECKS: tuple[Callable[[_Check], None], ...] = (
 
 def validate(roster: Roster, library: Library) -> ValidationReport:
     """Run every check on ``roster`` against ``library``; every violation is returned."""
+    listed = enhancements_listed_as_wargear(roster, library)
+    roster = read_as_enhancements(roster, listed)
     resolved = resolve(roster, library)
     check = _Check(roster, library, resolved, price_roster(roster, library, resolved))
+    for unit_id, name, detachment in listed:
+        check.add("ENHANCEMENT_AS_WARGEAR", f"{name} is listed as wargear; it is a "
+                  f"{detachment} enhancement and is checked as one", roster.unit(unit_id),
+                  "warning")
     check.granted = granted_keywords(roster, library, _sheets(check))
     for run in CHECKS:
         run(check)

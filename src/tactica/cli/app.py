@@ -13,16 +13,20 @@ import json
 from enum import StrEnum
 from importlib import metadata
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn
 
 import typer
 from rich.console import Console
 
-from ..library import load_library
-from ..model.common import RulesVersion
 from ..names import UnknownNameError
-from .errors import OneLineGroup
-from .render import datasheet_card, rule_panel, units_table
+from .errors import LazyGroup
+
+if TYPE_CHECKING:
+    from ..library import Library
+
+#: ``tactica.model.common.RulesVersion``, written here so that the command line starts
+#: without loading the data models (``tactica --help`` stays quick).
+RulesVersion = Literal["10th", "11th"]
 
 __all__ = ["EXIT_UNKNOWN_NAME", "SchemaKind", "app", "schema_of", "version"]
 
@@ -35,8 +39,15 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    cls=OneLineGroup,
+    cls=LazyGroup,
 )
+
+
+def load_library() -> Library:
+    """``tactica.library.load_library``, imported when a command needs the library."""
+    from ..library import load_library as load
+
+    return load()
 
 RulesOption = Annotated[
     RulesVersion | None,
@@ -78,7 +89,7 @@ def _unknown(exc: UnknownNameError) -> NoReturn:
 def _version_callback(value: bool) -> None:
     if value:
         typer.echo(f"tactica {version()}")
-        from ..loaders.wh40kdc import ATTRIBUTION, installed_version
+        from ..loaders.wh40kdc_credit import ATTRIBUTION, installed_version
 
         if installed_version() is not None:  # issue 6: the 40kdc-data credit
             typer.echo(f"bundled dataset: wh40kdc {installed_version()}. {ATTRIBUTION}")
@@ -108,7 +119,8 @@ def _root(
         bool,
         typer.Option(
             "--dataset/--no-dataset",
-            help="Use the bundled 11th-edition dataset (the data extra) when installed.",
+            help="Use the bundled 11th-edition dataset (wh40kdc, installed with tactica); "
+            "--no-dataset: the seed pages and --data catalogues only.",
         ),
     ] = True,
     skip_bad: Annotated[
@@ -134,6 +146,8 @@ def units(
     ] = None,
 ) -> None:
     """List the units in the library: name, faction keywords, rules version, points, source."""
+    from .render import units_table
+
     if faction is None:
         _out().print(units_table(load_library().datasheets(rules)))
         return
@@ -152,6 +166,8 @@ def sheet(
     as_json: Annotated[bool, typer.Option("--json", help="Print the datasheet as JSON.")] = False,
 ) -> None:
     """Show a unit's datasheet card (or its JSON with --json)."""
+    from .render import datasheet_card
+
     try:
         found = load_library().datasheet(name, rules)
     except UnknownNameError as exc:
@@ -176,6 +192,7 @@ def rule(
     """Show a stratagem, ability, enhancement, detachment rule or core rule, and which
     edition's text the calculator follows for it."""
     from ..rules.notes import rule_note
+    from .render import rule_panel
 
     console = _out()
     how = [n for v in ((rules,) if rules else ("11th", "10th"))

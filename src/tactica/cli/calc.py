@@ -146,6 +146,23 @@ def _rules_note(sheet: Datasheet, rules: str) -> str | None:
             f"{sheet.rules}-edition stats are used under the {rules} rules")
 
 
+def _target_rules_note(lib: Any, target: str, rules: str) -> str | None:
+    """The target's stats when they are not of the rules version asked for: a standard
+    target's are 11th edition's, a unit's those of the only datasheet the library has."""
+    from ..names import name_key
+
+    preset = next((p for p in lib.presets() if name_key(p.name) == name_key(target)), None)
+    if preset is not None:
+        if rules == "11th":
+            return None
+        return (f"{preset.name}: a standard target with 11th-edition stats ({preset.unit}: "
+                f"T{preset.T}, Sv{preset.Sv}+, W{preset.W}) used under the {rules} rules")
+    try:
+        return _rules_note(lib.datasheet(target, rules), rules)
+    except LookupError:
+        return None  # the calculation names the unknown target
+
+
 def calc(
     file: Annotated[str | None, typer.Argument(help="scenario JSON file, or - for stdin")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result document")] = False,
@@ -359,8 +376,14 @@ def _from_flags(o: CalcOptions) -> _Prepared:
         if o.weapon or o.models or o.wargear:
             raise typer.BadParameter("--weapon, --wargear and --models come from the "
                                      "list with --list")
+        from ..units import UnitRef
+        from ..units.resolve import aim_for
+
+        aim = aim_for(UnitRef(unit=o.target, models=o.target_models,
+                              wargear=tuple(o.target_wargear or ()),
+                              led_by=tuple(o.target_led_by or ())), lib, o.rules, o.phase)
         built = list_attacker(load_roster(o.list_file, library=lib), o.attacker, lib,
-                              o.phase)
+                              o.phase, aim)
         sheet, notes = built.sheet, list(built.notes)
         led_by += built.led_by
     else:
@@ -369,7 +392,8 @@ def _from_flags(o: CalcOptions) -> _Prepared:
         if o.models is not None:
             _check_models(sheet, o.models)
     _check_leaders(sheet, led_by, lib)
-    rules_note = _rules_note(sheet, o.rules)
+    rules_note = "; ".join(n for n in (_rules_note(sheet, o.rules),
+                                       _target_rules_note(lib, o.target, o.rules)) if n) or None
     if rules_note is not None:
         notes.insert(0, rules_note)
     data: dict[str, Any] = {

@@ -82,3 +82,47 @@ class OneLineGroup(TyperGroup):
             err.print(f"error: {one_line(exc)}", markup=False)
             sys.exit(EXIT_BAD_INPUT)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+#: Commands loaded when used: name -> (module, attribute: a command function or a
+#: ``typer.Typer`` group, its one-line help). ``tactica --help`` lists them from here
+#: without importing them (so it starts quickly); ``tactica.cli`` fills it.
+LAZY: dict[str, tuple[str, str, str]] = {}
+
+
+class LazyGroup(OneLineGroup):
+    """``OneLineGroup`` whose ``LAZY`` commands are imported when one is run (or its own
+    help asked for); the group's help lists them by their one-line help."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*super().list_commands(ctx), *(n for n in LAZY if n not in self.commands)]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        found = super().get_command(ctx, cmd_name)
+        if found is not None or cmd_name not in LAZY:
+            return found
+        # for the group's help: a stand-in with the one-line help, nothing imported
+        from typer.core import TyperCommand
+
+        return TyperCommand(cmd_name, help=LAZY[cmd_name][2], callback=None)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        name, cmd, rest = super().resolve_command(ctx, args)
+        if name in LAZY and name not in self.commands:
+            cmd = self._load(name)
+        return name, cmd, rest
+
+    def _load(self, name: str) -> Any:
+        import typer.main
+
+        module, attribute, _ = LAZY[name]
+        found = getattr(importlib.import_module(module), attribute)
+        if isinstance(found, typer.Typer):  # a group, even of one command
+            command: Any = typer.main.get_group(found)
+        else:
+            single = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+            single.command(name)(found)
+            command = typer.main.get_command(single)
+        command.name = name
+        self.add_command(command, name)
+        return command

@@ -15,6 +15,7 @@ reason, with its line number, on stderr.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -29,7 +30,9 @@ from ..army.formats import (
     RosterParseError,
     UnsupportedFormatError,
     export_roster,
+    export_warnings,
     load_roster,
+    parse_roster,
 )
 from ..army.pricing import PriceBreakdown, price_roster, resolve
 from ..army.roster import Roster
@@ -46,7 +49,8 @@ list_app = typer.Typer(name="list", help="Army lists: show, price, validate, con
                        no_args_is_help=True)
 
 FileArg = Annotated[Path, typer.Argument(help="army list: app text, New Recruit JSON/text, "
-                                               "WTC, List Forge, or tactica JSON")]
+                                               "WTC, List Forge, or tactica JSON; - reads "
+                                               "standard input")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="machine-readable output")]
 FormatOpt = Annotated[str | None, typer.Option("--format", help="input format (default: "
                                                                 "detected)")]
@@ -66,6 +70,9 @@ def _fail(message: str) -> NoReturn:
 def _load(file: Path, fmt: str | None) -> tuple[Roster, Library]:
     library = load_library()
     try:
+        if str(file) == "-":  # a list piped in (pasted from the clipboard)
+            text = sys.stdin.read()
+            return parse_roster(text, fmt, file="standard input", library=library), library
         return load_roster(file, fmt, library=library), library
     except (RosterParseError, UnsupportedFormatError, ValueError, OSError) as exc:
         _fail(str(exc))  # ValueError: a file that is not UTF-8 text, a roster out of range
@@ -203,6 +210,8 @@ def convert(
         text = export_roster(roster, to)
     except UnsupportedFormatError as exc:
         _fail(str(exc))
+    for warning in export_warnings(roster, to):
+        typer.echo(f"warning: {warning}", err=True)
     if out is None:
         typer.echo(text, nl=False)
     else:

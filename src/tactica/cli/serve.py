@@ -25,9 +25,11 @@ def serve(
 ) -> None:
     """Serve the calculator, datasheets and list checker at http://HOST:PORT/.
 
-    Only requests for localhost (and ``--allow-host`` names) are answered, so a web page
-    cannot reach the app through DNS rebinding; uvicorn caps connections and times out
-    idle ones (``tactica.web.guard.SERVER_LIMITS``)."""
+    Open the address in a browser; it works offline. Only requests for localhost (and the
+    names given with --allow-host) are answered, so no other web page can reach it.
+    \f
+    (Host checking guards against DNS rebinding; uvicorn caps connections and times out
+    idle ones: ``tactica.web.guard.SERVER_LIMITS``.)"""
     import uvicorn
 
     from ..web import create_app

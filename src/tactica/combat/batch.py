@@ -36,7 +36,7 @@ from .exact.engine import calculate_exact
 from .exact.threads import one_blas_thread
 from .exact.unit_rules import finish
 
-__all__ = ["calculate_many"]
+__all__ = ["calculate_each", "calculate_many"]
 
 
 def calculate_many(scenario: Scenario | dict[str, Any], *,
@@ -53,18 +53,24 @@ def calculate_many(scenario: Scenario | dict[str, Any], *,
     if base.method != "exact":
         raise ScenarioError("method: calculate_many computes exact results only")
     field, changes = ("target", targets) if targets else ("attacker", attackers)
-    return _run(base, field, changes)
+    return calculate_each({**dict(base), field: change} for change in changes)
 
 
 @one_blas_thread  # once for the whole batch
-def _run(base: Scenario, field: str, changes: tuple[Target, ...] | tuple[Attacker, ...]
-         ) -> list[Result | ScenarioError]:
+def calculate_each(scenarios: Iterable[Scenario | dict[str, Any] | ScenarioError]
+                   ) -> list[Result | ScenarioError]:
+    """The exact result of each scenario in turn, sharing one memo (what
+    ``calculate_many`` runs; ``tactica.calculate_many`` passes the scenarios its unit
+    references resolved into). A refused scenario, or a ``ScenarioError`` given in a
+    scenario's place, gives its error in its place."""
     memo: dict[Any, Any] = {}
     out: list[Result | ScenarioError] = []
-    for change in changes:
+    for item in scenarios:
         try:
+            if isinstance(item, ScenarioError):
+                raise item
             try:  # the scenario's own checks (the parts, validated already, are kept)
-                s = Scenario.model_validate({**dict(base), field: change})
+                s = item if isinstance(item, Scenario) else Scenario.model_validate(item)
             except ValidationError as exc:
                 raise ScenarioError(one_line(exc)) from None
             out.append(finish(s, calculate_exact(s, memo), memo))

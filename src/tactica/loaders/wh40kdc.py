@@ -47,12 +47,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from importlib import metadata
 from typing import Any, Literal
 
 from ..model.datasheet import Datasheet
 from ..names import UnknownNameError, name_key, suggest
 from .report import LoadReport, UnitReport
+from .wh40kdc_credit import ATTRIBUTION, installed_version
 from .wh40kdc_units import UnitConverter
 
 __all__ = [
@@ -80,14 +80,6 @@ SUPPORTED_VERSIONS = ">=1.4,<1.5"
 #: was set; 1.4.x releases update points and records in the same layout.
 TESTED_VERSIONS = ("1.4.0", "1.4.1", "1.4.2", "1.4.3", "1.4.4", "1.4.5")
 
-#: The credit the 40kdc-data licence asks for (README "Licensing": "Powered by 40kdc-data"
-#: and a link), with the licences of the parts tactica uses.
-ATTRIBUTION = (
-    "Powered by 40kdc-data (https://40kdc.alpacasoft.dev): the wh40kdc dataset by Alpaca "
-    "Software and the 40kdc community contributors; code MIT, schema content CC0, "
-    "enrichment data CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/)"
-)
-
 #: What to do when the dataset is needed but not installed.
 INSTALL_HINT = (
     f"the bundled 11th-edition dataset is not installed: pip install "
@@ -102,14 +94,6 @@ class DatasetMissingError(RuntimeError):
 
     def __init__(self) -> None:
         super().__init__(INSTALL_HINT)
-
-
-def installed_version() -> str | None:
-    """The installed ``wh40kdc`` version, or ``None`` when it is not installed."""
-    try:
-        return metadata.version("wh40kdc")
-    except metadata.PackageNotFoundError:
-        return None
 
 
 def supported(version: str) -> bool:

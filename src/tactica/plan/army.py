@@ -251,8 +251,12 @@ def _fielded(ref: UnitRef, unit: SideUnit, lib: Library, rules: RulesVersion,
 
 
 def _arm(unit: SideUnit, roster: Roster, lib: Library, named: bool) -> None:
+    support = [u.name for u in unit.leaders if u.attach_role == "support"]
     ref = UnitRef(unit=unit.body.name, models=unit.body.models,
-                  led_by=tuple(u.name for u in unit.leaders))
+                  led_by=tuple(u.name for u in unit.leaders if u.attach_role != "support"),
+                  support=support[0] if len(support) == 1 else None)
+    if len(support) > 1:  # 24.22 allows one: the check names them all
+        ref = ref.model_copy(update={"led_by": (*ref.led_by, *support)})
     for phase in PHASES:
         try:
             built = (_fielded(ref, unit, lib, roster.rules, phase) if named

@@ -21,7 +21,7 @@ from ..model.wargear import equipment_text
 from ..names import UnknownNameError, name_key
 from .conditions import invulnerable_save
 from .firing import Aim, NoWeaponsError, picked_lines, weapon_lines
-from .leaders import LeaderError, check_leaders
+from .leaders import LeaderError, check_leaders, role
 from .loadout import Loadout, WargearError, field_unit
 from .scenario import ScenarioDocument, UnitRef
 
@@ -75,8 +75,12 @@ def _field(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, where: str) -> _
     side = _Side(sheet, [(sheet, own)], [f"{sheet.name} {d}" for d in own.defaults],
                  [*own.notes])
     leaders = [_sheet(lib, name, rules, f"{where}.led_by") for name in ref.led_by]
+    roles = [role(x) for x in leaders]
+    if ref.support is not None:
+        leaders.append(_sheet(lib, ref.support, rules, f"{where}.support"))
+        roles.append("support")
     try:
-        check_leaders(sheet, leaders)
+        check_leaders(sheet, leaders, roles=roles)
     except LeaderError as exc:
         raise UnitError(f"{where}.led_by: {exc}") from None
     for leader in leaders:
@@ -177,7 +181,7 @@ def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
     """The target's model groups; an attached leader's are CHARACTER groups. A standard
     target's name (``meq``) gives that preset."""
     preset = next((p for p in lib.presets() if name_key(p.name) == name_key(ref.unit)), None)
-    if preset is not None and not ref.wargear and not ref.led_by:
+    if preset is not None and not ref.wargear and not ref.led_by and ref.support is None:
         target = preset.to_target(ref.models)
         return target, _Side(Datasheet(name=target.name, rules=rules,
                                        source=Source(file="target presets")))
@@ -262,3 +266,21 @@ def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved
         attacker=scenario.attacker.weapons, target=scenario.target.models,
         attacker_models=resolved.get("attacker_models", ()),
         target_models=resolved.get("target_models", ()), defaults=resolved["defaults"]), notes
+
+
+def aim_for(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
+            phase: Phase = "shooting") -> Aim | None:
+    """What an attacker's default profiles are judged against when it attacks the unit
+    ``ref`` names (fielded as the calculator fields it), or ``None`` when that unit cannot
+    be fielded (the calculator then refuses the target with its own reason)."""
+    try:
+        found, _ = resolve_target(ref, lib, rules, phase)
+    except (UnitError, ValueError, LookupError):
+        return None
+    return aim_of(found)
+
+
+def aim_of(target: Target) -> Aim:
+    """What an attacker's default profiles are judged against when it attacks ``target``
+    (its first non-CHARACTER model group), as ``resolve`` judges them."""
+    return _aim(target)

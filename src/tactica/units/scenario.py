@@ -46,6 +46,10 @@ class UnitRef(_Strict):
     led_by: tuple[str, ...] = Field(default=(), max_length=3,
                                     description="leaders attached (one name or a list)",
                                     json_schema_extra=_or_one_name)
+    support: str | None = Field(
+        default=None, max_length=200,
+        description="a support unit attached besides the leader (24.22: one leader unit "
+        "and one support unit), as an army list states it ('Attached as: Support')")
     weapons: tuple[str, ...] = Field(
         default=(), max_length=40,
         description="weapons picked by hand instead of the loadout: 'NAME' or 'NAME:COUNT'")

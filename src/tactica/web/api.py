@@ -145,6 +145,8 @@ class WeaponRow(_Doc):
     D: str
     abilities: list[str]
     selected: bool = False
+    weapon: str | None = Field(default=None, description="the weapon this is one profile of, "
+                               "when it has several (one of them is used at a time)")
 
 
 class AttackerChoice(_Doc):
@@ -163,6 +165,7 @@ class AttackerChoice(_Doc):
     attacker_toughness: int | None
     damaged: str | None = Field(default=None, description="the Damaged profile, if any")
     abilities: list[str] = Field(default_factory=list, description="the unit's rules by name")
+    factions: list[str] = Field(default_factory=list, description="its faction keywords")
 
 
 class PresetInfo(_Doc):
@@ -223,17 +226,34 @@ def unit_summary(sheet: Datasheet) -> UnitSummary:
                        page=f"/units/{quote(sheet.name, safe='')}?rules={sheet.rules}")
 
 
-def _row(line: WeaponLine, selected: bool) -> WeaponRow:
+def _row(line: WeaponLine, selected: bool, weapon: str | None = None) -> WeaponRow:
     return WeaponRow(name=line.name, count=line.count, range=line.range, A=str(line.A),
                      skill=line.skill, S=line.S, AP=line.AP, D=str(line.D),
-                     abilities=[str(a) for a in line.abilities], selected=selected)
+                     abilities=[str(a) for a in line.abilities], selected=selected,
+                     weapon=weapon)
+
+
+def _aim(lib: Library, target: str | None, rules: RulesVersion, phase: Phase) -> Any:
+    """What the default profiles are judged against: ``target`` (a preset or unit) fielded
+    by ``tactica.units`` as the calculator fields it; ``None`` without one."""
+    from ..units import UnitError, UnitRef, resolve_target
+    from ..units.resolve import aim_of
+
+    if not target:
+        return None
+    try:
+        found, _ = resolve_target(UnitRef(unit=target), lib, rules, phase)
+    except (UnitError, ValueError):
+        return None
+    return aim_of(found)
 
 
 def attacker_choice(lib: Library, sheet: Datasheet, models: int | None,
-                    phase: Phase | None) -> AttackerChoice:
+                    phase: Phase | None, target: str | None = None) -> AttackerChoice:
     """The unit as fielded by default (``tactica.units``: its loadout's weapon lines
-    selected), with every other weapon profile of the phase as an unselected row. Without
-    a ``phase``, or when the unit has no weapon for it, the phase it has weapons for."""
+    selected, each weapon's profile picked against ``target`` as the calculator picks it),
+    with every other weapon profile of the phase as an unselected row. Without a
+    ``phase``, or when the unit has no weapon for it, the phase it has weapons for."""
     from ..units import UnitError, UnitRef, resolve_attacker
     from ..units.loadout import sizes
 
@@ -251,7 +271,8 @@ def attacker_choice(lib: Library, sheet: Datasheet, models: int | None,
     used: Phase = order[0]
     for candidate in order:
         try:
-            attacker, _ = resolve_attacker(ref, lib, sheet.rules, candidate)
+            attacker, _ = resolve_attacker(ref, lib, sheet.rules, candidate,
+                                           _aim(lib, target, sheet.rules, candidate))
         except UnitError as exc:
             notes.append(str(exc).removeprefix("attacker: "))
             continue
@@ -260,9 +281,11 @@ def attacker_choice(lib: Library, sheet: Datasheet, models: int | None,
     if lines and used != order[0]:
         notes.append(f"showing the {used} phase")
     chosen = {line.name for line in lines}
-    rows = [_row(line, True) for line in lines]
+    of = {p.name: w.name for w in sheet.weapons if len(w.profiles) > 1 for p in w.profiles}
+    rows = [_row(line, True, of.get(line.name)) for line in lines]
     rows += [_row(WeaponLine(name=p.name, count=n, range=p.range, A=p.A, skill=p.skill,
-                             S=p.S, AP=p.AP, D=p.D, abilities=p.abilities), False)
+                             S=p.S, AP=p.AP, D=p.D, abilities=p.abilities), False,
+                  of.get(p.name))
              for w in sheet.weapons if w.is_melee == (used == "fight")
              for p in w.profiles if p.name not in chosen]
     rows = list({r.name: r for r in reversed(rows)}.values())[::-1]
@@ -276,7 +299,8 @@ def attacker_choice(lib: Library, sheet: Datasheet, models: int | None,
         max_models=min(spans[-1][1], MAX_MODELS),
         keywords=list(dict.fromkeys(sheet.keywords + sheet.faction_keywords)),
         weapons=rows, notes=notes if lines else notes[:1], attacker_toughness=toughness,
-        damaged=damaged, abilities=list(dict.fromkeys(str(a) for a in sheet.abilities)))
+        damaged=damaged, abilities=list(dict.fromkeys(str(a) for a in sheet.abilities)),
+        factions=list(sheet.faction_keywords))
 
 
 def effect_info(e: NamedEffect) -> dict[str, Any]:
@@ -460,6 +484,9 @@ def unit(request: Request, name: NamePath, rules: RulesQuery = None) -> Any:
 def unit_attacker(
     request: Request, name: NamePath, rules: RulesQuery = None, phase: Phase | None = None,
     models: Annotated[int | None, Query(ge=1, le=MAX_MODELS)] = None,
+    target: Annotated[str | None, Query(max_length=200, description="the target (a preset "
+                                        "or unit) the default profiles are picked against")
+                      ] = None,
 ) -> Any:
     lib = _library(request)
     try:
@@ -467,7 +494,7 @@ def unit_attacker(
     except UnknownNameError as exc:
         return _unknown(exc, ["path", "name"])
     try:
-        return attacker_choice(lib, sheet, models, phase)
+        return attacker_choice(lib, sheet, models, phase, target)
     except ValueError as exc:
         return error_response(422, ["query", "models"], str(exc), "value_error")
 

@@ -32,7 +32,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..library import Library, load_library
 from ..units.scenario import document_loc
 from ..version import __version__
-from . import api, pages, pickers
+from . import api, factions, pages, pickers
 from . import plan as plan_page
 from .compute import CalcPool
 from .guard import RequestGuard
@@ -219,6 +219,7 @@ def create_app(
     app.add_middleware(RequestGuard, body_timeout=body_timeout)
     app.include_router(api.router, prefix="/api", tags=["api"])
     app.include_router(pickers.router, prefix="/api", tags=["api"])
+    app.include_router(factions.router, prefix="/api", tags=["api"])
     app.include_router(pages.router, include_in_schema=False)
     app.include_router(plan_page.router, include_in_schema=False)
     app.mount("/static", StaticFiles(packages=[("tactica.web", "static")]), name="static")

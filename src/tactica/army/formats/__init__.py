@@ -22,9 +22,12 @@ documents, which are resolved rosters rather than list exports). ``parse_roster`
 ``RosterParseError`` with the line number (or JSON path) of anything it cannot read:
 nothing is dropped silently.
 
-Export then import gives the same roster for the fields a format carries
-(``roundtrip_view``): the app and New Recruit formats do not record which units start
-embarked, and only the 11th-edition app text records attached units.
+Export then import gives the same army for the fields a format carries
+(``carried_view``, over ``army_view``: ``formats/carried.py``; ``NOT_CARRIED`` lists what
+each format cannot carry, such as which units start embarked, which only this package's
+own JSON records). An export that loses a field the roster sets says so:
+``export_warnings`` names each such field and the units concerned. Through its own
+format a roster comes back whole (``roundtrip_view``).
 
 >>> from tactica.army.roster import Roster, RosterUnit
 >>> r = Roster(name="Demo", faction="Genestealer Cults", battle_size="Strike Force",
@@ -50,8 +53,16 @@ from tactica.library import Library
 from tactica.textfile import check_readable, read_text_file
 
 from ..roster import Roster, RosterSource
-from ._common import RosterParseError, UnsupportedFormatError
+from ._common import ExportRefusedError, RosterParseError, UnsupportedFormatError
 from .battlescribe import refuse_battlescribe
+from .carried import (
+    NOT_CARRIED,
+    army_view,
+    carried_view,
+    export_warnings,
+    first_difference,
+    lost_fields,
+)
 from .gw_text import dump_gw_text, parse_gw_text
 from .listforge import TITLE as _LISTFORGE_TITLE
 from .listforge import dump_listforge_text, parse_listforge_text
@@ -63,11 +74,17 @@ __all__ = [
     "EXPORT_FORMATS",
     "IMPORT_FORMATS",
     "MAX_LINES",
+    "NOT_CARRIED",
+    "ExportRefusedError",
     "RosterParseError",
     "UnsupportedFormatError",
+    "army_view",
+    "carried_view",
     "detect_format",
     "export_roster",
+    "export_warnings",
     "load_roster",
+    "lost_fields",
     "parse_roster",
     "roundtrip_view",
 ]
@@ -189,13 +206,26 @@ def load_roster(path: str | Path, fmt: str | None = None,
 
 
 def export_roster(roster: Roster, fmt: str) -> str:
-    """Write ``roster`` in ``fmt`` (a key of ``EXPORT_FORMATS``)."""
+    """Write ``roster`` in ``fmt`` (a key of ``EXPORT_FORMATS``). The text written is read
+    back before it is returned: a roster the format cannot write so that it reads back the
+    same (for the fields the format carries, ``carried_view``) is refused with
+    ``ExportRefusedError`` saying what would change, never written wrong."""
     try:
         writer = EXPORT_FORMATS[fmt]
     except KeyError:
         raise UnsupportedFormatError(
             f"cannot export {fmt!r}; formats: {', '.join(EXPORT_FORMATS)}") from None
-    return writer(roster)
+    text = writer(roster)
+    try:
+        again = parse_roster(text)
+    except (RosterParseError, UnsupportedFormatError) as exc:
+        raise ExportRefusedError(f"{fmt} cannot write this list so that it reads back "
+                                 f"({exc})") from None
+    difference = first_difference(carried_view(roster, fmt), carried_view(again, fmt))
+    if difference is not None:
+        raise ExportRefusedError(f"{fmt} cannot write this list so that it reads back: "
+                                 f"{difference}")
+    return text
 
 
 def roundtrip_view(roster: Roster) -> dict[str, Any]:

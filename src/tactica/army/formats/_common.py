@@ -27,6 +27,7 @@ from ..roster import AttachRole, EnhancementChoice, ModelEntry, Roster, RosterUn
 
 __all__ = [
     "FORCE_DISPOSITIONS",
+    "ExportRefusedError",
     "RosterParseError",
     "UnitDraft",
     "UnsupportedFormatError",
@@ -38,6 +39,7 @@ __all__ = [
     "parse_item",
     "split_items",
     "tool_version",
+    "written_entries",
 ]
 
 #: The five 11th-edition Force Dispositions (the app prints the chosen one in the header).
@@ -71,6 +73,11 @@ class RosterParseError(ValueError):
 class UnsupportedFormatError(ValueError):
     """A file that is not an army list in a supported format; the message says what it
     is and why it is refused."""
+
+
+class ExportRefusedError(UnsupportedFormatError):
+    """A roster a format cannot write so that it reads back (a name with a line break, a
+    comma in a wargear name of a comma-separated layout...); the message says what."""
 
 
 @contextmanager
@@ -150,6 +157,18 @@ def enhancement_text(choice: EnhancementChoice, brackets: bool = False) -> str:
     if choice.points is not None:
         out += f" [{choice.points} pts]" if brackets else f" (+{choice.points} pts)"
     return out
+
+
+def written_entries(unit: RosterUnit) -> list[ModelEntry]:
+    """The model entries a writer lists for ``unit``: its own, then (where they count
+    fewer models than the unit has) one nameless entry for the rest, so that a unit of
+    ten written with model lines still has ten models. Empty for a one-model unit
+    without entries."""
+    entries = list(unit.model_entries)
+    rest = unit.models - sum(e.count for e in entries)
+    if rest > 0 and (entries or unit.models > 1):
+        entries.append(ModelEntry(name=None, count=rest))
+    return entries
 
 
 def clean_faction(name: str) -> str:

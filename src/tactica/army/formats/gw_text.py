@@ -64,6 +64,7 @@ from ._common import (
     parse_item,
     rules_from_text,
     tool_version,
+    written_entries,
 )
 
 __all__ = ["FORMAT", "dump_gw_text", "parse_gw_text"]
@@ -310,6 +311,12 @@ class _Parser:
         if not groups:
             return
         base = min(g.indent for g in groups)
+        own = {name_key(draft.name).rstrip("s")}
+        if all(len(g.items) == 1 and name_key(g.items[0].name).rstrip("s") in own
+               for g in groups):  # model lines named as the unit, without wargear
+            draft.entries.extend(ModelEntry(name=g.items[0].name, count=g.items[0].count)
+                                 for g in groups)
+            return
         if any(g.indent > base for g in groups):  # indented (10th-edition app)
             current: ModelEntry | None = None
             for index, g in enumerate(groups):
@@ -318,7 +325,9 @@ class _Parser:
                         draft.entries.append(current)
                         current = None
                     nxt = index + 1
-                    if nxt < len(groups) and groups[nxt].indent > base and len(g.items) == 1:
+                    deeper = nxt < len(groups) and groups[nxt].indent > base
+                    named = name_key(g.items[0].name).rstrip("s") in own
+                    if len(g.items) == 1 and (deeper or named):
                         model = g.items[0]
                         current = ModelEntry(name=model.name, count=model.count)
                     else:
@@ -426,10 +435,15 @@ def _unit_lines(unit: RosterUnit, role: str | None) -> list[str]:
     out.extend(f"• {m}" for m in unit.markers)
     if unit.warlord:
         out.append("• Warlord")
-    if unit.wargear:
+    entries = written_entries(unit)
+    if entries:  # the unit's own wargear goes with its first model
+        first = entries[0]
+        entries[0] = first.model_copy(update={"wargear": (*unit.wargear, *first.wargear)})
+    elif unit.wargear:
         out.append("  • " + "\n    ".join(str(w) for w in unit.wargear))
-    for entry in unit.model_entries:
-        out.append(f"  • {entry.count}x {entry.name or unit.name}")
+    for entry in entries:  # a model without wargear is named as its unit
+        name = entry.name if entry.name and entry.wargear else unit.name
+        out.append(f"  • {entry.count}x {name}")
         if entry.wargear:
             out.append("    • " + "\n      ".join(str(w) for w in entry.wargear))
     out.extend(f"• Enhancement: {enhancement_text(e)}" for e in unit.enhancements)

@@ -27,6 +27,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tactica.names import name_key
+
 from ..roster import ModelEntry, Roster, RosterSource, RosterUnit, battle_size_for_points
 from ._common import (
     RosterParseError,
@@ -34,8 +36,12 @@ from ._common import (
     at_line,
     build_roster,
     clean_faction,
+    enhancement_text,
     parse_enhancement,
     parse_item,
+    rules_from_text,
+    tool_version,
+    written_entries,
 )
 
 __all__ = ["FORMAT", "TITLE", "dump_listforge_text", "parse_listforge_text"]
@@ -44,6 +50,10 @@ FORMAT = "listforge-text"
 TITLE = re.compile(r"^(?P<rest>.+) \((?P<pts>\d+) Points\)\s*$")
 _UNIT = re.compile(r"^(?P<name>[^•].*?) \((?P<pts>\d+) pts\)\s*$")
 _SECTION = re.compile(r"^(?P<name>[^•()]+):$")
+#: tactica's last line: the rules version and the list's stated total, which List Forge's
+#: own layout does not give.
+_FOOTER = re.compile(r"^Exported with tactica\b.*?\(rules (?:10th|11th)"
+                     r"(?:, (?P<pts>\d+) pts in total)?\)\s*$")
 
 
 def _title(lines: list[str], file: str | None) -> tuple[int, dict[str, Any]]:
@@ -58,11 +68,13 @@ def _title(lines: list[str], file: str | None) -> tuple[int, dict[str, Any]]:
     if len(parts) != 3:
         raise RosterParseError("expected 'NAME - FACTION - DETACHMENT (N Points)'",
                                start + 1, file)
-    limit = int(title.group("pts"))
+    limit = int(title.group("pts")) or None
+    detachment = parts[2].strip()
     return start, {
         "name": parts[0].strip(), "faction": clean_faction(parts[1]),
-        "detachments": (parts[2].strip(),), "points_limit": limit,
-        "battle_size": battle_size_for_points(limit)}
+        "detachments": () if detachment in ("", "-") else tuple(
+            d.strip() for d in detachment.split(" + ") if d.strip()),
+        "points_limit": limit, "battle_size": battle_size_for_points(limit) if limit else None}
 
 
 #: One "•" line of a unit: (line number, indent, text after the bullet).
@@ -89,7 +101,8 @@ def _flush(unit: UnitDraft | None, pending: _Pending, file: str | None) -> None:
 def _item_line(unit: UnitDraft, pending: _Pending, k: int, deeper: bool,
                file: str | None) -> None:
     _, indent, body = pending[k]
-    if deeper:
+    named = name_key(parse_item(body).name).rstrip("s") == name_key(unit.name).rstrip("s")
+    if deeper or named:
         model = parse_item(body)
         gear = []
         for number, ind, sub in pending[k + 1:]:
@@ -122,8 +135,14 @@ def parse_listforge_text(text: str, file: str | None = None) -> Roster:
             _flush(unit, pending, file)
             unit = None
             continue
-        row, sec = _UNIT.match(line), _SECTION.match(line)
-        if line.startswith("•"):
+        row, sec, footer = _UNIT.match(line), _SECTION.match(line), _FOOTER.match(line)
+        if footer:
+            _flush(unit, pending, file)
+            unit = None
+            fields["rules"] = rules_from_text(footer.group(0)) or "11th"
+            if footer.group("pts"):
+                fields["declared_points"] = int(footer.group("pts"))
+        elif line.startswith("•"):
             if unit is None:
                 raise RosterParseError("a '•' line under no unit line (a unit line "
                                        "missing?)", index + 1, file)
@@ -165,15 +184,18 @@ def dump_listforge_text(roster: Roster) -> str:
         out.append(f"{unit.name} ({unit.points or 0} pts)")
         out += _unit_items(unit)
         out.append("")
+    total = "" if roster.declared_points is None else f", {roster.declared_points} pts in total"
+    out += ["", f"Exported with tactica {tool_version()} (rules {roster.rules}{total})"]
     return "\n".join(out).rstrip() + "\n"
 
 
 def _unit_items(unit: RosterUnit) -> list[str]:
     out = [f"  • {_item(w.name, w.count)}" for w in unit.wargear]
-    for entry in unit.model_entries:
-        out.append(f"  • {_item(entry.name or unit.name, entry.count)}")
+    for entry in written_entries(unit):  # a model without wargear is named as its unit
+        name = entry.name if entry.name and entry.wargear else unit.name
+        out.append(f"  • {_item(name, entry.count)}")
         out += [f"    • {_item(w.name, w.count)}" for w in entry.wargear]
-    out += [f"  • E: {e.label()}" for e in unit.enhancements]
+    out += [f"  • E: {enhancement_text(e)}" for e in unit.enhancements]
     if unit.warlord:
         out.append("  • Warlord")
     return out

@@ -49,6 +49,7 @@ from ._common import (
     clean_faction,
     parse_enhancement,
     rules_from_text,
+    written_entries,
 )
 
 __all__ = ["FORMAT", "LISTFORGE", "dump_newrecruit_json", "parse_newrecruit_json"]
@@ -358,7 +359,8 @@ def _unit_json(unit: RosterUnit) -> Json:
               for e in unit.enhancements]
     inner += [_upgrade(w) for w in unit.wargear]
     inner += [{"name": e.name or unit.name, "type": "model", "number": e.count,
-               "selections": [_upgrade(w) for w in e.wargear]} for e in unit.model_entries]
+               "selections": [_upgrade(w) for w in e.wargear]}
+              for e in (written_entries(unit) if unit.model_entries else ())]
     own = None if unit.points is None else unit.points - enh_points
     out: Json = {"name": unit.name, "type": "unit" if unit.model_entries else "model",
                  "number": 1 if unit.model_entries else unit.models,

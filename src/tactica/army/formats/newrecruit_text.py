@@ -58,6 +58,8 @@ from ._common import (
     parse_item,
     rules_from_text,
     split_items,
+    tool_version,
+    written_entries,
 )
 
 __all__ = ["SIMPLE", "WTC", "dump_newrecruit_text", "dump_wtc", "parse_newrecruit_text",
@@ -76,6 +78,7 @@ _WTC_UNIT = re.compile(r"^(?:(?P<label>Char\d+):\s*)?(?P<count>\d+)x (?P<name>.+
                        r"\((?P<pts>\d+) pts\)(?::\s*(?P<items>.*))?$")
 _WITH = re.compile(r"^(?P<count>\d+) with\b\s*(?P<items>.*)$")
 _HEADING = re.compile(r"^[A-Z][A-Z0-9 '’&\-/]*[A-Z]$")
+_EXPORTED = "EXPORTED WITH"  # tactica's header line naming the rules version
 _VERSION = re.compile(r"^Exported with\s+(.*)$", re.I)
 
 
@@ -164,7 +167,7 @@ class _Simple:
                 raise RosterParseError("expected 'FACTION - NAME - [N pts]'", number, file)
             fields.update(faction=clean_faction(title.group("faction")),
                           name=title.group("name").strip() or "Army",
-                          points_limit=int(title.group("pts")))
+                          points_limit=int(title.group("pts")) or None)
         elif head:
             self.close_section()
             self.forces += 1
@@ -259,7 +262,7 @@ def _wtc_fields(header: list[tuple[str, str, int]], fields: dict[str, Any],
         elif key == "POINTS LIMIT":
             limit = int(re.sub(r"\D", "", value) or 0)
             fields.update(points_limit=limit, battle_size=parse_battle_size(value)[0])
-        elif key not in ("WARLORD", "ENHANCEMENT", "NUMBER OF UNITS"):
+        elif key not in ("WARLORD", "ENHANCEMENT", "NUMBER OF UNITS", _EXPORTED):
             notes.append(f"{key}: {value}")
     if fields.get("points_limit") and fields.get("battle_size") is None:
         from ..roster import battle_size_for_points
@@ -339,12 +342,12 @@ def _wtc_check(header: list[tuple[str, str, int]], drafts: list[UnitDraft],
             where = m.group(2)
             label, _, _name = where.partition(":")
             target = labelled.get(label)
-            holder = next((d for d in drafts for e in d.enhancements
-                           if e.name == choice.name), None)
-            if holder is not None and target is not None and holder is not target:
+            holders = [d for d in drafts if any(e.name == choice.name for e in d.enhancements)]
+            if holders and target is not None and target not in holders:
+                holder = holders[0]
                 raise RosterParseError(f"the header puts {choice.name!r} on {where!r}, line "
                                        f"{holder.line} on {holder.name!r}", line, file)
-            if target is not None and holder is None:
+            if target is not None and not holders:
                 target.enhancements.append(choice)
 
 
@@ -358,7 +361,8 @@ def parse_wtc(text: str, file: str | None = None) -> Roster:
         _wtc_fields(header, fields, notes)
     drafts = _wtc_body(lines, start, file)
     _wtc_check(header, drafts, file)
-    return _finish(fields, drafts, WTC, file, None, notes)
+    generator = next((value for key, value, _ in header if key == _EXPORTED), None)
+    return _finish(fields, drafts, WTC, file, generator, notes)
 
 
 def _items_text(unit_items: tuple[WargearItem, ...], unit: RosterUnit | None,
@@ -393,13 +397,27 @@ def dump_newrecruit_text(roster: Roster) -> str:
         if unit.section != section or section is None:
             out += ["", f"## {unit.section or 'Other Datasheets'}"]
             section = unit.section or "Other Datasheets"
-        out.append(f"{unit.name} [{unit.points or 0} pts]: "
-                   f"{_items_text(unit.wargear, unit)}".rstrip())
-        out += [f"• {e.count}x {e.name or unit.name}: {_items_text(e.wargear, None)}".rstrip()
-                for e in unit.model_entries]
+        out += _simple_unit(unit)
     out.append("")
     out.append(f"Exported with tactica (rules {roster.rules})")
     return "\n".join(out) + "\n"
+
+
+def _simple_unit(unit: RosterUnit) -> list[str]:
+    """A unit's lines in the "simple" layout. A unit line that lists items takes no "•"
+    model lines under it, so a unit with model lines, or of more than one model, writes
+    its own items (Warlord, enhancements, unit wargear) on its first model line."""
+    head = f"{unit.name} [{unit.points or 0} pts]:"
+    entries = written_entries(unit)
+    if not entries:
+        return [f"{head} {_items_text(unit.wargear, unit)}".rstrip()]
+    out = [head]
+    for k, e in enumerate(entries):
+        own = _items_text(unit.wargear, unit) if k == 0 else ""
+        gear = _items_text(e.wargear, None)
+        items = ", ".join(p for p in (own, gear) if p)
+        out.append(f"• {e.count}x {e.name or unit.name}: {items}".rstrip())
+    return out
 
 
 def dump_wtc(roster: Roster, full: bool = False) -> str:
@@ -423,8 +441,10 @@ def dump_wtc(roster: Roster, full: bool = False) -> str:
     out += [f"+ ENHANCEMENT: {e.label()} (on {labels[u.id]}: {u.name})" for u, e in enhanced]
     if not enhanced:
         out.append("+ ENHANCEMENT: —")
-    out += [f"+ NUMBER OF UNITS: {len(roster.units)}", *(f"+ {n}" for n in roster.notes
-                                                        if ": " in n), bar, ""]
+    out += [f"+ NUMBER OF UNITS: {len(roster.units)}",
+            *(f"+ {n}" for n in roster.notes
+              if ": " in n and not n.upper().startswith(_EXPORTED)),
+            f"+ {_EXPORTED}: tactica {tool_version()} (rules {roster.rules})", bar, ""]
     section: str | None = None
     for unit in roster.units:
         if full and unit.section and unit.section != section:
@@ -434,8 +454,11 @@ def dump_wtc(roster: Roster, full: bool = False) -> str:
         head = f"{label}{unit.models}x {unit.name} ({unit.points or 0} pts)"
         if full:
             out.append(head)
-            entries = list(unit.model_entries)
-            if unit.wargear or (unit.warlord and not entries):
+            entries = list(unit.model_entries)  # the head line states the model count
+            if entries:  # the unit's own wargear goes with its first model
+                entries[0] = entries[0].model_copy(
+                    update={"wargear": (*unit.wargear, *entries[0].wargear)})
+            if not entries and (unit.wargear or unit.warlord):
                 out.append(f"{unit.models} with {_items_text(unit.wargear, unit, wtc=True)}")
             elif unit.warlord:
                 first = entries.pop(0)

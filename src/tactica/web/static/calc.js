@@ -4,6 +4,12 @@
  * scenario is kept in the URL fragment (#s=base64url(JSON)) so a result can be shared;
  * pinned results (#p=...) are compared on one chart.
  *
+ * A library unit (attacker or target) is sent as a unit reference: the calculator fields
+ * it as every other door does (its loadout, wargear, leaders) and picks each weapon's
+ * profile against the target, unless a profile is chosen here (one per weapon); the rows
+ * then show what it fired. "Edit the weapons by hand" (or editing the target's rows)
+ * sends the rows instead.
+ *
  * The page never shows a state it does not hold: a failed look-up clears what it would
  * have replaced and says why next to the field; a result is marked stale as soon as an
  * input changes; a phase or rules switch keeps every weapon choice that still exists and
@@ -22,6 +28,9 @@
   let pins = [];             // {label, custom, scenario, result}
   let last = null;           // {scenario, result}
   let attackerUnit = null;   // the library unit the rows came from
+  let handWeapons = false;   // the weapon rows are sent as typed, not the unit reference
+  let loadedTarget = null;   // {name, preset, leader}: the library target the rows came from
+  let handTarget = false;    // the target rows were edited: sent as typed
   let phaseMemory = {};      // phase -> [{name, selected, count}] of attackerUnit's rows
   let calcSeq = 0;
   let checkSeq = 0;
@@ -116,6 +125,9 @@
   }
   function clearAttacker() {
     attackerUnit = null;
+    handWeapons = false;
+    $("profiles").replaceChildren();
+    $("profiles-box").hidden = true;
     $("wargear").hidden = true;
     $("wargear-controls").replaceChildren();
     fieldedMode();
@@ -128,7 +140,7 @@
     for (const o of $("phase").options) o.textContent = PHASE_WORDS[o.value];
   }
   /* Apply remembered choices to the new rows; the choices that have no row are dropped. */
-  function restore(memory) {
+  function restore(memory, counts = true) {
     const rows = F.weaponState();
     const byName = new Map(rows.map((r) => [r.name, r]));
     const dropped = [];
@@ -136,13 +148,15 @@
       const r = byName.get(m.name);
       if (!r) { if (m.selected) dropped.push(`${m.name} ×${m.count}`); continue; }
       r.row.querySelector(".f-use").checked = m.selected;
-      r.row.querySelector(".f-count").value = m.count;
+      if (counts) r.row.querySelector(".f-count").value = m.count;
     }
     return dropped;
   }
   async function attackerChoice(name, phase, models) {
     const q = new URLSearchParams({ phase, rules: $("rules").value });
     if (models) q.set("models", models);
+    const target = $("target-unit").value.trim();
+    if (target) q.set("target", target);
     return getJSON(`/api/units/${encodeURIComponent(name)}/attacker?${q}`);
   }
   /* Fill the attacker from the library. `how`: "pick" (a new unit), "phase" or "rules"
@@ -178,7 +192,7 @@
     const unitChanged = attackerUnit !== c.unit;
     F.keepUnitRules("attacker", { abilities: c.abilities });
     attackerUnit = c.unit;
-    if (unitChanged) phaseMemory = {};
+    if (unitChanged) { phaseMemory = {}; handWeapons = false; }
     const otherRows = r2.ok ? r2.body.weapons.length : 0;
     if (!c.weapons.length && otherRows && how === "pick") {
       // a unit with weapons for one phase only: offer that phase
@@ -198,10 +212,12 @@
       o.textContent = PHASE_WORDS[o.value] + (rows ? "" : " (no weapons)");
     }
     F.setWeapons(c.weapons);
+    const profilesKept = how === "pick" ? [] : (how === "link" ? F.takePendingProfiles() : profileSpecs());
+    showProfiles(handWeapons ? [] : c.weapons, profilesKept);  // typed rows: no choices
     const wargearKept = how === "pick" ? [] : (how === "link" ? F.takePendingWargear() : wargearSpecs());
-    if (how === "phase" || how === "rules" || how === "models") {
+    if ((how === "phase" || how === "rules" || how === "models") && (handWeapons || how === "phase")) {
       const memory = how === "phase" ? phaseMemory[phase] : before;
-      const dropped = memory ? restore(memory) : [];
+      const dropped = memory ? restore(memory, how !== "models") : [];
       if (how === "phase") {
         const kept = before.filter((w) => w.selected).map((w) => `${w.name} ×${w.count}`);
         if (kept.length) items.push({ text: `${PHASE_WORDS[phase]} phase: ${kept.join(", ")} kept for the ${PHASE_WORDS[other]} phase`, kind: "" });
@@ -221,6 +237,7 @@
     items.push({ text: `${c.unit} datasheet (${c.rules})`, link: `/units/${encodeURIComponent(c.unit)}?rules=${c.rules}` });
     setNotes(notes, items);
     edited();
+    window.TacticaFactions.showRules(c.factions, chosen, edited);
     const [leaders] = await Promise.all([fillLeaders("attacker-leaders", c.unit),
                                          showWargear(c.unit, c.rules, wargearKept)]);
     fieldedMode();
@@ -265,6 +282,43 @@
     for (const input of [sel, count]) input.addEventListener("change", () => checkWargear(row));
     return row;
   }
+  /* One control per weapon with several profiles: the calculator's pick against the
+   * target (the default) or one profile, never two at once. `kept`: profile names to set. */
+  function showProfiles(rows, kept) {
+    const groups = new Map();
+    for (const w of rows) if (w.weapon) groups.set(w.weapon, [...(groups.get(w.weapon) || []), w.name]);
+    const controls = [];
+    let k = 0;
+    for (const [weapon, names] of groups) {
+      if (names.length < 2) continue;
+      const id = `profile-${k++}`;
+      const row = node("div", { class: "fields profile-choice" });
+      const sel = node("select", { id, class: "profile", "data-weapon": weapon });
+      sel.appendChild(node("option", { value: "" }, "the one that does most against the target"));
+      for (const n of names) sel.appendChild(node("option", { value: n }, n));
+      sel.value = names.find((n) => (kept || []).includes(n)) || "";
+      sel.addEventListener("change", edited);
+      const label = node("label", { class: "grow", for: id }, weapon);
+      label.appendChild(sel);
+      row.append(label, node("span", { class: "hint picked", "data-weapon": weapon }));
+      controls.push(row);
+    }
+    $("profiles").replaceChildren(...controls);
+    $("profiles-box").hidden = !controls.length;
+  }
+  function profileSpecs() {
+    return [...document.querySelectorAll("select.profile")].map((s) => s.value).filter(Boolean);
+  }
+  /* After a result: which profile the calculator used, next to each weapon's control. */
+  function showPicked(result) {
+    const used = new Set(((result.resolved || {}).attacker || []).map((w) => w.name));
+    for (const sel of document.querySelectorAll("select.profile")) {
+      const names = [...sel.options].map((o) => o.value).filter(Boolean);
+      const fired = names.filter((n) => used.has(n));
+      const span = document.querySelector(`.picked[data-weapon="${CSS.escape(sel.dataset.weapon)}"]`);
+      if (span) span.textContent = fired.length ? `used: ${fired.join(", ")}` : "not used";
+    }
+  }
   /* The wargear chosen, as a unit reference writes it ("NAME + NAME:N"). */
   function wargearSpecs() {
     return [...document.querySelectorAll(".wg-option")].map((row) => {
@@ -279,14 +333,22 @@
     const listed = new Set([...$("attacker-leaders").children].map((o) => o.value));
     return typed.length && typed.every((n) => listed.has(n)) ? typed : [];
   }
-  /* The attacker as a unit reference: a library unit with wargear chosen or a leader. */
+  /* The attacker as a unit reference: a library unit, unless its weapons are edited by
+   * hand. Its leaders (those that can lead it) join with their models and weapons. */
   function attackerRef() {
-    if (!attackerUnit) return null;
-    const wargear = wargearSpecs();
-    const led = leaderRef();
-    if (!wargear.length && !led.length) return null;
-    const ref = { unit: attackerUnit, models: int($("attacker-models").value) || null, wargear, led_by: led };
+    if (!attackerUnit || handWeapons) return null;
+    const ref = { unit: attackerUnit, models: int($("attacker-models").value) || null,
+                  wargear: wargearSpecs(), led_by: leaderRef(), profiles: profileSpecs() };
     if (!ref.models) delete ref.models;
+    return ref;
+  }
+  /* The target as a unit reference: a preset or library unit whose rows were not edited. */
+  function targetRef() {
+    if (!loadedTarget || handTarget) return null;
+    const ref = { unit: loadedTarget.name };
+    const n = int($("target-models").value);
+    if (typeof n === "number") ref.models = n;
+    if (loadedTarget.leader) ref.led_by = [loadedTarget.leader];
     return ref;
   }
   function fieldedMode() {
@@ -295,6 +357,21 @@
     $("weapons").classList.toggle("fielded", on);
     $("add-weapon").disabled = on;
     $("fielded-note").hidden = !on;
+    $("hand-weapons").hidden = !attackerUnit;
+    $("hand-weapons").textContent = on ? "Edit the weapons by hand" : "Use the datasheet's weapons";
+    // the datasheet's choices are the unit reference's: not shown while the rows are typed
+    $("wargear").hidden = !on || !$("wargear-controls").children.length;
+    $("profiles-box").hidden = !on || !$("profiles").children.length;
+  }
+  function handEdit() {
+    handWeapons = !handWeapons;
+    if (handWeapons) {
+      showProfiles([], []);
+      fieldedMode();
+      edited();
+    } else {
+      loadAttacker("models");  // the datasheet's rows again
+    }
   }
   /* Ask the core whether the choices field the unit; its refusal goes next to `row`. */
   async function checkWargear(row) {
@@ -332,6 +409,11 @@
         event.target.value = kept;
       }
     }
+    if (attackerUnit && typeof now === "number") {  // the core splits the models again
+      event.target.dataset.previous = event.target.value;
+      loadAttacker("models");
+      return;
+    }
     if (typeof now === "number" && before) {
       for (const row of $("weapons").children) {
         const count = row.querySelector(".f-count");
@@ -342,6 +424,8 @@
     edited();
   }
   function clearTarget() {
+    loadedTarget = null;
+    handTarget = false;
     F.keepUnitRules("target", {});
     $("target-leaders").replaceChildren();
     $("target-name").value = "target";
@@ -376,6 +460,7 @@
     }
     const t = r.body;
     F.keepUnitRules("target", t);
+    handTarget = false;
     $("target-name").value = t.name;
     $("target-keywords").value = t.keywords.join(", ");
     $("target-dr").value = t.damage_reduction;
@@ -386,6 +471,7 @@
     setNotes(notes, items);
     const preset = [...$("target-names").options].some(
       (o) => o.textContent && o.value.toLowerCase() === name.toLowerCase());
+    loadedTarget = { name: preset ? name : t.name, typed: name, preset, leader: null };
     await fillLeaders("target-leaders", preset ? "" : t.name);  // a preset leads no one
     // a leader typed meanwhile has loaded (or is loading) itself: not a second time, which
     // would take its models away again while the page says they are there
@@ -400,6 +486,7 @@
     for (const row of [...$("target-groups").children]) if (row.dataset.leader) row.remove();
     const base = $("target-name").dataset.unit || $("target-name").value;
     $("target-name").value = base;
+    if (loadedTarget) loadedTarget.leader = null;
     const notes = $("target-notes");
     for (const li of [...notes.children]) if (li.dataset.leader) li.remove();
     if (!name) { edited(); return; }
@@ -413,6 +500,8 @@
       return;
     }
     const leader = r.body;
+    if (loadedTarget && !loadedTarget.preset) loadedTarget.leader = leader.name;
+    else handTarget = true;  // a preset leads no one: its rows go as they are
     for (const g of leader.models) {
       const row = F.groupRow({ ...g, character: true });
       row.dataset.leader = leader.name;
@@ -555,15 +644,29 @@
     $("form-summary").hidden = !on;
     if (on && last) $("form-summary-text").textContent = R.sentence(last.scenario);
   }
+  /* A unit typed but not loaded yet (Calculate or Enter straight after typing) is loaded
+   * first: the result is never the earlier unit's. */
+  async function settle() {
+    const a = $("attacker-unit").value.trim();
+    if (a ? a !== attackerUnit : attackerUnit) await loadAttacker("pick");
+    const t = $("target-unit").value.trim();
+    if (t && (!loadedTarget || t !== loadedTarget.typed) && t !== (loadedTarget || {}).name) {
+      await loadTarget(false);
+    }
+  }
   async function calculate() {
     document.querySelectorAll(".invalid").forEach((n) => n.classList.remove("invalid"));
+    const seq = ++calcSeq;
+    if (last) $("result").dataset.state = "loading";  // never the earlier result as current
+    status("Calculating…");
+    await settle();
+    if (seq !== calcSeq) return;
     let s;
     try { s = F.readScenario(chosen, true); } catch (e) { return showError(e.message); }
     if (s.attacker.weapons && !s.attacker.weapons.length) {
       return showError("No weapon is picked: pick a unit with weapons for this phase, or tick or add a weapon profile.");
     }
-    if (!s.target.models.length) return showError("No target: pick a preset or a unit, or add a model group.");
-    const seq = ++calcSeq;
+    if (!s.target.unit && !s.target.models.length) return showError("No target: pick a preset or a unit, or add a model group.");
     $("result").dataset.state = "loading";
     status("Calculating…");
     $("calculate").disabled = true;
@@ -578,6 +681,11 @@
     }
     $("error").hidden = true;
     last = { scenario: s, result: r.body };
+    if (s.attacker.unit && r.body.resolved) {  // the rows show what the calculator fired
+      F.setWeapons(r.body.resolved.attacker.map((w) => ({ ...w, A: String(w.A), D: String(w.D),
+        abilities: (w.abilities || []).map(F.abilityText), selected: true })));
+      showPicked(r.body);
+    }
     R.render(r.body, R.asFielded(s, r.body));
     writeUrl();
     $("pin").disabled = false;
@@ -629,7 +737,7 @@
     const metric = $("compare-metric").value;
     const series = pins.map((p) => ({ label: p.label, values: C.atLeast(p.result[metric].pmf) }));
     const to = metric === "models_destroyed"
-      ? Math.max(...pins.map((p) => p.scenario.target.models.reduce((n, g) => n + (g.count || 1), 0)))
+      ? Math.max(...pins.map((p) => R.asFielded(p.scenario, p.result).target.models.reduce((n, g) => n + (g.count || 1), 0)))
       : undefined;
     C.lineChart(box, series, { title: "compare", from: 1, to,
       xTitle: metric === "damage" ? "at least N damage" : "at least N models destroyed", yTitle: "P(at least)" });
@@ -670,7 +778,17 @@
         const linked = b64decode(encoded);
         F.fillForm(linked, chosen);
         attackerUnit = $("attacker-unit").value || null;
+        handWeapons = !!(attackerUnit && linked.attacker && !linked.attacker.unit);  // rows as sent
+        const t = linked.target || {};
+        loadedTarget = t.unit ? null : { name: $("target-unit").value, typed: $("target-unit").value,
+                                         preset: false, leader: null };
+        handTarget = !t.unit;
+        if (linked.target && linked.target.unit) await loadTarget(true);
         if (linked.attacker && linked.attacker.unit) await loadAttacker("link");
+        else if (attackerUnit) {  // typed rows of a library unit: its faction's rules still offered
+          const r = await attackerChoice(attackerUnit, $("phase").value, "");
+          if (r.ok) await window.TacticaFactions.showRules(r.body.factions, chosen, edited);
+        }
         await checkEffects();
         await calculate();
         return;
@@ -703,19 +821,41 @@
   function init() {
     F.onChange(edited);
     F.setAttackerRef(attackerRef);
+    F.setTargetRef(targetRef);
+    $("hand-weapons").addEventListener("click", handEdit);
+    $("weapons").addEventListener("change", (e) => {  // one profile of a weapon at a time
+      const row = e.target.closest(".wrow");
+      if (!e.target.classList.contains("f-use") || !e.target.checked || !row.dataset.weapon) return;
+      for (const other of $("weapons").querySelectorAll(".wrow")) {
+        if (other !== row && other.dataset.weapon === row.dataset.weapon) other.querySelector(".f-use").checked = false;
+      }
+    });
     if (!narrow()) $("rolls-box").open = true;
     const form = $("scenario-form");
     form.addEventListener("submit", (e) => { e.preventDefault(); calculate(); });
     form.addEventListener("input", (e) => {
       if (e.target.closest("#effects")) {
         if (last && $("result").dataset.state === "done") edited();
-      } else if (!["attacker-unit", "target-unit", "target-leader"].includes(e.target.id)) {
-        edited();
+        return;
       }
+      if (e.target.closest("#target-groups") || ["target-dr", "target-half", "target-keywords",
+                                                   "target-name"].includes(e.target.id)) {
+        handTarget = true;  // the target's rows as typed
+      }
+      edited();  // typing a unit's name marks the result stale at once
     });
     $("attacker-unit").addEventListener("change", () => loadAttacker("pick"));
     $("attacker-models").addEventListener("change", (e) => { attackerModelsChanged(e); checkWargear(null); });
-    $("ctx-led-by").addEventListener("change", fieldedMode);
+    $("ctx-led-by").addEventListener("change", () => {
+      // a leader that can lead the unit joins it (its models and weapons): ticked for you
+      const typed = words($("ctx-led-by").value);
+      const listed = new Set([...$("attacker-leaders").children].map((o) => o.value));
+      if (attackerUnit && !handWeapons) {
+        $("attacker-leader-fielded").checked = typed.length > 0 && typed.every((n) => listed.has(n));
+      }
+      fieldedMode();
+      edited();
+    });
     $("attacker-leader-fielded").addEventListener("change", fieldedMode);
     $("attacker-models").addEventListener("focus", (e) => { e.target.dataset.previous = e.target.value; });
     $("phase").addEventListener("change", () => (attackerUnit ? loadAttacker("phase") : edited()));
@@ -734,7 +874,9 @@
         range: melee ? "Melee" : 24, A: "1", skill: 3, S: 4, AP: 0, D: "1", abilities: [] }, true));
       edited();
     });
+    $("target-groups").addEventListener("click", (e) => { if (e.target.closest(".del")) handTarget = true; });
     $("add-group").addEventListener("click", () => {
+      handTarget = true;
       $("target-groups").appendChild(F.groupRow({ name: "model", count: 1, T: 4, Sv: 3, W: 2 }));
       edited();
     });
@@ -762,6 +904,7 @@
         renderPins();
       }, 200);
     });
+    window.TacticaFactions.browse();
     readUrl().then(changed);
   }
   init();

@@ -70,6 +70,7 @@
   // --- rows ----------------------------------------------------------------------------
   function weaponRow(w, selected) {
     const row = node("fieldset", { class: "wrow" });
+    if (w.weapon) row.dataset.weapon = w.weapon;  // one profile of a weapon with several
     const head = node("div", { class: "rowhead" });
     const useLabel = node("label", { class: "check use" });
     const use = node("input", { type: "checkbox", class: "f-use", "aria-label": "use" });
@@ -219,13 +220,19 @@
     unitRules[side] = Object.fromEntries(RULE_FIELDS[side]
       .filter((k) => unit && unit[k] != null).map((k) => [k, unit[k]]));
   }
-  /* The attacker as a unit reference when the form fields a library unit (calc.js). */
+  /* The attacker and the target as unit references when the form fields library units
+   * (calc.js). */
   let attackerRef = () => null;
+  let targetRef = () => null;
   let pendingWargear = [];  // a link's wargear choices, until calc.js has the controls
+  let pendingProfiles = [];  // a link's profile choices, likewise
   function takePendingWargear() { const out = pendingWargear; pendingWargear = []; return out; }
+  function takePendingProfiles() { const out = pendingProfiles; pendingProfiles = []; return out; }
   function setAttackerRef(fn) { attackerRef = fn; }
+  function setTargetRef(fn) { targetRef = fn; }
   /* The scenario the form holds; with `chosen` (named effect -> parameter) its effects;
-   * with `fielded` the attacker as a unit reference where the form fields one. */
+   * with `fielded` the attacker and the target as unit references where the form fields
+   * library units (the calculator then fields them, as every other door does). */
   function readScenario(chosen, fielded) {
     const weaponRows = [...$("weapons").children].filter((r) => r.querySelector(".f-use").checked);
     const s = {
@@ -255,6 +262,8 @@
     }
     const ref = fielded ? attackerRef() : null;
     if (ref) s.attacker = ref;
+    const tref = fielded ? targetRef() : null;
+    if (tref) s.target = tref;
     if (chosen) {
       s.effects = plainEffects();
       for (const [name, param] of chosen) s.effects.push(param ? `${name}: ${param}` : name);
@@ -293,6 +302,7 @@
     $("seed").value = s.seed ?? "";
     const a = s.attacker || {};
     pendingWargear = a.unit ? [...(a.wargear || [])] : [];
+    pendingProfiles = a.unit ? [...(a.profiles || [])] : [];
     keepUnitRules("attacker", a.unit ? {} : a);
     $("attacker-name").value = a.name || "attacker";
     $("attacker-keywords").value = (a.keywords || []).join(", ");
@@ -308,19 +318,22 @@
     }
     $("attacker-leader-fielded").checked = !!(a.unit && (a.led_by || []).length);
     const t = s.target || {};
-    keepUnitRules("target", t);
-    $("target-name").value = t.name || "target";
-    $("target-unit").value = t.name && t.name !== "target" ? t.name : "";
+    keepUnitRules("target", t.unit ? {} : t);
+    $("target-name").value = t.unit || t.name || "target";
+    $("target-unit").value = t.unit || (t.name && t.name !== "target" ? t.name : "");
+    $("target-leader").value = t.unit ? [].concat(t.led_by || []).join(", ") : "";
     $("target-keywords").value = (t.keywords || []).join(", ");
-    setGroups(t.models || []);
-    $("target-models").value = (t.models || []).reduce((n, g) => n + (g.count || 1), 0) || "";
+    setGroups(t.unit ? [] : t.models || []);  // a unit's rows come from the library
+    $("target-models").value = t.unit ? (t.models || "")
+      : (t.models || []).reduce((n, g) => n + (g.count || 1), 0) || "";
     $("target-dr").value = t.damage_reduction || 0;
     $("target-half").checked = !!t.half_damage;
     const c = s.context || {};
     $("ctx-distance").value = c.distance ?? "";
     $("ctx-half-range").value = c.within_half_range === true ? "yes"
       : c.within_half_range === false ? "no" : "";
-    $("ctx-led-by").value = (c.led_by || []).join(", ");
+    const leaders = [...(c.led_by || []), ...(a.unit ? [].concat(a.led_by || []) : [])];
+    $("ctx-led-by").value = [...new Set(leaders)].join(", ");
     setDetachments(c.detachment ? [c.detachment] : [], c.detachment || "");
     $("ctx-indirect").value = c.indirect || "";
     $("ctx-wounds-left").value = c.attacker_wounds_left ?? "";
@@ -406,9 +419,10 @@
   }
 
   global.TacticaForm = {
-    b64decode, b64encode, fillForm, grantRow, groupRow, int, keepUnitRules, methodChanged, node,
-    readScenario, refreshScopes, setAttackerRef, setDetachments, setGroups, setWeapons,
-    takePendingWargear, weaponRow, weaponState, words,
+    abilityText, b64decode, b64encode, fillForm, grantRow, groupRow, int, keepUnitRules,
+    methodChanged, node, readScenario, refreshScopes, setAttackerRef, setDetachments, setGroups,
+    setTargetRef, setWeapons, takePendingProfiles, takePendingWargear, weaponRow, weaponState,
+    words,
     onChange(fn) { changed = fn; },
   };
 })(window);

@@ -82,6 +82,11 @@
   function models(target) {
     return (target.models || []).reduce((n, g) => n + (g.count || 1), 0);
   }
+  function targetWords(t) {
+    if (!t.unit) return `${models(t)} × ${t.name}`;
+    const led = [].concat(t.led_by || []);
+    return `${t.models ? t.models + " × " : ""}${t.unit}${led.length ? " led by " + led.join(", ") : ""}`;
+  }
   /* The attack as [aspect, words, said] triples in reading order; `said` is false where
    * the words only name a default ("not in cover"), which a sentence leaves out. */
   function describe(s) {
@@ -89,7 +94,7 @@
     const a = s.attacker;
     const weapons = a.unit  // a unit reference: its wargear choices
       ? [(a.wargear || []).length ? "wargear " + a.wargear.map((w) => w.replace(/:(\d+)$/, " ×$1")).join(", ")
-                                  : "the datasheet's loadout"]
+                                  : "the datasheet's loadout", ...(a.profiles || [])]
       : (a.weapons || []).map((w) => `${w.name} ×${w.count || 1}`);
     const led = [...new Set([...(c.led_by || []), ...(a.led_by || [])])];
     const has = (v) => v !== null && v !== undefined;
@@ -98,7 +103,7 @@
     const out = [
       ["attacker", (a.unit ? `${a.models ? a.models + " × " : ""}${a.unit}` : a.name) + (led.length ? ` led by ${led.join(", ")}` : ""), true],
       ["weapons", weapons.join(", ") || "no weapons", true],
-      ["target", `${models(s.target)} × ${s.target.name}`, true],
+      ["target", targetWords(s.target), true],
       ["phase", s.phase === "fight" ? "Fight phase" : "Shooting phase", true],
       ["rules", `${s.rules} edition`, true],
       ["distance", has(c.distance) ? `${c.distance}″ away` : "no distance", has(c.distance)],
@@ -252,10 +257,20 @@
    * lines it resolved into (the result's `resolved` echo), for the charts and tables. */
   function asFielded(s, res) {
     const a = s.attacker;
-    if (!a.unit || !res.resolved) return s;
-    const led = [...new Set([...((s.context || {}).led_by || []), ...(a.led_by || [])])];
-    return { ...s, attacker: { name: a.unit, keywords: [], weapons: res.resolved.attacker },
-             context: { ...(s.context || {}), led_by: led } };
+    const t = s.target;
+    if ((!a.unit && !t.unit) || !res.resolved) return s;
+    const out = { ...s };
+    if (a.unit) {
+      const led = [...new Set([...((s.context || {}).led_by || []), ...[].concat(a.led_by || [])])];
+      out.attacker = { name: a.unit, keywords: [], weapons: res.resolved.attacker };
+      out.context = { ...(s.context || {}), led_by: led };
+    }
+    if (t.unit) {
+      const led = [].concat(t.led_by || []);
+      out.target = { name: t.unit + (led.length ? ` led by ${led.join(", ")}` : ""), keywords: [],
+                     models: res.resolved.target };
+    }
+    return out;
   }
   /* The resolved echo in plain words: the models and what they carry, the weapon lines
    * used, the target's groups, and which choices were the datasheet's defaults. */
