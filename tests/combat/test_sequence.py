@@ -46,9 +46,12 @@ def _gap(a: Distribution, b: Distribution) -> float:
     return float(np.abs(np.pad(x, (0, n - len(x))) - np.pad(y, (0, n - len(y)))).max())
 
 
-def _same(r: Result, s: Result, tol: float) -> None:
-    for f in ("attacks", "hits", "wounds", "unsaved", "damage", "models_destroyed",
-              "attacker_mortal_wounds"):
+DICE = ("attacks", "hits", "wounds", "attacker_mortal_wounds")
+
+
+def _same(r: Result, s: Result, tol: float, fields: tuple[str, ...] = (*DICE, "unsaved",
+          "damage", "models_destroyed")) -> None:
+    for f in fields:
         assert _gap(getattr(r, f), getattr(s, f)) <= tol, f
     assert abs(r.p_unit_destroyed - s.p_unit_destroyed) <= tol
 
@@ -57,7 +60,9 @@ def _same(r: Result, s: Result, tol: float) -> None:
 def test_two_steps_equal_one_scenario_with_both_units(rules: str) -> None:
     """Without Devastating Wounds the steps' weapon lines resolve one after another
     either way, so two shooting steps are the single scenario with both units' lines
-    (the target's state carried from the first to the second)."""
+    (the target's state carried from the first to the second) -- but for the dice: the
+    second unit does not shoot where the first destroyed the target (05.04.04), so its
+    step happens with P = 1 - P(destroyed by the first)."""
     seq = Sequence.model_validate({"rules": rules, "target": TARGET, "steps": [
         {"phase": "shooting", "attacker": NEOPHYTES, "context": CONTEXT},
         {"phase": "shooting", "attacker": GOLIATH, "context": CONTEXT}]})
@@ -66,7 +71,15 @@ def test_two_steps_equal_one_scenario_with_both_units(rules: str) -> None:
         {"rules": rules, "attacker": both, "target": TARGET, "context": CONTEXT}))
     result = calculate_sequence(seq)
     assert single.damage.mean > 1.0  # the comparison is not between two empty results
-    _same(result, single, 1e-12)
+    _same(result, single, 1e-12, ("unsaved", "damage", "models_destroyed"))
+    assert result.steps[0].p_unit_destroyed > 1e-9
+    assert result.steps[1].p_happens == pytest.approx(1 - result.steps[0].p_unit_destroyed,
+                                                      abs=1e-12)
+    # the Goliath's attacks are its own whenever it shoots: mean = P(happens) x its mean
+    alone = calculate_exact(Scenario.model_validate(
+        {"rules": rules, "attacker": GOLIATH, "target": TARGET, "context": CONTEXT}))
+    assert result.steps[1].attacks.mean == pytest.approx(
+        result.steps[1].p_happens * alone.attacks.mean, abs=1e-9)
     # the first step alone is the first unit's scenario
     first = calculate_exact(Scenario.model_validate(
         {"rules": rules, "attacker": NEOPHYTES, "target": TARGET, "context": CONTEXT}))
@@ -190,8 +203,14 @@ def test_stratagems_once_per_phase_across_steps_and_cp_summed() -> None:
         calculate_sequence(Sequence.model_validate({"target": TARGET, "steps": steps}))
     steps[1] = {"phase": "charge", "unit": "Goliath", "distance": 8, "command_reroll": True}
     r = calculate_sequence(Sequence.model_validate({"target": TARGET, "steps": steps}))
-    assert r.cp_spent == 2 and [s.cp_spent for s in r.steps] == [1, 1]
-    assert r.steps[1].p_charge == pytest.approx(charge_probability(8, reroll=True))
+    # the charge's Command Re-roll is spent only when the first roll (8+: 15/36) fails
+    assert r.cp_spent == 1 and [s.cp_spent for s in r.steps] == [1, 0]
+    declared = r.steps[1].p_happens
+    assert 0.999 < declared <= 1.0
+    assert r.steps[1].cp_expected == pytest.approx(declared * 21 / 36, abs=1e-12)
+    assert r.cp_expected == pytest.approx(1 + declared * 21 / 36, abs=1e-12)
+    assert any("only when the first roll falls short" in n for n in r.notes)
+    assert r.steps[1].p_charge == pytest.approx(declared * charge_probability(8, reroll=True))
 
 
 @pytest.mark.parametrize(("data", "message"), [

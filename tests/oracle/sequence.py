@@ -1,6 +1,6 @@
-"""Brute-force oracle for short sequences (``tactica.combat.contract.sequence``): every die rolled.
+"""Brute-force oracle for short sequences (``tactica.combat.sequence``): every die rolled.
 
-A witness for ``tactica.combat.turn.exact``, written from the sequence contract
+A witness for ``tactica.combat.turn``, written from the sequence contract
 (``docs/sequence.md``), never from the engine. It keeps an exact distribution (Fractions)
 over *worlds*: the oracle's per-model target state (``bruteforce.State``, with the one
 counter it tracks), the units whose charge succeeded, and the per-model state of the unit
@@ -14,7 +14,11 @@ sequences list them in the fight order: the charging unit first):
   whole roll when it falls short;
 * a fight back counts the target's living models per entry (each model is its own
   ``bruteforce.Model``), gives each weapon line its models (the lines listed first keep
-  theirs longest) and resolves those attacks die by die against the fought unit's state.
+  theirs longest) and resolves those attacks die by die against the fought unit's state;
+  a weapon line is carried one per model when its count is the unit's size, else by the
+  entry its ``carried_by`` names, else by the only entry;
+* 05.04.04: a destroyed unit is not attacked, not charged and does not fight (a world
+  whose target, or fought unit, has no model left skips the step).
 
 The counters (attacks, hits, wounds, unsaved, attacker mortal wounds) are tracked one per
 run, as in ``bruteforce``.
@@ -27,8 +31,8 @@ from fractions import Fraction
 from itertools import product
 from typing import NamedTuple
 
-from oracle.bruteforce import COUNTERS, ONE, Keep, State, Target, _run, keeping
-from tactica.combat.contract.scenario import Attacker, Scenario
+from oracle.bruteforce import COUNTERS, ONE, Alive, Keep, State, Target, _run, keeping
+from tactica.combat.contract.scenario import Attacker, ModelGroup, Scenario
 from tactica.combat.contract.sequence import Sequence, Step
 
 __all__ = ["SequenceOracle", "sequence_brute_force"]
@@ -61,14 +65,32 @@ def _charge(step: Step) -> Fraction:
     return p + (1 - p) * p if step.reroll_charge or step.command_reroll else p
 
 
-def _counts(attacker: Attacker, alive_models: int) -> tuple[int, ...]:
-    """Weapons per line for the living models of a one-entry unit: the first line's
-    models are the last removed."""
-    out, left = [], alive_models
-    for line in attacker.weapons:
-        n = min(line.count, left)
+def _counts(step: Step, entries: tuple[ModelGroup, ...], alive: Alive) -> tuple[int, ...]:
+    """Weapons per line for the living models of each entry (``alive`` per model, in the
+    order listed): within an entry the first line's models are the last removed."""
+    bounds, start = [], 0
+    for e in entries:
+        bounds.append(sum(1 for a in alive[start:start + e.count] if a > 0))
+        start += e.count
+    left = list(bounds)
+    size = sum(e.count for e in entries)
+    assert step.attacker is not None
+    out = []
+    for line in step.attacker.weapons:
+        if line.count == size and len(entries) > 1:
+            per = {j: e.count for j, e in enumerate(entries)}
+        elif line.name in step.carried_by:
+            owner = step.carried_by[line.name]
+            assert isinstance(owner, str)
+            per = {next(j for j, e in enumerate(entries) if e.name == owner): line.count}
+        else:
+            assert len(entries) == 1
+            per = {0: line.count}
+        n = 0
+        for j, c in per.items():
+            n += min(c, left[j])
+            left[j] = max(0, left[j] - c)
         out.append(n)
-        left -= n
     return tuple(out)
 
 
@@ -89,10 +111,15 @@ def _run_sequence(seq: Sequence, counter: str) -> tuple[
     for i, st in enumerate(seq.steps):
         new: dict[World, Fraction] = defaultdict(Fraction)
         if st.phase == "charge":
-            q = p_charge[i] = _charge(st)
+            q = _charge(st)
+            p_charge[i] = Fraction(0)  # P(the charge is made: declared and the roll reaches)
             for w, p in worlds.items():
+                if not any(w.target.alive):  # a destroyed unit cannot be charged
+                    new[w] += p
+                    continue
                 new[w._replace(charged=w.charged | {st.label})] += p * q
                 new[w] += p * (1 - q)
+                p_charge[i] += p * q
         elif st.fights_back:
             assert st.attacker is not None and st.against is not None
             victim = next(s for s in seq.steps if s.label == st.against and s.models)
@@ -105,10 +132,9 @@ def _run_sequence(seq: Sequence, counter: str) -> tuple[
                 if st.against in charging and st.against not in w.charged:
                     new[w] += p
                     continue
-                alive = sum(1 for a in w.target.alive if a > 0)
-                attacker = _scaled(st.attacker, _counts(st.attacker, alive))
+                attacker = _scaled(st.attacker, _counts(st, seq.target.models, w.target.alive))
                 start = w.victim if w.victim is not None else victim_target.start
-                if attacker is None:
+                if attacker is None or not any(start):
                     new[w._replace(victim=start)] += p
                     continue
                 sc = victim_scenario.model_copy(update={"attacker": attacker})
@@ -118,7 +144,8 @@ def _run_sequence(seq: Sequence, counter: str) -> tuple[
             assert st.attacker is not None
             sc = seq.scenario(i, st.attacker, seq.target)
             for w, p in worlds.items():
-                if st.phase == "fight" and st.label in charging and st.label not in w.charged:
+                if (st.phase == "fight" and st.label in charging
+                        and st.label not in w.charged) or not any(w.target.alive):
                     new[w] += p
                     continue
                 for s, q in _run_from(sc, w.target, keep):

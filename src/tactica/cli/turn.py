@@ -21,6 +21,7 @@ from ..combat.contract.sequence import SequenceResult
 from ..errors import one_line
 from ..inputs import loads
 from ..units import UnitError, UnitRef, resolve_attacker
+from ..units.carriers import carriers
 from .errors import fail
 from .result_view import render_result
 
@@ -88,6 +89,8 @@ def _steps(specs: list[str], rules: str, distance: float | None, stationary: boo
             {"distance": distance, "remained_stationary": stationary}}
         if fights:
             step["models"] = lib.target(sheet.name, models=n).models
+            step["carried_by"] = carriers(UnitRef(unit=sheet.name, models=n), lib,
+                                          sheet.rules, "fight")
         steps.append(step)
     if fight_back:
         if last_charger is None:
@@ -97,7 +100,8 @@ def _steps(specs: list[str], rules: str, distance: float | None, stationary: boo
         n = target_models or sum(c.min for c in sheet.composition) or 1
         attacker = _fielded(lib, sheet.name, n, sheet.rules, "fight")
         steps.append({"phase": "fight", "fights_back": True, "attacker": attacker,
-                      "against": last_charger})
+                      "against": last_charger, "carried_by": carriers(
+                          UnitRef(unit=sheet.name, models=n), lib, sheet.rules, "fight")})
     order = {"shooting": 0, "charge": 1, "fight": 2}
     return sorted(steps, key=lambda s: order[s["phase"]])
 
@@ -145,6 +149,9 @@ def render_sequence(result: SequenceResult, console: Console) -> None:
         b = result.battle_shock
         console.print(f"Battle-shock (Ld {b.leadership}+): tested {b.p_tested:.1%}, "
                       f"battle-shocked {b.p_battle_shocked:.1%}")
+    if result.cp_expected != result.cp_spent:
+        console.print(f"Command points: {result.cp_expected:.2f} expected "
+                      f"({result.cp_spent} whatever the dice)")
     for nd in result.other_mortal_wounds:
         console.print(f"{nd.label}: expected {nd.distribution.mean:.3f}")
 

@@ -5,7 +5,9 @@ The target is fielded once (``resolve_target``, in the phase of the first attack
 each shooting or fight step's unit through ``resolve`` — the step's phase decides which
 weapons fire, its leaders and abilities join its context and effects as in a scenario. A
 fight step's unit also gives the step's ``models`` (the target fighting back needs them);
-a fight-back step without ``attacker`` fights with the target unit's own weapons. A charge
+a fight-back step without ``attacker`` fights with the target unit's own weapons. A fight
+step's lines say which of its model groups carry them (``carriers``: its ``carried_by``),
+so that losses take them away with their models. A charge
 step's ``unit`` is the library's name for it. Refusals are ``UnitError``s naming the
 step's field path (``steps[1].attacker: ...``).
 """
@@ -15,14 +17,46 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Literal
 
+from pydantic import ConfigDict, Field, model_validator
+
 from ..combat.contract.result import Resolved
 from ..combat.contract.scenario import Target
+from ..combat.contract.sequence import MAX_STEPS, Sequence, Step
 from ..errors import one_line
 from ..names import UnknownNameError
-from .resolve import UnitError, UnitLibrary, resolve, resolve_target
-from .scenario import ScenarioDocument, UnitRef
+from .carriers import carriers
+from .resolve import UnitError, UnitLibrary, _aim, resolve, resolve_target
+from .scenario import AttackerEntry, ScenarioDocument, TargetEntry, UnitRef
 
-__all__ = ["names_units", "resolve_sequence"]
+__all__ = ["SequenceDocument", "StepDocument", "names_units", "resolve_sequence"]
+
+
+class StepDocument(Step):
+    """A step whose ``attacker`` may be a ``UnitRef``; a fight back may leave it out (the
+    target unit's own melee weapons, when the target is a unit reference)."""
+
+    attacker: AttackerEntry | None = None  # type: ignore[assignment]
+
+    @model_validator(mode="after")
+    def _kind(self) -> StepDocument:
+        if self.fights_back and self.attacker is None:
+            return self
+        self.check_kind(self.attacker is not None)
+        return self
+
+
+class SequenceDocument(Sequence):
+    """The sequence contract with library units (``docs/sequence.md``): the ``target``
+    and each step's ``attacker`` are weapon lines and model groups, or units by name."""
+
+    model_config = ConfigDict(title="Sequence", json_schema_extra={
+        "description": "A turn against one target (docs/sequence.md): the target and each "
+        "step's attacker are model groups and weapon lines, or library units as fielded "
+        "({\"unit\": ...})."})
+
+    target: TargetEntry  # type: ignore[assignment]
+    steps: tuple[StepDocument, ...] = Field(
+        min_length=1, max_length=MAX_STEPS)
 
 
 def _is_ref(value: Any) -> bool:
@@ -64,6 +98,9 @@ def _step(step: dict[str, Any], i: int, target: Target, target_ref: UnitRef | No
           lib: UnitLibrary, rules: Any) -> tuple[dict[str, Any], Resolved | None, list[str]]:
     where = f"steps[{i}]"
     step = dict(step)
+    if isinstance(step.get("against"), str):
+        with contextlib.suppress(UnknownNameError):  # else a unit given by weapon lines
+            step["against"] = lib.datasheet(step["against"], rules).name
     if step.get("phase") == "charge" and isinstance(step.get("unit"), str):
         with contextlib.suppress(UnknownNameError):  # else a unit given by weapon lines
             step["unit"] = lib.datasheet(step["unit"], rules).name
@@ -84,6 +121,8 @@ def _step(step: dict[str, Any], i: int, target: Target, target_ref: UnitRef | No
         raise UnitError(f"{where}.{exc}") from None
     step.update(attacker=scenario.attacker, context=scenario.context,
                 effects=scenario.effects)
+    if phase == "fight" and "carried_by" not in step:
+        step["carried_by"] = carriers(ref, lib, rules, "fight", _aim(target))
     if phase == "fight" and not step.get("fights_back") and "models" not in step:
         try:
             step["models"] = resolve_target(ref, lib, rules, "fight")[0].models

@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Body, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from ..combat.contract.result import Result
@@ -39,7 +39,9 @@ from ..model.rules import (
     Stratagem,
 )
 from ..names import UnknownNameError
-from ..units.scenario import ScenarioDocument
+from ..units.resolve import UnitError
+from ..units.scenario import ScenarioDocument, document_loc
+from ..units.sequence import SequenceDocument, resolve_sequence
 from . import lists
 from .compute import CalcBusy, CalcCrashed, CalcInvalid, CalcPool, CalcTimeout
 from .strict import numbers_as_text, scenario_number_fields
@@ -386,13 +388,48 @@ async def calc(request: Request, scenario: ScenarioDocument) -> Response:
 @router.post("/turn", response_model=SequenceResult, summary="Calculate a turn (a sequence)",
              responses={422: {"description": "the sequence is refused; `loc` names the field"},
                         503: {"description": "every calculator is busy"}})
-async def turn(request: Request, sequence: TurnSequence) -> Response:
+async def turn(request: Request, sequence: SequenceDocument) -> Response:
     """A turn of combat against one target (the sequence contract, `docs/sequence.md`):
-    the result of the whole sequence plus one result per step, exact (or Monte Carlo)."""
-    text = await _compute(request, sequence.model_dump_json(), sequence.method)
+    the result of the whole sequence plus one result per step, exact (or Monte Carlo).
+    The target and each step's attacker may name library units, fielded as `tactica calc`
+    fields them (`examples/turn_units.json`); the result says what they became."""
+    data = await request.json()
+    path = numbers_as_text(data, scenario_number_fields())
+    if path is not None:
+        return error_response(422, ["body", *path], "a number, not text (write 3, not "
+                              "\"3\")", "number_type")
+    try:
+        plain, target, per_step, notes = await run_in_threadpool(
+            resolve_sequence, data, _library(request))
+        seq = TurnSequence.model_validate(plain)
+    except UnitError as exc:
+        return _engine_error(ValueError(_dotted(str(exc))))
+    except ValidationError as exc:
+        return JSONResponse({"detail": [
+            {"loc": document_loc(("body", *e["loc"])), "type": e["type"],
+             "msg": str(e["msg"]).removeprefix("Value error, ")}
+            for e in exc.errors(include_url=False)]}, status_code=422)
+    except ValueError as exc:
+        return _engine_error(exc)
+    text = await _compute(request, seq.model_dump_json(), seq.method)
     if isinstance(text, Response):
         return text
+    if target is not None or per_step or notes:
+        result = SequenceResult.model_validate_json(text)
+        steps = tuple(s.model_copy(update={"resolved": per_step.get(s.step)})
+                      for s in result.steps)
+        text = result.model_copy(update={"resolved": target, "steps": steps, "notes": (
+            *dict.fromkeys(notes), *result.notes)}).model_dump_json()
     return Response(text, media_type="application/json")
+
+
+def _dotted(message: str) -> str:
+    """``steps[2].attacker: ...`` -> ``steps.2.attacker: ...`` (a field path for ``loc``).
+
+    >>> _dotted("steps[2].attacker: Atalan Jackals has 5-10 models")
+    'steps.2.attacker: Atalan Jackals has 5-10 models'
+    """
+    return re.sub(r"^(\w+)\[(\d+)\]", r"\1.\2", message)
 
 
 @router.post("/effects/check", response_model=list[EffectCheck],

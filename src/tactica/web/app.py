@@ -136,7 +136,13 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     back): each names the field (``loc``) and says what is wrong."""
     assert isinstance(exc, RequestValidationError)
     detail: list[dict[str, Any]] = []
-    for error in exc.errors():
+    errors = exc.errors()
+    failed = [tuple(e.get("loc", ())) for e in errors]
+    for error in errors:
+        loc = tuple(error.get("loc", ()))
+        if error.get("type") == "too_short" and any(
+                f[: len(loc)] == loc and len(f) > len(loc) for f in failed):
+            continue  # a list whose items were refused: those refusals say it
         msg = str(error.get("msg", "invalid"))
         detail.append({"loc": document_loc(error.get("loc", ())),
                        "msg": msg.removeprefix("Value error, "),

@@ -18,7 +18,7 @@ scenario's result for the whole sequence, plus ``steps``.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
@@ -26,6 +26,7 @@ from tactica.model.common import RulesVersion
 
 from .result import Distribution, NamedDistribution, Resolved, Result, WeaponSummary, _Out
 from .scenario import (
+    MAX_MODELS,
     Attacker,
     Context,
     EffectEntry,
@@ -35,7 +36,7 @@ from .scenario import (
     _Strict,
 )
 
-__all__ = ["BattleShock", "Sequence", "SequenceResult", "Step", "StepResult"]
+__all__ = ["BattleShock", "Sequence", "SequenceResult", "Step", "StepResult", "TurnDistribution"]
 
 #: At most this many steps in one sequence.
 MAX_STEPS = 12
@@ -46,8 +47,9 @@ _PHASE_ORDER = {"shooting": 0, "charge": 1, "fight": 2}
 class Step(_Strict):
     """One unit acting in one phase. ``unit`` names it (default: the attacker's name);
     ``models`` are its models, needed when the target fights back against it;
-    ``carried_by`` says which of its model groups carries each weapon line (losses then
-    reduce that line)."""
+    ``carried_by`` says which of its model groups carries each weapon line, or how many of
+    it each carries (``{"Sergeant": 1, "Intercessor": 4}``); losses then reduce that
+    line. Without it a line is matched to the models (``turn.line_shares``)."""
 
     phase: StepPhase
     unit: str | None = Field(default=None, max_length=200)
@@ -64,7 +66,8 @@ class Step(_Strict):
                               "fight the unit 'against' with the weapon lines given")
     against: str | None = Field(default=None, max_length=200)
     models: tuple[ModelGroup, ...] = Field(default=(), max_length=20)
-    carried_by: dict[str, str] = Field(default_factory=dict, max_length=100)
+    carried_by: dict[str, str | dict[str, Annotated[int, Field(ge=1, le=MAX_MODELS)]]] = Field(
+        default_factory=dict, max_length=100)
     fights_first: bool = Field(default=False, description="the unit has Fights First")
 
     @property
@@ -75,21 +78,25 @@ class Step(_Strict):
 
     @model_validator(mode="after")
     def _kind(self) -> Step:
+        self.check_kind(self.attacker is not None)
+        return self
+
+    def check_kind(self, has_attacker: bool) -> None:
+        """What each phase's step needs (``ValueError`` saying what is missing)."""
         if self.phase == "charge":
             if self.distance is None:
                 raise ValueError("a charge step needs 'distance' (inches to the target)")
-            if self.attacker is not None or self.fights_back:
+            if has_attacker or self.fights_back:
                 raise ValueError("a charge step names its 'unit' and has no weapons")
             if self.unit is None:
                 raise ValueError("a charge step needs 'unit' (the unit that charges)")
         else:
-            if self.attacker is None:
+            if not has_attacker:
                 raise ValueError(f"a {self.phase} step needs 'attacker' (its weapon lines)")
             if self.distance is not None:
                 raise ValueError("'distance' belongs to a charge step")
         if self.fights_back and self.phase != "fight":
             raise ValueError("'fights_back' is a fight step")
-        return self
 
 
 class Sequence(_Strict):
@@ -140,8 +147,10 @@ class StepResult(_Out):
     unit: str
     phase: StepPhase
     fights_back: bool = False
-    p_happens: float = Field(description="P(the step happens: its unit's charge succeeded)")
-    p_charge: float | None = None
+    p_happens: float = Field(description="P(the step happens: its unit is engaged (its "
+                             "charge was made), has models left and its target is alive)")
+    p_charge: float | None = Field(default=None, description="charge: P(the charge is made); "
+                                   "p_happens is P(it is declared: the target is alive)")
     attacks: Distribution
     hits: Distribution
     wounds: Distribution
@@ -156,14 +165,30 @@ class StepResult(_Out):
     notes: tuple[str, ...] = ()
     not_calculated: tuple[str, ...] = ()
     effects_applied: tuple[str, ...] = ()
-    cp_spent: int = 0
+    cp_spent: int = Field(default=0, description="CP spent whatever the dice (a charge's "
+                          "Command Re-roll is in cp_expected)")
+    cp_expected: float = Field(default=0.0, description="CP expected: cp_spent plus a "
+                               "charge's Command Re-roll times P(it is used)")
     other_mortal_wounds: tuple[NamedDistribution, ...] = ()
     resolved: Resolved | None = Field(
         default=None, description="what the step's named unit resolved into")
 
 
+class TurnDistribution(Distribution):
+    """A distribution of the whole turn's dice; ``exact`` is false where it is a mixture
+    of parted worlds (its mean is exact; the notes say so)."""
+
+    exact: bool = True
+
+
 class SequenceResult(Result):
     """A scenario result for the whole sequence, plus one result per step."""
 
+    attacks: TurnDistribution
+    hits: TurnDistribution
+    wounds: TurnDistribution
+    attacker_mortal_wounds: TurnDistribution
+    cp_expected: float = Field(default=0.0, description="CP expected over the turn "
+                               "(cp_spent plus the Command Re-rolls of charges times P(used))")
     steps: tuple[StepResult, ...] = ()
     battle_shock: BattleShock | None = None

@@ -10,21 +10,22 @@ splits it by the target's survivors (they set the attacks) and the fought unit's
 state; worlds that agree are merged again. Every distribution of the result is the exact
 mixture over the worlds.
 
-* The target's state carries from step to step; a destroyed target stays destroyed (its
-  states absorb every later attack). A step's dice (attacks, hits, wounds) are what its
-  unit rolls, as in a single scenario; they are 0 when the step does not happen.
-* A unit's fight steps happen only in the worlds where its charge succeeded; a unit with
-  no charge step is taken to be engaged already.
-* Survivors and weapons: a unit's weapon line is carried by the model group named in
-  ``carried_by`` (by default the unit's only model group); within a group the models with
-  the lines listed first are removed last (the defender's choice), so line i keeps
-  ``min(count_i, alive - count of the lines before it)`` weapons ([EXTRA ATTACKS] lines
-  are carried besides: ``min(count, alive)``). Within an allocation group the wounded
-  model is removed first, then the models in the order listed (``allocation``).
+* The target's state carries from step to step; a destroyed target stays destroyed and
+  (05.04.04) is not attacked, charged or fought any more: a step does not happen in the
+  part of a world where it is destroyed, and rolls no dice there.
+* A unit's fight steps happen only in the worlds where its charge was made; a charge is
+  declared only where the target is alive; a unit with no charge step is taken to be
+  engaged already.
+* Survivors and weapons (``survivors``): each weapon line is carried by model entries
+  (``carried_by``, or matched: ``line_shares``), and its count follows each entry's
+  survivors; a unit with no model left does nothing more.
 * The fight order is the rule set's (``rules.turn``), noted in the result.
-* Where worlds split by a fight back, the dice totals of the earlier steps are carried
-  into both parts unchanged; they are exact whenever no later attack depends on the fight
-  back's outcome (always so when the charging units fight first).
+* The worlds are predicted before any work (``predicted_worlds``) and refused above the
+  limit; Deadly Demise and a charge's Command Re-roll are ``turn_side``'s.
+* Where a world is parted by the target's state after dice were rolled (the target
+  destroyed in part of it, or survivors fighting first), the dice totals of the earlier
+  steps are carried into each part unchanged: then the turn's total attacks, hits,
+  wounds and mortal wounds are labelled ``exact: false`` (means exact), with a note.
 """
 
 from __future__ import annotations
@@ -45,16 +46,27 @@ from ..contract.result import (
     Result,
     StageExplanation,
     WeaponSummary,
+    distribution_fields,
 )
 from ..contract.scenario import Attacker, ModelGroup, ScenarioError, Target
-from ..contract.sequence import BattleShock, Sequence, SequenceResult, Step, StepResult
-from ..exact.allocation import Group, State, StateSpace, TooLargeError, build_groups
+from ..contract.sequence import (
+    BattleShock,
+    Sequence,
+    SequenceResult,
+    Step,
+    StepResult,
+    TurnDistribution,
+)
+from ..exact.allocation import State, StateSpace, TooLargeError, build_groups
 from ..exact.engine import Initial, calculate_exact_from
-from ..exact.unit_rules import deadly_demise_pmf, rules_not_calculated
+from ..exact.size import predicted_states
+from ..exact.unit_rules import rules_not_calculated
 from .charge import charge_probability
+from .side import charge_reroll_cp, deadly_demise_by_unit
+from .survivors import Shares, alive_per_entry, line_counts, line_shares, scaled_attacker
 
-__all__ = ["alive_per_entry", "calculate_sequence", "line_counts", "resolution_order",
-           "scaled_attacker", "step_cps"]
+__all__ = ["alive_per_entry", "calculate_sequence", "line_counts", "line_shares",
+           "resolution_order", "scaled_attacker", "step_cps"]
 
 _ONE = np.ones(1)
 
@@ -67,10 +79,12 @@ class _World:
     failed: frozenset[str] = frozenset()
     units: tuple[tuple[str, State], ...] = ()  # states of units fought back against
     totals: tuple[FloatArray, ...] = (_ONE, _ONE, _ONE, _ONE)  # attacks, hits, wounds, hazard
+    marks: tuple[tuple[str, int], ...] = ()  # the target's models left at a unit's charge
+    split: bool = False  # parted by the target's state after dice were rolled (inexact)
 
     @property
-    def key(self) -> tuple[frozenset[str], frozenset[str], tuple[tuple[str, State], ...]]:
-        return self.charged, self.failed, self.units
+    def key(self) -> tuple[object, ...]:
+        return self.charged, self.failed, self.units, self.marks
 
 
 def _pad_add(a: FloatArray, b: FloatArray) -> FloatArray:
@@ -83,6 +97,42 @@ def _pad_add(a: FloatArray, b: FloatArray) -> FloatArray:
 #: Above this many worlds (charge outcomes x states of the units fought) the exact
 #: evaluation refuses: that is what the Monte Carlo twin is for.
 MAX_WORLDS = 2_000
+
+
+def _too_many(n: int) -> TooLargeError:
+    return TooLargeError(f"steps: about {n:,} combinations of charges and losses of the "
+                         f"units fought, above the exact engine's {MAX_WORLDS:,}; use method "
+                         "monte-carlo")
+
+
+def predicted_worlds(seq: Sequence, against: dict[int, str],
+                     models: dict[str, tuple[ModelGroup, ...]]) -> int:
+    """The worlds a sequence can reach, bounded before any is computed: two outcomes per
+    charge, the damage states of each unit the target fights back against
+    (``size.predicted_states``), and, with Deadly Demise, the target's models left when
+    a charge from beyond 6\" is made."""
+    n = 1 << sum(1 for st in seq.steps if st.phase == "charge")
+    for unit in set(against.values()):
+        victim = build_groups(Target(name=unit, models=models[unit]))
+        precise = any(st.attacker is not None and any(w.has("Precision")
+                                                      for w in st.attacker.weapons)
+                      for i, st in enumerate(seq.steps) if against.get(i) == unit)
+        n *= int(predicted_states(victim, precise))
+    if seq.target.deadly_demise is not None:
+        m0 = sum(g.count for g in seq.target.models)
+        for st in seq.steps:
+            if st.phase == "charge" and (st.distance or 0) > 6:
+                n *= m0 + 1
+    return n
+
+
+def check_worlds(seq: Sequence, against: dict[int, str],
+                 models: dict[str, tuple[ModelGroup, ...]]) -> None:
+    """Refuse (``TooLargeError``) a sequence whose predicted worlds exceed twice
+    ``MAX_WORLDS`` (the prediction is within about 2x), before any work."""
+    n = predicted_worlds(seq, against, models)
+    if n > 2 * MAX_WORLDS:
+        raise _too_many(n)
 
 
 def _merge(worlds: list[_World]) -> list[_World]:
@@ -100,90 +150,11 @@ def _merge(worlds: list[_World]) -> list[_World]:
                 target[s] = _pad_add(target.get(s, np.zeros(1)), w.p / p * row)
         totals = tuple(functools.reduce(_pad_add, (w.p / p * w.totals[k] for w in group))
                        for k in range(len(group[0].totals)))
-        out.append(replace(group[0], p=p, target=target, totals=totals))
+        out.append(replace(group[0], p=p, target=target, totals=totals,
+                           split=any(w.split for w in group)))
     if len(out) > MAX_WORLDS:
-        raise TooLargeError(f"steps: more than {MAX_WORLDS} combinations of charges and "
-                            "losses of the units fought for the exact engine; use method "
-                            "monte-carlo")
+        raise _too_many(len(out))
     return out
-
-
-@functools.cache
-def _parts(entries: tuple[ModelGroup, ...]) -> tuple[tuple[int, ...], ...]:
-    """The entries each allocation part holds, found by building the parts entry by entry
-    (``build_groups`` itself decides; an entry either grows a part or adds new ones)."""
-    parts: list[list[int]] = []
-    before: tuple[Group, ...] = ()
-    for j in range(len(entries)):
-        after = build_groups(Target(models=entries[: j + 1]))
-        if len(after) > len(before):
-            parts.extend([j] for _ in range(len(after) - len(before)))
-        else:  # merged into an existing part: the one whose count grew
-            grown = next(i for i, (a, b) in enumerate(zip(before, after, strict=True))
-                         if a.count != b.count)
-            parts[grown].append(j)
-        before = after
-    return tuple(tuple(p) for p in parts)
-
-
-def alive_per_entry(entries: tuple[ModelGroup, ...], state: State) -> list[int]:
-    """Models alive of each listed entry, from a state of ``build_groups`` of them: the
-    entries each allocation part holds (found by building the parts entry by entry), the
-    wounded model removed first, then the models in the order listed.
-
-    >>> e = (ModelGroup(name="Sgt", count=1, T=4, Sv=3, W=2),
-    ...      ModelGroup(name="Marine", count=4, T=4, Sv=3, W=2))
-    >>> alive_per_entry(e, (2, 2, -1, -1))     # 3 of 5 removed: the Sgt (listed first) and 2
-    [0, 2]
-    """
-    parts = _parts(entries)
-    alive = [0] * len(entries)
-    for gi, members in enumerate(parts):
-        j0 = members[0]
-        order = [j0] if entries[j0].character else [
-            j for j in members for _ in range(entries[j].count)]
-        wounded = next((j for j in members if entries[j].wounds_lost), None)
-        if wounded is not None and not entries[j0].character:
-            order.remove(wounded)
-            order.insert(0, wounded)  # the wounded model is removed first
-        k = state[2 * gi]
-        for j in order[len(order) - k:] if k else ():
-            alive[j] += 1
-    return alive
-
-
-def line_counts(attacker: Attacker, entries: tuple[ModelGroup, ...],
-                carried_by: dict[str, str], alive: list[int]) -> tuple[int, ...]:
-    """The count of each weapon line for the models alive (see the module docstring).
-
-    >>> a = Attacker(weapons=[{"name": "Fist", "A": "3", "skill": 3, "S": 8, "D": "2",
-    ...     "range": "Melee"}, {"name": "Blade", "count": 4, "A": "3", "skill": 3, "S": 4,
-    ...     "D": "1", "range": "Melee"}])
-    >>> line_counts(a, (ModelGroup(count=5, T=4, Sv=3, W=2),), {}, [3])
-    (1, 2)
-    """
-    names = [e.name.casefold() for e in entries]
-    used = [0] * len(entries)
-    out = []
-    for line in attacker.weapons:
-        owner = carried_by.get(line.name)
-        if owner is None and len(entries) != 1:
-            out.append(line.count)  # no models known for it: losses do not reduce it
-            continue
-        j = 0 if owner is None else names.index(owner.casefold())
-        if line.has("Extra Attacks"):
-            out.append(min(line.count, alive[j]))
-            continue
-        n = max(0, min(line.count, alive[j] - used[j]))
-        used[j] += line.count
-        out.append(n)
-    return tuple(out)
-
-
-def scaled_attacker(attacker: Attacker, counts: tuple[int, ...]) -> Attacker | None:
-    lines = tuple(line.model_copy(update={"count": c})
-                  for line, c in zip(attacker.weapons, counts, strict=True) if c > 0)
-    return attacker.model_copy(update={"weapons": lines}) if lines else None
 
 
 @dataclass
@@ -231,6 +202,20 @@ def _run(seq: Sequence, i: int, attacker: Attacker, target: Target,
     return result, final
 
 
+def _split_alive(space: StateSpace, target: Initial) -> tuple[float, Initial, Initial]:
+    """P(the target is alive) in a world, and its state given alive, given destroyed."""
+    alive = {s: row for s, row in target.items() if space.models_left(s) > 0}
+    dead = {s: row for s, row in target.items() if space.models_left(s) == 0}
+    pa = float(sum(row.sum() for row in alive.values()))
+    return (pa, {s: row / pa for s, row in alive.items()} if pa > 0 else {},
+            {s: row / (1 - pa) for s, row in dead.items()} if pa < 1 else {})
+
+
+def _dice(totals: tuple[FloatArray, ...]) -> bool:
+    """Whether a world's totals hold any dice yet (a split of it may then be inexact)."""
+    return any(len(t) > 1 for t in totals)
+
+
 class _Turn:
     """The evaluation of one sequence (its units, worlds and per-step results)."""
 
@@ -245,14 +230,41 @@ class _Turn:
             if st.models and st.label not in self.models:
                 self.models[st.label] = st.models
                 self.keywords[st.label] = st.attacker.keywords if st.attacker else ()
+        self.against = {i: self.fought(i, st) for i, st in enumerate(seq.steps)
+                        if st.fights_back}
+        self.shares = {i: self.carried(i, st) for i, st in enumerate(seq.steps)
+                       if st.phase == "fight" and (st.fights_back or st.label in
+                                                   self.against.values())}
+        check_worlds(seq, self.against, self.models)
         self.worlds = [_World(1.0, {self.space.initial: _ONE})]
         self.notes: list[str] = []
+        self.inexact = False  # the dice totals are a mixture of split worlds (see notes)
+
+    def fought(self, i: int, st: Step) -> str:
+        against = st.against or next(
+            (s.label for s in self.seq.steps if s.phase == "charge"), None)
+        if against is None or against not in self.models:
+            raise ScenarioError(
+                f"steps.{i}: fighting back needs the unit fought ('against') and its "
+                "'models' (given on one of that unit's steps)")
+        return against
+
+    def carried(self, i: int, st: Step) -> Shares:
+        """Which entry carries how many of each of the step's lines (``line_shares``)."""
+        assert st.attacker is not None
+        entries = self.seq.target.models if st.fights_back else self.models[st.label]
+        try:
+            return line_shares(st.attacker, entries, st.carried_by)
+        except ScenarioError as exc:
+            raise ScenarioError(f"steps.{i}.attacker.{exc}") from None
 
     # --- one step ------------------------------------------------------------------------
     def engaged(self, w: _World, unit: str) -> bool:
         return unit in w.charged or unit not in self.charging
 
-    def attack(self, i: int, st: Step) -> tuple[_Mix, float | None]:
+    def attack(self, i: int, st: Step) -> _Mix:
+        """A shooting or fight step at the target: only where its unit is engaged (fight),
+        has models left and the target is alive (05.04.04)."""
         assert st.attacker is not None
         mix, new = _Mix(), []
         for w in self.worlds:
@@ -263,58 +275,90 @@ class _Turn:
             attacker: Attacker | None = st.attacker
             own = dict(w.units).get(st.label)
             if own is not None:
-                entries = self.models[st.label]
-                attacker = scaled_attacker(st.attacker, line_counts(
-                    st.attacker, entries, st.carried_by, alive_per_entry(entries, own)))
-            if attacker is None:
+                alive = alive_per_entry(self.models[st.label], own)
+                attacker = scaled_attacker(st.attacker,
+                                           line_counts(st.attacker, self.shares[i], alive))
+            pa, alive_t, dead_t = _split_alive(self.space, w.target)
+            if attacker is None or pa == 0:
                 mix.add(w.p, None)
                 new.append(w)
                 continue
-            r, final = _run(self.seq, i, attacker, self.seq.target, w.target)
-            mix.add(w.p, r)
+            if pa < 1:
+                mix.add(w.p * (1 - pa), None)
+                new.append(replace(w, p=w.p * (1 - pa), target=dead_t))
+                self.inexact |= _dice(w.totals)
+            self.inexact |= w.split
+            r, final = _run(self.seq, i, attacker, self.seq.target, alive_t)
+            mix.add(w.p * pa, r)
             totals = tuple(np.convolve(t, np.asarray(getattr(r, f).pmf)) for t, f in zip(
                 w.totals, ("attacks", "hits", "wounds", "attacker_mortal_wounds"),
                 strict=True))
-            new.append(replace(w, target=final, totals=totals))
+            new.append(replace(w, p=w.p * pa, target=final, totals=totals))
         self.worlds = _merge(new)
-        return mix, None
+        return mix
 
-    def charge(self, st: Step) -> tuple[_Mix, float]:
+    def charge(self, st: Step) -> tuple[_Mix, float, float]:
+        """The charge roll, where the target is still alive (a destroyed unit cannot be
+        charged: those worlds count as no charge): the step's mix, P(the charge is
+        declared), P(it is made)."""
         assert st.distance is not None
         q = charge_probability(st.distance, st.charge_modifier,
                                st.reroll_charge or st.command_reroll, self.rules)
         mix, new = _Mix(), []
+        declared = made = 0.0
+        mark = self.seq.target.deadly_demise is not None and st.distance > 6
         for w in self.worlds:
             mix.add(w.p, None)
-            new.append(replace(w, p=w.p * q, charged=w.charged | {st.label}))
-            new.append(replace(w, p=w.p * (1 - q), failed=w.failed | {st.label}))
+            pa, alive_t, dead_t = _split_alive(self.space, w.target)
+            if pa < 1:
+                new.append(replace(w, p=w.p * (1 - pa), target=dead_t,
+                                   failed=w.failed | {st.label},
+                                   split=w.split or (pa > 0 and _dice(w.totals))))
+            if pa == 0:
+                continue
+            declared += w.p * pa
+            made += w.p * pa * q
+            new.append(replace(w, p=w.p * pa * (1 - q), target=alive_t,
+                               failed=w.failed | {st.label}))
+            charged = replace(w, p=w.p * pa * q, target=alive_t, charged=w.charged | {st.label},
+                              split=w.split or (pa < 1 and _dice(w.totals)))
+            new += self.marked(charged, st.label) if mark else [charged]
         self.worlds = _merge(new)
-        return mix, q
+        return mix, declared, made
+
+    def marked(self, w: _World, unit: str) -> list[_World]:
+        """``w`` split by the target's models left now, each part marked with it: the
+        unit's Deadly Demise count starts here (it came within 6\" by its charge)."""
+        by_left: dict[int, Initial] = defaultdict(dict)
+        for s, row in w.target.items():
+            by_left[self.space.models_left(s)][s] = row
+        out = []
+        for left, part in by_left.items():
+            m = float(sum(row.sum() for row in part.values()))
+            out.append(replace(w, p=w.p * m, target={s: r / m for s, r in part.items()},
+                               marks=tuple(sorted({**dict(w.marks), unit: left}.items()))))
+        return out
 
     def fight_back(self, i: int, st: Step) -> tuple[_Mix, Distribution]:
+        """The target's survivors fight the unit ``against`` where it is engaged and has
+        models left; their attacks follow the survivors of each entry."""
         assert st.attacker is not None
-        against = st.against or next((s.label for s in self.seq.steps if s.phase == "charge"),
-                                     None)
-        if against is None or against not in self.models:
-            raise ScenarioError(
-                f"steps.{i}: fighting back needs the unit fought ('against') and its "
-                "'models' (given on one of that unit's steps)")
-        entries = self.models[against]
-        victim = Target(name=against, keywords=self.keywords[against], models=entries)
+        against = self.against[i]
+        victim = Target(name=against, keywords=self.keywords[against],
+                        models=self.models[against])
         v_space = StateSpace(build_groups(victim))
         mix, new = _Mix(), []
         for w in self.worlds:
             units = dict(w.units)
             v_state = units.get(against, v_space.initial)
-            if not self.engaged(w, against):
+            if not self.engaged(w, against) or v_space.models_left(v_state) == 0:
                 mix.add(w.p, None)
                 new.append(w)
                 continue
             by_counts: dict[tuple[int, ...], Initial] = defaultdict(dict)
             for s, row in w.target.items():
                 alive = alive_per_entry(self.seq.target.models, s)
-                counts = line_counts(st.attacker, self.seq.target.models, st.carried_by, alive)
-                by_counts[counts][s] = row
+                by_counts[line_counts(st.attacker, self.shares[i], alive)][s] = row
             for counts, part in by_counts.items():
                 m = float(sum(row.sum() for row in part.values()))
                 cond = {s: row / m for s, row in part.items()}
@@ -325,10 +369,11 @@ class _Turn:
                     continue
                 r, final = _run(self.seq, i, attacker, victim, {v_state: _ONE})
                 mix.add(w.p * m, r)
+                split = w.split or (_dice(w.totals) and (len(by_counts) > 1 or len(final) > 1))
                 for vs, row in final.items():
                     units[against] = vs
                     new.append(replace(w, p=w.p * m * float(row.sum()), target=cond,
-                                       units=tuple(sorted(units.items()))))
+                                       units=tuple(sorted(units.items())), split=split))
         self.worlds = _merge(new)
         losses = np.zeros(v_space.models_left(v_space.initial) + 1)
         for w in self.worlds:
@@ -350,6 +395,19 @@ class _Turn:
                 killed[m0 - sp.models_left(s)] += p
                 dead += p if sp.models_left(s) == 0 else 0.0
         return unsaved, damage, killed, dead
+
+    def killed_near(self, unit: str, from_start: bool) -> FloatArray:
+        """P(k of the target's models are destroyed while ``unit`` is within 6\" of it):
+        the whole turn (``from_start``), or from its charge on, where it was made."""
+        sp = self.space
+        m0 = sp.models_left(sp.initial)
+        out = np.zeros(m0 + 1)
+        for w in self.worlds:
+            start = m0 if from_start else dict(w.marks).get(unit)
+            for s, row in w.target.items():
+                k = 0 if start is None else start - sp.models_left(s)
+                out[k] += w.p * float(row.sum())
+        return out
 
 
 def step_cps(seq: Sequence, rules: TurnRules) -> list[int]:
@@ -402,15 +460,16 @@ def resolution_order(seq: Sequence, rules: TurnRules) -> tuple[list[int], str | 
     return [i for i in range(len(seq.steps)) if i not in fights] + order, note
 
 
-def _step_result(i: int, st: Step, mix: _Mix, turn: _Turn, cp: int,
-                 p_charge: float | None = None,
+def _step_result(i: int, st: Step, mix: _Mix, turn: _Turn, cp: tuple[int, float],
+                 p_charge: tuple[float, float] | None = None,
                  losses: Distribution | None = None) -> StepResult:
     unsaved, damage, killed, dead = turn.target_now()
     r = mix.first
     n = len(killed)
     return StepResult(
         step=i, unit=st.label, phase=st.phase, fights_back=st.fights_back,
-        p_happens=p_charge if p_charge is not None else mix.p_happens, p_charge=p_charge,
+        p_happens=p_charge[0] if p_charge is not None else mix.p_happens,
+        p_charge=p_charge[1] if p_charge is not None else None,
         attacks=Distribution.from_array(mix.pmfs["attacks"]),
         hits=Distribution.from_array(mix.pmfs["hits"]),
         wounds=Distribution.from_array(mix.pmfs["wounds"]),
@@ -423,23 +482,29 @@ def _step_result(i: int, st: Step, mix: _Mix, turn: _Turn, cp: int,
         weapons=tuple(WeaponSummary(weapon=k, attacks=v[0], hits=v[1], wounds=v[2],
                                     critical_wounds=v[3]) for k, v in mix.weapons.items()),
         notes=r.notes if r else (), not_calculated=r.not_calculated if r else (),
-        effects_applied=r.effects_applied if r else (), cp_spent=cp,
+        effects_applied=r.effects_applied if r else (), cp_spent=cp[0], cp_expected=cp[1],
         other_mortal_wounds=tuple(
             NamedDistribution(label=k, distribution=Distribution.from_array(v))
             for k, v in mix.side.items()),
     )
 
 
-def _deadly_demise(seq: Sequence, killed: FloatArray) -> NamedDistribution | None:
-    """The target's Deadly Demise X (24.08, ``unit_rules``) over every model the whole
-    sequence destroys: the mortal wounds each unit within 6\" of them suffers."""
-    x = seq.target.deadly_demise
-    if x is None:
-        return None
-    return NamedDistribution(
-        label=f"Deadly Demise {x}: mortal wounds to each unit within 6\" of the destroyed "
-              "models (a 6 for each model destroyed, whole sequence)",
-        distribution=Distribution.from_array(deadly_demise_pmf(killed, x)))
+def step_cp(seq: Sequence, st: Step, cp: int, p_declared: float,
+            rules: TurnRules) -> tuple[tuple[int, float], str | None]:
+    """A step's CP spent whatever the dice, its expected CP, and a note: a charge's
+    Command Re-roll counts as expected (``turn_side.charge_reroll_cp``)."""
+    if st.phase != "charge" or not st.command_reroll:
+        return (cp, float(cp)), None
+    reroll = find_effect("Command Re-roll", seq.rules)[0].cp
+    expected, note = charge_reroll_cp(st, reroll, p_declared, rules)
+    return (cp - reroll, cp - reroll + expected), note
+
+
+INEXACT_NOTE = ("the turn's total attacks, hits, wounds and mortal wounds to the attackers "
+                "are approximate in their spread (their averages are exact): a later step "
+                "happens only in some outcomes of an earlier one (the target destroyed, or "
+                "its survivors fighting first), and these totals do not follow which. Every "
+                "other number is exact.")
 
 
 def _battle_shock(seq: Sequence, turn: _Turn) -> BattleShock | None:
@@ -477,17 +542,25 @@ def calculate_sequence(seq: Sequence) -> SequenceResult:
     turn.notes.extend([note] if note else [])
     for i in order:
         st = seq.steps[i]
-        p_charge: float | None = None
+        p_charge: tuple[float, float] | None = None
         losses: Distribution | None = None
         if st.phase == "charge":
-            mix, p_charge = turn.charge(st)
+            mix, *charge = turn.charge(st)
+            p_charge = (charge[0], charge[1])
         elif st.fights_back:
             mix, losses = turn.fight_back(i, st)
         else:
-            mix, _ = turn.attack(i, st)
+            mix = turn.attack(i, st)
         if mix.first is not None:
             stages.extend(mix.first.stages)
-        results.append(_step_result(i, st, mix, turn, cps[i], p_charge, losses))
+        cp, cp_note = step_cp(seq, st, cps[i], p_charge[0] if p_charge else 1.0, turn.rules)
+        turn.notes.extend([cp_note] if cp_note else [])
+        results.append(_step_result(i, st, mix, turn, cp, p_charge, losses))
+    return _sequence_result(seq, turn, results, stages)
+
+
+def _sequence_result(seq: Sequence, turn: _Turn, results: list[StepResult],
+                     stages: list[StageExplanation]) -> SequenceResult:
     unsaved, damage, killed, dead = turn.target_now()
     totals = [np.zeros(1) for _ in range(4)]
     for w in turn.worlds:
@@ -495,27 +568,30 @@ def calculate_sequence(seq: Sequence) -> SequenceResult:
     target_steps = [r for r in results if r.phase != "charge" and not r.fights_back]
     side = [NamedDistribution(label=f"{r.unit}: {nd.label}", distribution=nd.distribution)
             for r in results for nd in r.other_mortal_wounds]
-    demise = _deadly_demise(seq, killed)
-    if demise is not None:
-        side.append(demise)
-    notes = [*turn.notes, *(n for r in results for n in r.notes)]
+    demise, far = deadly_demise_by_unit(seq, turn.killed_near)
+    exact = not turn.inexact
+    notes = [*turn.notes, *far, *([] if exact else [INEXACT_NOTE]),
+             *(n for r in results for n in r.notes)]
+
+    def total(k: int) -> TurnDistribution:
+        return TurnDistribution.model_validate({**distribution_fields(totals[k]),
+                                                "exact": exact})
+
     return SequenceResult(
-        rules=seq.rules,
-        attacks=Distribution.from_array(totals[0]),
-        hits=Distribution.from_array(totals[1]),
-        wounds=Distribution.from_array(totals[2]),
+        rules=seq.rules, attacks=total(0), hits=total(1), wounds=total(2),
         unsaved=Distribution.from_array(unsaved),
         damage=Distribution.from_array(damage),
         models_destroyed=Distribution.from_array(killed, length=len(killed)),
         p_unit_destroyed=dead,
-        attacker_mortal_wounds=Distribution.from_array(totals[3]),
+        attacker_mortal_wounds=total(3),
         weapons=tuple(w for r in target_steps for w in r.weapons),
         stages=tuple(stages),
         notes=tuple(dict.fromkeys(notes)),
         not_calculated=tuple(dict.fromkeys(n for r in results for n in r.not_calculated)),
         effects_applied=tuple(e for r in results for e in r.effects_applied),
-        cp_spent=sum(cps),
-        other_mortal_wounds=tuple(side),
+        cp_spent=sum(r.cp_spent for r in results),
+        cp_expected=sum(r.cp_expected for r in results),
+        other_mortal_wounds=(*side, *demise),
         steps=tuple(results),
         battle_shock=_battle_shock(seq, turn),
     )

@@ -3,10 +3,13 @@
 Each trial holds the target's state (models alive and wounds left per allocation group),
 the outcome of every charge and the state of the unit the target fights back against.
 Steps run in the exact engine's order (``turn.resolution_order``); a step runs the
-scenario Monte Carlo (``montecarlo.simulate``) over the trials where it happens, from
+scenario Monte Carlo (``montecarlo.simulate``) over the trials where it happens (its
+unit engaged and with models left, the unit it attacks not destroyed: 05.04.04), from
 their states, in groups of trials whose surviving models carry the same weapons (the
-counts of ``turn.line_counts``). A charge is two D6 per trial (plus the modifier), rolled
-again in full when short if a re-roll is allowed. Every distribution of the result is the
+counts of ``survivors.line_counts``, entry by entry). A charge is two D6 per trial (plus
+the modifier), rolled again in full when short if a re-roll is allowed, only where the
+target is alive. Deadly Demise counts, per unit, the target's models destroyed while the
+unit is within 6" (``turn_side``). Every distribution of the result is the
 observed frequency over the trials (``method: "monte-carlo"``); the same seed gives the
 same result.
 """
@@ -21,11 +24,13 @@ import numpy.typing as npt
 from tactica.rules.turn import get_turn_rules
 
 from ..contract.result import Distribution
-from ..contract.scenario import Attacker, ModelGroup, Target
-from ..contract.sequence import Sequence, SequenceResult, Step, StepResult
+from ..contract.scenario import Attacker, ModelGroup, ScenarioError, Target
+from ..contract.sequence import Sequence, SequenceResult, Step, StepResult, TurnDistribution
 from ..exact.allocation import StateSpace, build_groups
 from ..sampled.engine import DEFAULT_SEED, DEFAULT_TRIALS, simulate
-from .exact import alive_per_entry, line_counts, resolution_order, scaled_attacker, step_cps
+from .exact import resolution_order, step_cp, step_cps
+from .side import deadly_demise_by_unit
+from .survivors import Shares, alive_per_entry, line_counts, line_shares, scaled_attacker
 
 __all__ = ["simulate_sequence"]
 
@@ -50,15 +55,16 @@ class _Unit:
         u.W = np.array([g.W for g in groups], dtype=np.int64)
         return u
 
-    def counts(self, attacker: Attacker, carried_by: dict[str, str],
+    def counts(self, attacker: Attacker, shares: Shares,
                rows: IntArray) -> dict[tuple[int, ...], IntArray]:
         """The trials of ``rows`` grouped by the weapon counts their survivors carry."""
+        if not len(rows):
+            return {}
         uniq, inv = np.unique(self.k[rows], axis=0, return_inverse=True)
         out: dict[tuple[int, ...], list[IntArray]] = {}
         for j, kk in enumerate(uniq):
             state = tuple(int(x) for pair in zip(kk, kk, strict=True) for x in pair)
-            c = line_counts(attacker, self.entries, carried_by,
-                            alive_per_entry(self.entries, (*state, -1, -1)))
+            c = line_counts(attacker, shares, alive_per_entry(self.entries, (*state, -1, -1)))
             out.setdefault(c, []).append(rows[inv.ravel() == j])
         return {c: np.concatenate(parts) for c, parts in out.items()}
 
@@ -91,6 +97,7 @@ class _Play:
         self.made: dict[str, npt.NDArray[np.bool_]] = {}
         self.models = {st.label: st for st in seq.steps if st.models}
         self.units: dict[str, _Unit] = {}
+        self.marks: dict[str, IntArray] = {}  # the target's models left at a charge made
         self.totals = {k: np.zeros(n, dtype=np.int64)
                        for k in ("attacks", "hits", "wounds", "hazard", "unsaved")}
 
@@ -120,9 +127,15 @@ class _Play:
         and where it happened."""
         assert st.attacker is not None
         shooter, hit, victim, needs = self.sides(st)
-        rows = np.flatnonzero(self.engaged(needs))
-        groups = (shooter.counts(st.attacker, st.carried_by, rows) if shooter.k.shape[1]
-                  else {tuple(w.count for w in st.attacker.weapons): rows})
+        rows = np.flatnonzero(self.engaged(needs) & (hit.k.sum(axis=1) > 0))
+        if shooter.k.shape[1]:
+            try:
+                shares = line_shares(st.attacker, shooter.entries, st.carried_by)
+            except ScenarioError as exc:
+                raise ScenarioError(f"steps.{i}.attacker.{exc}") from None
+            groups = shooter.counts(st.attacker, shares, rows)
+        else:
+            groups = {tuple(w.count for w in st.attacker.weapons): rows}
         own = {k: np.zeros(self.n, dtype=np.int64) for k in self.totals}
         happens = np.zeros(self.n, dtype=np.bool_)
         for counts, sub in groups.items():
@@ -141,6 +154,23 @@ class _Play:
             for key in self.totals:
                 self.totals[key] += own[key]
         return own, happens
+
+    def charge(self, st: Step) -> tuple[float, float]:
+        """The charge, rolled where the target is alive: P(declared), P(made)."""
+        left = self.target.k.sum(axis=1)
+        made = _charge_made(self.rng, st, self.n) & (left > 0)
+        self.made[st.label] = made
+        if self.seq.target.deadly_demise is not None and (st.distance or 0) > 6:
+            self.marks[st.label] = np.where(made, left, -1)
+        return float((left > 0).mean()), float(made.mean())
+
+    def killed_near(self, unit: str, from_start: bool) -> npt.NDArray[np.float64]:
+        m0 = sum(g.count for g in self.seq.target.models)
+        left = self.target.k.sum(axis=1)
+        start = np.full(self.n, m0) if from_start else self.marks.get(
+            unit, np.full(self.n, -1))
+        k = np.where(start >= 0, start - left, 0)
+        return np.bincount(k, minlength=m0 + 1).astype(np.float64) / self.n
 
     def losses(self, st: Step) -> Distribution:
         _, unit, victim, _ = self.sides(st)
@@ -161,16 +191,19 @@ def simulate_sequence(seq: Sequence, trials: int | None = None,
     space = StateSpace(build_groups(seq.target))
     m0, w0 = space.models_left(space.initial), space.wounds_left(space.initial)
     results: list[StepResult] = []
+    notes = [note] if note else []
     for i in order:
         st = seq.steps[i]
-        losses, p_charge = None, None
+        losses, p_charge, declared = None, None, 1.0
         if st.phase == "charge":
-            play.made[st.label] = happens = _charge_made(play.rng, st, n)
-            p_charge = float(happens.mean())
+            declared, p_charge = play.charge(st)
+            happens = np.full(n, declared)
             own = {k: np.zeros(n, dtype=np.int64) for k in play.totals}
         else:
             own, happens = play.attack(i, st)
             losses = play.losses(st) if st.fights_back else None
+        cp, cp_note = step_cp(seq, st, cps[i], declared, rules)
+        notes += [cp_note] if cp_note else []
         left = play.target.k.sum(axis=1)
         results.append(StepResult(
             step=i, unit=st.label, phase=st.phase, fights_back=st.fights_back,
@@ -181,16 +214,23 @@ def simulate_sequence(seq: Sequence, trials: int | None = None,
             models_destroyed=_freq(m0 - left, length=m0 + 1),
             p_unit_destroyed=float((left == 0).mean()),
             attacker_mortal_wounds=_freq(own["hazard"]), attacker_losses=losses,
-            cp_spent=cps[i]))
+            cp_spent=cp[0], cp_expected=cp[1]))
     left = play.target.k.sum(axis=1)
     t = play.totals
+    demise, far = deadly_demise_by_unit(seq, play.killed_near)
+
+    def total(x: IntArray) -> TurnDistribution:
+        return TurnDistribution.model_validate(_freq(x).model_dump())
+
     return SequenceResult(
         rules=seq.rules, method="monte-carlo", trials=n, seed=seed,
-        attacks=_freq(t["attacks"]), hits=_freq(t["hits"]), wounds=_freq(t["wounds"]),
+        attacks=total(t["attacks"]), hits=total(t["hits"]), wounds=total(t["wounds"]),
         unsaved=_freq(t["unsaved"]), damage=_freq(w0 - play.target.wounds_left()),
         models_destroyed=_freq(m0 - left, length=m0 + 1),
         p_unit_destroyed=float((left == 0).mean()),
-        attacker_mortal_wounds=_freq(t["hazard"]),
-        notes=(*([note] if note else []),
+        attacker_mortal_wounds=total(t["hazard"]),
+        notes=(*dict.fromkeys(notes), *far,
                f"Monte Carlo: {n} trials, seed {seed}; pmfs are observed frequencies"),
-        cp_spent=sum(cps), steps=tuple(results))
+        cp_spent=sum(r.cp_spent for r in results),
+        cp_expected=sum(r.cp_expected for r in results), other_mortal_wounds=tuple(demise),
+        steps=tuple(results))

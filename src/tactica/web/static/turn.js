@@ -6,7 +6,8 @@
   const $ = (id) => document.getElementById(id);
   const pct = window.TacticaCharts.pct;
   const NS = "http://www.w3.org/2000/svg";
-  const steps = [];  // {unit, phase, distance, models}
+  const steps = [];  // {unit, phase, distance, models, range, stationary, reroll, command, effects}
+  let rawDoc = null;  // a whole sequence document opened from a link (#doc=...), sent as is
 
   function node(name, attrs, text) {
     const n = document.createElement(name);
@@ -27,7 +28,14 @@
   }
   function stepText(s) {
     const what = s.phase === "charge" ? `charges (${s.distance}")` : s.phase;
-    return `${s.unit}: ${what}${s.models ? ` · ${s.models} models` : ""}`;
+    const more = [];
+    if (s.models) more.push(`${s.models} models`);
+    if (s.range !== null && s.range !== undefined) more.push(`at ${s.range}"`);
+    if (s.stationary) more.push("stationary");
+    if (s.reroll) more.push("re-rolls the charge");
+    if (s.command) more.push("Command Re-roll");
+    if (s.effects && s.effects.length) more.push(s.effects.join(", "));
+    return `${s.unit}: ${what}${more.map((m) => ` · ${m}`).join("")}`;
   }
 
   function drawSteps() {
@@ -37,7 +45,7 @@
       const li = node("li", { class: "turn-step" });
       li.appendChild(node("span", {}, stepText(s)));
       const rm = node("button", { type: "button", class: "remove", "aria-label": `remove step ${i + 1}` }, "Remove");
-      rm.addEventListener("click", () => { steps.splice(i, 1); drawSteps(); });
+      rm.addEventListener("click", () => { steps.splice(i, 1); rawDoc = null; drawSteps(); });
       li.appendChild(rm);
       list.appendChild(li);
     });
@@ -46,76 +54,119 @@
   function addStep() {
     const unit = $("new-unit").value.trim();
     if (!unit) { status("Name the step's unit first.", true); return; }
+    if (rawDoc) { steps.length = 0; rawDoc = null; }  // a new turn, not the linked document
     const phase = $("new-phase").value;
     const models = parseInt($("new-models").value, 10) || null;
     const s = { unit, phase, models };
-    if (phase === "charge") s.distance = parseInt($("new-distance").value, 10) || 7;
+    if (phase === "charge") {
+      s.distance = parseInt($("new-distance").value, 10) || 7;
+      s.reroll = $("new-reroll").checked;
+      s.command = $("new-command").checked;
+    } else {
+      const range = parseInt($("new-range").value, 10);
+      if (phase === "shooting" && !Number.isNaN(range)) s.range = range;
+      if (phase === "shooting") s.stationary = $("new-stationary").checked;
+      s.effects = $("new-effects").value.split(",").map((e) => e.trim()).filter(Boolean);
+    }
     steps.push(s);
+    rawDoc = null;
     drawSteps();
     status(`Step ${steps.length} added.`);
   }
 
-  async function getJSON(url) {
-    const r = await fetch(url);
-    const body = await r.json();
-    if (!r.ok) throw new Error(message(body));
-    return body;
-  }
   function message(body) {
     if (typeof body.detail === "string") return body.detail;
     if (Array.isArray(body.detail)) return body.detail.map((d) => d.msg).join("; ");
     return "the calculation failed";
   }
-  function query(rules, extra) {
-    const q = new URLSearchParams({ rules, ...extra });
-    return q.toString();
-  }
-  async function attackerOf(unit, phase, models, rules) {
-    const extra = { phase };
-    if (models) extra.models = models;
-    const c = await getJSON(`/api/units/${encodeURIComponent(unit)}/attacker?${query(rules, extra)}`);
-    const weapons = c.weapons.filter((w) => w.selected).map(({ selected, ...w }) => w);
-    if (!weapons.length) throw new Error(`${unit} has no ${phase === "fight" ? "melee" : "ranged"} weapons`);
-    return { unit: c.unit, models: c.models, attacker: { name: c.unit, weapons } };
-  }
-  async function modelsOf(unit, models, rules) {
-    const extra = models ? { models } : {};
-    const t = await getJSON(`/api/targets/${encodeURIComponent(unit)}?${query(rules, extra)}`);
-    return t.models;
-  }
 
-  /* The sequence document the page sends (docs: the sequence contract). */
-  async function buildTurn() {
+  /* The sequence document the page sends (the sequence contract, docs/sequence.md):
+   * the same document `tactica calc` reads, units named from the library. */
+  function buildTurn() {
+    if (rawDoc) return rawDoc;
     const rules = $("turn-rules").value;
     const targetName = $("turn-target").value.trim();
     if (!steps.length) throw new Error("Add at least one step.");
     if (!targetName) throw new Error("Pick a target.");
     const tm = parseInt($("target-models").value, 10);
-    const target = await getJSON(`/api/targets/${encodeURIComponent(targetName)}?${query(rules, tm ? { models: tm } : {})}`);
+    const target = { unit: targetName };
+    if (tm) target.models = tm;
     const charged = new Set(steps.filter((s) => s.phase === "charge").map((s) => s.unit));
     const out = [];
     let lastFighter = null;
     for (const s of steps) {
       if (s.phase === "charge") {
-        out.push({ phase: "charge", unit: s.unit, distance: s.distance });
+        const c = { phase: "charge", unit: s.unit, distance: s.distance };
+        if (s.reroll) c.reroll_charge = true;
+        if (s.command) c.command_reroll = true;
+        out.push(c);
         continue;
       }
-      const a = await attackerOf(s.unit, s.phase, s.models, rules);
-      const step = { phase: s.phase, unit: s.unit, attacker: a.attacker };
-      if (s.phase === "fight" && charged.has(s.unit)) step.context = { charged: true };
-      if (s.phase === "fight") lastFighter = { step, unit: s.unit, models: s.models };
+      const attacker = { unit: s.unit };
+      if (s.models) attacker.models = s.models;
+      const context = {};
+      if (s.phase === "fight" && charged.has(s.unit)) context.charged = true;
+      if (s.range !== null && s.range !== undefined) context.distance = s.range;
+      if (s.stationary) context.remained_stationary = true;
+      const step = { phase: s.phase, attacker, context };
+      if (s.effects && s.effects.length) step.effects = s.effects;
+      if (s.phase === "fight") lastFighter = s.unit;
       out.push(step);
     }
     if ($("fights-back").checked) {
       if (!lastFighter) throw new Error("The target fights back against a unit that fights: add a fight step.");
-      lastFighter.step.models = await modelsOf(lastFighter.unit, lastFighter.models, rules);
-      const back = await attackerOf(targetName, "fight", tm || null, rules);
-      out.push({ phase: "fight", fights_back: true, against: lastFighter.unit, attacker: back.attacker });
+      out.push({ phase: "fight", fights_back: true, against: lastFighter });
     }
     const doc = { rules, target, steps: out };
     const ld = parseInt($("target-ld").value, 10);
     if (ld) doc.target_leadership = ld;
     return doc;
+  }
+
+  /* The page's state in the address (#turn=...), so a turn can be shared and reopened. */
+  function state() {
+    return { rules: $("turn-rules").value, target: $("turn-target").value.trim(),
+             models: $("target-models").value, ld: $("target-ld").value,
+             back: $("fights-back").checked, steps };
+  }
+  function shareLink() {
+    const link = $("turn-share");
+    link.href = rawDoc ? `/turn#doc=${encodeURIComponent(JSON.stringify(rawDoc))}`
+                       : `/turn#turn=${encodeURIComponent(JSON.stringify(state()))}`;
+    link.hidden = false;
+  }
+  /* #doc=<a sequence document> (docs/sequence.md, e.g. examples/turn_units.json): sent
+   * to /api/turn as it is, so the page shows exactly what `tactica calc` does. */
+  function restoreDoc() {
+    const m = /^#doc=(.*)$/.exec(window.location.hash);
+    if (!m) return false;
+    try { rawDoc = JSON.parse(decodeURIComponent(m[1])); } catch (e) { rawDoc = null; }
+    if (!rawDoc || !Array.isArray(rawDoc.steps)) { rawDoc = null; return false; }
+    $("turn-rules").value = rawDoc.rules === "10th" ? "10th" : "11th";
+    const t = rawDoc.target || {};
+    $("turn-target").value = String(t.unit || t.name || "");
+    const name = (s) => s.unit || (s.attacker && (s.attacker.unit || s.attacker.name)) ||
+                        (s.fights_back ? $("turn-target").value : "unit");
+    steps.splice(0, steps.length, ...rawDoc.steps.map((s) => (
+      { unit: name(s), phase: s.fights_back ? "fights back" : s.phase, distance: s.distance })));
+    drawSteps();
+    return true;
+  }
+  function restore() {
+    if (restoreDoc()) return true;
+    const m = /^#turn=(.*)$/.exec(window.location.hash);
+    if (!m) return false;
+    let saved;
+    try { saved = JSON.parse(decodeURIComponent(m[1])); } catch (e) { return false; }
+    if (!saved || !Array.isArray(saved.steps)) return false;
+    $("turn-rules").value = saved.rules === "10th" ? "10th" : "11th";
+    $("turn-target").value = String(saved.target || "");
+    $("target-models").value = String(saved.models || "");
+    $("target-ld").value = String(saved.ld || "");
+    $("fights-back").checked = !!saved.back;
+    steps.splice(0, steps.length, ...saved.steps.filter((s) => s && typeof s.unit === "string"));
+    drawSteps();
+    return true;
   }
 
   function mean(pmf) { return pmf.reduce((t, p, i) => t + i * p, 0); }
@@ -154,8 +205,8 @@
       `Each bar is split by the number of the target's models left (darker: more left, out of ${total}).`));
   }
 
-  function show(body, doc) {
-    const total = doc.target.models.reduce((t, g) => t + g.count, 0);
+  function show(body) {
+    const total = body.models_destroyed.pmf.length - 1;
     const rows = body.steps.map((s) => {
       const d = s.models_destroyed.pmf;
       const left = [];
@@ -198,10 +249,18 @@
     if (body.battle_shock) {
       fact("Battle-shocked", `${pct(body.battle_shock.p_battle_shocked)} (tests ${pct(body.battle_shock.p_tested)} of the time, Leadership ${body.battle_shock.leadership}+)`, "turn-shock");
     }
-    if (body.cp_spent) fact("Command points", String(body.cp_spent));
+    if (body.cp_expected) {
+      const sure = body.cp_expected === body.cp_spent;
+      fact("Command points", sure ? String(body.cp_spent) : `${body.cp_expected.toFixed(2)} expected (${body.cp_spent} whatever the dice)`, "turn-cp");
+    }
+    for (const side of body.other_mortal_wounds || []) {
+      fact(side.label, `${side.distribution.mean.toFixed(2)} on average`);
+    }
     const notes = $("turn-notes");
     notes.replaceChildren();
-    for (const n of new Set(body.steps.flatMap((s) => s.notes || []))) notes.appendChild(node("li", {}, n));
+    for (const n of new Set([...(body.notes || []), ...body.steps.flatMap((s) => s.notes || [])])) {
+      notes.appendChild(node("li", {}, n));
+    }
     $("turn-result").hidden = false;
   }
 
@@ -209,12 +268,13 @@
     ev.preventDefault();
     status("Calculating…");
     try {
-      const doc = await buildTurn();
+      const doc = buildTurn();
+      shareLink();
       const r = await fetch("/api/turn", { method: "POST", headers: { "Content-Type": "application/json" },
                                            body: JSON.stringify(doc) });
       const body = await r.json();
       if (!r.ok) throw new Error(message(body));
-      show(body, doc);
+      show(body);
       status("Done.");
     } catch (e) {
       $("turn-result").hidden = true;
@@ -228,4 +288,6 @@
   });
   $("new-distance").disabled = $("new-phase").value !== "charge";
   $("turn-form").addEventListener("submit", calculate);
+  if (restore()) $("turn-form").requestSubmit();
+  window.addEventListener("hashchange", () => { if (restore()) $("turn-form").requestSubmit(); });
 })();
