@@ -331,25 +331,27 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
                 acc = mw @ acc + pmf[j] * x0
             x0 = acc
     fails = [op(p) for p in normal]
-    thinned: dict[int, FloatArray] = {}
+    # keyed by the line AND its (n, m) pmf: two lines with the same wound totals share
+    # one pmf object (the engine's memo keys totals by content), not their saves
+    thinned: dict[tuple[int, int], FloatArray] = {}
     for br in branches:
         for wi, (_, nm) in enumerate(br):
-            if id(nm) not in thinned:
-                thinned[id(nm)] = _thinned(nm, 1.0 - normal[wi].save[0])
-    ready: dict[int, tuple[FloatArray, PacketMatrix | None]] = {}
+            if (wi, id(nm)) not in thinned:
+                thinned[wi, id(nm)] = _thinned(nm, 1.0 - normal[wi].save[0])
+    ready: dict[tuple[int, int], tuple[FloatArray, PacketMatrix | None]] = {}
 
     def step(x: FloatArray, wi: int, nm: FloatArray) -> FloatArray:
         """Line ``wi`` with its criticals after its failed saves (24.10), the tail of its
         pmf cut (of the totals f + m when that is all that matters: one column)."""
-        if id(nm) not in ready:
-            nmf, mortal_op = thinned[id(nm)], None
+        if (wi, id(nm)) not in ready:
+            nmf, mortal_op = thinned[wi, id(nm)], None
             if _has_dw(nmf):
                 if _same_packet(normal[wi], mortal[wi], group):
                     nmf = _total_counts(nmf)
                 else:
                     mortal_op = op(mortal[wi])
-            ready[id(nm)] = (drop_negligible_tail(nmf), mortal_op)
-        nmf, mortal_op = ready[id(nm)]
+            ready[wi, id(nm)] = (drop_negligible_tail(nmf), mortal_op)
+        nmf, mortal_op = ready[wi, id(nm)]
         return line_step(x, nmf, fails[wi], mortal_op, track)
 
     if per_line or all(len(br) == 1 for br in branches):  # (or a unit's only line)
@@ -357,7 +359,7 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
     else:
         final = np.zeros((top + 1, 1))
         for br in branches:
-            lines = [(drop_negligible_tail(thinned[id(nm)]), fails[wi])
+            lines = [(drop_negligible_tail(thinned[wi, id(nm)]), fails[wi])
                      for wi, (_, nm) in enumerate(br)]
             dw = [wi for wi, (nmf, _) in enumerate(lines) if _has_dw(nmf)]
             final = padded_sum(final, held_back(x0, lines, op(mortal[dw[0]]) if dw else None,
