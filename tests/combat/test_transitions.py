@@ -26,7 +26,7 @@ from tactica.combat.exact.allocation import StateSpace, TooLargeError, build_gro
 from tactica.combat.exact.engine import calculate_exact
 from tactica.combat.exact.transitions import Transitions
 from tactica.library import load_library
-from tactica.units import UnitRef, resolve_target
+from tactica.units import UnitError, UnitRef, resolve_target
 
 from .benchmark_module import load_benchmark
 from .test_reach import _attached_units, lines
@@ -155,8 +155,13 @@ def test_library_attached_units() -> None:
     lib = load_library()
     pairs = _attached_units(5)
     assert len({f for f, _, _ in pairs}) >= 20
+    refused = 0
     for i, (_, leader, body) in enumerate(pairs):
-        target, _ = resolve_target(UnitRef(unit=body, led_by=(leader,)), lib, "11th")
+        try:
+            target, _ = resolve_target(UnitRef(unit=body, led_by=(leader,)), lib, "11th")
+        except UnitError:  # a model type the data gives no stat line (issue 23: refused)
+            refused += 1
+            continue
         weapons = [{"name": name, "count": 6, "range": 24, "A": "1", "skill": 3, "S": 5,
                     "AP": -1, "D": d, "abilities": ab}
                    for name, d, ab in (("precise", "D3", ["Precision"]), ("plain", "1", []))]
@@ -164,6 +169,7 @@ def test_library_attached_units() -> None:
                                             "attacker": {"name": "a", "weapons": weapons},
                                             "target": target})
         assert _compared(scenario) >= 1
+    assert refused <= len(pairs) // 20  # the few units the data cannot field
 
 
 def test_an_operators_block_is_kept_up_as_its_rows_grow() -> None:
