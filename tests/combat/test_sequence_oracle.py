@@ -85,7 +85,7 @@ def _gaps(got: Distribution, want: dict[int, Fraction], key: str) -> list[str]:
 
 
 @pytest.mark.slow
-@settings(max_examples=30, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@settings(max_examples=12, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(sequences())
 def test_generated_sequences_agree_with_the_oracle(doc: dict[str, Any]) -> None:
     seq = Sequence.model_validate(doc)
