@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from fractions import Fraction
 from itertools import product
 from typing import Any
@@ -558,8 +558,8 @@ def test_two_lines_with_the_same_wound_totals_keep_their_own_saves() -> None:
 
     pa, pb = Fraction(5, 24), Fraction(5, 18)
     wiped = sum((Fraction(1) if sum(fails) >= 2 else Fraction(0))
-                * _product(p if f else 1 - p for f, p in zip(fails, (pa, pa, pb, pb),
-                                                             strict=True))
+                * math.prod(p if f else 1 - p for f, p in zip(fails, (pa, pa, pb, pb),
+                                                              strict=True))
                 for fails in product((0, 1), repeat=4))
     target = {"models": [{"count": 2, "T": 2, "Sv": 4, "W": 2}]}
     for lines in ([line("a", 0), line("b", -1)], [line("b", -1), line("a", 0)]):
@@ -570,9 +570,3 @@ def test_two_lines_with_the_same_wound_totals_keep_their_own_saves() -> None:
         assert fast.p_unit_destroyed == pytest.approx(float(wiped), abs=1e-12)
         assert general.p_unit_destroyed == pytest.approx(float(wiped), abs=1e-12)
 
-
-def _product(values: Iterable[Fraction]) -> Fraction:
-    out = Fraction(1)
-    for v in values:
-        out *= v
-    return out

@@ -233,21 +233,6 @@ def _row(line: WeaponLine, selected: bool, weapon: str | None = None) -> WeaponR
                      weapon=weapon)
 
 
-def _aim(lib: Library, target: str | None, rules: RulesVersion, phase: Phase) -> Any:
-    """What the default profiles are judged against: ``target`` (a preset or unit) fielded
-    by ``tactica.units`` as the calculator fields it; ``None`` without one."""
-    from ..units import UnitError, UnitRef, resolve_target
-    from ..units.resolve import aim_of
-
-    if not target:
-        return None
-    try:
-        found, _ = resolve_target(UnitRef(unit=target), lib, rules, phase)
-    except (UnitError, ValueError):
-        return None
-    return aim_of(found)
-
-
 def attacker_choice(lib: Library, sheet: Datasheet, models: int | None,
                     phase: Phase | None, target: str | None = None) -> AttackerChoice:
     """The unit as fielded by default (``tactica.units``: its loadout's weapon lines
@@ -256,6 +241,7 @@ def attacker_choice(lib: Library, sheet: Datasheet, models: int | None,
     ``phase``, or when the unit has no weapon for it, the phase it has weapons for."""
     from ..units import UnitError, UnitRef, resolve_attacker
     from ..units.loadout import sizes
+    from ..units.resolve import aim_for
 
     spans = sizes(sheet)
     n = spans[0][0] if models is None else models
@@ -271,8 +257,8 @@ def attacker_choice(lib: Library, sheet: Datasheet, models: int | None,
     used: Phase = order[0]
     for candidate in order:
         try:
-            attacker, _ = resolve_attacker(ref, lib, sheet.rules, candidate,
-                                           _aim(lib, target, sheet.rules, candidate))
+            aim = aim_for(UnitRef(unit=target), lib, sheet.rules, candidate) if target else None
+            attacker, _ = resolve_attacker(ref, lib, sheet.rules, candidate, aim)
         except UnitError as exc:
             notes.append(str(exc).removeprefix("attacker: "))
             continue
