@@ -151,10 +151,10 @@ def units(
     if faction is None:
         _out().print(units_table(load_library().datasheets(rules)))
         return
-    from .data import faction_datasheets
+    from ..lookup import find_units
 
     try:
-        _out().print(units_table(faction_datasheets(load_library(), faction, rules)))
+        _out().print(units_table(find_units(load_library(), faction=faction, rules=rules)))
     except UnknownNameError as exc:
         _unknown(exc)
 

@@ -26,12 +26,9 @@ from rich.text import Text
 
 from ..library import Library, configured_sources, load_library, use_sources
 from ..loaders.report import LoadReport
-from ..model.common import RulesVersion
-from ..model.datasheet import Datasheet
-from ..names import UnknownNameError, name_key, suggest
 from .errors import EXIT_BAD_INPUT
 
-__all__ = ["configure", "data_app", "faction_datasheets", "report", "report_table"]
+__all__ = ["configure", "data_app", "report", "report_table"]
 
 data_app = typer.Typer(
     name="data",
@@ -72,26 +69,6 @@ def configure(ctx: typer.Context, data: Sequence[Path] | None, dataset: bool,
     use_sources(tuple(data or ()), dataset=dataset, skip_bad=skip_bad)
     ctx.call_on_close(lambda: use_sources(previous[0], dataset=previous[1]))
 
-
-
-def faction_datasheets(
-    lib: Library, faction: str, rules: RulesVersion | None = None
-) -> tuple[Datasheet, ...]:
-    """The datasheets of one faction: the units a source files under it (a multi-source
-    library), else those with the faction keyword. ``UnknownNameError`` for a faction no
-    source knows."""
-    by_faction = getattr(lib, "faction_datasheets", None)
-    if callable(by_faction):
-        found = by_faction(faction, rules)
-        return tuple(d for d in found if isinstance(d, Datasheet))
-    key = name_key(faction)
-    sheets = tuple(
-        d for d in lib.datasheets(rules) if any(name_key(k) == key for k in d.faction_keywords)
-    )
-    if not sheets:
-        known = {k.title() for d in lib.datasheets() for k in d.faction_keywords}
-        raise UnknownNameError("faction", faction, suggest(faction, sorted(known)))
-    return sheets
 
 
 def report_table(reports: Sequence[LoadReport]) -> Table:
