@@ -43,19 +43,19 @@ class InputError(ValueError):
     """Input refused at the boundary (too deeply nested, text that is not plain)."""
 
 
-def check_depth(text: str | bytes, place: str = "document") -> None:
-    """Refuse ``text`` (JSON) whose arrays and objects nest deeper than ``MAX_DEPTH``,
+def check_depth(text: str | bytes, place: str = "document", limit: int = MAX_DEPTH) -> None:
+    """Refuse ``text`` (JSON) whose arrays and objects nest deeper than ``limit``,
     counting the brackets outside its strings (before decoding it)."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", "replace")
-    if text.count("[") + text.count("{") <= MAX_DEPTH:
+    if text.count("[") + text.count("{") <= limit:
         return  # cannot nest that deep (the common case: no scan)
     depth = 0
     for m in _BRACKETS.finditer(_STRING.sub("", text)):
         if m.group() in "[{":
             depth += 1
-            if depth > MAX_DEPTH:
-                raise InputError(f"{place}: nested deeper than {MAX_DEPTH} levels (JSON "
+            if depth > limit:
+                raise InputError(f"{place}: nested deeper than {limit} levels (JSON "
                                  "arrays and objects)")
         else:
             depth -= 1

@@ -14,8 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 from tactica.cli import commands
+from tactica.inputs import InputError, check_depth
 from tactica.loaders.bsdata import FolderRefusedError, load_bsdata, read_folder
-from tactica.loaders.bsdata_files import MAX_NESTING, nesting, read_file
+from tactica.loaders.bsdata_files import MAX_NESTING, read_file
 from tactica.loaders.errors import LoadError
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "bsdata"
@@ -102,13 +103,16 @@ def test_deep_nesting_is_a_load_error_not_a_recursion_error(tmp_path: Path,
 
 def test_nesting_is_counted_as_json_nests() -> None:
     # an independent count: the deepest run of unmatched brackets in the text
-    text = json.dumps({"a": [1, {"b": [[], {"c": 2}]}], "d": {}})
+    text = json.dumps({"a": [1, {"b": [[], {"c": 2}]}], "d": {}, "e": "[[[[[[["})
     depth = best = 0
-    for ch in text:
+    for ch in text.replace("[[[[[[[", ""):  # brackets inside a string do not nest
         depth += ch in "[{"
         depth -= ch in "]}"
         best = max(best, depth)
-    assert nesting(json.loads(text)) == best == 5
+    assert best == 5
+    check_depth(text, limit=best)
+    with pytest.raises(InputError):
+        check_depth(text, limit=best - 1)
 
 
 def test_a_file_read_twice_is_decoded_once_until_it_changes(tmp_path: Path) -> None:

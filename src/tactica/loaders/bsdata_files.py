@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from ..inputs import InputError, check_depth
 from .errors import LoadError
 
 __all__ = [
@@ -166,28 +167,6 @@ def check_shape(body: Raw, file: str, root: str) -> None:
 MAX_NESTING = 200
 
 
-def nesting(data: Any) -> int:
-    """How deep lists and objects nest in decoded JSON (a scalar is 0), found without
-    recursion.
-
-    >>> nesting({"a": [1, {"b": []}]}), nesting(3)
-    (4, 0)
-    """
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children: Iterable[Any] = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        deepest = max(deepest, depth)
-        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
-    return deepest
-
-
 def read_file(path: Path) -> BSFile:
     """Read one BattleScribe JSON file. Raises ``LoadError`` when it is not JSON, nests
     deeper than ``MAX_NESTING`` or has neither a ``gameSystem`` nor a ``catalogue``
@@ -203,14 +182,14 @@ def read_file(path: Path) -> BSFile:
 @functools.lru_cache(maxsize=32)
 def _read_file(path: Path, mtime_ns: int, size: int) -> BSFile:
     try:
-        data = json.loads(path.read_bytes())
-    except RecursionError:
+        raw = path.read_bytes()
+        check_depth(raw, path.name, limit=MAX_NESTING)
+        data = json.loads(raw)
+    except InputError:
         raise LoadError(str(path), None, path.name,
                         f"nested more than {MAX_NESTING} levels deep") from None
     except (OSError, ValueError) as exc:
         raise LoadError(str(path), None, path.name, f"not a readable JSON file ({exc})") from None
-    if nesting(data) > MAX_NESTING:
-        raise LoadError(str(path), None, path.name, f"nested more than {MAX_NESTING} levels deep")
     kind: Literal["gameSystem", "catalogue"]
     if isinstance(data, dict) and isinstance(data.get("gameSystem"), dict):
         kind, body = "gameSystem", data["gameSystem"]
