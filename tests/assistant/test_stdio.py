@@ -47,7 +47,7 @@ def test_tactica_mcp_over_stdio() -> None:
         ("lookup_unit", {"name": "Primsu"}),
         ("lookup_rule", {"name": "Cult Demagogue"})])
     assert tools == ["simulate_combat", "calculate", "lookup_unit", "lookup_rule",
-                     "list_units", "validate_list"]
+                     "list_units", "validate_list", "matchup", "plan"]
     got = answer(simulated)
     want = tactica.calculate(got["document"], load_library(dataset=False))
     assert abs(got["headline"]["expected_models_destroyed"] - want.models_destroyed.mean) \

@@ -52,7 +52,7 @@ def test_the_tools_are_listed_read_only_with_the_models_schemas(server: Server[A
 
     listed = {t.name: t for t in anyio.run(tools)}
     assert set(listed) == {"simulate_combat", "calculate", "lookup_unit", "lookup_rule",
-                           "list_units", "validate_list"}
+                           "list_units", "validate_list", "matchup", "plan"}
     for tool in listed.values():
         assert tool.annotations is not None and tool.annotations.read_only_hint
         assert tool.description and "Read-only" in tool.description

@@ -27,12 +27,15 @@ from ..model.common import RulesVersion
 from ..units.scenario import ScenarioDocument, UnitRef
 
 __all__ = [
+    "MAX_ARMY_UNITS",
     "MAX_LIST_BYTES",
     "MAX_TRIALS",
     "CalculateArgs",
     "ListUnitsArgs",
     "LookupRuleArgs",
     "LookupUnitArgs",
+    "MatchupArgs",
+    "PlanArgs",
     "SimulateArgs",
     "ValidateListArgs",
     "calculate_schema",
@@ -192,3 +195,57 @@ class ValidateListArgs(_Args):
                                description="gw-text, newrecruit-json, newrecruit-text, wtc, "
                                "listforge-text, listforge-json, rosterizer, tactica-json; "
                                "detected when omitted")
+
+
+#: Units an army may field in ``matchup`` and ``plan`` (a 3,000-point list has about 30).
+MAX_ARMY_UNITS = 40
+
+_ARMY = ("a list's text in any format validate_list reads, or unit names separated by "
+         "commas, each NAME[:MODELS][+LEADER]: \"Intercessor Squad:10+Lieutenant, "
+         "Hellblaster Squad:5\" (not a file name)")
+_UNIT_NAME = Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class _ArmyArgs(_Args):
+    """Two armies and the table situation (``tactica.plan.Conditions``)."""
+
+    mine: str = Field(min_length=1, max_length=MAX_LIST_BYTES,
+                      description="my army: " + _ARMY)
+    enemy: str = Field(min_length=1, max_length=MAX_LIST_BYTES,
+                       description="the enemy army, the same way")
+    stationary: bool = Field(default=False, description="the shooters remained "
+                             "stationary (Heavy)")
+    half_range: bool = Field(default=False, description="targets within half range "
+                             "(Rapid Fire, Melta)")
+    cover: bool = Field(default=False, description="targets have the Benefit of Cover")
+    stratagems: dict[_UNIT_NAME, tuple[_UNIT_NAME, ...]] = Field(
+        default_factory=dict, max_length=MAX_ARMY_UNITS,
+        description="rules for one unit's attacks: {\"UNIT\": [\"STRATAGEM\", ...]} "
+        "(applied where their conditions hold)")
+    rules: RulesVersion = Field(default="11th", description="rules edition for unit names "
+                                "(a list states its own)")
+
+
+class MatchupArgs(_ArmyArgs):
+    phases: tuple[Literal["shooting", "fight"], ...] = Field(
+        default=("shooting", "fight"), min_length=1, max_length=2,
+        description="the phases of the matrix")
+    sides: Literal["mine", "enemy", "both"] = Field(
+        default="both", description="whose attacks: my units at the enemy's, theirs at "
+        "mine, or both")
+    charge: float | None = Field(default=None, ge=0, le=48, description="fights happen "
+                                 "after a charge of this many inches (the fight's values "
+                                 "weighed by the chance it reaches)")
+
+
+class PlanArgs(_ArmyArgs):
+    forbid: tuple[tuple[_UNIT_NAME, _UNIT_NAME], ...] = Field(
+        default=(), max_length=MAX_ARMY_UNITS ** 2,
+        description="[MY UNIT, ENEMY UNIT] pairs that cannot shoot (out of range, not "
+        "visible, engaged)")
+    destroy: tuple[_UNIT_NAME, ...] = Field(
+        default=(), max_length=MAX_ARMY_UNITS, description="enemy units to destroy: the "
+        "plan maximises the chance to destroy them (summed), then the points")
+    objective: Literal["points", "threat"] = Field(
+        default="points", description="points: expected points destroyed; threat: the "
+        "enemy's expected points destroyed next turn, removed")

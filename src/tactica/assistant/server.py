@@ -55,7 +55,8 @@ STARTUP_TIMEOUT = 120.0
 INSTRUCTIONS = (
     "tactica: Warhammer 40,000 rules engine. Exact combat odds (simulate_combat for units "
     "by name, calculate for scenario and turn documents), datasheets and rules by name "
-    "(lookup_unit, lookup_rule, list_units) and army-list checking (validate_list). "
+    "(lookup_unit, lookup_rule, list_units), army-list checking (validate_list) and army "
+    "against army (matchup: every unit against every unit; plan: who shoots whom). "
     "Every tool is read-only. Always tell the user what a result lists under "
     "'not_calculated': the figures leave those rules out.")
 
@@ -67,6 +68,10 @@ class Limits:
     timeout: float = 5.0
     workers: int = 2
     wait: float = 2.0
+    #: ``matchup`` and ``plan``: every unit of one army against every unit of the other
+    #: (a 1,000-cell matrix of two 2,000-point lists takes 1-2 s, a plan 2-5 s, on one
+    #: core)
+    army_timeout: float = 60.0
 
 
 @dataclass
@@ -192,7 +197,7 @@ class _Calls:
         if not await self._slot():
             return refusal("every calculator is busy; try again in a moment")
         job = _Job(spec, args, library, self.slots)
-        timeout = self.limits.timeout
+        timeout = self.limits.army_timeout if spec.armies else self.limits.timeout
         try:
             with anyio.move_on_after(timeout) as running:
                 document = await anyio.to_thread.run_sync(job.run, abandon_on_cancel=True)
@@ -206,6 +211,8 @@ class _Calls:
                            f"{one_line(exc)}); this is a bug in tactica")
         if running.cancelled_caught or document is None:
             job.abandon()
+            if spec.armies:
+                return refusal(f"no answer within {timeout:g} s; name fewer units")
             return refusal(f"no answer within {timeout:g} s; for a calculation, use "
                            "method monte-carlo (with fewer trials)")
         result = _text(json.dumps(document, ensure_ascii=False))

@@ -11,6 +11,8 @@ lookup_unit        ``Library.datasheet``
 lookup_rule        ``tactica.lookup.rule_entries``
 list_units         ``tactica.lookup.find_units``
 validate_list      ``tactica.army.parse_roster`` then ``tactica.army.validate``
+matchup            ``tactica.plan.read_side`` (each army) then ``tactica.plan.matchup_sides``
+plan               ``tactica.plan.read_side`` (each army) then ``tactica.plan.solve``
 =================  ========================================================================
 
 A handler raises the core's own errors (``ValueError``, ``LookupError``); the server turns
@@ -21,17 +23,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from ..errors import one_line
 from ..library import Library
 from .arguments import (
+    MAX_ARMY_UNITS,
     MAX_TRIALS,
     CalculateArgs,
     ListUnitsArgs,
     LookupRuleArgs,
     LookupUnitArgs,
+    MatchupArgs,
+    PlanArgs,
     SimulateArgs,
     ValidateListArgs,
     calculate_schema,
@@ -57,6 +63,8 @@ class ToolSpec:
     arguments: type[BaseModel]
     run: Callable[[Any, Library], Document]
     schema: Callable[[], dict[str, Any]] | None = None
+    #: army against army: bounded by ``Limits.army_timeout``, not ``Limits.timeout``
+    armies: bool = False
 
     def describe(self) -> str:
         """The description, the standard targets' names filled in (``PRESETS``)."""
@@ -210,6 +218,55 @@ def validate_list(args: ValidateListArgs, library: Library) -> Document:
         "detachment_budget": checked.detachment_budget, "notes": list(roster.notes)}
 
 
+# --- army against army ----------------------------------------------------------------------
+
+
+def _sides(args: MatchupArgs | PlanArgs, library: Library) -> tuple[Any, Any, Any]:
+    """Both armies read from their text (never from a file of the server's) and the
+    conditions, each army of at most ``MAX_ARMY_UNITS`` units."""
+    from ..plan import Conditions, SideError, read_side
+
+    sides = []
+    for field, label in (("mine", "my list"), ("enemy", "enemy list")):
+        side = read_side(getattr(args, field), library, name=label, rules=args.rules,
+                         files=False)
+        if len(side.units) > MAX_ARMY_UNITS:
+            raise SideError(f"{field}: {len(side.units)} units; at most {MAX_ARMY_UNITS} "
+                            "per army")
+        sides.append(side)
+    conditions = Conditions(charge=getattr(args, "charge", None),
+                            stationary=args.stationary, half_range=args.half_range,
+                            cover=args.cover, stratagems=dict(args.stratagems))
+    try:  # the core checks them too; here the refusal names the argument
+        units = sides[0].units if isinstance(args, PlanArgs) else \
+            (*sides[0].units, *sides[1].units)
+        conditions.check(units, sides[0].rules)
+    except LookupError as exc:
+        raise SideError(f"stratagems: {one_line(exc)}") from None
+    return sides[0], sides[1], conditions
+
+
+def matchup(args: MatchupArgs, library: Library) -> Document:
+    """The matchup matrix, as ``tactica matchup --json`` prints it."""
+    from ..plan import matchup_sides
+
+    mine, enemy, conditions = _sides(args, library)
+    sides: tuple[Literal["mine", "enemy"], ...] = \
+        ("mine", "enemy") if args.sides == "both" else (args.sides,)
+    m = matchup_sides(mine, enemy, phases=args.phases, sides=sides, conditions=conditions)
+    return m.to_json()
+
+
+def plan(args: PlanArgs, library: Library) -> Document:
+    """The shooting plan, as ``tactica plan --json`` prints it."""
+    from ..plan import solve
+
+    mine, enemy, conditions = _sides(args, library)
+    p = solve(mine, enemy, conditions, forbidden=args.forbid, destroy=args.destroy,
+              objective=args.objective)
+    return p.to_json()
+
+
 # --- the registry --------------------------------------------------------------------------
 
 TOOLS: tuple[ToolSpec, ...] = (
@@ -270,4 +327,31 @@ TOOLS: tuple[ToolSpec, ...] = (
         "and the rule cited. A line that cannot be read is refused naming the line. "
         + _READ_ONLY,
         ValidateListArgs, validate_list),
+    ToolSpec(
+        "matchup", "Matchup matrix of two armies",
+        "Every unit of my army against every unit of the enemy's, and theirs against "
+        "mine, in the shooting phase and in the fight after a charge, computed exactly. "
+        "Each army is a list's text (the formats validate_list reads; it must validate) "
+        "or unit names (\"Intercessor Squad:10+Lieutenant, Hellblaster Squad:5\"). "
+        "Returns both sides' units (label, points, models) and one cell per attacker, "
+        "target and phase: expected models destroyed, P(unit destroyed), expected "
+        "damage, expected points destroyed and per 100 points of the attacker, the "
+        "rules applied, and 'notes' (rules the cell leaves out or assumes: report them); "
+        "a unit that cannot attack in a phase has cells with status and reason instead "
+        "of numbers. Army rules, detachment rules and enhancements of a list apply where "
+        "their conditions hold. At most 40 units an army. " + _READ_ONLY,
+        MatchupArgs, matchup, armies=True),
+    ToolSpec(
+        "plan", "Shooting plan",
+        "Assign each of my shooting units to one enemy unit to destroy the most expected "
+        "points (or, with 'destroy', the best chance to destroy the named units; or, "
+        "with objective 'threat', the enemy's expected damage next turn removed), "
+        "several units at one target evaluated exactly in firing order (overkill "
+        "counted). Armies as in matchup. Returns the plan (each target, the units "
+        "firing at it in order, expected points and models destroyed, P(destroyed)) "
+        "beside the naive plan (each unit at its own best target), how it was found "
+        "('optimal' when every assignment was tried; otherwise the bound and gap of an "
+        "integer programme and local search), the units that do not shoot and why, and "
+        "notes. " + _READ_ONLY,
+        PlanArgs, plan, armies=True),
 )

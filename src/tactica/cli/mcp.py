@@ -23,7 +23,8 @@ def mcp(
         min=1, max=16, help="tool calls computed at once")] = 2,
 ) -> None:
     """Serve tactica's tools to an AI assistant (Model Context Protocol): simulate_combat,
-    calculate, lookup_unit, lookup_rule, list_units, validate_list. Read-only."""
+    calculate, lookup_unit, lookup_rule, list_units, validate_list, matchup, plan.
+    Read-only."""
     from ..assistant import Limits, run_http, run_stdio
 
     limits = Limits(timeout=timeout, workers=workers)

@@ -174,13 +174,16 @@ def _check(roster: Roster, text: str, where: str, lib: Library) -> None:
 
 
 def read_side(source: str | Path, lib: Library | None = None, *, name: str | None = None,
-              rules: RulesVersion = "11th", check: bool = True) -> Side:
+              rules: RulesVersion = "11th", check: bool = True, files: bool = True) -> Side:
     """A side from a list file (a ``Path``, or a string naming a file that exists), a
     list's text, or unit names (``"Intercessor Squad:10+Lieutenant, Hellblaster Squad"``).
-    ``rules`` is for unit names (a list states its own). Raises ``SideError``."""
+    ``rules`` is for unit names (a list states its own). With ``files=False`` a string is
+    never read as a file's name (a door whose text comes from afar: the web, an
+    assistant). Raises ``SideError``."""
     lib = lib or load_library()
     path = Path(source) if isinstance(source, Path) else None
-    if path is None and isinstance(source, str) and not _is_list(source) and len(source) < 4096:
+    if path is None and files and isinstance(source, str) and not _is_list(source) \
+            and len(source) < 4096:
         candidate = Path(source)
         path = candidate if candidate.is_file() else None
     where = str(path) if path is not None else (name or "list")
@@ -194,6 +197,9 @@ def read_side(source: str | Path, lib: Library | None = None, *, name: str | Non
     named = path is None and not _is_list(text)
     if named:
         if text.strip().lower().endswith((".txt", ".json", ".ros", ".rosz")) or "/" in text:
+            if not files:
+                raise SideError(f"{where}: {text.strip()[:80]!r} reads as a file name; give "
+                                "the list's text, or unit names separated by commas")
             raise SideError(f"{text.strip()}: no such file (or write unit names separated "
                             "by commas)")
         roster = _names_roster(text, lib, rules)

@@ -138,8 +138,8 @@ def _grids(m: Matchup, value: str) -> list[dict[str, Any]]:
 
 
 def _compute(form: Form, lib: Library) -> tuple[Matchup, Plan]:
-    mine = read_side(form.mine, lib, name="my list")
-    enemy = read_side(form.enemy, lib, name="enemy list")
+    mine = read_side(form.mine, lib, name="my list", files=False)
+    enemy = read_side(form.enemy, lib, name="enemy list", files=False)
     conditions = Conditions(charge=form.charge)
     return matchup_sides(mine, enemy, conditions=conditions), solve(mine, enemy, conditions)
 
