@@ -334,6 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     cpu: list[float] = []
     failures: list[dict[str, Any]] = []
     signal.signal(signal.SIGALRM, _alarm)
+    progress = None if args.out is None else args.out.with_suffix(f".{args.kind}.progress")
 
     @seed(chosen)
     @settings(max_examples=args.n, deadline=None, database=None, phases=[Phase.generate],
@@ -352,6 +353,8 @@ def main(argv: list[str] | None = None) -> int:
             signal.setitimer(signal.ITIMER_REAL, 0)
         cpu.append(time.process_time() - t0)
         counts[outcome] += 1
+        if progress is not None and len(cpu) % 100 == 0:
+            progress.write_text(f"{args.kind}: {len(cpu)} inputs, {dict(counts)}\n")
         if outcome not in ("answered", "refused"):
             failures.append({"kind": args.kind, "outcome": outcome,
                              "input": ascii(value)[:2000]})

@@ -115,7 +115,7 @@ def test_a_bug_is_a_tool_error_and_the_server_lives_on(monkeypatch: pytest.Monke
 
     patched = tuple(t if t.name != "lookup_unit" else type(t)(
         t.name, t.title, t.description, t.arguments, broken) for t in tools.TOOLS)
-    monkeypatch.setattr("tactica.assistant.server.TOOLS", patched)
+    monkeypatch.setattr("tactica.assistant.tools.TOOLS", patched)
     server = create_server()
     failed, after = call_many(server, [("lookup_unit", {"name": "Primus"}),
                                        ("calculate", {"document": BOLTERS})])

@@ -7,15 +7,25 @@ each tool parses its arguments, calls one function of the core and formats its a
 (``tools``); the server bounds every call in size and time (``server``).
 
 >>> from tactica.assistant import TOOLS
->>> [t.name for t in TOOLS]
+>>> [t.name for t in TOOLS]  # doctest: +NORMALIZE_WHITESPACE
 ['simulate_combat', 'calculate', 'lookup_unit', 'lookup_rule', 'list_units', 'validate_list',
  'matchup', 'plan']
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from .server import Limits, create_server
-from .tools import TOOLS
 from .transport import run_http, run_stdio
 
 __all__ = ["TOOLS", "Limits", "create_server", "run_http", "run_stdio"]
+
+
+def __getattr__(name: str) -> Any:
+    """``TOOLS``, imported on first use: the server starts without tactica's side."""
+    if name == "TOOLS":
+        from .tools import TOOLS
+
+        return TOOLS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

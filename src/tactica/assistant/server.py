@@ -23,8 +23,11 @@ Every call is bounded:
 
 The library and every faction's rules are loaded once, on a thread (``warm_up``) started
 by the first ``tools/list`` or ``tools/call``, not before: the server answers
-``initialize`` with nothing but its imports done, and loading does not compete with that
-answer. A call made while the library loads waits for it (up to ``STARTUP_TIMEOUT``).
+``initialize`` with nothing but the SDK imported, and loading does not compete with that
+answer. tactica's own side (the tools, their argument models and schemas, the engine) is
+imported on a worker thread at the first ``tools/list`` or ``tools/call`` too
+(``_Calls.catalogue``): importing it costs about as much CPU as the SDK's own start. A
+call made while the library loads waits for it (up to ``STARTUP_TIMEOUT``).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ import contextlib
 import json
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.to_thread
@@ -42,8 +45,10 @@ from mcp.server.lowlevel import Server
 from pydantic import ValidationError
 
 from ..errors import one_line
-from ..library import Library, load_library
-from .tools import TOOLS, ToolSpec
+
+if TYPE_CHECKING:
+    from ..library import Library
+    from .tools import ToolSpec
 
 __all__ = ["MAX_ARGUMENT_BYTES", "STARTUP_TIMEOUT", "Limits", "create_server", "warm_up"]
 
@@ -109,6 +114,7 @@ def warm_up() -> Library:
     index of every datasheet's abilities, which rule look-ups read, is built after it,
     while calls are served.)"""
     from ..effects import dataset_effects
+    from ..library import load_library
 
     library = load_library()
     dataset_effects()
@@ -153,9 +159,23 @@ class _Calls:
     def __init__(self, limits: Limits, warm: _Warm) -> None:
         self.limits = limits
         self.warm = warm
-        self.specs = {s.name: s for s in TOOLS}
-        self.tools = [_tool(s) for s in TOOLS]
         self.slots = threading.BoundedSemaphore(limits.workers)
+        self._lock = threading.Lock()
+        self._catalogue: tuple[dict[str, ToolSpec], list[types.Tool]] | None = None
+
+    def catalogue(self) -> tuple[dict[str, ToolSpec], list[types.Tool]]:
+        """The tools by name and as listed, built once (on a worker thread: it imports
+        tactica's side, module text)."""
+        with self._lock:
+            if self._catalogue is None:
+                from .tools import TOOLS
+
+                self._catalogue = ({s.name: s for s in TOOLS}, [_tool(s) for s in TOOLS])
+            return self._catalogue
+
+    async def listing(self) -> list[types.Tool]:
+        self.warm.start()
+        return (await anyio.to_thread.run_sync(self.catalogue))[1]
 
     async def library(self) -> Library | types.CallToolResult:
         self.warm.start()
@@ -169,9 +189,11 @@ class _Calls:
         return self.warm.library
 
     async def call(self, name: str, arguments: dict[str, Any] | None) -> types.CallToolResult:
-        spec = self.specs.get(name)
+        self.warm.start()
+        specs = (await anyio.to_thread.run_sync(self.catalogue))[0]
+        spec = specs.get(name)
         if spec is None:
-            return refusal(f"no tool named {name!r}; tools: {', '.join(self.specs)}")
+            return refusal(f"no tool named {name!r}; tools: {', '.join(specs)}")
         arguments = arguments or {}
         size = len(json.dumps(arguments, ensure_ascii=False).encode())
         if size > MAX_ARGUMENT_BYTES:
@@ -255,8 +277,7 @@ def create_server(limits: Limits | None = None) -> Server[Any]:
     calls = _Calls(limits or Limits(), _Warm())
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-        calls.warm.start()
-        return types.ListToolsResult(tools=calls.tools)
+        return types.ListToolsResult(tools=await calls.listing())
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams
                         ) -> types.CallToolResult:
