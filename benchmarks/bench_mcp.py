@@ -94,6 +94,7 @@ def starts(runs: int) -> dict[str, tuple[float, float]]:
                 "`python -m tactica.assistant`": [sys.executable, "-m",
                                                    "tactica.assistant"]}
     imports = {"Python itself (`python -c pass`)": "pass",
+               "the SDK's protocol types alone (`import mcp.types`)": "import mcp.types",
                "the SDK's import alone (`import mcp.server.lowlevel, mcp.server.stdio`)":
                "import mcp.server.lowlevel, mcp.server.stdio"}
     times: dict[str, list[tuple[float, float]]] = {k: [] for k in (*commands, *imports)}

@@ -10,6 +10,7 @@ Other commands register on ``app`` from ``tactica.cli`` (e.g. ``app.command("cal
 from __future__ import annotations
 
 import json
+import sys
 from enum import StrEnum
 from importlib import metadata
 from pathlib import Path
@@ -133,6 +134,10 @@ def _root(
     ] = False,
 ) -> None:
     """Warhammer 40,000 rules engine: datasheets as data and exact combat odds."""
+    if not data and dataset and not skip_bad and "tactica.library" not in sys.modules:
+        # the default sources, which a library not yet imported has: nothing to set, and
+        # a command that needs no library (``tactica mcp``) starts without importing it
+        return
     from .data import configure  # issue 6: sources for this command
 
     configure(ctx, data, dataset, skip_bad)
