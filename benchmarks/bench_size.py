@@ -157,13 +157,13 @@ class _Probe:
         self.methods: set[str] = set()
 
     def __enter__(self) -> _Probe:
-        self._ts, self._cc = exact._target_states, exact.chain_cost
+        self._ts, self._cc = exact._target_states, size.chain_cost
         exact._target_states = self._time(self._ts)  # type: ignore[assignment]
-        exact.chain_cost = self._cost  # type: ignore[assignment]
+        size.chain_cost = self._cost  # type: ignore[assignment]
         return self
 
     def __exit__(self, *exc: object) -> None:
-        exact._target_states, exact.chain_cost = self._ts, self._cc  # type: ignore[assignment]
+        exact._target_states, size.chain_cost = self._ts, self._cc  # type: ignore[assignment]
 
     def _time(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         def timed(*args: Any, **kwargs: Any) -> Any:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -66,6 +67,15 @@ OVERSIZE: dict[str, tuple[dict[str, Any], str]] = {
                         r"attacker\.weapons.*w: .*attack dice"),
     "pooled saves on a big target": (_doc("11th", [_STRESS], _SAVE_GROUPS),
                                      r"attacker\.weapons.*target states x .* unsaved"),
+    # one line of 10 x 2D6+6 attacks into 481 states (20 x W24): the states after each of
+    # the 144 normal packets, 481 x 279 numbers each, too many to stack, are streamed
+    # (``chain.after_normal``, memory-bound); priced as the stacked product, the model
+    # predicted 1.3 s of what took 4.4 s of CPU
+    "streamed criticals": (_doc("11th", [{
+        "name": "g", "count": 10, "A": "2D6+6", "skill": 3, "S": 14, "AP": -3, "D": "10D3",
+        "abilities": ["Devastating Wounds", "Sustained Hits 2", "Twin-linked"]}],
+        [{"name": "m", "count": 20, "T": 5, "Sv": 3, "W": 24, "invuln": 2, "fnp": 6}]),
+        r"attacker\.weapons.*481 target states x 279 unsaved"),
     "Precision into a led unit": (_doc("11th", [
         {**_STRESS, "A": "2", "abilities": [*_STRESS["abilities"], "Precision"]},
         _gun("bolt", 40, "1")],
@@ -275,3 +285,24 @@ def test_generated_precision_scenarios_at_the_time_limit_are_computed(
     (whose chain's time is checked while and after the states are explored only)."""
     if any("Precision" in w["abilities"] for w in data["attacker"]["weapons"]):
         _at_and_below_the_limit(data)
+
+
+def test_streamed_criticals_cost_at_least_a_pass_over_the_states_each() -> None:
+    """Past ``chain.STACK_LIMIT`` numbers the states after each normal packet are streamed:
+    each (n, m) cell of the line's pmf is one pass ``r[m] += p * x`` over the states x
+    unsaved array, which reads and writes its 8-byte numbers: at least 1 ns each on any
+    machine's memory (16 GB/s), whatever the dense multiply-add rate. The prediction
+    covers that floor past the limit, and does not fall as it is crossed."""
+    from tactica.combat.exact.chain import STACK_LIMIT
+
+    rows, cols, states = 144, 68, 481
+    nm = np.full((rows, cols), 1.0 / (rows * cols))
+    at_limit = STACK_LIMIT // (rows * states)  # the widest unsaved axis still stacked
+    mortal = Packet(save=(0.0,), damage=(0.0, 1.0), fnp=None, precision=False, mortal=True)
+
+    def seconds(unsaved: int) -> float:
+        return size.chain_cost([[nm]], states, unsaved, [0], [mortal], True).seconds
+
+    streamed = at_limit + 1
+    assert seconds(streamed) >= rows * cols * states * streamed * 1e-9
+    assert seconds(streamed) >= seconds(at_limit)

@@ -84,6 +84,8 @@ class _Warm:
     """The library, loaded once on a thread of its own (module text)."""
 
     done: threading.Event = field(default_factory=threading.Event)
+    #: the index of every datasheet's abilities built (after ``done``)
+    indexed: threading.Event = field(default_factory=threading.Event)
     library: Library | None = None
     error: str | None = None
     started: bool = False
@@ -103,9 +105,12 @@ class _Warm:
             self.error = f"the unit library could not be loaded: {one_line(exc)}"
         finally:
             self.done.set()
-        if self.library is not None:  # then, calls being served, the index of abilities
-            with contextlib.suppress(LookupError):
-                self.library.find_rules("Deep Strike")
+        try:
+            if self.library is not None:  # then, calls being served, the abilities' index
+                with contextlib.suppress(LookupError):
+                    self.library.find_rules("Deep Strike")
+        finally:
+            self.indexed.set()
 
 
 def warm_up() -> Library:
@@ -205,6 +210,9 @@ class _Calls:
         library = await self.library()
         if isinstance(library, types.CallToolResult):
             return library
+        if spec.indexed and not self.warm.indexed.is_set():  # a rule look-up waits for it
+            await anyio.to_thread.run_sync(self.warm.indexed.wait, STARTUP_TIMEOUT,
+                                           abandon_on_cancel=True)
         return await self._run(spec, args, library)
 
     async def _slot(self) -> bool:
@@ -233,10 +241,7 @@ class _Calls:
                            f"{one_line(exc)}); this is a bug in tactica")
         if running.cancelled_caught or document is None:
             job.abandon()
-            if spec.armies:
-                return refusal(f"no answer within {timeout:g} s; name fewer units")
-            return refusal(f"no answer within {timeout:g} s; for a calculation, use "
-                           "method monte-carlo (with fewer trials)")
+            return refusal(f"no answer within {timeout:g} s; {spec.late}")
         result = _text(json.dumps(document, ensure_ascii=False))
         return result.model_copy(update={"structured_content": document})
 

@@ -65,6 +65,11 @@ class ToolSpec:
     schema: Callable[[], dict[str, Any]] | None = None
     #: army against army: bounded by ``Limits.army_timeout``, not ``Limits.timeout``
     armies: bool = False
+    #: what a call past its time bound is told to do
+    late: str = "try again in a moment"
+    #: reads the index of every datasheet's abilities (built once, after the library):
+    #: the first call waits for it rather than racing its time bound
+    indexed: bool = False
 
     def describe(self) -> str:
         """The description, the standard targets' names filled in (``PRESETS``)."""
@@ -269,6 +274,8 @@ def plan(args: PlanArgs, library: Library) -> Document:
 
 # --- the registry --------------------------------------------------------------------------
 
+_LATE_CALCULATION = "use method monte-carlo (with fewer trials)"
+
 TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "simulate_combat", "Simulate one unit attacking another",
@@ -284,7 +291,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "the units as fielded, and the scenario document it computed (reusable with "
         "'calculate'); with full_result the whole result document. A problem too large "
         "to compute exactly is refused with 'use method monte-carlo'. " + _READ_ONLY,
-        SimulateArgs, simulate_combat),
+        SimulateArgs, simulate_combat, late=_LATE_CALCULATION),
     ToolSpec(
         "calculate", "Calculate a scenario or a turn",
         "Compute a tactica scenario document (attacker weapon lines or a library unit, "
@@ -296,7 +303,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "(the rules in play that the numbers leave out: always report them). Exact "
         "unless method is monte-carlo. Too large for exact: refused with 'use method "
         "monte-carlo'. " + _READ_ONLY,
-        CalculateArgs, calculate, calculate_schema),
+        CalculateArgs, calculate, calculate_schema, late=_LATE_CALCULATION),
     ToolSpec(
         "lookup_unit", "Look up a datasheet",
         "A unit's datasheet from the library: profiles (M, T, Sv, W, Ld, OC, invulnerable "
@@ -310,7 +317,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "datasheet ability with this name: its text, CP cost, phases, points, detachment "
         "or faction, and 'calculator': whether tactica's calculator models it (and what "
         "it does in the numbers) or why not. " + _READ_ONLY,
-        LookupRuleArgs, lookup_rule),
+        LookupRuleArgs, lookup_rule, indexed=True),
     ToolSpec(
         "list_units", "List units",
         "The library's units, optionally one faction's and only those with a keyword "
@@ -340,7 +347,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "a unit that cannot attack in a phase has cells with status and reason instead "
         "of numbers. Army rules, detachment rules and enhancements of a list apply where "
         "their conditions hold. At most 40 units an army. " + _READ_ONLY,
-        MatchupArgs, matchup, armies=True),
+        MatchupArgs, matchup, armies=True, late="name fewer units"),
     ToolSpec(
         "plan", "Shooting plan",
         "Assign each of my shooting units to one enemy unit to destroy the most expected "
@@ -353,5 +360,5 @@ TOOLS: tuple[ToolSpec, ...] = (
         "('optimal' when every assignment was tried; otherwise the bound and gap of an "
         "integer programme and local search), the units that do not shoot and why, and "
         "notes. " + _READ_ONLY,
-        PlanArgs, plan, armies=True),
+        PlanArgs, plan, armies=True, late="name fewer units"),
 )

@@ -21,13 +21,15 @@ def mcp(
         min=0.5, max=60, help="seconds a tool call may run")] = 5.0,
     workers: Annotated[int, typer.Option(
         min=1, max=16, help="tool calls computed at once")] = 2,
+    army_timeout: Annotated[float, typer.Option(
+        min=1, max=600, help="seconds a matchup or plan call may run")] = 60.0,
 ) -> None:
     """Serve tactica's tools to an AI assistant (Model Context Protocol): simulate_combat,
     calculate, lookup_unit, lookup_rule, list_units, validate_list, matchup, plan.
     Read-only."""
     from ..assistant import Limits, run_http, run_stdio
 
-    limits = Limits(timeout=timeout, workers=workers)
+    limits = Limits(timeout=timeout, workers=workers, army_timeout=army_timeout)
     if http:
         typer.echo(f"tactica MCP server: http://{host}:{port}/mcp; Ctrl+C stops it",
                    err=True)

@@ -43,6 +43,7 @@ from .allocation import Operator, Packet, StateSpace, TooLargeError
 from .profile import RerollPolicy, ResolvedWeapon, save_probability
 
 __all__ = [
+    "STACK_LIMIT",
     "LineOps",
     "PooledSaves",
     "SaveClass",
@@ -60,7 +61,7 @@ __all__ = [
 ]
 
 #: Stack the per-packet states in one array when it has at most this many numbers.
-_STACK_LIMIT = 8_000_000
+STACK_LIMIT = 8_000_000
 #: A weapon line's counts (n wounds to save, m Devastating Wounds criticals) whose whole
 #: tail beyond them has at most this much probability are not carried through the chain.
 NEGLIGIBLE_TAIL = 1e-15
@@ -255,7 +256,7 @@ def after_normal(op: Operator, nm: FloatArray, x: FloatArray,
     wmax = nm.shape[0] - 1
     nz = np.flatnonzero(x.any(axis=0))
     u0 = int(nz[-1]) + 1 if len(nz) else 1  # unsaved columns in use so far
-    if stack and (wmax + 1) * x.size <= _STACK_LIMIT:
+    if stack and (wmax + 1) * x.size <= STACK_LIMIT:
         seq = np.zeros((wmax + 1, *x.shape))
         seq[0] = x
         for n in range(wmax):
