@@ -53,6 +53,9 @@ def check_readable(path: str | Path) -> Path:
         raise UnreadableFileError(f"{p}: cannot be read (permission denied)") from None
     except OSError as exc:
         raise UnreadableFileError(f"{p}: cannot be read ({exc.strerror or exc})") from None
+    except ValueError:  # a lone surrogate or a NUL: no file can have this name
+        raise UnreadableFileError(f"{str(p)!a}: not a file name (a character no file "
+                                  "name can hold)") from None
     if p.is_dir():
         raise UnreadableFileError(f"{p}: is a folder, not a file (give the file inside it)")
     if st.st_size > MAX_BYTES:

@@ -61,3 +61,13 @@ def test_the_command_line_refuses_a_missing_file_in_one_line(tmp_path: Path,
     lines = run.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {args[-1]}: ")
     assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("name", ["army\ud800.txt", "army\x00.txt"])
+def test_a_name_no_file_can_have_is_refused_in_the_players_words(name: str) -> None:
+    # the property suite's command-line kind: a lone surrogate made stat() raise
+    # "'utf-8' codec can't encode character '\ud800'"; a NUL, "embedded null byte"
+    with pytest.raises(UnreadableFileError) as info:
+        read_text_file(name)
+    assert "not a file name" in str(info.value) and "codec" not in str(info.value)
+    str(info.value).encode("utf-8")  # printable
