@@ -29,18 +29,20 @@ from __future__ import annotations
 
 import functools
 import json
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from ..combat.contract.scenario import Effect, Scenario
-from ..model.datasheet import Ability
+from ..model.datasheet import Ability, Datasheet
 from .compiled import Compiled, Part
 from .compiler import compile_effect
 from .dsl_conditions import Owner
 from .record_apply import _no_weapon, _scoped, note_gaps
 
-__all__ = ["AURA", "Coverage", "UnitAbility", "Verdict", "evaluate", "unapplied_reason",
-           "unit_ability"]
+__all__ = ["AURA", "Coverage", "UnitAbility", "Verdict", "coverage", "evaluate",
+           "unapplied_reason", "unit_ability"]
 
 Coverage = Literal["applied", "partly", "listed", "non-combat"]
 #: The compiler's assumption for an aura node: the bearer's own unit is within range.
@@ -227,3 +229,47 @@ def unapplied_reason(ua: UnitAbility, whose: Owner) -> str:
     if whose == "target":
         return "it concerns the unit's own attacks"
     return "it protects the unit when it is attacked"
+
+
+def _reason_head(reason: str) -> str:
+    """A listed ability's reason, without its particulars ("needs ...", "not modelled")."""
+    head = reason.split(" (")[0].split(";")[0]
+    return "needs a circumstance a calculation does not state" if head.startswith("needs ") \
+        else head
+
+
+def coverage(sheets: Iterable[Datasheet]) -> dict[str, Any]:
+    """How the datasheet abilities the dataset encodes are used (``tactica data report
+    --coverage``): per faction and in total, each datasheet's encoded abilities counted
+    as applied (every part whenever its conditions hold), partly (the part left out
+    named), listed (with the reason) or non-combat; ``records`` counts each distinct
+    record once; ``listed_reasons`` and ``partly`` say why."""
+    per: dict[str, Counter[str]] = {}
+    totals: Counter[str] = Counter()
+    records: dict[tuple[str, str], Coverage] = {}
+    reasons: Counter[str] = Counter()
+    partly: dict[str, list[str]] = {}
+    for sheet in sheets:
+        faction = sheet.faction_keywords[-1] if sheet.faction_keywords else "(none)"
+        for a in sheet.abilities:
+            ua = unit_ability(a) if a.kind == "unit" else None
+            if ua is None:
+                continue
+            cls = ua.coverage_class
+            row = per.setdefault(" ".join(w.capitalize() for w in faction.split()), Counter())
+            for c in (row, totals):
+                c["abilities"] += 1
+                c[cls] += 1
+            key = (a.name, a.effect or "")
+            if key in records:
+                continue
+            records[key] = cls
+            if cls == "listed":
+                reasons[_reason_head(ua.reason)] += 1
+            if cls == "partly":
+                left = [w for p in ua.compiled.parts if (w := ua.why_not_automatic(p))]
+                partly[a.name] = list(dict.fromkeys([*left, *ua.missing]))
+    distinct = Counter(records.values())
+    return {"factions": {f: dict(per[f]) for f in sorted(per)}, "totals": dict(totals),
+            "records": {"records": len(records), **distinct},
+            "listed_reasons": dict(reasons.most_common()), "partly": partly}
