@@ -82,7 +82,12 @@ def check_unit(sheet: Datasheet, names: list[str], lib: Library) -> Iterator[str
             except UnitError:
                 continue
             said = (*r.notes, *r.not_calculated)
+            # Deadly Demise X is the core ability (24.08): a side outcome, or a note
+            core = tuple(d.label for d in r.other_mortal_wounds) + r.notes + r.not_calculated
             for name in names:
+                if name.startswith("Deadly Demise") and any(
+                        c.startswith(name) for c in core):
+                    continue
                 if not _said(said, name, sheet.name):
                     yield f"{sheet.name} ({phase}, {list(doc)}): {name} dropped"
 
@@ -208,3 +213,38 @@ def test_a_defence_of_the_other_phase_changes_nothing(pinned_dataset: str,
     fight, _, _ = prepare({"phase": "fight", "attacker": {"weapons": [FIST]},
                            "target": {"unit": "Wulfen with Storm Shields"}}, lib)
     assert Effect(hit=-1) in fight.effects
+
+
+# --- options naming a model the composition does not have ----------------------------
+
+
+def test_an_option_naming_a_missing_model_binds_to_the_types_carrying_its_weapon(
+        pinned_dataset: str, lib: Library) -> None:
+    """The dataset's Krieg Command Squad options name "Veteran Guardsman", a model its
+    composition does not have; its rows are "Veteran Guardsman (Boltgun)" and so on. The
+    option replacing the boltgun is, read from the records, that of the one row whose
+    default weapons include a boltgun; the one replacing the laspistol of each row that
+    carries one (any number of models may take it)."""
+    from wh40kdc.data import raw_data
+
+    data = raw_data()
+    rows = next(c["models"] for c in data["unit_compositions"]
+                if c.get("unit_id") == "krieg-command-squad")
+    options = [o for o in data["wargear_options"] if o.get("unit_id") == "krieg-command-squad"
+               and (o.get("model_constraint") or {}).get("model_name") == "Veteran Guardsman"]
+    weapon = {w["id"]: w["name"] for w in data["weapons"]
+              if w.get("faction_id") in ("astra-militarum", None, "")}
+    sheet = lib.datasheet("Krieg Command Squad")
+    for o in options:
+        carriers = sorted(r["name"] for r in rows if r["name"].startswith("Veteran Guardsman")
+                          and set(o["replaces"]) <= set(r["default_weapon_ids"]))
+        replaced = tuple(weapon[i].casefold() for i in o["replaces"])
+        bound = sorted(w.model or "" for w in sheet.wargear
+                       if tuple(x.casefold() for x in w.replaces) == replaced)
+        assert bound == carriers, (o["id"], bound, carriers)
+    # a legal pick for the boltgun's bearer is fielded on that model
+    r = tactica.calculate({"attacker": {"unit": "Krieg Command Squad",
+                                        "wargear": ["Plasma gun"]},
+                           "target": {"unit": "meq"}}, lib)
+    assert any("Veteran Guardsman (Boltgun)" in t and "Plasma gun" in t
+               for t in r.resolved.attacker_models)
