@@ -196,6 +196,8 @@ def evaluate(ua: UnitAbility, whose: Owner, s: Scenario,
         if part.terms in done:
             continue
         why = ua.why_not_automatic(part) or _why_not(part, s)
+        if why is None and whose == "attacker" and part.bearer and bearer_lines == ():
+            why = "the bearer makes none of these attacks"
         scoped = _scoped(part, s) if why is None else None
         if why is None and scoped is None:
             why = _no_weapon(part)

@@ -36,11 +36,21 @@ def _without(names: Iterable[str], handled: set[str]) -> tuple[str, ...]:
     return tuple(n for n in names if name_key(n) not in handled)
 
 
+def _lines_of(sheet: Datasheet, s: Scenario) -> tuple[str, ...]:
+    """The attacker's weapon lines that are ``sheet``'s weapons ("Bolt Rifle – Focused
+    Fire" is the Bolt Rifle's), for a door that does not say which are whose."""
+    names = {name_key(w.name) for w in sheet.weapons}
+    return tuple(line.name for line in s.attacker.weapons
+                 if name_key(line.name.split(" – ")[0].split(" (")[0]) in names)
+
+
 def apply_attacker_abilities(s: Scenario, sheets: list[Datasheet],
-                             lines_of: dict[str, tuple[str, ...]]) -> Scenario:
+                             lines_of: dict[str, tuple[str, ...]] | None = None) -> Scenario:
     """``s`` with the attacking unit's own abilities and its leaders' (``sheets``: the
     unit's datasheet first) applied where their conditions hold; ``lines_of`` gives each
-    datasheet's weapon lines (a bearer's ability reaches only those)."""
+    datasheet's weapon lines (a bearer's ability reaches only those; by default the
+    lines named for the datasheet's weapons)."""
+    lines_of = lines_of or {}
     applied: list[str] = []
     not_applied: list[str] = []
     effects: list[Effect] = []
@@ -48,7 +58,8 @@ def apply_attacker_abilities(s: Scenario, sheets: list[Datasheet],
     for sheet in sheets:
         for h in held_abilities(sheet):
             handled.add(name_key(h.ability.name))
-            v = evaluate(h.compiled, "attacker", s, lines_of.get(sheet.name) or None)
+            v = evaluate(h.compiled, "attacker", s,
+                         lines_of.get(sheet.name) or _lines_of(sheet, s))
             a, n = describe(h.label, h.compiled, v, "attacker")
             applied += a
             not_applied += n

@@ -129,6 +129,8 @@ class TargetFielding:
     #: abilities with parts left for the attack (conditions on the attacker, modifiers
     #: to its rolls, Stealth), with the part terms already applied
     pending: list[tuple[Held, tuple[str, ...]]] = field(default_factory=list)
+    #: every encoded ability of the unit's datasheets
+    held: list[Held] = field(default_factory=list)
 
 
 def _base_groups(loadouts: list[tuple[Datasheet, Loadout]], main: Datasheet,
@@ -228,12 +230,14 @@ def target_groups(loadouts: list[tuple[Datasheet, Loadout]], main: Datasheet,
     no stat line."""
     held = [h for sheet, _ in loadouts for h in held_abilities(sheet)]
     groups = _base_groups(loadouts, main, held, phase)
-    probe_target = Target(name=main.name, keywords=keywords, models=tuple(
-        _model_groups(groups)))
-    probe = Scenario(phase=phase, attacker=PROBE_ATTACKER, target=probe_target)
-    out = TargetFielding([])
+    out = TargetFielding([], held=held)
+    probe: Scenario | None = None
     for h in held:
-        v = evaluate(h.compiled, "target", probe)
+        if probe is None and any(p.owner == "target" for p in h.compiled.compiled.parts):
+            probe = Scenario(phase=phase, attacker=PROBE_ATTACKER, target=Target(
+                name=main.name, keywords=keywords, models=tuple(_model_groups(groups))))
+        v = evaluate(h.compiled, "target", probe) if probe is not None else \
+            Verdict(other_side=True)
         if h.items and not any(h.label in g.carried for g in groups):
             v = Verdict(skipped=[f"{p.terms}: no model carries it" for p in
                                  h.compiled.compiled.parts if p.owner == "target"],

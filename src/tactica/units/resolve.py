@@ -20,7 +20,7 @@ from ..model.datasheet import Datasheet, ModelProfile
 from ..model.wargear import equipment_text
 from ..names import UnknownNameError, name_key
 from .abilities import apply_attacker_abilities, apply_pending_defences
-from .defences import Held, held_abilities, target_groups
+from .defences import Held, target_groups
 from .firing import Aim, NoWeaponsError, picked_lines, weapon_lines
 from .leaders import LeaderError, check_leaders, role
 from .loadout import Loadout, WargearError, field_unit
@@ -179,7 +179,7 @@ def _target(side: _Side, phase: Phase) -> Target:
     except LookupError as exc:
         raise UnitError(f"target: {exc}") from None
     side.pending = fielded.pending
-    held = {name_key(h.ability.name) for s, _ in side.loadouts for h in held_abilities(s)}
+    held = {name_key(h.ability.name) for h in fielded.held}
     demise = side.sheet.ability("Deadly Demise")
     try:
         target = Target(name=side.sheet.name, keywords=keywords, models=tuple(fielded.groups),
