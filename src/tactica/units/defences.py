@@ -6,7 +6,12 @@ hold: Feel No Pain (Lifewards, Ogryn Bodyguard: FNP 4+), a Wounds bonus (Slabshi
 Praesidium Shield: +1 W), damage reduction (Wall of Muscle, Inner Circle, Duty Eternal:
 -1 Damage; 11th 05.05 and reference facts §4.7: reductions after halving, minimum 1), an
 invulnerable save (Brute Shield 4+; the better one is kept, 05.04) or a characteristic
-change (T, Sv). A leader's ability for the unit it leads holds only while it is attached.
+change (T, Sv). Feel No Pain X+ (11th core, the BSData 11e game system's text): "each
+time a model with this ability would lose a wound, roll one D6: on an X+, that wound is
+not lost"; the best of the model's is used (reference facts §5.10). A leader's ability
+for the unit it leads holds only while it is attached; an attached unit "is treated as a
+single unit for all rules purposes" (the Leader rule, same file), so a unit-wide ability
+of either datasheet reaches every model, a bearer's ("this model") only its own.
 
 An ability on a piece of wargear (its name is an item of the datasheet: Slabshield,
 Praesidium Shield) is the bearer's: only the models carrying that item get it, so they
