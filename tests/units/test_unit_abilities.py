@@ -248,3 +248,21 @@ def test_an_option_naming_a_missing_model_binds_to_the_types_carrying_its_weapon
                            "target": {"unit": "meq"}}, lib)
     assert any("Veteran Guardsman (Boltgun)" in t and "Plasma gun" in t
                for t in r.resolved.attacker_models)
+
+
+def test_coverage_counts_every_encoded_ability_once_per_unit(lib: Library) -> None:
+    """``tactica data report --coverage``'s unit abilities: each library unit's abilities
+    that its raw record lists with an effect (Deadly Demise X excepted: the core ability)
+    counted once, each in one class."""
+    from tactica.effects.unit_abilities import coverage
+
+    raw = _raw()
+    sheets = [s for s in lib.datasheets() if s.rules == "11th"]
+    expected = sum(len([n for n in encoded(s, raw) if not n.startswith("Deadly Demise")])
+                   for s in sheets)
+    doc = coverage(sheets)
+    totals = doc["totals"]
+    assert totals["abilities"] == expected
+    assert totals["abilities"] == sum(totals.get(c, 0) for c in (
+        "applied", "partly", "listed", "non-combat"))
+    assert sum(row["abilities"] for row in doc["factions"].values()) == expected
