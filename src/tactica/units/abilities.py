@@ -21,13 +21,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..combat.contract.scenario import Effect, ModelGroup, Scenario
+from ..combat.contract.scenario import (
+    Attacker,
+    Context,
+    Effect,
+    ModelGroup,
+    Phase,
+    Scenario,
+    Target,
+)
 from ..effects.unit_abilities import Verdict, evaluate
+from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet
 from ..names import name_key
 from .defences import Held, describe, held_abilities
 
-__all__ = ["apply_attacker_abilities", "apply_pending_defences"]
+__all__ = ["apply_attacker_abilities", "apply_pending_defences", "armed_with_abilities"]
 
 _LIMITS = {"T": (1, 20), "Sv": (2, 7), "W": (1, 60), "invuln": (2, 6)}
 
@@ -136,3 +145,16 @@ def apply_pending_defences(s: Scenario, pending: list[tuple[Held, tuple[str, ...
     ctx = s.context.model_copy(update=context) if context else s.context
     return s.model_copy(update={"target": target, "context": ctx,
                                 "effects": (*s.effects, *effects)})
+
+
+def armed_with_abilities(attacker: Attacker, sheets: list[Datasheet],
+                         lines_of: dict[str, tuple[str, ...]], target: Target, phase: Phase,
+                         context: Context, rules: RulesVersion = "11th"
+                         ) -> tuple[Attacker, tuple[Effect, ...]]:
+    """A fielded attacker with its own and its leaders' abilities (``sheets``) judged
+    against ``target`` in ``phase`` and ``context`` (its leaders in ``context.led_by``),
+    for a door that builds its own documents (a turn's steps): the attacker (with what
+    was applied and not) and the plain effects to add to its step."""
+    s = Scenario(rules=rules, phase=phase, attacker=attacker, target=target, context=context)
+    done = apply_attacker_abilities(s, sheets, lines_of)
+    return done.attacker, tuple(e for e in done.effects if isinstance(e, Effect))
