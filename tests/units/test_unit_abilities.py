@@ -266,3 +266,18 @@ def test_coverage_counts_every_encoded_ability_once_per_unit(lib: Library) -> No
     assert totals["abilities"] == sum(totals.get(c, 0) for c in (
         "applied", "partly", "listed", "non-combat"))
     assert sum(row["abilities"] for row in doc["factions"].values()) == expected
+
+
+def test_an_ability_that_picks_an_enemy_unit_applies_when_the_target_is_named(
+        pinned_dataset: str, lib: Library) -> None:
+    # Jackal Alphus, Priority Target (the dataset: designate an enemy unit; the unit's
+    # attacks against it re-roll hit rolls of 1): listed by default, applied when
+    # context.designated names it, and not when it names another rule (metamorphic).
+    doc: dict[str, Any] = {"attacker": {"unit": "Jackal Alphus"}, "target": {"unit": "meq"}}
+    plain, _, _ = prepare(doc, lib)
+    assert not [e for e in plain.effects if isinstance(e, Effect) and e.reroll]
+    assert _said(plain.attacker.rules_not_applied, "Priority Target", "Jackal Alphus")
+    named, _, _ = prepare({**doc, "context": {"designated": ["Priority Target"]}}, lib)
+    assert Effect(reroll="hit", which="ones") in named.effects
+    other, _, _ = prepare({**doc, "context": {"designated": ["Oath of Moment"]}}, lib)
+    assert other.effects == plain.effects

@@ -48,6 +48,9 @@ Coverage = Literal["applied", "partly", "listed", "non-combat"]
 #: The compiler's assumption for an aura node: the bearer's own unit is within range.
 AURA = "within range of the aura"
 _AUTOMATIC = (None, "passive", "aura")
+#: Why a part on an enemy unit the ability picks is not applied by itself; naming the
+#: ability in ``context.designated`` (the target is the one it picked) applies it.
+PICKED = "the player picks the enemy unit it concerns (context.designated names it)"
 _BEHAVIOR = {"activated": "the player chooses when to use it",
              "reactive": "it answers an event the calculation does not state"}
 
@@ -83,7 +86,7 @@ class UnitAbility:
         if part.owner == "target" and any(_helps_attacker(m) for m in part.modifiers):
             return "the dataset gives it as a bonus to attacks on the unit"
         if any(c.description.startswith("the target is the ") for c in part.conditions):
-            return "the player picks the enemy unit it concerns"
+            return PICKED
         assumed = [a for a in part.assumptions if a != AURA]
         if assumed:
             return "needs " + "; ".join(dict.fromkeys(assumed)) + \
@@ -195,7 +198,10 @@ def evaluate(ua: UnitAbility, whose: Owner, s: Scenario,
     for part in mine:
         if part.terms in done:
             continue
-        why = ua.why_not_automatic(part) or _why_not(part, s)
+        why = ua.why_not_automatic(part)
+        if why == PICKED and whose == "attacker" and s.context.designated is not None:
+            why = None  # the target is named as the picked unit: its condition says
+        why = why or _why_not(part, s)
         if why is None and whose == "attacker" and part.bearer and bearer_lines == ():
             why = "the bearer makes none of these attacks"
         scoped = _scoped(part, s) if why is None else None
