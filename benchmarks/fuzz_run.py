@@ -24,7 +24,9 @@ Run one kind at a time (the whole run is CPU-heavy; nice it)::
 
 Kinds: scenario, document-text, sequence, unit-reference, list-<format> (``--list`` names
 them), catalogue, cli, http. Hypothesis draws the inputs with a fresh random seed (printed;
-``--seed`` repeats a run); nothing is shrunk. Failing inputs are written beside the counts.
+``--seed`` repeats a run); nothing is shrunk. Failing inputs are written beside the counts
+as they are found; ``--table FILE`` prints the counts as the table of
+``benchmarks/README.md``.
 """
 
 from __future__ import annotations
@@ -322,6 +324,22 @@ def kinds() -> dict[str, Callable[[], tuple[st.SearchStrategy[Any], Callable[[An
     return out
 
 
+def table(path: Path) -> str:
+    """The markdown table of the counts a run appended to ``path``."""
+    rows = ["| input kind | inputs | answered | refused in one line | tracebacks | hangs | "
+            "unsound | multi-line | slowest (CPU s) | seed |", "|---|" + "---:|" * 8 + "---|"]
+    for line in path.read_text(encoding="utf-8").splitlines():
+        r = json.loads(line)
+        c = r["counts"]
+        crashed = sum(v for k, v in c.items() if k.startswith("traceback"))
+        rows.append(f"| {r['kind']} | {r['inputs']:,} | {c.get('answered', 0):,} | "
+                    f"{c.get('refused', 0):,} | {crashed} | {c.get('hang', 0)} | "
+                    f"{c.get('unsound', 0)} | {c.get('multi-line', 0)} | "
+                    f"{r['slowest_cpu_s'][0] if r['slowest_cpu_s'] else 0:.2f} | "
+                    f"{r['seed']} |")
+    return "\n".join(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("kind", nargs="?")
@@ -331,12 +349,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--out", type=Path, default=None, help="append the counts (JSONL)")
     parser.add_argument("--list", action="store_true", help="name the kinds")
+    parser.add_argument("--table", type=Path, default=None,
+                        help="print the markdown table of a run's counts (its --out file)")
     args = parser.parse_args(argv)
-    table = kinds()
-    if args.list or args.kind is None:
-        print("\n".join(table))
+    if args.table is not None:
+        print(table(args.table))
         return 0
-    strategy, check = table[args.kind]()
+    known = kinds()
+    if args.list or args.kind is None:
+        print("\n".join(known))
+        return 0
+    strategy, check = known[args.kind]()
     chosen = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     counts: Counter[str] = Counter()
     cpu: list[float] = []
