@@ -122,3 +122,21 @@ def test_a_bug_is_a_tool_error_and_the_server_lives_on(monkeypatch: pytest.Monke
     line = refusal(failed)
     assert "TypeError: boom" in line and "bug" in line
     answer(after)
+
+
+def test_a_number_that_is_not_finite_is_a_bug_not_invalid_json(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # JSON has no Infinity: an answer holding one would break the assistant's parser
+    from tactica.assistant import tools
+
+    def infinite(args: Any, library: Any) -> Any:
+        return {"bound": float("inf")}
+
+    patched = tuple(t if t.name != "lookup_unit" else type(t)(
+        t.name, t.title, t.description, t.arguments, infinite) for t in tools.TOOLS)
+    monkeypatch.setattr("tactica.assistant.tools.TOOLS", patched)
+    failed, after = call_many(create_server(), [("lookup_unit", {"name": "Primus"}),
+                                                ("calculate", {"document": BOLTERS})])
+    line = refusal(failed)
+    assert "lookup_unit failed unexpectedly" in line and "bug" in line
+    answer(after)

@@ -242,7 +242,12 @@ class _Calls:
         if running.cancelled_caught or document is None:
             job.abandon()
             return refusal(f"no answer within {timeout:g} s; {spec.late}")
-        result = _text(json.dumps(document, ensure_ascii=False))
+        try:  # strict JSON: a number that is not finite is a bug, not "Infinity"
+            text = json.dumps(document, ensure_ascii=False, allow_nan=False)
+        except ValueError as exc:
+            return refusal(f"{spec.name} failed unexpectedly ({one_line(exc)}); this is a "
+                           "bug in tactica")
+        result = _text(text)
         return result.model_copy(update={"structured_content": document})
 
 
