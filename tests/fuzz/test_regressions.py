@@ -144,3 +144,16 @@ def test_a_list_with_a_lone_surrogate_is_refused_in_a_printable_line(text: str) 
     line = one_line(info.value)
     line.encode("utf-8")
     assert line.startswith("army.txt") and "\n" not in line
+
+
+@pytest.mark.parametrize("size", [[1], {"a": 1}, 3])
+def test_a_tactica_roster_whose_battle_size_is_not_text_is_refused_at_its_field(
+        size: object) -> None:
+    # the long run (benchmarks/fuzz_run.py, list-tactica-json): "battle_size": [1] raised
+    # TypeError: unhashable type: 'list' before the field was checked
+    doc = {"format": "tactica-roster", "version": 1, "name": "Army", "battle_size": size,
+           "points_limit": 2000, "units": []}
+    with pytest.raises(RosterParseError) as info:
+        parse_roster(json.dumps(doc), file="army.json")
+    line = one_line(info.value)
+    assert "battle_size" in line and "\n" not in line

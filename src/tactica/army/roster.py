@@ -258,7 +258,10 @@ class Roster(_Record):
     def _limit(cls, data: Any) -> Any:
         if isinstance(data, dict):
             size, limit = data.get("battle_size"), data.get("points_limit")
-            if size in BATTLE_SIZE_POINTS and limit == BATTLE_SIZE_POINTS[size]:
+            # a size of another type is left to the field's own check (a list is not a
+            # key: ``[1] in BATTLE_SIZE_POINTS`` raised TypeError)
+            if isinstance(size, str) and size in BATTLE_SIZE_POINTS \
+                    and limit == BATTLE_SIZE_POINTS[size]:
                 data = {**data, "points_limit": None}
         return data
 
