@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -157,3 +158,19 @@ def test_a_tactica_roster_whose_battle_size_is_not_text_is_refused_at_its_field(
         parse_roster(json.dumps(doc), file="army.json")
     line = one_line(info.value)
     assert "battle_size" in line and "\n" not in line
+
+
+@pytest.mark.parametrize("value", [[1], {"id": 1}, 5])
+def test_a_catalogue_whose_game_system_id_is_not_text_is_refused_naming_the_file(
+        value: object, tmp_path: Path) -> None:
+    # the long run (catalogue): "gameSystemId": [1] raised TypeError: unhashable type:
+    # 'list' when the catalogues needed were gathered
+    from tactica.loaders.bsdata import load_bsdata
+    from tactica.loaders.errors import LoadError
+
+    path = tmp_path / "Xenos - Testers.json"
+    path.write_text(json.dumps({"catalogue": {"id": "x1", "name": "Testers",
+                                              "gameSystemId": value}}), encoding="utf-8")
+    with pytest.raises(LoadError) as info:
+        load_bsdata([path])
+    assert info.value.source == str(path) and "gameSystemId should be text" in str(info.value)

@@ -201,6 +201,10 @@ def _read_file(path: Path, mtime_ns: int, size: int) -> BSFile:
         )
     if "id" not in body:
         raise LoadError(str(path), None, path.name, f"{kind} without an id")
+    system = body.get("gameSystemId")
+    if kind == "catalogue" and system is not None and not isinstance(system, str):
+        raise LoadError(str(path), None, path.name,
+                        f"catalogue gameSystemId should be text, not {type(system).__name__}")
     check_shape(body, path.name, kind)
     return BSFile(
         path=path,
@@ -209,7 +213,7 @@ def _read_file(path: Path, mtime_ns: int, size: int) -> BSFile:
         name=str(body.get("name") or path.stem),
         revision=str(body.get("revision", "?")),
         library=bool(body.get("library")),
-        game_system_id=None if kind == "gameSystem" else body.get("gameSystemId"),
+        game_system_id=None if kind == "gameSystem" else system,
         body=body,
     )
 
