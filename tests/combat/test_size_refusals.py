@@ -76,6 +76,19 @@ OVERSIZE: dict[str, tuple[dict[str, Any], str]] = {
         "abilities": ["Devastating Wounds", "Sustained Hits 2", "Twin-linked"]}],
         [{"name": "m", "count": 20, "T": 5, "Sv": 3, "W": 24, "invuln": 2, "fnp": 6}]),
         r"attacker\.weapons.*481 target states x 279 unsaved"),
+    # the long run's slowest scenario (benchmarks/fuzz_run.py): 11th pooled saves of a
+    # few hundred dice into 9 target states, each class's Horner scheme memory-bound
+    # (predicted 0.75 s, 12 s of CPU on the loaded machine)
+    "pooled saves on few states": (_doc("11th", [
+        {**_gun("a", 12, "3", "Sustained Hits 1", "Rapid Fire D6", "Indirect Fire"),
+         "A": "3D6", "skill": 2, "AP": -3},
+        {**_gun("b", 18, "D6+1", "Hazardous"), "A": "D6", "skill": 5, "AP": -5},
+        {**_gun("c", 19, "D6+1", "Anti-Monster 3+", "Torrent", "Anti-Infantry 4+",
+                "Sustained Hits 2", "Hazardous", "Lethal Hits", "Indirect Fire"),
+         "A": "6D6", "skill": 5, "S": 1, "AP": -2}],
+        [{"name": "x", "count": 1, "T": 1, "Sv": 2, "W": 8},
+         {"name": "y", "count": 1, "T": 1, "Sv": 7, "W": 1}]),
+        r"attacker\.weapons.*9 target states x .* unsaved"),
     "Precision into a led unit": (_doc("11th", [
         {**_STRESS, "A": "2", "abilities": [*_STRESS["abilities"], "Precision"]},
         _gun("bolt", 40, "1")],
@@ -287,6 +300,9 @@ def test_generated_precision_scenarios_at_the_time_limit_are_computed(
         _at_and_below_the_limit(data)
 
 
+_NO_DW = Packet(save=(0.0,), damage=(0.0, 1.0), fnp=None, precision=False, mortal=True)
+
+
 def test_streamed_criticals_cost_at_least_a_pass_over_the_states_each() -> None:
     """Past ``chain.STACK_LIMIT`` numbers the states after each normal packet are streamed:
     each (n, m) cell of the line's pmf is one pass ``r[m] += p * x`` over the states x
@@ -306,3 +322,14 @@ def test_streamed_criticals_cost_at_least_a_pass_over_the_states_each() -> None:
     streamed = at_limit + 1
     assert seconds(streamed) >= rows * cols * states * streamed * 1e-9
     assert seconds(streamed) >= seconds(at_limit)
+
+
+def test_a_pooled_class_costs_at_least_a_pass_over_its_numbers() -> None:
+    """11th pooled saves (05.04): each class's Horner scheme (``chain._class_step``) steps
+    over a states x counts x unsaved array, copying and adding it: with few states its
+    dense products are cheap, but every number is still read and written, at least 2 ns
+    each on any machine's memory. The prediction covers that floor."""
+    rows, states, unsaved, classes = 313, 9, 565, 2
+    nm = np.full((rows, 1), 1.0 / rows)
+    cost = size.chain_cost([[nm]], states, unsaved, [classes], [_NO_DW], True).seconds
+    assert cost >= classes * states * unsaved * rows * rows / 2 * 2e-9

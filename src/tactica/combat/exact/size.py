@@ -85,6 +85,11 @@ _EXPLORE = 1.2e-6
 #: packets, memory-bound; measured in place at about 1.0 ns on the loaded machine, 1.6 ns in a
 #: micro-benchmark beside a dense product of 27 GFLOP/s)
 _AXPY = 1.5e-9
+#: one number of a pooled class's Horner scheme (``chain._class_step``: the states x
+#: counts x unsaved array copied, multiplied, shifted and added some ten times a step): its
+#: floor when the states are few and the dense products cheap (9 states: 16-27 ns a
+#: number measured on the machine at load 9-16, some 4-6 ns quiet)
+_HORNER = 5e-9
 #: dense operator products up to this many states (``allocation._DENSE_LIMIT``)
 _DENSE_LIMIT = 700
 #: an operator's rows are gathered below this share of states x states (``allocation``)
@@ -329,7 +334,8 @@ def _line_seconds(nm: FloatArray, states: int, unsaved: int, classes: int,
     width = float(unsaved)
     t = rows * _product(states, min(width, used + rows / 2), area)
     if classes:  # per class, a Horner over the counts on a (states, rows, unsaved) array
-        t += classes * rows * (_product(states, width * rows / 2, area) + 3 * _CALL)
+        horner = classes * rows * (_product(states, width * rows / 2, area) + 3 * _CALL)
+        t += max(horner, classes * states * width * rows * rows / 2 * _HORNER)
     if cols > 1:
         if rows * states * width <= STACK_LIMIT:  # the tensordot over n
             t += 2 * rows * cols * states * width * _DENSE + _CALL
