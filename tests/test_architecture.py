@@ -20,7 +20,7 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
 #: The parts, lowest first. A part may import its own modules and any part of a lower
 #: layer; parts of one layer may not import each other unless listed in ``SIDEWAYS``.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("dice", "errors", "names", "version", "inputs", "textfile"),
+    ("dice", "errors", "names", "version", "inputs", "textfile", "source_choice"),
     ("cache", "model"),
     ("rules", "loaders"),
     ("combat.contract",),

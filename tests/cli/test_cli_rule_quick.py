@@ -1,0 +1,63 @@
+"""``tactica rule NAME`` answered without typer (``tactica.cli.quick``): the same output,
+errors and exit codes as the ``rule`` command run through the command line, and any
+other command line left to typer."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from tactica.cli.app import app
+from tactica.cli.quick import parse_rule, quick
+from tactica.source_choice import configured_sources, use_sources
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def seeds_only() -> object:
+    before = configured_sources()
+    use_sources((), dataset=False)  # the seed pages: a small library, built quickly
+    yield None
+    use_sources(before[0], dataset=before[1])
+
+
+@pytest.mark.parametrize("argv", [
+    ["rule", "Primed and Readied"],
+    ["rule", "Lethal Hits"],
+    ["rule", "--rules", "11th", "deep strike"],
+    ["rule", "deep strike", "--rules=10th"],
+    ["rule", "Cult Demagogue"],
+    ["rule", "Primed and Reddied"],  # unknown: did you mean
+])
+def test_the_quick_path_prints_what_the_command_prints(
+        argv: list[str], capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
+    code = quick(argv)
+    out, err = capsys.readouterr()
+    typer_side = runner.invoke(app, ["--no-dataset", *argv], env={"COLUMNS": "100"})
+    assert code == typer_side.exit_code
+    assert out == typer_side.stdout
+    assert err == typer_side.stderr
+    assert (code, bool(err)) in ((0, False), (2, True))
+
+
+@pytest.mark.parametrize("argv", [
+    [], ["rule"], ["rule", "--help"], ["rule", "A", "B"], ["rule", "A", "--rules", "9th"],
+    ["rule", "A", "--json"], ["sheet", "Primus"], ["--no-dataset", "rule", "A"],
+])
+def test_any_other_command_line_goes_to_typer(argv: list[str]) -> None:
+    assert parse_rule(argv) is None
+    assert quick(argv) is None
+
+
+def test_the_console_script_answers_a_look_up(capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from tactica.launch import main
+
+    monkeypatch.setattr("sys.argv", ["tactica", "rule", "Primed and Readied"])
+    with pytest.raises(SystemExit) as info:
+        main()
+    assert info.value.code == 0
+    assert "Primed and Readied – 2CP" in capsys.readouterr().out
