@@ -1,14 +1,18 @@
-"""``tactica rule NAME`` answered without typer (``tactica.cli.quick``): the same output,
-errors and exit codes as the ``rule`` command run through the command line, and any
+"""Command lines answered without typer (``tactica.cli.quick``): ``tactica rule NAME``
+with the same output, errors and exit codes as the ``rule`` command run through the
+command line, ``tactica --help`` with the text typer renders (kept per terminal), and any
 other command line left to typer."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from tactica.cli.app import app
-from tactica.cli.quick import parse_rule, quick
+from tactica.cli.errors import LAZY
+from tactica.cli.quick import _help_path, parse_rule, quick
 from tactica.source_choice import configured_sources, use_sources
 
 runner = CliRunner()
@@ -61,3 +65,25 @@ def test_the_console_script_answers_a_look_up(capsys: pytest.CaptureFixture[str]
         main()
     assert info.value.code == 0
     assert "Primed and Readied – 2CP" in capsys.readouterr().out
+
+
+def test_the_help_is_typer_s_and_kept_for_this_terminal(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TACTICA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("COLUMNS", "90")
+    monkeypatch.setattr("sys.argv", ["tactica"])
+    monkeypatch.setenv("TACTICA_CACHE", "0")  # no file: typer renders it
+    assert quick(["--help"]) == 0
+    rendered = capsys.readouterr().out
+    monkeypatch.delenv("TACTICA_CACHE")
+    path = _help_path()
+    assert path is not None and not path.exists()
+    assert quick(["--help"]) == 0  # rendered by typer, written
+    assert capsys.readouterr().out == rendered and path.exists()
+    assert quick(["--help"]) == 0  # read from the file
+    assert capsys.readouterr().out == rendered
+    for word in ("Usage:", "--no-dataset", "--data", "rule", *LAZY):
+        assert word in rendered
+    monkeypatch.setenv("COLUMNS", "120")  # another terminal width: another file
+    assert _help_path() != path
