@@ -41,6 +41,15 @@ def _page_request(choice: dict[str, Any], rules: str, phase: str) -> dict[str, A
             "target": {"unit": TARGET}}
 
 
+def _prepared(doc: dict[str, Any], lib: Library) -> tuple[Any, Any] | str:
+    """The prepared scenario and what the units resolved into, or the refusal's text."""
+    try:
+        scenario, resolved, _ = prepare(doc, lib)
+    except (ValueError, LookupError) as exc:
+        return str(exc)
+    return scenario, resolved
+
+
 async def _sweep(client: httpx.AsyncClient, lib: Library, names: list[str]) -> int:
     compared = 0
     for name in names:
@@ -54,10 +63,16 @@ async def _sweep(client: httpx.AsyncClient, lib: Library, names: list[str]) -> i
             if not choice["weapons"]:  # nothing to fire: the page offers the other phase
                 continue
             rules = choice["rules"]
-            page, page_resolved, _ = prepare(_page_request(choice, rules, phase), lib)
-            own, own_resolved, _ = prepare({"rules": rules, "phase": phase,
-                                            "attacker": {"unit": name},
-                                            "target": {"unit": TARGET}}, lib)
+            page_side = _prepared(_page_request(choice, rules, phase), lib)
+            own_side = _prepared({"rules": rules, "phase": phase, "attacker": {"unit": name},
+                                  "target": {"unit": TARGET}}, lib)
+            if isinstance(own_side, str) or isinstance(page_side, str):
+                # refused (e.g. only wargear weapons for this phase, none in the default
+                # loadout): refused alike, with the same reason
+                assert page_side == own_side, f"{name} ({phase})"
+                continue
+            page, page_resolved = page_side
+            own, own_resolved = own_side
             assert page == own, f"{name} ({phase}): the page's request fires otherwise"
             assert page_resolved is not None and own_resolved is not None
             # the same units; the page names the model count the bare reference defaults
