@@ -21,13 +21,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..names import UnknownNameError, name_key, suggest
-from .entries import RuleEntry, Rules, entries_of
+from .entries import RuleEntry, Rules, entries_of, own_ability_status
 
 if TYPE_CHECKING:
     from ..index import Library
     from ..model.datasheet import Datasheet
 
-__all__ = ["RuleEntry", "find_units", "rule_entries", "rule_notes"]
+__all__ = ["RuleEntry", "find_units", "own_ability_status", "rule_entries", "rule_notes"]
 
 _VERSIONS: tuple[Rules, ...] = ("11th", "10th")
 

@@ -2,7 +2,9 @@
 library (``entries_of``).
 
 The calculator's status of one record: a faction rule of the bundled dataset says
-``modelled`` with what it does or why not (``tactica.effects.dataset``), a core ability
+``modelled`` with what it does or why not (``tactica.effects.dataset``), a datasheet
+ability the dataset encodes whether it is applied (and when) or why not
+(``own_ability_status``, ``tactica.effects.unit_abilities``), a core ability
 the engine computes says which edition's text it follows (``tactica.rules.notes``), a
 weapon ability that it is computed from the weapon's profile (``tactica.model.abilities``),
 a seed-page rule that is a named effect says ``modelled``.
@@ -20,9 +22,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from ..effects.dataset import DatasetEffects
-    from ..index import Library
+    from ..index import Library, UnitAbility
 
-__all__ = ["RuleEntry", "Statuses", "entries_of", "entry_from_json"]
+__all__ = ["RuleEntry", "Statuses", "entries_of", "entry_from_json", "own_ability_status"]
 
 #: ``tactica.model.common.RulesVersion``, written here so that a look-up in the index
 #: does not load the data models.
@@ -111,7 +113,11 @@ class Statuses:
     by_name: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def effect(self, item: Any) -> str | None:
-        """The status of the named effect built from this dataset record, or None."""
+        """The status of the named effect built from this dataset record, or of a
+        datasheet ability the dataset encodes (``own_ability_status``), or None."""
+        ability = getattr(item, "ability", None)
+        if ability is not None and getattr(ability, "effect", None):
+            return own_ability_status(item)
         if getattr(item, "key", None) is None:
             return None
         if not self.loaded:
@@ -129,6 +135,30 @@ class Statuses:
         if (name, rules) not in self.by_name:
             self.by_name[(name, rules)] = _by_name(name, rules)
         return self.by_name[(name, rules)], None
+
+
+def own_ability_status(item: UnitAbility) -> str | None:
+    """The status of a datasheet ability the dataset encodes (``effects.unit_abilities``:
+    applied by itself whenever its conditions hold, in part, or why not)."""
+    from ..effects.unit_abilities import unit_ability
+
+    own = unit_ability(item.ability)
+    if own is None:
+        return None
+    terms = "; ".join(dict.fromkeys(
+        p.terms + (f", {p.attack} attacks" if p.attack else "") + (
+            f" (if {' and '.join(c.description for c in p.conditions)})"
+            if p.conditions else "") for p in own.compiled.parts))
+    cls = own.coverage_class
+    if cls == "applied":
+        return f"modelled (applied whenever its conditions hold: {terms})"
+    if cls == "partly":
+        left = [w for p in own.compiled.parts if (w := own.why_not_automatic(p))]
+        return (f"modelled in part (applied whenever its conditions hold: {terms}; not "
+                f"calculated: {'; '.join(dict.fromkeys([*left, *own.missing]))})")
+    if cls == "non-combat":
+        return f"non-combat: {own.reason}"
+    return f"not modelled: {own.reason}"
 
 
 def _by_name(name: str, rules: str) -> str:
