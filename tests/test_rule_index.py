@@ -91,3 +91,18 @@ def test_without_the_cache_there_is_no_index_and_the_look_up_still_answers(
     monkeypatch.setenv(CACHE_ENV, "0")
     assert configured_index() is None
     assert [e.kind for e in rule_entries("Primed and Readied")] == ["stratagem"]
+
+
+def test_the_newest_few_other_indexes_are_kept(tmp_path: Path) -> None:
+    from tactica.lookup.rule_index import _KEPT, build_index
+
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    others = [folder / f"rules-other{i}.sqlite" for i in range(_KEPT + 2)]
+    for i, other in enumerate(others):
+        other.write_bytes(b"")
+        os.utime(other, (1_000_000 + i, 1_000_000 + i))
+    path = folder / "rules-new.sqlite"
+    build_index(load_seed_library(), path)
+    kept = sorted(p.name for p in folder.glob("rules-*.sqlite"))
+    assert kept == sorted([path.name, *(p.name for p in others[-(_KEPT - 1):])])

@@ -16,8 +16,9 @@ modification times, no file read) of the code that builds it, of tactica's versi
 bundled dataset's installed files and of every ``--data`` catalogue: a changed source gives
 another file, so a stale index is never read. The first look-up after a change builds it
 (the library loaded once, every key computed: some seconds) and writes it whole, renamed
-into place; older index files are removed. With the cache off (``TACTICA_CACHE=0``), or a
-folder that cannot be written, there is no index and the look-up loads the library.
+into place; of the other index files (other sources, other code) the newest few are kept.
+With the cache off (``TACTICA_CACHE=0``), or a folder that cannot be written, there is no
+index and the look-up loads the library.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ _CODE = ("loaders", "model", "data", "effects", "rules", "lookup", "units", "nam
          "dice.py", "facts.py", "library.py", "index.py", "sources.py", "datasheet_diff.py",
          "cache.py", "version.py")
 _VERSIONS = ("11th", "10th")
+#: Index files kept in the cache folder (about 7 MB each with the bundled dataset).
+_KEPT = 4
 
 
 def _dataset_stamp() -> str:
@@ -122,8 +125,8 @@ def _rows(library: Library) -> Iterator[tuple[str, str]]:
 
 
 def build_index(library: Library, path: Path) -> None:
-    """Compute every key of ``library`` and write the index to ``path`` (atomically;
-    older index files in that folder are removed). Raises ``OSError`` or
+    """Compute every key of ``library`` and write the index to ``path`` (atomically; of
+    the other index files in that folder the newest few are kept). Raises ``OSError`` or
     ``sqlite3.Error`` when the folder cannot be written."""
     rows = list(_rows(library))
     meta = [("names", json.dumps(list(library.rule_names()))), ("complete", "1")]
@@ -139,7 +142,19 @@ def build_index(library: Library, path: Path) -> None:
         finally:
             db.close()
 
-    write_atomically(path, write, stale=f"{_PREFIX}*.sqlite")
+    write_atomically(path, write, stale=path.name)
+    # other sources or code (another --data folder, another checkout): the newest few kept
+    older = sorted(path.parent.glob(f"{_PREFIX}*.sqlite"), key=_modified, reverse=True)
+    for old in older[_KEPT:]:
+        if old != path:
+            old.unlink(missing_ok=True)
+
+
+def _modified(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def configured_index() -> RuleIndex | None:
