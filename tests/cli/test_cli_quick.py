@@ -87,3 +87,30 @@ def test_the_help_is_typer_s_and_kept_for_this_terminal(
         assert word in rendered
     monkeypatch.setenv("COLUMNS", "120")  # another terminal width: another file
     assert _help_path() != path
+
+
+def test_a_name_nothing_has_says_what_the_sources_lack(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # the dataset asked for but not installed: the look-up (through a new index) and
+    # the command both say how to install it, as every command does
+    import tactica.library as library
+    from tactica.loaders import wh40kdc
+    from tactica.loaders.wh40kdc import INSTALL_HINT
+
+    def missing() -> None:
+        raise wh40kdc.DatasetMissingError()
+
+    monkeypatch.setenv("TACTICA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(wh40kdc, "embedded_dataset", missing)
+    monkeypatch.setattr(wh40kdc, "installed_version", lambda: None)
+    use_sources((), dataset=True)
+    library._load_sourced_library.cache_clear()
+    try:
+        assert quick(["rule", "Frobnicate"]) == 2
+        assert f"note: {INSTALL_HINT}" in " ".join(capsys.readouterr().err.split())
+        typer_side = runner.invoke(app, ["rule", "Frobnicate"])
+        assert typer_side.exit_code == 2
+        assert f"note: {INSTALL_HINT}" in " ".join(typer_side.stderr.split())
+    finally:
+        library._load_sourced_library.cache_clear()

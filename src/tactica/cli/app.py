@@ -192,12 +192,12 @@ def rule(
 ) -> None:
     """Show a stratagem, ability, enhancement, detachment rule or core rule, and which
     edition's text the calculator follows for it."""
-    from .rule_view import show_rule
+    from .rule_view import show_rule, unknown_rule
 
     try:
         show_rule(_out(), name, rules)
     except UnknownNameError as exc:
-        _unknown(exc)
+        raise typer.Exit(unknown_rule(Console(stderr=True, highlight=False), exc)) from None
 
 
 def schema_of(kind: SchemaKind) -> dict[str, Any]:

@@ -161,19 +161,14 @@ def quick(argv: Sequence[str]) -> int | None:
 
     from ..errors import one_line
     from ..names import UnknownNameError
-    from .rule_view import show_rule
+    from .rule_view import show_rule, unknown_rule
 
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     try:
         show_rule(Console(highlight=False, soft_wrap=False), parsed[0],
                   parsed[1])  # type: ignore[arg-type]
     except UnknownNameError as exc:
-        Console(stderr=True, highlight=False).print(f"error: {exc}", markup=False)
-        from ..library import load_library
-
-        for hint in getattr(load_library(), "missing", ()):  # the dataset not installed
-            Console(stderr=True, highlight=False).print(f"note: {hint}", markup=False)
-        return 2
+        return unknown_rule(Console(stderr=True, highlight=False), exc)
     except (ValueError, LookupError, OSError) as exc:  # as every command: one line
         err.print(f"error: {one_line(exc)}", markup=False)
         return 2

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from ..lookup.entries import RuleEntry, Rules
 
-__all__ = ["rule_panel", "show_rule"]
+__all__ = ["rule_panel", "show_rule", "unknown_rule"]
 
 Record = dict[str, Any]
 Field = Callable[[str, Any], None]
@@ -139,3 +139,14 @@ def show_rule(console: Console, name: str, rules: Rules | None = None) -> None:
         console.print(rule_panel(entry, note))
     for text in rule_notes(name, rules):
         console.print(f"calculator: {text}")
+
+
+def unknown_rule(err: Console, exc: LookupError) -> int:
+    """A name nothing has: the error with its close names, and what the sources lack (the
+    dataset not installed), on stderr; the exit code (2, the usage-error code)."""
+    from ..lookup import sources_missing
+
+    err.print(f"error: {exc}", markup=False)
+    for hint in sources_missing():
+        err.print(f"note: {hint}", markup=False)
+    return 2

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from ..index import Library
     from ..model.datasheet import Datasheet
 
-__all__ = ["RuleEntry", "find_units", "own_ability_status", "rule_entries", "rule_notes"]
+__all__ = ["RuleEntry", "find_units", "own_ability_status", "rule_entries", "rule_notes",
+           "sources_missing"]
 
 _VERSIONS: tuple[Rules, ...] = ("11th", "10th")
 
@@ -88,6 +89,17 @@ def rule_notes(name: str, rules: Rules | None = None,
     compute itself."""
     notes = _found(name, library)[1]
     return [notes[v] for v in ((rules,) if rules else _VERSIONS) if v in notes]
+
+
+def sources_missing() -> tuple[str, ...]:
+    """What the configured sources lack (the dataset not installed: how to install it),
+    from the index when there is one, so that a refused look-up loads no library."""
+    from .rule_index import configured_index
+
+    index = configured_index()
+    if index is not None:
+        return tuple(index.missing())
+    return tuple(getattr(_library(), "missing", ()))
 
 
 def _library() -> Library:

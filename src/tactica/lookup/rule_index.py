@@ -102,6 +102,11 @@ class RuleIndex:
         data = json.loads(row[0])
         return [entry_from_json(e) for e in data["entries"]], data["notes"]
 
+    def missing(self) -> list[str]:
+        """The sources asked for but not available (the dataset not installed)."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'missing'").fetchone()
+        return list(json.loads(row[0])) if row is not None else []
+
     def names(self) -> list[str]:
         """Every rule name, for the suggestions of a name that matches nothing."""
         row = self._db.execute("SELECT value FROM meta WHERE key = 'names'").fetchone()
@@ -129,7 +134,9 @@ def build_index(library: Library, path: Path) -> None:
     the other index files in that folder the newest few are kept). Raises ``OSError`` or
     ``sqlite3.Error`` when the folder cannot be written."""
     rows = list(_rows(library))
-    meta = [("names", json.dumps(list(library.rule_names()))), ("complete", "1")]
+    meta = [("names", json.dumps(list(library.rule_names()))),
+            ("missing", json.dumps(list(getattr(library, "missing", ())))),
+            ("complete", "1")]
 
     def write(temporary: Path) -> None:
         db = sqlite3.connect(temporary)
