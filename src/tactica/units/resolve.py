@@ -10,7 +10,7 @@ model groups (one per stat line), an attached leader a CHARACTER group of its ow
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..combat.contract.result import Resolved
 from ..combat.contract.scenario import Attacker, ModelGroup, Phase, Scenario, Target
@@ -226,6 +226,27 @@ def _aim(target: Target) -> Aim:
     return Aim(T=g.T, Sv=g.Sv, W=g.W, invuln=g.invuln, keywords=target.keywords)
 
 
+#: ``resolve_attacker``'s answers as ``resolve`` reads them (it changes neither part):
+#: (id of the library, reference, rules, phase, aim) -> (the library, the answer). The
+#: weapon lines depend on the target only through its ``Aim``: a table of many matchups
+#: resolves each attacker once per kind of target. At most ``_ATTACKERS_MAX``.
+_attackers: dict[tuple[Any, ...], tuple[UnitLibrary, tuple[Attacker, _Side]]] = {}
+_ATTACKERS_MAX = 4096
+
+
+def _attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase, aim: Aim
+              ) -> tuple[Attacker, _Side]:
+    key = (id(lib), ref, rules, phase, aim)
+    known = _attackers.get(key)
+    if known is not None and known[0] is lib:
+        return known[1]
+    out = resolve_attacker(ref, lib, rules, phase, aim)
+    if len(_attackers) >= _ATTACKERS_MAX:
+        _attackers.clear()
+    _attackers[key] = (lib, out)
+    return out
+
+
 def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved, list[str]]:
     """The version-1 scenario of ``doc``, what its units resolved into, and notes."""
     from ..effects.candidates import ability_effects, apply_candidates
@@ -242,7 +263,7 @@ def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved
     context = doc.context
     abilities: list[str] = []
     if isinstance(attacker, UnitRef):
-        attacker, aside = resolve_attacker(attacker, lib, doc.rules, doc.phase, _aim(target))
+        attacker, aside = _attacker(attacker, lib, doc.rules, doc.phase, _aim(target))
         resolved.update(attacker_models=aside.texts(),
                         defaults=(*aside.defaults, *resolved["defaults"]))
         leaders = tuple(s.name for s, _ in aside.loadouts[1:])
