@@ -4,9 +4,9 @@
    this process: CPU time (``time.process_time``) of the whole table after the library is
    loaded and one untimed warm-up partition, split into building the matchups' scenarios
    (fielding the units, ``tactica.calculator.prepare``), the batch calls
-   (``tactica.calculate_many``, per matchup: the median over the batches of a batch's
-   time / the rows it answers) and writing the Parquet files; and the matchups shared
-   (computed once for several rows).
+   (``tactica.combat.batch.figures_each``, one per partition; per matchup: the median
+   over the partitions of a batch's time / the rows it answers) and writing the Parquet
+   files; and the matchups shared (computed once for several rows).
 2. **Unit x unit**: every library unit against every library unit, both phases, 11th
    edition, no effects, on a Dask local cluster of 1 and then 2 worker processes (wall
    time, cluster start-up included and stated apart): measured on every ``--stride``-th
@@ -33,6 +33,7 @@ from readme import write_section
 
 from tactica.calculator import prepare
 from tactica.combat import calculate_many
+from tactica.combat.batch import figures_each
 from tactica.library import Library, load_library
 from tactica.meta import Selection, plan, run, select_units
 from tactica.meta import compute as meta_compute
@@ -40,7 +41,7 @@ from tactica.meta.table import parquet_bytes
 
 
 class _Timed:
-    """Wraps ``prepare`` and ``calculate_many`` in ``tactica.meta.compute`` to time them."""
+    """Wraps ``prepare`` and ``figures_each`` in ``tactica.meta.compute`` to time them."""
 
     def __init__(self) -> None:
         self.prepare = 0.0
@@ -54,14 +55,14 @@ class _Timed:
             finally:
                 self.prepare += time.process_time() - t0
 
-        def timed_many(base: object, **k: object) -> object:
+        def timed_figures(scenarios: object) -> object:
             t0 = time.process_time()
-            out = calculate_many(base, **k)  # type: ignore[arg-type]
+            out = figures_each(scenarios)  # type: ignore[arg-type]
             self.batches.append((time.process_time() - t0, len(out)))
             return out
 
         meta_compute.prepare = timed_prepare  # type: ignore[assignment]
-        meta_compute.calculate_many = timed_many  # type: ignore[assignment]
+        meta_compute.figures_each = timed_figures  # type: ignore[assignment]
 
 
 def presets(lib: Library) -> list[str]:
@@ -96,9 +97,33 @@ def presets(lib: Library) -> list[str]:
         f"{batch:.1f} s, Parquet {write:.2f} s, the rest (dedupe keys, rows) "
         f"{total - timer.prepare - batch - write:.1f} s",
         f"- batch cost per row: median {median * 1e3:.3f} ms over the "
-        f"{len(timer.batches):,} `calculate_many` calls (a call's time / the rows it "
+        f"{len(timer.batches):,} `figures_each` calls, one a partition (a call's time / "
+        f"the rows it "
         f"answers), mean {batch / rows * 1e3:.3f} ms",
     ]
+
+
+#: The yardstick's CPU time per matchup on a quiet machine: ``bench_batch.py``'s sweep,
+#: 0.27 ms a matchup at load average 0.6 (benchmarks/README.md, 2026-12-01).
+QUIET_YARDSTICK_MS = 0.27
+
+
+def yardstick(lib: Library, stride: int = 10) -> float:
+    """CPU ms a matchup of ``bench_batch.py``'s sweep (every ``stride``-th attacker x the
+    presets, ``calculate_many``) now: the machine's load on the same work, to read the
+    figures above against a quiet machine's."""
+    from gauntlet import attackers, targets
+
+    from tactica.combat.contract.scenario import Scenario
+
+    presets = [t for _, t in targets(lib)]
+    units = list(attackers(lib))[::stride]
+    n = 0
+    t0 = time.process_time()
+    for m in units:
+        base = Scenario(attacker=m.attacker, target=presets[0], phase=m.phase, rules=m.rules)
+        n += len(calculate_many(base, targets=presets))
+    return (time.process_time() - t0) / n * 1e3
 
 
 def unit_by_unit(lib: Library, stride: int) -> list[str]:
@@ -152,7 +177,15 @@ def main(argv: list[str] | None = None) -> int:
             f"{' --stride ' + str(args.stride) if args.stride != 100 else ''}`. One run on "
             f"a shared machine (load average {os.getloadavg()[0]:.1f} at the start).", "",
             "Every unit x the 10 presets x both phases, in-process:", ""]
+    before = yardstick(lib)
     lines = head + presets(lib)
+    after = yardstick(lib)
+    now = (before + after) / 2
+    lines += [f"- yardstick (`bench_batch.py`'s sweep, every 10th attacker, timed before "
+              f"and after in this process): {before:.2f} / {after:.2f} ms a matchup against "
+              f"{QUIET_YARDSTICK_MS} ms on a quiet machine: the CPU times above are "
+              f"~{now / QUIET_YARDSTICK_MS:.1f}x their quiet values (load average "
+              f"{os.getloadavg()[0]:.1f} now)"]
     if not args.skip_units:
         lines += ["", "Every unit x every unit (Dask local cluster):", "",
                   *unit_by_unit(lib, args.stride)]
