@@ -23,6 +23,7 @@ import argparse
 import gc
 import os
 import platform
+import resource
 import statistics
 import sys
 import tempfile
@@ -126,40 +127,55 @@ def yardstick(lib: Library, stride: int = 10) -> float:
     return (time.process_time() - t0) / n * 1e3
 
 
+def _children_cpu() -> float:
+    """CPU seconds of this process's finished children (the local cluster's workers once
+    it is closed)."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def unit_by_unit(lib: Library, stride: int) -> list[str]:
     units = select_units(lib)
     eleventh = tuple(u for u in units if any(s.rules == "11th"
                                              for s in lib.datasheet_versions(u)))
     sample = eleventh[::stride]
     lines = [f"- sample: every {stride}th unit as attacker ({len(sample)} of "
-             f"{len(eleventh)}), against all {len(eleventh)} units, both phases, 11th"]
+             f"{len(eleventh)}, a fixed {100 / stride:g}% of the attacker rows), against "
+             f"all {len(eleventh)} units, both phases, 11th, no effects"]
     times = {}
     for workers in (1, 2):
         sel = Selection(attackers=sample, targets=eleventh, editions=("11th",),
                         partition_size=1)
         with tempfile.TemporaryDirectory() as folder:
+            cpu0 = _children_cpu()
             t0 = time.perf_counter()
             report = run(sel, folder, mode="local", workers=workers, lib=lib)
             wall = time.perf_counter() - t0
-            rows = sum(1 for _ in Path(folder).glob("part-*.parquet"))
+            cpu = _children_cpu() - cpu0
+            files = sum(1 for _ in Path(folder).glob("part-*.parquet"))
             from tactica.meta import load
 
             n = len(load(folder))
         computing = report.seconds - report.startup
-        times[workers] = (computing, n)
+        times[workers] = (computing, n, cpu)
         lines.append(f"- {workers} worker{'s' if workers > 1 else ''}: {n:,} rows "
-                     f"({rows} files) in {wall:.0f} s wall, of which {report.startup:.0f} s "
-                     f"starting the cluster and {computing:.0f} s computing: "
-                     f"{n / computing:,.0f} rows/s")
-    (s1, n1), (s2, _) = times[1], times[2]
+                     f"({files} files) in {wall:.0f} s wall, of which {report.startup:.0f} s "
+                     f"starting the cluster and {computing:.0f} s computing "
+                     f"({n / computing:,.0f} rows/s); the workers' CPU time {cpu:.0f} s "
+                     f"(their start included): {cpu / n * 1e3:.2f} ms CPU a matchup "
+                     f"(load average {os.getloadavg()[0]:.1f} after)")
+    (s1, n1, c1), (s2, _, c2) = times[1], times[2]
     full = len(eleventh) * len(eleventh) * 2
-    per_million = s2 / n1 * 1e6
+    cpu_row = min(c1, c2) / n1
     lines += [
-        f"- speed-up 1 -> 2 workers: **{s1 / s2:.2f}x** (computing time; machine shared, "
-        f"load average {os.getloadavg()[0]:.1f})",
-        f"- extrapolated: the full table ({len(eleventh):,} x {len(eleventh):,} x 2 = "
-        f"{full:,} matchups) ~{full / n1 * s2 / 3600:.1f} h on 2 workers "
-        f"(~{per_million / 60:.0f} min per million matchups); not run in full here",
+        f"- speed-up 1 -> 2 workers: **{s1 / s2:.2f}x** in computing (wall) time; CPU "
+        f"time 1 worker {c1:.0f} s, 2 workers {c2:.0f} s (the same work: a speed-up needs "
+        "a second core free, which a machine this loaded does not have)",
+        f"- extrapolated from the sample (not run in full): the full table "
+        f"({len(eleventh):,} x {len(eleventh):,} x 2 = {full:,} matchups) is "
+        f"~{full * cpu_row / 3600:.1f} CPU-hours at {cpu_row * 1e3:.2f} ms CPU a matchup "
+        f"(**{cpu_row * 1e6 / 60:.0f} CPU-minutes per million matchups** on this load), "
+        f"~{full / n1 * s2 / 3600:.1f} h wall on these 2 workers",
     ]
     return lines
 
@@ -169,6 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--stride", type=int, default=100)
     parser.add_argument("--skip-units", action="store_true")
+    parser.add_argument("--skip-presets", action="store_true")
     args = parser.parse_args(argv)
     lib = load_library()
     lib.datasheets()
@@ -178,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
             f"a shared machine (load average {os.getloadavg()[0]:.1f} at the start).", "",
             "Every unit x the 10 presets x both phases, in-process:", ""]
     before = yardstick(lib)
-    lines = head + presets(lib)
+    lines = head + (presets(lib) if not args.skip_presets else ["- (not run)"])
     after = yardstick(lib)
     now = (before + after) / 2
     lines += [f"- yardstick (`bench_batch.py`'s sweep, every 10th attacker, timed before "
