@@ -9,10 +9,15 @@
    files; and the matchups shared (computed once for several rows).
 2. **Unit x unit**: every library unit against every library unit, both phases, 11th
    edition, no effects, on a Dask local cluster of 1 and then 2 worker processes (wall
-   time, cluster start-up included and stated apart): measured on every ``--stride``-th
-   attacker unit (a stated fraction) and extrapolated to all attackers.
+   time, cluster start-up included and stated apart, and the workers' CPU time: their
+   rusage once the cluster is closed): measured on every ``--stride``-th attacker unit
+   (a stated fraction) and extrapolated to all attackers.
+3. **Yardstick**: ``bench_batch.py``'s sweep on every 10th attacker, timed before and
+   after the presets table in the same process, against its quiet-machine figure: on a
+   shared machine the CPU time of the same work grows with the load.
 
-Run ``python benchmarks/bench_meta.py`` (``--no-write``, ``--stride N``, ``--skip-units``):
+Run ``python benchmarks/bench_meta.py`` (``--no-write``, ``--stride N``, ``--skip-units``,
+``--skip-presets``):
 prints a markdown block and writes it into ``benchmarks/README.md`` between
 ``<!-- meta:start -->`` and ``<!-- meta:end -->``. Times are reported, never asserted.
 """
