@@ -322,13 +322,21 @@ async def _strict_refusal(request: Request, scenario: Scenario) -> JSONResponse 
     return None
 
 
+async def _utf8_body(request: Request) -> str | None:
+    """The request's body as text, if it is UTF-8 (JSON may come in UTF-16 too)."""
+    try:
+        return (await request.body()).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
 async def _compute(request: Request, document: str, method: str) -> str | Response:
     """The answer of a calculator worker to ``document`` (a scenario or a sequence), or
     the response that refuses it: too slow (422), every worker busy (503), refused by
     the engine (422, naming the field) or a failed worker (500)."""
     pool: CalcPool = request.app.state.calc_pool
     try:
-        text: str = await run_in_threadpool(pool.compute, document)
+        text: str = await pool.compute(document)
     except CalcTimeout:
         if method == "exact":
             return error_response(422, ["body"], TOO_SLOW, "too_slow")
@@ -357,6 +365,11 @@ async def calc(request: Request, scenario: ScenarioDocument) -> Response:
     refused = await _strict_refusal(request, scenario)
     if refused is not None:
         return refused
+    body = None if scenario.has_units else await _utf8_body(request)
+    if body is not None:  # the body as sent is the worker's document: no second
+        text = await _compute(request, body, scenario.method)  # validation, no dump here
+        return text if isinstance(text, Response) else Response(
+            text, media_type="application/json")
     try:
         plain, resolved, notes = await run_in_threadpool(prepare, scenario, _library(request))
     except ValueError as exc:
