@@ -196,7 +196,7 @@ def _serve(src: Path) -> tuple[subprocess.Popen[bytes], int]:
     server = subprocess.Popen([sys.executable, "-c", SERVER, str(port)],
                               env={**os.environ, "PYTHONPATH": str(src)},
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(600):
+    for _ in range(1200):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
             break

@@ -16,6 +16,7 @@ answered: unlike the wall times it is not inflated by other jobs on the machine.
 average is printed with the figures.
 
 Run ``python benchmarks/bench_clients.py`` (``--seconds N``, ``--clients 1,4,16,64``,
+``--src PATH`` to serve another tree, e.g. an older commit's ``git archive``,
 ``--no-write``). It prints a markdown table and writes it into ``benchmarks/README.md``
 between ``<!-- clients:start -->`` and ``<!-- clients:end -->``. Times are reported,
 never asserted.
@@ -51,25 +52,20 @@ SESSION: list[tuple[str, str, Any]] = [
     ("GET", "/api/targets", None),
     ("POST", "/api/list/validate", {"text": LIST}),
 ]
-#: The server as ``tactica serve`` runs it, over the packaged seed library.
+#: The server as ``tactica serve`` runs it, over the packaged seed library (or, in a tree
+#: before ``tactica.web.serve``, as it ran it then).
 SERVER = """
 import sys
 from tactica.library import load_seed_library
 from tactica.web import create_app
-from tactica.web.serve import run
+try:
+    from tactica.web.serve import run
+except ImportError:
+    import uvicorn
+    from tactica.web.guard import SERVER_LIMITS
+    run = lambda app, **kw: uvicorn.run(app, **kw, **SERVER_LIMITS)
 app = create_app(library=load_seed_library, allowed_hosts=["127.0.0.1", "localhost"])
 run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
-"""
-#: The same before ``tactica.web.serve`` existed (``--before``: the figures of the tree
-#: before issue 26's overhead work).
-SERVER_BEFORE = """
-import sys, uvicorn
-from tactica.library import load_seed_library
-from tactica.web import create_app
-from tactica.web.guard import SERVER_LIMITS
-app = create_app(library=load_seed_library, allowed_hosts=["127.0.0.1", "localhost"])
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
-            **SERVER_LIMITS)
 """
 
 
@@ -146,13 +142,12 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def run(seconds: float, counts: list[int], before: bool) -> list[dict[str, float]]:
+def run(seconds: float, counts: list[int], src: Path) -> list[dict[str, float]]:
     port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    code = SERVER_BEFORE if before else SERVER
-    server = subprocess.Popen([sys.executable, "-c", code, str(port)], env=env)
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    server = subprocess.Popen([sys.executable, "-c", SERVER, str(port)], env=env)
     try:
-        for _ in range(300):
+        for _ in range(1200):
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
                 break
@@ -181,13 +176,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--clients", default="1,4,16,64")
-    parser.add_argument("--before", action="store_true",
-                        help="serve as before tactica.web.serve (uvicorn.run directly)")
+    parser.add_argument("--src", type=Path, default=ROOT / "src",
+                        help="the tactica tree to serve (e.g. an older commit's src)")
+    parser.add_argument("--label", default="after")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
     counts = [int(c) for c in args.clients.split(",")]
-    rows = run(args.seconds, counts, args.before)
-    block = table(rows, args.seconds, "before" if args.before else "after")
+    rows = run(args.seconds, counts, args.src)
+    block = table(rows, args.seconds, args.label)
     print(block)
     print(json.dumps(rows))
     if not args.no_write:
