@@ -8,10 +8,11 @@ Limits (the issue's "sane sizes"): a request body over ``MAX_BODY`` bytes is ref
 a 422 naming the body before it is read; the scenario contract refuses more than 100
 weapon lines, 200 models or 10 dice with the field named; a calculation that runs past
 ``calc_timeout`` seconds is stopped (``tactica.web.compute``). Header count and size,
-Content-Length with chunked, slow bodies and heads and the Host allow-list are checked
-in front of the app (``tactica.web.guard``); a lone surrogate or JSON nested too deeply
-is a 422, never a 500. User text is only ever parsed (JSON, pydantic, the list
-parsers), never evaluated.
+Content-Length with chunked, a slow body and the Host allow-list are checked in front of
+the app (``tactica.web.guard``), slow and greedy connections by the server's protocol
+(``tactica.web.connections``, as ``tactica serve`` runs it); a lone surrogate or JSON
+nested too deeply is a 422, never a 500. User text is only ever parsed (JSON, pydantic,
+the list parsers), never evaluated.
 """
 
 from __future__ import annotations
@@ -181,8 +182,8 @@ def create_app(
     calculation after ``calc_timeout`` seconds; a request waits at most ``calc_wait``
     seconds for a free one. ``allowed_hosts`` are the Host names served (starlette's
     ``TrustedHostMiddleware``; ``None``: any, for use inside a program; ``tactica
-    serve`` passes localhost); ``body_timeout`` bounds the wait for each part of a body
-    (``tactica.web.guard``).
+    serve`` passes localhost); ``body_timeout`` bounds the wait for the whole body, from
+    the app's first read (``tactica.web.guard``: a 408 past it).
 
     >>> app = create_app()
     >>> sorted(p for p in app.openapi()["paths"] if p.startswith("/api/units/{name}/"))
