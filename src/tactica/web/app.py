@@ -21,6 +21,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -36,6 +37,7 @@ from ..library import Library, load_library
 from ..units.scenario import document_loc
 from ..version import __version__
 from . import api, factions, pages, pickers
+from . import meta as meta_page
 from . import plan as plan_page
 from .compute import CalcPool
 from .guard import RequestGuard
@@ -174,6 +176,7 @@ def create_app(
     max_body: int = MAX_BODY,
     allowed_hosts: Sequence[str] | None = None,
     body_timeout: float = 10.0,
+    meta: str | Path | None = None,
 ) -> FastAPI:
     """The tactica web app.
 
@@ -183,7 +186,8 @@ def create_app(
     seconds for a free one. ``allowed_hosts`` are the Host names served (starlette's
     ``TrustedHostMiddleware``; ``None``: any, for use inside a program; ``tactica
     serve`` passes localhost); ``body_timeout`` bounds the wait for the whole body, from
-    the app's first read (``tactica.web.guard``: a 408 past it).
+    the app's first read (``tactica.web.guard``: a 408 past it). ``meta``: the folder of
+    a meta table (``tactica meta``) the ``/meta`` page shows.
 
     >>> app = create_app()
     >>> sorted(p for p in app.openapi()["paths"] if p.startswith("/api/units/{name}/"))
@@ -214,6 +218,7 @@ def create_app(
     )
     app.state.calc_pool = pool
     app.state.library = library or load_library
+    app.state.meta_folder = Path(meta) if meta is not None else None
     app.add_exception_handler(RequestValidationError, _validation_error)
     for error in (UnicodeError, PydanticSerializationError, RecursionError):
         app.add_exception_handler(error, _unreadable)
@@ -227,6 +232,7 @@ def create_app(
     app.include_router(factions.router, prefix="/api", tags=["api"])
     app.include_router(pages.router, include_in_schema=False)
     app.include_router(plan_page.router, include_in_schema=False)
+    app.include_router(meta_page.router, include_in_schema=False)
     app.mount("/static", StaticFiles(packages=[("tactica.web", "static")]), name="static")
     pages.install(app)
     return app
