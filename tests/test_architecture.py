@@ -53,7 +53,7 @@ SIDEWAYS: frozenset[tuple[str, str]] = frozenset({
 #: starts another door imports that door's entry point and nothing more.
 SHELLS = frozenset({"cli", "web", "assistant"})
 LAUNCHERS: dict[str, frozenset[str]] = {
-    "tactica.cli.serve": frozenset({"tactica.web", "tactica.web.guard"}),
+    "tactica.cli.serve": frozenset({"tactica.web", "tactica.web.serve"}),
     "tactica.cli.mcp": frozenset({"tactica.assistant", "tactica.assistant.server"}),
 }
 
