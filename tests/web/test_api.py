@@ -203,6 +203,7 @@ async def test_a_calculation_past_the_timeout_is_stopped_and_refused() -> None:
             slow = await client.post("/api/calc", json=HEAVY)
             assert slow.status_code == 422
             assert _detail(slow) == [{"loc": ["body"], "msg": TOO_SLOW, "type": "too_slow"}]
+            app.state.calc_pool.wait = 600  # for the replacement to load, however long
             sampled = await client.post("/api/calc", json={
                 **HEAVY, "method": "monte-carlo", "trials": 10_000_000})
             assert sampled.status_code == 422
@@ -217,6 +218,26 @@ async def test_a_calculation_past_the_timeout_is_stopped_and_refused() -> None:
         app.state.calc_pool.close()
 
 
+async def test_a_replacement_worker_loads_outside_every_requests_bound() -> None:
+    """A stopped worker's replacement joins the pool only once it has loaded: meanwhile a
+    request waits ``wait`` seconds and is refused as busy (its bound is wait + timeout,
+    never wait + a start-up + timeout). Python cannot start and import tactica in the
+    0.01 s this request waits."""
+    app = create_app(library=load_seed_library, workers=1, calc_timeout=0.1, calc_wait=600)
+    transport = httpx.ASGITransport(app=app)
+    pool = app.state.calc_pool
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            assert (await client.post("/api/calc", json=HEAVY)).status_code == 422
+            pool.wait = 0.01
+            busy = await client.post("/api/calc", json=BOLT_RIFLES)
+            assert busy.status_code == 503
+            pool.wait, pool.timeout = 600, 600  # the replacement, once loaded, answers
+            assert (await client.post("/api/calc", json=BOLT_RIFLES)).status_code == 200
+    finally:
+        pool.close()
+
+
 async def test_a_request_that_finds_every_worker_busy_gets_503() -> None:
     """The only worker is held (taken from the pool's idle queue, as a running calculation
     takes it) for as long as the test needs, so the refusal does not depend on how fast a
@@ -227,11 +248,11 @@ async def test_a_request_that_finds_every_worker_busy_gets_503() -> None:
     try:
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
             assert (await client.post("/api/calc", json=BOLT_RIFLES)).status_code == 200
-            held = pool._idle.get_nowait()  # the worker is busy elsewhere
+            held = await pool.acquire()  # the worker is busy elsewhere
             busy = await client.post("/api/calc", json=BOLT_RIFLES)
             assert busy.status_code == 503
             assert busy.headers["retry-after"] == "2"
-            pool._idle.put(held)  # free again: the next request is answered
+            pool.release(held)  # free again: the next request is answered
             assert (await client.post("/api/calc", json=BOLT_RIFLES)).status_code == 200
     finally:
         pool.close()
@@ -388,7 +409,8 @@ async def test_without_the_army_package_lists_answer_503(
 # --- pages and static files ---------------------------------------------------------------
 
 PAGES = ["/", "/units", "/units/Neophyte%20Hybrids", "/units/Banehammer?rules=10th",
-         "/rules", "/rules/Rapid%20Fire", "/rules/Cult%20Demagogue", "/list", "/docs", "/about"]
+         "/rules", "/rules/Rapid%20Fire", "/rules/Cult%20Demagogue", "/list", "/meta", "/docs",
+         "/about"]
 
 
 @pytest.mark.parametrize("path", PAGES)

@@ -4,6 +4,7 @@ uvicorn. The pages and their scripts are served by the app itself, so it works o
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -22,20 +23,21 @@ def serve(
     allow_host: Annotated[list[str] | None, typer.Option(
         "--allow-host", help="a Host name to serve besides localhost (repeatable; '*' "
         "for any)")] = None,
+    meta: Annotated[Path | None, typer.Option(
+        "--meta", help="a meta table folder (written by `tactica meta`) to sort and filter "
+        "at /meta", exists=True, file_okay=False, dir_okay=True)] = None,
 ) -> None:
     """Serve the calculator, datasheets and list checker at http://HOST:PORT/.
 
     Open the address in a browser; it works offline. Only requests for localhost (and the
     names given with --allow-host) are answered, so no other web page can reach it.
     \f
-    (Host checking guards against DNS rebinding; uvicorn caps connections and times out
-    idle ones: ``tactica.web.guard.SERVER_LIMITS``.)"""
-    import uvicorn
-
+    (Host checking guards against DNS rebinding; the server's protocol bounds every
+    connection: ``tactica.web.connections``.)"""
     from ..web import create_app
-    from ..web.guard import SERVER_LIMITS
+    from ..web.serve import run
 
     hosts = ["localhost", "127.0.0.1", "::1", *(allow_host or ())]
     typer.echo(f"tactica: http://{host}:{port}/ (API docs at /docs); Ctrl+C stops it")
-    uvicorn.run(create_app(workers=workers, calc_timeout=timeout, allowed_hosts=hosts),
-                host=host, port=port, log_level="info", **SERVER_LIMITS)
+    app = create_app(workers=workers, calc_timeout=timeout, allowed_hosts=hosts, meta=meta)
+    run(app, host=host, port=port)

@@ -8,23 +8,27 @@ Limits (the issue's "sane sizes"): a request body over ``MAX_BODY`` bytes is ref
 a 422 naming the body before it is read; the scenario contract refuses more than 100
 weapon lines, 200 models or 10 dice with the field named; a calculation that runs past
 ``calc_timeout`` seconds is stopped (``tactica.web.compute``). Header count and size,
-Content-Length with chunked, slow bodies and heads and the Host allow-list are checked
-in front of the app (``tactica.web.guard``); a lone surrogate or JSON nested too deeply
-is a 422, never a 500. User text is only ever parsed (JSON, pydantic, the list
-parsers), never evaluated.
+Content-Length with chunked, a slow body and the Host allow-list are checked in front of
+the app (``tactica.web.guard``), slow and greedy connections by the server's protocol
+(``tactica.web.connections``, as ``tactica serve`` runs it); a lone surrogate or JSON
+nested too deeply is a 422, never a 500. User text is only ever parsed (JSON, pydantic,
+the list parsers), never evaluated.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic_core import PydanticSerializationError
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -33,6 +37,7 @@ from ..library import Library, load_library
 from ..units.scenario import document_loc
 from ..version import __version__
 from . import api, factions, pages, pickers
+from . import meta as meta_page
 from . import plan as plan_page
 from .compute import CalcPool
 from .guard import RequestGuard
@@ -171,6 +176,7 @@ def create_app(
     max_body: int = MAX_BODY,
     allowed_hosts: Sequence[str] | None = None,
     body_timeout: float = 10.0,
+    meta: str | Path | None = None,
 ) -> FastAPI:
     """The tactica web app.
 
@@ -179,8 +185,9 @@ def create_app(
     calculation after ``calc_timeout`` seconds; a request waits at most ``calc_wait``
     seconds for a free one. ``allowed_hosts`` are the Host names served (starlette's
     ``TrustedHostMiddleware``; ``None``: any, for use inside a program; ``tactica
-    serve`` passes localhost); ``body_timeout`` bounds the wait for each part of a body
-    (``tactica.web.guard``).
+    serve`` passes localhost); ``body_timeout`` bounds the wait for the whole body, from
+    the app's first read (``tactica.web.guard``: a 408 past it). ``meta``: the folder of
+    a meta table (``tactica meta``) the ``/meta`` page shows.
 
     >>> app = create_app()
     >>> sorted(p for p in app.openapi()["paths"] if p.startswith("/api/units/{name}/"))
@@ -190,7 +197,9 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        pool.start()
+        # the server accepts connections once the workers and the library are loaded,
+        # so that no request's bound includes a start-up
+        await asyncio.gather(pool.started(), run_in_threadpool(app.state.library))
         yield
         pool.close()
 
@@ -209,6 +218,7 @@ def create_app(
     )
     app.state.calc_pool = pool
     app.state.library = library or load_library
+    app.state.meta_folder = Path(meta) if meta is not None else None
     app.add_exception_handler(RequestValidationError, _validation_error)
     for error in (UnicodeError, PydanticSerializationError, RecursionError):
         app.add_exception_handler(error, _unreadable)
@@ -222,6 +232,7 @@ def create_app(
     app.include_router(factions.router, prefix="/api", tags=["api"])
     app.include_router(pages.router, include_in_schema=False)
     app.include_router(plan_page.router, include_in_schema=False)
+    app.include_router(meta_page.router, include_in_schema=False)
     app.mount("/static", StaticFiles(packages=[("tactica.web", "static")]), name="static")
     pages.install(app)
     return app
