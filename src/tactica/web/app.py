@@ -171,6 +171,7 @@ def create_app(
     max_body: int = MAX_BODY,
     allowed_hosts: Sequence[str] | None = None,
     body_timeout: float = 10.0,
+    calc_pool: CalcPool | None = None,
 ) -> FastAPI:
     """The tactica web app.
 
@@ -180,19 +181,26 @@ def create_app(
     seconds for a free one. ``allowed_hosts`` are the Host names served (starlette's
     ``TrustedHostMiddleware``; ``None``: any, for use inside a program; ``tactica
     serve`` passes localhost); ``body_timeout`` bounds the wait for each part of a body
-    (``tactica.web.guard``).
+    (``tactica.web.guard``). ``calc_pool``: a pool the caller owns, to share one set of
+    workers between several apps in one process (the tests do); ``workers``,
+    ``calc_timeout`` and ``calc_wait`` are then the pool's own, and the app neither starts
+    nor stops it.
 
     >>> app = create_app()
     >>> sorted(p for p in app.openapi()["paths"] if p.startswith("/api/units/{name}/"))
     ['/api/units/{name}/attacker', '/api/units/{name}/leaders', '/api/units/{name}/wargear']
     """
-    pool = CalcPool(workers=workers, timeout=calc_timeout, wait=calc_wait)
+    owned = calc_pool is None
+    pool = (CalcPool(workers=workers, timeout=calc_timeout, wait=calc_wait)
+            if calc_pool is None else calc_pool)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        pool.start()
+        if owned:
+            pool.start()
         yield
-        pool.close()
+        if owned:
+            pool.close()
 
     app = FastAPI(
         title="tactica",
