@@ -66,7 +66,7 @@ def test_points_destroyed_equal_single_calculate_calls(
         if has_precision([scenario]):
             continue  # Precision reorders the models lost: the order reading does not hold
         r = tactica.calculate(scenario)
-        assert math.isclose(cell.points, single_points(scenario, enemy.entry_points),
+        assert math.isclose(cell.points, single_points(scenario, enemy.entry_points, r),
                             rel_tol=0, abs_tol=1e-9), (cell.attacker, cell.target)
         assert math.isclose(cell.models_destroyed, r.models_destroyed.mean, abs_tol=1e-9)
         assert math.isclose(cell.p_destroyed, r.p_unit_destroyed, abs_tol=1e-9)
