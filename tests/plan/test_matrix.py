@@ -115,8 +115,18 @@ def test_the_lists_rules_apply_and_the_others_are_explained(
 
 #: WTC exports of this list are not read back (an enhancement placed by the header on a
 #: unit the reader numbers differently): a round trip of ``tactica.army.formats``.
+@pytest.fixture(scope="module")
+def knights_into_marines(sides: dict[str, Side]) -> tuple[Side, Matchup]:
+    """The Chaos Knights list shooting at an enemy side: the side, and the matrix every
+    format's copy is compared with (made once for all of them)."""
+    enemy = read_side("Intercessor Squad:10, Rhino", load_library())
+    return enemy, matchup_sides(sides["official_10.txt"], enemy, sides=("mine",),
+                                phases=("shooting",))
+
+
 @pytest.mark.parametrize("fmt", sorted(EXPORT_FORMATS))
-def test_the_matrix_from_every_format(sides: dict[str, Side], fmt: str) -> None:
+def test_the_matrix_from_every_format(sides: dict[str, Side], fmt: str,
+                                      knights_into_marines: tuple[Side, Matchup]) -> None:
     """The Chaos Knights list re-exported in each format: read again, the same units at
     the same points, the same cells (no unit of it is attached, so every format keeps it
     whole). Read without the rules check: List Forge text cannot say that Houndpack Lance
@@ -126,8 +136,7 @@ def test_the_matrix_from_every_format(sides: dict[str, Side], fmt: str) -> None:
     again = read_side(export_roster(original.roster, fmt), lib, check=False)
     assert [(u.label, u.points) for u in again.units] == [
         (u.label, u.points) for u in original.units]
-    enemy = read_side("Intercessor Squad:10, Rhino", lib)
-    one = matchup_sides(original, enemy, sides=("mine",), phases=("shooting",))
+    enemy, one = knights_into_marines
     two = matchup_sides(again, enemy, sides=("mine",), phases=("shooting",))
     assert [c.points for _, c in one.cells()] == [c.points for _, c in two.cells()]
 
