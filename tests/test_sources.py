@@ -480,10 +480,13 @@ def test_calc_from_the_bundled_dataset(pinned_dataset: str) -> None:
                           "--target", "Custodian Guard", "--weapon", "Hand flamer", "--json")
     assert code == 0, err
     result = json.loads(out)
-    # 5 models x D6 (Torrent: every attack hits); S3 vs T6 wounds on 6+
+    # 5 models x D6 (Torrent: every attack hits); S3 vs T6 wounds on 6+, and the unit's
+    # own Industrialised Destruction (the dataset: re-roll wound rolls of 1, always):
+    # 1/6 + 1/6 x 1/6 = 7/36 per hit
     assert result["attacks"]["mean"] == pytest.approx(17.5)
     assert result["hits"]["mean"] == pytest.approx(17.5)
-    assert result["wounds"]["mean"] == pytest.approx(17.5 / 6)
+    assert result["wounds"]["mean"] == pytest.approx(17.5 * 7 / 36)
+    assert any(n.startswith("Industrialised Destruction") for n in result["notes"])
 
 
 def test_sheet_magus_and_units_by_faction(gsc: Path) -> None:

@@ -28,7 +28,7 @@ from .model.common import RulesVersion
 from .model.datasheet import Datasheet
 from .names import UnknownNameError, name_key, suggest
 
-__all__ = ["RuleEntry", "find_units", "rule_entries"]
+__all__ = ["RuleEntry", "find_units", "own_ability_status", "rule_entries"]
 
 
 class RuleEntry(BaseModel):
@@ -75,6 +75,10 @@ def _calculator(item: Any, name: str, rules: str) -> str:
     from .effects import dataset_effects, find_effect
     from .rules.notes import rule_note
 
+    if isinstance(item, UnitAbility) and item.ability.effect:
+        status = own_ability_status(item)
+        if status is not None:
+            return status
     if getattr(item, "key", None) is not None:
         data = dataset_effects()
         entry = None if data is None else data.of_record(item)
@@ -96,6 +100,30 @@ def _calculator(item: Any, name: str, rules: str) -> str:
         return "not modelled: the calculator does not apply it by name"
     return f"modelled ({effect.terms}; {effect.cp} CP)" if effect.cp else \
         f"modelled ({effect.terms})"
+
+
+def own_ability_status(item: UnitAbility) -> str | None:
+    """The status of a datasheet ability the dataset encodes (``effects.unit_abilities``:
+    applied by itself whenever its conditions hold, in part, or why not)."""
+    from .effects.unit_abilities import unit_ability
+
+    own = unit_ability(item.ability)
+    if own is None:
+        return None
+    terms = "; ".join(dict.fromkeys(
+        p.terms + (f", {p.attack} attacks" if p.attack else "") + (
+            f" (if {' and '.join(c.description for c in p.conditions)})"
+            if p.conditions else "") for p in own.compiled.parts))
+    cls = own.coverage_class
+    if cls == "applied":
+        return f"modelled (applied whenever its conditions hold: {terms})"
+    if cls == "partly":
+        left = [w for p in own.compiled.parts if (w := own.why_not_automatic(p))]
+        return (f"modelled in part (applied whenever its conditions hold: {terms}; not "
+                f"calculated: {'; '.join(dict.fromkeys([*left, *own.missing]))})")
+    if cls == "non-combat":
+        return f"non-combat: {own.reason}"
+    return f"not modelled: {own.reason}"
 
 
 def _weapon_ability(name: str) -> str | None:

@@ -204,6 +204,8 @@ def rule(
             _unknown(exc)
         found = []
     from ..effects import dataset_effects
+    from ..index import UnitAbility
+    from ..lookup import own_ability_status
 
     data = dataset_effects() if any(getattr(i, "key", None) for i in found) else None
     for item in found:
@@ -214,6 +216,10 @@ def rule(
         if entry is not None:  # issue 16: whether the calculator models it
             note = "; ".join(x for x in (note, f"in the calculator: {entry.status} "
                                                f"({entry.described()})") if x)
+        elif isinstance(item, UnitAbility):  # issue 23: a datasheet's own ability
+            status = own_ability_status(item)
+            if status is not None:
+                note = "; ".join(x for x in (note, f"in the calculator: {status}") if x)
         console.print(rule_panel(item, note))
     for text in how:
         console.print(f"calculator: {text}")

@@ -10,6 +10,7 @@ With ``--list FILE`` the attacker is the unit as built in an army list
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from dataclasses import dataclass
@@ -426,6 +427,7 @@ def _list_scenario(lib: Any, built: Any, data: dict[str, Any], led_by: list[str]
     from ..army.attack import apply_list_effects
     from ..calculator import prepare
     from ..effects.candidates import ability_effects, apply_candidates
+    from ..units.abilities import apply_attacker_abilities
 
     sheet = built.sheet
     context = data["context"].model_copy(update={
@@ -445,5 +447,10 @@ def _list_scenario(lib: Any, built: Any, data: dict[str, Any], led_by: list[str]
     # an ability is not a choice: only those that apply are reported
     scenario, more = apply_candidates(scenario, own, "ability", report_skipped=False)
     notes += more
+    sheets = [sheet]
+    for leader in led_by:
+        with contextlib.suppress(LookupError):
+            sheets.append(lib.datasheet(leader))
+    scenario = apply_attacker_abilities(scenario, sheets)
     scenario, more = apply_list_effects(scenario, built.candidates, built.situational)
     return scenario, resolved, notes + more

@@ -3,7 +3,9 @@ faction, how many of the stratagems, enhancements, detachment rules and army rul
 may use are modelled in full, modelled in part (the part not calculated named),
 non-combat or not modelled, and how many of those have a machine-readable effect in the
 dataset; the effect kinds and modifier keys no reader understands are counted, never
-dropped. ``tactica data report`` prints the table; ``--coverage --json`` the document."""
+dropped. The datasheet abilities the dataset encodes are counted the same way (issue 23:
+applied whenever their conditions hold, partly, listed with the reason, non-combat).
+``tactica data report`` prints the tables; ``--coverage --json`` the document."""
 
 from __future__ import annotations
 
@@ -13,8 +15,10 @@ from rich import box
 from rich.table import Table
 
 from ..effects import dataset_effects
+from ..effects.unit_abilities import coverage as unit_coverage
+from ..library import load_library
 
-__all__ = ["coverage_document", "coverage_table"]
+__all__ = ["coverage_document", "coverage_table", "unit_abilities_table"]
 
 _COLUMNS = ("records", "modelled", "partly", "non-combat", "not modelled", "with effect",
             "not modelled (with effect)")
@@ -47,7 +51,8 @@ def coverage_document() -> dict[str, Any] | None:
             "modelled_in_full_share_of_records_with_effect": round(in_full / with_effect, 4),
             "partly": partly,
             "unknown_effect_kinds": dict(data.unknown_kinds()),
-            "unknown_modifier_keys": dict(data.unread_keys())}
+            "unknown_modifier_keys": dict(data.unread_keys()),
+            "unit_abilities": unit_coverage(load_library().datasheets())}
 
 
 def coverage_table(doc: dict[str, Any]) -> Table:
@@ -70,4 +75,32 @@ def coverage_table(doc: dict[str, Any]) -> Table:
                          " Parts the calculator does not read: " + ", ".join(
                              f"{k} ({n})" for k, n in sorted(unknown.items()))
                          if unknown else ""))
+    return table
+
+
+_UNIT_COLUMNS = ("abilities", "applied", "partly", "listed", "non-combat")
+
+
+def unit_abilities_table(doc: dict[str, Any]) -> Table:
+    """The datasheet abilities the dataset encodes, by faction: applied whenever their
+    conditions hold, partly, listed with the reason, non-combat."""
+    units = doc["unit_abilities"]
+    table = Table(box=box.SIMPLE_HEAD, title="Datasheet abilities with an effect in the "
+                  "dataset, by faction (each unit's)")
+    table.add_column("Faction")
+    for column in _UNIT_COLUMNS:
+        table.add_column(column, justify="right")
+    for faction, row in units["factions"].items():
+        table.add_row(faction, *(str(row.get(c, 0)) for c in _UNIT_COLUMNS))
+    table.add_row("All units", *(str(units["totals"].get(c, 0)) for c in _UNIT_COLUMNS),
+                  style="bold")
+    records = units["records"]
+    table.add_row("Distinct abilities", *(str(records.get(c if c != "abilities" else
+                                                          "records", 0))
+                                          for c in _UNIT_COLUMNS), style="bold")
+    table.caption_justify = "left"
+    table.caption = ("applied: whenever its conditions hold (leader attached, phase, "
+                     "ranged or melee, target keywords); listed: under not calculated, "
+                     "because " + "; ".join(f"{k} ({n})" for k, n in
+                                            units["listed_reasons"].items()))
     return table

@@ -104,15 +104,16 @@ def report(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the reports as JSON.")] = False,
     coverage: Annotated[bool, typer.Option(
-        "--coverage", help="Only the army rules by faction: modelled, non-combat, not "
-        "modelled (with --json as JSON).")] = False,
+        "--coverage", help="Only the army rules and the datasheet abilities by faction: "
+        "modelled (applied), partly, non-combat, not modelled (listed) (with --json as "
+        "JSON).")] = False,
     units: Annotated[bool, typer.Option(
         "--units", help="Only the units fielded on a mend or a guess, with the evidence "
         "(with --json as JSON).")] = False,
 ) -> None:
     """Count, per source, the units loaded, repaired and rejected (converts every unit), and
     per faction the army rules modelled, non-combat and not modelled."""
-    from .coverage import coverage_document, coverage_table
+    from .coverage import coverage_document, coverage_table, unit_abilities_table
 
     if units:
         _units_report(as_json)
@@ -128,7 +129,9 @@ def report(
         if as_json:
             typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
         else:
-            Console(highlight=False, soft_wrap=False, width=140).print(coverage_table(doc))
+            wide = Console(highlight=False, soft_wrap=False, width=140)
+            wide.print(coverage_table(doc))
+            wide.print(unit_abilities_table(doc))
         return
     reports, missing = _reports(load_library())
     err = Console(stderr=True, highlight=False)
@@ -147,6 +150,7 @@ def report(
         doc = coverage_document()
         if doc is not None:
             out.print(coverage_table(doc))
+            out.print(unit_abilities_table(doc))
     if not details:
         return
     for r in reports:

@@ -17,23 +17,30 @@ from rich.console import Console
 from rich.table import Table
 
 from ..calculator import calculate as calculate_document
+from ..combat.contract.scenario import Context
 from ..combat.contract.sequence import SequenceResult
 from ..errors import one_line
 from ..inputs import loads
 from ..units import UnitError, UnitRef, resolve_attacker
+from ..units.abilities import armed_with_abilities
 from ..units.carriers import carriers
 from .errors import fail
 from .result_view import render_result
 
 __all__ = ["parse_step", "render_sequence", "run_sequence_text", "sequence_document", "turn"]
 
-def _fielded(lib: Any, unit: str, models: int, rules: Any, phase: Any) -> Any:
-    """The unit's attacker as fielded by default (``tactica.units``)."""
+def _fielded(lib: Any, unit: str, models: int, rules: Any, phase: Any, target: Any,
+             context: dict[str, Any]) -> tuple[Any, tuple[Any, ...]]:
+    """The unit's attacker as fielded by default (``tactica.units``), with the plain
+    effects of its own abilities against ``target`` in ``context``."""
     try:
-        return resolve_attacker(UnitRef(unit=unit, models=models), lib, rules, phase)[0]
+        attacker, side = resolve_attacker(UnitRef(unit=unit, models=models), lib, rules,
+                                          phase)
     except UnitError as exc:
         raise typer.BadParameter(str(exc).removeprefix("attacker: "),
                                  param_hint="--step") from None
+    return armed_with_abilities(attacker, [s for s, _ in side.loadouts], side.lines_of,
+                                target, phase, Context.model_validate(context), rules)
 
 
 def parse_step(text: str) -> tuple[str, str, float | None, int | None]:
@@ -68,7 +75,8 @@ def parse_step(text: str) -> tuple[str, str, float | None, int | None]:
 
 
 def _steps(specs: list[str], rules: str, distance: float | None, stationary: bool,
-           target_name: str, fight_back: bool, target_models: int | None) -> list[dict[str, Any]]:
+           target_name: str, fight_back: bool, target_models: int | None,
+           target: Any) -> list[dict[str, Any]]:
     from ..library import load_library
 
     lib = load_library()
@@ -79,14 +87,17 @@ def _steps(specs: list[str], rules: str, distance: float | None, stationary: boo
         sheet = lib.datasheet(unit, "10th" if rules == "10th" else "11th")
         n = models or sum(c.min for c in sheet.composition) or 1
         fights = phase in ("fight", "charge")
-        attacker = _fielded(lib, sheet.name, n, sheet.rules, "fight" if fights else "shooting")
+        context: dict[str, Any] = {"charged": phase == "charge"} if fights else {
+            "distance": distance, "remained_stationary": stationary}
+        attacker, effects = _fielded(lib, sheet.name, n, sheet.rules,
+                                     "fight" if fights else "shooting", target, context)
         if phase == "charge":
             steps.append({"phase": "charge", "unit": sheet.name, "distance": inches})
             last_charger = sheet.name
-        step: dict[str, Any] = {
-            "phase": "fight" if fights else "shooting", "attacker": attacker,
-            "context": {"charged": phase == "charge"} if fights else
-            {"distance": distance, "remained_stationary": stationary}}
+        step: dict[str, Any] = {"phase": "fight" if fights else "shooting",
+                                "attacker": attacker, "context": context}
+        if effects:
+            step["effects"] = list(effects)
         if fights:
             step["models"] = lib.target(sheet.name, models=n).models
             step["carried_by"] = carriers(UnitRef(unit=sheet.name, models=n), lib,
@@ -98,8 +109,10 @@ def _steps(specs: list[str], rules: str, distance: float | None, stationary: boo
                                      "that charged (a UNIT:charge@INCHES step)")
         sheet = lib.datasheet(target_name)
         n = target_models or sum(c.min for c in sheet.composition) or 1
-        attacker = _fielded(lib, sheet.name, n, sheet.rules, "fight")
+        attacker, effects = _fielded(lib, sheet.name, n, sheet.rules, "fight",
+                                     lib.target(last_charger), {})
         steps.append({"phase": "fight", "fights_back": True, "attacker": attacker,
+                      **({"effects": list(effects)} if effects else {}),
                       "against": last_charger, "carried_by": carriers(
                           UnitRef(unit=sheet.name, models=n), lib, sheet.rules, "fight")})
     order = {"shooting": 0, "charge": 1, "fight": 2}
@@ -119,7 +132,7 @@ def sequence_document(steps: list[str], target: str, target_models: int | None =
     tgt = lib.target(target, models=target_models)
     doc: dict[str, Any] = {"rules": rules, "target": tgt.model_dump(mode="json"),
                            "steps": _steps(steps, rules, distance, stationary, target,
-                                           fight_back, target_models)}
+                                           fight_back, target_models, tgt)}
     ld = leadership
     try:
         sheet = lib.datasheet(target)

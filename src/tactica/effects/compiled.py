@@ -38,6 +38,8 @@ class Part:
     strength_over_toughness: bool = False
     #: modifier keys no reader understood (listed under ``not_calculated``)
     unread: tuple[str, ...] = ()
+    #: the leaf is on the rule's bearer alone (``self``, ``bearer``), not its whole unit
+    bearer: bool = False
 
 
 @dataclass

@@ -233,7 +233,10 @@ def _stat_modifier(node: Raw, m: Raw) -> _Leaf:
                                                  else ""), (e,))
     if stat in ("BS", "WS"):
         op = m.get("operation", "add")
-        skill = -abs(value) if op == "improve" else abs(value) if op == "worsen" else value
+        # "add" improves the characteristic, "subtract" worsens it (the Benefit of Cover
+        # record: bs-modifier subtract 1 on the attacker is 13.08's BS worsened by 1)
+        skill = -abs(value) if op in ("improve", "add") else abs(value) if op in (
+            "worsen", "subtract") else value
         e = _effect(skill=skill)
         if e is not None:
             word = "improved" if skill < 0 else "worsened"
@@ -584,4 +587,4 @@ def _leaf(node: Raw, ctx: _Ctx, out: Compiled) -> None:
         modifiers=leaf.modifiers + grants, target_changes=leaf.target_changes,
         context=leaf.context, mortal_before=leaf.mortal_before, side=leaf.side,
         strength_over_toughness=scope.strength_over_toughness or s_over_t,
-        unread=scope.unread))
+        unread=scope.unread, bearer=node.get("target") in ("self", "bearer")))

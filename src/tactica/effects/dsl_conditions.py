@@ -94,8 +94,12 @@ def _simple_condition(c: Raw, owner: Owner) -> _Cond:
             return _Cond(check=Condition("led by a CHARACTER", "the unit is not led by a "
                                          "CHARACTER (context.led_by)",
                                          lambda s: bool(s.context.led_by)))
-        return _Cond(check=Condition("a CHARACTER is attached", "no CHARACTER model in the "
-                                     "target", lambda s: any(g.character for g in s.target.models)))
+        # attached: a CHARACTER leading a bodyguard unit, so the target has CHARACTER and
+        # other models (a CHARACTER alone leads nothing)
+        return _Cond(check=Condition(
+            "a CHARACTER is attached", "no CHARACTER leads the target unit",
+            lambda s: any(g.character for g in s.target.models)
+            and not all(g.character for g in s.target.models)))
     if kind == "charged-this-turn":
         return _flag(owner, "charged", "made a charge move this turn")
     if kind == "advanced-this-turn":

@@ -35,6 +35,7 @@ from .report import (
     weapon_abilities,
     weapon_profile,
 )
+from .wh40kdc_effects import effect_record
 from .wh40kdc_records import Raw, RecordLookup
 from .wh40kdc_wargear import WargearReader
 
@@ -444,7 +445,11 @@ class UnitConverter:
             if match is not None:
                 damaged = self._damaged(name, raw, int(match.group(1)), int(match.group(2)))
                 kind = "damaged"
-            out.append(core_ability(name, kind, None, self.source))
+            ability = core_ability(name, kind, None, self.source)
+            if raw.get("effect") and kind == "unit":
+                ability = ability.model_copy(update={"effect": effect_record(
+                    raw, self.ds, self.faction_id)})
+            out.append(ability)
             fnp = _feel_no_pain(raw)
             if fnp is not None and kind == "unit":
                 # Lifewards, Ogryn Bodyguard: the unit's own Feel No Pain, by another name
@@ -574,3 +579,4 @@ def _feel_no_pain(raw: Raw) -> int | None:
     if effect.get("type") != "feel-no-pain" or effect.get("target") not in ("unit", "self"):
         return None
     return threshold if isinstance(threshold, int) and 2 <= threshold <= 6 else None
+

@@ -126,20 +126,43 @@ class WargearReader:
                 self.log.repaired(record, "left out: it replaces with nothing")
                 continue
             c: Raw = o.get("model_constraint") or {"any_number": True}
-            model = c.get("model_name")
-            if model is not None and all(t.name != model for t in types):
-                self.log.suspect(record, f"names model {model!r}, not in the composition; "
-                                 "any model may take it")
-                model = None
-            made = build(WargearOption, {
-                "replaces": self._names(replaces),
-                "choices": tuple(self._names(b) for b in bundles),
-                "model": model, "per_models": c.get("per_n_models"),
-                "max": c.get("max_count"), "any_number": bool(c.get("any_number")),
-            }, self.log, record)
-            if made is not None:
-                out.append(made)
+            models: list[str | None] = [c.get("model_name")]
+            if models[0] is not None and all(t.name != models[0] for t in types):
+                models = self._bind(str(models[0]), self._names(replaces), types, c, record)
+            for model in models:
+                made = build(WargearOption, {
+                    "replaces": self._names(replaces),
+                    "choices": tuple(self._names(b) for b in bundles),
+                    "model": model, "per_models": c.get("per_n_models"),
+                    "max": c.get("max_count"), "any_number": bool(c.get("any_number")),
+                }, self.log, record)
+                if made is not None:
+                    out.append(made)
         return tuple(out)
+
+    def _bind(self, model: str, replaces: Sequence[str], types: Sequence[ModelType],
+              c: Raw, record: str) -> list[str | None]:
+        """The model types an option names by a name the composition does not have:
+        the types of that stat line or whose name starts with it ("Veteran Guardsman"
+        for "Veteran Guardsman (Boltgun)") that carry what it replaces. One such type:
+        the option is that type's; several, and any number of models may take it: one
+        option per type (the same choice for each model); else it is left out, with the
+        reason (never offered to a model the datasheet does not name)."""
+        named = [t for t in types if t.profile == model or t.name.startswith(model)]
+        need = Counter(name_key(i) for i in replaces)
+        carriers = [t.name for t in named
+                    if not need - Counter(name_key(e) for e in t.equipment)]
+        what = f" carrying {', '.join(replaces)}" if replaces else ""
+        if len(carriers) == 1 or (carriers and c.get("any_number") and not c.get(
+                "max_count") and not c.get("per_n_models")):
+            self.log.repaired(record, f"names model {model!r}, not in the composition; "
+                              f"read as {' and '.join(carriers)}, the {model} models{what}")
+            return list(carriers)
+        self.log.repaired(record, f"left out: names model {model!r}, not in the "
+                          f"composition, and " + (f"{len(carriers)} of its model types"
+                                                  if carriers else "none of its model types")
+                          + f"{what or ''} could take it under its limits")
+        return []
 
     def _carried(self, item: str, carried: set[str], record: str) -> str:
         if not carried or item in carried:

@@ -115,6 +115,10 @@ class Ability(Frozen):
     parameter: DiceExpr | None = None
     text: str | None = None
     source: Source | None = None
+    effect: str | None = Field(
+        default=None, description="the dataset's effect record of the ability, as JSON "
+        "text: its effect tree, behavior, curation notes and the effects of the abilities "
+        "it grants (compiled by tactica.effects.unit_abilities; data, never parsed here)")
 
     def __str__(self) -> str:
         if self.parameter is None:

@@ -37,6 +37,7 @@ from ..combat.contract.scenario import Target
 from ..effects.candidates import ability_effects
 from ..library import Library, load_library
 from ..model.common import RulesVersion
+from ..model.datasheet import Datasheet
 from ..names import UnknownNameError
 from ..units import UnitError, UnitRef
 from ..units.resolve import resolve_attacker, resolve_target
@@ -58,6 +59,8 @@ class Armed:
 
     built: ListAttacker
     abilities: tuple[str, ...]
+    #: the unit's datasheet and its leaders' (their own abilities: ``units.abilities``)
+    sheets: tuple[Datasheet, ...] = ()
 
 
 @dataclass
@@ -262,9 +265,11 @@ def _arm(unit: SideUnit, roster: Roster, lib: Library, named: bool) -> None:
             built = (_fielded(ref, unit, lib, roster.rules, phase) if named
                      else list_attacker(roster, unit.uid, lib, phase))
             own = ability_effects(built.sheet)
+            sheets = [built.sheet]
             for leader in built.led_by:
-                own += ability_effects(lib.datasheet(leader, roster.rules), damaged=False)
-            unit.attack[phase] = Armed(built, tuple(dict.fromkeys(own)))
+                sheets.append(lib.datasheet(leader, roster.rules))
+                own += ability_effects(sheets[-1], damaged=False)
+            unit.attack[phase] = Armed(built, tuple(dict.fromkeys(own)), tuple(sheets))
         except (ValueError, UnknownNameError) as exc:
             unit.attack[phase] = _reason(exc)
         try:

@@ -31,6 +31,7 @@ from ..combat.exact.engine import Initial, calculate_exact, calculate_exact_from
 from ..combat.turn.charge import charge_probability
 from ..effects.candidates import apply_candidates
 from ..rules.turn import get_turn_rules
+from ..units.abilities import apply_attacker_abilities
 from .army import Armed, Phase, SideUnit
 from .points import points_destroyed
 
@@ -112,6 +113,7 @@ def pair_scenario(armed: Armed, target: Target, phase: Phase, rules: str,
         scenario, more = apply_candidates(scenario, armed.abilities, "ability",
                                           report_skipped=False)
         notes += more
+    scenario = apply_attacker_abilities(scenario, list(armed.sheets))
     scenario, more = apply_list_effects(scenario, armed.built.candidates,
                                         armed.built.situational)
     notes += more

@@ -7,11 +7,13 @@ A unit's fielding relies on
   records themselves: an option replaces a weapon no model of its type carries, so the
   default equipment is taken to carry it; a tier names a model row by another name; a
   row wears the stat line whose name ends with its own; an option's id is the unit's own
-  copy; a provisional weapon record takes the unit's launch record's stat lines;
+  copy; a provisional weapon record takes the unit's launch record's stat lines; an
+  option names a model the composition does not have, and the model types of that name
+  carrying what it replaces take it;
 * a **guess** when the records do not say: the data lists no composition (the unit's size
   shared out between its stat lines), no equipment (the troops' gun and melee weapon
-  guessed), a model type has no stat line (refused as a target), an option names a model
-  the composition does not have (any model may take it), a Leader keyword set no unit has.
+  guessed), a model type has no stat line (refused as a target), a Leader keyword set no
+  unit has.
 
 >>> from tactica.model import Datasheet, Source, ModelType
 >>> s = Datasheet(name="Squad", rules="11th", source=Source(file="x"), model_types=(

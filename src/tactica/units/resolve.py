@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..combat.contract.result import Resolved
-from ..combat.contract.scenario import Attacker, ModelGroup, Phase, Scenario, Target
+from ..combat.contract.scenario import Attacker, Phase, Scenario, Target
 from ..facts import TargetPreset
 from ..model.common import RulesVersion, Source
 from ..model.datasheet import Datasheet, ModelProfile
 from ..model.wargear import equipment_text
 from ..names import UnknownNameError, name_key
-from .conditions import invulnerable_save
+from .abilities import apply_attacker_abilities, apply_pending_defences
+from .defences import Held, target_groups
 from .firing import Aim, NoWeaponsError, picked_lines, weapon_lines
 from .leaders import LeaderError, check_leaders, role
 from .loadout import Loadout, WargearError, field_unit
@@ -47,6 +48,10 @@ class _Side:
     defaults: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     picked: list[str] = field(default_factory=list)
+    #: the target's abilities with parts that wait for the attack (units.abilities)
+    pending: list[tuple[Held, tuple[str, ...]]] = field(default_factory=list)
+    #: weapon line names by the datasheet whose models fire them
+    lines_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def texts(self) -> tuple[str, ...]:
         if self.picked:
@@ -124,7 +129,9 @@ def resolve_attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase:
     _check_profiles(ref.profiles, side)
     for sheet, loadout in side.loadouts if not ref.weapons else ():
         try:
-            lines += weapon_lines(sheet, loadout, phase, rules, aim, ref.profiles, side.notes)
+            mine = weapon_lines(sheet, loadout, phase, rules, aim, ref.profiles, side.notes)
+            side.lines_of[sheet.name] = tuple(line.name for line in mine)
+            lines += mine
         except NoWeaponsError as exc:
             refusals.append(str(exc))
     if not lines:
@@ -152,30 +159,6 @@ def _profile(sheet: Datasheet, name: str) -> ModelProfile:
     return found
 
 
-def _groups(sheet: Datasheet, loadout: Loadout, character: bool,
-            phase: Phase) -> list[ModelGroup]:
-    # the best of the unit's Feel No Pain abilities (core, or a unit ability that is one:
-    # Lifewards, Ogryn Bodyguard)
-    fnp = min((a.parameter.min for a in sheet.abilities
-               if a.name.casefold() == "feel no pain" and a.parameter is not None),
-              default=None)
-    counts: dict[str, tuple[ModelProfile, int]] = {}
-    for m in loadout.models:
-        p = _profile(sheet, m.profile)
-        old = counts.get(p.name)
-        counts[p.name] = (p, m.count + (old[1] if old else 0))
-    out = []
-    for p, n in counts.values():
-        missing = [s for s in ("T", "Sv", "W") if getattr(p, s) is None]
-        if missing:
-            raise UnitError(f"target: {sheet.name}: model {p.name} has no {', '.join(missing)}")
-        assert p.T is not None and p.Sv is not None and p.W is not None
-        out.append(ModelGroup(name=p.name, count=n, T=p.T, Sv=p.Sv,
-                              invuln=invulnerable_save(p, phase), W=p.W, fnp=fnp,
-                              character=character))
-    return out
-
-
 def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
                    phase: Phase = "shooting") -> tuple[Target, _Side]:
     """The target's model groups; an attached leader's are CHARACTER groups. A standard
@@ -190,16 +173,22 @@ def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
 
 
 def _target(side: _Side, phase: Phase) -> Target:
-    groups: list[ModelGroup] = []
-    for sheet, loadout in side.loadouts:
-        character = sheet is not side.sheet or sheet.has_keyword("CHARACTER")
-        groups += _groups(sheet, loadout, character, phase)
     keywords = tuple(dict.fromkeys(side.sheet.keywords + side.sheet.faction_keywords))
+    try:
+        fielded = target_groups(side.loadouts, side.sheet, phase, keywords)
+    except LookupError as exc:
+        raise UnitError(f"target: {exc}") from None
+    side.pending = fielded.pending
+    held = {name_key(h.ability.name) for h in fielded.held}
     demise = side.sheet.ability("Deadly Demise")
     try:
-        target = Target(name=side.sheet.name, keywords=keywords, models=tuple(groups),
+        target = Target(name=side.sheet.name, keywords=keywords, models=tuple(fielded.groups),
                         abilities=tuple(dict.fromkeys(str(a) for s, _ in side.loadouts
-                                                      for a in s.abilities)),
+                                                      for a in s.abilities
+                                                      if name_key(a.name) not in held)),
+                        damage_reduction=min(6, fielded.damage_reduction),
+                        rules_applied=tuple(fielded.applied),
+                        rules_not_applied=tuple(fielded.not_applied),
                         deadly_demise=demise.parameter if demise is not None else None)
     except ValueError as exc:
         raise UnitError(f"target: {side.sheet.name}: {exc}") from None
@@ -233,6 +222,8 @@ def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved
     notes: list[str] = []
     resolved: dict[str, tuple[str, ...]] = {"defaults": ()}
     target = doc.target
+    tside: _Side | None = None
+    aside: _Side | None = None
     if isinstance(target, UnitRef):
         target, tside = resolve_target(target, lib, doc.rules, doc.phase)
         resolved.update(target_models=tside.texts(),
@@ -262,6 +253,11 @@ def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved
     if abilities:
         scenario, more = apply_candidates(scenario, abilities, "ability", report_skipped=False)
         notes += more
+    if aside is not None:
+        scenario = apply_attacker_abilities(scenario, [s for s, _ in aside.loadouts],
+                                            aside.lines_of)
+    if tside is not None:
+        scenario = apply_pending_defences(scenario, tside.pending)
     return scenario, Resolved(
         attacker=scenario.attacker.weapons, target=scenario.target.models,
         attacker_models=resolved.get("attacker_models", ()),

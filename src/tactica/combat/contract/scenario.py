@@ -175,6 +175,12 @@ class Attacker(_Strict):
     abilities: tuple[str, ...] = Field(
         default=(), description="the unit's rules by name (\"Firing Deck 12\"), so that "
         "a result lists those the engine does not compute")
+    rules_applied: tuple[str, ...] = Field(
+        default=(), max_length=100, description="the unit's own abilities the fielding "
+        "applied, each with what it does (the result's notes list them)")
+    rules_not_applied: tuple[str, ...] = Field(
+        default=(), max_length=100, description="the unit's own abilities (or parts) not "
+        "in the numbers, each with why (the result's not_calculated lists them)")
     firing_deck: int | None = Field(
         default=None, ge=1, le=MAX_MODELS, description="Firing Deck X: up to X embarked "
         "models' weapons (weapon lines with firing_deck) join the TRANSPORT's attack")
@@ -244,6 +250,12 @@ class Target(_Strict):
     abilities: tuple[str, ...] = Field(
         default=(), description="the unit's rules by name (\"Deadly Demise D6+2\"), so "
         "that a result lists those the engine does not compute")
+    rules_applied: tuple[str, ...] = Field(
+        default=(), max_length=100, description="the unit's own defensive abilities the "
+        "fielding applied, each with what it does (the result's notes list them)")
+    rules_not_applied: tuple[str, ...] = Field(
+        default=(), max_length=100, description="the unit's own abilities (or parts) not "
+        "in the numbers, each with why (the result's not_calculated lists them)")
     deadly_demise: DiceExpr | None = Field(
         default=None, description="Deadly Demise X (24.08): mortal wounds to the attacking "
         "unit, on a 6 for each model destroyed, when it is within 6\"")

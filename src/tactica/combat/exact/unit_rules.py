@@ -133,7 +133,8 @@ def _split_option(rule: str) -> str:
 def rules_not_calculated(scenario: Scenario, effects_applied: tuple[str, ...] = (),
                          memo: dict[Any, Any] | None = None) -> list[str]:
     """Every rule of the attacker and the target (``abilities``) that the numbers do
-    not include, with the reason: "Firing Deck 12 (Banehammer): ...". ``effects_applied``
+    not include, with the reason: "Firing Deck 12 (Banehammer): ..."; then the reasons
+    the fielding gave for the units' own abilities (``rules_not_applied``). ``effects_applied``
     are the named effects the calculation used (their rules are included). ``memo``
     keeps each reason between the calculations of a batch, keyed on all it depends on."""
     applied = {name_key(a.split(" (")[0]) for a in effects_applied}
@@ -148,6 +149,7 @@ def rules_not_calculated(scenario: Scenario, effects_applied: tuple[str, ...] = 
             why = memo[key]
             if why is not None:
                 out.append(f"{rule} ({unit.name}): {why}")
+        out += unit.rules_not_applied  # the fielding's own reasons (units.abilities)
     return out
 
 
@@ -167,6 +169,8 @@ def finish(scenario: Scenario, result: Result, memo: dict[Any, Any] | None = Non
         else:
             notes.append(f"Deadly Demise {x}: the attacking unit is taken to be more than "
                          "6\" away (give the distance if it is not)")
+    notes += [r for r in (*scenario.attacker.rules_applied, *scenario.target.rules_applied)
+              if r not in notes]
     not_calc = list(result.not_calculated)
     not_calc += [r for r in rules_not_calculated(scenario, result.effects_applied, memo)
                  if r not in not_calc]

@@ -197,8 +197,11 @@ def _run(seq: Sequence, i: int, attacker: Attacker, target: Target,
         raise kind(f"steps.{i}.{exc}") from None
     more = [r for r in rules_not_calculated(scenario, result.effects_applied)
             if r not in result.not_calculated]
-    if more:
-        result = result.model_copy(update={"not_calculated": (*result.not_calculated, *more)})
+    applied = [r for r in (*scenario.attacker.rules_applied, *scenario.target.rules_applied)
+               if r not in result.notes]  # the units' own abilities (units.abilities)
+    if more or applied:
+        result = result.model_copy(update={"not_calculated": (*result.not_calculated, *more),
+                                           "notes": (*result.notes, *applied)})
     return result, final
 
 

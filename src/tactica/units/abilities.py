@@ -1,0 +1,160 @@
+"""The fielded units' own abilities applied to one attack (issue 23).
+
+Once both units and the circumstances are known (``resolve``), every ability the dataset
+encodes (``effects.unit_abilities``) is applied where its conditions hold:
+
+* the **attacking unit's** own abilities and those of its attached leaders (a Leader
+  ability such as Tactical Precision, "while this model is leading a unit, weapons
+  equipped by models in that unit have [LETHAL HITS]", holds when the unit is led:
+  ``context.led_by``; 24.22 attaches the leader) become plain modifiers of the attack,
+  a bearer's own ability ("this model") on the bearer's weapon lines only;
+* the **target's** defensive parts that wait for the attack (``units.defences``: a
+  modifier to the enemy's rolls, Stealth, a condition on the attacker) are applied to
+  the attack in the same way.
+
+Every ability, applied or not, is written on its unit: ``rules_applied`` (the result's
+notes) and ``rules_not_applied`` with the reason (the result's ``not_calculated``). The
+ability names leave the unit's ``abilities`` list, so no rule is listed twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..combat.contract.scenario import (
+    Attacker,
+    Context,
+    Effect,
+    ModelGroup,
+    Phase,
+    Scenario,
+    Target,
+)
+from ..effects.unit_abilities import Verdict, evaluate
+from ..model.common import RulesVersion
+from ..model.datasheet import Datasheet
+from ..names import name_key
+from .defences import Held, describe, held_abilities
+
+__all__ = ["apply_attacker_abilities", "apply_pending_defences", "armed_with_abilities"]
+
+_LIMITS = {"T": (1, 20), "Sv": (2, 7), "W": (1, 60), "invuln": (2, 6)}
+
+
+def _without(names: Iterable[str], handled: set[str]) -> tuple[str, ...]:
+    return tuple(n for n in names if name_key(n) not in handled)
+
+
+def _lines_of(sheet: Datasheet, s: Scenario) -> tuple[str, ...]:
+    """The attacker's weapon lines that are ``sheet``'s weapons ("Bolt Rifle – Focused
+    Fire" is the Bolt Rifle's), for a door that does not say which are whose."""
+    names = {name_key(w.name) for w in sheet.weapons}
+    return tuple(line.name for line in s.attacker.weapons
+                 if name_key(line.name.split(" – ")[0].split(" (")[0]) in names)
+
+
+def apply_attacker_abilities(s: Scenario, sheets: list[Datasheet],
+                             lines_of: dict[str, tuple[str, ...]] | None = None) -> Scenario:
+    """``s`` with the attacking unit's own abilities and its leaders' (``sheets``: the
+    unit's datasheet first) applied where their conditions hold; ``lines_of`` gives each
+    datasheet's weapon lines (a bearer's ability reaches only those; by default the
+    lines named for the datasheet's weapons)."""
+    lines_of = lines_of or {}
+    applied: list[str] = []
+    not_applied: list[str] = []
+    effects: list[Effect] = []
+    handled: set[str] = set()
+    for sheet in sheets:
+        for h in held_abilities(sheet):
+            handled.add(name_key(h.ability.name))
+            v = evaluate(h.compiled, "attacker", s,
+                         lines_of.get(sheet.name) or _lines_of(sheet, s))
+            a, n = describe(h.label, h.compiled, v, "attacker")
+            applied += a
+            not_applied += n
+            effects += v.effects
+    if not handled:
+        return s
+    attacker = s.attacker.model_copy(update={
+        "abilities": _without(s.attacker.abilities, handled),
+        "rules_applied": (*s.attacker.rules_applied, *applied),
+        "rules_not_applied": (*s.attacker.rules_not_applied, *not_applied)})
+    return s.model_copy(update={"attacker": attacker, "effects": (*s.effects, *effects)})
+
+
+def _changed(g: ModelGroup, v: Verdict) -> ModelGroup:
+    values: dict[str, int | None] = {"T": g.T, "Sv": g.Sv, "W": g.W, "invuln": g.invuln}
+    for stat, op, value, _ in v.target_changes:
+        current = values[stat]
+        if op == "best":
+            values[stat] = value if current is None else min(current, value)
+        elif op == "set":
+            values[stat] = value
+        elif current is not None:
+            low, high = _LIMITS[stat]
+            values[stat] = max(low, min(high, current + value))
+    fnp = min([t for t, _ in v.fnp] + ([g.fnp] if g.fnp is not None else []), default=None)
+    update: dict[str, object] = {**values, "fnp": fnp}
+    w = values["W"]
+    if w is not None and g.wounds_lost >= w:
+        update["wounds_lost"] = w - 1
+    return g.model_copy(update=update)
+
+
+def _late(h: Held, v: Verdict) -> tuple[Verdict, list[str]]:
+    """The characteristic parts of ``v`` that hold only once the attack is known: on the
+    whole unit they are applied; on the bearer's models alone they are listed."""
+    parts = [*v.fnp, *v.damage_reduction, *((0, b) for *_, b in v.target_changes)]
+    if not parts:
+        return v, []
+    if h.items or any(bearer for _, bearer in parts):
+        v.terms = [t for t in v.terms if t not in v.static]
+        return Verdict(), [f"{h.label}: not applied: {t}: only the bearer's models, once "
+                           "the attacker is known (not calculated)" for t in v.static]
+    return v, []
+
+
+def apply_pending_defences(s: Scenario, pending: list[tuple[Held, tuple[str, ...]]]
+                           ) -> Scenario:
+    """``s`` with the parts of the target's abilities that waited for the attack applied
+    where their conditions hold (``pending``: each ability with the parts already
+    applied when the target was fielded)."""
+    if not pending:
+        return s
+    target = s.target
+    applied = list(target.rules_applied)
+    labels = tuple(f"{h.label}:" for h, _ in pending)
+    not_applied = [r for r in target.rules_not_applied if not r.startswith(labels)]
+    effects: list[Effect] = []
+    context: dict[str, object] = {}
+    groups = target.models
+    reduction = target.damage_reduction
+    for h, done in pending:
+        v = evaluate(h.compiled, "target", s, done=done)
+        late, problems = _late(h, v)
+        groups = tuple(_changed(g, late) for g in groups)
+        reduction += sum(r for r, _ in late.damage_reduction)
+        effects += v.effects
+        context.update(v.context)
+        a, n = describe(h.label, h.compiled, v, "target")
+        applied += a
+        not_applied += n + problems
+    target = target.model_copy(update={
+        "models": groups, "damage_reduction": min(6, reduction),
+        "rules_applied": tuple(applied), "rules_not_applied": tuple(not_applied)})
+    ctx = s.context.model_copy(update=context) if context else s.context
+    return s.model_copy(update={"target": target, "context": ctx,
+                                "effects": (*s.effects, *effects)})
+
+
+def armed_with_abilities(attacker: Attacker, sheets: list[Datasheet],
+                         lines_of: dict[str, tuple[str, ...]], target: Target, phase: Phase,
+                         context: Context, rules: RulesVersion = "11th"
+                         ) -> tuple[Attacker, tuple[Effect, ...]]:
+    """A fielded attacker with its own and its leaders' abilities (``sheets``) judged
+    against ``target`` in ``phase`` and ``context`` (its leaders in ``context.led_by``),
+    for a door that builds its own documents (a turn's steps): the attacker (with what
+    was applied and not) and the plain effects to add to its step."""
+    s = Scenario(rules=rules, phase=phase, attacker=attacker, target=target, context=context)
+    done = apply_attacker_abilities(s, sheets, lines_of)
+    return done.attacker, tuple(e for e in done.effects if isinstance(e, Effect))
