@@ -4,15 +4,20 @@
    this process: CPU time (``time.process_time``) of the whole table after the library is
    loaded and one untimed warm-up partition, split into building the matchups' scenarios
    (fielding the units, ``tactica.calculator.prepare``), the batch calls
-   (``tactica.calculate_many``, per matchup: the median over the batches of a batch's
-   time / the rows it answers) and writing the Parquet files; and the matchups shared
-   (computed once for several rows).
+   (``tactica.combat.batch.figures_each``, one per partition; per matchup: the median
+   over the partitions of a batch's time / the rows it answers) and writing the Parquet
+   files; and the matchups shared (computed once for several rows).
 2. **Unit x unit**: every library unit against every library unit, both phases, 11th
    edition, no effects, on a Dask local cluster of 1 and then 2 worker processes (wall
-   time, cluster start-up included and stated apart): measured on every ``--stride``-th
-   attacker unit (a stated fraction) and extrapolated to all attackers.
+   time, cluster start-up included and stated apart, and the workers' CPU time: their
+   rusage once the cluster is closed): measured on every ``--stride``-th attacker unit
+   (a stated fraction) and extrapolated to all attackers.
+3. **Yardstick**: ``bench_batch.py``'s sweep on every 10th attacker, timed before and
+   after the presets table in the same process, against its quiet-machine figure: on a
+   shared machine the CPU time of the same work grows with the load.
 
-Run ``python benchmarks/bench_meta.py`` (``--no-write``, ``--stride N``, ``--skip-units``):
+Run ``python benchmarks/bench_meta.py`` (``--no-write``, ``--stride N``, ``--skip-units``,
+``--skip-presets``):
 prints a markdown block and writes it into ``benchmarks/README.md`` between
 ``<!-- meta:start -->`` and ``<!-- meta:end -->``. Times are reported, never asserted.
 """
@@ -23,6 +28,7 @@ import argparse
 import gc
 import os
 import platform
+import resource
 import statistics
 import sys
 import tempfile
@@ -33,6 +39,7 @@ from readme import write_section
 
 from tactica.calculator import prepare
 from tactica.combat import calculate_many
+from tactica.combat.batch import figures_each
 from tactica.library import Library, load_library
 from tactica.meta import Selection, plan, run, select_units
 from tactica.meta import compute as meta_compute
@@ -40,7 +47,7 @@ from tactica.meta.table import parquet_bytes
 
 
 class _Timed:
-    """Wraps ``prepare`` and ``calculate_many`` in ``tactica.meta.compute`` to time them."""
+    """Wraps ``prepare`` and ``figures_each`` in ``tactica.meta.compute`` to time them."""
 
     def __init__(self) -> None:
         self.prepare = 0.0
@@ -54,14 +61,14 @@ class _Timed:
             finally:
                 self.prepare += time.process_time() - t0
 
-        def timed_many(base: object, **k: object) -> object:
+        def timed_figures(scenarios: object) -> object:
             t0 = time.process_time()
-            out = calculate_many(base, **k)  # type: ignore[arg-type]
+            out = figures_each(scenarios)  # type: ignore[arg-type]
             self.batches.append((time.process_time() - t0, len(out)))
             return out
 
         meta_compute.prepare = timed_prepare  # type: ignore[assignment]
-        meta_compute.calculate_many = timed_many  # type: ignore[assignment]
+        meta_compute.figures_each = timed_figures  # type: ignore[assignment]
 
 
 def presets(lib: Library) -> list[str]:
@@ -96,9 +103,40 @@ def presets(lib: Library) -> list[str]:
         f"{batch:.1f} s, Parquet {write:.2f} s, the rest (dedupe keys, rows) "
         f"{total - timer.prepare - batch - write:.1f} s",
         f"- batch cost per row: median {median * 1e3:.3f} ms over the "
-        f"{len(timer.batches):,} `calculate_many` calls (a call's time / the rows it "
+        f"{len(timer.batches):,} `figures_each` calls, one a partition (a call's time / "
+        f"the rows it "
         f"answers), mean {batch / rows * 1e3:.3f} ms",
     ]
+
+
+#: The yardstick's CPU time per matchup on a quiet machine: ``bench_batch.py``'s sweep,
+#: 0.27 ms a matchup at load average 0.6 (benchmarks/README.md, 2026-12-01).
+QUIET_YARDSTICK_MS = 0.27
+
+
+def yardstick(lib: Library, stride: int = 10) -> float:
+    """CPU ms a matchup of ``bench_batch.py``'s sweep (every ``stride``-th attacker x the
+    presets, ``calculate_many``) now: the machine's load on the same work, to read the
+    figures above against a quiet machine's."""
+    from gauntlet import attackers, targets
+
+    from tactica.combat.contract.scenario import Scenario
+
+    presets = [t for _, t in targets(lib)]
+    units = list(attackers(lib))[::stride]
+    n = 0
+    t0 = time.process_time()
+    for m in units:
+        base = Scenario(attacker=m.attacker, target=presets[0], phase=m.phase, rules=m.rules)
+        n += len(calculate_many(base, targets=presets))
+    return (time.process_time() - t0) / n * 1e3
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this process's finished children (the local cluster's workers once
+    it is closed)."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def unit_by_unit(lib: Library, stride: int) -> list[str]:
@@ -107,34 +145,42 @@ def unit_by_unit(lib: Library, stride: int) -> list[str]:
                                              for s in lib.datasheet_versions(u)))
     sample = eleventh[::stride]
     lines = [f"- sample: every {stride}th unit as attacker ({len(sample)} of "
-             f"{len(eleventh)}), against all {len(eleventh)} units, both phases, 11th"]
+             f"{len(eleventh)}, a fixed {100 / stride:g}% of the attacker rows), against "
+             f"all {len(eleventh)} units, both phases, 11th, no effects"]
     times = {}
     for workers in (1, 2):
         sel = Selection(attackers=sample, targets=eleventh, editions=("11th",),
                         partition_size=1)
         with tempfile.TemporaryDirectory() as folder:
+            cpu0 = _children_cpu()
             t0 = time.perf_counter()
             report = run(sel, folder, mode="local", workers=workers, lib=lib)
             wall = time.perf_counter() - t0
-            rows = sum(1 for _ in Path(folder).glob("part-*.parquet"))
+            cpu = _children_cpu() - cpu0
+            files = sum(1 for _ in Path(folder).glob("part-*.parquet"))
             from tactica.meta import load
 
             n = len(load(folder))
         computing = report.seconds - report.startup
-        times[workers] = (computing, n)
+        times[workers] = (computing, n, cpu)
         lines.append(f"- {workers} worker{'s' if workers > 1 else ''}: {n:,} rows "
-                     f"({rows} files) in {wall:.0f} s wall, of which {report.startup:.0f} s "
-                     f"starting the cluster and {computing:.0f} s computing: "
-                     f"{n / computing:,.0f} rows/s")
-    (s1, n1), (s2, _) = times[1], times[2]
+                     f"({files} files) in {wall:.0f} s wall, of which {report.startup:.0f} s "
+                     f"starting the cluster and {computing:.0f} s computing "
+                     f"({n / computing:,.0f} rows/s); the workers' CPU time {cpu:.0f} s "
+                     f"(their start included): {cpu / n * 1e3:.2f} ms CPU a matchup "
+                     f"(load average {os.getloadavg()[0]:.1f} after)")
+    (s1, n1, c1), (s2, _, c2) = times[1], times[2]
     full = len(eleventh) * len(eleventh) * 2
-    per_million = s2 / n1 * 1e6
+    cpu_row = min(c1, c2) / n1
     lines += [
-        f"- speed-up 1 -> 2 workers: **{s1 / s2:.2f}x** (computing time; machine shared, "
-        f"load average {os.getloadavg()[0]:.1f})",
-        f"- extrapolated: the full table ({len(eleventh):,} x {len(eleventh):,} x 2 = "
-        f"{full:,} matchups) ~{full / n1 * s2 / 3600:.1f} h on 2 workers "
-        f"(~{per_million / 60:.0f} min per million matchups); not run in full here",
+        f"- speed-up 1 -> 2 workers: **{s1 / s2:.2f}x** in computing (wall) time; CPU "
+        f"time 1 worker {c1:.0f} s, 2 workers {c2:.0f} s (the same work: a speed-up needs "
+        "a second core free, which a machine this loaded does not have)",
+        f"- extrapolated from the sample (not run in full): the full table "
+        f"({len(eleventh):,} x {len(eleventh):,} x 2 = {full:,} matchups) is "
+        f"~{full * cpu_row / 3600:.1f} CPU-hours at {cpu_row * 1e3:.2f} ms CPU a matchup "
+        f"(**{cpu_row * 1e6 / 60:.0f} CPU-minutes per million matchups** on this load), "
+        f"~{full / n1 * s2 / 3600:.1f} h wall on these 2 workers",
     ]
     return lines
 
@@ -144,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--stride", type=int, default=100)
     parser.add_argument("--skip-units", action="store_true")
+    parser.add_argument("--skip-presets", action="store_true")
     args = parser.parse_args(argv)
     lib = load_library()
     lib.datasheets()
@@ -152,7 +199,15 @@ def main(argv: list[str] | None = None) -> int:
             f"{' --stride ' + str(args.stride) if args.stride != 100 else ''}`. One run on "
             f"a shared machine (load average {os.getloadavg()[0]:.1f} at the start).", "",
             "Every unit x the 10 presets x both phases, in-process:", ""]
-    lines = head + presets(lib)
+    before = yardstick(lib)
+    lines = head + (presets(lib) if not args.skip_presets else ["- (not run)"])
+    after = yardstick(lib)
+    now = (before + after) / 2
+    lines += [f"- yardstick (`bench_batch.py`'s sweep, every 10th attacker, timed before "
+              f"and after in this process): {before:.2f} / {after:.2f} ms a matchup against "
+              f"{QUIET_YARDSTICK_MS} ms on a quiet machine: the CPU times above are "
+              f"~{now / QUIET_YARDSTICK_MS:.1f}x their quiet values (load average "
+              f"{os.getloadavg()[0]:.1f} now)"]
     if not args.skip_units:
         lines += ["", "Every unit x every unit (Dask local cluster):", "",
                   *unit_by_unit(lib, args.stride)]

@@ -16,18 +16,20 @@ from typing import TYPE_CHECKING, Any
 from .version import __version__
 
 __all__ = ["DiceExpr", "Result", "Scenario", "ScenarioError", "__version__", "calculate",
-           "calculate_many"]
+           "calculate_many", "to_frame"]
 
 if TYPE_CHECKING:
     from .calculator import calculate_many
     from .combat import Result, Scenario, ScenarioError
+    from .combat.contract.frames import to_frame
     from .dice import DiceExpr
     from .units.resolve import UnitLibrary
 
 #: The names above, imported on first use (``import tactica`` stays light: the command
 #: line checks its arguments and files before the engine is loaded).
 _LAZY = {"Result": ".combat", "Scenario": ".combat", "ScenarioError": ".combat",
-         "calculate_many": ".calculator", "DiceExpr": ".dice"}
+         "calculate_many": ".calculator", "DiceExpr": ".dice",
+         "to_frame": ".combat.contract.frames"}
 
 
 def __getattr__(name: str) -> Any:

@@ -80,13 +80,14 @@ def test_same_scenario_under_other_names_is_computed_once(
     twins = [primus.model_copy(update={"name": n}) for n in ("Primus Twin", "Primus Triplet")]
     lib = Library([*seed_lib.datasheets(), *twins], seed_lib.records())
     calls: list[int] = []
-    real = batch.calculate_many
+    real = batch.figures_each
 
-    def counting(*args: object, **kwargs: object) -> object:
-        calls.append(len(kwargs.get("targets", ())))  # type: ignore[arg-type]
-        return real(*args, **kwargs)  # type: ignore[arg-type]
+    def counting(scenarios: object, *args: object) -> object:
+        given = list(scenarios)  # type: ignore[call-overload]
+        calls.append(len(given))
+        return real(given, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("tactica.meta.compute.calculate_many", counting)
+    monkeypatch.setattr("tactica.meta.compute.figures_each", counting)
     sel = Selection(attackers=("Primus", "Primus Twin", "Primus Triplet"),
                     targets=("meq", "geq", "teq"), dataset=False, partition_size=8)
     (part,) = plan(sel, lib)

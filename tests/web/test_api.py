@@ -404,7 +404,8 @@ async def test_without_the_army_package_lists_answer_503(
 # --- pages and static files ---------------------------------------------------------------
 
 PAGES = ["/", "/units", "/units/Neophyte%20Hybrids", "/units/Banehammer?rules=10th",
-         "/rules", "/rules/Rapid%20Fire", "/rules/Cult%20Demagogue", "/list", "/docs", "/about"]
+         "/rules", "/rules/Rapid%20Fire", "/rules/Cult%20Demagogue", "/list", "/meta", "/docs",
+         "/about"]
 
 
 @pytest.mark.parametrize("path", PAGES)

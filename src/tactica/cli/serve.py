@@ -4,6 +4,7 @@ uvicorn. The pages and their scripts are served by the app itself, so it works o
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -22,6 +23,9 @@ def serve(
     allow_host: Annotated[list[str] | None, typer.Option(
         "--allow-host", help="a Host name to serve besides localhost (repeatable; '*' "
         "for any)")] = None,
+    meta: Annotated[Path | None, typer.Option(
+        "--meta", help="a meta table folder (written by `tactica meta`) to sort and filter "
+        "at /meta", exists=True, file_okay=False, dir_okay=True)] = None,
 ) -> None:
     """Serve the calculator, datasheets and list checker at http://HOST:PORT/.
 
@@ -37,5 +41,6 @@ def serve(
 
     hosts = ["localhost", "127.0.0.1", "::1", *(allow_host or ())]
     typer.echo(f"tactica: http://{host}:{port}/ (API docs at /docs); Ctrl+C stops it")
-    uvicorn.run(create_app(workers=workers, calc_timeout=timeout, allowed_hosts=hosts),
+    app = create_app(workers=workers, calc_timeout=timeout, allowed_hosts=hosts, meta=meta)
+    uvicorn.run(app,
                 host=host, port=port, log_level="info", **SERVER_LIMITS)

@@ -25,18 +25,18 @@ limited to one thread once for the whole batch (``threads``). The results equal 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
 from ..errors import one_line
 from .contract.result import Result
 from .contract.scenario import Attacker, Scenario, ScenarioError, Target
-from .exact.engine import calculate_exact
+from .exact.engine import calculate_exact, figures_exact
 from .exact.threads import one_blas_thread
 from .exact.unit_rules import finish
 
-__all__ = ["calculate_each", "calculate_many"]
+__all__ = ["Figures", "calculate_each", "calculate_many", "figures_each"]
 
 
 def calculate_many(scenario: Scenario | dict[str, Any], *,
@@ -74,6 +74,42 @@ def calculate_each(scenarios: Iterable[Scenario | dict[str, Any] | ScenarioError
             except ValidationError as exc:
                 raise ScenarioError(one_line(exc)) from None
             out.append(finish(s, calculate_exact(s, memo), memo))
+        except ScenarioError as exc:
+            out.append(exc)
+    return out
+
+
+class Figures(NamedTuple):
+    """A result's headline figures: ``damage.mean``, ``models_destroyed.mean`` and
+    ``p_unit_destroyed`` (the same floats)."""
+
+    damage: float
+    models_destroyed: float
+    p_unit_destroyed: float
+
+
+@one_blas_thread
+def figures_each(scenarios: Iterable[Scenario], memo: dict[Any, Any] | None = None
+                 ) -> list[Figures | ScenarioError]:
+    """``calculate_each``'s headline figures of each scenario (``Figures``), without
+    the result documents, sharing ``memo`` (kept by the caller between batches: every
+    entry is keyed on all it depends on). A refused scenario gives its error.
+
+    >>> from tactica.combat.contract.scenario import Scenario
+    >>> s = Scenario.model_validate({
+    ...   "attacker": {"weapons": [{"name": "Bolt rifle", "count": 10, "A": "1",
+    ...                             "skill": 3, "S": 4, "AP": -1, "D": "1"}]},
+    ...   "target": {"models": [{"count": 10, "T": 4, "Sv": 3, "W": 2}]}})
+    >>> f = figures_each([s])[0]
+    >>> f == Figures(*(lambda r: (r.damage.mean, r.models_destroyed.mean,
+    ...                           r.p_unit_destroyed))(calculate_each([s])[0]))
+    True
+    """
+    memo = {} if memo is None else memo
+    out: list[Figures | ScenarioError] = []
+    for s in scenarios:
+        try:
+            out.append(Figures(*figures_exact(s, memo)))
         except ScenarioError as exc:
             out.append(exc)
     return out

@@ -1,5 +1,5 @@
 """One partition of the meta table computed: every attacker unit of the partition against
-every target, in each phase, through the batch API (``tactica.calculate_many``).
+every target, in each phase, through the batch engine (``tactica.combat.batch.figures_each``).
 
 Each matchup is the scenario ``tactica.calculate`` builds from the row's document
 (``scenario_of``): the attacker named from the library and fielded by default
@@ -14,8 +14,11 @@ Work shared across matchups:
 * matchups whose scenarios are the same but for the units' names (the same unit filed
   under several factions, two datasheets with the same guns and keywords) are computed
   once (``_dedupe_key``);
-* matchups that differ only in their target go to ``calculate_many`` together, which
-  shares the attacker's hit and wound totals between targets.
+* the partition's matchups go through one batch memo (``tactica.combat.batch.
+  figures_each``): a weapon line's hit and wound totals are computed once per target
+  Toughness and keywords for every attacker of the partition that carries it, the
+  target's operators once per kind of attack reaching it; and only the figures are read
+  off (no result document).
 
 A matchup the calculator refuses (no weapons for the phase, a target it cannot attack, a
 state space too large) is a row with ``status`` "refused" and the reason in ``note``:
@@ -31,7 +34,8 @@ from typing import Any
 
 from ..army.pricing import bracket_price
 from ..calculator import prepare
-from ..combat import Result, Scenario, ScenarioError, calculate_many
+from ..combat import Scenario, ScenarioError
+from ..combat.batch import Figures, figures_each
 from ..combat.contract.scenario import Phase, Target
 from ..errors import one_line
 from ..library import Library
@@ -165,11 +169,6 @@ def _dedupe_key(s: Scenario) -> str:
         "target": s.target.model_copy(update={"name": ""})}).model_dump_json()
 
 
-def _group_key(s: Scenario) -> str:
-    """The scenario without its target: ``calculate_many`` takes the targets of one."""
-    return s.model_dump_json(exclude={"target"})
-
-
 @dataclass
 class _Matchup:
     edition: RulesVersion
@@ -204,34 +203,27 @@ def _matchups(selection: Selection, lib: Library, part: Partition) -> Iterator[_
                 yield _Matchup(edition, phase, side, tside, kind, scenario, None)
 
 
-def _compute(scenarios: dict[str, Scenario]) -> dict[str, Result | ScenarioError]:
-    """Each distinct scenario's result, those that share everything but the target in one
-    ``calculate_many`` batch."""
-    groups: dict[str, list[str]] = {}
-    for key, s in scenarios.items():
-        groups.setdefault(_group_key(s), []).append(key)
-    out: dict[str, Result | ScenarioError] = {}
-    for keys in groups.values():
-        base = scenarios[keys[0]]
-        results = calculate_many(base, targets=[scenarios[k].target for k in keys])
-        out.update(zip(keys, results, strict=True))
-    return out
+def _compute(scenarios: dict[str, Scenario]) -> dict[str, Figures | ScenarioError]:
+    """Each distinct scenario's figures, all through one batch memo (``figures_each``):
+    the weapon lines' totals shared between targets and between attackers with the same
+    lines, the target's operators between attackers whose attacks reach it alike."""
+    keys = list(scenarios)
+    return dict(zip(keys, figures_each(scenarios[k] for k in keys), strict=True))
 
 
 def _share(points: int | None, models: int | None, destroyed: float) -> float | None:
     return None if points is None or not models else points * destroyed / models
 
 
-def _row(m: _Matchup, result: Result | ScenarioError | None, effects: tuple[str, ...]) -> Row:
+def _row(m: _Matchup, result: Figures | ScenarioError | None, effects: tuple[str, ...]
+         ) -> Row:
     a, t = m.attacker, m.target
     figures: tuple[float | None, ...] = (None,) * 5
     note = m.refused
-    if isinstance(result, Result):
-        destroyed: float | None = result.models_destroyed.mean
-        assert destroyed is not None
-        pts = _share(t.points, t.models, destroyed)
+    if isinstance(result, Figures):
+        pts = _share(t.points, t.models, result.models_destroyed)
         per_100 = None if pts is None or not a.points else 100.0 * pts / a.points
-        figures = (result.damage.mean, destroyed, result.p_unit_destroyed, pts, per_100)
+        figures = (*result, pts, per_100)
     elif result is not None:
         note = one_line(result)
     damage, destroyed, p, pts, per_100 = figures
@@ -241,7 +233,7 @@ def _row(m: _Matchup, result: Result | ScenarioError | None, effects: tuple[str,
                target_faction=t.faction, target_models=t.models, target_points=t.points,
                effects=effects, expected_damage=damage, models_destroyed=destroyed,
                p_destroyed=p, points_destroyed=pts, points_per_100=per_100,
-               status="computed" if isinstance(result, Result) else "refused", note=note)
+               status="computed" if isinstance(result, Figures) else "refused", note=note)
 
 
 def compute_partition(selection: Selection, part: Partition,

@@ -118,7 +118,9 @@ def _fires(sheet: Datasheet, equipment: Sequence[str], phase: Phase, aim: Aim,
     weapons = []
     for w in _weapons_of(sheet, equipment, phase == "fight"):
         usable = tuple(p for p in w.profiles if may_target(p, aim.keywords))
-        if usable:
+        if len(usable) == len(w.profiles):
+            weapons.append(w)  # the weapon as it is (no copy)
+        elif usable:
             weapons.append(w.model_copy(update={"profiles": usable}))
     keywords = (*sheet.keywords, *sheet.faction_keywords)
     picks = [_best_profile(w, aim, profiles, lambda p: hazard_cost(p, rules, keywords))

@@ -295,13 +295,35 @@ def _sizes_text(spans: tuple[tuple[int, int], ...]) -> str:
     return " or ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in spans)
 
 
+#: ``field_unit``'s answers kept: (id of the datasheet, models, wargear) -> (the datasheet,
+#: the loadout). The datasheet is kept with it, so its id is not reused while the entry
+#: lives; a frozen datasheet fields the same unit every time. At most ``_FIELDED_MAX``.
+_fielded: dict[tuple[int, int | None, tuple[str, ...]], tuple[Datasheet, Loadout]] = {}
+_FIELDED_MAX = 8192
+
+
 def field_unit(sheet: Datasheet, models: int | None = None,
                wargear: list[str] | tuple[str, ...] = ()) -> Loadout:
     """The unit of ``sheet`` with ``models`` models (default: its minimum) and the
     ``wargear`` choices applied. Raises ``WargearError`` naming the broken constraint.
 
     The size must match one of the datasheet's composition tiers; the first tier that
-    holds ``models`` models and admits the wargear is fielded."""
+    holds ``models`` models and admits the wargear is fielded. The answer is kept (the
+    same datasheet, size and wargear field the same unit): a table of many matchups
+    fields each unit once."""
+    key = (id(sheet), models, tuple(wargear))
+    known = _fielded.get(key)
+    if known is not None and known[0] is sheet:
+        return known[1]
+    out = _field_unit(sheet, models, wargear)
+    if len(_fielded) >= _FIELDED_MAX:
+        _fielded.clear()
+    _fielded[key] = (sheet, out)
+    return out
+
+
+def _field_unit(sheet: Datasheet, models: int | None,
+                wargear: list[str] | tuple[str, ...]) -> Loadout:
     _, notes = model_types(sheet)
     spans = sizes(sheet)
     n = spans[0][0] if models is None else models

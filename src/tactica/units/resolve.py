@@ -9,8 +9,8 @@ model groups (one per stat line), an attached leader a CHARACTER group of its ow
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Protocol
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
 from ..combat.contract.result import Resolved
 from ..combat.contract.scenario import Attacker, Phase, Scenario, Target
@@ -215,6 +215,54 @@ def _aim(target: Target) -> Aim:
     return Aim(T=g.T, Sv=g.Sv, W=g.W, invuln=g.invuln, keywords=target.keywords)
 
 
+#: ``resolve_attacker``'s answers as ``resolve`` reads them (it changes neither part):
+#: (id of the library, reference, rules, phase, aim) -> (the library, the answer). The
+#: weapon lines depend on the target only through its ``Aim``: a table of many matchups
+#: resolves each attacker once per kind of target. At most ``_ATTACKERS_MAX``.
+_attackers: dict[tuple[Any, ...], tuple[UnitLibrary, tuple[Attacker, _Side]]] = {}
+_ATTACKERS_MAX = 4096
+#: ``_restricting`` per (id of the library, reference, rules): (the library, the words).
+_words: dict[tuple[Any, ...], tuple[UnitLibrary, frozenset[str]]] = {}
+
+
+def _restricting(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion) -> frozenset[str]:
+    """The keywords some weapon of the unit or of its leaders may only (or may not)
+    target (``conditions.may_target``); empty when a name cannot be found (the attacker's
+    resolution then says why)."""
+    names = (ref.unit, *ref.led_by, *((ref.support,) if ref.support else ()))
+    try:
+        sheets = [lib.datasheet(n, rules) for n in names]
+    except (UnknownNameError, ValueError, LookupError):
+        return frozenset()
+    return frozenset(k for s in sheets for w in s.weapons for p in w.profiles
+                     if p.may_target is not None
+                     for k in (*p.may_target.any_of, *p.may_target.none_of))
+
+
+def _attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase, aim: Aim
+              ) -> tuple[Attacker, _Side]:
+    """``resolve_attacker``, its answer kept. The target's keywords reach the weapon
+    lines only through ``may_target`` (which keywords a weapon may or may not target):
+    the aim is kept with those of its keywords alone, so targets alike but for other
+    keywords share the answer (the same weapon lines, the same notes)."""
+    wkey = (id(lib), ref, rules)
+    found = _words.get(wkey)
+    if found is None or found[0] is not lib:
+        found = _words[wkey] = (lib, _restricting(ref, lib, rules))
+    words = found[1]
+    aim = replace(aim, keywords=tuple(k for k in aim.keywords if k.upper() in words))
+    key = (id(lib), ref, rules, phase, aim)
+    known = _attackers.get(key)
+    if known is not None and known[0] is lib:
+        return known[1]
+    out = resolve_attacker(ref, lib, rules, phase, aim)
+    if len(_attackers) >= _ATTACKERS_MAX:
+        _attackers.clear()
+        _words.clear()
+    _attackers[key] = (lib, out)
+    return out
+
+
 def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved, list[str]]:
     """The version-1 scenario of ``doc``, what its units resolved into, and notes."""
     from ..effects.candidates import ability_effects, apply_candidates
@@ -233,7 +281,7 @@ def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved
     context = doc.context
     abilities: list[str] = []
     if isinstance(attacker, UnitRef):
-        attacker, aside = resolve_attacker(attacker, lib, doc.rules, doc.phase, _aim(target))
+        attacker, aside = _attacker(attacker, lib, doc.rules, doc.phase, _aim(target))
         resolved.update(attacker_models=aside.texts(),
                         defaults=(*aside.defaults, *resolved["defaults"]))
         leaders = tuple(s.name for s, _ in aside.loadouts[1:])

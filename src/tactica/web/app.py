@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -33,6 +34,7 @@ from ..library import Library, load_library
 from ..units.scenario import document_loc
 from ..version import __version__
 from . import api, factions, pages, pickers
+from . import meta as meta_page
 from . import plan as plan_page
 from .compute import CalcPool
 from .guard import RequestGuard
@@ -171,6 +173,7 @@ def create_app(
     max_body: int = MAX_BODY,
     allowed_hosts: Sequence[str] | None = None,
     body_timeout: float = 10.0,
+    meta: str | Path | None = None,
     calc_pool: CalcPool | None = None,
 ) -> FastAPI:
     """The tactica web app.
@@ -181,7 +184,8 @@ def create_app(
     seconds for a free one. ``allowed_hosts`` are the Host names served (starlette's
     ``TrustedHostMiddleware``; ``None``: any, for use inside a program; ``tactica
     serve`` passes localhost); ``body_timeout`` bounds the wait for each part of a body
-    (``tactica.web.guard``). ``calc_pool``: a pool the caller owns, to share one set of
+    (``tactica.web.guard``). ``meta``: the folder of a meta table (``tactica meta``)
+    the ``/meta`` page shows. ``calc_pool``: a pool the caller owns, to share one set of
     workers between several apps in one process (the tests do); ``workers``,
     ``calc_timeout`` and ``calc_wait`` are then the pool's own, and the app neither starts
     nor stops it.
@@ -217,6 +221,7 @@ def create_app(
     )
     app.state.calc_pool = pool
     app.state.library = library or load_library
+    app.state.meta_folder = Path(meta) if meta is not None else None
     app.add_exception_handler(RequestValidationError, _validation_error)
     for error in (UnicodeError, PydanticSerializationError, RecursionError):
         app.add_exception_handler(error, _unreadable)
@@ -230,6 +235,7 @@ def create_app(
     app.include_router(factions.router, prefix="/api", tags=["api"])
     app.include_router(pages.router, include_in_schema=False)
     app.include_router(plan_page.router, include_in_schema=False)
+    app.include_router(meta_page.router, include_in_schema=False)
     app.mount("/static", StaticFiles(packages=[("tactica.web", "static")]), name="static")
     pages.install(app)
     return app

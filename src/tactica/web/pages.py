@@ -36,7 +36,8 @@ router = APIRouter()
 _PARAM = re.compile(r"\s+(?:\d+|\d*D[36](?:\+\d+)?|\d\+)$", re.IGNORECASE)
 
 NAV = (("/", "Calculator"), ("/turn", "Turn"), ("/units", "Datasheets"), ("/rules", "Rules"),
-       ("/list", "Army list"), ("/plan", "Army v army"), ("/docs", "API"), ("/about", "About"))
+       ("/list", "Army list"), ("/plan", "Army v army"), ("/meta", "Meta"), ("/docs", "API"),
+       ("/about", "About"))
 
 #: Abilities offered to grant in the calculator: every flag, and the usual values of the
 #: abilities that take one (any other is typed).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 import numpy as np
 import numpy.typing as npt
@@ -12,6 +12,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from tactica.model.common import RulesVersion
 
 from .scenario import ModelGroup, WeaponLine
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Distribution", "NamedDistribution", "Resolved", "Result", "StageExplanation",
            "StageFields", "WeaponSummary", "distribution_fields", "pmf_mean", "short_mean"]
@@ -162,3 +165,24 @@ class Result(_Out):
     other_mortal_wounds: tuple[NamedDistribution, ...] = ()
     resolved: Resolved | None = Field(
         default=None, description="what named units resolved into (version 2)")
+
+    def to_frame(self) -> pd.DataFrame:
+        """The distributions as a pandas DataFrame: one row per value, one column per
+        stage, P(value = i) (``frames.result_frame``; pandas imported here, on use).
+
+        >>> import tactica
+        >>> r = tactica.calculate({"attacker": {"weapons": [{"name": "Lascannon",
+        ...     "A": "1", "skill": 4, "S": 12, "AP": -3, "D": "D6+1"}]},
+        ...     "target": {"models": [{"T": 10, "Sv": 3, "W": 13}]}})
+        >>> r.to_frame()["damage"].round(4).tolist()    # 1/2 x 2/3 x 5/6 = 5/18 to hurt
+        [0.7222, 0.0, 0.0463, 0.0463, 0.0463, 0.0463, 0.0463, 0.0463]
+        """
+        from .frames import result_frame
+
+        return result_frame(self)
+
+    def _repr_html_(self) -> str:
+        """The result as an HTML table, for a notebook (``frames.result_html``)."""
+        from .frames import result_html
+
+        return result_html(self)

@@ -1,0 +1,96 @@
+"""The fielding core keeps its answers (a table of many matchups fields each unit once):
+a kept answer is the one fielding afresh gives, and a datasheet that is another object
+(an edited copy under the same name) is fielded from its own data."""
+
+from __future__ import annotations
+
+import importlib
+
+from tactica.calculator import prepare
+from tactica.library import load_seed_library
+from tactica.model import Datasheet, ModelType, Source
+from tactica.units import field_unit, loadout
+
+resolving = importlib.import_module("tactica.units.resolve")  # the module, not its function
+
+
+def squad(most: int) -> Datasheet:
+    return Datasheet(name="Squad", rules="11th", source=Source(file="test"), model_types=(
+        ModelType(name="Trooper", min=5, max=most, profile="Trooper",
+                  equipment=("Bolt rifle",)),))
+
+
+def test_a_kept_loadout_is_the_fresh_one_and_a_copy_is_its_own() -> None:
+    small, big = squad(5), squad(10)
+    first = field_unit(small)
+    loadout._fielded.clear()
+    assert field_unit(small) == first  # fielded afresh: the same unit
+    assert field_unit(small) is field_unit(small)  # then kept
+    # the same name, another datasheet: 10 models fit it, not the first one
+    assert field_unit(big, 10).size == 10
+    assert sum(m.count for m in field_unit(big).models) == 5
+
+
+def test_a_kept_attacker_gives_the_scenario_resolved_afresh() -> None:
+    """The attacker's lines depend on the target through its aim only: the same
+    document prepared with the kept answers and with none kept is the same scenario."""
+    lib = load_seed_library()
+    docs = [{"attacker": {"unit": "Primus"}, "target": {"unit": t}, "phase": "fight"}
+            for t in ("meq", "geq", "teq", "meq")]
+    kept = [prepare(d, lib)[0] for d in docs]
+    fresh = []
+    for d in docs:
+        resolving._attackers.clear()
+        loadout._fielded.clear()
+        fresh.append(prepare(d, lib)[0])
+    assert kept == fresh
+    assert kept[0] == kept[3] and kept[0] != kept[1]
+
+
+def test_kept_attackers_are_fresh_ones_for_every_seed_matchup() -> None:
+    """Every seed unit against every seed unit and preset, both phases: the scenario
+    prepared with the answers kept (the aim cut down to the keywords some weapon is
+    restricted by) is the one prepared with nothing kept."""
+    lib = load_seed_library()
+    units = list(lib.names())
+    targets = [*units, *(p.name for p in lib.presets())]
+    docs = [{"attacker": {"unit": a}, "target": {"unit": t}, "phase": phase}
+            for a in units for t in targets for phase in ("shooting", "fight")]
+
+    def each(fresh: bool) -> list[object]:
+        out: list[object] = []
+        for d in docs:
+            if fresh:
+                resolving._attackers.clear()
+                resolving._words.clear()
+            try:
+                out.append(prepare(d, lib)[0])
+            except ValueError as exc:
+                out.append(str(exc))
+        return out
+
+    kept = each(False)
+    assert kept == each(True)
+    assert sum(not isinstance(k, str) for k in kept) > len(docs) // 2
+
+
+def test_a_weapon_restricted_to_some_targets_is_picked_afresh_for_each_kind() -> None:
+    """Tankbustas' Hunter profile may only target MONSTER or VEHICLE units: against a
+    vehicle, an infantry unit and a monster, kept answers equal fresh ones, and the
+    restricted profile is used against the vehicle only (the kept aim kept that
+    keyword)."""
+    from tactica.library import load_library
+
+    lib = load_library()
+    targets = ("Rhino", "Intercessor Squad", "Leman Russ Battle Tank", "Boyz", "monster")
+    docs = [{"attacker": {"unit": a}, "target": {"unit": t}, "phase": "shooting"}
+            for a in ("Tankbustas", "Eradicator Squad") for t in targets]
+    kept = [prepare(d, lib)[0] for d in docs]
+    fresh = []
+    for d in docs:
+        resolving._attackers.clear()
+        resolving._words.clear()
+        fresh.append(prepare(d, lib)[0])
+    assert kept == fresh
+    hunter = [any("Hunter" in w.name for w in s.attacker.weapons) for s in kept[:5]]
+    assert hunter == [True, False, True, False, True]
