@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tactica.loaders.bulk import collector_paused
+
 SRC = Path(__file__).resolve().parents[1] / "src"
 DOC = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
 
@@ -71,8 +73,10 @@ def _modules() -> dict[str, Path]:
 
 @functools.cache
 def _tree(path: Path) -> ast.Module:
-    """The module at ``path`` parsed, once per run (every test here reads every module)."""
-    return ast.parse(path.read_text(encoding="utf-8"))
+    """The module at ``path`` parsed, once per run (every test here reads every module);
+    the trees are kept, so the garbage collector's walks would find nothing to free."""
+    with collector_paused():
+        return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
