@@ -1,6 +1,5 @@
-"""Building many long-lived objects at once (the dataset's units converted or read from the
-cache, every faction's rules)
-with Python's cyclic garbage collector paused.
+"""Building many long-lived objects at once (the dataset's units, converted or read from
+the cache; every faction's rules) with Python's cyclic garbage collector paused.
 
 The collector runs after every few hundred new objects and, every so often, walks every
 object alive. While a loader builds tens of thousands of records that are all kept, each
