@@ -1,15 +1,26 @@
-"""Web load benchmark: request latency (p50, p99) and throughput at 1, 4 and 16 clients.
+"""Web load benchmark: throughput, latency (p50, p99) and server CPU per request at 1, 4,
+16 and 64 clients.
 
-The app runs as ``tactica serve`` runs it (uvicorn with ``tactica.web.guard``'s limits,
-the Host allow-list, two calculation workers) in its own process on 127.0.0.1. Each
-client is a kept-alive connection that sends, in turn, the requests of a session: a
-calculation (ten bolt rifles into ten MEQ), a datasheet, the target presets and a list
-check (the 11th-edition app export in ``tests/army/fixtures``). Every answer must be a
-200; latencies are per request over ``--seconds`` seconds per client count.
+The app runs as ``tactica serve`` runs it (``tactica.web.serve``: uvicorn with the
+connection guard, the Host allow-list, two calculation workers) in its own process on
+127.0.0.1. Each client is a kept-alive connection that sends, in turn, the requests of a
+session: a calculation (ten bolt rifles into ten MEQ), a datasheet, the target presets
+and a list check (the 11th-edition app export in ``tests/army/fixtures``). An
+answer other than a 200 is counted (``not 200``: a 503 when every calculator stayed
+busy); latencies are per request over ``--seconds`` seconds per client count.
 
-Run ``python benchmarks/bench_clients.py`` (``--seconds N``, ``--no-write``). It prints a
-markdown table and writes it into ``benchmarks/README.md`` between ``<!-- clients:start
--->`` and ``<!-- clients:end -->``. Times are reported, never asserted.
+The clients speak HTTP/1.1 over raw asyncio streams (a few microseconds a request), not
+through an HTTP library, so that on a 2-core machine the client's own CPU takes as
+little as possible from the server's. ``CPU ms/req`` is the server's CPU time (its
+process and its calculation workers, user + system, from ``/proc``) over the requests
+answered: unlike the wall times it is not inflated by other jobs on the machine. The load
+average is printed with the figures.
+
+Run ``python benchmarks/bench_clients.py`` (``--seconds N``, ``--clients 1,4,16,64``,
+``--src PATH`` to serve another tree, e.g. an older commit's ``git archive``,
+``--no-write``). It prints a markdown table and writes it into ``benchmarks/README.md``
+between ``<!-- clients:start -->`` and ``<!-- clients:end -->``. Times are reported,
+never asserted.
 """
 
 from __future__ import annotations
@@ -27,7 +38,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import psutil
 from readme import write_section
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,15 +53,94 @@ SESSION: list[tuple[str, str, Any]] = [
     ("GET", "/api/targets", None),
     ("POST", "/api/list/validate", {"text": LIST}),
 ]
+#: The server as ``tactica serve`` runs it, over the packaged seed library (or, in a tree
+#: before ``tactica.web.serve``, as it ran it then).
 SERVER = """
-import sys, uvicorn
+import sys
 from tactica.library import load_seed_library
 from tactica.web import create_app
-from tactica.web.guard import SERVER_LIMITS
+try:
+    from tactica.web.serve import run
+except ImportError:
+    import uvicorn
+    from tactica.web.guard import SERVER_LIMITS
+    run = lambda app, **kw: uvicorn.run(app, **kw, **SERVER_LIMITS)
 app = create_app(library=load_seed_library, allowed_hosts=["127.0.0.1", "localhost"])
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
-            **SERVER_LIMITS)
+run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
 """
+
+
+def _request(method: str, path: str, body: Any, port: int) -> bytes:
+    data = json.dumps(body).encode() if body is not None else b""
+    head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+    if body is not None:
+        head += f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+    return (head + "\r\n").encode() + data
+
+
+async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    """One HTTP/1.1 response with a Content-Length: its status and body."""
+    head = await reader.readuntil(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    length = 0
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        if name.lower() == "content-length":
+            length = int(value)
+    return int(lines[0].split()[1]), await reader.readexactly(length)
+
+
+async def _client(port: int, until: float, latencies: list[float],
+                  errors: list[str]) -> None:
+    requests = [_request(m, p, b, port) for m, p, b in SESSION]
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    i = 0
+    try:
+        while time.perf_counter() < until:
+            start = time.perf_counter()
+            writer.write(requests[i % len(requests)])
+            status, body = await read_response(reader)
+            latencies.append(time.perf_counter() - start)
+            if status != 200:
+                errors.append(f"{SESSION[i % len(SESSION)][:2]}: {status} {body[:100]!r}")
+            i += 1
+    finally:
+        writer.close()
+
+
+def _cpu(server: psutil.Process) -> float:
+    """CPU seconds of the server and its live children (the calculation workers)."""
+    total = 0.0
+    for p in [server, *server.children(recursive=True)]:
+        try:
+            t = p.cpu_times()
+            total += t.user + t.system
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
+async def _measure(port: int, clients: int, seconds: float,
+                   server: psutil.Process) -> dict[str, float]:
+    latencies: list[float] = []
+    errors: list[str] = []
+    await _client(port, time.perf_counter() + 1.0, [], errors)  # warm-up: workers, caches
+    cpu0 = _cpu(server)
+    start = time.perf_counter()
+    until = start + seconds
+    await asyncio.gather(*(_client(port, until, latencies, errors)
+                           for _ in range(clients)))
+    for error in sorted(set(errors)):
+        print(f"{clients} clients: {errors.count(error)} x {error}", file=sys.stderr)
+    elapsed = time.perf_counter() - start
+    cpu = _cpu(server) - cpu0
+    ordered = sorted(latencies)
+    return {"clients": clients, "requests": len(ordered), "rps": len(ordered) / elapsed,
+            "p50": statistics.median(ordered) * 1000,
+            "p99": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000,
+            "cpu_ms": cpu / len(ordered) * 1000, "load": os.getloadavg()[0],
+            "errors": len(errors)}
 
 
 def _free_port() -> int:
@@ -59,59 +149,49 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def _client(url: str, until: float, latencies: list[float]) -> None:
-    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
-        i = 0
-        while time.perf_counter() < until:
-            method, path, body = SESSION[i % len(SESSION)]
-            start = time.perf_counter()
-            response = await client.request(method, path, json=body)
-            latencies.append(time.perf_counter() - start)
-            if response.status_code != 200:
-                raise SystemExit(f"{method} {path}: {response.status_code} {response.text}")
-            i += 1
+def run(seconds: float, counts: list[int], src: Path) -> list[dict[str, float]]:
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    server = subprocess.Popen([sys.executable, "-c", SERVER, str(port)], env=env)
+    try:
+        for _ in range(1200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        proc = psutil.Process(server.pid)
+        return [asyncio.run(_measure(port, n, seconds, proc)) for n in counts]
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
-async def _measure(url: str, clients: int, seconds: float) -> dict[str, float]:
-    latencies: list[float] = []
-    await _client(url, time.perf_counter() + 1.0, [])  # warm-up: workers, caches
-    start = time.perf_counter()
-    until = start + seconds
-    await asyncio.gather(*(_client(url, until, latencies) for _ in range(clients)))
-    elapsed = time.perf_counter() - start
-    ordered = sorted(latencies)
-    return {"clients": clients, "requests": len(ordered), "rps": len(ordered) / elapsed,
-            "p50": statistics.median(ordered) * 1000,
-            "p99": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000}
+def table(rows: list[dict[str, float]], seconds: float, label: str) -> str:
+    lines = [f"{label}: Python {platform.python_version()}, {platform.machine()}, "
+             f"{os.cpu_count()} CPUs shared with other jobs; {seconds:g} s per row; a "
+             "session is a calculation, a datasheet, the target presets and a list check. "
+             "`load` is the 1-minute load average after the row.", "",
+             "| clients | requests | not 200 | req/s | p50 ms | p99 ms | server CPU ms/req | "
+             "load |", "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines += [f"| {r['clients']} | {r['requests']} | {r['errors']} | {r['rps']:.0f} | "
+              f"{r['p50']:.1f} | {r['p99']:.1f} | {r['cpu_ms']:.2f} | {r['load']:.1f} |"
+              for r in rows]
+    return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--clients", default="1,4,16,64")
+    parser.add_argument("--src", type=Path, default=ROOT / "src",
+                        help="the tactica tree to serve (e.g. an older commit's src)")
+    parser.add_argument("--label", default="after")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
-    port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    server = subprocess.Popen([sys.executable, "-c", SERVER, str(port)], env=env)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):
-            try:
-                httpx.get(url + "/api/targets", timeout=1)
-                break
-            except httpx.TransportError:
-                time.sleep(0.1)
-        rows = [asyncio.run(_measure(url, n, args.seconds)) for n in (1, 4, 16)]
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-    lines = [f"Python {platform.python_version()}, {platform.machine()}, "
-             f"{os.cpu_count()} CPUs (shared); {args.seconds:g} s per row; a session is a "
-             "calculation, a datasheet, the target presets and a list check.", "",
-             "| clients | requests | req/s | p50 ms | p99 ms |", "|---|---|---|---|---|"]
-    lines += [f"| {r['clients']} | {r['requests']} | {r['rps']:.0f} | {r['p50']:.1f} | "
-              f"{r['p99']:.1f} |" for r in rows]
-    block = "\n".join(lines)
+    counts = [int(c) for c in args.clients.split(",")]
+    rows = run(args.seconds, counts, args.src)
+    block = table(rows, args.seconds, args.label)
     print(block)
     print(json.dumps(rows))
     if not args.no_write:

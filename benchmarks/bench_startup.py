@@ -9,7 +9,10 @@ catalogues under 5 s. Each command is timed as a user runs it, in a new Python p
 * ``no cache``: ``TACTICA_CACHE=0``, the dataset converted and the seed pages parsed in the
   process (what every command did before the cache);
 * ``--src DIR`` times another checkout's ``src`` instead (e.g. the commit before, checked
-  out with ``git worktree add``), run with this environment's packages.
+  out with ``git worktree add``), run with this environment's packages;
+* ``--before DIR`` times another checkout's ``src`` beside this one, in the same rounds
+  (``before``: its own cache folder, filled in the warm-up, as this code's ``cache``), so
+  that load on a shared machine falls on both alike.
 
 Every round times every command once, in turn, so load on a shared machine falls on all
 alike; the table gives the median wall time and the median CPU time (user + system) of
@@ -44,8 +47,12 @@ from pathlib import Path
 from readme import README, markers, write_section
 
 ROOT = Path(__file__).resolve().parents[1]
-#: The console script, run through ``python -c`` so that ``--src`` can swap the code.
-LAUNCH = "import sys; sys.argv[0] = 'tactica'; from tactica.cli import main; main()"
+#: The console script (``tactica.launch:main``; ``tactica.cli:main`` in a checkout from
+#: before it), run through ``python -c`` so that ``--src`` and ``--before`` swap the code.
+LAUNCH = ("import sys; sys.argv[0] = 'tactica'\n"
+          "try:\n    from tactica.launch import main\n"
+          "except ImportError:\n    from tactica.cli import main\n"
+          "main()")
 
 
 def real_bsdata() -> Path | None:
@@ -79,6 +86,7 @@ def commands() -> dict[str, list[str]]:
 
 
 def environment(cache_dir: Path, cached: bool, src: Path | None) -> dict[str, str]:
+    """The child's environment: its cache folder, the cache on or off, its ``src``."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["TACTICA_CACHE_DIR"] = str(cache_dir)
     env["TACTICA_CACHE"] = "1" if cached else "0"
@@ -101,17 +109,22 @@ def one_run(args: list[str], env: dict[str, str]) -> tuple[float, float]:
     return wall, cpu
 
 
-def measure(runs: int, src: Path | None, only: str | None = None
+def measure(runs: int, src: Path | None, only: str | None = None,
+            before: Path | None = None
             ) -> dict[tuple[str, str], list[tuple[float, float]]]:
     # another checkout has no cache of its own to fill: one mode, as it runs
     modes = {"cache": True, "no cache": False} if src is None else {"as it is": False}
     found: dict[tuple[str, str], list[tuple[float, float]]] = {}
-    with tempfile.TemporaryDirectory(prefix="tactica-bench-cache-") as folder:
+    with tempfile.TemporaryDirectory(prefix="tactica-bench-cache-") as folder, \
+            tempfile.TemporaryDirectory(prefix="tactica-bench-before-") as other:
         envs = {mode: environment(Path(folder), cached, src) for mode, cached in modes.items()}
+        if before is not None:
+            envs["before"] = environment(Path(other), True, before)
         chosen = {k: v for k, v in commands().items()
                   if only is None or any(w in k for w in only.split(","))}
-        for args in chosen.values():  # warm-up: bytecode and the cache written
-            one_run(args, next(iter(envs.values())))
+        for args in chosen.values():  # warm-up: bytecode and the caches written
+            for env in envs.values():
+                one_run(args, env)
         for _ in range(runs):
             for label, args in chosen.items():
                 for mode, env in envs.items():
@@ -158,12 +171,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--src", type=Path, help="time this checkout's src folder instead")
+    parser.add_argument("--before", type=Path, help="time this checkout's src folder too, "
+                        "in the same rounds (mode 'before')")
     parser.add_argument("--label", default="this branch", help="the row label")
     parser.add_argument("--write", action="store_true", help="update benchmarks/README.md")
     parser.add_argument("--only", help="only the commands containing one of these "
                         "comma-separated words (e.g. 'help,rule')")
     args = parser.parse_args()
-    found = measure(args.runs, args.src, args.only)
+    found = measure(args.runs, args.src, args.only, args.before)
     rows = table(found, args.runs, args.label)
     print(HEAD + "\n" + "\n".join(rows))
     if args.write:

@@ -23,7 +23,7 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
 #: The parts, lowest first. A part may import its own modules and any part of a lower
 #: layer; parts of one layer may not import each other unless listed in ``SIDEWAYS``.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("dice", "errors", "names", "version", "inputs", "textfile"),
+    ("dice", "errors", "names", "version", "inputs", "textfile", "source_choice"),
     ("cache", "model"),
     ("rules", "loaders"),
     ("combat.contract",),
@@ -56,7 +56,7 @@ SIDEWAYS: frozenset[tuple[str, str]] = frozenset({
 #: starts another door imports that door's entry point and nothing more.
 SHELLS = frozenset({"cli", "web", "assistant"})
 LAUNCHERS: dict[str, frozenset[str]] = {
-    "tactica.cli.serve": frozenset({"tactica.web", "tactica.web.guard"}),
+    "tactica.cli.serve": frozenset({"tactica.web", "tactica.web.serve"}),
     "tactica.cli.mcp": frozenset({"tactica.assistant", "tactica.assistant.server"}),
 }
 

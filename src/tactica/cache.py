@@ -15,6 +15,10 @@ one built from the same inputs. Two things are cached: the converted ``wh40kdc``
 * Writing (``write_atomically``): the whole entry goes to a temporary file in the same
   folder, which is then renamed into place (``os.replace``, atomic), so processes running
   at once never see half an entry; older entries of the same kind are removed.
+* Stamps (``files_stamp``, ``code_stamp``): a digest of the names, sizes and modification
+  times of files (no file is read), for an entry that must be cheap to find: the index of
+  rules by name (``tactica.lookup.rule_index``) is keyed by the stamps of its data sources
+  and of the code that builds it.
 * A folder that cannot be written, or an entry that cannot be read, is not an error: the
   caller builds the thing in the process, as without a cache.
 """
@@ -25,13 +29,13 @@ import functools
 import hashlib
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 __all__ = ["CACHE_DIR_ENV", "CACHE_ENV", "cache_dir", "cache_enabled", "cache_key",
-           "write_atomically"]
+           "code_stamp", "files_stamp", "write_atomically"]
 
 CACHE_ENV = "TACTICA_CACHE"
 CACHE_DIR_ENV = "TACTICA_CACHE_DIR"
@@ -81,6 +85,46 @@ def cache_key(*parts: str) -> str:
     every = [f"schema {_SCHEMA}", *parts, f"tactica {__version__}",
              f"pydantic {pydantic.VERSION}", _sources_hash()]
     return hashlib.sha256("\n".join(every).encode()).hexdigest()[:24]
+
+
+def _stat_lines(path: Path, suffixes: tuple[str, ...]) -> list[str]:
+    try:
+        if not path.is_dir():
+            st = path.stat()
+            return [f"{path}\t{st.st_size}\t{st.st_mtime_ns}"]
+        entries = sorted(os.scandir(path), key=lambda e: e.name)
+    except OSError:
+        return [f"{path}\tabsent"]
+    lines = []
+    for entry in entries:
+        if entry.is_dir() and entry.name != "__pycache__":
+            lines += _stat_lines(Path(entry.path), suffixes)
+        elif entry.is_file() and (not suffixes or entry.name.endswith(suffixes)):
+            st = entry.stat()
+            lines.append(f"{entry.path}\t{st.st_size}\t{st.st_mtime_ns}")
+    return lines
+
+
+def files_stamp(paths: Iterable[Path], suffixes: tuple[str, ...] = ()) -> str:
+    """A digest of the files at ``paths`` (a folder: every file under it, ``__pycache__``
+    left out; only names ending in ``suffixes`` when given): their paths, sizes and
+    modification times, so that a changed, added or removed file gives another stamp.
+    A path that cannot be read counts as absent."""
+    digest = hashlib.sha256()
+    for path in paths:
+        for line in _stat_lines(Path(path), suffixes):
+            digest.update(line.encode() + b"\n")
+    return digest.hexdigest()[:24]
+
+
+def code_stamp(parts: Iterable[str]) -> str:
+    """``files_stamp`` of these parts of tactica's own code and data (paths inside the
+    package: ``"effects"``, ``"lookup"``, ``"names.py"``) and tactica's version."""
+    from .version import __version__
+
+    root = Path(__file__).resolve().parent
+    return f"{__version__}-" + files_stamp([root / p for p in parts],
+                                           (".py", ".json", ".yaml", ".txt"))
 
 
 def write_atomically(path: Path, write: Callable[[Path], Any], stale: str) -> None:

@@ -21,7 +21,6 @@ from .errors import one_line
 from .inputs import loads
 from .units.resolve import UnitLibrary, resolve
 from .units.scenario import ScenarioDocument, parse_document
-from .units.sequence import names_units, resolve_sequence
 
 __all__ = ["calculate", "calculate_many", "calculate_units_sequence", "prepare"]
 
@@ -67,6 +66,7 @@ def calculate_units_sequence(data: dict[str, Any], library: UnitLibrary | None =
     a single scenario (``tactica.units.sequence``), the result echoing what they became
     (``resolved`` for the target, each step's ``resolved`` for its unit)."""
     from .combat.contract.sequence import SequenceResult
+    from .units.sequence import resolve_sequence
 
     plain, target, per_step, notes = resolve_sequence(data, _library(library))
     result = calculate_scenario(plain)
@@ -89,7 +89,9 @@ def calculate(scenario: Scenario | dict[str, Any] | str,
     (1.25, True)
     """
     data = _sequence_data(scenario)
-    if data is not None:
+    if data is not None:  # a turn: its contract read only now
+        from .units.sequence import names_units
+
         if names_units(data):
             return calculate_units_sequence(data, library)
         return calculate_scenario(data)

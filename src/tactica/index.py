@@ -220,14 +220,28 @@ class Library:
                 found.append(record)
         return _by_preference(found)
 
+    @cached_property
+    def _ability_index(self) -> dict[str, list[tuple[Ability, Datasheet]]]:
+        index: dict[str, list[tuple[Ability, Datasheet]]] = {}
+        for d in self._order:
+            for a in d.abilities:
+                index.setdefault(name_key(a.name), []).append((a, d))
+        return index
+
     def _ability_matches(self, name: str) -> list[UnitAbility]:
-        key = name_key(name)
-        return [
-            UnitAbility(ability=a, datasheet=d.name, rules=d.rules)
-            for d in self._order
-            for a in d.abilities
-            if name_key(a.name) == key
-        ]
+        return [UnitAbility(ability=a, datasheet=d.name, rules=d.rules)
+                for a, d in self._ability_index.get(name_key(name), [])]
+
+    def rule_keys(self) -> tuple[str, ...]:
+        """Every look-up key ``find_rules`` answers (``tactica.names.name_key`` of a rule
+        record's name, section or "name (detachment)", or of a datasheet ability's
+        name): what an index of the rules by name is built over."""
+        return tuple(dict.fromkeys([*self._rule_index, *self._ability_index]))
+
+    def rule_names(self) -> tuple[str, ...]:
+        """The names a look-up of a rule suggests from (records first, then abilities),
+        each spelling once."""
+        return tuple(dict.fromkeys(self._rule_names()))
 
     def _rule_names(self) -> list[str]:
         names = [n for r in self._records if (n := record_name(r)) is not None]

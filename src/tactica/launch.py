@@ -1,7 +1,8 @@
 """The ``tactica`` console script: the file a command names is checked first (``textfile``:
 a missing file, a folder, a binary file refused in one line, exit code 2), before the
 command line and the engine are imported (a second or more on a loaded machine); then
-``tactica.cli.main`` runs.
+a rule look-up is answered without the command-line framework (``tactica.cli.quick``), and
+any other command line goes to ``tactica.cli.main``.
 
 Only the plain form is checked this early, the file right after its command
 (``tactica calc FILE``, ``tactica list show FILE``); any other form is checked by the
@@ -61,6 +62,11 @@ def main() -> None:
     if refusal is not None:
         print(f"error: {refusal}", file=sys.stderr)
         raise SystemExit(2)
+    from .cli.quick import quick
+
+    code = quick(sys.argv[1:])  # a rule look-up, without the command-line framework
+    if code is not None:
+        raise SystemExit(code)
     from .cli import main as run
 
     run()

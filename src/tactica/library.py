@@ -37,6 +37,7 @@ from .model.datasheet import Datasheet
 from .model.rules import (
     RuleRecord,
 )
+from .source_choice import configured_sources, skip_bad_files, use_sources
 from .units.resolve import sheet_target as target_from_datasheet
 
 __all__ = [
@@ -138,25 +139,8 @@ def _parse_seed_pages() -> SeedSnapshot:
 # Python API resolves the same unit names as ``tactica calc``). ``use_sources`` (which
 # the command line calls for ``tactica --data PATH`` / ``--no-dataset``) changes that
 # default; ``dataset=False`` with no paths is the seed library above. Each is cached per
-# set of sources.
-
-_configured: tuple[tuple[str, ...], bool] = ((), True)
-_skip_bad = False
-
-
-def use_sources(data_paths: Sequence[str | Path] = (), *, dataset: bool = False,
-                skip_bad: bool = False) -> None:
-    """Make ``load_library()`` (no arguments) use these sources from now on: the BSData
-    catalogues at ``data_paths`` and, with ``dataset``, the bundled dataset. A folder's
-    unreadable files refuse the folder unless ``skip_bad`` (``tactica --skip-bad``)."""
-    global _configured, _skip_bad
-    _configured = (tuple(str(p) for p in data_paths), dataset)
-    _skip_bad = skip_bad
-
-
-def configured_sources() -> tuple[tuple[str, ...], bool]:
-    """The ``(data_paths, dataset)`` that ``load_library()`` uses by default."""
-    return _configured
+# set of sources. The choice itself lives in ``tactica.source_choice`` (read without
+# loading the library: the index of rules by name).
 
 
 def load_library(
@@ -167,11 +151,12 @@ def load_library(
     ``data_paths`` or ``dataset``: seed pages, those catalogues and (with ``dataset``) the
     bundled dataset merged (``tactica.sources.build_library``), cached per set of sources;
     no paths and ``dataset=False`` is the seed library alone (``load_seed_library``)."""
-    paths = _configured[0] if data_paths is None else tuple(str(p) for p in data_paths)
-    use_dataset = _configured[1] if dataset is None else dataset
+    configured = configured_sources()
+    paths = configured[0] if data_paths is None else tuple(str(p) for p in data_paths)
+    use_dataset = configured[1] if dataset is None else dataset
     if not paths and not use_dataset:
         return load_seed_library()
-    return _load_sourced_library(paths, use_dataset, _skip_bad)
+    return _load_sourced_library(paths, use_dataset, skip_bad_files())
 
 
 @functools.cache

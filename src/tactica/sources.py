@@ -394,6 +394,10 @@ class SourcedLibrary(Library):
         self._load_all()
         return super()._rule_names()
 
+    def rule_keys(self) -> tuple[str, ...]:
+        self._load_all()
+        return super().rule_keys()
+
     # -- factions and reports --
     def factions(self) -> tuple[str, ...]:
         """Every faction a source files units under."""

@@ -132,6 +132,10 @@ def _library() -> Library:
 @pytest.fixture
 def small(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli_app, "load_library", _library)
+    # ``tactica rule`` asks the core's look-up (``tactica.lookup``): no index on disk,
+    # the configured library is this one
+    monkeypatch.setenv("TACTICA_CACHE", "0")
+    monkeypatch.setattr("tactica.library.load_library", _library)
 
 
 def _run(*args: str) -> tuple[int, str, str]:

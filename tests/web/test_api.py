@@ -221,6 +221,7 @@ async def test_a_calculation_past_the_timeout_is_stopped_and_refused(
             slow = await client.post("/api/calc", json=HEAVY)
             assert slow.status_code == 422
             assert _detail(slow) == [{"loc": ["body"], "msg": TOO_SLOW, "type": "too_slow"}]
+            app.state.calc_pool.wait = 600  # for the replacement to load, however long
             sampled = await client.post("/api/calc", json={
                 **HEAVY, "method": "monte-carlo", "trials": 10_000_000})
             assert sampled.status_code == 422
@@ -231,7 +232,25 @@ async def test_a_calculation_past_the_timeout_is_stopped_and_refused(
             calc_pool.timeout = 600
             after = await client.post("/api/calc", json=BOLT_RIFLES)
             assert after.status_code == 200
-    assert calc_pool.workers == 1 and calc_pool._idle.qsize() == 1  # one, idle again
+    assert calc_pool.workers == 1 and len(calc_pool._idle) == 1  # one, idle again
+
+
+async def test_a_replacement_worker_loads_outside_every_requests_bound(
+        calc_pool: CalcPool) -> None:
+    """A stopped worker's replacement joins the pool only once it has loaded: meanwhile a
+    request waits ``wait`` seconds and is refused as busy (its bound is wait + timeout,
+    never wait + a start-up + timeout). Python cannot start and import tactica in the
+    0.01 s this request waits."""
+    app = create_app(library=load_seed_library, calc_pool=calc_pool)
+    transport = httpx.ASGITransport(app=app)
+    with bounded(calc_pool, timeout=0.1, wait=600) as pool:
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            assert (await client.post("/api/calc", json=HEAVY)).status_code == 422
+            pool.wait = 0.01
+            busy = await client.post("/api/calc", json=BOLT_RIFLES)
+            assert busy.status_code == 503
+            pool.wait, pool.timeout = 600, 600  # the replacement, once loaded, answers
+            assert (await client.post("/api/calc", json=BOLT_RIFLES)).status_code == 200
 
 
 async def test_a_request_that_finds_every_worker_busy_gets_503(calc_pool: CalcPool) -> None:
@@ -243,11 +262,11 @@ async def test_a_request_that_finds_every_worker_busy_gets_503(calc_pool: CalcPo
     with bounded(calc_pool, wait=0.2) as pool:
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
             assert (await client.post("/api/calc", json=BOLT_RIFLES)).status_code == 200
-            held = pool._idle.get_nowait()  # the worker is busy elsewhere
+            held = await pool.acquire()  # the worker is busy elsewhere
             try:
                 busy = await client.post("/api/calc", json=BOLT_RIFLES)
             finally:
-                pool._idle.put(held)  # free again: the next request is answered
+                pool.release(held)  # free again: the next request is answered
             assert busy.status_code == 503
             assert busy.headers["retry-after"] == "2"
             assert (await client.post("/api/calc", json=BOLT_RIFLES)).status_code == 200

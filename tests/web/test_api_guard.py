@@ -4,10 +4,12 @@ deep JSON, malformed list JSON, Unicode digits and Melta 0."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import threading
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 
 import httpx
 import pytest
@@ -16,7 +18,7 @@ from fastapi import FastAPI
 
 from tactica.library import load_seed_library
 from tactica.web import create_app
-from tactica.web.guard import GuardedH11Protocol
+from tactica.web.serve import Limits, server_options
 
 BOLT = {"attacker": {"weapons": [{"name": "Bolt rifle", "count": 10, "A": "1", "skill": 3,
                                   "S": 4, "AP": -1, "D": "1"}]},
@@ -93,33 +95,132 @@ async def test_bad_bodies_are_422s_naming_the_field(client: httpx.AsyncClient, u
     assert response.json()["detail"][0]["loc"] == loc
 
 
-class _QuickHead(GuardedH11Protocol):
-    head_timeout = 0.3
+class _Served:
+    """The app served by uvicorn with the connection guard (``limits``) in a thread."""
 
-
-def test_a_request_head_sent_too_slowly_is_cut_off() -> None:
-    """A slowloris client (half a request head, then nothing) is disconnected; a whole
-    request on the same server is answered."""
-    application = create_app(library=load_seed_library, workers=1)
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(application, log_level="warning", http=_QuickHead,
-                                           lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        for _ in range(200):
-            if server.started:
+    def __init__(self, application: FastAPI, limits: Limits) -> None:
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        self.server = uvicorn.Server(uvicorn.Config(
+            application, log_level="warning", lifespan="off", **server_options(limits)))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]},
+                                       daemon=True)
+        self.thread.start()
+        for _ in range(600):
+            if self.server.started:
                 break
             threading.Event().wait(0.05)
-        slow = socket.create_connection(("127.0.0.1", port), timeout=30)
-        slow.sendall(b"GET /api/targets HTTP/1.1\r\nHost: localhost\r\n")  # no blank line
-        assert slow.recv(1024) == b""  # closed by the server, no answer
-        slow.close()
-        whole = httpx.get(f"http://127.0.0.1:{port}/api/targets", timeout=30)
-        assert whole.status_code == 200
+
+    def connect(self) -> socket.socket:
+        return socket.create_connection(("127.0.0.1", self.port), timeout=60)
+
+    def get(self) -> int:
+        return httpx.get(f"http://127.0.0.1:{self.port}/api/targets", timeout=60).status_code
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def plain_app() -> Iterator[FastAPI]:
+    application = create_app(library=load_seed_library, workers=1)
+    yield application
+    application.state.calc_pool.close()
+
+
+@contextmanager
+def _served(application: FastAPI, **limits: float) -> Iterator[_Served]:
+    served = _Served(application, Limits(**limits))  # type: ignore[arg-type]
+    try:
+        yield served
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+        served.stop()
+
+
+def _answer(conn: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    data = b""
+    while chunk := conn.recv(4096):
+        data += chunk
+    return data
+
+
+def test_a_request_head_sent_too_slowly_is_cut_with_408(plain_app: FastAPI) -> None:
+    """A slowloris client (half a request head, then nothing) gets a 408 and is
+    disconnected; a connection that sends nothing is closed without an answer; a whole
+    request on the same server is answered."""
+    with _served(plain_app, head_timeout=0.3) as served:
+        slow = served.connect()
+        slow.sendall(b"GET /api/targets HTTP/1.1\r\nHost: localhost\r\n")  # no blank line
+        assert _answer(slow).startswith(b"HTTP/1.1 408 ")
+        silent = served.connect()
+        assert _answer(silent) == b""
+        assert served.get() == 200
+
+
+def test_a_slow_body_is_cut_with_408_at_the_requests_deadline(plain_app: FastAPI) -> None:
+    """One byte of a 100-byte body, then nothing: at the deadline for the whole request
+    (head and body) the server answers 408 and closes, whatever the app is doing."""
+    with _served(plain_app, request_timeout=0.5) as served:
+        slow = served.connect()
+        slow.sendall(b"POST /api/calc HTTP/1.1\r\nHost: localhost\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+        answer = _answer(slow)
+        assert answer.startswith(b"HTTP/1.1 408 ")
+        assert b"not sent in time" in answer
+        assert served.get() == 200
+
+
+def test_the_per_client_cap_refuses_the_next_connection(plain_app: FastAPI) -> None:
+    """Two connections from 127.0.0.1 are the cap: the third is answered 503 and closed;
+    once one of the two is closed, a new one is served."""
+    with _served(plain_app, per_client=2) as served:
+        first, second = served.connect(), served.connect()
+        third = served.connect()
+        third.sendall(b"GET /api/targets HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        refused = _answer(third)
+        assert refused.startswith(b"HTTP/1.1 503 ")
+        assert b"too many connections from your address" in refused
+        first.close()
+        second.sendall(b"GET /api/targets HTTP/1.1\r\nHost: localhost\r\n"
+                       b"Connection: close\r\n\r\n")
+        assert _answer(second).startswith(b"HTTP/1.1 200 ")
+
+
+def test_at_the_connection_cap_the_oldest_waiting_connection_makes_room(
+        plain_app: FastAPI) -> None:
+    """Three connections waiting for a request head fill a cap of three: a fourth takes
+    the place of the oldest (closed without an answer: it sent nothing) and is served."""
+    with _served(plain_app, max_connections=3) as served:
+        waiting = [served.connect() for _ in range(3)]
+        waiting[1].sendall(b"GET /api/tar")  # a head begun: the oldest is still the first
+        assert served.get() == 200
+        assert _answer(waiting[0]) == b""
+        waiting[2].sendall(b"GET /api/targets HTTP/1.1\r\nHost: localhost\r\n"
+                           b"Connection: close\r\n\r\n")
+        assert _answer(waiting[2]).startswith(b"HTTP/1.1 200 ")
+        for conn in waiting:
+            conn.close()
+
+
+@pytest.mark.anyio
+async def test_a_slow_body_is_cut_with_408_under_any_server() -> None:
+    """The app's own guard (any ASGI server): a body whose rest never comes is answered
+    408 at ``body_timeout`` after the app began to read it."""
+    application = create_app(library=load_seed_library, workers=1, body_timeout=0.2)
+
+    async def stalled() -> AsyncIterator[bytes]:
+        yield b'{"attacker": '
+        await asyncio.Event().wait()  # never set: the rest never comes
+
+    transport = httpx.ASGITransport(app=application)
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+            cut = await c.post("/api/calc", content=stalled(),
+                               headers={"content-type": "application/json"})
+        assert cut.status_code == 408
+        assert cut.json()["detail"][0]["type"] == "too_slow"
+    finally:
         application.state.calc_pool.close()

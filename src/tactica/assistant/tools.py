@@ -177,7 +177,7 @@ def lookup_rule(args: LookupRuleArgs, library: Library) -> Document:
     from ..lookup import rule_entries
 
     found = rule_entries(args.name, args.rules, library)
-    return {"rules": [e.model_dump(mode="json") for e in found]}
+    return {"rules": [e.as_json() for e in found]}
 
 
 def list_units(args: ListUnitsArgs, library: Library) -> Document:

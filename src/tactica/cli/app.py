@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from enum import StrEnum
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn
 
@@ -19,7 +18,7 @@ import typer
 from rich.console import Console
 
 from ..names import UnknownNameError
-from .errors import LazyGroup
+from .errors import LAZY, LazyGroup
 
 if TYPE_CHECKING:
     from ..library import Library
@@ -68,6 +67,8 @@ class SchemaKind(StrEnum):
 
 def version() -> str:
     """The installed package version."""
+    from importlib import metadata  # read when asked: ``tactica --help`` starts without it
+
     try:
         return metadata.version("tactica")
     except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare tree
@@ -133,7 +134,7 @@ def _root(
     ] = False,
 ) -> None:
     """Warhammer 40,000 rules engine: datasheets as data and exact combat odds."""
-    from .data import configure  # issue 6: sources for this command
+    from .sources import configure  # issue 6: sources for this command
 
     configure(ctx, data, dataset, skip_bad)
 
@@ -191,38 +192,12 @@ def rule(
 ) -> None:
     """Show a stratagem, ability, enhancement, detachment rule or core rule, and which
     edition's text the calculator follows for it."""
-    from ..rules.notes import rule_note
-    from .render import rule_panel
+    from .rule_view import show_rule, unknown_rule
 
-    console = _out()
-    how = [n for v in ((rules,) if rules else ("11th", "10th"))
-           if (n := rule_note(name, v)) is not None]
     try:
-        found = load_library().find_rules(name, rules)
+        show_rule(_out(), name, rules)
     except UnknownNameError as exc:
-        if not how:
-            _unknown(exc)
-        found = []
-    from ..effects import dataset_effects
-    from ..index import UnitAbility
-    from ..lookup import own_ability_status
-
-    data = dataset_effects() if any(getattr(i, "key", None) for i in found) else None
-    for item in found:
-        note = None
-        if rules is not None and item.rules != rules:
-            note = f"no {rules} version of {name!r}; this is the {item.rules} text"
-        entry = None if data is None else data.of_record(item)
-        if entry is not None:  # issue 16: whether the calculator models it
-            note = "; ".join(x for x in (note, f"in the calculator: {entry.status} "
-                                               f"({entry.described()})") if x)
-        elif isinstance(item, UnitAbility):  # issue 23: a datasheet's own ability
-            status = own_ability_status(item)
-            if status is not None:
-                note = "; ".join(x for x in (note, f"in the calculator: {status}") if x)
-        console.print(rule_panel(item, note))
-    for text in how:
-        console.print(f"calculator: {text}")
+        raise typer.Exit(unknown_rule(Console(stderr=True, highlight=False), exc)) from None
 
 
 def schema_of(kind: SchemaKind) -> dict[str, Any]:
@@ -264,3 +239,36 @@ def schema(
         return
     document = schemas[kinds[0].value] if kind is not None else schemas
     typer.echo(json.dumps(document, indent=2))
+
+
+# --- command registrations ------------------------------------------------------------
+# loaded when run (``LazyGroup``): ``tactica --help`` imports none of them
+LAZY.update({
+    "calc": ("tactica.cli.calc", "calc",
+             "Compute the exact odds of an attack (a scenario file, or units from the "
+             "library)."),
+    "effects": ("tactica.cli.effects", "effects",
+                "List the named effects (stratagems, detachment rules, enhancements, "
+                "abilities)."),
+    "turn": ("tactica.cli.turn", "turn",
+             "The exact odds of a turn: several units shoot, charge and fight one target."),
+    "serve": ("tactica.cli.serve", "serve",
+              "Serve the calculator, datasheets and list checker at http://HOST:PORT/."),
+    "data": ("tactica.cli.data", "data_app",
+             "Where the datasheets come from: sources, load reports."),
+    "list": ("tactica.cli.lists", "list_app", "Army lists: show, price, validate, convert."),
+    "meta": ("tactica.cli.meta", "meta_app",
+             "The meta table: every unit against every target, as Parquet; query and plot "
+             "it."),
+    "matchup": ("tactica.cli.plan", "matchup_command",
+                "Every unit of my army against every unit of the enemy's, and theirs "
+                "against mine: shooting and fight, exactly (points destroyed, per 100 "
+                "points, models, P(destroy))."),
+    "plan": ("tactica.cli.plan", "plan_command",
+             "The shooting plan: each of my shooting units at one enemy unit, to destroy "
+             "the most points (exact, overkill counted), beside the naive plan."),
+    "mcp": ("tactica.cli.mcp", "mcp",
+            "Serve tactica's tools to an AI assistant (Model Context Protocol): "
+            "simulate_combat, calculate, lookup_unit, lookup_rule, list_units, "
+            "validate_list. Read-only."),
+})

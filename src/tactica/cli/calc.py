@@ -90,6 +90,19 @@ def _parse_effect(text: str) -> Effect | str:
     return t
 
 
+def _damage_reroll(text: str | None) -> tuple[Effect, ...]:
+    """``--reroll-damage ones`` or ``--reroll-damage N`` as the contract's effect."""
+    if text is None:
+        return ()
+    value = text.strip().casefold()
+    if value in ("ones", "1s"):
+        return (Effect(reroll="damage", which="ones"),)
+    if value.isascii() and value.isdigit() and 2 <= int(value) <= 36:
+        return (Effect(reroll="damage", which="below", below=int(value)),)
+    raise typer.BadParameter(f"{text!r}: give 'ones', or a number from 2 to 36 (damage "
+                             "rolls below it are re-rolled)", param_hint="--reroll-damage")
+
+
 def _is_sequence(text: str) -> bool:
     """A sequence document (several steps against one target) has ``steps``."""
     try:
@@ -223,6 +236,9 @@ def calc(
     detachment: Annotated[str | None, typer.Option(
         help="the attacking army's detachment: its rules are found first, and a "
         "stratagem of another detachment is refused")] = None,
+    reroll_damage: Annotated[str | None, typer.Option(
+        "--reroll-damage", help="re-roll damage rolls: 'ones' (the lowest result), or N "
+        "(every result below N), once per roll")] = None,
 ) -> None:
     """Compute the exact odds of an attack (a scenario file, or units from the library)."""
     _run(CalcOptions(**locals()))
@@ -263,6 +279,7 @@ class CalcOptions:
     embarked: str | None
     list_file: Path | None
     detachment: str | None = None
+    reroll_damage: str | None = None
 
 
 @dataclass
@@ -281,7 +298,7 @@ def _check_flags(o: CalcOptions) -> None:
     if o.file is not None and (o.file.casefold() in FLAG_WORDS and not Path(o.file).exists()):
         fail(f"flags such as --charged take no value: remove {o.file!r}")
     if o.file is not None and (o.attacker or o.target or o.list_file or o.weapon or o.models
-                               or o.led_by or o.embarked):
+                               or o.led_by or o.embarked or o.reroll_damage):
         fail("give a scenario FILE or --attacker and --target, not both (the file's attacker "
              "and target would be used and the flags ignored)")
 
@@ -401,7 +418,8 @@ def _from_flags(o: CalcOptions) -> _Prepared:
         "rules": o.rules, "phase": o.phase, "context": _context(o),
         "target": {"unit": o.target, "models": o.target_models,
                    "wargear": o.target_wargear or [], "led_by": o.target_led_by or []},
-        "effects": tuple(_parse_effect(e) for e in (o.effect or [])),
+        "effects": (*(_parse_effect(e) for e in (o.effect or [])),
+                    *_damage_reroll(o.reroll_damage)),
     }
     if o.monte_carlo:
         data.update(method="monte-carlo", trials=o.monte_carlo, seed=o.seed)

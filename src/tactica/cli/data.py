@@ -1,10 +1,9 @@
 """``tactica data ...``: where the library's datasheets come from, and the global
 ``--data PATH`` / ``--no-dataset`` options.
 
-``configure`` is called by the root callback: for the length of one command it points
-``load_library()`` at the seed pages, the catalogues given with ``--data`` and (unless
-``--no-dataset``) the bundled dataset; it restores the previous setting when the command
-ends, so nothing leaks into the next invocation (or the next test).
+``configure`` (``tactica.cli.sources``) is called by the root callback: for the length of
+one command it points ``load_library()`` at the seed pages, the catalogues given with
+``--data`` and (unless ``--no-dataset``) the bundled dataset.
 
 ``tactica data report`` prints, per source, how many units were loaded, repaired and
 rejected (``--details`` lists the repaired and rejected ones with reasons, ``--all`` every
@@ -15,7 +14,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -24,9 +22,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..library import Library, configured_sources, load_library, use_sources
+from ..library import Library, load_library
 from ..loaders.report import LoadReport
-from .errors import EXIT_BAD_INPUT
+from .sources import configure
 
 __all__ = ["configure", "data_app", "report", "report_table"]
 
@@ -35,40 +33,6 @@ data_app = typer.Typer(
     help="Where the datasheets come from: sources, load reports.",
     no_args_is_help=True,
 )
-
-
-def configure(ctx: typer.Context, data: Sequence[Path] | None, dataset: bool,
-              skip_bad: bool = False) -> None:
-    """Use these sources for the command being run (see the module text). A ``--data``
-    path that does not exist, or a file that is not BattleScribe JSON, is a usage error;
-    a folder with a file that cannot be read is refused with one line per such file
-    (exit 2), or, with ``--skip-bad``, loaded without them and a warning per file."""
-    from ..loaders.bsdata import read_folder
-    from ..loaders.bsdata_files import read_file
-    from ..loaders.errors import LoadError
-
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
-    for path in data or ():
-        if not path.exists():
-            raise typer.BadParameter(f"no such file or folder: {path}", param_hint="--data")
-        if path.is_file():
-            try:
-                read_file(path)
-            except LoadError as exc:
-                raise typer.BadParameter(str(exc), param_hint="--data") from None
-        elif path.is_dir():
-            refused = read_folder(path)[1]
-            for bad in refused:
-                word = "warning: skipped" if skip_bad else "error: --data"
-                err.print(f"{word} {bad.source}: {bad.problem}", markup=False)
-            if refused and not skip_bad:
-                err.print(f"error: --data {path}: {len(refused)} file(s) cannot be read; fix "
-                          "or remove them, or pass --skip-bad to load the rest", markup=False)
-                raise typer.Exit(EXIT_BAD_INPUT)
-    previous = configured_sources()
-    use_sources(tuple(data or ()), dataset=dataset, skip_bad=skip_bad)
-    ctx.call_on_close(lambda: use_sources(previous[0], dataset=previous[1]))
-
 
 
 def report_table(reports: Sequence[LoadReport]) -> Table:

@@ -16,7 +16,6 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..library import UnitAbility
 from ..model.common import Source
 from ..model.datasheet import (
     CompositionLine,
@@ -26,17 +25,6 @@ from ..model.datasheet import (
     Weapon,
     WeaponProfile,
 )
-from ..model.rules import (
-    ArmyRule,
-    CoreRule,
-    Detachment,
-    DetachmentRule,
-    Enhancement,
-    Errata,
-    FaqEntry,
-    RuleRecord,
-    Stratagem,
-)
 from ..units.loadout import loadout_lines
 
 __all__ = [
@@ -44,7 +32,6 @@ __all__ = [
     "datasheet_card",
     "ordinal",
     "points_text",
-    "rule_panel",
     "source_text",
     "units_table",
     "weapons_table",
@@ -220,92 +207,4 @@ def datasheet_card(sheet: Datasheet) -> Panel:
         title=Text(f"{sheet.name} ({sheet.rules})", style="bold"),
         subtitle=Text(f"source: {source_text(sheet.source)}"),
         box=box.ROUNDED,
-    )
-
-
-def _rule_lines(item: RuleRecord | UnitAbility) -> tuple[str, list[Text]]:
-    """A title and the body lines of one rule record or unit ability."""
-    lines: list[Text] = []
-
-    def field(label: str, value: str | None) -> None:
-        if value:
-            lines.append(Text.assemble((f"{label}: ", "bold"), value))
-
-    if isinstance(item, Stratagem):
-        kind = " – ".join(x for x in (item.detachment, item.category) if x)
-        title = f"{item.name} – {item.cp}CP"
-        lines.append(Text(f"{kind} Stratagem" + (f" ({item.section})" if item.section else "")))
-        if item.flavour:
-            lines.append(Text(item.flavour, style="italic"))
-        if item.phases:  # the dataset's records: when, not the card's WHEN text
-            turn = {"your-turn": "your turn", "opponent-turn": "opponent's turn"}.get(
-                item.turn or "", "either player's turn")
-            field("Used", f"{'/'.join(item.phases)} phase, {turn}, "
-                          f"{(item.timing or 'once-per-phase').replace('-', ' ')}")
-        for label, value in (
-            ("WHEN", item.when),
-            ("TARGET", item.target),
-            ("EFFECT", item.effect),
-            ("RESTRICTIONS", item.restrictions),
-        ):
-            field(label, value)
-    elif isinstance(item, Enhancement):
-        pts = "" if item.points is None else f" – {item.points} pts"
-        title = f"{item.name}{pts}"
-        lines.append(Text(f"{item.detachment} Enhancement"))
-        field("Bearer", item.eligibility)
-        if item.flavour:
-            lines.append(Text(item.flavour, style="italic"))
-        field("Not for", " ".join(item.excluded_keywords) or None)
-        if item.unique:
-            field("Unique", "yes")
-        lines.append(Text(item.text or "(no text in the source)"))
-    elif isinstance(item, DetachmentRule):
-        title = item.name
-        lines.append(Text(f"{item.detachment or 'Detachment'} rule"))
-        lines.append(Text(item.text or "(no rule text in the source)"))
-    elif isinstance(item, Detachment):
-        title = item.name + ("" if item.points is None else f" – {item.points} DP")
-        lines.append(Text(f"{item.faction} detachment"))
-        field("Also for", ", ".join(f for f in item.factions if f != item.faction) or None)
-        field("Rule", ", ".join(item.rule_names) or None)
-        field("Stratagems", ", ".join(item.stratagems) or None)
-        field("Enhancements", ", ".join(item.enhancements) or None)
-        field("Every unit needs", " ".join(item.required_keywords) or None)
-        for g in item.granted_keywords:
-            cap = f" (up to {g.max_selected})" if g.max_selected else ""
-            field("Grants", f"{g.keyword} to {' '.join(g.to_keywords)} units{cap}")
-    elif isinstance(item, ArmyRule):
-        title = item.name
-        lines.append(Text(f"Army rule of {', '.join(item.factions)}"))
-    elif isinstance(item, CoreRule):
-        title = f"{item.section} {item.title}" if item.section else item.title
-        lines.append(Text("Core rule"))
-        lines.append(Text(item.text))
-    elif isinstance(item, UnitAbility):
-        a = item.ability
-        title = str(a)
-        lines.append(Text(f"{a.kind.capitalize()} ability of {item.datasheet}"))
-        lines.append(Text(a.text or "(no text on the datasheet)"))
-    elif isinstance(item, FaqEntry):
-        title = f"FAQ: {item.topic or item.question}"
-        field("Q", item.question)
-        field("A", item.answer)
-    else:
-        assert isinstance(item, Errata)
-        title = f"Errata: {item.target or ''}".strip()
-        lines.append(Text(item.text))
-    return title, lines
-
-
-def rule_panel(item: RuleRecord | UnitAbility, note: str | None = None) -> Panel:
-    """One rule with its rules version and source (``note``: e.g. a version fallback)."""
-    title, lines = _rule_lines(item)
-    if note:
-        lines.append(Text(f"note: {note}", style="dim"))
-    source = item.ability.source if isinstance(item, UnitAbility) else item.source
-    where = "" if source is None else f" · source: {source_text(source)}"
-    subtitle = f"{item.rules} rules{where}"
-    return Panel(
-        Group(*lines), title=Text(title, style="bold"), subtitle=Text(subtitle), box=box.ROUNDED
     )

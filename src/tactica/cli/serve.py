@@ -32,15 +32,12 @@ def serve(
     Open the address in a browser; it works offline. Only requests for localhost (and the
     names given with --allow-host) are answered, so no other web page can reach it.
     \f
-    (Host checking guards against DNS rebinding; uvicorn caps connections and times out
-    idle ones: ``tactica.web.guard.SERVER_LIMITS``.)"""
-    import uvicorn
-
+    (Host checking guards against DNS rebinding; the server's protocol bounds every
+    connection: ``tactica.web.connections``.)"""
     from ..web import create_app
-    from ..web.guard import SERVER_LIMITS
+    from ..web.serve import run
 
     hosts = ["localhost", "127.0.0.1", "::1", *(allow_host or ())]
     typer.echo(f"tactica: http://{host}:{port}/ (API docs at /docs); Ctrl+C stops it")
     app = create_app(workers=workers, calc_timeout=timeout, allowed_hosts=hosts, meta=meta)
-    uvicorn.run(app,
-                host=host, port=port, log_level="info", **SERVER_LIMITS)
+    run(app, host=host, port=port)

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..inputs import loads
 from .batch import calculate_many
 from .contract.result import Distribution, Result
 from .contract.scenario import Scenario
-from .contract.sequence import Sequence
 from .exact.engine import ScenarioError, calculate_exact
 from .exact.unit_rules import finish
+
+if TYPE_CHECKING:  # a turn's contract is read when a turn is asked for
+    from .contract.sequence import Sequence
 
 __all__ = ["Distribution", "Result", "Scenario", "ScenarioError", "calculate",
            "calculate_many"]
@@ -32,14 +34,14 @@ def calculate(scenario: Scenario | Sequence | dict[str, Any] | str) -> Result:
         except ValueError:
             data = None  # pydantic's own JSON refusal below
         if isinstance(data, dict) and "steps" in data:
-            scenario = Sequence.model_validate(data)
+            scenario = _sequence(data)
         else:
             scenario = Scenario.model_validate_json(scenario)
     elif isinstance(scenario, dict) and "steps" in scenario:
-        scenario = Sequence.model_validate(scenario)
+        scenario = _sequence(scenario)
     elif isinstance(scenario, dict):
         scenario = Scenario.model_validate(scenario)
-    if isinstance(scenario, Sequence):
+    if not isinstance(scenario, Scenario):  # a sequence
         if scenario.method == "monte-carlo":
             from .turn.sampled import simulate_sequence
 
@@ -53,3 +55,9 @@ def calculate(scenario: Scenario | Sequence | dict[str, Any] | str) -> Result:
         result: Result = simulate(scenario)
         return finish(scenario, result)
     return finish(scenario, calculate_exact(scenario))
+
+
+def _sequence(data: dict[str, Any]) -> Sequence:
+    from .contract.sequence import Sequence
+
+    return Sequence.model_validate(data)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ..model.common import RulesVersion
 from ..names import name_key
 
-__all__ = ["RULE_NOTES", "RuleNote", "rule_note"]
+__all__ = ["RULE_NOTES", "RuleNote", "rule_note", "rule_note_keys"]
 
 
 @dataclass(frozen=True)
@@ -112,3 +112,9 @@ def rule_note(name: str, rules: RulesVersion) -> str | None:
     if rest and ("text" in head or head in ("10th", "11th")):
         return f"{note.name} ({head}): {rest}"
     return f"{note.name}: {text}"
+
+
+def rule_note_keys() -> tuple[str, ...]:
+    """Every look-up key ``rule_note`` answers: ``tactica.names.name_key`` of each rule's
+    name and of each other name it goes by ("pistol", "cover")."""
+    return (*_BY_NAME, *(name_key(a) for a in _ALIASES))

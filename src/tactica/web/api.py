@@ -1,6 +1,11 @@
 """The JSON API (``/api``): the scenario contract, datasheet and rule look-up, named
 effects and list validation.
 
+Look-ups answered from the loaded library (a datasheet, the presets, a target, rule
+texts) run on the server's event loop: a thread hand-off would cost more than they do.
+Work that can take longer (every unit, an attacker's weapons, effects) runs on threads,
+calculations in worker processes (``tactica.web.compute``), lists on their own threads.
+
 Thin by design, like the command line: each endpoint validates its input, calls the
 public function the CLI calls (``tactica.calculate``, ``load_library()`` and its
 look-ups, ``tactica.effects``, ``tactica.units``) and returns the
@@ -322,13 +327,21 @@ async def _strict_refusal(request: Request, scenario: Scenario) -> JSONResponse 
     return None
 
 
+async def _utf8_body(request: Request) -> str | None:
+    """The request's body as text, if it is UTF-8 (JSON may come in UTF-16 too)."""
+    try:
+        return (await request.body()).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
 async def _compute(request: Request, document: str, method: str) -> str | Response:
     """The answer of a calculator worker to ``document`` (a scenario or a sequence), or
     the response that refuses it: too slow (422), every worker busy (503), refused by
     the engine (422, naming the field) or a failed worker (500)."""
     pool: CalcPool = request.app.state.calc_pool
     try:
-        text: str = await run_in_threadpool(pool.compute, document)
+        text: str = await pool.compute(document)
     except CalcTimeout:
         if method == "exact":
             return error_response(422, ["body"], TOO_SLOW, "too_slow")
@@ -357,6 +370,11 @@ async def calc(request: Request, scenario: ScenarioDocument) -> Response:
     refused = await _strict_refusal(request, scenario)
     if refused is not None:
         return refused
+    body = None if scenario.has_units else await _utf8_body(request)
+    if body is not None:  # the body as sent is the worker's document: no second
+        text = await _compute(request, body, scenario.method)  # validation, no dump here
+        return text if isinstance(text, Response) else Response(
+            text, media_type="application/json")
     try:
         plain, resolved, notes = await run_in_threadpool(prepare, scenario, _library(request))
     except ValueError as exc:
@@ -458,7 +476,7 @@ def units(request: Request, rules: RulesQuery = None) -> list[UnitSummary]:
 
 
 @router.get("/units/{name}", response_model=Datasheet, summary="A unit's datasheet")
-def unit(request: Request, name: NamePath, rules: RulesQuery = None) -> Any:
+async def unit(request: Request, name: NamePath, rules: RulesQuery = None) -> Any:
     try:
         return _library(request).datasheet(name, rules)
     except UnknownNameError as exc:
@@ -486,7 +504,7 @@ def unit_attacker(
 
 
 @router.get("/targets", response_model=list[PresetInfo], summary="The standard targets")
-def targets(request: Request) -> list[PresetInfo]:
+async def targets(request: Request) -> list[PresetInfo]:
     return [PresetInfo(name=p.name, unit=p.unit, models=p.models, T=p.T, Sv=p.Sv, InSv=p.InSv,
                        W=p.W, fnp=p.fnp, damage_reduction=p.damage_reduction,
                        keywords=list(p.keywords))
@@ -495,7 +513,7 @@ def targets(request: Request) -> list[PresetInfo]:
 
 @router.get("/targets/{name}", response_model=Target,
             summary="A target: a preset (meq, geq, ...) or a library unit")
-def target(
+async def target(
     request: Request, name: NamePath, rules: RulesQuery = None,
     models: Annotated[int | None, Query(ge=1, le=MAX_MODELS)] = None,
 ) -> Any:
@@ -509,7 +527,7 @@ def target(
 
 @router.get("/rules/{name}", response_model=list[RuleDoc],
             summary="Rule texts: stratagems, abilities, enhancements, core rules")
-def rule(request: Request, name: NamePath, rules: RulesQuery = None) -> Any:
+async def rule(request: Request, name: NamePath, rules: RulesQuery = None) -> Any:
     try:
         return _library(request).find_rules(name, rules)
     except UnknownNameError as exc:

@@ -8,14 +8,16 @@ Limits (the issue's "sane sizes"): a request body over ``MAX_BODY`` bytes is ref
 a 422 naming the body before it is read; the scenario contract refuses more than 100
 weapon lines, 200 models or 10 dice with the field named; a calculation that runs past
 ``calc_timeout`` seconds is stopped (``tactica.web.compute``). Header count and size,
-Content-Length with chunked, slow bodies and heads and the Host allow-list are checked
-in front of the app (``tactica.web.guard``); a lone surrogate or JSON nested too deeply
-is a 422, never a 500. User text is only ever parsed (JSON, pydantic, the list
-parsers), never evaluated.
+Content-Length with chunked, a slow body and the Host allow-list are checked in front of
+the app (``tactica.web.guard``), slow and greedy connections by the server's protocol
+(``tactica.web.connections``, as ``tactica serve`` runs it); a lone surrogate or JSON
+nested too deeply is a 422, never a 500. User text is only ever parsed (JSON, pydantic,
+the list parsers), never evaluated.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -26,6 +28,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic_core import PydanticSerializationError
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -183,12 +186,12 @@ def create_app(
     calculation after ``calc_timeout`` seconds; a request waits at most ``calc_wait``
     seconds for a free one. ``allowed_hosts`` are the Host names served (starlette's
     ``TrustedHostMiddleware``; ``None``: any, for use inside a program; ``tactica
-    serve`` passes localhost); ``body_timeout`` bounds the wait for each part of a body
-    (``tactica.web.guard``). ``meta``: the folder of a meta table (``tactica meta``)
-    the ``/meta`` page shows. ``calc_pool``: a pool the caller owns, to share one set of
-    workers between several apps in one process (the tests do); ``workers``,
-    ``calc_timeout`` and ``calc_wait`` are then the pool's own, and the app neither starts
-    nor stops it.
+    serve`` passes localhost); ``body_timeout`` bounds the wait for the whole body, from
+    the app's first read (``tactica.web.guard``: a 408 past it). ``meta``: the folder of
+    a meta table (``tactica meta``) the ``/meta`` page shows. ``calc_pool``: a pool the
+    caller owns, to share one set of workers between several apps in one process (the
+    tests do); ``workers``, ``calc_timeout`` and ``calc_wait`` are then the pool's own,
+    and the app does not close it.
 
     >>> app = create_app()
     >>> sorted(p for p in app.openapi()["paths"] if p.startswith("/api/units/{name}/"))
@@ -200,8 +203,9 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if owned:
-            pool.start()
+        # the server accepts connections once the workers and the library are loaded,
+        # so that no request's bound includes a start-up
+        await asyncio.gather(pool.started(), run_in_threadpool(app.state.library))
         yield
         if owned:
             pool.close()

@@ -6,86 +6,31 @@
   (431);
 * a request with both ``Content-Length`` and ``Transfer-Encoding: chunked`` (400; RFC
   9112 6.3: such a message is a request-smuggling vector and is refused);
-* a body whose next part does not arrive within ``body_timeout`` seconds: the app sees
-  the client as gone and the connection is closed.
+* a body not received whole within ``body_timeout`` seconds of the app's first read
+  (a total deadline, not one per part: a client sending a byte every few seconds is cut
+  like one that stops): a 408, the connection closed.
 
 The Host allow-list is starlette's ``TrustedHostMiddleware`` (``create_app(
 allowed_hosts=...)``; ``tactica serve`` allows localhost only unless ``--allow-host``
 adds names), which stops DNS rebinding against the local app.
 
-What uvicorn enforces itself (``tactica serve`` sets them, see ``SERVER_LIMITS``): the
-connection cap (``limit_concurrency``: beyond it new requests get a 503), the idle
-keep-alive timeout (``timeout_keep_alive``) and the largest incomplete request head h11
-buffers (``h11_max_incomplete_event_size``: a longer header block is refused with 400).
-uvicorn has no timeout for a request head that is sent slowly (a "slowloris" client
-holds its connection for ever); ``GuardedH11Protocol`` (uvicorn's h11 protocol with a
-timer) closes a connection whose request head is not complete ``HEAD_TIMEOUT`` seconds
-after its first byte.
+These hold under any ASGI server. Under ``tactica serve`` the server's protocol also
+bounds each connection before the app sees a request (``tactica.web.connections``: the
+deadline for a request's head and body, the caps per client and in all).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["HEAD_TIMEOUT", "MAX_HEADERS", "MAX_HEADER_BYTES", "SERVER_LIMITS",
-           "GuardedH11Protocol", "RequestGuard"]
+__all__ = ["MAX_HEADERS", "MAX_HEADER_BYTES", "RequestGuard"]
 
 #: Most header lines a request may have, and their total size.
 MAX_HEADERS = 100
 MAX_HEADER_BYTES = 16 * 1024
-#: Seconds a client has to send a whole request head.
-HEAD_TIMEOUT = 10.0
-
-
-class GuardedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol, closing a connection whose request head is not complete
-    ``head_timeout`` seconds after the connection opened or its next request began."""
-
-    head_timeout: float = HEAD_TIMEOUT
-    _head_timer: asyncio.TimerHandle | None = None
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._arm()
-
-    def data_received(self, data: bytes) -> None:
-        if self.cycle is None or self.cycle.response_complete:
-            self._arm()  # waiting for a request head
-        super().data_received(data)
-        if self.cycle is not None and not self.cycle.response_complete:
-            self._disarm()  # the head is in: the app has the request
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        super().connection_lost(exc)
-
-    def _arm(self) -> None:
-        if self._head_timer is None:
-            self._head_timer = self.loop.call_later(self.head_timeout, self._expired)
-
-    def _disarm(self) -> None:
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
-
-    def _expired(self) -> None:
-        self._head_timer = None
-        if not self.transport.is_closing():
-            self.transport.close()
-
-
-#: uvicorn's own limits as ``tactica serve`` sets them.
-SERVER_LIMITS: dict[str, Any] = {
-    "limit_concurrency": 256,
-    "timeout_keep_alive": 5,
-    "h11_max_incomplete_event_size": MAX_HEADER_BYTES,
-    "http": GuardedH11Protocol,
-}
 
 
 async def _refuse(send: Send, status: int, msg: str, kind: str) -> None:
@@ -98,7 +43,7 @@ async def _refuse(send: Send, status: int, msg: str, kind: str) -> None:
 
 
 class RequestGuard:
-    """Header count and size, Content-Length with chunked, body read timeout (module
+    """Header count and size, Content-Length with chunked, the body's deadline (module
     text)."""
 
     def __init__(self, app: ASGIApp, body_timeout: float = 10.0) -> None:
@@ -123,12 +68,43 @@ class RequestGuard:
             await _refuse(send, 400, "Content-Length and Transfer-Encoding: chunked together",
                           "ambiguous_length")
             return
-        timeout = self.body_timeout
+        await self._deadlined(scope, receive, send)
+
+    async def _deadlined(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The app, with a 408 once the body's deadline passes unanswered."""
+        loop = asyncio.get_running_loop()
+        deadline: float | None = None
+        state = {"started": False, "cut": False, "whole": False}
 
         async def timed_receive() -> Message:
+            nonlocal deadline
+            if state["whole"]:  # the body is in: no deadline on waiting for a disconnect
+                return await receive()
+            if deadline is None:
+                deadline = loop.time() + self.body_timeout
+            if state["cut"]:
+                return {"type": "http.disconnect"}
             try:
-                return await asyncio.wait_for(receive(), timeout)
+                message = await asyncio.wait_for(receive(), max(deadline - loop.time(), 0))
+                state["whole"] = not message.get("more_body", False)
+                return message
             except TimeoutError:
+                state["cut"] = True
+                if not state["started"]:
+                    state["started"] = True
+                    await _refuse(send, 408, f"the request body was not received within "
+                                  f"{self.body_timeout:g} s", "too_slow")
                 return {"type": "http.disconnect"}
 
-        await self.app(scope, timed_receive, send)
+        async def watched_send(message: Message) -> None:
+            if state["cut"]:
+                return  # answered with the 408
+            if message["type"] == "http.response.start":
+                state["started"] = True
+            await send(message)
+
+        try:
+            await self.app(scope, timed_receive, watched_send)
+        except Exception:
+            if not state["cut"]:
+                raise  # the app's own failure; a cut body's "client gone" is not one

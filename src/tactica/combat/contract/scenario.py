@@ -57,7 +57,10 @@ MAX_MODELS = 200
 
 Phase = Literal["shooting", "fight"]
 RerollStage = Literal["hit", "wound", "save", "damage", "attacks"]
-RerollWhich = Literal["ones", "failed", "any"]
+RerollWhich = Literal["ones", "failed", "any", "below"]
+#: The rolls whose results a threshold re-roll (``"which": "below"``) applies to: a
+#: characteristic rolled with dice (damage, attacks), not a test against a target number.
+THRESHOLD_STAGES = ("damage", "attacks")
 
 
 class ScenarioError(ValueError):
@@ -348,6 +351,10 @@ class Effect(_Strict):
     skill: int | None = Field(default=None, ge=-3, le=3)
     reroll: RerollStage | None = None
     which: RerollWhich | None = None
+    below: int | None = Field(
+        default=None, ge=2, le=36, description='with "which": "below": re-roll a damage '
+        "or attacks roll whose result is below this value (\"re-roll damage rolls below "
+        "3\"), once (reference facts §4.5)")
     critical_hit_on: int | None = Field(default=None, ge=2, le=6)
     critical_wound_on: int | None = Field(default=None, ge=2, le=6)
     grant: WeaponAbility | None = Field(default=None, json_schema_extra=_or_ability_text)
@@ -382,7 +389,8 @@ class Effect(_Strict):
 
     @model_validator(mode="after")
     def _one_kind(self) -> Effect:
-        kinds = [k for k, v in self if v is not None and k not in ("which", "weapons")]
+        kinds = [k for k, v in self
+                 if v is not None and k not in ("which", "below", "weapons")]
         if len(kinds) != 1:
             raise ValueError(
                 "an effect sets exactly one modifier (e.g. {\"hit\": 1}); got "
@@ -390,6 +398,12 @@ class Effect(_Strict):
             )
         if (self.reroll is None) != (self.which is None):
             raise ValueError('a re-roll effect needs both "reroll" and "which"')
+        if (self.which == "below") != (self.below is not None):
+            raise ValueError('a threshold re-roll needs both "which": "below" and "below" '
+                             '(e.g. {"reroll": "damage", "which": "below", "below": 3})')
+        if self.which == "below" and self.reroll not in THRESHOLD_STAGES:
+            raise ValueError(f're-rolls "below" a value are for damage or attacks rolls, '
+                             f'not {self.reroll} rolls (use "ones" or "failed")')
         return self
 
 

@@ -22,8 +22,6 @@ import threading
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
-from threadpoolctl import ThreadpoolController
-
 __all__ = ["one_blas_thread"]
 
 P = ParamSpec("P")
@@ -34,6 +32,7 @@ R = TypeVar("R")
 def _blas() -> tuple[Any, ...]:
     """The BLAS libraries numpy is linked with (``threadpoolctl``'s controllers)."""
     import numpy as np
+    from threadpoolctl import ThreadpoolController
 
     np.ones((2, 2)) @ np.ones((2, 2))  # BLAS is loaded (lazily on some builds)
     return tuple(ThreadpoolController().select(user_api="blas").lib_controllers)

@@ -194,7 +194,9 @@
     }
     for (const [stage, group] of Object.entries(REROLLS)) {
       const which = $("mod-reroll-" + stage).value;
-      if (which) out.push(scoped({ reroll: stage, which }, group));
+      if (which.startsWith("below:")) {  // "re-roll damage rolls below N"
+        out.push(scoped({ reroll: stage, which: "below", below: Number(which.slice(6)) }, group));
+      } else if (which) out.push(scoped({ reroll: stage, which }, group));
     }
     for (const row of $("grants").children) {
       const ability = row.querySelector(".f-grant").value.trim();
@@ -371,6 +373,9 @@
     }
     if (keys.length === 2 && e.reroll && e.which && REROLLS[e.reroll]) {
       return setSelect("mod-reroll-" + e.reroll, e.which, REROLLS[e.reroll], e);
+    }
+    if (keys.length === 3 && e.reroll && e.which === "below" && REROLLS[e.reroll]) {
+      return setSelect("mod-reroll-" + e.reroll, `below:${e.below}`, REROLLS[e.reroll], e);
     }
     if (keys.length === 1 && keys[0] === "grant" && (!e.weapons || e.weapons.length === 1)) {
       $("grants").appendChild(grantRow(abilityText(e.grant), e.weapons ? e.weapons[0] : ""));

@@ -55,16 +55,28 @@ def power(pmf: FloatArray, n: int) -> FloatArray:
     return out
 
 
-def reroll_roll(expr: DiceExpr, policy: RerollPolicy) -> FloatArray:
-    """A roll of ``expr`` re-rolled once under ``policy``: ``ones`` re-rolls the lowest
-    possible result, ``failed``/``any`` re-roll results below the mean (the attacker's
-    best single re-roll of a characteristic roll; noted in the result)."""
+def reroll_roll(expr: DiceExpr, policy: RerollPolicy, below: int | None = None
+                ) -> FloatArray:
+    """A roll of ``expr`` re-rolled once under ``policy`` (reference facts §4.5: before
+    modifiers, at most once; the whole roll, "you re-roll that roll"): ``ones`` re-rolls
+    the lowest possible result, ``failed``/``any`` re-roll results below the mean (the
+    attacker's best single re-roll of a characteristic roll; noted in the result);
+    ``below`` re-rolls every result under that value ("re-roll damage rolls below 3"),
+    and with a policy too, a result either allows.
+
+    >>> from tactica.dice import DiceExpr
+    >>> [round(float(p) * 9, 6) for p in reroll_roll(DiceExpr.parse("D3"), None, below=2)[1:]]
+    [1.0, 4.0, 4.0]
+    """
     pmf = expr.pmf()
-    if policy is None or not expr.is_random:
+    if (policy is None and below is None) or not expr.is_random:
         return pmf  # the cached pmf itself (read-only: every caller makes a new one)
     values = np.arange(len(pmf))
     mean = float(np.dot(values, pmf))
-    reroll = values == expr.min if policy == "ones" else values < mean
+    reroll = np.zeros(len(pmf), dtype=bool) if policy is None else \
+        values == expr.min if policy == "ones" else values < mean
+    if below is not None:
+        reroll |= values < below
     keep: FloatArray = np.where(reroll, 0.0, pmf)
     return keep + float(pmf[reroll].sum()) * pmf
 
@@ -79,7 +91,8 @@ def attack_dice(inp: WeaponInputs) -> AttackDice:
     notes: list[str] = []
     unmodifiable = "Extra Attacks" in inp.flags and rules.extra_attacks_unmodifiable
     bonus = 0 if unmodifiable else inp.total("attacks")
-    per_copy = shift_floor(reroll_roll(w.A, inp.reroll("attacks")), bonus, 1)
+    per_copy = shift_floor(reroll_roll(w.A, inp.reroll("attacks"),
+                                       inp.reroll_below("attacks")), bonus, 1)
     parts = [f"A{w.A}"]
     if bonus:
         parts.append(f"{bonus:+d} (effects, minimum 1)")

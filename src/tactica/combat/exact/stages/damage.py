@@ -50,9 +50,12 @@ def damage_stage(inp: WeaponInputs) -> DamageStage:
     weapon's D (not halved or reduced), each picking a model afresh (06.02); 10th: the
     damage after modifiers, allocated like an attack."""
     w, target = inp.weapon, inp.scenario.target
-    base = reroll_roll(w.D, inp.reroll("damage"))
+    below = inp.reroll_below("damage")
+    base = reroll_roll(w.D, inp.reroll("damage"), below)
     plus = np.array([1.0])
     parts = [f"Damage {w.D}"]
+    if below is not None and w.D.is_random:
+        parts.append(f"(rolls below {below} re-rolled)")
     for ab in inp.abilities:
         if isinstance(ab, Melta) and inp.half_range:
             plus = np.convolve(plus, ab.extra.pmf())

@@ -69,9 +69,15 @@ class WeaponInputs(NamedTuple):
         if not self.effects:  # the common case: asked for every roll of every line
             return policy
         for e in self.effects:
-            if e.reroll == stage:
+            if e.reroll == stage and e.which != "below":
                 policy = stronger(policy, e.which)
         return policy
+
+    def reroll_below(self, stage: RerollStage) -> int | None:
+        """The highest threshold of the effects' "re-roll results below X" for ``stage``
+        (a damage or attacks roll), or None."""
+        return max((e.below for e in self.effects if e.reroll == stage and e.below),
+                   default=None)
 
     def total(self, name: str, sign: int = 0) -> int:
         """The sum of the effects' ``name`` modifiers (``sign`` > 0: only the positive

@@ -1,0 +1,145 @@
+"""Look-ups every shell answers the same way: a rule by name with whether the calculator
+models it, and the library's units by faction and keyword.
+
+``rule_entries`` is what ``tactica rule`` shows: every stratagem, enhancement,
+detachment rule, army rule, core rule and datasheet ability of that name
+(``Library.find_rules``), each with its record as data, and the calculator's status
+(``tactica.lookup.entries``). Without a library it answers from the index of rules by
+name on disk (``tactica.lookup.rule_index``: the configured sources, built once), so a
+look-up does not load the library; ``rule_notes`` gives the calculator's own notes on a
+rule it computes, per rules version.
+
+>>> from tactica.library import load_seed_library
+>>> [e.kind for e in rule_entries("Primed and Readied", library=load_seed_library())]
+['stratagem']
+>>> rule_entries("Primed and Readied", library=load_seed_library())[0].cp
+2
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..names import UnknownNameError, name_key, suggest
+from .entries import RuleEntry, Rules, entries_of, own_ability_status
+
+if TYPE_CHECKING:
+    from ..index import Library
+    from ..model.datasheet import Datasheet
+
+__all__ = ["RuleEntry", "find_units", "own_ability_status", "rule_entries", "rule_notes",
+           "sources_missing"]
+
+_VERSIONS: tuple[Rules, ...] = ("11th", "10th")
+
+
+def _found(name: str, library: Library | None
+           ) -> tuple[list[RuleEntry], dict[str, str], Library | None]:
+    """Every entry called ``name`` (all versions), the calculator's notes per version,
+    and the library it came from (``None``: the index)."""
+    if library is None:
+        from .rule_index import configured_index
+
+        index = configured_index()
+        if index is not None:
+            entries, notes = index.get(name_key(name)) or ([], {})
+            return entries, notes, None
+        from ..library import load_library
+
+        library = load_library()
+    from ..rules.notes import rule_note
+
+    try:
+        entries = entries_of(library, name)
+    except UnknownNameError:
+        entries = []
+    notes = {v: n for v in _VERSIONS if (n := rule_note(name, v)) is not None}
+    return entries, notes, library
+
+
+def rule_entries(name: str, rules: Rules | None = None,
+                 library: Library | None = None) -> list[RuleEntry]:
+    """The rules called ``name`` (module text), the ``rules`` version's where there is
+    one, else the others (check ``.rules``); ``UnknownNameError`` with close names when
+    none is. A core ability the calculator computes but the library has no record of (an
+    11th-edition weapon ability) is one ``core_rule`` entry with its note
+    (``published=False``). ``library``: look in this library (default: the configured
+    sources, through the index)."""
+    entries, notes, lib = _found(name, library)
+    if entries:
+        exact = [e for e in entries if rules is None or e.rules == rules]
+        return exact or entries
+    versions = (rules,) if rules else _VERSIONS
+    chosen = [(v, notes[v]) for v in versions if v in notes]
+    if not chosen:
+        from .rule_index import configured_index
+
+        index = configured_index() if lib is None else None
+        names = index.names() if index is not None else \
+            (lib if lib is not None else _library()).rule_names()
+        raise UnknownNameError("rule", name, suggest(name, names))
+    return [RuleEntry(name=name, kind="core_rule", rules=v, calculator=f"modelled: {n}",
+                      record={"text": n}, published=False) for v, n in chosen]
+
+
+def rule_notes(name: str, rules: Rules | None = None,
+               library: Library | None = None) -> list[str]:
+    """The calculator's notes on the rule called ``name`` (which edition's text it
+    follows), for ``rules`` or both versions (11th first); empty for a rule it does not
+    compute itself."""
+    notes = _found(name, library)[1]
+    return [notes[v] for v in ((rules,) if rules else _VERSIONS) if v in notes]
+
+
+def sources_missing() -> tuple[str, ...]:
+    """What the configured sources lack (the dataset not installed: how to install it),
+    from the index when there is one, so that a refused look-up loads no library."""
+    from .rule_index import configured_index
+
+    index = configured_index()
+    if index is not None:
+        return tuple(index.missing())
+    return tuple(getattr(_library(), "missing", ()))
+
+
+def _library() -> Library:
+    from ..library import load_library
+
+    return load_library()
+
+
+def find_units(library: Library | None = None, faction: str | None = None,
+               keyword: str | None = None, rules: Rules | None = None
+               ) -> tuple[Datasheet, ...]:
+    """The library's datasheets, optionally one faction's (the units a source files
+    under it, else those with the faction keyword) and only those with ``keyword``
+    (a keyword or faction keyword; case and punctuation ignored). ``UnknownNameError``
+    for a faction or keyword no unit has.
+
+    >>> from tactica.library import load_seed_library
+    >>> [d.name for d in find_units(load_seed_library(), keyword="character")]
+    ['Primus']
+    """
+    from ..model.datasheet import Datasheet
+
+    lib = _library() if library is None else library
+    sheets = lib.datasheets(rules)
+    if faction is not None:
+        by_faction = getattr(lib, "faction_datasheets", None)
+        key = name_key(faction)
+        if callable(by_faction):
+            sheets = tuple(d for d in by_faction(faction, rules) if isinstance(d, Datasheet))
+        else:
+            sheets = tuple(d for d in sheets
+                           if any(name_key(k) == key for k in d.faction_keywords))
+            if not sheets:
+                known = {k.title() for d in lib.datasheets() for k in d.faction_keywords}
+                raise UnknownNameError("faction", faction, suggest(faction, sorted(known)))
+    if keyword is not None:
+        key = name_key(keyword)
+        every = {k for d in sheets for k in (*d.keywords, *d.faction_keywords)}
+        if key not in {name_key(k) for k in every}:
+            raise UnknownNameError("keyword", keyword, suggest(keyword, sorted(every)))
+        sheets = tuple(d for d in sheets
+                       if key in {name_key(k) for k in (*d.keywords, *d.faction_keywords)})
+    return sheets
