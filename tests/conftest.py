@@ -22,6 +22,11 @@ with the installed version's own records.
 
 No test asserts on time: hypothesis runs without deadlines (the ``tactica`` profile
 below), and speed is measured in ``benchmarks/``.
+
+The web apps of the tests share one calculation worker (``calc_pool``): each worker is a
+Python process that loads every faction's rules before its first calculation, seconds of
+CPU that one run pays once. Only the tests of the pool itself (timeouts, a busy pool)
+start workers of their own.
 """
 
 from __future__ import annotations
@@ -29,8 +34,9 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import pytest
 from hypothesis import settings
@@ -38,11 +44,18 @@ from hypothesis import settings
 from tactica.cache import CACHE_DIR_ENV
 from tactica.loaders.wh40kdc import PINNED_VERSION, installed_version
 
+if TYPE_CHECKING:
+    from tactica.web.compute import CalcPool
+
 REAL_DATA_ENV = "TACTICA_REAL_DATA"
 CHROMIUM_ENV = "TACTICA_CHROMIUM"
 STRICT_ENVS = ("CI", "TACTICA_STRICT_TESTS")
 #: The dataset version whose values the ``pinned_dataset`` tests state.
 PINNED_DATASET = PINNED_VERSION
+#: The calculation bound of the shared worker (``calc_pool``): long enough for a worker to
+#: start Python and load tactica on a loaded machine (its first calculation includes
+#: that). The bound itself is tested with pools of their own, never against the clock.
+PATIENT = 600.0
 #: What the real-data suite reads inside ``TACTICA_REAL_DATA``.
 REAL_DATA_FILES = ("bsdata-11e/Genestealer Cults.json", "bsdata-11e/Warhammer 40,000.json")
 
@@ -138,3 +151,14 @@ def pinned_dataset() -> str:
     if version != PINNED_DATASET:
         pytest.skip(f"pins values of wh40kdc {PINNED_DATASET}; {version} is installed")
     return version
+
+
+@pytest.fixture(scope="session")
+def calc_pool() -> Iterator[CalcPool]:
+    """The one calculation worker the tests' web apps share (``create_app(calc_pool=...)``),
+    patient (``PATIENT``) for a loaded machine; stopped at the end of the run."""
+    from tactica.web.compute import CalcPool
+
+    pool = CalcPool(workers=1, timeout=PATIENT, wait=PATIENT)
+    yield pool
+    pool.close()

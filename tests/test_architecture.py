@@ -8,11 +8,14 @@ must be added here (and to the document) before its first import is accepted.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
+
+from tactica.loaders.bulk import collector_paused
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 DOC = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
@@ -68,12 +71,20 @@ def _modules() -> dict[str, Path]:
     return out
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """The module at ``path`` parsed, once per run (every test here reads every module);
+    the trees are kept, so the garbage collector's walks would find nothing to free."""
+    with collector_paused():
+        return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     """The tactica modules ``name`` imports (a name imported from a package is the module
     of that name where there is one, else the package)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")[: len(package.split(".")) - node.level + 1]
@@ -115,8 +126,16 @@ def _rank() -> dict[str, int]:
 
 
 def import_graph() -> dict[str, set[str]]:
+    """Each tactica module and the tactica modules it imports (a fresh copy of
+    ``_import_graph``)."""
+    return {name: set(targets) for name, targets in _import_graph().items()}
+
+
+@functools.cache
+def _import_graph() -> dict[str, frozenset[str]]:
+    """Read once per run: walking every module's tree is most of this file's time."""
     modules = _modules()
-    return {name: _imports(name, path, modules) for name, path in modules.items()}
+    return {name: frozenset(_imports(name, path, modules)) for name, path in modules.items()}
 
 
 def part_graph() -> dict[str, set[str]]:
@@ -263,7 +282,7 @@ def test_modules_and_functions_stay_short() -> None:
         text = path.read_text(encoding="utf-8")
         if text.count("\n") > 600 and name not in LONG_MODULES:
             long.append(f"{name}: {text.count(chr(10))} lines")
-        for node in ast.walk(ast.parse(text)):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 size = (node.end_lineno or node.lineno) - node.lineno + 1
                 if size > 80 and f"{name}.{node.name}" not in LONG_FUNCTIONS:

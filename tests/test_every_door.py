@@ -96,11 +96,10 @@ def library() -> Library:
 
 
 @pytest.fixture(scope="module")
-def web(library: Library) -> Iterator[TestClient]:
+def web(library: Library, calc_pool: Any) -> Iterator[TestClient]:
     from tactica.web import create_app
 
-    with TestClient(create_app(library=lambda: library, workers=1,
-                               calc_timeout=120.0, calc_wait=120.0)) as client:
+    with TestClient(create_app(library=lambda: library, calc_pool=calc_pool)) as client:
         yield client
 
 

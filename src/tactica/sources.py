@@ -33,6 +33,7 @@ from .combat.contract.scenario import Target
 from .datasheet_diff import Difference, compare
 from .facts import TargetPreset
 from .index import Library, UnitAbility
+from .loaders.bulk import collector_paused
 from .loaders.report import LoadReport, UnitReport
 from .model.common import Frozen, RulesVersion
 from .model.datasheet import Datasheet
@@ -362,8 +363,9 @@ class SourcedLibrary(Library):
     def datasheets(self, rules: RulesVersion | None = None) -> tuple[Datasheet, ...]:
         """Every merged datasheet (this converts every source's units)."""
         out = []
-        for key in self._display:
-            out += [d for d in self._merge_key(key) if rules is None or d.rules == rules]
+        with collector_paused():
+            for key in self._display:
+                out += [d for d in self._merge_key(key) if rules is None or d.rules == rules]
         return tuple(out)
 
     def target(

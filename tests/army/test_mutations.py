@@ -15,10 +15,14 @@ is cut at seven points. Each mutated file must give either
 
 New Recruit / List Forge JSON is mutated by giving fields wrong types and absurd numbers:
 each gives a roster or an error naming its JSON path, never another exception.
+
+The default run reads every ``SAMPLE``-th mutation of each text file (every kind of
+mutation among them); the slow suite reads them all.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 from collections.abc import Iterator
@@ -38,6 +42,8 @@ _JSON = sorted([*ROSTERS.glob("*/input*newrecruit-json.json"),
                 *ROSTERS.glob("*/expected.newrecruit-json.json"), *ROSTERS.glob("*/input.json")])
 
 _LIBRARY = load_seed_library()
+#: The default run's share of each text file's mutations: every SAMPLE-th one.
+SAMPLE = 3  # odd: the deletions and duplications alternate
 
 
 def _mutations(text: str) -> Iterator[tuple[str, str, int]]:
@@ -82,11 +88,25 @@ def _located(exc: RosterParseError, lines: int) -> bool:
 
 @pytest.mark.parametrize("path", _TEXT, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_mutated_text_lists_are_read_exactly_or_refused_at_a_line(path: Path) -> None:
+    _check_mutations(path, every=SAMPLE)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", _TEXT, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_mutation_of_a_text_list_is_read_exactly_or_refused_at_a_line(
+        path: Path) -> None:
+    _check_mutations(path, every=1)
+
+
+def _check_mutations(path: Path, every: int) -> None:
+    """Every ``every``-th mutation of the file at ``path`` (the module text)."""
     text = path.read_text(encoding="utf-8")
     original = parse_roster(text, library=_LIBRARY)
     problems: list[str] = []
     outcomes: Counter[str] = Counter()
-    for name, mutated, deleted in _mutations(text):
+    kinds: set[str] = set()
+    for name, mutated, deleted in itertools.islice(_mutations(text), 0, None, every):
+        kinds.add(name.split(" ")[0])
         try:
             roster = parse_roster(mutated, file="m.txt", library=_LIBRARY)
         except RosterParseError as exc:
@@ -100,6 +120,7 @@ def test_mutated_text_lists_are_read_exactly_or_refused_at_a_line(path: Path) ->
         outcomes["read"] += 1
         problems += _problems(original, roster, deleted, name)
     assert outcomes["read"] and outcomes["refused"], outcomes  # the probe reached both ways
+    assert kinds == {"delete", "duplicate", "swap", "cut"}, kinds  # a sample has them all
     assert problems == []
 
 

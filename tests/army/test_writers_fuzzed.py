@@ -3,12 +3,16 @@
 fields the format carries, or is refused with ``ExportRefusedError`` saying what would
 change. Lists with plain names (words, as real units and wargear have) are never
 refused; lists with odd names (commas, brackets, bullets, line breaks) may be.
+
+Each property runs ``QUICK`` generated lists in the default run and ``VOLUME`` in the slow
+suite (``*_at_volume``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -103,14 +107,40 @@ def _through_every_writer(roster: Roster) -> list[str]:
     return refused
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rosters(odd=False))
-def test_plain_lists_are_written_by_every_writer(roster: Roster) -> None:
+#: Generated lists per property in the default run, and in the slow suite's run of it.
+QUICK, VOLUME = 15, 40
+
+
+def _check_plain(roster: Roster) -> None:
     assert _through_every_writer(roster) == []
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=QUICK, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rosters(odd=False))
+def test_plain_lists_are_written_by_every_writer(roster: Roster) -> None:
+    _check_plain(roster)
+
+
+@pytest.mark.slow
+@settings(max_examples=VOLUME, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rosters(odd=False))
+def test_plain_lists_are_written_by_every_writer_at_volume(roster: Roster) -> None:
+    _check_plain(roster)
+
+
+@pytest.mark.slow
+@settings(max_examples=VOLUME, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rosters(odd=True))
+def test_odd_lists_are_written_right_or_refused_at_volume(roster: Roster) -> None:
+    _check_odd(roster)
+
+
+@settings(max_examples=QUICK, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rosters(odd=True))
 def test_odd_lists_are_written_right_or_refused(roster: Roster) -> None:
+    _check_odd(roster)
+
+
+def _check_odd(roster: Roster) -> None:
     refused = _through_every_writer(roster)
     assert "tactica-json" not in refused  # its own document takes any roster

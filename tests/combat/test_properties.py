@@ -5,6 +5,9 @@
   last entry;
 - monotonicity: a better save, more toughness or a Feel No Pain never raises the
   expected damage; more attacks never lowers it.
+
+Each property runs ``QUICK`` examples in the default run and again, as
+``<test>_at_volume`` marked ``slow``, ``VOLUME`` examples (``python -m pytest -m slow``).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,12 +24,22 @@ from tactica.combat import Result
 
 Json = dict[str, Any]
 
+#: Examples of each property in the default run, and in the slow suite's run of it.
+QUICK, VOLUME = 25, 100
 PROPERTY_SETTINGS = settings(
-    max_examples=100,
+    max_examples=QUICK,
     derandomize=True,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+
+
+def at_volume(test: Any, *strategies: st.SearchStrategy[Any]) -> Any:
+    """The property ``test`` (a ``@given`` test over ``strategies``) again with ``VOLUME``
+    examples, marked slow."""
+    check = settings(PROPERTY_SETTINGS, max_examples=VOLUME)(
+        given(*strategies)(test.hypothesis.inner_test))
+    return pytest.mark.slow(check)
 
 ABILITIES = (
     "Sustained Hits 1",
@@ -199,3 +213,22 @@ def test_optional_lethal_hits_never_lowers_expected_damage_11th(
         "Devastating Wounds")
     weapon["abilities"] += ["Devastating Wounds", "Lethal Hits"]
     assert calculate(scenario).damage.mean >= calculate(without).damage.mean - TOLERANCE
+
+
+# --- the same properties at volume (the slow suite) -----------------------------------------
+
+test_every_distribution_is_a_pmf_with_its_mean_at_volume = at_volume(
+    test_every_distribution_is_a_pmf_with_its_mean, scenarios())
+test_models_destroyed_shape_and_unit_destroyed_at_volume = at_volume(
+    test_models_destroyed_shape_and_unit_destroyed, scenarios())
+test_a_better_save_never_raises_expected_damage_at_volume = at_volume(
+    test_a_better_save_never_raises_expected_damage, scenarios())
+test_more_toughness_never_raises_expected_damage_at_volume = at_volume(
+    test_more_toughness_never_raises_expected_damage, scenarios())
+test_feel_no_pain_never_raises_expected_damage_at_volume = at_volume(
+    test_feel_no_pain_never_raises_expected_damage, scenarios(), st.sampled_from([4, 5, 6]))
+test_more_attacks_never_lower_expected_damage_at_volume = at_volume(
+    test_more_attacks_never_lower_expected_damage, scenarios(), st.integers(0, 1))
+test_optional_lethal_hits_never_lowers_expected_damage_11th_at_volume = at_volume(
+    test_optional_lethal_hits_never_lowers_expected_damage_11th, scenarios(),
+    st.integers(0, 1))

@@ -232,13 +232,12 @@ def test_command_line_arguments_give_an_answer_or_one_line(args: list[str]) -> N
 
 
 @pytest.fixture(scope="module")
-def http() -> Any:
+def http(calc_pool: Any) -> Any:
+    """The app (on the run's shared calculation worker) and a transport into it."""
     from tactica.web import create_app
 
-    app = create_app(library=load_seed_library, calc_timeout=60)
-    transport = httpx.ASGITransport(app=app)
-    yield app, transport
-    app.state.calc_pool.close()
+    app = create_app(library=load_seed_library, calc_pool=calc_pool)
+    return app, httpx.ASGITransport(app=app)
 
 
 BODIES = st.one_of(st.builds(json.dumps, SCENARIO), st.integers(10, 5000).map(_nested),

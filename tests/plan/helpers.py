@@ -45,9 +45,11 @@ def points_from_pmf(pmf: tuple[float, ...], costs: list[float]) -> float:
     return sum(p * costs[k] for k, p in enumerate(pmf))
 
 
-def single_points(scenario: Scenario, entry_points: tuple[tuple[int, float], ...]) -> float:
-    """One ``tactica.calculate`` call, read through the removal order."""
-    r = tactica.calculate(scenario)
+def single_points(scenario: Scenario, entry_points: tuple[tuple[int, float], ...],
+                  result: tactica.Result | None = None) -> float:
+    """One ``tactica.calculate`` call (or its ``result``, already made), read through the
+    removal order."""
+    r = tactica.calculate(scenario) if result is None else result
     return points_from_pmf(r.models_destroyed.pmf, removal_costs(scenario.target, entry_points))
 
 

@@ -4,7 +4,7 @@ coloured tables and the plan, a share link that renders the same page, refusals 
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from html import unescape
 
 import httpx
@@ -14,6 +14,7 @@ from fastapi import FastAPI
 from tactica.library import load_library
 from tactica.web import create_app
 from tactica.web import plan as plan_web
+from tactica.web.compute import CalcPool
 
 from .helpers import ROSTERS
 
@@ -29,10 +30,9 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture(scope="module")
-def app() -> Iterator[FastAPI]:
-    application = create_app(library=load_library)
-    yield application
-    application.state.calc_pool.close()
+def app(calc_pool: CalcPool) -> FastAPI:
+    """The app over the bundled library, on the run's shared calculation worker."""
+    return create_app(library=load_library, calc_pool=calc_pool)
 
 
 @pytest.fixture

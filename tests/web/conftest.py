@@ -28,6 +28,7 @@ from fastapi import FastAPI
 
 from tactica.library import load_seed_library
 from tactica.web import create_app
+from tactica.web.compute import CalcPool
 
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -82,9 +83,9 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-#: The calculation bound of the shared apps: long enough for a worker to start Python and
-#: import tactica on a loaded machine (its first calculation includes that). The bound
-#: itself is tested with apps of its own (``test_api.py``), never against the clock.
+#: How long a list check may take here (``tests/conftest.py``: the shared calculation
+#: worker is as patient). The bounds themselves are tested with apps of their own
+#: (``test_api.py``), never against the clock.
 PATIENT = 600.0
 
 
@@ -98,10 +99,9 @@ def patient_list_checks(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(scope="module")
-def app() -> Iterator[FastAPI]:
-    application = create_app(library=load_seed_library, calc_timeout=PATIENT)
-    yield application
-    application.state.calc_pool.close()
+def app(calc_pool: CalcPool) -> FastAPI:
+    """The app over the seed library, calculating on the run's shared worker."""
+    return create_app(library=load_seed_library, calc_pool=calc_pool)
 
 
 @pytest.fixture
@@ -146,8 +146,8 @@ def artifacts() -> Path:
 
 
 @pytest.fixture(scope="session")
-def live_server() -> Iterator[LiveServer]:
-    server = LiveServer(create_app(library=load_seed_library, calc_timeout=PATIENT))
+def live_server(calc_pool: CalcPool) -> Iterator[LiveServer]:
+    server = LiveServer(create_app(library=load_seed_library, calc_pool=calc_pool))
     server.start()
     yield server
     server.stop()

@@ -11,7 +11,8 @@ from __future__ import annotations
 import importlib
 import json
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from tactica.library import load_seed_library
 from tactica.units import UnitRef, resolve_attacker
 from tactica.web import MAX_BODY, create_app
 from tactica.web.api import TOO_SLOW
+from tactica.web.compute import CalcPool
 
 pytestmark = pytest.mark.anyio
 
@@ -195,10 +197,26 @@ async def test_an_oversize_scenario_is_a_422_naming_the_field_and_monte_carlo(
     assert sampled.status_code == 200 and sampled.json()["method"] == "monte-carlo"
 
 
-async def test_a_calculation_past_the_timeout_is_stopped_and_refused() -> None:
-    app = create_app(library=load_seed_library, workers=1, calc_timeout=0.1, calc_wait=5)
-    transport = httpx.ASGITransport(app=app)
+@contextmanager
+def bounded(pool: CalcPool, *, timeout: float | None = None,
+            wait: float | None = None) -> Iterator[CalcPool]:
+    """The run's shared pool with a tighter ``timeout`` or ``wait`` for one test, put back
+    after it (a pool of its own would start another worker process: seconds of CPU)."""
+    before = pool.timeout, pool.wait
+    pool.timeout = before[0] if timeout is None else timeout
+    pool.wait = before[1] if wait is None else wait
     try:
+        yield pool
+    finally:
+        pool.timeout, pool.wait = before
+
+
+async def test_a_calculation_past_the_timeout_is_stopped_and_refused(
+        calc_pool: CalcPool) -> None:
+    """A worker past the timeout is stopped (the request refused) and replaced."""
+    app = create_app(library=load_seed_library, calc_pool=calc_pool)
+    transport = httpx.ASGITransport(app=app)
+    with bounded(calc_pool, timeout=0.1, wait=5):
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
             slow = await client.post("/api/calc", json=HEAVY)
             assert slow.status_code == 422
@@ -211,22 +229,21 @@ async def test_a_calculation_past_the_timeout_is_stopped_and_refused() -> None:
             # the stopped worker was replaced: the next calculation is answered. The
             # replacement must start Python first, which takes longer than 0.1 s on a
             # loaded machine: give it all the time it needs (no timing in this check)
-            app.state.calc_pool.timeout = 600
+            calc_pool.timeout = 600
             after = await client.post("/api/calc", json=BOLT_RIFLES)
             assert after.status_code == 200
-    finally:
-        app.state.calc_pool.close()
+    assert calc_pool.workers == 1 and len(calc_pool._idle) == 1  # one, idle again
 
 
-async def test_a_replacement_worker_loads_outside_every_requests_bound() -> None:
+async def test_a_replacement_worker_loads_outside_every_requests_bound(
+        calc_pool: CalcPool) -> None:
     """A stopped worker's replacement joins the pool only once it has loaded: meanwhile a
     request waits ``wait`` seconds and is refused as busy (its bound is wait + timeout,
     never wait + a start-up + timeout). Python cannot start and import tactica in the
     0.01 s this request waits."""
-    app = create_app(library=load_seed_library, workers=1, calc_timeout=0.1, calc_wait=600)
+    app = create_app(library=load_seed_library, calc_pool=calc_pool)
     transport = httpx.ASGITransport(app=app)
-    pool = app.state.calc_pool
-    try:
+    with bounded(calc_pool, timeout=0.1, wait=600) as pool:
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
             assert (await client.post("/api/calc", json=HEAVY)).status_code == 422
             pool.wait = 0.01
@@ -234,28 +251,25 @@ async def test_a_replacement_worker_loads_outside_every_requests_bound() -> None
             assert busy.status_code == 503
             pool.wait, pool.timeout = 600, 600  # the replacement, once loaded, answers
             assert (await client.post("/api/calc", json=BOLT_RIFLES)).status_code == 200
-    finally:
-        pool.close()
 
 
-async def test_a_request_that_finds_every_worker_busy_gets_503() -> None:
+async def test_a_request_that_finds_every_worker_busy_gets_503(calc_pool: CalcPool) -> None:
     """The only worker is held (taken from the pool's idle queue, as a running calculation
     takes it) for as long as the test needs, so the refusal does not depend on how fast a
     slow calculation reaches its worker on a loaded machine."""
-    app = create_app(library=load_seed_library, workers=1, calc_timeout=600, calc_wait=0.2)
+    app = create_app(library=load_seed_library, calc_pool=calc_pool)
     transport = httpx.ASGITransport(app=app)
-    pool = app.state.calc_pool
-    try:
+    with bounded(calc_pool, wait=0.2) as pool:
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
             assert (await client.post("/api/calc", json=BOLT_RIFLES)).status_code == 200
             held = await pool.acquire()  # the worker is busy elsewhere
-            busy = await client.post("/api/calc", json=BOLT_RIFLES)
+            try:
+                busy = await client.post("/api/calc", json=BOLT_RIFLES)
+            finally:
+                pool.release(held)  # free again: the next request is answered
             assert busy.status_code == 503
             assert busy.headers["retry-after"] == "2"
-            pool.release(held)  # free again: the next request is answered
             assert (await client.post("/api/calc", json=BOLT_RIFLES)).status_code == 200
-    finally:
-        pool.close()
 
 
 # --- effects ------------------------------------------------------------------------------

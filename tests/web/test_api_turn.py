@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -45,15 +45,13 @@ EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
 @pytest.fixture(scope="module")
-def full_app() -> Iterator[FastAPI]:
+def full_app(calc_pool: Any) -> FastAPI:
     """The app over the whole bundled library (``examples/turn_units.json`` names units
-    the seed library does not have)."""
+    the seed library does not have), on the run's shared calculation worker."""
     from tactica.library import load_library
     from tactica.web import create_app
 
-    application = create_app(library=load_library, workers=1, calc_timeout=120)
-    yield application
-    application.state.calc_pool.close()
+    return create_app(library=load_library, calc_pool=calc_pool)
 
 
 @pytest.fixture

@@ -248,10 +248,10 @@ def test_a_phase_and_a_rules_switch_keep_every_choice_still_valid(
 
 
 @pytest.fixture(scope="module")
-def full_server() -> Iterator[LiveServer]:
-    """The app over the default library (the seed pages and the bundled dataset)."""
-    # a calculation bound that a loaded machine cannot reach (see conftest.PATIENT)
-    server = LiveServer(create_app(library=load_library, calc_timeout=600.0))
+def full_server(calc_pool: Any) -> Iterator[LiveServer]:
+    """The app over the default library (the seed pages and the bundled dataset), on the
+    run's shared, patient calculation worker (``tests/conftest.py``)."""
+    server = LiveServer(create_app(library=load_library, calc_pool=calc_pool))
     server.start()
     yield server
     server.stop()

@@ -396,11 +396,13 @@ class DatasetEffects:
 @functools.cache
 def dataset_effects() -> DatasetEffects | None:
     """The named effects of the installed dataset, built once; ``None`` without it."""
+    from ..loaders.bulk import collector_paused
     from ..loaders.wh40kdc import DatasetMissingError
     from ..loaders.wh40kdc_rules import dataset_rules
 
-    try:
-        rules = dataset_rules()
-    except DatasetMissingError:
-        return None
-    return DatasetEffects(rules)
+    with collector_paused():
+        try:
+            rules = dataset_rules()
+        except DatasetMissingError:
+            return None
+        return DatasetEffects(rules)

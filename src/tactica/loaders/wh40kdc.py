@@ -51,6 +51,7 @@ from typing import Any, Literal
 
 from ..model.datasheet import Datasheet
 from ..names import UnknownNameError, name_key, suggest
+from .bulk import collector_paused
 from .report import LoadReport, UnitReport
 from .wh40kdc_credit import ATTRIBUTION, installed_version
 from .wh40kdc_units import UnitConverter
@@ -244,7 +245,8 @@ class DatasetSource:
 
     def converted_units(self) -> tuple[tuple[Datasheet | None, UnitReport], ...]:
         """Every unit converted, in dataset order (``None`` for a rejected unit)."""
-        return tuple(self._convert(i) for i in range(len(self)))
+        with collector_paused():
+            return tuple(self._convert(i) for i in range(len(self)))
 
     def datasheets(self) -> tuple[Datasheet, ...]:
         """Every unit converted (rejected units left out), in dataset order."""

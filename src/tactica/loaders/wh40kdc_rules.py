@@ -73,6 +73,15 @@ def _first_by_id(rows: Iterable[Raw]) -> dict[str, Raw]:
     return out
 
 
+def _by_detachment(rows: Iterable[Raw]) -> dict[Any, list[Raw]]:
+    """The rows of each ``detachment_id``, in their order (one pass, not one per
+    detachment)."""
+    out: dict[Any, list[Raw]] = {}
+    for r in rows:
+        out.setdefault(r.get("detachment_id"), []).append(r)
+    return out
+
+
 def _restrictions(raw: Raw | None) -> str | None:
     """A stratagem's ``target_restrictions`` in words."""
     if not raw:
@@ -117,7 +126,9 @@ class DatasetRules:
         strats = list(_first_by_id(raw.get("stratagems") or []).values())
         enhs = list(_first_by_id(raw.get("enhancements") or []).values())
         self._records: list[RuleRecord] = []
-        self._records += [self._detachment(d, strats, enhs) for d in dets.values()]
+        strats_of, enhs_of = _by_detachment(strats), _by_detachment(enhs)
+        self._records += [self._detachment(d, strats_of.get(d["id"], []),
+                                           enhs_of.get(d["id"], [])) for d in dets.values()]
         self._records += self._detachment_rules(dets.values())
         self._records += [self._stratagem(s, dets) for s in strats]
         self._records += [self._enhancement(e, dets) for e in enhs]
@@ -197,15 +208,15 @@ class DatasetRules:
 
     # -- records --
     def _detachment(self, d: Raw, strats: list[Raw], enhs: list[Raw]) -> Detachment:
+        """The detachment ``d``; ``strats`` and ``enhs`` are its own stratagems and
+        enhancements."""
         rule_ids = list(d.get("detachment_rule_ids") or ())
         if d.get("detachment_rule_id") and d["detachment_rule_id"] not in rule_ids:
             rule_ids.insert(0, d["detachment_rule_id"])
         rule_names = tuple(display_name(str(a["name"])) for i in rule_ids
                            if (a := self._ability(i)) is not None)
-        strat_names = tuple(dict.fromkeys(display_name(s["name"]) for s in strats
-                                          if s.get("detachment_id") == d["id"]))
-        enh_names = tuple(dict.fromkeys(e["name"] for e in enhs
-                                        if e.get("detachment_id") == d["id"]))
+        strat_names = tuple(dict.fromkeys(display_name(s["name"]) for s in strats))
+        enh_names = tuple(dict.fromkeys(e["name"] for e in enhs))
         granted = tuple(
             GrantedKeyword(keyword=g["keyword"].upper(),
                            to_keywords=tuple(k.upper() for k in g.get("to_keywords") or ()),

@@ -177,6 +177,7 @@ def create_app(
     allowed_hosts: Sequence[str] | None = None,
     body_timeout: float = 10.0,
     meta: str | Path | None = None,
+    calc_pool: CalcPool | None = None,
 ) -> FastAPI:
     """The tactica web app.
 
@@ -187,13 +188,18 @@ def create_app(
     ``TrustedHostMiddleware``; ``None``: any, for use inside a program; ``tactica
     serve`` passes localhost); ``body_timeout`` bounds the wait for the whole body, from
     the app's first read (``tactica.web.guard``: a 408 past it). ``meta``: the folder of
-    a meta table (``tactica meta``) the ``/meta`` page shows.
+    a meta table (``tactica meta``) the ``/meta`` page shows. ``calc_pool``: a pool the
+    caller owns, to share one set of workers between several apps in one process (the
+    tests do); ``workers``, ``calc_timeout`` and ``calc_wait`` are then the pool's own,
+    and the app does not close it.
 
     >>> app = create_app()
     >>> sorted(p for p in app.openapi()["paths"] if p.startswith("/api/units/{name}/"))
     ['/api/units/{name}/attacker', '/api/units/{name}/leaders', '/api/units/{name}/wargear']
     """
-    pool = CalcPool(workers=workers, timeout=calc_timeout, wait=calc_wait)
+    owned = calc_pool is None
+    pool = (CalcPool(workers=workers, timeout=calc_timeout, wait=calc_wait)
+            if calc_pool is None else calc_pool)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -201,7 +207,8 @@ def create_app(
         # so that no request's bound includes a start-up
         await asyncio.gather(pool.started(), run_in_threadpool(app.state.library))
         yield
-        pool.close()
+        if owned:
+            pool.close()
 
     app = FastAPI(
         title="tactica",
