@@ -16,19 +16,17 @@ the bundled dataset in the slow one.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-import httpx
 import pytest
 from fastapi import FastAPI
+from fastapi.testclient import TestClient
 
 from tactica.calculator import prepare
 from tactica.index import Library
 from tactica.library import load_library, load_seed_library
 from tactica.web import create_app
-
-pytestmark = pytest.mark.anyio
 
 TARGET = "meq"
 
@@ -50,11 +48,11 @@ def _prepared(doc: dict[str, Any], lib: Library) -> tuple[Any, Any] | str:
     return scenario, resolved
 
 
-async def _sweep(client: httpx.AsyncClient, lib: Library, names: list[str]) -> int:
+def _sweep(client: TestClient, lib: Library, names: list[str]) -> int:
     compared = 0
     for name in names:
         for phase in ("shooting", "fight"):
-            response = await client.get(f"/api/units/{name}/attacker",
+            response = client.get(f"/api/units/{name}/attacker",
                                         params={"phase": phase, "rules": "11th",
                                                 "target": TARGET})
             if response.status_code != 200:  # refused: the page says why, sends nothing
@@ -83,24 +81,25 @@ async def _sweep(client: httpx.AsyncClient, lib: Library, names: list[str]) -> i
     return compared
 
 
-async def _client(library: Callable[[], Library]) -> AsyncIterator[httpx.AsyncClient]:
+def _client(library: Callable[[], Library]) -> Iterator[TestClient]:
+    """A synchronous client (its own event loop on a portal thread), so the sweep runs
+    alike beside the browser suite, whose Playwright session keeps a loop running in the
+    test thread."""
     app: FastAPI = create_app(library=library, calc_timeout=600.0)
-    transport = httpx.ASGITransport(app=app)
     try:
-        async with httpx.AsyncClient(transport=transport, base_url="http://tactica.test") as c:
-            yield c
+        yield TestClient(app, base_url="http://tactica.test")
     finally:
         app.state.calc_pool.close()
 
 
-async def test_every_seed_unit_s_page_default_is_the_calculator_s() -> None:
+def test_every_seed_unit_s_page_default_is_the_calculator_s() -> None:
     lib = load_seed_library()
-    async for client in _client(load_seed_library):
-        assert await _sweep(client, lib, list(lib.names())) >= 5
+    for client in _client(load_seed_library):
+        assert _sweep(client, lib, list(lib.names())) >= 5
 
 
 @pytest.mark.slow
-async def test_every_library_unit_s_page_default_is_the_calculator_s() -> None:
+def test_every_library_unit_s_page_default_is_the_calculator_s() -> None:
     lib = load_library()
-    async for client in _client(load_library):
-        assert await _sweep(client, lib, list(lib.names())) > 1500
+    for client in _client(load_library):
+        assert _sweep(client, lib, list(lib.names())) > 1500
