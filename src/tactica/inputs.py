@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "InputError", "check_depth", "clean_text", "loads", "no_surrogates",
-           "printable"]
+__all__ = ["MAX_DEPTH", "InputError", "check_depth", "checked_texts", "clean_text", "loads",
+           "no_surrogates", "printable"]
 
 #: JSON arrays and objects nested deeper than this are refused (a scenario or a list
 #: file needs some 10; pydantic's own JSON reader stops at 200).
@@ -88,6 +89,23 @@ def no_surrogates(value: str) -> str:
         return value
     raise ValueError(f"text holds a lone surrogate (U+{ord(m.group()):04X}) at character "
                      f"{m.start() + 1}; plain text only")
+
+
+def checked_texts(value: Any, check: Callable[[str], str]) -> Any:
+    """A model field's ``value`` after ``check`` (``clean_text`` or ``no_surrogates``)
+    passed it: a text, or each text in a tuple; anything else as it is. The one field
+    validator of the models that take text from outside.
+
+    >>> checked_texts(("Boyz", 3), clean_text)
+    ('Boyz', 3)
+    """
+    if isinstance(value, str):
+        return check(value)
+    if isinstance(value, tuple):
+        for item in value:
+            if isinstance(item, str):
+                check(item)
+    return value
 
 
 def printable(text: str) -> str:

@@ -14,6 +14,13 @@ from tactica.units import field_unit, loadout
 resolving = importlib.import_module("tactica.units.resolve")  # the module, not its function
 
 
+def _forget() -> None:
+    """Nothing kept: the next answer is worked out afresh."""
+    resolving._attackers.clear()
+    resolving._words.clear()
+    loadout._fielded.clear()
+
+
 def squad(most: int) -> Datasheet:
     return Datasheet(name="Squad", rules="11th", source=Source(file="test"), model_types=(
         ModelType(name="Trooper", min=5, max=most, profile="Trooper",
@@ -40,8 +47,7 @@ def test_a_kept_attacker_gives_the_scenario_resolved_afresh() -> None:
     kept = [prepare(d, lib)[0] for d in docs]
     fresh = []
     for d in docs:
-        resolving._attackers.clear()
-        loadout._fielded.clear()
+        _forget()
         fresh.append(prepare(d, lib)[0])
     assert kept == fresh
     assert kept[0] == kept[3] and kept[0] != kept[1]
@@ -61,8 +67,7 @@ def test_kept_attackers_are_fresh_ones_for_every_seed_matchup() -> None:
         out: list[object] = []
         for d in docs:
             if fresh:
-                resolving._attackers.clear()
-                resolving._words.clear()
+                _forget()
             try:
                 out.append(prepare(d, lib)[0])
             except ValueError as exc:
@@ -88,8 +93,7 @@ def test_a_weapon_restricted_to_some_targets_is_picked_afresh_for_each_kind() ->
     kept = [prepare(d, lib)[0] for d in docs]
     fresh = []
     for d in docs:
-        resolving._attackers.clear()
-        resolving._words.clear()
+        _forget()
         fresh.append(prepare(d, lib)[0])
     assert kept == fresh
     hunter = [any("Hunter" in w.name for w in s.attacker.weapons) for s in kept[:5]]

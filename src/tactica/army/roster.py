@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from ..inputs import no_surrogates
+from ..inputs import checked_texts, no_surrogates
 from ..model.common import Frozen, RulesVersion
 
 __all__ = [
@@ -112,13 +112,7 @@ class _Record(Frozen):
     @field_validator("*", mode="after")
     @classmethod
     def _no_surrogates(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            return no_surrogates(value)
-        if isinstance(value, tuple):
-            for item in value:
-                if isinstance(item, str):
-                    no_surrogates(item)
-        return value
+        return checked_texts(value, no_surrogates)
 
 
 class WargearItem(_Record):

@@ -41,7 +41,7 @@ from ..names import name_key
 from .conditions import invulnerable_save
 from .loadout import FieldedModels, Loadout
 
-__all__ = ["PROBE_ATTACKER", "Held", "TargetFielding", "describe", "held_abilities",
+__all__ = ["PROBE_ATTACKER", "Held", "TargetFielding", "describe", "held_abilities", "stat_line",
            "target_groups"]
 
 #: The attacker a target is fielded against before the attack is known (nothing in it
@@ -90,7 +90,9 @@ def held_abilities(sheet: Datasheet) -> list[Held]:
     return out
 
 
-def _profile(sheet: Datasheet, name: str) -> ModelProfile | None:
+def stat_line(sheet: Datasheet, name: str) -> ModelProfile | None:
+    """The stat line of ``sheet``'s ``name`` models: by name, then by name without a
+    plural "s", then the datasheet's only stat line; ``None`` when none fits."""
     key = name_key(name)
     found = next((p for p in sheet.models if name_key(p.name) == key), None)
     found = found or next((p for p in sheet.models
@@ -150,7 +152,7 @@ def _base_groups(loadouts: list[tuple[Datasheet, Loadout]], main: Datasheet,
                   default=None)
         mine = [h for h in held if h.sheet is sheet and h.items]
         for m in loadout.models:
-            p = _profile(sheet, m.profile)
+            p = stat_line(sheet, m.profile)
             if p is None:
                 raise LookupError(f"{sheet.name}: the data gives no stat line for its "
                                   f"{m.profile} models")

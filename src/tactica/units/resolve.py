@@ -20,7 +20,7 @@ from ..model.datasheet import Datasheet, ModelProfile
 from ..model.wargear import equipment_text
 from ..names import UnknownNameError, name_key
 from .abilities import apply_attacker_abilities, apply_pending_defences
-from .defences import Held, target_groups
+from .defences import Held, stat_line, target_groups
 from .firing import Aim, NoWeaponsError, picked_lines, weapon_lines
 from .leaders import LeaderError, check_leaders, role
 from .loadout import Loadout, WargearError, field_unit
@@ -147,12 +147,7 @@ def resolve_attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase:
 
 
 def _profile(sheet: Datasheet, name: str) -> ModelProfile:
-    key = name_key(name)
-    found = next((p for p in sheet.models if name_key(p.name) == key), None)
-    found = found or next((p for p in sheet.models
-                           if name_key(p.name).rstrip("s") == key.rstrip("s")), None)
-    if found is None and len(sheet.models) == 1:
-        found = sheet.models[0]
+    found = stat_line(sheet, name)
     if found is None:
         raise UnitError(f"target: {sheet.name}: the data gives no stat line for its "
                         f"{name} models")

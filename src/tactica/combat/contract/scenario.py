@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic.config import JsonDict
 
 from tactica.dice import DiceExpr
-from tactica.inputs import clean_text
+from tactica.inputs import checked_texts, clean_text
 from tactica.model.abilities import (
     Flag,
     NamedWeaponRule,
@@ -86,13 +86,7 @@ class _Strict(BaseModel):
     def _plain_text(cls, value: Any) -> Any:
         """Names and other text are plain (``inputs.clean_text``): a lone surrogate would
         break the result's JSON, a control character the report's line."""
-        if isinstance(value, str):
-            return clean_text(value)
-        if isinstance(value, tuple):
-            for item in value:
-                if isinstance(item, str):
-                    clean_text(item)
-        return value
+        return checked_texts(value, clean_text)
 
 
 #: A weapon ability as printed, which the validators read (``parse_weapon_ability``).
