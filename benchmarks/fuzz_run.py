@@ -180,20 +180,25 @@ def _mutated_list(text: str) -> st.SearchStrategy[str]:
     paths = _json_paths(doc)
 
     def by_values(changes: list[tuple[tuple[Any, ...], Any]]) -> str:
-        out = copy.deepcopy(doc)
-        for path, value in changes:
-            node = out
-            try:
-                for key in path[:-1]:
-                    node = node[key]
-                node[path[-1]] = value
-            except (KeyError, IndexError, TypeError):
-                continue
-        return json.dumps(out, ensure_ascii=False)
+        return json.dumps(_changed(doc, changes), ensure_ascii=False)
 
     values = st.lists(st.tuples(st.sampled_from(paths), st.sampled_from(BAD_VALUES)),
                       min_size=1, max_size=3).map(by_values)
     return st.one_of(texts, values, values)
+
+
+def _changed(doc: Any, changes: list[tuple[tuple[Any, ...], Any]]) -> Any:
+    """A copy of the JSON ``doc`` with each (path, value) set where the path exists."""
+    out = copy.deepcopy(doc)
+    for path, value in changes:
+        node = out
+        try:
+            for key in path[:-1]:
+                node = node[key]
+            node[path[-1]] = value
+        except (KeyError, IndexError, TypeError):
+            continue
+    return out
 
 
 def _read_list(library: Any) -> Callable[[str], str]:
@@ -224,15 +229,7 @@ def _catalogue() -> tuple[st.SearchStrategy[Any], Callable[[Any], str]]:
 
         from tactica.loaders.bsdata import load_bsdata
 
-        doc = copy.deepcopy(tf.CATALOGUE)
-        for path, value in change:
-            node = doc
-            try:
-                for key in path[:-1]:
-                    node = node[key]
-                node[path[-1]] = value
-            except (KeyError, IndexError, TypeError):
-                continue
+        doc = _changed(tf.CATALOGUE, change)
         with tempfile.TemporaryDirectory() as folder:
             for other in tf.CATALOGUES.glob("*.json"):
                 if other.name != "Xenos - Testers.json":
