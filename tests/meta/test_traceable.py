@@ -99,3 +99,22 @@ def test_same_scenario_under_other_names_is_computed_once(
     for r in computed:
         by_unit.setdefault(r.attacker, []).append((r.phase, r.target, r.expected_damage))
     assert by_unit["Primus"] == by_unit["Primus Twin"] == by_unit["Primus Triplet"]
+
+
+def test_targets_defences_that_wait_for_the_attack_are_in_the_rows(tmp_path: Path) -> None:
+    """A target whose own abilities have parts that wait for the attack (a Broodlord's,
+    an Aegis Defence Line's) is fielded once for the whole table, and those parts are
+    still applied to each matchup as ``calculate`` applies them (they once were not:
+    Dark Reapers into a Broodlord in the fight gave P(destroyed) 0.000265 instead of
+    calculate's 0.0000523)."""
+    from tactica.units import UnitRef, resolve_target
+
+    lib = load_library()
+    targets = ("Broodlord", "Aegis Defence Line")
+    for name in targets:  # the case this test is for: something waits for the attack
+        assert resolve_target(UnitRef(unit=name), lib, "11th", "fight")[1].pending
+    sel = Selection(attackers=("Dark Reapers", "Lemartes"), targets=targets,
+                    editions=("11th",))
+    run(sel, tmp_path, lib=lib)
+    df = load(tmp_path)
+    assert _check_rows(df, lib) == len(df) == 8

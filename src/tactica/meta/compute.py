@@ -2,18 +2,23 @@
 every target, in each phase, through the batch engine (``tactica.combat.batch.figures_each``).
 
 Each matchup is the scenario ``tactica.calculate`` builds from the row's document
-(``scenario_of``): the attacker named from the library and fielded by default
-(``tactica.calculator.prepare``: its default loadout and size, weapons picked against the
+(``scenario_of``), by the same code (``tactica.units.resolve_against``, what
+``tactica.calculate`` runs once the target is fielded): the attacker named from the
+library and fielded by default (its default loadout and size, weapons picked against the
 target, its abilities that the calculator models), the target a preset or a library unit
-fielded the same way. So every figure is the one ``tactica.calculate(scenario_of(row))``
-gives.
+fielded the same way (its defensive abilities included). So every figure is the one
+``tactica.calculate(scenario_of(row))`` gives.
 
 Work shared across matchups:
 
-* each target is fielded once per edition and phase, not once per attacker;
-* matchups whose scenarios are the same but for the units' names (the same unit filed
-  under several factions, two datasheets with the same guns and keywords) are computed
-  once (``_dedupe_key``);
+* each target is fielded once per edition and phase, not once per attacker; each
+  attacker's weapon lines are picked once per kind of target (``units.resolve``);
+* matchups whose scenarios differ only in what no figure depends on (the units' and
+  weapons' names, the rules' texts, the target's keywords that neither the engine nor
+  the attacker's weapons read: ``_dedupe_key``) are computed once: the same unit filed
+  under several factions, and against the ~1,100 library units the many targets that
+  share a profile (T, Sv, invulnerable save, W, FNP, counts and the keywords that
+  matter);
 * the partition's matchups go through one batch memo (``tactica.combat.batch.
   figures_each``): a weapon line's hit and wound totals are computed once per target
   Toughness and keywords for every attacker of the partition that carries it, the
@@ -33,7 +38,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..army.pricing import bracket_price
-from ..calculator import prepare
 from ..combat import Scenario, ScenarioError
 from ..combat.batch import Figures, figures_each
 from ..combat.contract.scenario import Phase, Target
@@ -42,7 +46,16 @@ from ..library import Library
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet, EscalatingPoints
 from ..names import UnknownNameError
-from ..units import UnitError, UnitRef, WargearError, field_unit, resolve_target
+from ..units import (
+    FieldedTarget,
+    ScenarioDocument,
+    UnitError,
+    UnitRef,
+    WargearError,
+    field_unit,
+    resolve_against,
+    resolve_target,
+)
 from .tasks import Partition, Selection, library_of, target_kind, unit_faction
 
 __all__ = ["Row", "compute_partition", "points_of", "scenario_of"]
@@ -128,22 +141,24 @@ def _attacker_side(lib: Library, name: str, edition: RulesVersion) -> _Side:
 
 @functools.lru_cache(maxsize=8192)
 def _target(lib: Library, name: str, edition: RulesVersion, phase: Phase
-            ) -> tuple[_Side, Target | str]:
-    """The target as fielded (once per edition and phase), or why it cannot be."""
+            ) -> tuple[_Side, tuple[Target, FieldedTarget] | str]:
+    """The target as fielded (once per edition and phase: ``resolve_target``, as
+    ``tactica.calculate`` fields it), or why it cannot be."""
     kind = target_kind(lib, name)
     try:
-        target, _ = resolve_target(UnitRef(unit=name), lib, edition, phase)
+        fielded = resolve_target(UnitRef(unit=name), lib, edition, phase)
     except _REFUSALS as exc:
         return _Side(name, None, None, None), one_line(exc)
+    target = fielded[0]
     models = sum(g.count for g in target.models)
     if kind == "preset":
         preset = lib.preset(name)
         stand_in = preset.unit if lib.has(preset.unit) else None
         points = points_of(lib.datasheet(stand_in, edition), models) if stand_in else None
-        return _Side(preset.name, None, models, points), target
+        return _Side(preset.name, None, models, points), fielded
     sheet = lib.datasheet(name, edition)
     return _Side(sheet.name, unit_faction(lib, name), models,
-                 points_of(sheet, models)), target
+                 points_of(sheet, models)), fielded
 
 
 def _targets(selection: Selection, lib: Library, edition: RulesVersion) -> list[str]:
@@ -157,16 +172,37 @@ def _targets(selection: Selection, lib: Library, edition: RulesVersion) -> list[
     return out
 
 
+#: The target keywords the engine reads whatever the attack (06 allocation of a CHARACTER
+#: unit, the 11th edition's BIG targets of the hit roll).
+_ENGINE_KEYWORDS = frozenset({"CHARACTER", "MONSTER", "VEHICLE"})
+
+
 def _dedupe_key(s: Scenario) -> str:
-    """The scenario without the units' names, and without the weapons' names when no
-    effect is applied (an effect may name the weapons it applies to): the names change no
-    figure."""
-    weapons = s.attacker.weapons
-    if not s.effects:
-        weapons = tuple(w.model_copy(update={"name": ""}) for w in weapons)
-    return s.model_copy(update={
-        "attacker": s.attacker.model_copy(update={"name": "", "weapons": weapons}),
-        "target": s.target.model_copy(update={"name": ""})}).model_dump_json()
+    """What of the scenario the figures depend on, as text: two scenarios with the same
+    key give the same floats (the engine runs the same arithmetic on the same numbers).
+
+    Without effects: neither unit's name, nor the weapons' or model groups' names, nor
+    the target's texts (its rules applied or not, Deadly Demise: they reach the notes,
+    not the figures); of its abilities only Stealth (24.33, the hit roll); of its
+    keywords those the engine reads (``_ENGINE_KEYWORDS``) and those the attacker's lines
+    name (Anti-X, an ability limited to some targets). With effects, whose conditions may
+    read any keyword or a unit's or weapon's name, only the target's texts are left out."""
+    a, t = s.attacker, s.target
+    if s.effects:
+        attacker = a
+        target = t.model_copy(update={"rules_applied": (), "rules_not_applied": (),
+                                      "deadly_demise": None})
+    else:
+        attacker = a.model_copy(update={
+            "name": "", "rules_applied": (), "rules_not_applied": (),
+            "weapons": tuple(w.model_copy(update={"name": ""}) for w in a.weapons)})
+        named = attacker.model_dump_json().upper()
+        target = t.model_copy(update={
+            "name": "", "rules_applied": (), "rules_not_applied": (), "deadly_demise": None,
+            "abilities": tuple(x for x in t.abilities if x.casefold() == "stealth"),
+            "keywords": tuple(k for k in t.keywords if k in _ENGINE_KEYWORDS or k in named),
+            "models": tuple(g.model_copy(update={"name": ""}) for g in t.models)})
+    return s.model_copy(update={"attacker": attacker, "target": target}).model_dump_json()
 
 
 @dataclass
@@ -181,22 +217,30 @@ class _Matchup:
 
 
 def _matchups(selection: Selection, lib: Library, part: Partition) -> Iterator[_Matchup]:
+    """Every matchup of the partition: each attacker's document once per phase, each
+    target fielded once per edition and phase (``_target``), resolved against each other
+    as ``tactica.calculate`` resolves them (``resolve_against``)."""
     edition = part.edition
     effects = list(selection.effects)
-    targets = _targets(selection, lib, edition)
+    targets = [(t, target_kind(lib, t)) for t in _targets(selection, lib, edition)]
     for name in part.attackers:
         side = _attacker_side(lib, name, edition)
         for phase in selection.phases:
-            for t in targets:
-                tside, target = _target(lib, t, edition, phase)
-                kind = target_kind(lib, t)
-                if isinstance(target, str):
-                    yield _Matchup(edition, phase, side, tside, kind, None, target)
+            try:
+                doc: ScenarioDocument | str = ScenarioDocument.model_validate({
+                    "attacker": {"unit": side.name}, "target": {"unit": side.name},
+                    "phase": phase, "rules": edition, "effects": effects})
+            except ValueError as exc:
+                doc = one_line(exc)
+            for t, kind in targets:
+                tside, fielded = _target(lib, t, edition, phase)
+                refused = fielded if isinstance(fielded, str) else doc
+                if isinstance(refused, str):
+                    yield _Matchup(edition, phase, side, tside, kind, None, refused)
                     continue
-                doc = {"attacker": {"unit": side.name}, "target": target, "phase": phase,
-                       "rules": edition, "effects": effects}
+                assert not isinstance(fielded, str) and not isinstance(doc, str)
                 try:
-                    scenario, _, _ = prepare(doc, lib)
+                    scenario, _, _ = resolve_against(doc, lib, *fielded)
                 except _REFUSALS as exc:
                     yield _Matchup(edition, phase, side, tside, kind, None, one_line(exc))
                     continue

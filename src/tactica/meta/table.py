@@ -15,6 +15,7 @@ DataType(double)
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import tempfile
@@ -85,13 +86,19 @@ _SORT = ("edition", "phase", "attacker", "target")
 
 def versions() -> dict[str, str]:
     """The tactica and dataset versions a table is stamped with."""
-    out = {}
+    return dict(_versions())
+
+
+@functools.lru_cache(maxsize=1)
+def _versions() -> tuple[tuple[str, str], ...]:
+    """Read once a process (each read parses the packages' metadata files)."""
+    out = []
     for package in ("tactica", "wh40kdc"):
         try:
-            out[package] = metadata.version(package)
+            out.append((package, metadata.version(package)))
         except metadata.PackageNotFoundError:
-            out[package] = "not installed"
-    return out
+            out.append((package, "not installed"))
+    return tuple(out)
 
 
 def _file_metadata(selection: Selection, part: Partition) -> dict[str, str]:

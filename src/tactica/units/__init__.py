@@ -8,12 +8,20 @@ its weapon lines and model groups (``firing``, ``resolve``) -> the engine.
 from .firing import Aim, NoWeaponsError, weapon_lines
 from .leaders import LeaderError, can_lead, check_leaders, lead_refusal, leaders_of
 from .loadout import FieldedModels, Loadout, WargearError, field_unit, model_types
-from .resolve import UnitError, resolve, resolve_attacker, resolve_target
+from .resolve import (
+    FieldedTarget,
+    UnitError,
+    resolve,
+    resolve_against,
+    resolve_attacker,
+    resolve_target,
+)
 from .scenario import ScenarioDocument, UnitRef
 
 __all__ = [
     "Aim",
     "FieldedModels",
+    "FieldedTarget",
     "LeaderError",
     "Loadout",
     "NoWeaponsError",
@@ -28,6 +36,7 @@ __all__ = [
     "leaders_of",
     "model_types",
     "resolve",
+    "resolve_against",
     "resolve_attacker",
     "resolve_target",
     "weapon_lines",

@@ -22,11 +22,13 @@ the expected damage of one model's attacks against the target (``Aim``), an esti
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..combat.contract.scenario import Phase, WeaponLine
+from ..dice import DiceExpr
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet, Weapon, WeaponProfile
 from ..names import name_key
@@ -52,13 +54,20 @@ class Aim:
     keywords: tuple[str, ...] = ()
 
 
+@functools.lru_cache(maxsize=1024)
+def _mean(d: DiceExpr) -> float:
+    """``float(d.mean)``, kept: choosing profiles for a table of many targets asks it
+    for the same few dice expressions again and again."""
+    return float(d.mean)
+
+
 def expected_damage(p: WeaponProfile, aim: Aim) -> float:
     """One model's expected damage with profile ``p`` against ``aim`` (to choose only)."""
     hit = 1.0 if p.skill is None else (7 - p.skill) / 6
     wound = (7 - get_ruleset("11th").wound_roll_needed(p.S, aim.T)) / 6
     save = min(aim.Sv - p.AP, aim.invuln if aim.invuln is not None else 7)
     unsaved = 1.0 if save >= 7 else min(1.0, max(0.0, (save - 1) / 6))
-    return float(p.A.mean) * hit * wound * unsaved * min(float(p.D.mean), aim.W)
+    return _mean(p.A) * hit * wound * unsaved * min(_mean(p.D), aim.W)
 
 
 def hazard_cost(p: WeaponProfile, rules: RulesVersion = "11th",

@@ -26,7 +26,8 @@ from .leaders import LeaderError, check_leaders, role
 from .loadout import Loadout, WargearError, field_unit
 from .scenario import ScenarioDocument, UnitRef
 
-__all__ = ["UnitError", "UnitLibrary", "resolve", "resolve_attacker", "resolve_target"]
+__all__ = ["FieldedTarget", "UnitError", "UnitLibrary", "resolve", "resolve_against",
+           "resolve_attacker", "resolve_target"]
 
 
 class UnitError(ValueError):
@@ -62,6 +63,10 @@ class _Side:
             out += [f"{m.count} {m.model}{whose}: {equipment_text(m.equipment) or 'nothing'}"
                     for m in lo.models]
         return tuple(out)
+
+
+#: A target unit as fielded (``resolve_target``'s second answer), for ``resolve_against``.
+FieldedTarget = _Side
 
 
 def _sheet(lib: UnitLibrary, name: str, rules: RulesVersion, where: str) -> Datasheet:
@@ -260,15 +265,23 @@ def _attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
 
 def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved, list[str]]:
     """The version-1 scenario of ``doc``, what its units resolved into, and notes."""
+    target = doc.target
+    if isinstance(target, UnitRef):
+        return resolve_against(doc, lib, *resolve_target(target, lib, doc.rules, doc.phase))
+    return resolve_against(doc, lib, target, None)
+
+
+def resolve_against(doc: ScenarioDocument, lib: UnitLibrary, target: Target,
+                    tside: _Side | None) -> tuple[Scenario, Resolved, list[str]]:
+    """``resolve`` with the target fielded already (``resolve_target``'s answer, its side
+    ``None`` for a target given as model groups): a table of many matchups fields each
+    target once. ``doc.target`` is not read."""
     from ..effects.candidates import ability_effects, apply_candidates
 
     notes: list[str] = []
     resolved: dict[str, tuple[str, ...]] = {"defaults": ()}
-    target = doc.target
-    tside: _Side | None = None
     aside: _Side | None = None
-    if isinstance(target, UnitRef):
-        target, tside = resolve_target(target, lib, doc.rules, doc.phase)
+    if tside is not None:
         resolved.update(target_models=tside.texts(),
                         defaults=(*resolved["defaults"], *tside.defaults))
         notes += tside.notes
