@@ -103,6 +103,10 @@ def meta(
         "--rules", help="10th or 11th; repeatable. Default: each unit's editions.")] = None,
     effect: Annotated[list[str] | None, typer.Option(
         "--effect", help="A named rule applied to every matchup; repeatable.")] = None,
+    detachment_rules: Annotated[bool, typer.Option(
+        "--detachment-rules", help="Also each matchup under each detachment of the "
+        "attacker's faction, its detachment rules applied where they hold (a column names "
+        "the detachment, another its rules left out and why).")] = False,
     scheduler: Annotated[str | None, typer.Option(
         "--scheduler", help="An existing Dask scheduler (tcp://host:8786).")] = None,
     workers: Annotated[int, typer.Option(
@@ -123,9 +127,8 @@ def meta(
 
     lib = load_library()
     editions = tuple(rules or ())
-    for r in editions:
-        if r not in ("10th", "11th"):
-            fail(f"--rules {r!r}: write 10th or 11th")
+    for r in (r for r in editions if r not in ("10th", "11th")):
+        fail(f"--rules {r!r}: write 10th or 11th")
     try:
         attackers = select_units(lib, factions=faction or (), keywords=keyword or (),
                                  names=unit or ())
@@ -136,7 +139,8 @@ def meta(
         fail("no unit matches --unit/--faction/--keyword")
     if not chosen:
         fail("no target matches --targets/--target-faction/--target-keyword")
-    selection = _selection(attackers, chosen, phase, editions, effect, partition_size)
+    selection = _selection(attackers, chosen, phase, editions, effect, partition_size,
+                           detachment_rules)
     err = Console(stderr=True, highlight=False)
     bar = _Bar(err)
     mode: Literal["auto", "in-process", "local"] = (
@@ -158,7 +162,8 @@ def meta(
 
 def _selection(attackers: tuple[str, ...], targets: tuple[str, ...],
                phase: list[PhaseChoice] | None, editions: tuple[str, ...],
-               effect: list[str] | None, partition_size: int) -> Selection:
+               effect: list[str] | None, partition_size: int,
+               detachment_rules: bool = False) -> Selection:
     """The selection the flags name, with the configured sources (``--data``,
     ``--no-dataset``)."""
     from ..meta.tasks import Selection
@@ -169,7 +174,7 @@ def _selection(attackers: tuple[str, ...], targets: tuple[str, ...],
         phases=tuple(p.value for p in phase) if phase else ("shooting", "fight"),
         editions=tuple(r for r in editions if r in ("10th", "11th")),
         effects=tuple(effect or ()), data_paths=tuple(str(Path(p).resolve()) for p in paths),
-        dataset=dataset, partition_size=partition_size)
+        dataset=dataset, partition_size=partition_size, detachment_rules=detachment_rules)
 
 
 def _targets(lib: object, targets: TargetSet, names: list[str] | None,

@@ -33,8 +33,8 @@ nothing is dropped silently.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..army.pricing import bracket_price
@@ -56,6 +56,7 @@ from ..units import (
     resolve_against,
     resolve_target,
 )
+from .detachments import Detachment, applied_rules, faction_detachments
 from .tasks import Partition, Selection, library_of, target_kind, unit_faction
 
 __all__ = ["Row", "compute_partition", "points_of", "scenario_of"]
@@ -88,6 +89,10 @@ class Row:
     points_per_100: float | None
     status: str
     note: str | None
+    #: with ``Selection.detachment_rules``: the detachment whose rules the row applies
+    #: (``None``: the row without them) and those of its rules not in the figures, why
+    detachment: str | None = None
+    detachment_not_applied: tuple[str, ...] = ()
 
 
 def scenario_of(row: Any) -> dict[str, Any]:
@@ -98,6 +103,13 @@ def scenario_of(row: Any) -> dict[str, Any]:
     >>> scenario_of({"attacker": "Primus", "target": "meq", "phase": "fight",
     ...              "edition": "11th", "effects": []})
     {'attacker': {'unit': 'Primus'}, 'target': {'unit': 'meq'}, 'phase': 'fight', 'rules': '11th'}
+
+    A row of a detachment (``Selection.detachment_rules``) names it in the context:
+
+    >>> scenario_of({"attacker": "Primus", "target": "meq", "phase": "fight",
+    ...              "edition": "11th", "effects": ["Hypermorphic Fury"],
+    ...              "detachment": "Biosanctic Broodsurge"})["context"]
+    {'detachment': 'Biosanctic Broodsurge'}
     """
     doc: dict[str, Any] = {"attacker": {"unit": row["attacker"]},
                            "target": {"unit": row["target"]},
@@ -105,6 +117,9 @@ def scenario_of(row: Any) -> dict[str, Any]:
     effects = [str(e) for e in (row["effects"] if row["effects"] is not None else ())]
     if effects:
         doc["effects"] = effects
+    detachment = row.get("detachment")
+    if isinstance(detachment, str):
+        doc["context"] = {"detachment": detachment}
     return doc
 
 
@@ -202,7 +217,10 @@ def _dedupe_key(s: Scenario) -> str:
             "abilities": tuple(x for x in t.abilities if x.casefold() == "stealth"),
             "keywords": tuple(k for k in t.keywords if k in _ENGINE_KEYWORDS or k in named),
             "models": tuple(g.model_copy(update={"name": ""}) for g in t.models)})
-    return s.model_copy(update={"attacker": attacker, "target": target}).model_dump_json()
+    update: dict[str, object] = {"attacker": attacker, "target": target}
+    if not s.effects and s.context.detachment is not None:  # read by named effects only
+        update["context"] = s.context.model_copy(update={"detachment": None})
+    return s.model_copy(update=update).model_dump_json()
 
 
 @dataclass
@@ -214,37 +232,81 @@ class _Matchup:
     kind: str
     scenario: Scenario | None
     refused: str | None
+    effects: tuple[str, ...]
+    detachment: str | None = None
+    not_applied: tuple[str, ...] = ()
+
+
+def _doc(side: _Side, phase: Phase, edition: RulesVersion, effects: Sequence[str],
+         detachment: str | None = None) -> ScenarioDocument | str:
+    """The attacker's document for one phase (its target set apart: ``resolve_against``),
+    or why it is refused."""
+    data: dict[str, Any] = {"attacker": {"unit": side.name}, "target": {"unit": side.name},
+                            "phase": phase, "rules": edition, "effects": list(effects)}
+    if detachment is not None:
+        data["context"] = {"detachment": detachment}
+    try:
+        return ScenarioDocument.model_validate(data)
+    except ValueError as exc:
+        return one_line(exc)
+
+
+def _resolved(doc: ScenarioDocument | str, lib: Library,
+              fielded: tuple[Target, FieldedTarget] | str) -> Scenario | str:
+    """The matchup's scenario, as ``tactica.calculate`` resolves it, or why it is
+    refused (the target's reason first)."""
+    refused = fielded if isinstance(fielded, str) else doc
+    if isinstance(refused, str):
+        return refused
+    assert not isinstance(fielded, str) and not isinstance(doc, str)
+    try:
+        return resolve_against(doc, lib, *fielded)[0]
+    except _REFUSALS as exc:
+        return one_line(exc)
 
 
 def _matchups(selection: Selection, lib: Library, part: Partition) -> Iterator[_Matchup]:
     """Every matchup of the partition: each attacker's document once per phase, each
     target fielded once per edition and phase (``_target``), resolved against each other
-    as ``tactica.calculate`` resolves them (``resolve_against``)."""
+    as ``tactica.calculate`` resolves them (``resolve_against``); with
+    ``detachment_rules`` each matchup again per detachment of the partition's faction."""
     edition = part.edition
-    effects = list(selection.effects)
+    effects = selection.effects
+    detachments = faction_detachments(part.faction) if selection.detachment_rules else ()
     targets = [(t, target_kind(lib, t)) for t in _targets(selection, lib, edition)]
     for name in part.attackers:
         side = _attacker_side(lib, name, edition)
         for phase in selection.phases:
-            try:
-                doc: ScenarioDocument | str = ScenarioDocument.model_validate({
-                    "attacker": {"unit": side.name}, "target": {"unit": side.name},
-                    "phase": phase, "rules": edition, "effects": effects})
-            except ValueError as exc:
-                doc = one_line(exc)
+            doc = _doc(side, phase, edition, effects)
             for t, kind in targets:
                 tside, fielded = _target(lib, t, edition, phase)
-                refused = fielded if isinstance(fielded, str) else doc
-                if isinstance(refused, str):
-                    yield _Matchup(edition, phase, side, tside, kind, None, refused)
-                    continue
-                assert not isinstance(fielded, str) and not isinstance(doc, str)
-                try:
-                    scenario, _, _ = resolve_against(doc, lib, *fielded)
-                except _REFUSALS as exc:
-                    yield _Matchup(edition, phase, side, tside, kind, None, one_line(exc))
-                    continue
-                yield _Matchup(edition, phase, side, tside, kind, scenario, None)
+                got = _resolved(doc, lib, fielded)
+                base = _Matchup(edition, phase, side, tside, kind, None, None, effects)
+                if isinstance(got, str):
+                    base.refused = got
+                else:
+                    base.scenario = got
+                yield base
+                for d in detachments:
+                    yield _with_detachment(base, d, lib, fielded)
+
+
+def _with_detachment(base: _Matchup, d: Detachment, lib: Library,
+                     fielded: tuple[Target, FieldedTarget] | str) -> _Matchup:
+    """``base`` under detachment ``d``: its rules that apply named as effects in the
+    document (so that ``scenario_of`` reproduces the row), the others listed."""
+    out = replace(base, detachment=d.name)
+    if base.scenario is None:
+        return out
+    applied, out.not_applied = applied_rules(base.scenario, d)
+    out.effects = (*base.effects, *applied)
+    doc = _doc(base.attacker, base.phase, base.edition, out.effects, d.name)
+    got = _resolved(doc, lib, fielded)
+    if isinstance(got, str):
+        out.scenario, out.refused = None, got
+    else:
+        out.scenario = got
+    return out
 
 
 def _compute(scenarios: dict[str, Scenario]) -> dict[str, Figures | ScenarioError]:
@@ -259,8 +321,7 @@ def _share(points: int | None, models: int | None, destroyed: float) -> float | 
     return None if points is None or not models else points * destroyed / models
 
 
-def _row(m: _Matchup, result: Figures | ScenarioError | None, effects: tuple[str, ...]
-         ) -> Row:
+def _row(m: _Matchup, result: Figures | ScenarioError | None) -> Row:
     a, t = m.attacker, m.target
     figures: tuple[float | None, ...] = (None,) * 5
     note = m.refused
@@ -275,9 +336,10 @@ def _row(m: _Matchup, result: Figures | ScenarioError | None, effects: tuple[str
                attacker_faction=a.faction or "Unaligned", attacker_models=a.models,
                attacker_points=a.points, target=t.name, target_kind=m.kind,
                target_faction=t.faction, target_models=t.models, target_points=t.points,
-               effects=effects, expected_damage=damage, models_destroyed=destroyed,
+               effects=m.effects, expected_damage=damage, models_destroyed=destroyed,
                p_destroyed=p, points_destroyed=pts, points_per_100=per_100,
-               status="computed" if isinstance(result, Figures) else "refused", note=note)
+               status="computed" if isinstance(result, Figures) else "refused", note=note,
+               detachment=m.detachment, detachment_not_applied=m.not_applied)
 
 
 def compute_partition(selection: Selection, part: Partition,
@@ -289,5 +351,5 @@ def compute_partition(selection: Selection, part: Partition,
     distinct = {k: m.scenario for k, m in zip(keys, matchups, strict=True)
                 if k is not None and m.scenario is not None}
     results = _compute(distinct)
-    return [_row(m, None if k is None else results[k], selection.effects)
+    return [_row(m, None if k is None else results[k])
             for m, k in zip(matchups, keys, strict=True)]

@@ -14,7 +14,6 @@ DataType(double)
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 import os
@@ -34,6 +33,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "DETACHMENT_SCHEMA",
     "ROW_GROUP_SIZE",
     "SCHEMA",
     "SCHEMA_VERSION",
@@ -43,6 +43,7 @@ __all__ = [
     "parquet_bytes",
     "partition_path",
     "read_selection",
+    "schema_for",
     "versions",
     "write_partition",
     "write_selection",
@@ -78,10 +79,32 @@ _FIELDS: list[tuple[str, pa.DataType, str]] = [
     ("note", pa.string(), "why the calculator refused the matchup"),
 ]
 
+#: The columns a table of ``Selection.detachment_rules`` adds.
+_DETACHMENT_FIELDS: list[tuple[str, pa.DataType, str]] = [
+    ("detachment", pa.string(), "the detachment whose rules the row applies (its rules "
+                                "that hold are in effects); null: the row without them"),
+    ("detachment_not_applied", pa.list_(pa.string()),
+     "the detachment's rules (or parts) not in the figures, each with why"),
+]
+
+
+def _schema(fields: list[tuple[str, pa.DataType, str]]) -> pa.Schema:
+    return pa.schema([pa.field(n, t, metadata={"description": d}) for n, t, d in fields])
+
+
 #: The table's columns, each described in its field metadata.
-SCHEMA = pa.schema([pa.field(n, t, metadata={"description": d}) for n, t, d in _FIELDS])
+SCHEMA = _schema(_FIELDS)
+#: The columns of a table with each faction's detachment rules.
+DETACHMENT_SCHEMA = _schema(_FIELDS + _DETACHMENT_FIELDS)
 
 _SORT = ("edition", "phase", "attacker", "target")
+
+
+def schema_for(selection: Selection | None) -> pa.Schema:
+    """The columns of the table of ``selection`` (``SCHEMA``, and the detachment columns
+    when it applies each faction's detachment rules)."""
+    return DETACHMENT_SCHEMA if selection is not None and selection.detachment_rules \
+        else SCHEMA
 
 
 def versions() -> dict[str, str]:
@@ -110,9 +133,14 @@ def _file_metadata(selection: Selection, part: Partition) -> dict[str, str]:
 
 def parquet_bytes(rows: Sequence[Row], selection: Selection, part: Partition) -> bytes:
     """The partition's Parquet file, deterministic (module text)."""
-    columns = {f.name: [getattr(r, f.name) for r in rows] for f in dataclasses.fields(Row)}
-    table = pa.Table.from_pydict(columns, schema=SCHEMA)
-    table = table.sort_by([(c, "ascending") for c in _SORT])
+    schema = schema_for(selection)
+    columns = {name: [getattr(r, name) for r in rows] for name in schema.names}
+    table = pa.Table.from_pydict(columns, schema=schema)
+    if "detachment" in schema.names:  # the row without the detachment rules first
+        table = table.sort_by([*((c, "ascending") for c in _SORT),
+                               ("detachment", "ascending", "at_start")])
+    else:
+        table = table.sort_by([(c, "ascending") for c in _SORT])
     table = table.replace_schema_metadata(_file_metadata(selection, part))
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink, row_group_size=ROW_GROUP_SIZE, compression="zstd",
@@ -170,5 +198,6 @@ def load(folder: str | Path) -> pd.DataFrame:
     files = sorted(Path(folder).glob("part-*.parquet"))
     if not files:
         raise FileNotFoundError(f"{folder}: no meta table here (run `tactica meta` first)")
-    tables = [pq.read_table(f, schema=SCHEMA) for f in files]
+    schema = schema_for(read_selection(Path(folder)))
+    tables = [pq.read_table(f, schema=schema) for f in files]
     return pa.concat_tables(tables).to_pandas()

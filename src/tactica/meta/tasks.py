@@ -62,13 +62,25 @@ class Selection(Frozen):
     data_paths: tuple[str, ...] = ()
     dataset: bool = True
     partition_size: int = Field(default=16, ge=1)
+    #: one row set per detachment of the attacker's faction, its detachment rules applied
+    #: where they hold (``tactica.meta.detachments``), beside the rows without them
+    detachment_rules: bool = False
+
+    def _plain(self) -> dict[str, object]:
+        """The selection as JSON data; an option left off is not written, so a table
+        made before the option existed keeps its bytes."""
+        data = self.model_dump(mode="json")
+        if not self.detachment_rules:
+            del data["detachment_rules"]
+        return data
 
     def fingerprint(self) -> str:
         """A short hash of the selection: a table folder holds one selection."""
-        return hashlib.sha256(self.model_dump_json().encode()).hexdigest()[:16]
+        return hashlib.sha256(json.dumps(self._plain(), separators=(",", ":")).encode()
+                              ).hexdigest()[:16]
 
     def to_json(self) -> str:
-        return json.dumps(self.model_dump(mode="json"), sort_keys=True)
+        return json.dumps(self._plain(), sort_keys=True)
 
 
 class Partition(Frozen):
