@@ -37,17 +37,18 @@ from pathlib import Path
 
 from readme import write_section
 
-from tactica.calculator import prepare
 from tactica.combat import calculate_many
 from tactica.combat.batch import figures_each
 from tactica.library import Library, load_library
 from tactica.meta import Selection, plan, run, select_units
 from tactica.meta import compute as meta_compute
 from tactica.meta.table import parquet_bytes
+from tactica.units import resolve_against
 
 
 class _Timed:
-    """Wraps ``prepare`` and ``figures_each`` in ``tactica.meta.compute`` to time them."""
+    """Wraps ``resolve_against`` (resolving a matchup's scenario, the target fielded
+    already) and ``figures_each`` in ``tactica.meta.compute`` to time them."""
 
     def __init__(self) -> None:
         self.prepare = 0.0
@@ -57,7 +58,7 @@ class _Timed:
         def timed_prepare(*a: object, **k: object) -> object:
             t0 = time.process_time()
             try:
-                return prepare(*a, **k)  # type: ignore[arg-type]
+                return resolve_against(*a, **k)  # type: ignore[arg-type]
             finally:
                 self.prepare += time.process_time() - t0
 
@@ -67,7 +68,7 @@ class _Timed:
             self.batches.append((time.process_time() - t0, len(out)))
             return out
 
-        meta_compute.prepare = timed_prepare  # type: ignore[assignment]
+        meta_compute.resolve_against = timed_prepare  # type: ignore[assignment]
         meta_compute.figures_each = timed_figures  # type: ignore[assignment]
 
 
@@ -99,7 +100,8 @@ def presets(lib: Library) -> list[str]:
         f"presets x 2 phases); {computed:,} distinct scenarios computed "
         f"({rows - computed:,} rows shared an identical scenario or were refused)",
         f"- **{total:.1f} s CPU** in all ({total / rows * 1e3:.2f} ms a row): building the "
-        f"scenarios (fielding, `prepare`) {timer.prepare:.1f} s, the batch calls "
+        f"scenarios (`resolve_against`: the attacker's lines and abilities against each "
+        f"fielded target) {timer.prepare:.1f} s, the batch calls "
         f"{batch:.1f} s, Parquet {write:.2f} s, the rest (dedupe keys, rows) "
         f"{total - timer.prepare - batch - write:.1f} s",
         f"- batch cost per row: median {median * 1e3:.3f} ms over the "

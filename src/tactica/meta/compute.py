@@ -161,9 +161,10 @@ def _target(lib: Library, name: str, edition: RulesVersion, phase: Phase
     ``tactica.calculate`` fields it), or why it cannot be."""
     kind = target_kind(lib, name)
     try:
-        fielded = resolve_target(UnitRef(unit=name), lib, edition, phase)
+        target, tside = resolve_target(UnitRef(unit=name), lib, edition, phase)
     except _REFUSALS as exc:
         return _Side(name, None, None, None), one_line(exc)
+    fielded = target, tside.done()
     target = fielded[0]
     models = sum(g.count for g in target.models)
     if kind == "preset":

@@ -54,7 +54,12 @@ class _Side:
     #: weapon line names by the datasheet whose models fire them
     lines_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
+    #: ``texts()``, once the side is complete (a table reuses a fielded side)
+    _texts: tuple[str, ...] | None = None
+
     def texts(self) -> tuple[str, ...]:
+        if self._texts is not None:
+            return self._texts
         if self.picked:
             return tuple(self.picked)
         out = []
@@ -63,6 +68,12 @@ class _Side:
             out += [f"{m.count} {m.model}{whose}: {equipment_text(m.equipment) or 'nothing'}"
                     for m in lo.models]
         return tuple(out)
+
+    def done(self) -> _Side:
+        """The side complete (fielded, its lines picked): its texts kept from now on."""
+        self._texts = None
+        self._texts = self.texts()
+        return self
 
 
 #: A target unit as fielded (``resolve_target``'s second answer), for ``resolve_against``.
@@ -255,7 +266,8 @@ def _attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
     known = _attackers.get(key)
     if known is not None and known[0] is lib:
         return known[1]
-    out = resolve_attacker(ref, lib, rules, phase, aim)
+    attacker, side = resolve_attacker(ref, lib, rules, phase, aim)
+    out = attacker, side.done()
     if len(_attackers) >= _ATTACKERS_MAX:
         _attackers.clear()
         _words.clear()
