@@ -75,9 +75,26 @@ def _items(sheet: Datasheet) -> set[str]:
     return {name_key(n) for n in names if n}
 
 
+#: ``held_abilities`` per datasheet (by identity; the datasheet kept alive with its
+#: answer): a table of many matchups asks it for the same attacker again and again.
+_held: dict[int, tuple[Datasheet, tuple[Held, ...]]] = {}
+_HELD_MAX = 4096
+
+
 def held_abilities(sheet: Datasheet) -> list[Held]:
     """The abilities of ``sheet`` that the dataset encodes (the seed catalogue's named
     effects, such as Cult Demagogue, are applied by name instead)."""
+    known = _held.get(id(sheet))
+    if known is not None and known[0] is sheet:
+        return list(known[1])
+    out = _held_abilities(sheet)
+    if len(_held) >= _HELD_MAX:
+        _held.clear()
+    _held[id(sheet)] = (sheet, tuple(out))
+    return out
+
+
+def _held_abilities(sheet: Datasheet) -> list[Held]:
     out = []
     items = _items(sheet)
     for a in sheet.abilities:
