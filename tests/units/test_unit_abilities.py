@@ -202,17 +202,57 @@ def test_a_leader_ability_without_a_unit_to_lead_changes_nothing(lib: Library) -
 
 def test_a_defence_of_the_other_phase_changes_nothing(pinned_dataset: str,
                                                       lib: Library) -> None:
-    # Wulfen with Storm Shields, Hammer Blow (the dataset: in the fight phase, -1 to the
-    # hit rolls of attacks on the unit): a shooting attack is the same as on a copy of the
-    # unit given by its stat lines alone; in the fight phase it is applied.
-    shoot = tactica.calculate({"attacker": {"weapons": [BOLT]},
-                               "target": {"unit": "Wulfen with Storm Shields"}}, lib)
+    # Contemptor-Galatus Dreadnought, Galatus Shield (published: "each time a melee
+    # attack targets this model, subtract 1 from the Wound roll"; the dataset: in the
+    # fight phase, -1 to the wound rolls of attacks on the unit): a shooting attack is
+    # the same as on a copy of the unit given by its stat lines alone; in the fight
+    # phase it is applied.
+    unit = "Contemptor-Galatus Dreadnought"
+    shoot = tactica.calculate({"attacker": {"weapons": [BOLT]}, "target": {"unit": unit}},
+                              lib)
     plain = tactica.calculate({"attacker": {"weapons": [BOLT]}, "target": {
         "models": [g.model_dump() for g in shoot.resolved.target]}}, lib)
     assert shoot.damage.pmf == pytest.approx(plain.damage.pmf)
     fight, _, _ = prepare({"phase": "fight", "attacker": {"weapons": [FIST]},
-                           "target": {"unit": "Wulfen with Storm Shields"}}, lib)
-    assert Effect(hit=-1) in fight.effects
+                           "target": {"unit": unit}}, lib)
+    assert Effect(wound=-1) in fight.effects
+
+
+def _as_plain_copy(lib: Library, phase: str, weapon: dict[str, Any], unit: str) -> None:
+    """The unit as a target gives the numbers of a copy given by its stat lines alone."""
+    r = tactica.calculate({"phase": phase, "attacker": {"weapons": [weapon]},
+                           "target": {"unit": unit}}, lib)
+    plain = tactica.calculate({"phase": phase, "attacker": {"weapons": [weapon]}, "target": {
+        "models": [g.model_dump() for g in r.resolved.target]}}, lib)
+    assert r.damage.pmf == pytest.approx(plain.damage.pmf)
+
+
+def test_a_suppressing_ability_is_not_read_as_the_units_own_defence(
+        pinned_dataset: str, lib: Library) -> None:
+    # Vyper, Harassment Fire, as published: "In your Shooting phase, after this unit has
+    # shot, select one enemy unit hit by one or more of those attacks. Until the start of
+    # your next turn, that enemy unit is suppressed" (-1 to its Hit rolls). The dataset
+    # encodes it as "-1 to hit for attacks on this unit in the Shooting phase"; a bolt
+    # rifle hitting on 3+ must hit the Vyper on 3+ (2/3), as it hits a plain copy.
+    _as_plain_copy(lib, "shooting", BOLT, "Vyper")
+    r = tactica.calculate({"attacker": {"weapons": [BOLT]}, "target": {"unit": "Vyper"}},
+                          lib)
+    (listed,) = [n for n in r.not_calculated if n.startswith("Harassment Fire (Vyper)")]
+    assert "enemy unit this unit hit" in listed
+    assert r.hits.mean == pytest.approx(2 / 3)
+    # Hammer Blow (Wulfen with Storm Shields) marks an enemy it hit in the Fight phase.
+    _as_plain_copy(lib, "fight", FIST, "Wulfen with Storm Shields")
+
+
+def test_a_ranged_defence_in_the_same_shape_is_still_applied(pinned_dataset: str,
+                                                             lib: Library) -> None:
+    # Nephilim Jetfighter, Lightning-fast Manoeuvres, as published: "Each time a ranged
+    # attack targets this model, subtract 1 from the Hit roll" (the same record shape as
+    # Harassment Fire): one bolt rifle attack hitting on 3+ hits on 4+ (1/2).
+    r = tactica.calculate({"attacker": {"weapons": [BOLT]},
+                           "target": {"unit": "Nephilim Jetfighter"}}, lib)
+    assert r.hits.mean == pytest.approx(1 / 2)
+    assert not any(n.startswith("Lightning-fast") for n in r.not_calculated)
 
 
 # --- options naming a model the composition does not have ----------------------------

@@ -1,0 +1,103 @@
+"""Abilities the dataset encodes as the unit's own defence that mark an enemy instead.
+
+The bundled dataset encodes some datasheet abilities as "in the Shooting phase, subtract
+1 from the Hit roll of the attacker" (a ``passive`` record: a ``phase-is`` condition over
+a ``roll-modifier`` on the ``attacker``'s hit roll), which the effect compiler reads as
+"-1 to hit for attacks on this unit in the Shooting phase". The published rules of most
+of them say something else: after the unit has shot, it **suppresses** (or blinds) one
+enemy unit it hit, and until the start of its next turn *that* enemy subtracts 1 from
+the Hit roll of all its attacks. Harassment Fire (Vyper), as published (10th edition
+datasheet; the text is in the BSData ``wh40k-10e`` catalogues):
+
+    In your Shooting phase, after this unit has shot, select one enemy unit hit by one
+    or more of those attacks. Until the start of your next turn, that enemy unit is
+    suppressed. While a unit is suppressed, each time a model in that unit makes an
+    attack, subtract 1 from the Hit roll.
+
+Read as a defence it would wrongly make every attack on the Vyper in the Shooting phase
+less accurate. The records carry no rule text to tell the two apart, so the shape decides,
+checked name by name against the published texts (2026-12-02):
+
+* a passive Shooting-phase -1 to hit on the attacker is a mark on an enemy (Harassment
+  Fire, Storm of Bolts, Blazing Salvoes, Rivetin' Dakka, Saturation Volleys, Scanner
+  Uplinks, Blind Barrage, Atavistic Instigation), a debuff on one enemy unit selected at
+  the start of the opponent's Shooting phase after a test or a roll (Mind in the Machine,
+  Mischief and Confusion), or a rule for shots at enemy units engaged with a
+  Fortification (Fortification) -- unless its published text is a defence
+  (``DEFENCES``: Lightning-fast Manoeuvres, "each time a ranged attack targets this
+  model, subtract 1 from the Hit roll");
+* a Fight-phase one is a defence ("each time a melee attack targets this unit"), except
+  the names in ``MARKS`` (Hammer Blow: after fighting, suppresses an enemy Monster or
+  Vehicle it hit).
+
+``mark_reason`` gives the player-facing reason such a record is listed instead of
+applied; the loader stores it beside the effect (``effect_record``'s ``mark``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["DEFENCES", "MARKS", "mark_reason"]
+
+_SUPPRESSED = ("its -1 to hit falls on an enemy unit this unit hit in its own {phase} "
+               "phase (until its next turn), not on attacks against this unit")
+_SELECTED = ("its -1 to hit falls on one enemy unit it selects at the start of the "
+             "opponent's Shooting phase, after a test or a roll")
+#: Published texts that are a mark, by name, with the reason (only where the phase's
+#: default below would read them as a defence, or where the reason is more precise).
+MARKS: dict[str, str] = {
+    "Hammer Blow": ("its -1 to hit falls on an enemy Monster or Vehicle this unit hit "
+                    "in the Fight phase (until the end of the next turn), not on attacks "
+                    "against this unit"),
+    "Mind in the Machine": _SELECTED,
+    "Mischief and Confusion": _SELECTED,
+    "Fortification": ("its -1 to hit is for ranged attacks at enemy units engaged with "
+                      "the Fortification, not at the Fortification"),
+}
+#: Shooting-phase records whose published text is the unit's own defence.
+DEFENCES = frozenset({"Lightning-fast Manoeuvres"})
+
+
+def _phase_hit_penalty(effect: Any) -> str | None:
+    """The phase of a ``conditional`` effect whose only condition is ``phase-is`` and
+    whose effect is a penalty to the attacker's Hit roll, else ``None``."""
+    if not isinstance(effect, Mapping) or effect.get("type") != "conditional":
+        return None
+    cond, inner = effect.get("condition"), effect.get("effect")
+    if not isinstance(cond, Mapping) or cond.get("type") != "phase-is" \
+            or not isinstance(inner, Mapping):
+        return None
+    mod = inner.get("modifier")
+    if inner.get("type") != "roll-modifier" or inner.get("target") != "attacker" \
+            or not isinstance(mod, Mapping) or mod.get("roll") != "hit" \
+            or mod.get("operation") != "subtract":
+        return None
+    params = cond.get("parameters")
+    phase = params.get("phase") if isinstance(params, Mapping) else None
+    return str(phase) if phase else None
+
+
+def mark_reason(raw: Mapping[str, Any]) -> str | None:
+    """Why the ability record ``raw`` is not the unit's own defence, or ``None``.
+
+    >>> vyper = {"name": "Harassment Fire", "behavior": "passive", "effect": {
+    ...     "type": "conditional", "condition": {"type": "phase-is",
+    ...     "parameters": {"phase": "shooting"}}, "effect": {"type": "roll-modifier",
+    ...     "target": "attacker", "modifier": {"roll": "hit", "operation": "subtract",
+    ...     "value": 1}}}}
+    >>> mark_reason(vyper).split(" (")[0]
+    'its -1 to hit falls on an enemy unit this unit hit in its own Shooting phase'
+    >>> mark_reason({**vyper, "name": "Lightning-fast Manoeuvres"}) is None
+    True
+    """
+    name = str(raw.get("name") or "")
+    if raw.get("behavior") != "passive" or name in DEFENCES:
+        return None
+    phase = _phase_hit_penalty(raw.get("effect"))
+    if phase is None:
+        return None
+    if name in MARKS:
+        return MARKS[name]
+    return _SUPPRESSED.format(phase="Shooting") if phase == "shooting" else None
