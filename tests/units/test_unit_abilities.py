@@ -321,3 +321,24 @@ def test_an_ability_that_picks_an_enemy_unit_applies_when_the_target_is_named(
     assert Effect(reroll="hit", which="ones") in named.effects
     other, _, _ = prepare({**doc, "context": {"designated": ["Oath of Moment"]}}, lib)
     assert other.effects == plain.effects
+
+
+def test_wave_serpent_shield_only_against_attacks_stronger_than_the_model(
+        pinned_dataset: str, lib: Library) -> None:
+    # Wave Serpent Shield, as published: "Each time a ranged attack targets this model,
+    # if the Strength characteristic of that attack is greater than the Toughness
+    # characteristic of this model, subtract 1 from the Wound roll" (the record lost the
+    # Strength condition; the loader adds it back). Against the Wave Serpent's T (T9 in
+    # 1.4.5, read from the result): a BS3+ S4 shot wounds on 6+ untouched (2/3 x 1/6);
+    # a BS3+ S12 shot wounds on 3+, made 4+ by the shield (2/3 x 1/2).
+    weak = tactica.calculate({"attacker": {"weapons": [BOLT]},
+                              "target": {"unit": "Wave Serpent"}}, lib)
+    strong_line = {**BOLT, "name": "Lascannon", "S": 12}
+    strong = tactica.calculate({"attacker": {"weapons": [strong_line]},
+                                "target": {"unit": "Wave Serpent"}}, lib)
+    (group,) = weak.resolved.target
+    assert 2 * 4 <= group.T < 12 < 2 * group.T  # S4 at most half T; T < S12 < 2T
+    assert weak.wounds.mean == pytest.approx(2 / 3 * 1 / 6)
+    assert strong.wounds.mean == pytest.approx(2 / 3 * 1 / 2)
+    assert any(n.startswith("Wave Serpent Shield") for n in strong.notes)
+    assert not any(n.startswith("Wave Serpent Shield") for n in weak.notes)

@@ -74,7 +74,7 @@ class UnitAbility:
     #: what the record's curation notes say is not encoded or approximated
     gaps: tuple[str, ...] = ()
     #: why its defensive part marks an enemy instead (the loader's reading of the
-    #: published rule: ``loaders.wh40kdc_marks``); such a part is listed, never applied
+    #: published rule: ``loaders.wh40kdc_readings``); such a part is listed, never applied
     mark: str | None = None
 
     def why_not_automatic(self, part: Part) -> str | None:

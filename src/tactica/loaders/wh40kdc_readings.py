@@ -1,4 +1,7 @@
-"""Abilities the dataset encodes as the unit's own defence that mark an enemy instead.
+"""Ability records read against their published rules: marks on an enemy, a lost condition.
+
+**Marks.** Some abilities the dataset encodes as the unit's own defence mark an enemy
+instead.
 
 The bundled dataset encodes some datasheet abilities as "in the Shooting phase, subtract
 1 from the Hit roll of the attacker" (a ``passive`` record: a ``phase-is`` condition over
@@ -32,14 +35,23 @@ checked name by name against the published texts (2026-12-02):
 
 ``mark_reason`` gives the player-facing reason such a record is listed instead of
 applied; the loader stores it beside the effect (``effect_record``'s ``mark``).
+
+**A lost condition.** Wave Serpent Shield, as published: "Each time a ranged attack
+targets this model, if the Strength characteristic of that attack is greater than the
+Toughness characteristic of this model, subtract 1 from the Wound roll." The record keeps
+the -1 to wound in the Shooting phase but not the Strength condition, so it would reach
+every ranged attack. ``mended_effect`` adds the condition in the dataset's own words
+(``applies_when: attacker-strength-greater-than-target-toughness``, as Hulking Brutes
+writes it), which the effect compiler reads.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["DEFENCES", "MARKS", "mark_reason"]
+__all__ = ["DEFENCES", "MARKS", "STRENGTH_OVER_TOUGHNESS", "mark_reason", "mended_effect"]
 
 _SUPPRESSED = ("its -1 to hit falls on an enemy unit this unit hit in its own {phase} "
                "phase (until its next turn), not on attacks against this unit")
@@ -101,3 +113,38 @@ def mark_reason(raw: Mapping[str, Any]) -> str | None:
     if name in MARKS:
         return MARKS[name]
     return _SUPPRESSED.format(phase="Shooting") if phase == "shooting" else None
+
+
+#: Records whose published text limits their modifier to attacks with a Strength greater
+#: than the unit's Toughness, a condition the record leaves out.
+STRENGTH_OVER_TOUGHNESS = frozenset({"Wave Serpent Shield"})
+_S_OVER_T = "attacker-strength-greater-than-target-toughness"
+
+
+def mended_effect(raw: Mapping[str, Any]) -> Any:
+    """The record ``raw``'s effect tree, with the condition its published rule has and the
+    record lost added to its modifiers (``STRENGTH_OVER_TOUGHNESS``); otherwise as given.
+
+    >>> shield = {"name": "Wave Serpent Shield", "effect": {"type": "conditional",
+    ...     "condition": {"type": "phase-is", "parameters": {"phase": "shooting"}},
+    ...     "effect": {"type": "roll-modifier", "target": "attacker", "modifier": {
+    ...     "roll": "wound", "operation": "subtract", "value": 1}}}}
+    >>> mended_effect(shield)["effect"]["modifier"]["applies_when"]
+    'attacker-strength-greater-than-target-toughness'
+    >>> "applies_when" in shield["effect"]["effect"]["modifier"]
+    False
+    """
+    effect = raw.get("effect")
+    if raw.get("name") not in STRENGTH_OVER_TOUGHNESS:
+        return effect
+    mended = copy.deepcopy(effect)
+    stack = [mended]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if node.get("type") == "roll-modifier" and isinstance(node.get("modifier"), dict):
+                node["modifier"].setdefault("applies_when", _S_OVER_T)
+            stack += node.values()
+        elif isinstance(node, list):
+            stack += node
+    return mended
