@@ -36,13 +36,33 @@ checked name by name against the published texts (2026-12-02):
 ``mark_reason`` gives the player-facing reason such a record is listed instead of
 applied; the loader stores it beside the effect (``effect_record``'s ``mark``).
 
+**Other defences read wrongly, by name** (``MARKS``, checked against the published texts
+one by one): "cannot have the Benefit of Cover" marks read as the unit's own cover
+(Purge and Cleanse: "after this model has shot, select one enemy unit hit ... that enemy
+unit cannot have the Benefit of Cover"), a Feel No Pain only against Psychic Attacks or
+mortal wounds read as against every attack (Psychic Hood), a defence of some models
+only read as the whole unit's (Ogryn Bodyguard: "those OFFICER models have the Feel No
+Pain 4+ ability"), a defence that needs a circumstance a calculation does not state
+(Unbreakable Duty: "within range of an objective marker"). Each is listed with the
+reason, never applied.
+
 **A lost condition.** Wave Serpent Shield, as published: "Each time a ranged attack
 targets this model, if the Strength characteristic of that attack is greater than the
 Toughness characteristic of this model, subtract 1 from the Wound roll." The record keeps
 the -1 to wound in the Shooting phase but not the Strength condition, so it would reach
 every ranged attack. ``mended_effect`` adds the condition in the dataset's own words
 (``applies_when: attacker-strength-greater-than-target-toughness``, as Hulking Brutes
-writes it), which the effect compiler reads.
+writes it), which the effect compiler reads; so for Legendary Tenacity and Advanced
+Quantum Shielding ("if the Strength characteristic of that attack is greater than this
+model's Toughness characteristic, subtract 1 from the Wound roll").
+
+**Whose keyword.** In a unit's aura for friendly units (``friendly-within-aura``), the
+records write the recipients' keyword test as ``target-has-keyword`` (Daemon Lord of
+Nurgle: "while a friendly PLAGUE LEGIONS unit is within 6" of this model, add 1 to the
+Toughness characteristic of models in that unit"), which the compiler reads as the
+attack's target. Every unit ability of that shape in the dataset (9, 1.4.5) means the
+friendly unit, so ``mended_effect`` writes it as ``unit-has-keyword``. (Detachment
+records of the same shape mean the attack's target; they do not come through here.)
 """
 
 from __future__ import annotations
@@ -59,7 +79,33 @@ _SELECTED = ("its -1 to hit falls on one enemy unit it selects at the start of t
              "opponent's Shooting phase, after a test or a roll")
 #: Published texts that are a mark, by name, with the reason (only where the phase's
 #: default below would read them as a defence, or where the reason is more precise).
+_NO_COVER = ("the enemy unit it hits cannot have the Benefit of Cover for a while; it gives "
+             "this unit no cover")
+_ONLY_PSYCHIC = ("its protection is only against Psychic Attacks or mortal wounds, which "
+                 "a calculation does not tell apart")
 MARKS: dict[str, str] = {
+    **dict.fromkeys(("Purge and Cleanse", "Hammerstrike", "Target Acquisition",
+                     "Flush Them Out", "Eldritch Flames (Psychic)", "Searing Flames",
+                     "Barrage of Filth", "Breaching Fire", "Targeting Relay",
+                     "Burning Spray", "Flame-wreathed"), _NO_COVER),
+    **dict.fromkeys(("Psychic Hood", "Hood of Hellfire", "Recitation of Faith",
+                     "Malign Wardings (Psychic)", "Swallow Energy (Psychic)",
+                     "Gloom Prism (Aura)", "Malefic Wardings (Psychic)",
+                     "P’tarix’s Sorcerous Syphon (Aura)"), _ONLY_PSYCHIC),
+    "Ogryn Bodyguard": "only the Officer models in its unit have the Feel No Pain",
+    "Mutated Bodyguard": "only the Character models in its unit have the Feel No Pain",
+    "Bound Creation": "only the Tech-Priest leading the unit has the Feel No Pain",
+    "Guardian Organism": "only the Character leading the unit has the Feel No Pain",
+    "Lifewards": "only Celestine has the Feel No Pain, while a Geminae Superia is with her",
+    "Omnissiah’s Blessing": "it protects a friendly vehicle the model selects, not itself",
+    "Unbreakable Duty": "needs the model on an objective or near the centre of the "
+                        "battlefield (a calculation does not state it)",
+    "Urban Warfare": "only while the model has the Benefit of Cover (give it as a "
+                     "circumstance; the -1 Damage is not added by itself)",
+    "Icon of Obstinacy": "only against attacks whose Strength is at least the unit's "
+                         "Toughness, which the calculator cannot test",
+    "Misfortune (Psychic)": "its -1 to wound falls on one enemy unit it selects at the end "
+                            "of its Movement phase, not on attacks against this unit",
     "Hammer Blow": ("its -1 to hit falls on an enemy Monster or Vehicle this unit hit "
                     "in the Fight phase (until the end of the next turn), not on attacks "
                     "against this unit"),
@@ -105,19 +151,20 @@ def mark_reason(raw: Mapping[str, Any]) -> str | None:
     True
     """
     name = str(raw.get("name") or "")
+    if name in MARKS:
+        return MARKS[name]
     if raw.get("behavior") != "passive" or name in DEFENCES:
         return None
     phase = _phase_hit_penalty(raw.get("effect"))
     if phase is None:
         return None
-    if name in MARKS:
-        return MARKS[name]
     return _SUPPRESSED.format(phase="Shooting") if phase == "shooting" else None
 
 
 #: Records whose published text limits their modifier to attacks with a Strength greater
 #: than the unit's Toughness, a condition the record leaves out.
-STRENGTH_OVER_TOUGHNESS = frozenset({"Wave Serpent Shield"})
+STRENGTH_OVER_TOUGHNESS = frozenset({"Wave Serpent Shield", "Legendary Tenacity",
+                                     "Advanced Quantum Shielding"})
 _S_OVER_T = "attacker-strength-greater-than-target-toughness"
 
 
@@ -135,6 +182,9 @@ def mended_effect(raw: Mapping[str, Any]) -> Any:
     False
     """
     effect = raw.get("effect")
+    if isinstance(effect, dict) and _aura_keyword_test(effect):
+        effect = copy.deepcopy(effect)
+        _recipients_keywords(effect.get("condition"))
     if raw.get("name") not in STRENGTH_OVER_TOUGHNESS:
         return effect
     mended = copy.deepcopy(effect)
@@ -148,3 +198,32 @@ def mended_effect(raw: Mapping[str, Any]) -> Any:
         elif isinstance(node, list):
             stack += node
     return mended
+
+
+def _aura_keyword_test(effect: Any) -> bool:
+    """A conditional whose effect goes to friendly units and whose condition tests a
+    ``target-has-keyword`` (the recipients' keyword, in a unit's aura)."""
+    if not isinstance(effect, Mapping) or effect.get("type") != "conditional":
+        return False
+    inner = effect.get("effect")
+    return isinstance(inner, Mapping) and isinstance(effect.get("condition"), dict) \
+        and inner.get("target") in ("friendly-within-aura", "all-friendly") \
+        and "target-has-keyword" in repr(effect.get("condition"))
+
+
+def _recipients_keywords(cond: Any) -> None:
+    """Rewrite, in place, ``target-has-keyword`` tests as ``unit-has-keyword``.
+
+    >>> c = {"operator": "and", "operands": [{"type": "target-has-keyword",
+    ...      "parameters": {"keyword": "nurgle"}}]}
+    >>> _recipients_keywords(c); c["operands"][0]["type"]
+    'unit-has-keyword'
+    """
+    if isinstance(cond, dict):
+        if cond.get("type") == "target-has-keyword":
+            cond["type"] = "unit-has-keyword"
+        for v in cond.values():
+            _recipients_keywords(v)
+    elif isinstance(cond, list):
+        for v in cond:
+            _recipients_keywords(v)
