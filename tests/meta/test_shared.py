@@ -1,0 +1,61 @@
+"""What the table shares between matchups (``compute._dedupe_key``): two scenarios share
+a computation only when no figure can tell them apart. Each claim is checked against
+``tactica.calculate`` run on both scenarios, independently of the key."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tactica import calculate
+from tactica.combat import Scenario
+from tactica.meta.compute import _dedupe_key
+
+
+def _scenario(target_keywords: list[str], abilities: list[str] | None = None,
+              name: str = "Target") -> Scenario:
+    return Scenario.model_validate({
+        "attacker": {"name": "Gunners", "weapons": [
+            {"name": "Rifle", "count": 10, "range": 24, "A": "2", "skill": 3, "S": 4,
+             "AP": -1, "D": "1", "abilities": abilities or []}]},
+        "target": {"name": name, "keywords": target_keywords,
+                   "models": [{"name": name, "count": 10, "T": 4, "Sv": 4, "W": 1}]},
+        "phase": "shooting", "rules": "11th"})
+
+
+def _figures(s: Scenario) -> tuple[Any, ...]:
+    r = calculate(s)
+    return r.damage.mean, r.models_destroyed.mean, r.p_unit_destroyed
+
+
+def test_keywords_nothing_reads_are_shared() -> None:
+    """No rule of this attack reads INFANTRY or a faction keyword: one computation for
+    two targets that differ only there (and in their names), and calculate agrees."""
+    a = _scenario(["INFANTRY", "IMPERIUM", "ASTRA MILITARUM"], name="Guardsmen")
+    b = _scenario(["INFANTRY", "ORKS"], name="Gretchin")
+    assert _dedupe_key(a) == _dedupe_key(b)
+    assert _figures(a) == _figures(b)
+
+
+def test_a_keyword_the_weapons_name_is_kept() -> None:
+    """[ANTI-INFANTRY 2+] reads INFANTRY: a wound roll of 2+ is a critical wound (a
+    wound) against one target, 4+ is needed against the other: two computations, and
+    the figures differ."""
+    anti = ["Anti-Infantry 2+"]
+    a, b = _scenario(["INFANTRY", "ORKS"], anti), _scenario(["BEASTS", "ORKS"], anti)
+    assert _dedupe_key(a) != _dedupe_key(b)
+    assert _figures(a) != _figures(b)
+
+
+def test_keywords_the_engine_reads_are_kept() -> None:
+    """CHARACTER (how losses are counted against a unit of characters) and MONSTER /
+    VEHICLE (11th: BIG targets) are read whatever the attack: never set aside."""
+    plain = _dedupe_key(_scenario(["INFANTRY"]))
+    for kw in ("CHARACTER", "MONSTER", "VEHICLE"):
+        assert _dedupe_key(_scenario(["INFANTRY", kw])) != plain
+
+
+def test_with_an_effect_every_keyword_and_name_is_kept() -> None:
+    """A named effect's conditions may read any keyword or a unit's name."""
+    a = _scenario(["INFANTRY", "IMPERIUM"]).model_copy(update={"effects": ("Oath of Moment",)})
+    b = _scenario(["INFANTRY", "ORKS"]).model_copy(update={"effects": ("Oath of Moment",)})
+    assert _dedupe_key(a) != _dedupe_key(b)
