@@ -157,3 +157,30 @@ async def test_without_a_table_the_page_says_how_to_make_one(seed_lib: Library) 
     application.state.calc_pool.close()
     assert res.status_code == 200
     assert "tactica serve --meta FOLDER" in res.text
+
+
+@pytest.mark.anyio
+async def test_a_table_of_detachment_rules_shows_the_detachment(tmp_path: Path) -> None:
+    """A ``--detachment-rules`` table: each row names its detachment (– for the row
+    without), so the rows of one matchup can be told apart; the column is not a sort."""
+    from tactica.library import load_library
+
+    lib = load_library()
+    sel = Selection(attackers=("Beastboss",), targets=("tank",), editions=("11th",),
+                    phases=("shooting",), detachment_rules=True)
+    run(sel, tmp_path, lib=lib)
+    application = create_app(library=lambda: lib, meta=tmp_path)
+    try:
+        transport = httpx.ASGITransport(app=application)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t.test") as c:
+            res = await c.get("/meta")
+    finally:
+        application.state.calc_pool.close()
+    assert res.status_code == 200, res.text
+    assert "<th>Detachment</th>" in res.text
+    assert res.text.count('<a class="sort"') == 11
+    detachments = [r[-1] for r in _rows(res.text)]
+    df = load(tmp_path)
+    assert sorted(detachments) == sorted(d if isinstance(d, str) else "–"
+                                         for d in df.detachment)
+    assert "Da Big Hunt" in detachments and "–" in detachments

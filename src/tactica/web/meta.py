@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse
 if TYPE_CHECKING:
     from ..meta.query import Browse
 
-__all__ = ["COLUMNS", "PAGE_ROWS", "router"]
+__all__ = ["COLUMNS", "DETACHMENT_COLUMN", "PAGE_ROWS", "router"]
 
 
 
@@ -40,6 +40,9 @@ COLUMNS = (
     ("points_destroyed", "Points destroyed", "1f"),
     ("points_per_100", "Points per 100 points", "2f"),
 )
+#: The column a table of each faction's detachment rules adds (not a sort: a table
+#: without it has no such column to sort by).
+DETACHMENT_COLUMN = ("detachment", "Detachment", "text")
 _LABELS = {"attacker_faction": "Faction", "target": "Target", "phase": "Phase",
            "edition": "Edition"}
 
@@ -111,18 +114,20 @@ def meta_page(request: Request) -> HTMLResponse:
         return _page(request, "meta.html", status=404, title="Meta table", **context)
     page = view.offset // PAGE_ROWS + 1
     pages = max(1, math.ceil(total / PAGE_ROWS))
+    columns = (*COLUMNS, DETACHMENT_COLUMN) if "detachment" in rows.columns else COLUMNS
     heads = []
-    for column, heading, _ in COLUMNS:
+    for column, heading, _ in columns:
         here = column == view.sort
         order = "asc" if here and view.descending else "desc"
         heads.append({"heading": heading, "href": _link(params, sort=column, order=order,
-                                                        page=""),
+                                                        page="")
+                      if column != DETACHMENT_COLUMN[0] else None,
                       "sorted": ("descending" if view.descending else "ascending")
                       if here else None})
     context.update(
         errors=errors, known=known, labels=_LABELS, heads=heads, total=total, page=page,
         pages=pages,
-        rows=[[_cell(r.get(c), kind) for c, _, kind in COLUMNS]
+        rows=[[_cell(r.get(c), kind) for c, _, kind in columns]
               for r in rows.to_dict("records")],
         prev=_link(params, page=page - 1) if page > 1 else None,
         next=_link(params, page=page + 1) if page < pages else None)
