@@ -98,6 +98,8 @@ def _best_profile(w: Weapon, aim: Aim, chosen: Sequence[str],
     named = [p for p in w.profiles if name_key(p.name) in keys]
     if named:
         return named[0]
+    if len(w.profiles) == 1:  # nothing to choose (most weapons)
+        return w.profiles[0]
     return max(w.profiles, key=lambda p: expected_damage(p, aim) - cost(p))
 
 
@@ -137,7 +139,9 @@ def _fires(sheet: Datasheet, equipment: Sequence[str], phase: Phase, aim: Aim,
     if phase == "fight":
         extra = [p for p in picks if p.has("Extra Attacks")]
         main = [p for p in picks if not p.has("Extra Attacks")]
-        return ([max(main, key=lambda p: expected_damage(p, aim))] if main else []) + extra
+        best = main[0] if len(main) == 1 else max(main, key=lambda p: expected_damage(p, aim)) \
+            if main else None
+        return ([best] if best is not None else []) + extra
     if exempt:
         return picks
     pistols = [p for p in picks if _is_pistol(p)]
