@@ -45,7 +45,7 @@ def plain_enhancement_name(name: str) -> str:
     """An enhancement's name without the kind the dataset appends, as a name key.
 
     >>> plain_enhancement_name("Final Howl (Aura)")
-    'final howl'
+    'finalhowl'
     """
     return name_key(re.sub(r"\s*\([^)]*\)\s*$", "", name))
 
