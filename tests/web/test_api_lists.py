@@ -68,12 +68,15 @@ def test_a_worker_builds_the_library_the_app_names() -> None:
         use_sources(before[0][0], dataset=before[0][1], skip_bad=before[1])
 
 
-@pytest.mark.parametrize("text", ["cult ambush", "fixture", "garbage"])
+@pytest.mark.parametrize("text", ["cult ambush", "fixture", "garbage", "separators"])
 async def test_a_list_checked_in_a_worker_is_answered_as_in_the_server(
         in_worker: httpx.AsyncClient, in_server: httpx.AsyncClient, army_list: str,
         text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     body = {"cult ambush": army_list, "fixture": FIXTURE.read_text(encoding="utf-8"),
-            "garbage": "print('hello')"}[text]
+            "garbage": "print('hello')",
+            # line and paragraph separators a list may hold: one request line to the worker
+            "separators": army_list.replace("Cult Ambush", "Cult\u2028Amb\x85ush\r")
+                                   .replace("Primus", "Pri\u2029mus")}[text]
     served = await in_server.post("/api/list/validate", json={"text": body})
 
     def not_here(*args: Any) -> Any:
@@ -83,7 +86,7 @@ async def test_a_list_checked_in_a_worker_is_answered_as_in_the_server(
     worked = await in_worker.post("/api/list/validate", json={"text": body})
     assert worked.status_code == served.status_code
     assert worked.json() == served.json()
-    if text != "garbage":  # and both are the library's own check
+    if text in ("cult ambush", "fixture"):  # and both are the library's own check
         lib = load_seed_library()
         assert worked.json()["total"] == validate(parse_roster(body, library=lib),
                                                   lib).prices.total

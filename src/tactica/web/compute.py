@@ -28,8 +28,9 @@ validates the scenario before it gets here; a worker only runs ``tactica.calcula
 A list check is the line ``list <library recipe>\t<request JSON>`` (``check_list``;
 ``tactica.web.lists``), answered ``ok <status> <JSON body>``: the worker checks lists
 against the library the recipe names, loaded before its ``ready`` line when the pool
-is given one (``library``), so lists and calculations share the workers and neither
-runs on the server's interpreter.
+is given one (``library``; a pool given none, such as the tests' shared one, loads it
+at its first list, inside that check's bound), so lists and calculations share the
+workers and neither runs on the server's interpreter.
 """
 
 from __future__ import annotations
