@@ -4,7 +4,8 @@ effects and list validation.
 Look-ups answered from the loaded library (a datasheet, the presets, a target, rule
 texts) run on the server's event loop: a thread hand-off would cost more than they do.
 Work that can take longer (every unit, an attacker's weapons, effects) runs on threads,
-calculations in worker processes (``tactica.web.compute``), lists on their own threads.
+calculations and list checks in worker processes (``tactica.web.compute``; a list over
+a library no worker can build on the server's own list threads, ``tactica.web.lists``).
 
 Thin by design, like the command line: each endpoint validates its input, calls the
 public function the CLI calls (``tactica.calculate``, ``load_library()`` and its
