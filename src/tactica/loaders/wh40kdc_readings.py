@@ -46,6 +46,12 @@ Pain 4+ ability"), a defence that needs a circumstance a calculation does not st
 (Unbreakable Duty: "within range of an objective marker"). Each is listed with the
 reason, never applied.
 
+**The unit's own attacks** (``wh40kdc_attack_readings``): a bonus whose published rule
+needs a kind of target, one weapon, a picked enemy unit, a charge or a circumstance gets
+that condition back (``MENDS``); one that is not the unit's own (a mark for other units'
+later attacks, a bonus for another unit) is listed with the reason (``ATTACK_MARKS``),
+which ``mark_reason`` gives like a defence's.
+
 **A lost condition.** Wave Serpent Shield, as published: "Each time a ranged attack
 targets this model, if the Strength characteristic of that attack is greater than the
 Toughness characteristic of this model, subtract 1 from the Wound roll." The record keeps
@@ -70,6 +76,8 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from typing import Any
+
+from .wh40kdc_attack_readings import ATTACK_MARKS, MENDS, mend_attacks
 
 __all__ = ["DEFENCES", "MARKS", "STRENGTH_OVER_TOUGHNESS", "mark_reason", "mended_effect"]
 
@@ -153,6 +161,8 @@ def mark_reason(raw: Mapping[str, Any]) -> str | None:
     name = str(raw.get("name") or "")
     if name in MARKS:
         return MARKS[name]
+    if name in ATTACK_MARKS:
+        return ATTACK_MARKS[name]
     if raw.get("behavior") != "passive" or name in DEFENCES:
         return None
     phase = _phase_hit_penalty(raw.get("effect"))
@@ -185,6 +195,9 @@ def mended_effect(raw: Mapping[str, Any]) -> Any:
     if isinstance(effect, dict) and _aura_keyword_test(effect):
         effect = copy.deepcopy(effect)
         _recipients_keywords(effect.get("condition"))
+    if raw.get("name") in MENDS:
+        effect = copy.deepcopy(effect)
+        mend_attacks(str(raw["name"]), effect)
     if raw.get("name") not in STRENGTH_OVER_TOUGHNESS:
         return effect
     mended = copy.deepcopy(effect)
