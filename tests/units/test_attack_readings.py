@@ -10,6 +10,7 @@ from the result) and the published rule quoted in the comment.
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
@@ -17,7 +18,14 @@ import pytest
 import tactica
 from tactica.effects.unit_abilities import unit_ability
 from tactica.library import Library, load_library
-from tactica.loaders.wh40kdc_attack_readings import ATTACK_MARKS, MENDS, _leaves, _tags
+from tactica.loaders.wh40kdc_attack_readings import (
+    ATTACK_MARKS,
+    KEYWORD_A,
+    MENDS,
+    WRAPS,
+    _leaves,
+    _tags,
+)
 from tactica.units import UnitError
 
 
@@ -53,7 +61,9 @@ def test_every_attack_reading_names_a_record_and_a_leaf_it_mends(pinned_dataset:
     # applied: each name is a dataset record, and each (name, tag) of MENDS concerns at
     # least one leaf of a record of that name.
     records = _records()
-    assert set(MENDS) | set(ATTACK_MARKS) <= set(records)
+    assert set(MENDS) | set(ATTACK_MARKS) | set(KEYWORD_A) | set(WRAPS) <= set(records)
+    for name in KEYWORD_A:  # each has a record testing the keyword "A"
+        assert any('"keyword": "A"' in json.dumps(r.get("effect")) for r in records[name])
     for name, mends in MENDS.items():
         for tag, _ in mends:
             assert any(tag in _tags(leaf) for r in records[name]
@@ -176,3 +186,54 @@ def test_a_mark_for_other_units_is_not_the_units_own_bonus(pinned_dataset: str,
     assert r.wounds.mean == pytest.approx(8 / 3)
     assert any(n.startswith("Thunderstrike (") and "marks an enemy unit" in n
                for n in r.not_calculated)
+
+
+def test_a_keyword_test_on_a_stands_for_the_published_one(pinned_dataset: str,
+                                                        lib: Library) -> None:
+    # Hydra, Flak Battery: "each time this model makes an attack that targets a unit
+    # that can FLY, you can re-roll the Hit roll" (the record tests the keyword "A", so
+    # it never applied). Hydra autocannon A4 BS4+: against a Dakkajet (FLY) 4 x 3/4 = 3
+    # hits; against a tank 4 x 1/2 = 2.
+    fly = _calc(lib, "Hydra", "Dakkajet", "Hydra autocannon")
+    tank = _calc(lib, "Hydra", "tank", "Hydra autocannon")
+    (line,) = fly.resolved.attacker
+    assert (str(line.A), line.skill) == ("4", 4)
+    assert fly.hits.mean == pytest.approx(3.0)
+    assert tank.hits.mean == pytest.approx(2.0)
+
+
+def test_an_aura_for_units_with_a_keyword_skips_a_bearer_without_it(pinned_dataset: str,
+                                                                    lib: Library) -> None:
+    # Tervigon, Brood Progenitor: "while a friendly TERMAGANTS unit is within 6" of this
+    # model, ranged weapons equipped by models in that unit have the [LETHAL HITS]
+    # ability" (the record: the Tervigon's own weapons). Stinger salvoes A8 BS3+ S5
+    # against MEQ (T5): 8 x 2/3 x 1/2 = 8/3 wounds, not 8 x (1/6 + 1/2 x 1/2) = 10/3.
+    r = _calc(lib, "Tervigon", "meq")
+    assert [(str(w.A), w.skill, w.S) for w in r.resolved.attacker] == [("8", 3, 5)]
+    assert r.wounds.mean == pytest.approx(8 / 3)
+
+
+BOLT = {"name": "Bolt rifle", "A": "1", "skill": 3, "S": 4, "AP": -1, "D": "1"}
+
+
+def test_a_defence_for_a_led_unit_or_for_units_with_a_keyword(pinned_dataset: str,
+                                                              lib: Library) -> None:
+    # Grand Master Voldus, Sanctuary: "while this model is leading a unit, each time an
+    # attack targets that unit, subtract 1 from the Hit roll" (the record: always). A
+    # BS3+ shot hits Voldus alone on 3+ (2/3) and the Brotherhood Terminators he leads
+    # on 4+ (1/2). Knight Tyrant, Infernal Aegis: "while a friendly WAR DOG model is
+    # within 6" of this model, that WAR DOG model has the Benefit of Cover" (the record:
+    # the Knight itself; in 11th cover is -1 to hit): 2/3. Convergence of Dominion,
+    # Reanimation Nodes: "while a friendly NECRONS INFANTRY unit is within 6" of this
+    # FORTIFICATION, models in that unit have the Feel No Pain 6+ ability": listed, not
+    # the Fortification's own (its Feel No Pain is the datasheet's core ability).
+    def shot(target: dict[str, Any]) -> Any:
+        return tactica.calculate({"attacker": {"weapons": [BOLT]}, "target": target}, lib)
+
+    assert shot({"unit": "Grand Master Voldus"}).hits.mean == pytest.approx(2 / 3)
+    led = shot({"unit": "Brotherhood Terminator Squad", "led_by": ["Grand Master Voldus"]})
+    assert led.hits.mean == pytest.approx(1 / 2)
+    assert shot({"unit": "Knight Tyrant"}).hits.mean == pytest.approx(2 / 3)
+    nodes = shot({"unit": "Convergence of Dominion"})
+    assert not any(n.startswith("Reanimation Nodes (Aura) (") for n in nodes.notes)
+    assert any(n.startswith("Reanimation Nodes (Aura) (") for n in nodes.not_calculated)

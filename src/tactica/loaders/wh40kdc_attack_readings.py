@@ -35,6 +35,18 @@ compiler reads (``vs_keywords``, ``excluded_target_keywords``, ``weapon_name``, 
 Each mend names the leaves it concerns (``_tags``) so a record of another faction under
 the same name, which does something else, is left as it is.
 
+Some records test the keyword "A", which no unit has, where the published rule tests
+FLY, a distance or a picked keyword (Interceptor: "each time this model makes a ranged
+attack that targets a unit that can FLY, add 1 to the Hit roll"): ``KEYWORD_A`` gives
+the published test, so the bonus applies when it holds instead of never. An aura for
+friendly units with a keyword (Taskmaster: "while a friendly WAR DOG model is within
+9" of this model, each time that WAR DOG model makes a ranged attack, re-roll a Hit
+roll of 1") reaches the bearer's own unit only when that unit has the keyword; so for a
+few defences (Reanimation Nodes: "while a friendly NECRONS INFANTRY unit is within 6" of
+this FORTIFICATION, models in that unit have the Feel No Pain 6+ ability"; Sanctuary:
+"while this model is leading a unit, each time an attack targets that unit, subtract 1
+from the Hit roll").
+
 ``ATTACK_MARKS`` lists, with the reason in the player's words, abilities whose bonus is
 not the unit's own attacks at all: a mark for *other* friendly units' later attacks on
 an enemy unit it hit (Thunderstrike: "each time this model has shot, select one enemy
@@ -50,14 +62,16 @@ model's unit").
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["ATTACK_MARKS", "MENDS", "mend_attacks"]
+__all__ = ["ATTACK_MARKS", "KEYWORD_A", "MENDS", "WRAPS", "mend_attacks", "wrapped"]
 
 _MV = ("Monster", "Vehicle")
 _LEAVES = frozenset({"roll-modifier", "re-roll", "stat-modifier", "bs-modifier",
-                     "keyword-grant", "ability-grant"})
+                     "keyword-grant", "ability-grant", "feel-no-pain", "invulnerable-save",
+                     "damage-reduction"})
 
 
 def _picked(rule: str) -> dict[str, Any]:
@@ -170,6 +184,44 @@ MENDS: dict[str, tuple[tuple[str, Mapping[str, Any]], ...]] = {
     "Bladestorm": (("*", _needs("the target to be within half range")),),
     "Da Biggest and da Best": (("*", _needs("the Waaagh! to be active")),),
     "Target Uploaded": (("*", _needs("the target to be the unit's Spotted unit")),),
+    **dict.fromkeys(("Froth-spattered Frenzy", "Devoted to Destruction", "Thundercharge",
+                     "Violent Fury"), (("*", _needs(
+                         "the model to carry the two melee weapons its rule names")),)),
+    "On Da Hunt": (("*", _needs("models embarked within it (1 Attack each)")),),
+    "Sonic Destruction": (("*", _needs(
+        "other Vibro Cannon Platforms to have shot at the target this phase")),),
+    # an aura for friendly units with a keyword the bearer's own unit does not have
+    **dict.fromkeys(("Taskmaster (Aura)", "Frenzied Rampage (Aura)",
+                     "Offerings for the Dark Gods (Aura)", "Dark Fervour (Aura)",
+                     "Huntmaster (Aura)", "Preysight (Aura)"),
+                    (("*", {"applies_to_keywords": ("War Dog",)}),)),
+    "Unholy Mechanisms (Aura)": (("*", {"applies_to_keywords": ("Daemon Vehicle",)}),),
+    "Mechanical Augmentation (Aura)": (("*", {"applies_to_keywords": ("Battleline",)}),),
+    "Brood Progenitor (Aura, Psychic)": (("*", {"applies_to_keywords": ("Termagants",)}),),
+    "Wisdom of the Ancients (Aura)": (("*", {"applies_to_keywords": ("Infantry",)}),),
+    # defences, the same way: an aura for units with a keyword, a leader's for its unit
+    "Reanimation Nodes (Aura)": (("*", {"applies_to_keywords": ("Infantry",)}),),
+    "Fabricator Claw Array (Aura)": (("*", {"applies_to_keywords": ("Vehicle",)}),),
+    "Sanctuary (Psychic)": (("*", {"condition": {"type": "is-attached"}}),),
+}
+
+#: Records whose whole effect needs a condition the record lost, one a leaf's keys
+#: cannot carry (a granted rule: the Benefit of Cover): name -> the condition.
+WRAPS: dict[str, Mapping[str, Any]] = {
+    "Infernal Aegis (Aura)": {"type": "unit-has-keyword", "parameters": {"keyword": "War Dog"}},
+    "Ion Aegis (Aura)": {"type": "unit-has-keyword", "parameters": {"keyword": "Armiger"}},
+}
+
+_FLY = {"type": "target-has-keyword", "parameters": {"keyword": "Fly"}}
+#: Records whose keyword test names the keyword "A" (no unit has it, so the bonus never
+#: applies): name -> the published test (Interceptor: "each time this model makes a
+#: ranged attack that targets a unit that can FLY, add 1 to the Hit roll").
+KEYWORD_A: dict[str, Mapping[str, Any]] = {
+    **dict.fromkeys(("Interceptor", "Skyhunter", "Airborne Predator", "Flak Battery"), _FLY),
+    **{name: {"operator": "not", "operands": [_FLY]}
+       for name in ("Strafing Run", "Blastajet Attack Run")},
+    "Drive-by Dakka": _within(9)["condition"],
+    "Fated Hero": _picked("Fated Hero")["condition"],
 }
 
 _MARK = ("it marks an enemy unit this unit hit, for other friendly units' later attacks; "
@@ -239,9 +291,26 @@ def _add(modifier: dict[str, Any], keys: Mapping[str, Any]) -> None:
             modifier[key] = list(value) if isinstance(value, tuple) else value
 
 
+def _rekey(node: Any, test: Mapping[str, Any]) -> int:
+    """Replace, in place, the keyword test on "A" under ``node`` with ``test``."""
+    done = 0
+    items = node.values() if isinstance(node, dict) else node if isinstance(node, list) \
+        else ()
+    for child in items:
+        if isinstance(child, dict) and child.get("type") == "target-has-keyword" \
+                and (child.get("parameters") or {}).get("keyword") == "A":
+            child.clear()
+            child.update(copy.deepcopy(dict(test)))
+            done += 1
+        else:
+            done += _rekey(child, test)
+    return done
+
+
 def mend_attacks(name: str, effect: Any) -> int:
     """Add, in place, the conditions ``MENDS`` gives ``name`` to the matching leaves of
-    ``effect`` (a copy the caller owns); the number of leaves mended.
+    ``effect`` (a copy the caller owns), and the keyword test ``KEYWORD_A`` gives it; the
+    number of leaves and tests mended.
 
     >>> tree = {"type": "roll-modifier", "target": "unit",
     ...         "modifier": {"roll": "hit", "operation": "add", "value": 1}}
@@ -250,10 +319,24 @@ def mend_attacks(name: str, effect: Any) -> int:
     >>> mend_attacks("Bolter Discipline", tree)
     0
     """
-    done = 0
+    done = _rekey(effect, KEYWORD_A[name]) if name in KEYWORD_A else 0
     for tag, keys in MENDS.get(name, ()):
         for leaf in _leaves(effect):
             if tag in _tags(leaf):
                 _add(leaf["modifier"], keys)
                 done += 1
     return done
+
+
+def wrapped(name: str, effect: Any) -> Any:
+    """``effect`` under the condition ``WRAPS`` gives ``name`` (Infernal Aegis: "while a
+    friendly WAR DOG model is within 6" of this model, that WAR DOG model has the Benefit
+    of Cover"), else ``effect`` itself.
+
+    >>> wrapped("Ion Aegis (Aura)", {"type": "ability-grant"})["condition"]["parameters"]
+    {'keyword': 'Armiger'}
+    """
+    if name not in WRAPS:
+        return effect
+    return {"type": "conditional", "condition": copy.deepcopy(dict(WRAPS[name])),
+            "effect": effect}

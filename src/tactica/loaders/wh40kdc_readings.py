@@ -43,8 +43,10 @@ unit cannot have the Benefit of Cover"), a Feel No Pain only against Psychic Att
 mortal wounds read as against every attack (Psychic Hood), a defence of some models
 only read as the whole unit's (Ogryn Bodyguard: "those OFFICER models have the Feel No
 Pain 4+ ability"), a defence that needs a circumstance a calculation does not state
-(Unbreakable Duty: "within range of an objective marker"). Each is listed with the
-reason, never applied.
+(Unbreakable Duty: "within range of an objective marker"), cover a Fortification or a
+vehicle gives the models it hides read as its own (Ceramite Cover: "if that model is not
+fully visible to every model in the attacking unit because of this Fortification, that
+model has the Benefit of Cover"). Each is listed with the reason, never applied.
 
 **The unit's own attacks** (``wh40kdc_attack_readings``): a bonus whose published rule
 needs a kind of target, one weapon, a picked enemy unit, a charge or a circumstance gets
@@ -77,7 +79,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from .wh40kdc_attack_readings import ATTACK_MARKS, MENDS, mend_attacks
+from .wh40kdc_attack_readings import ATTACK_MARKS, KEYWORD_A, MENDS, mend_attacks, wrapped
 
 __all__ = ["DEFENCES", "MARKS", "STRENGTH_OVER_TOUGHNESS", "mark_reason", "mended_effect"]
 
@@ -91,6 +93,8 @@ _NO_COVER = ("the enemy unit it hits cannot have the Benefit of Cover for a whil
              "this unit no cover")
 _ONLY_PSYCHIC = ("its protection is only against Psychic Attacks or mortal wounds, which "
                  "a calculation does not tell apart")
+_HIDES = ("it gives the Benefit of Cover to other models it hides from the attacker, "
+          "not to itself")
 MARKS: dict[str, str] = {
     **dict.fromkeys(("Purge and Cleanse", "Hammerstrike", "Target Acquisition",
                      "Flush Them Out", "Eldritch Flames (Psychic)", "Searing Flames",
@@ -99,11 +103,17 @@ MARKS: dict[str, str] = {
     **dict.fromkeys(("Psychic Hood", "Hood of Hellfire", "Recitation of Faith",
                      "Malign Wardings (Psychic)", "Swallow Energy (Psychic)",
                      "Gloom Prism (Aura)", "Malefic Wardings (Psychic)",
-                     "P’tarix’s Sorcerous Syphon (Aura)"), _ONLY_PSYCHIC),
+                     "P’tarix’s Sorcerous Syphon (Aura)", "Sanctic Hood"), _ONLY_PSYCHIC),
+    **dict.fromkeys(("Cover", "Ceramite Cover", "Reinforced Cover", "Diseased Cover",
+                     "Malign Cover", "Ancient Cover", "Tidewall Cover", "Defence Line",
+                     "Selfless Protector", "Rolling Fortress"), _HIDES),
     "Ogryn Bodyguard": "only the Officer models in its unit have the Feel No Pain",
     "Mutated Bodyguard": "only the Character models in its unit have the Feel No Pain",
     "Bound Creation": "only the Tech-Priest leading the unit has the Feel No Pain",
-    "Guardian Organism": "only the Character leading the unit has the Feel No Pain",
+    **dict.fromkeys(("Guardian Organism", "Silent Bodyguard"),
+                    "only the Character leading the unit has the Feel No Pain"),
+    "Bodyguard": "only the other Character models attached to the unit have the Feel No "
+                 "Pain",
     "Lifewards": "only Celestine has the Feel No Pain, while a Geminae Superia is with her",
     "Omnissiah’s Blessing": "it protects a friendly vehicle the model selects, not itself",
     "Unbreakable Duty": "needs the model on an objective or near the centre of the "
@@ -195,9 +205,10 @@ def mended_effect(raw: Mapping[str, Any]) -> Any:
     if isinstance(effect, dict) and _aura_keyword_test(effect):
         effect = copy.deepcopy(effect)
         _recipients_keywords(effect.get("condition"))
-    if raw.get("name") in MENDS:
+    if raw.get("name") in MENDS or raw.get("name") in KEYWORD_A:
         effect = copy.deepcopy(effect)
         mend_attacks(str(raw["name"]), effect)
+    effect = wrapped(str(raw.get("name")), effect)
     if raw.get("name") not in STRENGTH_OVER_TOUGHNESS:
         return effect
     mended = copy.deepcopy(effect)
