@@ -28,6 +28,8 @@ from tactica.loaders.wh40kdc_attack_readings import (
 )
 from tactica.units import UnitError
 
+BOLT = {"name": "Bolt rifle", "A": "1", "skill": 3, "S": 4, "AP": -1, "D": "1"}
+
 
 @pytest.fixture(scope="module")
 def lib() -> Library:
@@ -87,6 +89,14 @@ def test_no_library_unit_applies_a_listed_attack_reading(pinned_dataset: str,
                     continue  # a unit that cannot attack in this phase says so elsewhere
                 hits += 1
                 assert not _applied(r, name), (sheet.name, name, phase)
+        names = [a.name for a in sheet.abilities if a.name in ATTACK_MARKS
+                 and a.kind == "unit" and (ua := unit_ability(a)) is not None
+                 and any(p.owner == "target" for p in ua.compiled.parts)]
+        for name in names:  # a defence for another unit (Defender's Duty)
+            r = tactica.calculate({"attacker": {"weapons": [BOLT]},
+                                   "target": {"unit": sheet.name}}, lib)
+            hits += 1
+            assert not _applied(r, name), (sheet.name, name)
     assert hits >= len(ATTACK_MARKS)  # most of the named abilities are on library units
 
 
@@ -212,8 +222,6 @@ def test_an_aura_for_units_with_a_keyword_skips_a_bearer_without_it(pinned_datas
     assert [(str(w.A), w.skill, w.S) for w in r.resolved.attacker] == [("8", 3, 5)]
     assert r.wounds.mean == pytest.approx(8 / 3)
 
-
-BOLT = {"name": "Bolt rifle", "A": "1", "skill": 3, "S": 4, "AP": -1, "D": "1"}
 
 
 def test_a_defence_for_a_led_unit_or_for_units_with_a_keyword(pinned_dataset: str,

@@ -53,7 +53,9 @@ an enemy unit it hit (Thunderstrike: "each time this model has shot, select one 
 MONSTER or VEHICLE unit that was hit ... each time a friendly ADEPTUS ASTARTES unit
 makes a ranged attack that targets that enemy unit, add 1 to the Wound roll"), a bonus
 for another friendly unit the model selects (Blessing of the Omnissiah: "select one
-friendly ADEPTUS ASTARTES VEHICLE model within 3" of this model"), a bonus won by
+friendly ADEPTUS ASTARTES VEHICLE model within 3" of this model"; a Knight's Bondsman
+ability, "while a model is affected by this ability", for an Armiger it selects), a
+bonus won by
 destroying a model (Silent Fury), a choice or a roll the player makes each phase (Master
 of Magicks), or a rule that is not the unit's bonus (Treacherous Illusion: "melee
 weapons equipped by enemy models have the [Hazardous] ability while targeting this
@@ -173,8 +175,10 @@ MENDS: dict[str, tuple[tuple[str, Mapping[str, Any]], ...]] = {
     "Ensorcelled Annihilation": (("*", _needs(
         "the target to be a MONSTER or VEHICLE hit by a Thousand Sons Psychic attack "
         "this turn")),),
-    "Deadly Stalkers": (("*", _needs(
-        "no other enemy unit within 6 inches of the target")),),
+    **dict.fromkeys(("Deadly Stalkers", "Stalker"), (("*", _needs(
+        "no other enemy unit within 6 inches of the target")),)),
+    "Rearm, Reload, Fire": (("*", _needs("the unit to be affected by an Order")),),
+    "Thunderous Charge": (("*", {"weapon_name": "Wolf Guard weapon"}),),
     "Judgement of the Omnissiah": (("*", _needs(
         "the target to be in Engagement Range of a friendly Adeptus Astartes "
         "Vehicle")),),
@@ -241,12 +245,16 @@ ATTACK_MARKS: dict[str, str] = {
         "Blessing of the Omnissiah", "Master of the Forge", "Master of Mechanisms",
         "Prophet of Destruction", "Castigator’s Duty (Bondsman)",
         "Paladin’s Duty (Bondsman)", "Mentor (Bondsman)", "Magaera’s Duty (Bondsman)",
-        "Atrapos’ Duty (Bondsman)"), _OTHER),
+        "Atrapos’ Duty (Bondsman)", "Crusader’s Duty (Bondsman)", "Errant’s Duty (Bondsman)",
+        "Warden’s Duty (Bondsman)", "Gallant’s Duty (Bondsman)",
+        "Defender’s Duty (Bondsman)"), _OTHER),
     **dict.fromkeys(("Silent Fury", "Soul Eater", "Inspiring Exemplar"),
                     "only after the model has destroyed an enemy model or unit"),
     **dict.fromkeys(("Master of Magicks (Psychic)", "Bladeguard", "Adaptive Instincts",
                      "Battle Protocols", "Spirit of Gork (Psychic)", "Death Hex (Psychic)"),
                     _CHOICE),
+    "Grand Master of the Deathwing": "only attacks that score a Critical Hit have "
+                                     "[PRECISION], not every attack",
     "Visions of Heresy": "only while resolving a Fire Overwatch or Heroic Intervention",
     "Ascended Daemon": "it re-rolls one Hit roll and one Wound roll each time the model "
                        "shoots or fights, not every roll",
