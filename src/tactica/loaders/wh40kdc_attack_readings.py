@@ -147,11 +147,14 @@ MENDS: dict[str, tuple[tuple[str, Mapping[str, Any]], ...]] = {
     "Spirit Thief": (("*", {**_picked("Spirit Thief"), "vs_keywords": ("Vehicle",)}),),
     # only on the charge, or after remaining stationary
     **dict.fromkeys(("Vanguard Assault", "Brutal Raider", "Impetuous Glory"),
-                    (("*", _CHARGED),)),
+                    (("*", {**_CHARGED, "attack_type": "melee"}),)),
+    "Ferocious Rage": (("*", _CHARGED),),
+    "Bloodlust": (("Devastating Wounds", {**_CHARGED, "attack_type": "melee"}),),
+    "Battle-lust": (("*", {**_CHARGED, "weapon_name": "Frostfang"}),),
     "Skullmaster’s Fury": (("Devastating Wounds", {
         **_CHARGED, "weapon_name": "Juggernaut’s bladed horn"}),),
     **dict.fromkeys(("Signum", "Targeter Optics", "Bastion of Firepower"),
-                    (("*", _STATIONARY),)),
+                    (("*", {**_STATIONARY, "attack_type": "ranged"}),)),
     "Overwhelming Obliteration": (("Devastating Wounds", {
         **_STATIONARY, "weapon_name": "Doomsday cannon"}),),
     # only within a distance of the target (refused when context.distance is beyond)
