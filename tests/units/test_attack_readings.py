@@ -245,3 +245,17 @@ def test_a_defence_for_a_led_unit_or_for_units_with_a_keyword(pinned_dataset: st
     nodes = shot({"unit": "Convergence of Dominion"})
     assert not any(n.startswith("Reanimation Nodes (Aura) (") for n in nodes.notes)
     assert any(n.startswith("Reanimation Nodes (Aura) (") for n in nodes.not_calculated)
+
+
+def test_a_feel_no_pain_against_mortal_wounds_only_is_not_the_models_own(
+        pinned_dataset: str, lib: Library) -> None:
+    # Broadside Battlesuits, Advanced Armour: "models in this unit have the Feel No Pain
+    # 4+ ability against mortal wounds" (the record: a Feel No Pain 4+ of the unit, which
+    # the loader used to give the models themselves). A BS3+ S4 AP-1 D1 shot at T6 Sv2+:
+    # hits 2/3, wounds on 5+ (1/3), saved on 3+ (fails 1/3): 2/27 damage, not halved.
+    r = tactica.calculate({"attacker": {"weapons": [BOLT]},
+                           "target": {"unit": "Broadside Battlesuits"}}, lib)
+    (group,) = r.resolved.target
+    assert (group.T, group.Sv, group.invuln, group.fnp) == (6, 2, None, None)
+    assert r.damage.mean == pytest.approx(2 / 27)
+    assert any(n.startswith("Advanced Armour (") for n in r.not_calculated)
