@@ -209,7 +209,8 @@ MENDS: dict[str, tuple[tuple[str, Mapping[str, Any]], ...]] = {
     # defences, the same way: an aura for units with a keyword, a leader's for its unit
     "Reanimation Nodes (Aura)": (("*", {"applies_to_keywords": ("Infantry",)}),),
     "Fabricator Claw Array (Aura)": (("*", {"applies_to_keywords": ("Vehicle",)}),),
-    "Sanctuary (Psychic)": (("*", {"condition": {"type": "is-attached"}}),),
+    **dict.fromkeys(("Sanctuary (Psychic)", "Kustom Force Field"),
+                    (("*", {"condition": {"type": "is-attached"}}),)),
 }
 
 #: Records whose whole effect needs a condition the record lost, one a leaf's keys
