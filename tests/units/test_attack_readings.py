@@ -259,3 +259,18 @@ def test_a_feel_no_pain_against_mortal_wounds_only_is_not_the_models_own(
     assert (group.T, group.Sv, group.invuln, group.fnp) == (6, 2, None, None)
     assert r.damage.mean == pytest.approx(2 / 27)
     assert any(n.startswith("Advanced Armour (") for n in r.not_calculated)
+
+
+def test_a_name_whose_published_texts_differ_by_faction(pinned_dataset: str) -> None:
+    # Hammerhand: the Agents of the Imperium text is "each time this unit makes a Charge
+    # move ... melee weapons ... have the [LETHAL HITS] ability", the Grey Knights one
+    # "while this model is leading a unit, melee weapons ... [LETHAL HITS]": the record
+    # with the leader's condition is kept as it is, the other gets the charge.
+    from tactica.loaders.wh40kdc_readings import mended_effect
+
+    records = _records()["Hammerhand (Psychic)"]
+    led = [r for r in records if "is-attached" in json.dumps(r["effect"])]
+    alone = [r for r in records if "is-attached" not in json.dumps(r["effect"])]
+    assert led and alone
+    assert all(mended_effect(r) == r["effect"] for r in led)
+    assert all("charged-this-turn" in json.dumps(mended_effect(r)) for r in alone)

@@ -149,6 +149,8 @@ MENDS: dict[str, tuple[tuple[str, Mapping[str, Any]], ...]] = {
     **dict.fromkeys(("Vanguard Assault", "Brutal Raider", "Impetuous Glory"),
                     (("*", {**_CHARGED, "attack_type": "melee"}),)),
     "Ferocious Rage": (("*", _CHARGED),),
+    # the Agents of the Imperium record (the Grey Knights one, a leader's, is right)
+    "Hammerhand (Psychic)": (("*", {**_CHARGED, "attack_type": "melee"}),),
     "Bloodlust": (("Devastating Wounds", {**_CHARGED, "attack_type": "melee"}),),
     "Battle-lust": (("*", {**_CHARGED, "weapon_name": "Frostfang"}),),
     "Skullmaster’s Fury": (("Devastating Wounds", {
@@ -212,6 +214,12 @@ MENDS: dict[str, tuple[tuple[str, Mapping[str, Any]], ...]] = {
     **dict.fromkeys(("Sanctuary (Psychic)", "Kustom Force Field"),
                     (("*", {"condition": {"type": "is-attached"}}),)),
 }
+
+#: Names whose mend is for the records that are not a leader's (``is-attached``): the
+#: published texts differ by faction (Hammerhand, Agents of the Imperium: "each time
+#: this unit makes a Charge move ... melee weapons ... have the [LETHAL HITS] ability";
+#: Grey Knights: "while this model is leading a unit, melee weapons ... [LETHAL HITS]").
+UNLED_ONLY = frozenset({"Hammerhand (Psychic)"})
 
 #: Records whose whole effect needs a condition the record lost, one a leaf's keys
 #: cannot carry (a granted rule: the Benefit of Cover): name -> the condition.
@@ -332,6 +340,8 @@ def mend_attacks(name: str, effect: Any) -> int:
     0
     """
     done = _rekey(effect, KEYWORD_A[name]) if name in KEYWORD_A else 0
+    if name in UNLED_ONLY and "is-attached" in repr(effect):
+        return done
     for tag, keys in MENDS.get(name, ()):
         for leaf in _leaves(effect):
             if tag in _tags(leaf):
