@@ -205,20 +205,19 @@ class _Worker:
         return running
 
     def run(self, job: _Job) -> None:
-        """Write ``job``'s line to the worker (a held worker gets none)."""
+        """Write ``job``'s line to the worker (a held worker gets none), then tell the
+        job's loop: the worker has its work before the loop is woken."""
         if job.line is not None:
             with self._lock:
                 self.job = job
+            assert self.process.stdin is not None
+            try:  # one line: JSON has line breaks only as white space (\r reads as one)
+                self.process.stdin.write(_ONE_LINE.sub(" ", job.line) + "\n")
+                self.process.stdin.flush()
+            except (OSError, ValueError):  # the pipe is gone (the worker died) or closed
+                if self.take(job) is not None:
+                    job.loop.call_soon_threadsafe(_settle, job.answer, None)
         job.loop.call_soon_threadsafe(_settle, job.started, None)
-        if job.line is None:
-            return
-        assert self.process.stdin is not None
-        try:  # one line: JSON has line breaks only as white space (\r reads as one)
-            self.process.stdin.write(_ONE_LINE.sub(" ", job.line) + "\n")
-            self.process.stdin.flush()
-        except (OSError, ValueError):  # the pipe is gone (the worker died) or closed
-            if self.take(job) is not None:
-                job.loop.call_soon_threadsafe(_settle, job.answer, None)
 
     def stop(self) -> None:
         with self._lock:
