@@ -57,7 +57,11 @@ def preflight(argv: Sequence[str]) -> str | None:
 
 
 def main() -> None:
-    """Run the command line, its file checked first."""
+    """Run the command line, its file checked first (the garbage collector paused while
+    the command's code is imported: ``loaders.bulk.pause_start_up``)."""
+    from .loaders.bulk import pause_start_up
+
+    pause_start_up()
     refusal = preflight(sys.argv[1:])
     if refusal is not None:
         print(f"error: {refusal}", file=sys.stderr)

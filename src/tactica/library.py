@@ -79,9 +79,13 @@ class SeedSnapshot(Frozen):
     datasheets: tuple[Datasheet, ...]
     records: tuple[RuleRecord, ...]
     aliases: dict[str, str]
+    #: The target presets (``data/target_presets.yaml``), kept here too so that a command
+    #: reads no YAML once the cache is filled.
+    presets: tuple[TargetPreset, ...] = ()
 
     def library(self) -> Library:
-        return Library(self.datasheets, self.records, aliases=self.aliases)
+        return Library(self.datasheets, self.records, presets=self.presets or None,
+                       aliases=self.aliases)
 
 
 @functools.cache
@@ -130,7 +134,8 @@ def _parse_seed_pages() -> SeedSnapshot:
                 aliases[sheet.name] = completed.name
             sheet = completed
         sheets.append(sheet)
-    return SeedSnapshot(datasheets=tuple(sheets), records=tuple(records), aliases=aliases)
+    return SeedSnapshot(datasheets=tuple(sheets), records=tuple(records), aliases=aliases,
+                        presets=load_presets())
 
 
 # --- several sources (issue 6): seed pages + --data catalogues + bundled dataset ---------
