@@ -17,6 +17,8 @@ import importlib.resources
 from collections.abc import Sequence
 from pathlib import Path
 
+from pydantic import TypeAdapter
+
 from .facts import (
     FACTS_FILE,
     PRESETS_FILE,
@@ -89,6 +91,38 @@ class SeedSnapshot(Frozen):
 
 
 @functools.cache
+def _records_adapter() -> TypeAdapter[tuple[RuleRecord, ...]]:
+    return TypeAdapter(tuple[RuleRecord, ...])
+
+
+class SeedCache(Frozen):
+    """``SeedSnapshot`` as kept in the cache, its rule records as their JSON text: they
+    are nine tenths of the file, and validated only when a command first asks for a rule
+    (a calculation asks for none)."""
+
+    datasheets: tuple[Datasheet, ...]
+    aliases: dict[str, str]
+    presets: tuple[TargetPreset, ...]
+    records_json: str
+
+    @classmethod
+    def of(cls, snapshot: SeedSnapshot) -> SeedCache:
+        records = _records_adapter().dump_json(snapshot.records).decode("utf-8")
+        return cls(datasheets=snapshot.datasheets, aliases=snapshot.aliases,
+                   presets=snapshot.presets, records_json=records)
+
+    def library(self) -> Library:
+        def records() -> tuple[RuleRecord, ...]:
+            try:
+                return _records_adapter().validate_json(self.records_json)
+            except ValueError:  # a damaged cache: the pages are parsed again
+                return _parse_seed_pages().records
+
+        return Library(self.datasheets, records, presets=self.presets or None,
+                       aliases=self.aliases)
+
+
+@functools.cache
 def load_seed_library() -> Library:
     """The packaged library, built on first use and cached: every seed page loaded with
     ``load_seed_page``, its datasheet completed from the reference facts (§1), plus the
@@ -102,12 +136,13 @@ def load_seed_library() -> Library:
         return _parse_seed_pages().library()
     path = cache_dir() / f"seeds-{cache_key('seed pages')}.json"
     try:
-        return SeedSnapshot.model_validate_json(path.read_bytes()).library()
+        return SeedCache.model_validate_json(path.read_bytes()).library()
     except (OSError, ValueError):  # absent or unreadable: parse the pages
         pass
     snapshot = _parse_seed_pages()
+    kept = SeedCache.of(snapshot)
     with contextlib.suppress(OSError):
-        write_atomically(path, lambda t: t.write_text(snapshot.model_dump_json(),
+        write_atomically(path, lambda t: t.write_text(kept.model_dump_json(),
                                                       encoding="utf-8"),
                          stale="seeds-*.json")
     return snapshot.library()
