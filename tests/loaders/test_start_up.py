@@ -7,6 +7,8 @@ import gc
 import subprocess
 import sys
 
+import pytest
+
 from tactica.loaders import bulk
 
 
@@ -37,12 +39,12 @@ def test_a_command_runs_with_the_collector_running() -> None:
     """The console script resumes the collector before the command's own work: a
     long-running command (``serve``, ``meta``) must not run without it."""
     code = ("import gc, sys\n"
-            "from tactica.loaders import bulk\n"
+            "import tactica.cli.app as app\n"
             "seen = []\n"
-            "done = bulk.start_up_done\n"
-            "def spy():\n"
-            "    done(); seen.append(gc.isenabled())\n"
-            "bulk.start_up_done = spy\n"
+            "schema_of = app.schema_of\n"
+            "def spy(kind):\n"
+            "    seen.append(gc.isenabled()); return schema_of(kind)\n"
+            "app.schema_of = spy\n"
             "sys.argv = ['tactica', 'schema', 'scenario']\n"
             "from tactica.launch import main\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
@@ -50,3 +52,20 @@ def test_a_command_runs_with_the_collector_running() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.rstrip().splitlines()[-1] == "RUNNING [True] True True"
+
+
+def test_a_command_that_ends_early_gives_the_collector_back(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``tactica --version`` exits in its option's callback, before any command runs: the
+    console script resumes the collector itself (a caller in the same process)."""
+    from tactica.launch import main
+
+    monkeypatch.setattr("sys.argv", ["tactica", "--version"])
+    try:
+        with pytest.raises(SystemExit):
+            main()
+        assert gc.isenabled()
+        assert "tactica" in capsys.readouterr().out
+    finally:
+        gc.unfreeze()
+        gc.enable()
