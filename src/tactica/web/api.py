@@ -4,7 +4,8 @@ effects and list validation.
 Look-ups answered from the loaded library (a datasheet, the presets, a target, rule
 texts) run on the server's event loop: a thread hand-off would cost more than they do.
 Work that can take longer (every unit, an attacker's weapons, effects) runs on threads,
-calculations in worker processes (``tactica.web.compute``), lists on their own threads.
+calculations and list checks in worker processes (``tactica.web.compute``; a list over
+a library no worker can build on the server's own list threads, ``tactica.web.lists``).
 
 Thin by design, like the command line: each endpoint validates its input, calls the
 public function the CLI calls (``tactica.calculate``, ``load_library()`` and its
@@ -30,25 +31,16 @@ from ..combat.contract.scenario import MAX_MODELS, Phase, Scenario, Target, Weap
 from ..combat.contract.sequence import Sequence as TurnSequence
 from ..combat.contract.sequence import SequenceResult
 from ..effects import NamedEffect
-from ..library import Library, UnitAbility
+from ..library import Library
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet
-from ..model.rules import (
-    ArmyRule,
-    CoreRule,
-    Detachment,
-    DetachmentRule,
-    Enhancement,
-    Errata,
-    FaqEntry,
-    Stratagem,
-)
 from ..names import UnknownNameError
 from ..units.resolve import UnitError
 from ..units.scenario import ScenarioDocument, document_loc
 from ..units.sequence import SequenceDocument, resolve_sequence
 from . import lists
 from .compute import CalcBusy, CalcCrashed, CalcInvalid, CalcPool, CalcTimeout
+from .rules import RuleEntryDoc, found_rules
 from .strict import numbers_as_text, scenario_number_fields
 
 __all__ = [
@@ -206,10 +198,6 @@ class EffectCheck(EffectInfo):
 
     holds: bool
     failures: list[str]
-
-
-RuleDoc = (Stratagem | DetachmentRule | Enhancement | CoreRule | FaqEntry | Errata | UnitAbility
-           | Detachment | ArmyRule)
 
 
 def _points_text(sheet: Datasheet) -> str:
@@ -525,11 +513,13 @@ async def target(
         return error_response(422, ["query", "models"], str(exc), "value_error")
 
 
-@router.get("/rules/{name}", response_model=list[RuleDoc],
+@router.get("/rules/{name}", response_model=list[RuleEntryDoc],
             summary="Rule texts: stratagems, abilities, enhancements, core rules")
-async def rule(request: Request, name: NamePath, rules: RulesQuery = None) -> Any:
+def rule(request: Request, name: NamePath, rules: RulesQuery = None) -> Any:
+    """The rules of that name as ``tactica rule NAME`` finds them, each with the
+    calculator's status (``tactica.web.rules``: the same look-up)."""
     try:
-        return _library(request).find_rules(name, rules)
+        return [entry.as_json() for entry in found_rules(request, name, rules)]
     except UnknownNameError as exc:
         return _unknown(exc, ["path", "name"])
 
@@ -537,11 +527,30 @@ async def rule(request: Request, name: NamePath, rules: RulesQuery = None) -> An
 @router.post("/list/validate", response_model=lists.ListReport,
              summary="Price and check an army list",
              responses={422: {"description": "the list cannot be read; `loc` names the field"},
-                        503: {"description": "army lists are not available"}})
+                        503: {"description": "army lists are not available, or every "
+                                              "worker is busy"}})
 async def list_validate(
     request: Request,
     body: Annotated[lists.ListRequest, Body(description="the list's text and format")],
 ) -> Any:
     """An army list (pasted text or an uploaded file's text) priced unit by unit, with
     every rule it breaks."""
-    return await lists.validate(body, request.app.state.library)
+    recipe = lists.library_recipe(request.app.state.library)
+    if recipe is None:  # a library only this process has: the server's list threads
+        status, text = await lists.validate(body, request.app.state.library)
+    elif not lists.available():
+        status, text = lists.unavailable()
+    else:
+        pool: CalcPool = request.app.state.calc_pool
+        try:
+            status, text = await pool.check_list(recipe, body.model_dump_json(),
+                                                 lists.LIST_TIMEOUT)
+        except CalcTimeout:
+            status, text = lists.too_slow()
+        except CalcBusy as exc:
+            return JSONResponse({"detail": str(exc)}, status_code=503,
+                                headers={"Retry-After": "2"})
+        except CalcCrashed as exc:
+            return JSONResponse({"detail": f"the list check failed: {exc}"},
+                                status_code=500)
+    return Response(text, status_code=status, media_type="application/json")

@@ -41,6 +41,7 @@ from . import meta as meta_page
 from . import plan as plan_page
 from .compute import CalcPool
 from .guard import RequestGuard
+from .lists import library_recipe
 
 __all__ = ["MAX_BODY", "BodyLimit", "SecurityHeaders", "create_app"]
 
@@ -198,7 +199,8 @@ def create_app(
     ['/api/units/{name}/attacker', '/api/units/{name}/leaders', '/api/units/{name}/wargear']
     """
     owned = calc_pool is None
-    pool = (CalcPool(workers=workers, timeout=calc_timeout, wait=calc_wait)
+    pool = (CalcPool(workers=workers, timeout=calc_timeout, wait=calc_wait,
+                     library=library_recipe(library or load_library))
             if calc_pool is None else calc_pool)
 
     @asynccontextmanager
@@ -225,6 +227,8 @@ def create_app(
     )
     app.state.calc_pool = pool
     app.state.library = library or load_library
+    # the configured sources' rules are looked up in the index on disk, as by the CLI
+    app.state.rules_from_index = library is None
     app.state.meta_folder = Path(meta) if meta is not None else None
     app.add_exception_handler(RequestValidationError, _validation_error)
     for error in (UnicodeError, PydanticSerializationError, RecursionError):
