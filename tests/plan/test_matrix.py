@@ -124,7 +124,14 @@ def knights_into_marines(sides: dict[str, Side]) -> tuple[Side, Matchup]:
                                 phases=("shooting",))
 
 
-@pytest.mark.parametrize("fmt", sorted(EXPORT_FORMATS))
+#: The formats of the default run: a text export, a JSON one and the WTC one (whose header
+#: places the enhancements); every format (``EXPORT_FORMATS``) in the slow suite.
+SAMPLE_FORMATS = ("gw-text", "newrecruit-json", "wtc")
+
+
+@pytest.mark.parametrize("fmt", [
+    f if f in SAMPLE_FORMATS else pytest.param(f, marks=pytest.mark.slow)
+    for f in sorted(EXPORT_FORMATS)])
 def test_the_matrix_from_every_format(sides: dict[str, Side], fmt: str,
                                       knights_into_marines: tuple[Side, Matchup]) -> None:
     """The Chaos Knights list re-exported in each format: read again, the same units at
