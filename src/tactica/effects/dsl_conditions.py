@@ -34,7 +34,14 @@ def _side(s: Scenario, owner: Owner, own: bool) -> tuple[tuple[str, ...], str]:
 
 
 def _has(keywords: tuple[str, ...], name: str, wanted: str) -> bool:
-    return wanted.upper() in {k.upper() for k in keywords} or name_key(wanted) == name_key(name)
+    """``wanted`` among ``keywords`` (or the unit's name), however spelled: the records
+    write "legiones-daemonica" for the datasheet's LEGIONES DAEMONICA.
+
+    >>> _has(("NURGLE", "LEGIONES DAEMONICA"), "Great Unclean One", "legiones-daemonica")
+    True
+    """
+    key = name_key(wanted)
+    return key in {name_key(k) for k in keywords} or key == name_key(name)
 
 
 @dataclass(frozen=True)

@@ -73,6 +73,9 @@ class UnitAbility:
     behavior: str | None = None
     #: what the record's curation notes say is not encoded or approximated
     gaps: tuple[str, ...] = ()
+    #: why its defensive part marks an enemy instead (the loader's reading of the
+    #: published rule: ``loaders.wh40kdc_readings``); such a part is listed, never applied
+    mark: str | None = None
 
     def why_not_automatic(self, part: Part) -> str | None:
         """Why ``part`` is not applied by itself, or ``None`` when it is (its conditions
@@ -83,6 +86,8 @@ class UnitAbility:
             return "mortal wounds outside the attack sequence"
         if part.owner == "attacker" and part.target_changes:
             return "it changes an enemy unit's characteristics"
+        if part.owner == "target" and self.mark:
+            return self.mark
         if part.owner == "target" and any(_helps_attacker(m) for m in part.modifiers):
             return "the dataset gives it as a bonus to attacks on the unit"
         if any(c.description.startswith("the target is the ") for c in part.conditions):
@@ -134,7 +139,9 @@ def _compiled(name: str, text: str) -> UnitAbility | None:
         return None
     granted = record.get("granted") or {}
     compiled = compile_effect(record.get("effect"), name, granted.get)
-    return UnitAbility(name, compiled, record.get("behavior"), note_gaps(record.get("notes")))
+    mark = record.get("mark")
+    return UnitAbility(name, compiled, record.get("behavior"), note_gaps(record.get("notes")),
+                       str(mark) if mark else None)
 
 
 def unit_ability(ability: Ability) -> UnitAbility | None:

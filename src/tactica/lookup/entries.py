@@ -21,6 +21,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
+    from ..effects.compiled import Part
     from ..effects.dataset import DatasetEffects
     from ..index import Library, UnitAbility
 
@@ -145,10 +146,14 @@ def own_ability_status(item: UnitAbility) -> str | None:
     own = unit_ability(item.ability)
     if own is None:
         return None
+    def when(p: Part) -> str:
+        said = [c.description for c in p.conditions] + (
+            ["Strength greater than Toughness"] if p.strength_over_toughness else [])
+        return f" (if {' and '.join(said)})" if said else ""
+
     terms = "; ".join(dict.fromkeys(
-        p.terms + (f", {p.attack} attacks" if p.attack else "") + (
-            f" (if {' and '.join(c.description for c in p.conditions)})"
-            if p.conditions else "") for p in own.compiled.parts))
+        p.terms + (f", {p.attack} attacks" if p.attack else "") + when(p)
+        for p in own.compiled.parts))
     cls = own.coverage_class
     if cls == "applied":
         return f"modelled (applied whenever its conditions hold: {terms})"
@@ -158,7 +163,7 @@ def own_ability_status(item: UnitAbility) -> str | None:
                 f"calculated: {'; '.join(dict.fromkeys([*left, *own.missing]))})")
     if cls == "non-combat":
         return f"non-combat: {own.reason}"
-    return f"not modelled: {own.reason}"
+    return f"{'not applied' if own.mark else 'not modelled'}: {own.reason}"
 
 
 def _by_name(name: str, rules: str) -> str:
