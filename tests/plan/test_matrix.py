@@ -33,10 +33,23 @@ def sides() -> dict[str, Side]:
     return {name: read_side(ROSTERS / name, lib) for name in REAL_LISTS}
 
 
+class _Matrices(dict[tuple[str, str], Matchup]):
+    """The matrix of each pair of lists, made when first asked for and kept."""
+
+    def __init__(self, sides: dict[str, Side]) -> None:
+        super().__init__()
+        self.sides = sides
+
+    def __missing__(self, pair: tuple[str, str]) -> Matchup:
+        made = self[pair] = matchup_sides(self.sides[pair[0]], self.sides[pair[1]])
+        return made
+
+
 @pytest.fixture(scope="module")
 def matrices(sides: dict[str, Side]) -> dict[tuple[str, str], Matchup]:
-    return {(a, b): matchup_sides(sides[a], sides[b])
-            for a, b in itertools.combinations(REAL_LISTS, 2)}
+    """Each pair's matrix, made by the first test that asks for it (each pair's own check
+    makes its own) and kept for the module."""
+    return _Matrices(sides)
 
 
 def _sample(m: Matchup, every: int) -> list[tuple[str, tactica.Result, object]]:
@@ -77,7 +90,7 @@ def test_points_destroyed_equal_single_calculate_calls(
 
 def test_every_unit_has_its_row_and_column(matrices: dict[tuple[str, str], Matchup],
                                            sides: dict[str, Side]) -> None:
-    for m in matrices.values():
+    for m in (matrices[pair] for pair in itertools.combinations(REAL_LISTS, 2)):
         for (side, _), grid in m.grids.items():
             assert len(grid) == len(m.attackers(side).units)
             assert all(len(row) == len(m.defenders(side).units) for row in grid)
