@@ -57,14 +57,27 @@ def preflight(argv: Sequence[str]) -> str | None:
 
 
 def main() -> None:
-    """Run the command line, its file checked first."""
-    refusal = preflight(sys.argv[1:])
+    """Run the command line, its file checked first (the garbage collector paused while
+    the command's code is imported: ``loaders.bulk.pause_start_up``; resumed by the
+    command, or here when it ends before, so that a caller in the same process gets it
+    back)."""
+    from .loaders.bulk import pause_start_up, start_up_done
+
+    pause_start_up()
+    try:
+        _run(sys.argv[1:])
+    finally:
+        start_up_done()
+
+
+def _run(argv: list[str]) -> None:
+    refusal = preflight(argv)
     if refusal is not None:
         print(f"error: {refusal}", file=sys.stderr)
         raise SystemExit(2)
     from .cli.quick import quick
 
-    code = quick(sys.argv[1:])  # a rule look-up, without the command-line framework
+    code = quick(argv)  # a rule look-up, without the command-line framework
     if code is not None:
         raise SystemExit(code)
     from .cli import main as run

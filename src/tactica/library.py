@@ -17,6 +17,8 @@ import importlib.resources
 from collections.abc import Sequence
 from pathlib import Path
 
+from pydantic import TypeAdapter
+
 from .facts import (
     FACTS_FILE,
     PRESETS_FILE,
@@ -79,9 +81,45 @@ class SeedSnapshot(Frozen):
     datasheets: tuple[Datasheet, ...]
     records: tuple[RuleRecord, ...]
     aliases: dict[str, str]
+    #: The target presets (``data/target_presets.yaml``), kept here too so that a command
+    #: reads no YAML once the cache is filled.
+    presets: tuple[TargetPreset, ...] = ()
 
     def library(self) -> Library:
-        return Library(self.datasheets, self.records, aliases=self.aliases)
+        return Library(self.datasheets, self.records, presets=self.presets or None,
+                       aliases=self.aliases)
+
+
+@functools.cache
+def _records_adapter() -> TypeAdapter[tuple[RuleRecord, ...]]:
+    return TypeAdapter(tuple[RuleRecord, ...])
+
+
+class SeedCache(Frozen):
+    """``SeedSnapshot`` as kept in the cache, its rule records as their JSON text: they
+    are nine tenths of the file, and validated only when a command first asks for a rule
+    (a calculation asks for none)."""
+
+    datasheets: tuple[Datasheet, ...]
+    aliases: dict[str, str]
+    presets: tuple[TargetPreset, ...]
+    records_json: str
+
+    @classmethod
+    def of(cls, snapshot: SeedSnapshot) -> SeedCache:
+        records = _records_adapter().dump_json(snapshot.records).decode("utf-8")
+        return cls(datasheets=snapshot.datasheets, aliases=snapshot.aliases,
+                   presets=snapshot.presets, records_json=records)
+
+    def library(self) -> Library:
+        def records() -> tuple[RuleRecord, ...]:
+            try:
+                return _records_adapter().validate_json(self.records_json)
+            except ValueError:  # a damaged cache: the pages are parsed again
+                return _parse_seed_pages().records
+
+        return Library(self.datasheets, records, presets=self.presets or None,
+                       aliases=self.aliases)
 
 
 @functools.cache
@@ -98,12 +136,13 @@ def load_seed_library() -> Library:
         return _parse_seed_pages().library()
     path = cache_dir() / f"seeds-{cache_key('seed pages')}.json"
     try:
-        return SeedSnapshot.model_validate_json(path.read_bytes()).library()
+        return SeedCache.model_validate_json(path.read_bytes()).library()
     except (OSError, ValueError):  # absent or unreadable: parse the pages
         pass
     snapshot = _parse_seed_pages()
+    kept = SeedCache.of(snapshot)
     with contextlib.suppress(OSError):
-        write_atomically(path, lambda t: t.write_text(snapshot.model_dump_json(),
+        write_atomically(path, lambda t: t.write_text(kept.model_dump_json(),
                                                       encoding="utf-8"),
                          stale="seeds-*.json")
     return snapshot.library()
@@ -130,7 +169,8 @@ def _parse_seed_pages() -> SeedSnapshot:
                 aliases[sheet.name] = completed.name
             sheet = completed
         sheets.append(sheet)
-    return SeedSnapshot(datasheets=tuple(sheets), records=tuple(records), aliases=aliases)
+    return SeedSnapshot(datasheets=tuple(sheets), records=tuple(records), aliases=aliases,
+                        presets=load_presets())
 
 
 # --- several sources (issue 6): seed pages + --data catalogues + bundled dataset ---------

@@ -186,7 +186,8 @@ class SourcedLibrary(Library):
 
     ``seeds`` is the packaged seed library (its rule records and aliases are kept),
     ``catalogues`` the user's BSData sources in the order given, ``dataset`` the bundled
-    dataset. ``missing`` holds messages for sources that were asked for but are not
+    dataset; ``presets`` the target presets (by default the seed library's, the packaged
+    ones). ``missing`` holds messages for sources that were asked for but are not
     available (the dataset without ``tactica[data]``).
     """
 
@@ -204,6 +205,8 @@ class SourcedLibrary(Library):
             more = rule_records() if callable(rule_records) else rule_records
             return (*own, *more)
 
+        if presets is None and seeds is not None:  # the seed library's (read once)
+            presets = seeds.presets()
         super().__init__((), every_record, presets)
         self.seeds = seeds
         ordered: list[UnitSource] = []

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tactica.cache import CACHE_DIR_ENV, CACHE_ENV, cache_key
-from tactica.library import SeedSnapshot, _parse_seed_pages, load_seed_library
+from tactica.library import SeedCache, SeedSnapshot, _parse_seed_pages, load_seed_library
 from tactica.loaders import wh40kdc, wh40kdc_cache
 from tactica.loaders.wh40kdc import Wh40kdcDataset, embedded_dataset, installed_version
 from tactica.loaders.wh40kdc_cache import (
@@ -135,11 +135,21 @@ def test_the_seed_snapshot_is_the_parsed_library(folder: Path) -> None:
     parsed = _parse_seed_pages()
     again = SeedSnapshot.model_validate_json(parsed.model_dump_json())
     assert again == parsed
-    library, reread = parsed.library(), again.library()
-    assert library.datasheets() == reread.datasheets()
-    assert library.records() == reread.records()
+    # as kept in the cache: the records as JSON text, read when first asked for
+    kept = SeedCache.model_validate_json(SeedCache.of(parsed).model_dump_json())
+    library, reread, cached = parsed.library(), again.library(), kept.library()
+    assert library.datasheets() == reread.datasheets() == cached.datasheets()
+    assert library.records() == reread.records() == cached.records()
+    assert library.presets() == cached.presets() and len(cached.presets()) == 10
     assert reread.datasheet("Neophyte Hybrids").name == "Neophyte Hybrids"
     assert load_seed_library().datasheets() == library.datasheets()
+    assert load_seed_library().records() == library.records()
+
+
+def test_a_damaged_records_text_is_read_from_the_pages_again() -> None:
+    parsed = _parse_seed_pages()
+    damaged = SeedCache.of(parsed).model_copy(update={"records_json": "[{"})
+    assert damaged.library().records() == parsed.library().records()
 
 
 def test_the_dataset_missing_is_said_before_any_cache(monkeypatch: pytest.MonkeyPatch,

@@ -140,9 +140,17 @@ def test_targets_are_fielded_the_same(lib: Library) -> None:
 
 
 def test_a_target_carries_its_own_feel_no_pain(lib: Library) -> None:
-    # Saint Celestine's Lifewards: {"type": "feel-no-pain", "target": "unit",
-    # "modifier": {"threshold": 4}} in the record, so every model of the unit has FNP 4+
-    raw = next(a for a in wh40kdc_data.raw_data()["abilities"] if a["name"] == "Lifewards")
+    # Spectrus Kill Team's Helix Gauntlet: {"type": "feel-no-pain", "target": "unit",
+    # "modifier": {"threshold": 6}} in the record ("models in the bearer's unit have the
+    # Feel No Pain 6+ ability"), so every model of the unit has FNP 6+. Saint Celestine's
+    # Lifewards has the same shape, but its published rule gives it to Celestine alone,
+    # while a Geminae Superia is with her: listed, not every model's (the readings).
+    def record(name: str) -> Any:
+        return next(a for a in wh40kdc_data.raw_data()["abilities"] if a["name"] == name)
+
+    raw = record("Helix Gauntlet")
     assert raw["effect"]["type"] == "feel-no-pain"
-    target = lib.target("Saint Celestine")
+    target = lib.target("Spectrus Kill Team")
     assert {g.fnp for g in target.models} == {raw["effect"]["modifier"]["threshold"]}
+    assert record("Lifewards")["effect"]["type"] == "feel-no-pain"
+    assert {g.fnp for g in lib.target("Saint Celestine").models} == {None}

@@ -125,16 +125,20 @@ def _one_shot(D: str = "1") -> dict[str, Any]:
 
 
 def test_ogryn_bodyguard_feel_no_pain(pinned_dataset: str, lib: Library) -> None:
-    # The Ogryn Bodyguard datasheet lists the core Feel No Pain 4+ (the model's own), and
-    # its ability "Ogryn Bodyguard", published as "those OFFICER models have the Feel No
-    # Pain 4+ ability" (the record gives it to the whole unit: listed, not applied). One
+    # The Ogryn Bodyguard datasheet lists the core Feel No Pain 6+ (the model's own:
+    # "feel-no-pain-6" in the unit's record), and its ability "Ogryn Bodyguard", published
+    # as "those OFFICER models have the Feel No Pain 4+ ability" (the record gives it to
+    # the whole unit: listed, not applied, not even as the model's own Feel No Pain). One
     # Torrent S12 AP-4 D1 attack on T6 Sv5+ with no invulnerable save: wounds on a 2+
-    # (5/6), no save, and the wound is ignored on a 4+ (1/2): 5/6 x 1/2 = 5/12.
+    # (5/6), no save, and the wound is ignored on a 6 (1/6): 5/6 x 5/6 = 25/36.
+    units, _, _ = _raw()
+    raw = next(u for u in units.values() if u["name"] == "Ogryn Bodyguard")
+    assert "feel-no-pain-6" in raw["ability_ids"]
     r = tactica.calculate({"attacker": _one_shot(), "target": {"unit": "Ogryn Bodyguard"}},
                           lib)
     (group,) = r.resolved.target
-    assert (group.T, group.Sv, group.invuln, group.fnp) == (6, 5, None, 4)
-    assert r.damage.mean == pytest.approx(5 / 12)
+    assert (group.T, group.Sv, group.invuln, group.fnp) == (6, 5, None, 6)
+    assert r.damage.mean == pytest.approx(25 / 36)
     assert any(n.startswith("Ogryn Bodyguard (Ogryn Bodyguard): not applied")
                and "Officer models" in n for n in r.not_calculated)
 

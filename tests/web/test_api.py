@@ -356,7 +356,11 @@ async def test_rules_are_looked_up_like_tactica_rule(client: httpx.AsyncClient) 
     response = await client.get("/api/rules/Rapid Fire")
     assert response.status_code == 200
     found = load_seed_library().find_rules("Rapid Fire")
-    assert response.json() == [r.model_dump(mode="json") for r in found]
+    entries = response.json()  # the entries ``tactica rule`` shows, each with its record
+    assert [e["record"] for e in entries] == [r.model_dump(mode="json", exclude={"source"})
+                                             for r in found]
+    assert [(e["kind"], e["rules"]) for e in entries] == [(r.record, r.rules) for r in found]
+    assert all(e["published"] and e["calculator"] for e in entries)
     assert (await client.get("/api/rules/Rapid Fyre")).status_code == 404
 
 

@@ -134,8 +134,10 @@ def _root(
     ] = False,
 ) -> None:
     """Warhammer 40,000 rules engine: datasheets as data and exact combat odds."""
+    from ..loaders.bulk import start_up_done
     from .sources import configure  # issue 6: sources for this command
 
+    start_up_done()  # the collector resumes, if no command's module was imported
     configure(ctx, data, dataset, skip_bad)
 
 

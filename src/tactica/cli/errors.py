@@ -115,8 +115,11 @@ class LazyGroup(OneLineGroup):
     def _load(self, name: str) -> Any:
         import typer.main
 
+        from ..loaders.bulk import start_up_done
+
         module, attribute, _ = LAZY[name]
         found = getattr(importlib.import_module(module), attribute)
+        start_up_done()  # the collector resumes (paused by the console script)
         if isinstance(found, typer.Typer):  # a group, even of one command
             command: Any = typer.main.get_group(found)
         else:

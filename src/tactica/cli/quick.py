@@ -160,9 +160,11 @@ def quick(argv: Sequence[str]) -> int | None:
     from rich.console import Console
 
     from ..errors import one_line
+    from ..loaders.bulk import start_up_done
     from ..names import UnknownNameError
     from .rule_view import show_rule, unknown_rule
 
+    start_up_done()  # the collector resumes (paused by the console script)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     try:
         show_rule(Console(highlight=False, soft_wrap=False), parsed[0],

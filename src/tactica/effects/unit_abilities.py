@@ -73,8 +73,9 @@ class UnitAbility:
     behavior: str | None = None
     #: what the record's curation notes say is not encoded or approximated
     gaps: tuple[str, ...] = ()
-    #: why its defensive part marks an enemy instead (the loader's reading of the
-    #: published rule: ``loaders.wh40kdc_readings``); such a part is listed, never applied
+    #: why its part is not the unit's own defence or bonus (a mark on an enemy, a bonus
+    #: for other units: the loader's reading of the published rule,
+    #: ``loaders.wh40kdc_readings``); every part is then listed, never applied
     mark: str | None = None
 
     def why_not_automatic(self, part: Part) -> str | None:
@@ -86,7 +87,7 @@ class UnitAbility:
             return "mortal wounds outside the attack sequence"
         if part.owner == "attacker" and part.target_changes:
             return "it changes an enemy unit's characteristics"
-        if part.owner == "target" and self.mark:
+        if self.mark:  # a defence that marks an enemy, a bonus not the unit's own
             return self.mark
         if part.owner == "target" and any(_helps_attacker(m) for m in part.modifiers):
             return "the dataset gives it as a bonus to attacks on the unit"

@@ -43,8 +43,16 @@ unit cannot have the Benefit of Cover"), a Feel No Pain only against Psychic Att
 mortal wounds read as against every attack (Psychic Hood), a defence of some models
 only read as the whole unit's (Ogryn Bodyguard: "those OFFICER models have the Feel No
 Pain 4+ ability"), a defence that needs a circumstance a calculation does not state
-(Unbreakable Duty: "within range of an objective marker"). Each is listed with the
-reason, never applied.
+(Unbreakable Duty: "within range of an objective marker"), cover a Fortification or a
+vehicle gives the models it hides read as its own (Ceramite Cover: "if that model is not
+fully visible to every model in the attacking unit because of this Fortification, that
+model has the Benefit of Cover"). Each is listed with the reason, never applied.
+
+**The unit's own attacks** (``wh40kdc_attack_readings``): a bonus whose published rule
+needs a kind of target, one weapon, a picked enemy unit, a charge or a circumstance gets
+that condition back (``MENDS``); one that is not the unit's own (a mark for other units'
+later attacks, a bonus for another unit) is listed with the reason (``ATTACK_MARKS``),
+which ``mark_reason`` gives like a defence's.
 
 **A lost condition.** Wave Serpent Shield, as published: "Each time a ranged attack
 targets this model, if the Strength characteristic of that attack is greater than the
@@ -71,6 +79,8 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from .wh40kdc_attack_readings import ATTACK_MARKS, KEYWORD_A, MENDS, mend_attacks, wrapped
+
 __all__ = ["DEFENCES", "MARKS", "STRENGTH_OVER_TOUGHNESS", "mark_reason", "mended_effect"]
 
 _SUPPRESSED = ("its -1 to hit falls on an enemy unit this unit hit in its own {phase} "
@@ -83,6 +93,8 @@ _NO_COVER = ("the enemy unit it hits cannot have the Benefit of Cover for a whil
              "this unit no cover")
 _ONLY_PSYCHIC = ("its protection is only against Psychic Attacks or mortal wounds, which "
                  "a calculation does not tell apart")
+_HIDES = ("it gives the Benefit of Cover to other models it hides from the attacker, "
+          "not to itself")
 MARKS: dict[str, str] = {
     **dict.fromkeys(("Purge and Cleanse", "Hammerstrike", "Target Acquisition",
                      "Flush Them Out", "Eldritch Flames (Psychic)", "Searing Flames",
@@ -91,11 +103,24 @@ MARKS: dict[str, str] = {
     **dict.fromkeys(("Psychic Hood", "Hood of Hellfire", "Recitation of Faith",
                      "Malign Wardings (Psychic)", "Swallow Energy (Psychic)",
                      "Gloom Prism (Aura)", "Malefic Wardings (Psychic)",
-                     "P’tarix’s Sorcerous Syphon (Aura)"), _ONLY_PSYCHIC),
+                     "P’tarix’s Sorcerous Syphon (Aura)", "Sanctic Hood",
+                     "Rituale Nullificatus", "Null Rod", "The Spiritshield Helm",
+                     "Daughter of the Abyss", "Daughters of the Abyss", "Abomination",
+                     "Alchemyk Counteragents", "Brass Collar of Bloody Vengeance",
+                     "Collar of Khorne", "Nullstone Field Generator (Aura)",
+                     "Advanced Armour"), _ONLY_PSYCHIC),
+    **dict.fromkeys(("Watcher in the Dark", "The Lion Helm"),
+                    "once per battle, after a mortal wound, for the rest of the phase"),
+    **dict.fromkeys(("Cover", "Ceramite Cover", "Reinforced Cover", "Diseased Cover",
+                     "Malign Cover", "Ancient Cover", "Tidewall Cover", "Defence Line",
+                     "Selfless Protector", "Rolling Fortress"), _HIDES),
     "Ogryn Bodyguard": "only the Officer models in its unit have the Feel No Pain",
     "Mutated Bodyguard": "only the Character models in its unit have the Feel No Pain",
     "Bound Creation": "only the Tech-Priest leading the unit has the Feel No Pain",
-    "Guardian Organism": "only the Character leading the unit has the Feel No Pain",
+    **dict.fromkeys(("Guardian Organism", "Silent Bodyguard"),
+                    "only the Character leading the unit has the Feel No Pain"),
+    "Bodyguard": "only the other Character models attached to the unit have the Feel No "
+                 "Pain",
     "Lifewards": "only Celestine has the Feel No Pain, while a Geminae Superia is with her",
     "Omnissiah’s Blessing": "it protects a friendly vehicle the model selects, not itself",
     "Unbreakable Duty": "needs the model on an objective or near the centre of the "
@@ -153,6 +178,8 @@ def mark_reason(raw: Mapping[str, Any]) -> str | None:
     name = str(raw.get("name") or "")
     if name in MARKS:
         return MARKS[name]
+    if name in ATTACK_MARKS:
+        return ATTACK_MARKS[name]
     if raw.get("behavior") != "passive" or name in DEFENCES:
         return None
     phase = _phase_hit_penalty(raw.get("effect"))
@@ -185,6 +212,10 @@ def mended_effect(raw: Mapping[str, Any]) -> Any:
     if isinstance(effect, dict) and _aura_keyword_test(effect):
         effect = copy.deepcopy(effect)
         _recipients_keywords(effect.get("condition"))
+    if raw.get("name") in MENDS or raw.get("name") in KEYWORD_A:
+        effect = copy.deepcopy(effect)
+        mend_attacks(str(raw["name"]), effect)
+    effect = wrapped(str(raw.get("name")), effect)
     if raw.get("name") not in STRENGTH_OVER_TOUGHNESS:
         return effect
     mended = copy.deepcopy(effect)

@@ -36,6 +36,7 @@ from .report import (
     weapon_profile,
 )
 from .wh40kdc_effects import effect_record
+from .wh40kdc_readings import mark_reason, mended_effect
 from .wh40kdc_records import Raw, RecordLookup
 from .wh40kdc_wargear import WargearReader
 
@@ -573,10 +574,16 @@ def _profile_name(weapon: str, profile: str, count: int) -> str:
 def _feel_no_pain(raw: Raw) -> int | None:
     """The threshold of an ability whose effect is, without condition, a Feel No Pain of
     the unit or the model itself (``{"type": "feel-no-pain", "target": "unit",
-    "modifier": {"threshold": 4}}``), else ``None``."""
+    "modifier": {"threshold": 4}}``), else ``None``; not for one the player uses when
+    chosen, nor one ``wh40kdc_readings`` lists or mends (Null Rod: "the Feel No Pain 4+
+    ability against mortal wounds and Psychic Attacks")."""
     effect = raw.get("effect") or {}
     threshold = (effect.get("modifier") or {}).get("threshold")
     if effect.get("type") != "feel-no-pain" or effect.get("target") not in ("unit", "self"):
         return None
+    if raw.get("behavior") not in (None, "passive", "aura") or mark_reason(raw) is not None \
+            or mended_effect(raw) != effect:
+        return None  # used when chosen, or read otherwise by its published rule (a Feel
+        # No Pain only against Psychic Attacks, of some models only, for another unit)
     return threshold if isinstance(threshold, int) and 2 <= threshold <= 6 else None
 

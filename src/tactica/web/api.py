@@ -30,25 +30,16 @@ from ..combat.contract.scenario import MAX_MODELS, Phase, Scenario, Target, Weap
 from ..combat.contract.sequence import Sequence as TurnSequence
 from ..combat.contract.sequence import SequenceResult
 from ..effects import NamedEffect
-from ..library import Library, UnitAbility
+from ..library import Library
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet
-from ..model.rules import (
-    ArmyRule,
-    CoreRule,
-    Detachment,
-    DetachmentRule,
-    Enhancement,
-    Errata,
-    FaqEntry,
-    Stratagem,
-)
 from ..names import UnknownNameError
 from ..units.resolve import UnitError
 from ..units.scenario import ScenarioDocument, document_loc
 from ..units.sequence import SequenceDocument, resolve_sequence
 from . import lists
 from .compute import CalcBusy, CalcCrashed, CalcInvalid, CalcPool, CalcTimeout
+from .rules import RuleEntryDoc, found_rules
 from .strict import numbers_as_text, scenario_number_fields
 
 __all__ = [
@@ -206,10 +197,6 @@ class EffectCheck(EffectInfo):
 
     holds: bool
     failures: list[str]
-
-
-RuleDoc = (Stratagem | DetachmentRule | Enhancement | CoreRule | FaqEntry | Errata | UnitAbility
-           | Detachment | ArmyRule)
 
 
 def _points_text(sheet: Datasheet) -> str:
@@ -525,11 +512,13 @@ async def target(
         return error_response(422, ["query", "models"], str(exc), "value_error")
 
 
-@router.get("/rules/{name}", response_model=list[RuleDoc],
+@router.get("/rules/{name}", response_model=list[RuleEntryDoc],
             summary="Rule texts: stratagems, abilities, enhancements, core rules")
-async def rule(request: Request, name: NamePath, rules: RulesQuery = None) -> Any:
+def rule(request: Request, name: NamePath, rules: RulesQuery = None) -> Any:
+    """The rules of that name as ``tactica rule NAME`` finds them, each with the
+    calculator's status (``tactica.web.rules``: the same look-up)."""
     try:
-        return _library(request).find_rules(name, rules)
+        return [entry.as_json() for entry in found_rules(request, name, rules)]
     except UnknownNameError as exc:
         return _unknown(exc, ["path", "name"])
 

@@ -225,6 +225,8 @@ def create_app(
     )
     app.state.calc_pool = pool
     app.state.library = library or load_library
+    # the configured sources' rules are looked up in the index on disk, as by the CLI
+    app.state.rules_from_index = library is None
     app.state.meta_folder = Path(meta) if meta is not None else None
     app.add_exception_handler(RequestValidationError, _validation_error)
     for error in (UnicodeError, PydanticSerializationError, RecursionError):

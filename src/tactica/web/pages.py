@@ -21,12 +21,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..library import Library, record_name
 from ..loaders.wh40kdc import ATTRIBUTION
+from ..lookup import RuleEntry
 from ..model.abilities import RECOGNISED_WEAPON_ABILITIES
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet, WeaponProfile
 from ..model.rules import CoreRule, DetachmentRule, Enhancement, Errata, FaqEntry, Stratagem
 from ..names import UnknownNameError
 from ..version import __version__
+from .rules import found_rules, rule_source_label, rules_notes
 from .wording import player_text, source_label
 
 __all__ = ["ability_rule_name", "install", "router", "rule_url", "unit_url"]
@@ -219,13 +221,22 @@ def rules_index(request: Request) -> HTMLResponse:
 
 @router.get("/rules/{name:path}", response_class=HTMLResponse)
 def rule(request: Request, name: str, rules: RulesVersion | None = None) -> HTMLResponse:
-    lib = _library(request)
+    """The rules of that name as ``tactica rule NAME`` shows them (``tactica.web.rules``:
+    the same look-up), with the calculator's status and notes."""
     try:
-        found = lib.find_rules(name, rules)
+        found = found_rules(request, name, rules)
     except UnknownNameError as exc:
         return _not_found(request, exc, "/rules")
-    items = [(type(r).__name__, r) for r in found]
-    return _page(request, "rule.html", title=name, name=name, items=items)
+    entries = [(e, rule_source_label(e), _version_note(e, name, rules)) for e in found]
+    notes = [player_text(n) for n in rules_notes(request, name, rules)]
+    return _page(request, "rule.html", title=name, name=name, entries=entries, notes=notes)
+
+
+def _version_note(entry: RuleEntry, name: str, rules: RulesVersion | None) -> str | None:
+    """The note ``tactica rule`` prints on an entry of another rules version."""
+    if rules is None or entry.rules == rules:
+        return None
+    return f"No {rules} version of {name!r}; this is the {entry.rules} text."
 
 
 @router.get("/about", response_class=HTMLResponse)
