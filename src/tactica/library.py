@@ -16,23 +16,11 @@ import functools
 import importlib.resources
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pydantic import TypeAdapter
 
-from .facts import (
-    FACTS_FILE,
-    PRESETS_FILE,
-    DamagedFact,
-    Fact,
-    KeywordsFact,
-    ModelFacts,
-    ReferenceFacts,
-    TargetPreset,
-    UnitFacts,
-    apply_facts,
-    load_presets,
-    load_reference_facts,
-)
+from .facts import PRESETS_FILE, TargetPreset, load_presets
 from .index import RULES_PREFERENCE, Library, UnitAbility, record_name
 from .model.common import Frozen
 from .model.datasheet import Datasheet
@@ -41,6 +29,19 @@ from .model.rules import (
 )
 from .source_choice import configured_sources, skip_bad_files, use_sources
 from .units.resolve import sheet_target as target_from_datasheet
+
+if TYPE_CHECKING:
+    from .reference_facts import (
+        FACTS_FILE,
+        DamagedFact,
+        Fact,
+        KeywordsFact,
+        ModelFacts,
+        ReferenceFacts,
+        UnitFacts,
+        apply_facts,
+        load_reference_facts,
+    )
 
 __all__ = [
     "FACTS_FILE",
@@ -65,6 +66,21 @@ __all__ = [
     "target_from_datasheet",
     "use_sources",
 ]
+
+#: The reference facts' names, kept here for callers: read from ``tactica.reference_facts``
+#: on first use (only the seed pages' parse needs them, not a command with the cache).
+_REFERENCE_FACTS = frozenset({"FACTS_FILE", "DamagedFact", "Fact", "KeywordsFact", "ModelFacts",
+                              "ReferenceFacts", "UnitFacts", "apply_facts",
+                              "load_reference_facts"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _REFERENCE_FACTS:
+        from . import reference_facts
+
+        return getattr(reference_facts, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # --- the packaged library ------------------------------------------------------------
 
@@ -150,6 +166,7 @@ def load_seed_library() -> Library:
 
 def _parse_seed_pages() -> SeedSnapshot:
     from .loaders.seed_page import load_seed_page
+    from .reference_facts import apply_facts, load_reference_facts
 
     facts = load_reference_facts()
     sheets: list[Datasheet] = []
