@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("effects",),
     ("units",),
     ("index",),
+    ("seed_pages",),
     ("library", "sources"),
     ("combat.exact",),
     ("combat.sampled",),
