@@ -13,8 +13,10 @@ The clients speak HTTP/1.1 over raw asyncio streams (a few microseconds a reques
 through an HTTP library, so that on a 2-core machine the client's own CPU takes as
 little as possible from the server's. ``CPU ms/req`` is the server's CPU time (its
 process and its calculation workers, user + system, from ``/proc``) over the requests
-answered: unlike the wall times it is not inflated by other jobs on the machine. The load
-average is printed with the figures.
+answered: unlike the wall times it is not inflated by other jobs on the machine.
+``client CPU ms/req`` is this load generator's own CPU time over the same requests (it
+shares the machine's cores with the server). The load average is printed with the
+figures.
 
 Run ``python benchmarks/bench_clients.py`` (``--seconds N``, ``--clients 1,4,16,64``,
 ``--src PATH`` to serve another tree, e.g. an older commit's ``git archive``,
@@ -127,6 +129,7 @@ async def _measure(port: int, clients: int, seconds: float,
     errors: list[str] = []
     await _client(port, time.perf_counter() + 1.0, [], errors)  # warm-up: workers, caches
     cpu0 = _cpu(server)
+    own0 = time.process_time()
     start = time.perf_counter()
     until = start + seconds
     await asyncio.gather(*(_client(port, until, latencies, errors)
@@ -135,11 +138,13 @@ async def _measure(port: int, clients: int, seconds: float,
         print(f"{clients} clients: {errors.count(error)} x {error}", file=sys.stderr)
     elapsed = time.perf_counter() - start
     cpu = _cpu(server) - cpu0
+    own = time.process_time() - own0
     ordered = sorted(latencies)
     return {"clients": clients, "requests": len(ordered), "rps": len(ordered) / elapsed,
             "p50": statistics.median(ordered) * 1000,
             "p99": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000,
-            "cpu_ms": cpu / len(ordered) * 1000, "load": os.getloadavg()[0],
+            "cpu_ms": cpu / len(ordered) * 1000, "client_ms": own / len(ordered) * 1000,
+            "load": os.getloadavg()[0],
             "errors": len(errors)}
 
 
@@ -173,10 +178,10 @@ def table(rows: list[dict[str, float]], seconds: float, label: str) -> str:
              "session is a calculation, a datasheet, the target presets and a list check. "
              "`load` is the 1-minute load average after the row.", "",
              "| clients | requests | not 200 | req/s | p50 ms | p99 ms | server CPU ms/req | "
-             "load |", "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "client CPU ms/req | load |", "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     lines += [f"| {r['clients']} | {r['requests']} | {r['errors']} | {r['rps']:.0f} | "
-              f"{r['p50']:.1f} | {r['p99']:.1f} | {r['cpu_ms']:.2f} | {r['load']:.1f} |"
-              for r in rows]
+              f"{r['p50']:.1f} | {r['p99']:.1f} | {r['cpu_ms']:.2f} | "
+              f"{r.get('client_ms', float('nan')):.2f} | {r['load']:.1f} |" for r in rows]
     return "\n".join(lines)
 
 

@@ -162,3 +162,13 @@ def calc_pool() -> Iterator[CalcPool]:
     pool = CalcPool(workers=1, timeout=PATIENT, wait=PATIENT)
     yield pool
     pool.close()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Set the collected modules, fixtures' code and the library caches aside from the
+    garbage collector (``gc.freeze``), as the command line does after its start-up
+    (``loaders.bulk``): a long run otherwise walks them at every full collection."""
+    import gc
+
+    gc.collect()
+    gc.freeze()

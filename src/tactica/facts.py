@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import Field
 
 from .combat.contract.scenario import ModelGroup, Target
-from .model.common import Frozen
+from .model.common import Frozen, RulesVersion
 
 __all__ = ["PRESETS_FILE", "TargetPreset", "load_presets", "read_data_yaml"]
 
@@ -35,10 +35,12 @@ def read_data_yaml(relative: str) -> Any:
 class TargetPreset(Frozen):
     """A standard target such as ``meq`` (reference_facts.md §2): the unit it stands for,
     its model count and one stat line; ``fnp`` and ``damage_reduction`` where §2 gives them
-    (the ``monster`` preset: Feel No Pain 5+, -1 damage)."""
+    (the ``monster`` preset: Feel No Pain 5+, -1 damage). ``rules``: the edition whose stats
+    these are (§2 gives 11th edition's)."""
 
     name: str
     unit: str
+    rules: RulesVersion = "11th"
     models: int = Field(ge=1)
     T: int = Field(ge=1, le=20)
     Sv: int = Field(ge=2, le=7)
@@ -80,6 +82,6 @@ def load_presets() -> tuple[TargetPreset, ...]:
     """The packaged target presets, in the order of reference_facts.md §2."""
     data = read_data_yaml(PRESETS_FILE)
     return tuple(
-        TargetPreset.model_validate({"name": name, **fields})
+        TargetPreset.model_validate({"name": name, "rules": data["rules"], **fields})
         for name, fields in data["presets"].items()
     )

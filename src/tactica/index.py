@@ -199,14 +199,20 @@ class Library:
     def enhancements(self, detachment: str | None = None) -> tuple[Enhancement, ...]:
         """Enhancements (rules_inventory.md §F.2: names and points matched to their texts
         and detachments by the loader), optionally of one detachment."""
+        return self._enhancement_index.get(None if detachment is None else name_key(detachment),
+                                           ())
+
+    @cached_property
+    def _enhancement_index(self) -> dict[str | None, tuple[Enhancement, ...]]:
+        """The enhancements (``None``) and those of each detachment (by name key), in load
+        order: built once, as the records never change."""
         from .model.rules import Enhancement
 
-        key = None if detachment is None else name_key(detachment)
-        return tuple(
-            r
-            for r in self._records
-            if isinstance(r, Enhancement) and (key is None or name_key(r.detachment) == key)
-        )
+        every = tuple(r for r in self._records if isinstance(r, Enhancement))
+        index: dict[str | None, list[Enhancement]] = {}
+        for e in every:
+            index.setdefault(name_key(e.detachment), []).append(e)
+        return {None: every, **{k: tuple(v) for k, v in index.items()}}
 
     def _rule_matches(self, name: str) -> list[RuleRecord]:
         found: list[RuleRecord] = []

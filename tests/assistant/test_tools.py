@@ -79,6 +79,17 @@ def test_calculate_returns_the_result_document(server: Server[Any],
     assert "not_calculated" in got and "notes" in got
 
 
+def test_calculate_says_whose_stats_a_standard_target_has(server: Server[Any]) -> None:
+    """Under the 10th rules the core notes that ``meq`` has 11th-edition stats
+    (``tactica.units.editions``); the tool says it as ``tactica.calculate`` does."""
+    document = {"rules": "10th", "attacker": {"unit": "Neophyte Hybrids"},
+                "target": {"unit": "meq"}}
+    got = answer(call(server, "calculate", {"document": document}))
+    assert got["notes"] == list(tactica.calculate(document).notes)
+    assert any(n.startswith("meq: a standard target with 11th-edition stats")
+               for n in got["notes"])
+
+
 def test_calculate_runs_a_sequence_with_library_units(server: Server[Any]) -> None:
     document = json.loads((ROOT / "examples" / "turn_units.json").read_text(encoding="utf-8"))
     got = answer(call(server, "calculate", {"document": document}))

@@ -1,6 +1,7 @@
 """``calculate_many`` gives what single ``calculate`` calls give, on real library units
 (the default library: seed pages and the bundled dataset): every 40th datasheet in both
-phases into the ten target presets, and many attackers into one target."""
+phases into the ten target presets (in the default run every third of those; all of them
+``..._at_volume``, marked slow), and many attackers into one target."""
 
 from __future__ import annotations
 
@@ -36,15 +37,27 @@ def _assert_same(batched: object, single: object) -> None:
         b["notes"], b["not_calculated"], b["stages"])
 
 
-def test_one_attacker_into_the_ten_presets_equals_single_calls() -> None:
+def _into_the_presets(every: int) -> None:
+    """Every ``every``-th sampled attacker into the ten presets, batched and one by one."""
     attackers, targets = _sample()
     assert len(attackers) > 30 and len(targets) == 10
-    for phase, attacker in attackers:
+    for phase, attacker in attackers[::every]:
         base = Scenario(attacker=attacker, target=targets[0], phase=phase)
         batched = calculate_many(base, targets=targets)
         assert len(batched) == len(targets)
         for r, t in zip(batched, targets, strict=True):
             _assert_same(r, _single(base.model_copy(update={"target": t})))
+
+
+def test_one_attacker_into_the_ten_presets_equals_single_calls() -> None:
+    """Every third attacker of the sample (an odd step: both phases); all of them at
+    volume."""
+    _into_the_presets(3)
+
+
+@pytest.mark.slow
+def test_one_attacker_into_the_ten_presets_equals_single_calls_at_volume() -> None:
+    _into_the_presets(1)
 
 
 @pytest.mark.parametrize("preset", [0, 2, 9])

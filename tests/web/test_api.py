@@ -213,15 +213,22 @@ def bounded(pool: CalcPool, *, timeout: float | None = None,
 
 async def test_a_calculation_past_the_timeout_is_stopped_and_refused(
         calc_pool: CalcPool) -> None:
-    """A worker past the timeout is stopped (the request refused) and replaced."""
+    """A worker past the timeout is stopped (the request refused) and replaced. The
+    replacement joins the pool only once it has loaded: meanwhile a request waits ``wait``
+    seconds and is refused as busy (its bound is wait + timeout, never wait + a start-up +
+    timeout; Python cannot start and import tactica in the 0.01 s this request waits).
+    Both checks stop the one worker once: each replacement loads every faction's rules."""
     app = create_app(library=load_seed_library, calc_pool=calc_pool)
     transport = httpx.ASGITransport(app=app)
-    with bounded(calc_pool, timeout=0.1, wait=5):
+    with bounded(calc_pool, timeout=0.1, wait=5) as pool:
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
             slow = await client.post("/api/calc", json=HEAVY)
             assert slow.status_code == 422
             assert _detail(slow) == [{"loc": ["body"], "msg": TOO_SLOW, "type": "too_slow"}]
-            app.state.calc_pool.wait = 600  # for the replacement to load, however long
+            pool.wait = 0.01  # the replacement is still loading: busy, within the bound
+            busy = await client.post("/api/calc", json=BOLT_RIFLES)
+            assert busy.status_code == 503
+            pool.wait = 600  # for the replacement to load, however long
             sampled = await client.post("/api/calc", json={
                 **HEAVY, "method": "monte-carlo", "trials": 10_000_000})
             assert sampled.status_code == 422
@@ -229,28 +236,10 @@ async def test_a_calculation_past_the_timeout_is_stopped_and_refused(
             # the stopped worker was replaced: the next calculation is answered. The
             # replacement must start Python first, which takes longer than 0.1 s on a
             # loaded machine: give it all the time it needs (no timing in this check)
-            calc_pool.timeout = 600
+            pool.timeout = 600
             after = await client.post("/api/calc", json=BOLT_RIFLES)
             assert after.status_code == 200
     assert calc_pool.workers == 1 and len(calc_pool._idle) == 1  # one, idle again
-
-
-async def test_a_replacement_worker_loads_outside_every_requests_bound(
-        calc_pool: CalcPool) -> None:
-    """A stopped worker's replacement joins the pool only once it has loaded: meanwhile a
-    request waits ``wait`` seconds and is refused as busy (its bound is wait + timeout,
-    never wait + a start-up + timeout). Python cannot start and import tactica in the
-    0.01 s this request waits."""
-    app = create_app(library=load_seed_library, calc_pool=calc_pool)
-    transport = httpx.ASGITransport(app=app)
-    with bounded(calc_pool, timeout=0.1, wait=600) as pool:
-        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
-            assert (await client.post("/api/calc", json=HEAVY)).status_code == 422
-            pool.wait = 0.01
-            busy = await client.post("/api/calc", json=BOLT_RIFLES)
-            assert busy.status_code == 503
-            pool.wait, pool.timeout = 600, 600  # the replacement, once loaded, answers
-            assert (await client.post("/api/calc", json=BOLT_RIFLES)).status_code == 200
 
 
 async def test_a_request_that_finds_every_worker_busy_gets_503(calc_pool: CalcPool) -> None:

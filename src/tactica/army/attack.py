@@ -31,6 +31,7 @@ from ..combat.contract.scenario import Attacker, Scenario, WeaponLine
 from ..library import Library
 from ..model.datasheet import Datasheet, Weapon
 from ..names import UnknownNameError, name_key, suggest
+from ..units.editions import edition_note
 from ..units.firing import Aim, NoWeaponsError, weapon_lines
 from ..units.leaders import check_leaders
 from ..units.loadout import FieldedModels, Loadout, WargearError, field_unit
@@ -220,6 +221,8 @@ def list_attacker(roster: Roster, name: str, library: Library, phase: str,
     bearers = [unit]
     attached = [(leader, library.datasheet(leader.name, roster.rules))
                 for leader in roster.attached(unit.id)]
+    notes += [n for s in (sheet, *(s for _, s in attached))
+              if (n := edition_note(s, roster.rules))]
     check_leaders(sheet, [s for _, s in attached],  # LeaderError, a ValueError
                   roles=[u.attach_role or "leader" for u, _ in attached])
     for leader, lsheet in attached:

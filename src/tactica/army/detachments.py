@@ -22,6 +22,7 @@ from ..library import Library
 from ..model.datasheet import Datasheet
 from ..model.rules import Detachment
 from ..names import name_key
+from .lookups import detachments_by_name
 from .roster import Roster, RosterUnit
 
 __all__ = ["detachment_records", "granted_keywords", "restriction_problems",
@@ -33,11 +34,7 @@ Problem = tuple[str, str, RosterUnit | None]
 def detachment_records(library: Library, names: Iterable[str]) -> dict[str, Detachment]:
     """The library's detachment record for each name it has (by name key)."""
     wanted = {name_key(n) for n in names}
-    out: dict[str, Detachment] = {}
-    for r in library.records():
-        if isinstance(r, Detachment) and name_key(r.name) in wanted:
-            out.setdefault(name_key(r.name), r)
-    return out
+    return {key: r for key, r in detachments_by_name(library).items() if key in wanted}
 
 
 def unknown_keywords(keywords: Iterable[str]) -> list[str]:

@@ -12,11 +12,10 @@ as_wargear`` finds them; validation reads them as enhancements and says so
 
 from __future__ import annotations
 
-import re
-
 from ..library import Library
 from ..model.datasheet import Datasheet
 from ..names import name_key
+from .lookups import plain_enhancement_name
 from .roster import EnhancementChoice, ModelEntry, Roster, RosterUnit, WargearItem
 
 __all__ = ["ListedEnhancement", "enhancements_listed_as_wargear", "read_as_enhancements"]
@@ -25,9 +24,7 @@ __all__ = ["ListedEnhancement", "enhancements_listed_as_wargear", "read_as_enhan
 ListedEnhancement = tuple[str, str, str]
 
 
-def _plain(name: str) -> str:
-    """An enhancement name without the kind the dataset appends ("Final Howl (Aura)")."""
-    return name_key(re.sub(r"\s*\([^)]*\)\s*$", "", name))
+_plain = plain_enhancement_name
 
 
 def _datasheet_gear(sheet: Datasheet) -> set[str]:

@@ -34,7 +34,6 @@ and marked, never dropped.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -45,6 +44,7 @@ from ..model.common import Frozen
 from ..model.datasheet import Datasheet, EscalatingPoints, PointsBracket
 from ..model.rules import Enhancement
 from ..names import UnknownNameError, name_key, suggest
+from .lookups import enhancements_by_name
 from .roster import Roster, RosterUnit
 
 __all__ = [
@@ -89,10 +89,9 @@ def find_enhancement(
     """The library's enhancement of that name (the ``rules`` version first), or ``None``
     and close names."""
     key = name_key(name)
-    found = [e for e in library.enhancements() if name_key(e.name) == key]
-    if not found:  # the dataset names some "Final Howl (Aura)", "Snarling Rivalry (Upgrade)"
-        found = [e for e in library.enhancements()
-                 if name_key(re.sub(r"\s*\([^)]*\)\s*$", "", e.name)) == key]
+    exact, plain = enhancements_by_name(library)
+    # the dataset names some "Final Howl (Aura)", "Snarling Rivalry (Upgrade)"
+    found = list(exact.get(key) or plain.get(key, ()))
     if found:
         found.sort(key=lambda e: e.rules != rules)
         return found[0], ()

@@ -31,7 +31,7 @@ from typing import Literal
 from ..library import Library
 from ..model.common import Frozen
 from ..model.datasheet import Datasheet
-from ..model.rules import Detachment, DetachmentRule, Enhancement
+from ..model.rules import Enhancement
 from ..names import UnknownNameError, name_key, suggest
 from ..units.leaders import lead_refusal
 from .detachments import (
@@ -51,6 +51,7 @@ from .limits import (
     STAR_CHILDREN_EXCLUDED,
 )
 from .listed_wargear import enhancements_listed_as_wargear, read_as_enhancements
+from .lookups import known_detachments
 from .pricing import PriceBreakdown, Resolved, find_enhancement, price_roster, resolve
 from .roster import BattleSize, Roster, RosterUnit
 from .transport import covers, model_wounds, parse_transport
@@ -206,14 +207,6 @@ def _points(c: _Check) -> None:
               f"priced total {prices.total} pts", severity="warning")
 
 
-def _known_detachments(library: Library) -> dict[str, str]:
-    names = [*DETACHMENT_POINTS_11TH, *(e.detachment for e in library.enhancements())]
-    names += [r.detachment for r in library.records()
-              if isinstance(r, DetachmentRule) and r.detachment]
-    names += [r.name for r in library.records() if isinstance(r, Detachment)]
-    return {name_key(n): n for n in names}
-
-
 def _detachments(c: _Check) -> None:
     roster = c.roster
     count = len(roster.detachments)
@@ -221,7 +214,7 @@ def _detachments(c: _Check) -> None:
         c.add("DETACHMENT_COUNT", f"{count} detachments; a 10th-edition army has one")
     elif roster.rules == "11th" and count == 0:
         c.add("DETACHMENT_COUNT", "no detachment chosen")
-    known = _known_detachments(c.library)
+    known = known_detachments(c.library)
     for name in roster.detachments:
         if name_key(name) not in known:
             hint = suggest(name, list(known.values()))

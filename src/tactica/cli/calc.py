@@ -153,30 +153,6 @@ def _check_leaders(sheet: Datasheet, leaders: list[str], lib: Any) -> None:
         raise typer.BadParameter(str(exc), param_hint="--led-by") from None
 
 
-def _rules_note(sheet: Datasheet, rules: str) -> str | None:
-    if sheet.rules == rules:
-        return None
-    return (f"{sheet.name}: the library has no {rules}-edition datasheet; its "
-            f"{sheet.rules}-edition stats are used under the {rules} rules")
-
-
-def _target_rules_note(lib: Any, target: str, rules: str) -> str | None:
-    """The target's stats when they are not of the rules version asked for: a standard
-    target's are 11th edition's, a unit's those of the only datasheet the library has."""
-    from ..names import name_key
-
-    preset = next((p for p in lib.presets() if name_key(p.name) == name_key(target)), None)
-    if preset is not None:
-        if rules == "11th":
-            return None
-        return (f"{preset.name}: a standard target with 11th-edition stats ({preset.unit}: "
-                f"T{preset.T}, Sv{preset.Sv}+, W{preset.W}) used under the {rules} rules")
-    try:
-        return _rules_note(lib.datasheet(target, rules), rules)
-    except LookupError:
-        return None  # the calculation names the unknown target
-
-
 def calc(
     file: Annotated[str | None, typer.Argument(help="scenario JSON file, or - for stdin")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result document")] = False,
@@ -289,7 +265,6 @@ class _Prepared:
     scenario: Scenario
     resolved: Resolved | None
     notes: list[str]
-    rules_note: str | None = None
 
 
 def _check_flags(o: CalcOptions) -> None:
@@ -342,9 +317,8 @@ def _run(o: CalcOptions) -> None:
 
 
 def _print(result: Result, prep: _Prepared, as_json: bool, out: Console) -> None:
-    if prep.rules_note is not None:
-        result = result.model_copy(update={"notes": (prep.rules_note, *result.notes)})
-    if as_json:
+    if as_json:  # the document tactica.calculate gives: the fielding notes first
+        result = result.model_copy(update={"notes": (*prep.notes, *result.notes)})
         typer.echo(result.model_dump_json(indent=2))
         return
     notes = prep.notes
@@ -410,10 +384,6 @@ def _from_flags(o: CalcOptions) -> _Prepared:
         if o.models is not None:
             _check_models(sheet, o.models)
     _check_leaders(sheet, led_by, lib)
-    rules_note = "; ".join(n for n in (_rules_note(sheet, o.rules),
-                                       _target_rules_note(lib, o.target, o.rules)) if n) or None
-    if rules_note is not None:
-        notes.insert(0, rules_note)
     data: dict[str, Any] = {
         "rules": o.rules, "phase": o.phase, "context": _context(o),
         "target": {"unit": o.target, "models": o.target_models,
@@ -435,7 +405,7 @@ def _from_flags(o: CalcOptions) -> _Prepared:
         atk, more = _embark(lib, sheet, scenario.attacker, o.embarked, o.phase)
         scenario = scenario.model_copy(update={"attacker": atk})
         notes += more
-    return _Prepared(scenario, resolved, notes, rules_note)
+    return _Prepared(scenario, resolved, notes)
 
 
 def _list_scenario(lib: Any, built: Any, data: dict[str, Any], led_by: list[str],

@@ -21,6 +21,7 @@ from ..model.wargear import equipment_text
 from ..names import UnknownNameError, name_key
 from .abilities import apply_attacker_abilities, apply_pending_defences
 from .defences import Held, stat_line, target_groups
+from .editions import edition_note, preset_note
 from .firing import Aim, NoWeaponsError, picked_lines, weapon_lines
 from .leaders import LeaderError, check_leaders, role
 from .loadout import Loadout, WargearError, field_unit
@@ -84,6 +85,7 @@ def _field(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, where: str) -> _
     if ref.support is not None:
         leaders.append(_sheet(lib, ref.support, rules, f"{where}.support"))
         roles.append("support")
+    side.notes[:0] = [n for s in (sheet, *leaders) if (n := edition_note(s, rules))]
     try:
         check_leaders(sheet, leaders, roles=roles)
     except LeaderError as exc:
@@ -161,8 +163,10 @@ def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
     preset = next((p for p in lib.presets() if name_key(p.name) == name_key(ref.unit)), None)
     if preset is not None and not ref.wargear and not ref.led_by and ref.support is None:
         target = preset.to_target(ref.models)
+        note = preset_note(preset, rules)
         return target, _Side(Datasheet(name=target.name, rules=rules,
-                                       source=Source(file="target presets")))
+                                       source=Source(file="target presets")),
+                             notes=[note] if note else [])
     side = _field(ref, lib, rules, "target")
     return _target(side, phase), side
 

@@ -81,17 +81,17 @@ def _ref(value: Any, where: str) -> UnitRef:
 
 
 def _target(data: dict[str, Any], lib: UnitLibrary, rules: Any
-            ) -> tuple[Any, UnitRef | None, Resolved | None]:
+            ) -> tuple[Any, UnitRef | None, Resolved | None, list[str]]:
     raw = data.get("target")
     if not _is_ref(raw):
-        return raw, None, None
+        return raw, None, None, []
     ref = _ref(raw, "target")
     phases = [s.get("phase") for s in data.get("steps") or () if isinstance(s, dict)]
     phase: Literal["shooting", "fight"] = "fight" if "fight" in phases and "shooting" not in \
         phases else "shooting"
     target, side = resolve_target(ref, lib, rules, phase)
     return target, ref, Resolved(target=target.models, target_models=side.texts(),
-                                 defaults=tuple(side.defaults))
+                                 defaults=tuple(side.defaults)), list(side.notes)
 
 
 def _step(step: dict[str, Any], i: int, target: Target, target_ref: UnitRef | None,
@@ -136,14 +136,13 @@ def resolve_sequence(data: dict[str, Any], lib: UnitLibrary
     """The plain sequence document of ``data``, what its target and each step's unit
     resolved into (by step index), and notes."""
     rules = data.get("rules", "11th")
-    target, target_ref, target_resolved = _target(data, lib, rules)
+    target, target_ref, target_resolved, notes = _target(data, lib, rules)
     if target_ref is not None:
         plain_target = target
     else:
         plain_target = Target.model_validate(target)
     steps: list[Any] = []
     per_step: dict[int, Resolved] = {}
-    notes: list[str] = []
     for i, raw in enumerate(data.get("steps") or ()):
         if not isinstance(raw, dict):
             steps.append(raw)

@@ -4,7 +4,8 @@ effects and list validation.
 Look-ups answered from the loaded library (a datasheet, the presets, a target, rule
 texts) run on the server's event loop: a thread hand-off would cost more than they do.
 Work that can take longer (every unit, an attacker's weapons, effects) runs on threads,
-calculations in worker processes (``tactica.web.compute``), lists on their own threads.
+calculations and list checks in worker processes (``tactica.web.compute``; a list over
+a library no worker can build on the server's own list threads, ``tactica.web.lists``).
 
 Thin by design, like the command line: each endpoint validates its input, calls the
 public function the CLI calls (``tactica.calculate``, ``load_library()`` and its
@@ -526,11 +527,30 @@ def rule(request: Request, name: NamePath, rules: RulesQuery = None) -> Any:
 @router.post("/list/validate", response_model=lists.ListReport,
              summary="Price and check an army list",
              responses={422: {"description": "the list cannot be read; `loc` names the field"},
-                        503: {"description": "army lists are not available"}})
+                        503: {"description": "army lists are not available, or every "
+                                              "worker is busy"}})
 async def list_validate(
     request: Request,
     body: Annotated[lists.ListRequest, Body(description="the list's text and format")],
 ) -> Any:
     """An army list (pasted text or an uploaded file's text) priced unit by unit, with
     every rule it breaks."""
-    return await lists.validate(body, request.app.state.library)
+    recipe = lists.library_recipe(request.app.state.library)
+    if recipe is None:  # a library only this process has: the server's list threads
+        status, text = await lists.validate(body, request.app.state.library)
+    elif not lists.available():
+        status, text = lists.unavailable()
+    else:
+        pool: CalcPool = request.app.state.calc_pool
+        try:
+            status, text = await pool.check_list(recipe, body.model_dump_json(),
+                                                 lists.LIST_TIMEOUT)
+        except CalcTimeout:
+            status, text = lists.too_slow()
+        except CalcBusy as exc:
+            return JSONResponse({"detail": str(exc)}, status_code=503,
+                                headers={"Retry-After": "2"})
+        except CalcCrashed as exc:
+            return JSONResponse({"detail": f"the list check failed: {exc}"},
+                                status_code=500)
+    return Response(text, status_code=status, media_type="application/json")

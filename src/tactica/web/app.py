@@ -41,6 +41,7 @@ from . import meta as meta_page
 from . import plan as plan_page
 from .compute import CalcPool
 from .guard import RequestGuard
+from .lists import library_recipe
 
 __all__ = ["MAX_BODY", "BodyLimit", "SecurityHeaders", "create_app"]
 
@@ -198,7 +199,8 @@ def create_app(
     ['/api/units/{name}/attacker', '/api/units/{name}/leaders', '/api/units/{name}/wargear']
     """
     owned = calc_pool is None
-    pool = (CalcPool(workers=workers, timeout=calc_timeout, wait=calc_wait)
+    pool = (CalcPool(workers=workers, timeout=calc_timeout, wait=calc_wait,
+                     library=library_recipe(library or load_library))
             if calc_pool is None else calc_pool)
 
     @asynccontextmanager

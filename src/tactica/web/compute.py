@@ -25,6 +25,12 @@ The protocol is one line each way, after the worker's ``ready`` line: the scenar
 in; ``ok <result JSON>``, ``invalid <message as JSON>`` (the engine refused it; the
 message names the field) or ``error <message as JSON>`` (a bug) out. The web layer
 validates the scenario before it gets here; a worker only runs ``tactica.calculate``.
+A list check is the line ``list <library recipe>\t<request JSON>`` (``check_list``;
+``tactica.web.lists``), answered ``ok <status> <JSON body>``: the worker checks lists
+against the library the recipe names, loaded before its ``ready`` line when the pool
+is given one (``library``; a pool given none, such as the tests' shared one, loads it
+at its first list, inside that check's bound), so lists and calculations share the
+workers and neither runs on the server's interpreter.
 """
 
 from __future__ import annotations
@@ -66,32 +72,61 @@ class CalcCrashed(RuntimeError):
 #: never counted in a calculation's timeout.
 STARTUP_TIMEOUT = 120.0
 
+#: The environment variable that tells a worker which library to load before it is
+#: ready (a ``tactica.web.lists.library_recipe`` line).
+LIBRARY_ENV = "TACTICA_WORKER_LIBRARY"
+
+#: A request line that is a list check, not a scenario.
+LIST_PREFIX = "list "
+
 
 def main() -> None:
-    """A worker's loop: "ready" once loaded, then one scenario per line on stdin, one
+    """A worker's loop: "ready" once loaded, then one document per line on stdin, one
     answer per line on stdout. Loading includes every faction's rules (the bundled
-    dataset's named effects), so no calculation pays for it."""
-    from ..combat import calculate
+    dataset's named effects) and, when ``LIBRARY_ENV`` names one, the library the lists
+    are checked against, so no request pays for them."""
     from ..effects import dataset_effects
 
     out = sys.stdout
     dataset_effects()
+    recipe = os.environ.get(LIBRARY_ENV)
+    if recipe:
+        from .lists import recipe_library
+
+        recipe_library(recipe)
     out.write("ready\n")
     out.flush()
     for line in sys.stdin:
-        try:
-            answer = "ok " + calculate(line).model_dump_json()
-        except ValueError as exc:  # ScenarioError, NamedEffectError, pydantic errors
-            answer = "invalid " + json.dumps(str(exc))
-        except Exception as exc:  # a bug: reported, the worker lives on
-            answer = "error " + json.dumps(f"{type(exc).__name__}: {exc}")
-        out.write(answer + "\n")
+        out.write(_answer(line) + "\n")
         out.flush()
 
 
-def _environment() -> dict[str, str]:
-    """The worker finds this very ``tactica`` first, however the server was started."""
+def _answer(line: str) -> str:
+    """The answer line to one request line: a scenario (or sequence) as JSON, or
+    ``list <library recipe>\\t<list request JSON>``."""
+    from ..combat import calculate
+
+    try:
+        if line.startswith(LIST_PREFIX):
+            from .lists import check_line
+
+            recipe, _, request = line[len(LIST_PREFIX):].partition("\t")
+            status, body = check_line(recipe, request)
+            return f"ok {status} {body}"
+        return "ok " + calculate(line).model_dump_json()
+    except ValueError as exc:  # ScenarioError, NamedEffectError, pydantic errors
+        return "invalid " + json.dumps(str(exc))
+    except Exception as exc:  # a bug: reported, the worker lives on
+        return "error " + json.dumps(f"{type(exc).__name__}: {exc}")
+
+
+def _environment(library: str | None) -> dict[str, str]:
+    """The worker finds this very ``tactica`` first, however the server was started, and
+    loads ``library`` (a recipe) before it is ready."""
     env = dict(os.environ)
+    env.pop(LIBRARY_ENV, None)
+    if library is not None:
+        env[LIBRARY_ENV] = library
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     env["PYTHONUNBUFFERED"] = "1"
@@ -99,28 +134,46 @@ def _environment() -> dict[str, str]:
     return env
 
 
-_Answer = Callable[[str | None], None]
 _ONE_LINE = re.compile("[\r\n]")
 
 
+class _Job:
+    """A request line waiting for a worker, then for its answer (``line`` ``None``: a
+    worker held by ``CalcPool.acquire``). Both futures belong to the requesting loop;
+    ``worker`` is set, under the pool's lock, when the job leaves the queue."""
+
+    def __init__(self, line: str | None, loop: asyncio.AbstractEventLoop) -> None:
+        self.line = line
+        self.loop = loop
+        self.started: asyncio.Future[None] = loop.create_future()
+        self.answer: asyncio.Future[str | None] = loop.create_future()
+        self.worker: _Worker | None = None
+
+
 class _Worker:
-    """One worker process. Its reader thread announces it ready (``on_ready``) or gone
-    (``on_gone``) after its first line, then hands each answer line to the request
-    waiting for it (``None``: the worker died)."""
+    """One worker process and its dispatcher thread. The thread announces the worker
+    ready (``on_ready``) or gone (``on_gone``) after its first line; then, for each
+    answer line, it frees the worker (``on_free``: the pool writes the longest waiting
+    job to it at once, from this thread, so a worker never waits for the server's event
+    loop to be handed its next job) and hands the answer to the job that asked
+    (``None``: the worker died)."""
 
     def __init__(self, on_ready: Callable[[_Worker], None],
-                 on_gone: Callable[[_Worker], None]) -> None:
+                 on_gone: Callable[[_Worker], None], on_free: Callable[[_Worker], None],
+                 library: str | None = None) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tactica.web.compute"], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, env=_environment(), text=True, encoding="utf-8",
+            stdout=subprocess.PIPE, env=_environment(library), text=True, encoding="utf-8",
             bufsize=1)
-        self._waiting: _Answer | None = None
+        self.job: _Job | None = None
+        self.stopped = False
         self._lock = threading.Lock()
         self._on_ready = on_ready
         self._on_gone = on_gone
+        self._on_free = on_free
         assert self.process.stdout is not None
         threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True,
-                         name="tactica-calc-reader").start()
+                         name="tactica-calc-dispatcher").start()
 
     def _read(self, stream: IO[str]) -> None:
         first = stream.readline()
@@ -128,34 +181,49 @@ class _Worker:
             self._on_gone(self)
             return
         self._on_ready(self)
-        for line in stream:
-            self._hand(line)
-        self._hand(None)  # the worker is gone
+        try:
+            for line in stream:
+                job = self.take()
+                if job is None:  # abandoned (past its timeout): the worker is stopping
+                    continue
+                if not self.stopped:
+                    self._on_free(self)
+                job.loop.call_soon_threadsafe(_settle, job.answer, line)
+        except ValueError:  # the stream was closed: the worker was stopped
+            pass
+        job = self.take()
+        if job is not None:  # the worker is gone
+            job.loop.call_soon_threadsafe(_settle, job.answer, None)
 
-    def _hand(self, line: str | None) -> None:
+    def take(self, job: _Job | None = None) -> _Job | None:
+        """The running job, no longer running (only if it is ``job``, when given)."""
         with self._lock:
-            waiting, self._waiting = self._waiting, None
-        if waiting is not None:
-            waiting(line)
+            running = self.job
+            if running is None or (job is not None and running is not job):
+                return None
+            self.job = None
+        return running
 
-    async def ask(self, scenario_json: str, timeout: float) -> str | None:
-        """Send a scenario; its answer line, or ``None`` if the worker died. Raises
-        ``TimeoutError`` after ``timeout`` seconds, ``OSError`` if its pipe is gone."""
-        loop = asyncio.get_running_loop()
-        answer: asyncio.Future[str | None] = loop.create_future()
-
-        def deliver(line: str | None) -> None:
-            loop.call_soon_threadsafe(_settle, answer, line)
-
-        with self._lock:
-            self._waiting = deliver
-        assert self.process.stdin is not None
-        # one line: JSON has line breaks only as white space (the pipe reads \r as one)
-        self.process.stdin.write(_ONE_LINE.sub(" ", scenario_json) + "\n")
-        self.process.stdin.flush()
-        return await asyncio.wait_for(answer, timeout)
+    def run(self, job: _Job) -> None:
+        """Write ``job``'s line to the worker (a held worker gets none), then tell the
+        job's loop: the worker has its work before the loop is woken."""
+        if job.line is not None:
+            with self._lock:
+                self.job = job
+            assert self.process.stdin is not None
+            try:  # one line: JSON has line breaks only as white space (\r reads as one)
+                self.process.stdin.write(_ONE_LINE.sub(" ", job.line) + "\n")
+                self.process.stdin.flush()
+            except (OSError, ValueError):  # the pipe is gone (the worker died) or closed
+                if self.take(job) is not None:
+                    job.loop.call_soon_threadsafe(_settle, job.answer, None)
+        job.loop.call_soon_threadsafe(_settle, job.started, None)
 
     def stop(self) -> None:
+        with self._lock:
+            if self.stopped:
+                return
+            self.stopped = True
         self.process.kill()
         self.process.wait(timeout=5)
         for stream in (self.process.stdin, self.process.stdout):
@@ -174,18 +242,20 @@ class CalcPool:
     ``await compute(scenario_json)`` returns the result's JSON, or raises
     ``CalcTimeout``, ``CalcBusy``, ``CalcInvalid`` or ``CalcCrashed``. It may be awaited
     from any event loop (and from several at once): the pool's state is guarded by a
-    lock, and answers reach the waiting loop through ``call_soon_threadsafe``.
+    lock, and answers reach the waiting loop through ``call_soon_threadsafe``. Requests
+    wait in one queue, longest first; a worker that answers takes the next one itself.
     """
 
-    def __init__(self, workers: int = 2, timeout: float = 4.0, wait: float = 2.0) -> None:
+    def __init__(self, workers: int = 2, timeout: float = 4.0, wait: float = 2.0,
+                 library: str | None = None) -> None:
         if workers < 1:
             raise ValueError("a calculation pool needs at least one worker")
         self.workers = workers
+        self.library = library
         self.timeout = timeout
         self.wait = wait
         self._idle: collections.deque[_Worker] = collections.deque()
-        self._waiters: collections.deque[tuple[asyncio.AbstractEventLoop,
-                                               asyncio.Future[_Worker]]] = collections.deque()
+        self._jobs: collections.deque[_Job] = collections.deque()
         self._lock = threading.Lock()
         self._starting = 0  # first workers not yet ready (or gone)
         self._live = 0  # workers running or loading
@@ -202,7 +272,7 @@ class CalcPool:
             self._started = True
             self._starting = self._live = self.workers
         for _ in range(self.workers):
-            _Worker(self._first_ready, self._first_gone)
+            _Worker(self._first_ready, self._first_gone, self.release, self.library)
 
     async def started(self, limit: float = STARTUP_TIMEOUT) -> None:
         """Start the workers and wait until each has loaded (or failed to), at most
@@ -229,79 +299,119 @@ class CalcPool:
         with self._lock:
             self._live -= 1
 
-    async def acquire(self) -> _Worker:
-        """A ready worker, waiting at most ``wait`` seconds (``CalcBusy``). While the
-        pool's first workers are loading, that start-up is awaited first."""
+    async def _queued(self, line: str | None) -> _Job:
+        """``line`` given to a worker (``None``: a worker held), after waiting at most
+        ``wait`` seconds in the queue (``CalcBusy``). While the pool's first workers are
+        loading, that start-up is awaited first."""
         await self.started()
-        loop = asyncio.get_running_loop()
+        job = _Job(line, asyncio.get_running_loop())
         with self._lock:
             if self._closed:
                 raise CalcBusy("the calculator is shutting down")
             if self._idle:
-                return self._idle.pop()
-            if self._live <= 0:
+                job.worker = self._idle.pop()
+            elif self._live <= 0:
                 raise CalcCrashed("the calculator could not start")
-            handed: asyncio.Future[_Worker] = loop.create_future()
-            entry = (loop, handed)
-            self._waiters.append(entry)
+            else:
+                self._jobs.append(job)
+        if job.worker is not None:
+            job.worker.run(job)
+            return job
         try:
-            return await asyncio.wait_for(handed, self.wait)
-        except TimeoutError:
+            await asyncio.wait_for(job.started, self.wait)
+        except BaseException as exc:  # the wait ended, or the request was cancelled
             with self._lock:
-                if entry in self._waiters:
-                    self._waiters.remove(entry)
-            raise CalcBusy("every calculator is busy; try again in a moment") from None
+                queued = job in self._jobs
+                if queued:
+                    self._jobs.remove(job)
+            if queued and isinstance(exc, TimeoutError):
+                raise CalcBusy("every calculator is busy; try again in a moment") from None
+            if queued or not isinstance(exc, TimeoutError):
+                if not queued and job.worker is not None:
+                    self._abandon(job)
+                raise
+            # a worker took the job just as the wait ended: go on
+        return job
+
+    async def acquire(self) -> _Worker:
+        """A ready worker, held until ``release``; waits at most ``wait`` seconds."""
+        job = await self._queued(None)
+        assert job.worker is not None
+        return job.worker
 
     def release(self, worker: _Worker) -> None:
-        """Hand a ready worker to the longest waiting request, or keep it idle."""
+        """Give a free worker the longest waiting job, or keep it idle."""
         with self._lock:
-            if self._closed:
-                worker.stop()
-                return
-            if not self._waiters:
+            closed = self._closed
+            job = self._jobs.popleft() if self._jobs and not closed else None
+            if job is not None:
+                job.worker = worker
+            elif not closed:
                 self._idle.append(worker)
-                return
-            loop, handed = self._waiters.popleft()
-        loop.call_soon_threadsafe(self._give, handed, worker)
+        if closed:
+            worker.stop()
+        elif job is not None:
+            worker.run(job)
 
-    def _give(self, handed: asyncio.Future[_Worker], worker: _Worker) -> None:
-        if handed.done():  # the request stopped waiting meanwhile
-            self.release(worker)
-        else:
-            handed.set_result(worker)
+    def _abandon(self, job: _Job) -> None:
+        """Stop the worker still running ``job`` (its answer will not be read) and start
+        another; nothing if the worker has answered it meanwhile."""
+        worker = job.worker
+        if job.line is None or worker is None:
+            if worker is not None:
+                self.release(worker)
+            return
+        if worker.take(job) is not None:
+            self._replace(worker)
 
-    async def compute(self, scenario_json: str) -> str:
-        worker = await self.acquire()
+    async def _ask(self, line: str, timeout: float) -> tuple[str, str]:
+        """A worker's answer to ``line``: its kind (``ok``, ``invalid``, ``error``) and
+        payload; ``CalcTimeout`` after ``timeout`` seconds (the worker is replaced)."""
+        job = await self._queued(line)
         try:
-            answer = await worker.ask(scenario_json, self.timeout)
+            answer = await asyncio.wait_for(job.answer, timeout)
         except TimeoutError:
-            self._replace(worker)
-            raise CalcTimeout(f"no result within {self.timeout:g} s") from None
-        except OSError as exc:  # the worker's pipe is gone
-            self._replace(worker)
-            raise CalcCrashed(f"the calculator stopped unexpectedly ({exc})") from None
+            self._abandon(job)
+            raise CalcTimeout(f"no result within {timeout:g} s") from None
         except BaseException:  # the request was cancelled (client gone): answer unread
-            self._replace(worker)
+            self._abandon(job)
             raise
         if answer is None:
-            self._replace(worker)
+            assert job.worker is not None
+            self._replace(job.worker)
             raise CalcCrashed("the calculator stopped unexpectedly")
-        self.release(worker)
         kind, _, payload = answer.rstrip("\n").partition(" ")
+        if kind == "error":
+            raise CalcCrashed(str(json.loads(payload)))
+        return kind, payload
+
+    async def compute(self, scenario_json: str) -> str:
+        kind, payload = await self._ask(scenario_json, self.timeout)
         if kind == "ok":
             return payload
-        message = str(json.loads(payload))
-        if kind == "invalid":
-            raise CalcInvalid(message)
-        raise CalcCrashed(message)
+        raise CalcInvalid(str(json.loads(payload)))
+
+    async def check_list(self, library: str, request_json: str,
+                         timeout: float) -> tuple[int, str]:
+        """A list check (``tactica.web.lists.check_line``) in a worker, over the library
+        of the recipe ``library``, stopped after ``timeout`` seconds (``CalcTimeout``):
+        the answer's status and JSON body."""
+        line = f"{LIST_PREFIX}{library}\t{request_json}"
+        kind, payload = await self._ask(line, timeout)
+        if kind != "ok":  # the request was validated by the server: a bug
+            raise CalcCrashed(str(json.loads(payload)))
+        status, _, body = payload.partition(" ")
+        return int(status), body
 
     def _replace(self, worker: _Worker) -> None:
         """Stop ``worker`` and start another, which joins the pool once it has loaded."""
+        if worker.stopped:
+            return
         worker.stop()
         with self._lock:
             if self._closed:
                 return
-        _Worker(self.release, self._gone)
+        _Worker(self.release, self._gone, self.release, self.library)
 
     def close(self) -> None:
         """Stop the idle workers (busy ones stop when they hand back their answer)."""

@@ -1,0 +1,85 @@
+"""The library's records as a list check looks them up, indexed once per library: the
+enhancements by name (as written, and without the kind the dataset appends, "Final Howl
+(Aura)"), the detachment records by name and every detachment name the data knows.
+
+A list check looks up each unit's enhancements and the army's detachments; scanning
+every record of the library for each (thousands with the bundled dataset) cost more than
+reading the list. A library's records do not change once loaded, so each index is built
+on first use and kept as long as the library lives (``weakref``: a library dropped is
+not kept alive by its indexes).
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Callable
+from typing import TypeVar
+
+from ..library import Library
+from ..model.rules import Detachment, DetachmentRule, Enhancement
+from ..names import name_key
+from .limits import DETACHMENT_POINTS_11TH
+
+__all__ = ["detachments_by_name", "enhancements_by_name", "known_detachments",
+           "plain_enhancement_name"]
+
+T = TypeVar("T")
+
+
+def _per_library(build: Callable[[Library], T]) -> Callable[[Library], T]:
+    kept: weakref.WeakKeyDictionary[Library, T] = weakref.WeakKeyDictionary()
+
+    def indexed(library: Library) -> T:
+        try:
+            return kept[library]
+        except KeyError:
+            kept[library] = value = build(library)
+            return value
+
+    indexed.__doc__ = build.__doc__
+    return indexed
+
+
+def plain_enhancement_name(name: str) -> str:
+    """An enhancement's name without the kind the dataset appends, as a name key.
+
+    >>> plain_enhancement_name("Final Howl (Aura)")
+    'finalhowl'
+    """
+    return name_key(re.sub(r"\s*\([^)]*\)\s*$", "", name))
+
+
+@_per_library
+def enhancements_by_name(library: Library) -> tuple[dict[str, tuple[Enhancement, ...]],
+                                                    dict[str, tuple[Enhancement, ...]]]:
+    """The library's enhancements by name key, and by plain name key (without the kind:
+    ``plain_enhancement_name``), in the library's order."""
+    exact: dict[str, list[Enhancement]] = {}
+    plain: dict[str, list[Enhancement]] = {}
+    for e in library.enhancements():
+        exact.setdefault(name_key(e.name), []).append(e)
+        plain.setdefault(plain_enhancement_name(e.name), []).append(e)
+    return ({k: tuple(v) for k, v in exact.items()},
+            {k: tuple(v) for k, v in plain.items()})
+
+
+@_per_library
+def detachments_by_name(library: Library) -> dict[str, Detachment]:
+    """The first detachment record of each name, by name key."""
+    out: dict[str, Detachment] = {}
+    for r in library.records():
+        if isinstance(r, Detachment):
+            out.setdefault(name_key(r.name), r)
+    return out
+
+
+@_per_library
+def known_detachments(library: Library) -> dict[str, str]:
+    """Every detachment name the data knows (the points table, the enhancements', the
+    detachment rules' and the detachment records' names), by name key."""
+    names = [*DETACHMENT_POINTS_11TH, *(e.detachment for e in library.enhancements())]
+    names += [r.detachment for r in library.records()
+              if isinstance(r, DetachmentRule) and r.detachment]
+    names += [r.name for r in library.records() if isinstance(r, Detachment)]
+    return {name_key(n): n for n in names}
