@@ -28,10 +28,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cache", "model"),
     ("rules", "loaders"),
     ("combat.contract",),
-    ("facts", "datasheet_diff"),
+    ("facts", "reference_facts", "datasheet_diff"),
     ("effects",),
     ("units",),
     ("index",),
+    ("seed_pages",),
     ("library", "sources"),
     ("combat.exact",),
     ("combat.sampled",),
@@ -51,6 +52,7 @@ SIDEWAYS: frozenset[tuple[str, str]] = frozenset({
     ("library", "sources"),   # load_library() merges the configured sources
     ("army", "calculator"),   # a list's unit is prepared like any scenario's
     ("meta", "plan"),
+    ("reference_facts", "facts"),  # both read a packaged YAML file the same way
 })
 
 #: The shells (doors) never import each other, except a launcher: the command that

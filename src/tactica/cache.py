@@ -9,9 +9,9 @@ one built from the same inputs. Two things are cached: the converted ``wh40kdc``
 * ``TACTICA_CACHE=0`` (or ``off``, ``false``, ``no``) turns the cache off.
 * Keys (``cache_key``): the tactica and pydantic versions, a hash of the sources of the
   code that builds the entry (the ``loaders`` and ``model`` packages, ``names.py``,
-  ``dice.py``, ``facts.py``, ``library.py`` and the packaged data files) and whatever the
-  caller adds (the dataset version): a change to any of them gives another key, so a
-  stale entry is never read.
+  ``dice.py``, ``facts.py``, ``reference_facts.py``, ``seed_pages.py``, ``library.py`` and
+  the packaged data files) and whatever the caller adds (the dataset version): a change
+  to any of them gives another key, so a stale entry is never read.
 * Writing (``write_atomically``): the whole entry goes to a temporary file in the same
   folder, which is then renamed into place (``os.replace``, atomic), so processes running
   at once never see half an entry; older entries of the same kind are removed.
@@ -41,7 +41,7 @@ CACHE_ENV = "TACTICA_CACHE"
 CACHE_DIR_ENV = "TACTICA_CACHE_DIR"
 #: The parts of tactica whose code or data decide what a cached entry holds.
 _BUILDER_SOURCES = ("loaders", "model", "data", "data/seeds", "names.py", "dice.py",
-                    "facts.py", "library.py")
+                    "facts.py", "reference_facts.py", "seed_pages.py", "library.py")
 _SCHEMA = 1
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .combat.contract.scenario import Target
 from .facts import (
@@ -39,17 +39,11 @@ from .facts import (
 )
 from .model.common import Frozen, RulesVersion
 from .model.datasheet import Ability, Datasheet
-from .model.rules import (
-    ArmyRule,
-    CoreRule,
-    Detachment,
-    DetachmentRule,
-    Enhancement,
-    RuleRecord,
-    Stratagem,
-)
 from .names import UnknownNameError, name_key, suggest
 from .units.resolve import sheet_target
+
+if TYPE_CHECKING:
+    from .model.rules import Enhancement, RuleRecord
 
 __all__ = ["RULES_PREFERENCE", "Library", "UnitAbility", "record_name"]
 
@@ -77,6 +71,8 @@ class UnitAbility(Frozen):
 
 def record_name(record: RuleRecord) -> str | None:
     """The name a rule record is looked up by (``None`` for FAQs and errata)."""
+    from .model.rules import ArmyRule, CoreRule, Detachment, DetachmentRule, Enhancement, Stratagem
+
     if isinstance(record, Stratagem | DetachmentRule | Enhancement):
         return record.name
     if isinstance(record, CoreRule):
@@ -210,6 +206,8 @@ class Library:
     def _enhancement_index(self) -> dict[str | None, tuple[Enhancement, ...]]:
         """The enhancements (``None``) and those of each detachment (by name key), in load
         order: built once, as the records never change."""
+        from .model.rules import Enhancement
+
         every = tuple(r for r in self._records if isinstance(r, Enhancement))
         index: dict[str | None, list[Enhancement]] = {}
         for e in every:

@@ -13,34 +13,31 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import importlib.resources
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from pydantic import TypeAdapter
-
-from .facts import (
-    FACTS_FILE,
-    PRESETS_FILE,
-    DamagedFact,
-    Fact,
-    KeywordsFact,
-    ModelFacts,
-    ReferenceFacts,
-    TargetPreset,
-    UnitFacts,
-    apply_facts,
-    load_presets,
-    load_reference_facts,
-)
+from .facts import PRESETS_FILE, TargetPreset, load_presets
 from .index import RULES_PREFERENCE, Library, UnitAbility, record_name
 from .model.common import Frozen
 from .model.datasheet import Datasheet
-from .model.rules import (
-    RuleRecord,
-)
 from .source_choice import configured_sources, skip_bad_files, use_sources
 from .units.resolve import sheet_target as target_from_datasheet
+
+if TYPE_CHECKING:
+    from .model.rules import RuleRecord
+    from .reference_facts import (
+        FACTS_FILE,
+        DamagedFact,
+        Fact,
+        KeywordsFact,
+        ModelFacts,
+        ReferenceFacts,
+        UnitFacts,
+        apply_facts,
+        load_reference_facts,
+    )
+    from .seed_pages import SeedSnapshot
 
 __all__ = [
     "FACTS_FILE",
@@ -66,33 +63,22 @@ __all__ = [
     "use_sources",
 ]
 
+#: The reference facts' names, kept here for callers: read from ``tactica.reference_facts``
+#: on first use (only the seed pages' parse needs them, not a command with the cache).
+_REFERENCE_FACTS = frozenset({"FACTS_FILE", "DamagedFact", "Fact", "KeywordsFact", "ModelFacts",
+                              "ReferenceFacts", "UnitFacts", "apply_facts",
+                              "load_reference_facts"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _REFERENCE_FACTS:
+        from . import reference_facts
+
+        return getattr(reference_facts, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 # --- the packaged library ------------------------------------------------------------
-
-
-def _seed_pages() -> list[importlib.resources.abc.Traversable]:
-    folder = importlib.resources.files("tactica").joinpath("data", "seeds")
-    return sorted((p for p in folder.iterdir() if p.name.endswith(".txt")), key=lambda p: p.name)
-
-
-class SeedSnapshot(Frozen):
-    """What ``load_seed_library`` builds from the seed pages, as kept in tactica's cache
-    (``tactica.cache``: the pages are parsed once, not in every command)."""
-
-    datasheets: tuple[Datasheet, ...]
-    records: tuple[RuleRecord, ...]
-    aliases: dict[str, str]
-    #: The target presets (``data/target_presets.yaml``), kept here too so that a command
-    #: reads no YAML once the cache is filled.
-    presets: tuple[TargetPreset, ...] = ()
-
-    def library(self) -> Library:
-        return Library(self.datasheets, self.records, presets=self.presets or None,
-                       aliases=self.aliases)
-
-
-@functools.cache
-def _records_adapter() -> TypeAdapter[tuple[RuleRecord, ...]]:
-    return TypeAdapter(tuple[RuleRecord, ...])
 
 
 class SeedCache(Frozen):
@@ -107,16 +93,20 @@ class SeedCache(Frozen):
 
     @classmethod
     def of(cls, snapshot: SeedSnapshot) -> SeedCache:
-        records = _records_adapter().dump_json(snapshot.records).decode("utf-8")
+        from .seed_pages import records_adapter
+
+        records = records_adapter().dump_json(snapshot.records).decode("utf-8")
         return cls(datasheets=snapshot.datasheets, aliases=snapshot.aliases,
                    presets=snapshot.presets, records_json=records)
 
     def library(self) -> Library:
         def records() -> tuple[RuleRecord, ...]:
+            from .seed_pages import parse_seed_pages, records_adapter
+
             try:
-                return _records_adapter().validate_json(self.records_json)
+                return records_adapter().validate_json(self.records_json)
             except ValueError:  # a damaged cache: the pages are parsed again
-                return _parse_seed_pages().records
+                return parse_seed_pages().records
 
         return Library(self.datasheets, records, presets=self.presets or None,
                        aliases=self.aliases)
@@ -132,45 +122,23 @@ def load_seed_library() -> Library:
     pages, the facts and the loaders' code; ``TACTICA_CACHE=0`` turns it off)."""
     from .cache import cache_dir, cache_enabled, cache_key, write_atomically
 
+    if cache_enabled():
+        path = cache_dir() / f"seeds-{cache_key('seed pages')}.json"
+        try:
+            return SeedCache.model_validate_json(path.read_bytes()).library()
+        except (OSError, ValueError):  # absent or unreadable: parse the pages
+            pass
+    from .seed_pages import parse_seed_pages  # the pages parsed: only without the cache
+
     if not cache_enabled():
-        return _parse_seed_pages().library()
-    path = cache_dir() / f"seeds-{cache_key('seed pages')}.json"
-    try:
-        return SeedCache.model_validate_json(path.read_bytes()).library()
-    except (OSError, ValueError):  # absent or unreadable: parse the pages
-        pass
-    snapshot = _parse_seed_pages()
+        return parse_seed_pages().library()
+    snapshot = parse_seed_pages()
     kept = SeedCache.of(snapshot)
     with contextlib.suppress(OSError):
         write_atomically(path, lambda t: t.write_text(kept.model_dump_json(),
                                                       encoding="utf-8"),
                          stale="seeds-*.json")
     return snapshot.library()
-
-
-def _parse_seed_pages() -> SeedSnapshot:
-    from .loaders.seed_page import load_seed_page
-
-    facts = load_reference_facts()
-    sheets: list[Datasheet] = []
-    records: list[RuleRecord] = []
-    aliases: dict[str, str] = {}
-    for page_file in _seed_pages():
-        with importlib.resources.as_file(page_file) as path:
-            page = load_seed_page(path)
-        records.extend(page.records)
-        if page.datasheet is None:
-            continue
-        sheet = page.datasheet
-        unit_facts = facts.for_seed(page_file.name)
-        if unit_facts is not None:
-            completed = apply_facts(sheet, unit_facts)
-            if completed.name != sheet.name and sheet.name.strip():
-                aliases[sheet.name] = completed.name
-            sheet = completed
-        sheets.append(sheet)
-    return SeedSnapshot(datasheets=tuple(sheets), records=tuple(records), aliases=aliases,
-                        presets=load_presets())
 
 
 # --- several sources (issue 6): seed pages + --data catalogues + bundled dataset ---------

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from .combat.contract.scenario import Target
 from .datasheet_diff import Difference, compare
@@ -37,9 +37,11 @@ from .loaders.bulk import collector_paused
 from .loaders.report import LoadReport, UnitReport
 from .model.common import Frozen, RulesVersion
 from .model.datasheet import Datasheet
-from .model.rules import RuleRecord
 from .names import UnknownNameError, name_key, suggest
 from .units.resolve import sheet_target
+
+if TYPE_CHECKING:
+    from .model.rules import RuleRecord
 
 __all__ = [
     "PRECEDENCE",

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tactica.cache import CACHE_DIR_ENV, CACHE_ENV, cache_key
-from tactica.library import SeedCache, SeedSnapshot, _parse_seed_pages, load_seed_library
+from tactica.library import SeedCache, load_seed_library
 from tactica.loaders import wh40kdc, wh40kdc_cache
 from tactica.loaders.wh40kdc import Wh40kdcDataset, embedded_dataset, installed_version
 from tactica.loaders.wh40kdc_cache import (
@@ -24,6 +24,7 @@ from tactica.loaders.wh40kdc_cache import (
     cache_path,
     write_cache,
 )
+from tactica.seed_pages import SeedSnapshot, parse_seed_pages
 
 VERSION = installed_version() or "unknown"
 
@@ -132,7 +133,7 @@ def test_an_old_key_is_removed_when_a_new_one_is_written(folder: Path) -> None:
 
 
 def test_the_seed_snapshot_is_the_parsed_library(folder: Path) -> None:
-    parsed = _parse_seed_pages()
+    parsed = parse_seed_pages()
     again = SeedSnapshot.model_validate_json(parsed.model_dump_json())
     assert again == parsed
     # as kept in the cache: the records as JSON text, read when first asked for
@@ -147,7 +148,7 @@ def test_the_seed_snapshot_is_the_parsed_library(folder: Path) -> None:
 
 
 def test_a_damaged_records_text_is_read_from_the_pages_again() -> None:
-    parsed = _parse_seed_pages()
+    parsed = parse_seed_pages()
     damaged = SeedCache.of(parsed).model_copy(update={"records_json": "[{"})
     assert damaged.library().records() == parsed.library().records()
 

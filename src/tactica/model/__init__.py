@@ -1,5 +1,7 @@
 """Frozen data: datasheets, weapons, abilities and rules records."""
 
+from typing import TYPE_CHECKING, Any
+
 from .abilities import (
     RECOGNISED_WEAPON_ABILITIES,
     Anti,
@@ -29,19 +31,21 @@ from .datasheet import (
     Weapon,
     WeaponProfile,
 )
-from .rules import (
-    ArmyRule,
-    CoreRule,
-    Detachment,
-    DetachmentRule,
-    Enhancement,
-    Errata,
-    FaqEntry,
-    RuleRecord,
-    Stratagem,
-    StratagemCategory,
-)
 from .wargear import ModelType, WargearBudget, WargearOption
+
+if TYPE_CHECKING:
+    from .rules import (
+        ArmyRule,
+        CoreRule,
+        Detachment,
+        DetachmentRule,
+        Enhancement,
+        Errata,
+        FaqEntry,
+        RuleRecord,
+        Stratagem,
+        StratagemCategory,
+    )
 
 __all__ = [
     "RECOGNISED_WEAPON_ABILITIES",
@@ -85,3 +89,16 @@ __all__ = [
     "WeaponProfile",
     "parse_weapon_ability",
 ]
+
+#: The rules records' names (``.rules``), imported on first use: a command that reads no
+#: rule record (a calculation) builds none of their models.
+_RULES = frozenset({"ArmyRule", "CoreRule", "Detachment", "DetachmentRule", "Enhancement",
+                    "Errata", "FaqEntry", "RuleRecord", "Stratagem", "StratagemCategory"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _RULES:
+        from . import rules
+
+        return getattr(rules, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
