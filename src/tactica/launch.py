@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
@@ -63,6 +64,11 @@ def main() -> None:
     back)."""
     from .loaders.bulk import pause_start_up, start_up_done
 
+    # numpy's OpenBLAS starts a thread per core at import, and they spin before they
+    # sleep: a third of a warm ``calc``'s CPU. A command's arrays are small (BLAS runs
+    # them on one thread anyway) and its workers are processes of their own, so one
+    # thread, unless the user says otherwise (must be set before numpy is imported).
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     pause_start_up()
     try:
         _run(sys.argv[1:])
