@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import gc
 import json
 import os
 import re
@@ -94,6 +95,10 @@ def main() -> None:
         from .lists import recipe_library
 
         recipe_library(recipe)
+    # what was loaded lives as long as the worker: out of the collector's way, so that
+    # no request pays for a full collection walking the library (``gc.freeze``)
+    gc.collect()
+    gc.freeze()
     out.write("ready\n")
     out.flush()
     for line in sys.stdin:
