@@ -32,6 +32,7 @@ from ..combat.contract.sequence import Sequence as TurnSequence
 from ..combat.contract.sequence import SequenceResult
 from ..effects import NamedEffect
 from ..library import Library
+from ..lookup import RuleEntry
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet
 from ..names import UnknownNameError
@@ -40,7 +41,7 @@ from ..units.scenario import ScenarioDocument, document_loc
 from ..units.sequence import SequenceDocument, resolve_sequence
 from . import lists
 from .compute import CalcBusy, CalcCrashed, CalcInvalid, CalcPool, CalcTimeout
-from .rules import RuleEntryDoc, found_rules
+from .rules import found_rules
 from .strict import numbers_as_text, scenario_number_fields
 
 __all__ = [
@@ -513,7 +514,7 @@ async def target(
         return error_response(422, ["query", "models"], str(exc), "value_error")
 
 
-@router.get("/rules/{name}", response_model=list[RuleEntryDoc],
+@router.get("/rules/{name}", response_model=list[RuleEntry],
             summary="Rule texts: stratagems, abilities, enhancements, core rules")
 def rule(request: Request, name: NamePath, rules: RulesQuery = None) -> Any:
     """The rules of that name as ``tactica rule NAME`` finds them, each with the

@@ -12,9 +12,7 @@ its text (an 11th-edition weapon ability) is an entry with the calculator's note
 from __future__ import annotations
 
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any
-
-from pydantic import BaseModel, ConfigDict
+from typing import TYPE_CHECKING
 
 from ..lookup import RuleEntry, rule_entries, rule_notes
 from ..model.common import RulesVersion, Source
@@ -25,32 +23,7 @@ if TYPE_CHECKING:
 
     from ..library import Library
 
-__all__ = ["RuleEntryDoc", "found_rules", "rule_source_label", "rules_notes"]
-
-
-class RuleEntryDoc(BaseModel):
-    """One rule found by name, as ``tactica rule`` shows it: its ``kind`` (stratagem,
-    enhancement, detachment_rule, army_rule, detachment, core_rule, ability, faq,
-    errata), rules version, the calculator's status (``calculator``; ``effect``: what the
-    named effect built from a dataset record does), the record itself with its text,
-    ``cp`` (stratagems), ``points`` (enhancements, detachments), ``where`` (its
-    detachment, faction or unit), ``source`` (where its text was read) and
-    ``published`` (``false``: no text was found; the entry is the calculator's note)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    name: str
-    kind: str
-    rules: RulesVersion
-    calculator: str
-    record: dict[str, Any]
-    cp: int | None = None
-    points: int | None = None
-    phases: list[str] = []
-    where: str | None = None
-    source: str | None = None
-    effect: str | None = None
-    published: bool = True
+__all__ = ["found_rules", "rule_source_label", "rules_notes"]
 
 
 def _library(request: Request) -> Library | None:
