@@ -65,10 +65,11 @@ model's unit").
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-__all__ = ["ATTACK_MARKS", "KEYWORD_A", "MENDS", "WRAPS", "mend_attacks", "wrapped"]
+__all__ = ["ATTACK_MARKS", "KEYWORD_A", "MENDS", "WRAPS", "mend_attacks", "mend_leaves",
+           "wrapped"]
 
 _MV = ("Monster", "Vehicle")
 _LEAVES = frozenset({"roll-modifier", "re-roll", "stat-modifier", "bs-modifier",
@@ -342,7 +343,14 @@ def mend_attacks(name: str, effect: Any) -> int:
     done = _rekey(effect, KEYWORD_A[name]) if name in KEYWORD_A else 0
     if name in UNLED_ONLY and "is-attached" in repr(effect):
         return done
-    for tag, keys in MENDS.get(name, ()):
+    return done + mend_leaves(effect, MENDS.get(name, ()))
+
+
+def mend_leaves(effect: Any, mends: Iterable[tuple[str, Mapping[str, Any]]]) -> int:
+    """Add, in place, each mend's keys to the leaves of ``effect`` its tag names (``_tags``:
+    "*", the leaf's kind, its roll...); the number of leaves mended."""
+    done = 0
+    for tag, keys in mends:
         for leaf in _leaves(effect):
             if tag in _tags(leaf):
                 _add(leaf["modifier"], keys)

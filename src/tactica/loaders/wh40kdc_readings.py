@@ -79,7 +79,14 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from .wh40kdc_attack_readings import ATTACK_MARKS, KEYWORD_A, MENDS, mend_attacks, wrapped
+from .wh40kdc_attack_readings import (
+    ATTACK_MARKS,
+    KEYWORD_A,
+    MENDS,
+    mend_attacks,
+    mend_leaves,
+    wrapped,
+)
 
 __all__ = ["DEFENCES", "MARKS", "STRENGTH_OVER_TOUGHNESS", "mark_reason", "mended_effect"]
 
@@ -192,7 +199,8 @@ def mark_reason(raw: Mapping[str, Any]) -> str | None:
 #: than the unit's Toughness, a condition the record leaves out.
 STRENGTH_OVER_TOUGHNESS = frozenset({"Wave Serpent Shield", "Legendary Tenacity",
                                      "Advanced Quantum Shielding"})
-_S_OVER_T = "attacker-strength-greater-than-target-toughness"
+_S_OVER_T = (("roll-modifier",
+              {"applies_when": "attacker-strength-greater-than-target-toughness"}),)
 
 
 def mended_effect(raw: Mapping[str, Any]) -> Any:
@@ -209,37 +217,26 @@ def mended_effect(raw: Mapping[str, Any]) -> Any:
     False
     """
     effect = raw.get("effect")
-    if isinstance(effect, dict) and _aura_keyword_test(effect):
+    if isinstance(effect, dict) and _for_friendly_units(effect):
         effect = copy.deepcopy(effect)
         _recipients_keywords(effect.get("condition"))
-    if raw.get("name") in MENDS or raw.get("name") in KEYWORD_A:
+    name = str(raw.get("name"))
+    if name in MENDS or name in KEYWORD_A or name in STRENGTH_OVER_TOUGHNESS:
         effect = copy.deepcopy(effect)
-        mend_attacks(str(raw["name"]), effect)
-    effect = wrapped(str(raw.get("name")), effect)
-    if raw.get("name") not in STRENGTH_OVER_TOUGHNESS:
-        return effect
-    mended = copy.deepcopy(effect)
-    stack = [mended]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            if node.get("type") == "roll-modifier" and isinstance(node.get("modifier"), dict):
-                node["modifier"].setdefault("applies_when", _S_OVER_T)
-            stack += node.values()
-        elif isinstance(node, list):
-            stack += node
-    return mended
+        mend_attacks(name, effect)
+        if name in STRENGTH_OVER_TOUGHNESS:
+            mend_leaves(effect, _S_OVER_T)
+    return wrapped(name, effect)
 
 
-def _aura_keyword_test(effect: Any) -> bool:
-    """A conditional whose effect goes to friendly units and whose condition tests a
-    ``target-has-keyword`` (the recipients' keyword, in a unit's aura)."""
+def _for_friendly_units(effect: Any) -> bool:
+    """A conditional whose effect goes to friendly units (a unit's aura): its keyword
+    tests are the recipients'."""
     if not isinstance(effect, Mapping) or effect.get("type") != "conditional":
         return False
     inner = effect.get("effect")
-    return isinstance(inner, Mapping) and isinstance(effect.get("condition"), dict) \
-        and inner.get("target") in ("friendly-within-aura", "all-friendly") \
-        and "target-has-keyword" in repr(effect.get("condition"))
+    return isinstance(inner, Mapping) \
+        and inner.get("target") in ("friendly-within-aura", "all-friendly")
 
 
 def _recipients_keywords(cond: Any) -> None:
