@@ -421,3 +421,18 @@ def test_legendary_tenacity_only_against_attacks_stronger_than_bjorn(
     (group,) = r.resolved.target
     assert group.T >= 2 * 4
     assert r.wounds.mean == pytest.approx(2 / 3 * 1 / 6)
+
+
+def test_a_defence_reading_leaves_a_record_of_the_same_name_encoded_as_it_is(
+        pinned_dataset: str, lib: Library) -> None:
+    # Breaching Fire is read as a mark where a record gives it as the unit's own cover;
+    # the Leagues of Votann record designates the enemy unit it hit (its weapons'
+    # [IGNORES COVER] for the unit's allies) and keeps its own reason: it answers an
+    # event, not "it gives this unit no cover".
+    from tactica.loaders.wh40kdc_readings import MARKS
+
+    r = tactica.calculate({"attacker": {"unit": "Bane Slayer's Bulwark Brokhyr Thunderkyn"},
+                           "target": {"unit": "meq"}}, lib)
+    (said,) = [n for n in r.not_calculated if n.startswith("Breaching Fire (")]
+    assert MARKS["Breaching Fire"] not in said
+    assert "answers an event" in said

@@ -75,8 +75,11 @@ class UnitAbility:
     gaps: tuple[str, ...] = ()
     #: why its part is not the unit's own defence or bonus (a mark on an enemy, a bonus
     #: for other units: the loader's reading of the published rule,
-    #: ``loaders.wh40kdc_readings``); every part is then listed, never applied
+    #: ``loaders.wh40kdc_readings``): its defence (with ``mark_all``, every part) is
+    #: listed, never applied
     mark: str | None = None
+    #: ``mark`` covers every part (a bonus not the unit's own), not only its defence
+    mark_all: bool = False
 
     def why_not_automatic(self, part: Part) -> str | None:
         """Why ``part`` is not applied by itself, or ``None`` when it is (its conditions
@@ -87,8 +90,8 @@ class UnitAbility:
             return "mortal wounds outside the attack sequence"
         if part.owner == "attacker" and part.target_changes:
             return "it changes an enemy unit's characteristics"
-        if self.mark:  # a defence that marks an enemy, a bonus not the unit's own
-            return self.mark
+        if self.mark and (self.mark_all or part.owner == "target"):
+            return self.mark  # a defence that marks an enemy, a bonus not the unit's own
         if part.owner == "target" and any(_helps_attacker(m) for m in part.modifiers):
             return "the dataset gives it as a bonus to attacks on the unit"
         if any(c.description.startswith("the target is the ") for c in part.conditions):
@@ -142,7 +145,7 @@ def _compiled(name: str, text: str) -> UnitAbility | None:
     compiled = compile_effect(record.get("effect"), name, granted.get)
     mark = record.get("mark")
     return UnitAbility(name, compiled, record.get("behavior"), note_gaps(record.get("notes")),
-                       str(mark) if mark else None)
+                       str(mark) if mark else None, bool(record.get("mark_all")))
 
 
 def unit_ability(ability: Ability) -> UnitAbility | None:

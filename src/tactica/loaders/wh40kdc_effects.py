@@ -15,7 +15,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from .wh40kdc_readings import mark_reason, mended_effect
+from .wh40kdc_readings import mark_reason, marks_every_part, mended_effect
 from .wh40kdc_records import Raw, RecordLookup
 
 __all__ = ["effect_record", "granted_ids"]
@@ -50,8 +50,10 @@ def granted_ids(node: Any, depth: int = 0) -> list[str]:
 def effect_record(raw: Raw, ds: RecordLookup, faction: str) -> str:
     """The ability record ``raw``'s effect as JSON text (``Ability.effect``): ``effect``,
     ``behavior``, ``notes``, ``granted`` (id -> ``{"effect": tree}``, looked up in
-    ``faction`` first like the unit's own abilities) and ``mark`` (why a record read as
-    a defence marks an enemy instead: ``wh40kdc_readings``)."""
+    ``faction`` first like the unit's own abilities), ``mark`` (why a record read as
+    a defence marks an enemy instead, or a bonus is not the unit's own:
+    ``wh40kdc_readings``) and ``mark_all`` (the reason covers every part, not only the
+    defence)."""
     granted: dict[str, Raw] = {}
     for aid in granted_ids(raw.get("effect")):
         found = ds.ability(faction, aid)
@@ -59,5 +61,5 @@ def effect_record(raw: Raw, ds: RecordLookup, faction: str) -> str:
             granted[aid] = {"effect": found["effect"]}
     return json.dumps({"effect": mended_effect(raw), "behavior": raw.get("behavior"),
                        "notes": raw.get("community_notes"), "granted": granted,
-                       "mark": mark_reason(raw)},
+                       "mark": mark_reason(raw), "mark_all": marks_every_part(raw)},
                       sort_keys=True, ensure_ascii=False)

@@ -88,7 +88,8 @@ from .wh40kdc_attack_readings import (
     wrapped,
 )
 
-__all__ = ["DEFENCES", "MARKS", "STRENGTH_OVER_TOUGHNESS", "mark_reason", "mended_effect"]
+__all__ = ["DEFENCES", "MARKS", "STRENGTH_OVER_TOUGHNESS", "mark_reason", "marks_every_part",
+           "mended_effect"]
 
 _SUPPRESSED = ("its -1 to hit falls on an enemy unit this unit hit in its own {phase} "
                "phase (until its next turn), not on attacks against this unit")
@@ -193,6 +194,14 @@ def mark_reason(raw: Mapping[str, Any]) -> str | None:
     if phase is None:
         return None
     return _SUPPRESSED.format(phase="Shooting") if phase == "shooting" else None
+
+
+def marks_every_part(raw: Mapping[str, Any]) -> bool:
+    """Whether ``mark_reason`` lists every part of the record (``ATTACK_MARKS``: a bonus
+    that is not the unit's own), not only the parts read as its defence (``MARKS``: a
+    record of the same name encoded as what it is, Leagues of Votann's Breaching Fire
+    designating the enemy unit it hit, keeps its own parts)."""
+    return str(raw.get("name") or "") in ATTACK_MARKS
 
 
 #: Records whose published text limits their modifier to attacks with a Strength greater
