@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from tactica import calculate, calculate_many
+from tactica.combat.batch import figures_each
 from tactica.combat.contract.scenario import Attacker, Scenario, ScenarioError, Target
 
 from .library_sample import library_sample
@@ -85,3 +86,57 @@ def test_targets_and_attackers_together_are_refused() -> None:
     base = Scenario(attacker=attackers[0][1], target=targets[0], phase=attackers[0][0])
     with pytest.raises(ScenarioError, match="not both"):
         calculate_many(base, targets=targets, attackers=[attackers[0][1]])
+
+
+def _varied() -> list[Scenario]:
+    """Pairs of scenarios that differ in one thing only a stage of one weapon line reads
+    (``profile.resolve_weapon``'s batch memo keys: ``attack_dice_key``, ``hit_key``,
+    ``damage_stage_key``; ``attack_lines.die_key``), each pair with the same line."""
+    def s(weapon: dict[str, object], target: dict[str, object], **more: object) -> Scenario:
+        base = {"name": "w", "count": 2, "A": "D6", "skill": 3, "S": 6, "AP": -1, "D": "2",
+                "range": 24}
+        groups = target.pop("models", [{"count": 10, "T": 5, "Sv": 3, "W": 2}])
+        return Scenario.model_validate({
+            "attacker": {"weapons": [{**base, **weapon}], **more.pop("attacker", {})},  # type: ignore[dict-item]
+            "target": {"models": groups, **target}, **more})
+    five = [{"count": 5, "T": 5, "Sv": 3, "W": 2}]
+    return [
+        # the attack dice: Blast reads the target's models (5 against 10)
+        s({"abilities": ["Blast"]}, {}), s({"abilities": ["Blast"]}, {"models": five}),
+        # Rapid Fire within half range or not
+        s({"abilities": ["Rapid Fire 1"]}, {}, context={"distance": 6}),
+        s({"abilities": ["Rapid Fire 1"]}, {}, context={"distance": 20}),
+        # the hit roll: Heavy after remaining stationary, Stealth, an effect, the target
+        # a VEHICLE engaged with friendly units (17.03: -1 to hit it)
+        s({"abilities": ["Heavy"]}, {}, context={"remained_stationary": True}),
+        s({"abilities": ["Heavy"]}, {}),
+        s({}, {"abilities": ["Stealth"]}), s({}, {}),
+        s({}, {}, effects=[{"hit": 1}]), s({}, {}, effects=[{"reroll": "hit", "which": "ones"}]),
+        s({}, {"keywords": ["VEHICLE"]}, context={"target_engaged": True}),
+        s({}, {}, context={"target_engaged": True}),
+        # the damage: Melta within half range, the target's reduction and halving
+        s({"abilities": ["Melta 2"], "D": "1"}, {}, context={"distance": 6}),
+        s({"abilities": ["Melta 2"], "D": "1"}, {}, context={"distance": 20}),
+        s({"D": "D6"}, {"damage_reduction": 1}), s({"D": "D6"}, {"half_damage": True}),
+        s({"D": "D6"}, {}),
+        # the die: the wound roll's need (T), Anti, Lethal Hits against Devastating Wounds
+        s({"abilities": ["Anti-Infantry 4+"], "S": 3}, {"keywords": ["INFANTRY"]}),
+        s({"abilities": ["Anti-Infantry 4+"], "S": 3}, {}),
+        s({"abilities": ["Lethal Hits", "Devastating Wounds"]}, {}),
+        s({"abilities": ["Lethal Hits"]}, {}),
+    ]
+
+
+def test_the_batch_memo_keys_tell_apart_what_each_stage_reads() -> None:
+    """A batch of scenarios that differ in one thing a stage reads, all through one
+    memo (in order and in reverse), gives each scenario's own figures bit for bit, as
+    it gives alone with a fresh memo; and each pair's figures differ (the difference is
+    read: a key that left it out would give the first one's figures twice)."""
+    scenarios = _varied()
+    alone = [figures_each([x])[0] for x in scenarios]
+    assert figures_each(scenarios) == alone
+    assert figures_each(scenarios[::-1])[::-1] == alone
+    pairs = [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (10, 11), (12, 13), (14, 16),
+             (15, 16), (17, 18), (19, 20)]
+    for i, j in pairs:
+        assert alone[i] != alone[j], (i, j)

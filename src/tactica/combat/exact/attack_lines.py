@@ -19,6 +19,8 @@ no save; one wound deals 3, two deal 4 (the model's W): 3 * 2p(1 - p) + 4 p^2 =
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from tactica.dice import FloatArray
@@ -55,15 +57,34 @@ def expected_values(w: ResolvedWeapon, space: StateSpace,
 
 
 def weapon_die(w: ResolvedWeapon, wi: int, space: StateSpace, rules: RuleSet,
-               lethal: tuple[bool | None, ...]) -> DieOutcome:
+               lethal: tuple[bool | None, ...], memo: dict[Any, Any] | None = None
+               ) -> DieOutcome:
     """One attack die of line ``wi`` for the attacker's Lethal Hits choice. The values of
     its outcomes (``expected_values``: a damage pmf through the first group's wounds) are
     worked out only where the die weighs them (``dice_stages.weighs_values``): most
-    weapons make no choice and re-roll no die by its value."""
+    weapons make no choice and re-roll no die by its value. Such a die depends on the
+    line's hit and wound numbers alone (``die_key``): with a batch ``memo`` it is made
+    once for every line and target that roll alike (read only: shared)."""
     choice = lethal[wi] if wi < len(lethal) else None
     if weighs_values(w, choice):
         return die_outcome(w, *expected_values(w, space, rules), choice)
-    return die_outcome(w, 0.0, 0.0, choice)  # the values are not read
+    if memo is None:
+        return die_outcome(w, 0.0, 0.0, choice)  # the values are not read
+    key = die_key(w, choice)
+    die: DieOutcome | None = memo.get(key)
+    if die is None:
+        die = memo[key] = die_outcome(w, 0.0, 0.0, choice)
+    return die
+
+
+def die_key(w: ResolvedWeapon, choice: bool | None) -> tuple[Any, ...]:
+    """Every field of ``w`` that ``die_outcome(w, 0.0, 0.0, choice)`` reads, for a die
+    that weighs no values (``weighs_values`` false: it then makes no notes, so the
+    line's name is not read either)."""
+    return ("die", choice, w.torrent, w.lethal_hits, w.lethal_mandatory, w.devastating,
+            w.sustained, w.snap_shooting, w.snap_hit_on, w.hit_fails_on, w.critical_hit,
+            w.hit_modifier, w.skill, w.hit_reroll, w.critical_wound, w.wound_modifier,
+            w.wound_needed, w.wound_reroll)
 
 
 def packets(weapons: tuple[ResolvedWeapon, ...], space: StateSpace,

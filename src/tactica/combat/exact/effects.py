@@ -91,12 +91,16 @@ def _changed(group: ModelGroup, changes: tuple[tuple[str, str, int], ...]) -> Mo
     return group.model_copy(update=update)
 
 
+#: What a scenario without named effects has of them (read only: one for all).
+_NO_NAMED_EFFECTS = NamedEffects()
+
+
 def resolve_effects(scenario: Scenario) -> tuple[tuple[Effect, ...], NamedEffects]:
     """Plain effects plus the modifiers of every named effect (``tactica.effects``);
     each named effect's conditions are checked and every failure is reported at once.
     Without named effects, the plain ones alone (nothing to look up or check)."""
     if all(not isinstance(entry, str) for entry in scenario.effects):
-        return scenario.plain_effects, NamedEffects()
+        return scenario.plain_effects, _NO_NAMED_EFFECTS
     from tactica.effects import UnknownEffectError, find_effect, non_combat_reason
     from tactica.effects.stratagem_use import stratagem_use_problems
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -99,10 +99,12 @@ Initial = dict[State, FloatArray]
 
 
 def resolve_weapons(
-    scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...] | None = None
+    scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...] | None = None,
+    memo: dict[Any, Any] | None = None,
 ) -> tuple[ResolvedWeapon, ...]:
     """Every weapon line, resolved; weapons of the wrong type for the phase are refused.
-    Without ``effects`` the scenario's effects are resolved here (named ones included)."""
+    Without ``effects`` the scenario's effects are resolved here (named ones included);
+    ``memo``: a batch's (``profile.resolve_weapon``)."""
     if effects is None:
         effects, named = resolve_effects(scenario)
         scenario = named.scenario(scenario)
@@ -115,12 +117,11 @@ def resolve_weapons(
                 f"attacker.weapons.{i}: {line.name!r} is a {kind} weapon but the phase is "
                 f"{scenario.phase!r}"
             )
-        out.append(resolve_weapon(line, scenario, rules, effects))
+        out.append(resolve_weapon(line, scenario, rules, effects, memo))
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class _WeaponTotals:
+class _WeaponTotals(NamedTuple):
     """One weapon line's totals over its attack dice."""
 
     die: DieOutcome
@@ -134,13 +135,15 @@ def _weapon_totals(w: ResolvedWeapon, wi: int, scenario: Scenario, space: StateS
     """The exact totals of weapon line ``wi`` (hits; (n, m) wounds to save and criticals)
     for the attacker's Lethal Hits choice, kept in ``memo`` per choice; ``one``: its die
     (``attack_lines.weapon_die``) when known."""
-    die = one if one is not None else weapon_die(w, wi, space, rules, lethal)
+    die = one if one is not None else weapon_die(w, wi, space, rules, lethal, memo)
     # each keyed on what it depends on (the count of dice and one die's hits, or its
     # wounds), so the Lethal Hits choices share the hits, and a batch
     # (``batch.calculate_many``) shares the hits between targets (they do not depend on
     # the target's Toughness) and both between targets and attackers
-    nm_key = _totals_key(w, die)
-    hits_key = ("hit totals", _content(w.attacks_pmf), _content(die.hits))
+    attacks = _content(w.attacks_pmf)
+    hits, to_save = _die_contents(die, memo)
+    nm_key = ("wound totals", attacks, to_save)
+    hits_key = ("hit totals", attacks, hits)
     if nm_key not in memo:
         check_compound(w.name, len(w.attacks_pmf) - 1, die.to_save)
         memo[nm_key] = compound(w.attacks_pmf, die.to_save)
@@ -149,9 +152,19 @@ def _weapon_totals(w: ResolvedWeapon, wi: int, scenario: Scenario, space: StateS
     return _WeaponTotals(die, memo[hits_key], memo[nm_key])
 
 
-def _totals_key(w: ResolvedWeapon, die: DieOutcome) -> tuple[Any, ...]:
+def _totals_key(w: ResolvedWeapon, die: DieOutcome, memo: dict[Any, Any]) -> tuple[Any, ...]:
     """The wound totals' key: the count of dice and one die's wounds."""
-    return ("wound totals", _content(w.attacks_pmf), _content(die.to_save))
+    return ("wound totals", _content(w.attacks_pmf), _die_contents(die, memo)[1])
+
+
+def _die_contents(die: DieOutcome, memo: dict[Any, Any]) -> tuple[Any, Any]:
+    """``_content`` of one die's hits and of its wounds, made once per die of a batch
+    (the entry keeps the die, so its ``id`` is not reused while the memo lives)."""
+    key = ("die contents", id(die))
+    got = memo.get(key)
+    if got is None or got[0] is not die:
+        got = memo[key] = (die, _content(die.hits), _content(die.to_save))
+    return got[1], got[2]
 
 
 def _content(a: FloatArray) -> tuple[tuple[int, ...], bytes]:
@@ -276,7 +289,7 @@ def calculate_exact(scenario: Scenario, memo: dict[Any, Any] | None = None) -> R
     work kept between calls of a batch (``batch.calculate_many``); every entry is keyed on
     all it depends on."""
     memo = {} if memo is None else memo
-    prep = _prepare(scenario)
+    prep = _prepare(scenario, memo)
     choice, found = _lethal_search(scenario, memo=memo, prep=prep)
     done = found if found is not None else _states(prep, choice, True, memo, None)
     return _finish(prep, done, notes=lethal_notes(scenario, choice))
@@ -289,7 +302,7 @@ def figures_exact(scenario: Scenario, memo: dict[Any, Any] | None = None
     the same floats, without the result document (``readout.assemble``): for tables of
     many matchups (``tactica.meta``)."""
     memo = {} if memo is None else memo
-    prep = _prepare(scenario)
+    prep = _prepare(scenario, memo)
     choice, found = _lethal_search(scenario, memo=memo, prep=prep)
     done = found if found is not None else _states(prep, choice, True, memo, None)
     out = read_out(done.space, done.final, prep.scenario.target.keywords)
@@ -333,8 +346,8 @@ def _weapon_lines(weapons: tuple[ResolvedWeapon, ...], scenario: Scenario, space
     saved per group, 05.04 Saving Throw; a Devastating Wounds critical, 24.10)."""
     out = _Lines([], [], [], [], {}, [], not_calculated)
     normal, mortal = packets(weapons, space, rules)
-    dies = [weapon_die(w, wi, space, rules, lethal) for wi, w in enumerate(weapons)]
-    if not all(_totals_key(w, d) in memo for w, d in zip(weapons, dies, strict=True)):
+    dies = [weapon_die(w, wi, space, rules, lethal, memo) for wi, w in enumerate(weapons)]
+    if not all(_totals_key(w, d, memo) in memo for w, d in zip(weapons, dies, strict=True)):
         check_lines(weapons, [d.to_save for d in dies], space, rules, mortal)
     for wi, w in enumerate(weapons):
         t = _weapon_totals(w, wi, scenario, space, rules, lethal, memo, dies[wi])
@@ -491,8 +504,7 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
     return space, final, track_unsaved
 
 
-@dataclass(frozen=True)
-class _Prepared:
+class _Prepared(NamedTuple):
     """A scenario with its named effects applied and its weapon lines resolved (05.01
     onwards: what the rule set decides before any dice), once per scenario."""
 
@@ -503,15 +515,15 @@ class _Prepared:
     weapons: tuple[ResolvedWeapon, ...]
 
 
-def _prepare(scenario: Scenario) -> _Prepared:
+def _prepare(scenario: Scenario, memo: dict[Any, Any] | None = None) -> _Prepared:
     rules = get_ruleset(scenario.rules)
     effects, named = resolve_effects(scenario)
     applied = named.scenario(scenario)
-    return _Prepared(applied, rules, effects, named, resolve_weapons(applied, rules, effects))
+    return _Prepared(applied, rules, effects, named,
+                     resolve_weapons(applied, rules, effects, memo))
 
 
-@dataclass(frozen=True)
-class _Final:
+class _Final(NamedTuple):
     """One calculation up to the target's final states (``final`` over ``space``, with
     the unsaved counts when ``tracked``), and what the result document is built from."""
 

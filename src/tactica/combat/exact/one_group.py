@@ -296,6 +296,28 @@ def _thinned(nm: FloatArray, p_fail: float) -> FloatArray:
 _SMALL_CUT = 64
 
 
+def _cut(nmf: FloatArray, same: bool) -> FloatArray:
+    """A line's (f, m) pmf as the chain steps it: its totals f + m when a critical does
+    what a failed save does (``same``), its negligible tail cut."""
+    return drop_negligible_tail(_total_counts(nmf) if same else nmf)
+
+
+def _once(key: tuple[Any, ...], pmf: FloatArray, memo: dict[Any, Any],
+          make: Callable[[FloatArray, Any], FloatArray]) -> FloatArray:
+    """``make(pmf, key[1])`` kept in the batch ``memo`` for the array ``pmf`` (a line's
+    totals, themselves kept in the memo by content: lines and targets that share them
+    share these; the entry keeps ``pmf``, so its ``id`` is not reused while the memo
+    lives). Read only from then on."""
+    full = ("one_group", *key, id(pmf))
+    got = memo.get(full)
+    if got is None or got[0] is not pmf:
+        out = make(pmf, key[1])
+        out.flags.writeable = False
+        got = memo[full] = (pmf, out)
+    result: FloatArray = got[1]
+    return result
+
+
 def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequence[Packet],
                     branches: Branches, per_line: bool, before: Sequence[FloatArray],
                     fnp_effect: int | None, track: bool, memo: dict[Any, Any],
@@ -337,7 +359,8 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
     for br in branches:
         for wi, (_, nm) in enumerate(br):
             if (wi, id(nm)) not in thinned:
-                thinned[wi, id(nm)] = _thinned(nm, 1.0 - normal[wi].save[0])
+                thinned[wi, id(nm)] = _once(("thinned", 1.0 - normal[wi].save[0]), nm, memo,
+                                            _thinned)
     ready: dict[tuple[int, int], tuple[FloatArray, PacketMatrix | None]] = {}
 
     def step(x: FloatArray, wi: int, nm: FloatArray) -> FloatArray:
@@ -345,14 +368,12 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
         pmf cut (of the totals f + m when that is all that matters: one column)."""
         if (wi, id(nm)) not in ready:
             nmf, mortal_op = thinned[wi, id(nm)], None
-            if _has_dw(nmf):
-                if _same_packet(normal[wi], mortal[wi], group):
-                    nmf = _total_counts(nmf)
-                else:
-                    mortal_op = op(mortal[wi])
-            ready[wi, id(nm)] = (drop_negligible_tail(nmf), mortal_op)
+            same = _has_dw(nmf) and _same_packet(normal[wi], mortal[wi], group)
+            if _has_dw(nmf) and not same:
+                mortal_op = op(mortal[wi])
+            ready[wi, id(nm)] = (_once(("cut", same), nmf, memo, _cut), mortal_op)
         nmf, mortal_op = ready[wi, id(nm)]
-        return line_step(x, nmf, fails[wi], mortal_op, track)
+        return line_step(x, nmf, fails[wi], mortal_op, track, memo)
 
     if per_line or all(len(br) == 1 for br in branches):  # (or a unit's only line)
         final = _shared_branches(x0, branches, step)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -96,12 +97,12 @@ def _powers_sum(m: FloatArray, terms: FloatArray, track: bool) -> FloatArray:
 
 
 def line_step(x: FloatArray, nmf: FloatArray, fail: PacketMatrix, mortal: PacketMatrix | None,
-              track: bool) -> FloatArray:
+              track: bool, memo: dict[Any, Any] | None = None) -> FloatArray:
     """One weapon line from ``x[h, u]`` (h = 0 the destroyed unit; u the unsaved count):
     ``f`` failed saves then ``m`` Devastating Wounds criticals with pmf ``nmf[f, m]``
-    (a sub-pmf in a Command Re-roll branch)."""
+    (a sub-pmf in a Command Re-roll branch). ``memo``: a batch's (``_one_column_step``)."""
     if track and x.shape[1] == 1 and nmf.shape[1] == 1:
-        return _one_column_step(x, nmf[:, 0], fail)
+        return _one_column_step(x, nmf[:, 0], fail, memo)
     after, killed = _normal_stage(x[1:], nmf, fail, track)
     dead = [nmf.sum() * x[0], killed]
     if nmf.shape[1] > 1 and mortal is not None:
@@ -116,20 +117,40 @@ def line_step(x: FloatArray, nmf: FloatArray, fail: PacketMatrix, mortal: Packet
     return out
 
 
-def _one_column_step(x: FloatArray, pmf: FloatArray, fail: PacketMatrix) -> FloatArray:
+def _one_column_step(x: FloatArray, pmf: FloatArray, fail: PacketMatrix,
+                     memo: dict[Any, Any] | None = None) -> FloatArray:
     """``line_step`` from one unsaved column (a unit's first line: nothing unsaved yet)
     without criticals, written straight into the result: after ``f`` failed saves the
     living states ``fail.alive^f x`` land at u = f, weighted by ``pmf[f]``; the mass
     destroyed by packet j at u = j, weighted by P(F >= j) (fewer numpy calls than the
-    general form for the same numbers)."""
+    general form for the same numbers). The living states after each count are the same
+    for every line of that packet and count into the same states (a unit's first line:
+    the undamaged target): kept in a batch's ``memo``."""
     f_max = pmf.shape[0] - 1
-    v = _powers_applied(fail.alive, x[1:], f_max)[:, :, 0]  # (f, h - 1)
+    v = _living_after(fail, x[1:], f_max, memo)  # (f, h - 1)
     out = np.empty((x.shape[0], f_max + 1))
     np.multiply(v.T, pmf, out=out[1:])
     out[0, 0] = pmf.sum() * x[0, 0]
     if f_max:
         at_least = np.cumsum(pmf[::-1])[::-1]  # P(F >= j)
         np.multiply(v[:f_max] @ fail.kill, at_least[1:], out=out[0, 1:])
+    return out
+
+
+def _living_after(fail: PacketMatrix, alive: FloatArray, f_max: int,
+                  memo: dict[Any, Any] | None) -> FloatArray:
+    """``fail.alive^f alive`` for f = 0..f_max (``alive`` one column), as rows; kept in
+    ``memo`` by the packet's matrix (the entry keeps it: its ``id`` is not reused while
+    the memo lives), the count and the states' numbers."""
+    if memo is None:
+        return _powers_applied(fail.alive, alive, f_max)[:, :, 0]
+    key = ("one_group", "living", id(fail), f_max, alive.shape, alive.tobytes())
+    got = memo.get(key)
+    if got is None or got[0] is not fail:
+        v = _powers_applied(fail.alive, alive, f_max)[:, :, 0]
+        v.flags.writeable = False
+        got = memo[key] = (fail, v)
+    out: FloatArray = got[1]
     return out
 
 

@@ -9,15 +9,28 @@ thresholds per allocation group and damage distributions.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
+
+import numpy as np
 
 from tactica.dice import DiceExpr, FloatArray
 from tactica.model.abilities import NamedWeaponRule
 from tactica.rules.base import AttackCircumstances, RuleSet
 
 from ..contract.scenario import Effect, Scenario, WeaponLine
-from .stages import WeaponInputs, attack_dice, damage_stage, hit_roll, save_stage, wound_roll
+from .stages import (
+    WeaponInputs,
+    attack_dice,
+    attack_dice_key,
+    damage_stage,
+    damage_stage_key,
+    hit_key,
+    hit_roll,
+    save_stage,
+    wound_roll,
+)
 from .stages.inputs import RerollPolicy
 from .stages.wound import attack_toughness
 
@@ -29,6 +42,8 @@ __all__ = [
     "resolve_weapon",
     "save_probability",
 ]
+
+T = TypeVar("T")
 
 # Abilities the engine takes in (computed) versus those it only reports.
 #: Recognised abilities whose effect is positional or a choice outside one attack
@@ -97,16 +112,23 @@ class ResolvedWeapon:
 
 
 def resolve_weapon(
-    weapon: WeaponLine, scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...]
+    weapon: WeaponLine, scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...],
+    memo: dict[Any, Any] | None = None,
 ) -> ResolvedWeapon:
     """Decide every number of ``weapon``'s attack sequence (reference facts §4-§6), one
-    roll at a time (``combat.stages``)."""
+    roll at a time (``combat.stages``). ``memo``: a batch's (``batch.figures_each``), in
+    which the attack dice, the hit roll and the damage, each the same for every target
+    that does not change it (a hit roll's Toughness, say), are made once per key
+    (``attack_dice_key``, ``hit_key``, ``damage_stage_key``)."""
     inp = WeaponInputs.of(weapon, scenario, rules, effects)
-    attacks = attack_dice(inp)
-    hit = hit_roll(inp)
+    if memo is None:
+        attacks, hit, damage = attack_dice(inp), hit_roll(inp), damage_stage(inp)
+    else:
+        attacks = _once(attack_dice, attack_dice_key, inp, memo)
+        hit = _once(hit_roll, hit_key, inp, memo)
+        damage = _once(damage_stage, damage_stage_key, inp, memo)
     wound = wound_roll(inp)
     save = save_stage(inp)
-    damage = damage_stage(inp)
     not_calc = [NOT_MODELLED[f] for f in sorted(inp.flags) if f in NOT_MODELLED]
     not_calc += [f"{a}: {reason}" for a, reason in _unmodelled(inp)]
     not_calc += hit.not_calculated
@@ -152,6 +174,24 @@ def resolve_weapon(
 
 
 ResolvedWeapon._FIELDS = frozenset(f.name for f in fields(ResolvedWeapon))
+
+
+def _once(stage: Callable[[WeaponInputs], T], key_of: Callable[[WeaponInputs], Hashable],
+          inp: WeaponInputs, memo: dict[Any, Any]) -> T:
+    """``stage(inp)``, kept in ``memo`` under ``key_of(inp)`` (everything the stage
+    reads: ``hit_key``...). The stages' answers are immutable records (their arrays
+    are never written): shared as they are."""
+    try:
+        key = key_of(inp)
+        got: T | None = memo.get(key)
+    except TypeError:  # a part that cannot be a key (none so far): made each time
+        return stage(inp)
+    if got is None:
+        got = memo[key] = stage(inp)
+        for part in got if isinstance(got, tuple) else ():
+            if isinstance(part, np.ndarray):
+                part.flags.writeable = False  # shared from now on: never written
+    return got
 
 
 def _unmodelled(inp: WeaponInputs) -> list[tuple[str, str]]:

@@ -13,9 +13,9 @@ through ``object.__setattr__``: microseconds per calculation).
 
 from __future__ import annotations
 
-from .attacks import AttackDice, attack_dice
-from .damage import DamageStage, damage_stage
-from .hit import HitRoll, hit_roll
+from .attacks import AttackDice, attack_dice, attack_dice_key
+from .damage import DamageStage, damage_stage, damage_stage_key
+from .hit import HitRoll, hit_key, hit_roll
 from .inputs import WeaponInputs
 from .save import SaveStage, save_stage
 from .wound import WoundRoll, wound_roll
@@ -28,7 +28,10 @@ __all__ = [
     "WeaponInputs",
     "WoundRoll",
     "attack_dice",
+    "attack_dice_key",
     "damage_stage",
+    "damage_stage_key",
+    "hit_key",
     "hit_roll",
     "save_stage",
     "wound_roll",

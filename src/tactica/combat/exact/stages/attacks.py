@@ -12,7 +12,7 @@ from tactica.model.abilities import Blast, Cleave, RapidFire
 
 from .inputs import RerollPolicy, WeaponInputs
 
-__all__ = ["AttackDice", "attack_dice", "reroll_roll", "shift_floor"]
+__all__ = ["AttackDice", "attack_dice", "attack_dice_key", "reroll_roll", "shift_floor"]
 
 
 class AttackDice(NamedTuple):
@@ -110,3 +110,17 @@ def attack_dice(inp: WeaponInputs) -> AttackDice:
             parts.append(f"+{ab.extra} {ab} (half range)")
     return AttackDice(power(per_copy, w.count), f"{w.count} x " + " ".join(parts),
                       tuple(notes))
+
+
+def attack_dice_key(inp: WeaponInputs) -> tuple[object, ...]:
+    """Everything ``attack_dice(inp)`` reads, as a key (a batch counts each line's dice
+    once for the targets that share them): the rule set, the line's name (in the notes),
+    A and count, its flags, the effects that apply to it, its Blast, Cleave and Rapid
+    Fire abilities, the target's model count where Blast or Cleave reads it, and half
+    range. Keep it in step with ``attack_dice``."""
+    w = inp.weapon
+    adding = tuple(a for a in inp.abilities if isinstance(a, Blast | Cleave | RapidFire))
+    models = (inp.target_models if any(isinstance(a, Blast | Cleave) for a in adding)
+              else None)
+    return ("attacks", inp.rules, w.name, w.A, w.count, inp.flags, inp.effects, adding,
+            models, inp.half_range)

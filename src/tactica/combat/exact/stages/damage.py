@@ -13,7 +13,7 @@ from tactica.model.abilities import Melta
 from .attacks import reroll_roll
 from .inputs import WeaponInputs
 
-__all__ = ["DamageStage", "damage_distribution", "damage_stage"]
+__all__ = ["DamageStage", "damage_distribution", "damage_stage", "damage_stage_key"]
 
 
 class DamageStage(NamedTuple):
@@ -76,3 +76,15 @@ def damage_stage(inp: WeaponInputs) -> DamageStage:
     mortal = damage_distribution(base, plus, False, 0) if afresh and not plain else damage
     fnp = min((e.fnp for e in inp.effects if e.fnp), default=None)
     return DamageStage(damage, mortal, fnp, afresh, " ".join(parts))
+
+
+def damage_stage_key(inp: WeaponInputs) -> tuple[object, ...]:
+    """Everything ``damage_stage(inp)`` reads, as a key (a batch makes each line's
+    damage once for the targets that share it): the rule set, D, the effects that apply
+    to the line, its Melta abilities within half range, the target's damage reduction
+    and halving. Keep it in step with ``damage_stage``."""
+    melta = (tuple(a for a in inp.abilities if isinstance(a, Melta)) if inp.half_range
+             else ())
+    target = inp.scenario.target
+    return ("damage", inp.rules, inp.weapon.D, inp.effects, melta, target.damage_reduction,
+            target.half_damage)

@@ -10,7 +10,7 @@ from tactica.model.abilities import SustainedHits
 
 from .inputs import RerollPolicy, WeaponInputs
 
-__all__ = ["HitRoll", "hit_roll"]
+__all__ = ["HitRoll", "hit_key", "hit_roll"]
 
 
 class HitRoll(NamedTuple):
@@ -189,3 +189,19 @@ def hit_roll(inp: WeaponInputs) -> HitRoll:
                    fails_on=fails_on, sustained=sustained, lethal="Lethal Hits" in inp.flags,
                    explanation=text, notes=tuple(notes),
                    not_calculated=tuple(ch.not_calculated))
+
+
+def hit_key(inp: WeaponInputs) -> tuple[object, ...]:
+    """Everything ``hit_roll(inp)`` reads, as a key (a batch makes each hit roll once
+    for the targets and attackers that share it): the rule set, the line's name (in the
+    notes), skill and range, its flags and Sustained Hits, the effects that apply to it,
+    the circumstances, the context's fields read above (cover, Plunging Fire, remained
+    stationary, engaged, arrived from Reserves, the target engaged, the distance), and
+    whether the attacker and the target are MONSTER or VEHICLE. Keep it in step with
+    ``_changes``, ``_restrictions``, ``_critical`` and ``hit_roll``."""
+    w, ctx, s = inp.weapon, inp.scenario.context, inp.scenario
+    sustained = next((a.hits for a in inp.abilities if isinstance(a, SustainedHits)), None)
+    return ("hit", inp.rules, w.name, w.skill, w.range, inp.flags, sustained, inp.effects,
+            inp.circumstances, ctx.cover, ctx.plunging_fire, ctx.remained_stationary,
+            ctx.engaged, ctx.arrived_from_reserves, ctx.target_engaged, ctx.distance,
+            not _BIG.isdisjoint(s.attacker.keywords), not _BIG.isdisjoint(s.target.keywords))
