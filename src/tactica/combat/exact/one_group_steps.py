@@ -137,12 +137,17 @@ def _one_column_step(x: FloatArray, pmf: FloatArray, fail: PacketMatrix,
     return out
 
 
+#: The most numbers ``_living_after`` keeps in a batch's memo per entry.
+_KEPT_CELLS = 4096
+
+
 def _living_after(fail: PacketMatrix, alive: FloatArray, f_max: int,
                   memo: dict[Any, Any] | None) -> FloatArray:
     """``fail.alive^f alive`` for f = 0..f_max (``alive`` one column), as rows; kept in
     ``memo`` by the packet's matrix (the entry keeps it: its ``id`` is not reused while
-    the memo lives), the count and the states' numbers."""
-    if memo is None:
+    the memo lives), the count and the states' numbers; a large one is made each time
+    (at most ``_KEPT_CELLS`` numbers are kept per entry: a long batch's memo stays small)."""
+    if memo is None or (f_max + 1) * alive.shape[0] > _KEPT_CELLS:
         return _powers_applied(fail.alive, alive, f_max)[:, :, 0]
     key = ("one_group", "living", id(fail), f_max, alive.shape, alive.tobytes())
     got = memo.get(key)
