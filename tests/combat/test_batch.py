@@ -91,7 +91,7 @@ def test_targets_and_attackers_together_are_refused() -> None:
 def _varied() -> list[Scenario]:
     """Pairs of scenarios that differ in one thing only a stage of one weapon line reads
     (``profile.resolve_weapon``'s batch memo keys: ``attack_dice_key``, ``hit_key``,
-    ``damage_stage_key``; ``attack_lines.die_key``), each pair with the same line."""
+    ``wound_roll_key``, ``damage_stage_key``; ``attack_lines.die_key``)."""
     def s(weapon: dict[str, object], target: dict[str, object], **more: object) -> Scenario:
         base = {"name": "w", "count": 2, "A": "D6", "skill": 3, "S": 6, "AP": -1, "D": "2",
                 "range": 24}
@@ -119,6 +119,10 @@ def _varied() -> list[Scenario]:
         s({"abilities": ["Melta 2"], "D": "1"}, {}, context={"distance": 20}),
         s({"D": "D6"}, {"damage_reduction": 1}), s({"D": "D6"}, {"half_damage": True}),
         s({"D": "D6"}, {}),
+        # the wound roll: Lance after a charge, Twin-linked (and the die: its need)
+        s({"abilities": ["Lance"], "S": 4}, {}, context={"charged": True}),
+        s({"abilities": ["Lance"], "S": 4}, {}),
+        s({"abilities": ["Twin-linked"], "S": 4}, {}),
         # the die: the wound roll's need (T), Anti, Lethal Hits against Devastating Wounds
         s({"abilities": ["Anti-Infantry 4+"], "S": 3}, {"keywords": ["INFANTRY"]}),
         s({"abilities": ["Anti-Infantry 4+"], "S": 3}, {}),
@@ -137,6 +141,6 @@ def test_the_batch_memo_keys_tell_apart_what_each_stage_reads() -> None:
     assert figures_each(scenarios) == alone
     assert figures_each(scenarios[::-1])[::-1] == alone
     pairs = [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (10, 11), (12, 13), (14, 16),
-             (15, 16), (17, 18), (19, 20)]
+             (15, 16), (17, 18), (17, 19), (20, 21), (22, 23)]
     for i, j in pairs:
         assert alone[i] != alone[j], (i, j)

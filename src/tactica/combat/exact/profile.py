@@ -30,6 +30,7 @@ from .stages import (
     hit_roll,
     save_stage,
     wound_roll,
+    wound_roll_key,
 )
 from .stages.inputs import RerollPolicy
 from .stages.wound import attack_toughness
@@ -117,17 +118,18 @@ def resolve_weapon(
 ) -> ResolvedWeapon:
     """Decide every number of ``weapon``'s attack sequence (reference facts §4-§6), one
     roll at a time (``combat.stages``). ``memo``: a batch's (``batch.figures_each``), in
-    which the attack dice, the hit roll and the damage, each the same for every target
-    that does not change it (a hit roll's Toughness, say), are made once per key
-    (``attack_dice_key``, ``hit_key``, ``damage_stage_key``)."""
+    which the attack dice, the hit and wound rolls and the damage, each the same for
+    every target that does not change it (a hit roll's Toughness, say), are made once
+    per key (``attack_dice_key``, ``hit_key``, ``wound_roll_key``, ``damage_stage_key``)."""
     inp = WeaponInputs.of(weapon, scenario, rules, effects)
     if memo is None:
         attacks, hit, damage = attack_dice(inp), hit_roll(inp), damage_stage(inp)
+        wound = wound_roll(inp)
     else:
         attacks = _once(attack_dice, attack_dice_key, inp, memo)
         hit = _once(hit_roll, hit_key, inp, memo)
         damage = _once(damage_stage, damage_stage_key, inp, memo)
-    wound = wound_roll(inp)
+        wound = _once(wound_roll, wound_roll_key, inp, memo)
     save = save_stage(inp)
     not_calc = [NOT_MODELLED[f] for f in sorted(inp.flags) if f in NOT_MODELLED]
     not_calc += [f"{a}: {reason}" for a, reason in _unmodelled(inp)]

@@ -18,7 +18,7 @@ from .damage import DamageStage, damage_stage, damage_stage_key
 from .hit import HitRoll, hit_key, hit_roll
 from .inputs import WeaponInputs
 from .save import SaveStage, save_stage
-from .wound import WoundRoll, wound_roll
+from .wound import WoundRoll, wound_roll, wound_roll_key
 
 __all__ = [
     "AttackDice",
@@ -35,4 +35,5 @@ __all__ = [
     "hit_roll",
     "save_stage",
     "wound_roll",
+    "wound_roll_key",
 ]

@@ -10,7 +10,7 @@ from tactica.model.abilities import Anti
 
 from .inputs import RerollPolicy, WeaponInputs, stronger
 
-__all__ = ["WoundRoll", "attack_toughness", "wound_roll"]
+__all__ = ["WoundRoll", "attack_toughness", "wound_roll", "wound_roll_key"]
 
 
 class WoundRoll(NamedTuple):
@@ -69,3 +69,16 @@ def wound_roll(inp: WeaponInputs) -> WoundRoll:
                  else "; Devastating Wounds: a critical wound cannot be saved")
     return WoundRoll(strength, toughness, needed, modifier, critical, reroll, devastating,
                      text)
+
+
+def wound_roll_key(inp: WeaponInputs) -> tuple[object, ...]:
+    """Everything ``wound_roll(inp)`` reads, as a key (a batch makes each wound roll
+    once for the targets of the same Toughness and keywords that matter): the rule set,
+    S, the effects that apply to the line, its flags, the target's Toughness against
+    attacks (``attack_toughness``), whether it charged (Lance), and each Anti ability
+    with whether the target has its keyword. Keep it in step with ``wound_roll``."""
+    target = inp.scenario.target
+    anti = tuple((ab, ab.keyword in target.keywords) for ab in inp.abilities
+                 if isinstance(ab, Anti))
+    return ("wound", inp.rules, inp.weapon.S, inp.effects, inp.flags,
+            attack_toughness(target.models), inp.scenario.context.charged, anti)
