@@ -570,3 +570,17 @@ def test_two_lines_with_the_same_wound_totals_keep_their_own_saves() -> None:
         assert fast.p_unit_destroyed == pytest.approx(float(wiped), abs=1e-12)
         assert general.p_unit_destroyed == pytest.approx(float(wiped), abs=1e-12)
 
+
+
+def test_fewer_powers_are_the_first_rows_of_more_bit_for_bit() -> None:
+    """What the batch memo of the living states relies on (``one_group_steps.
+    _living_after``: the most counts made so far kept, fewer read off its first rows):
+    ``_powers_applied`` makes each power by the same products whatever the count."""
+    from tactica.combat.exact.one_group_steps import _powers_applied
+
+    rng = np.random.default_rng(7)
+    for h in (3, 11, 30):
+        m, x = rng.random((h, h)) / h, rng.random((h, 1))
+        most = _powers_applied(m, x, 20)
+        for n in range(20):
+            assert _powers_applied(m, x, n).tobytes() == most[:n + 1].tobytes()
