@@ -2,7 +2,8 @@
 
 Issue 11 ("Fast start"): a command should not rebuild, in every process, what the last
 one built from the same inputs. Two things are cached: the converted ``wh40kdc`` dataset
-(``tactica.loaders.wh40kdc_cache``) and the seed library (``tactica.library``).
+(``tactica.loaders.wh40kdc_cache``) and the seed library (``tactica.library``); and the
+code Python compiles from source text while a command starts (``tactica.code_cache``).
 
 * Folder: ``TACTICA_CACHE_DIR``, else the user cache folder
   (``platformdirs.user_cache_dir("tactica")``, e.g. ``~/.cache/tactica``).

@@ -70,8 +70,13 @@ def main() -> None:
     # thread, unless the user says otherwise (must be set before numpy is imported).
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     pause_start_up()
+    # the methods dataclasses writes and the string annotations compiled from the table
+    # of code kept in the cache folder, not parsed again in every process (code_cache)
+    from .code_cache import installed
+
     try:
-        _run(sys.argv[1:])
+        with installed():
+            _run(sys.argv[1:])
     finally:
         start_up_done()
 
