@@ -5,11 +5,12 @@ compiler on text that is the same in every process: the methods ``dataclasses`` 
 as source for each data class imported (``__init__``, ``__repr__``, ``__eq__``,
 ``__hash__``, ...: about 500 functions, 170,000 characters, for tactica's, pydantic's,
 typer's and annotated-types' ~100 data classes), the string annotations that
-``typing.ForwardRef`` compiles (pydantic's model fields) and those that
-``inspect.get_annotations`` evaluates (typer reading a command's options).
+``typing.ForwardRef`` compiles (pydantic's model fields), those that
+``inspect.get_annotations`` evaluates (typer reading a command's options) and the
+constructors ``collections.namedtuple`` writes.
 
-``installed`` (the console script, before the command is imported) gives those three
-modules a ``exec``, ``compile`` and ``eval`` of their own (a module global, which Python
+``installed`` (the console script, before the command is imported) gives those four
+modules an ``exec``, ``compile`` or ``eval`` of their own (a module global, which Python
 finds before the built-in of that name) that look the source text up in a table of code
 objects read from the cache folder, compiling only what is not there (exactly as the
 built-in would: the file name, the mode, no inherited ``__future__`` flags); when the
@@ -115,7 +116,7 @@ def _table_path() -> Path:
 
 
 def _patches(table: CodeTable) -> dict[str, tuple[str, Any]]:
-    """Module name -> (the built-in's name, its stand-in) for the three modules."""
+    """Module name -> (the built-in's name, its stand-in) for the four modules."""
 
     def exec_(source: Any, /, *args: Any, **kwargs: Any) -> None:
         if isinstance(source, str):
@@ -133,7 +134,7 @@ def _patches(table: CodeTable) -> dict[str, tuple[str, Any]]:
         return builtins.eval(source, *args, **kwargs)
 
     return {"dataclasses": ("exec", exec_), "typing": ("compile", compile_),
-            "inspect": ("eval", eval_)}
+            "inspect": ("eval", eval_), "collections": ("eval", eval_)}
 
 
 def _plain(module: ModuleType, name: str) -> bool:
@@ -147,17 +148,19 @@ def _plain(module: ModuleType, name: str) -> bool:
 
 @contextlib.contextmanager
 def installed() -> Iterator[CodeTable | None]:
-    """The three modules compile through the table on disk for the block (nothing when
+    """The four modules compile through the table on disk for the block (nothing when
     the cache is off); the table is written back, and the built-ins given back, after."""
     if not cache_enabled():
         yield None
         return
+    import collections
     import dataclasses
     import inspect
     import typing
 
     table = CodeTable(_table_path())
-    modules = {"dataclasses": dataclasses, "typing": typing, "inspect": inspect}
+    modules = {"dataclasses": dataclasses, "typing": typing, "inspect": inspect,
+               "collections": collections}
     given = []
     for module_name, (name, stand_in) in _patches(table).items():
         module = modules[module_name]
