@@ -70,13 +70,17 @@ def main() -> None:
     # thread, unless the user says otherwise (must be set before numpy is imported).
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     pause_start_up()
-    # the methods dataclasses writes and the string annotations compiled from the table
-    # of code kept in the cache folder, not parsed again in every process (code_cache)
-    from .code_cache import installed
-
+    argv = sys.argv[1:]
     try:
+        if argv == ["--help"]:  # the kept help text (cli.quick): nothing to compile
+            _run(argv)
+            return
+        # the methods dataclasses writes and the string annotations compiled from the
+        # table of code kept in the cache folder, not parsed in every process (code_cache)
+        from .code_cache import installed
+
         with installed():
-            _run(sys.argv[1:])
+            _run(argv)
     finally:
         start_up_done()
 
