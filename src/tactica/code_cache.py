@@ -25,6 +25,8 @@ the code base's classes and annotations write, so it stops growing; past ``LIMIT
 entries only those used by the last command are kept. An unreadable or damaged table,
 or a folder that cannot be written, is not an error (the text is compiled, as without
 it); ``TACTICA_CACHE=0`` turns it off with the rest of the cache (``tactica.cache``).
+The table is code the process runs, trusted as the bytecode Python keeps beside a module
+is: it lives in the user's own cache folder.
 
 >>> import pathlib, tempfile
 >>> table = CodeTable(pathlib.Path(tempfile.mkdtemp()) / "code.marshal")
