@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from ..combat.contract.result import Resolved
-from ..combat.contract.scenario import Attacker, Phase, Scenario, Target
+from ..combat.contract.scenario import Attacker, Phase, Scenario, Target, WeaponLine
 from ..facts import TargetPreset
 from ..model.common import RulesVersion, Source
 from ..model.datasheet import Datasheet, ModelProfile
@@ -22,7 +22,7 @@ from ..names import UnknownNameError, name_key
 from .abilities import apply_attacker_abilities, apply_pending_defences
 from .defences import Held, stat_line, target_groups
 from .editions import edition_note, preset_note
-from .firing import Aim, NoWeaponsError, picked_lines, weapon_lines
+from .firing import Aim, Armament, Choice, NoWeaponsError, armament, lines_of, picked_lines
 from .leaders import LeaderError, check_leaders, role
 from .loadout import Loadout, WargearError, field_unit
 from .scenario import ScenarioDocument, UnitRef
@@ -130,38 +130,73 @@ def _check_profiles(names: tuple[str, ...], side: _Side) -> None:
                             f"{name!r}; the profiles: {listed}")
 
 
-def resolve_attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
-                     aim: Aim | None = None) -> tuple[Attacker, _Side]:
-    """The attacker's weapon lines: its models' and its leaders'."""
+@dataclass(slots=True)
+class _Armed:
+    """An attacker fielded for one phase against targets with given keywords: all of
+    ``resolve_attacker`` but the choice of profiles, which the aim's numbers decide
+    (``against``). ``answers`` keeps each distinct choice's answer."""
+
+    side: _Side
+    #: the hand-picked lines (``UnitRef.weapons``), else each datasheet's armament
+    picked: tuple[WeaponLine, ...]
+    arms: tuple[Armament, ...]
+    keywords: tuple[str, ...]
+    abilities: tuple[str, ...]
+    answers: dict[tuple[Any, ...], tuple[Attacker, _Side]] = field(default_factory=dict)
+
+    def choices(self, aim: Aim) -> tuple[Choice, ...]:
+        return tuple(arm.choose(aim) for arm in self.arms)
+
+    def answer(self, chosen: tuple[Choice, ...]) -> tuple[Attacker, _Side]:
+        """The attacker firing ``chosen`` (``choices``), and its side."""
+        lines = list(self.picked)
+        side = replace(self.side, lines_of={})
+        for arm, choice in zip(self.arms, chosen, strict=True):
+            mine = lines_of(choice)
+            side.lines_of[arm.sheet.name] = tuple(line.name for line in mine)
+            lines += mine
+        try:
+            attacker = Attacker(name=side.sheet.name, keywords=self.keywords,
+                                weapons=tuple(lines), abilities=self.abilities)
+        except ValueError as exc:
+            raise UnitError(f"attacker: {side.sheet.name}: {exc}") from None
+        return attacker, side
+
+
+def _armed(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
+           keywords: tuple[str, ...]) -> _Armed:
+    """The attacker fielded for ``phase`` against a target with ``keywords``."""
     side = _field(ref, lib, rules, "attacker")
-    lines = []
-    refusals = []
+    picked: list[WeaponLine] = []
     if ref.weapons:
         try:
-            lines = picked_lines(side.loadouts, phase, ref.weapons,
-                                 aim.keywords if aim else (), rules)
+            picked = picked_lines(side.loadouts, phase, ref.weapons, keywords, rules)
         except NoWeaponsError as exc:
             raise UnitError(f"attacker.weapons: {exc}") from None
         side.defaults = [d for d in side.defaults if "wargear" not in d]
-        side.picked = [f"{line.count} x {line.name} (picked by hand)" for line in lines]
+        side.picked = [f"{line.count} x {line.name} (picked by hand)" for line in picked]
     _check_profiles(ref.profiles, side)
+    arms = []
+    refusals = []
     for sheet, loadout in side.loadouts if not ref.weapons else ():
         try:
-            mine = weapon_lines(sheet, loadout, phase, rules, aim, ref.profiles, side.notes)
-            side.lines_of[sheet.name] = tuple(line.name for line in mine)
-            lines += mine
+            arms.append(armament(sheet, loadout, phase, rules, keywords, ref.profiles,
+                                 side.notes))
         except NoWeaponsError as exc:
             refusals.append(str(exc))
-    if not lines:
+    if not picked and not arms:
         raise UnitError(f"attacker: {'; '.join(refusals)}")
     keywords = tuple(dict.fromkeys(side.sheet.keywords + side.sheet.faction_keywords))
     abilities = tuple(dict.fromkeys(str(a) for s, _ in side.loadouts for a in s.abilities))
-    try:
-        attacker = Attacker(name=side.sheet.name, keywords=keywords, weapons=tuple(lines),
-                            abilities=abilities)
-    except ValueError as exc:
-        raise UnitError(f"attacker: {side.sheet.name}: {exc}") from None
-    return attacker, side
+    return _Armed(side, tuple(picked), tuple(arms), keywords, abilities)
+
+
+def resolve_attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
+                     aim: Aim | None = None) -> tuple[Attacker, _Side]:
+    """The attacker's weapon lines: its models' and its leaders'."""
+    aim = aim or Aim()
+    armed = _armed(ref, lib, rules, phase, aim.keywords)
+    return armed.answer(armed.choices(aim))
 
 
 def _profile(sheet: Datasheet, name: str) -> ModelProfile:
@@ -230,11 +265,14 @@ def _aim(target: Target) -> Aim:
     return Aim(T=g.T, Sv=g.Sv, W=g.W, invuln=g.invuln, keywords=target.keywords)
 
 
-#: ``resolve_attacker``'s answers as ``resolve`` reads them (it changes neither part):
-#: (id of the library, reference, rules, phase, aim) -> (the library, the answer). The
-#: weapon lines depend on the target only through its ``Aim``: a table of many matchups
-#: resolves each attacker once per kind of target. At most ``_ATTACKERS_MAX``.
-_attackers: dict[tuple[Any, ...], tuple[UnitLibrary, tuple[Attacker, _Side]]] = {}
+#: The attackers as ``resolve`` fields them (it changes neither part of an answer):
+#: (id of the library, reference, rules, phase, restricting keywords of the target) ->
+#: (the library, the attacker armed, or why it cannot be: ``UnitError``'s message). The
+#: weapon lines depend on the target only through its ``Aim``, and on the aim's numbers
+#: only through the choice of profiles: a table of many matchups fields each attacker
+#: once per phase and builds its lines once per distinct choice. At most
+#: ``_ATTACKERS_MAX``.
+_attackers: dict[tuple[Any, ...], tuple[UnitLibrary, _Armed | str]] = {}
 _ATTACKERS_MAX = 4096
 #: ``_restricting`` per (id of the library, reference, rules): (the library, the words).
 _words: dict[tuple[Any, ...], tuple[UnitLibrary, frozenset[str]]] = {}
@@ -258,24 +296,36 @@ def _attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
               ) -> tuple[Attacker, _Side]:
     """``resolve_attacker``, its answer kept. The target's keywords reach the weapon
     lines only through ``may_target`` (which keywords a weapon may or may not target):
-    the aim is kept with those of its keywords alone, so targets alike but for other
-    keywords share the answer (the same weapon lines, the same notes)."""
+    the aim is kept with those of its keywords alone; its numbers reach them only through
+    the profiles chosen: targets alike in both share the answer (the same weapon lines,
+    the same notes)."""
     wkey = (id(lib), ref, rules)
     found = _words.get(wkey)
     if found is None or found[0] is not lib:
         found = _words[wkey] = (lib, _restricting(ref, lib, rules))
     words = found[1]
     aim = replace(aim, keywords=tuple(k for k in aim.keywords if k.upper() in words))
-    key = (id(lib), ref, rules, phase, aim)
+    key = (id(lib), ref, rules, phase, aim.keywords)
     known = _attackers.get(key)
-    if known is not None and known[0] is lib:
-        return known[1]
-    attacker, side = resolve_attacker(ref, lib, rules, phase, aim)
-    out = attacker, side.done()
-    if len(_attackers) >= _ATTACKERS_MAX:
-        _attackers.clear()
-        _words.clear()
-    _attackers[key] = (lib, out)
+    if known is None or known[0] is not lib:
+        armed: _Armed | str
+        try:
+            armed = _armed(ref, lib, rules, phase, aim.keywords)
+            armed.side.done()
+        except UnitError as exc:
+            armed = str(exc)
+        if len(_attackers) >= _ATTACKERS_MAX:
+            _attackers.clear()
+            _words.clear()
+        known = _attackers[key] = (lib, armed)
+    armed = known[1]
+    if isinstance(armed, str):
+        raise UnitError(armed)
+    chosen = armed.choices(aim)
+    ckey = tuple(tuple((name, id(p), n) for name, p, n in c) for c in chosen)
+    out = armed.answers.get(ckey)
+    if out is None:
+        out = armed.answers[ckey] = armed.answer(chosen)
     return out
 
 
