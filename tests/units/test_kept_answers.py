@@ -98,3 +98,31 @@ def test_a_weapon_restricted_to_some_targets_is_picked_afresh_for_each_kind() ->
     assert kept == fresh
     hunter = [any("Hunter" in w.name for w in s.attacker.weapons) for s in kept[:5]]
     assert hunter == [True, False, True, False, True]
+
+
+def test_a_fixed_choice_is_the_choice_against_every_aim() -> None:
+    """An armament whose choice no aim can change keeps it (``Armament.fixed``): for
+    every seed unit's loadout in both phases, against aims from a grot to a knight, its
+    choice is the one worked out against each aim (the same armament, nothing kept)."""
+    from dataclasses import replace
+
+    from tactica.units import Aim, NoWeaponsError
+    from tactica.units.firing import armament
+
+    lib = load_seed_library()
+    aims = [Aim(T=t, Sv=sv, W=w, invuln=inv) for t, sv, w, inv in
+            ((2, 7, 1, None), (4, 3, 2, None), (5, 2, 3, 4), (12, 3, 22, 5))]
+    fixed = chosen = 0
+    for name in lib.names():
+        sheet = lib.datasheet(name)
+        for phase in ("shooting", "fight"):
+            try:
+                arm = armament(sheet, field_unit(sheet), phase)
+            except NoWeaponsError:
+                continue
+            afresh = replace(arm, fixed=None)
+            for aim in aims:
+                assert arm.choose(aim) == afresh.choose(aim)
+            fixed += arm.fixed is not None
+            chosen += arm.fixed is None
+    assert fixed and chosen  # both kinds met

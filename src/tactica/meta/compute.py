@@ -40,7 +40,7 @@ from typing import Any
 from ..army.pricing import bracket_price
 from ..combat import Scenario, ScenarioError
 from ..combat.batch import Figures, figures_each
-from ..combat.contract.scenario import Phase, Target
+from ..combat.contract.scenario import Attacker, ModelGroup, Phase, Target, WeaponLine
 from ..errors import one_line
 from ..library import Library
 from ..model.common import RulesVersion
@@ -224,6 +224,65 @@ def _dedupe_key(s: Scenario) -> str:
     return s.model_copy(update=update).model_dump_json()
 
 
+#: A matchup's key (``_Keys.key``).
+_Key = str | tuple[str, str, str]
+#: What stands for the attacker and the target in the rest of a scenario's key.
+_NO_ATTACKER = Attacker(weapons=(WeaponLine(A="1", skill=4, S=4, D="1"),))
+_NO_TARGET = Target(models=(ModelGroup(T=4, Sv=3, W=1),))
+
+
+class _Keys:
+    """``_dedupe_key`` for the matchups of one partition, its parts kept: the attacker's
+    part once per attacker as resolved, the target's once per target and keywords kept.
+    The objects are told apart by identity while the partition's scenarios are alive
+    (``compute_partition`` keeps them), so an identity is never reused for another."""
+
+    def __init__(self) -> None:
+        self._lines: dict[int, str] = {}
+        self._attackers: dict[tuple[Any, ...], tuple[str, str]] = {}
+        self._targets: dict[tuple[Any, ...], str] = {}
+
+    def _attacker(self, a: Attacker) -> tuple[str, str]:
+        """The attacker without its name, its lines' names and its rules' texts, as
+        text, and that text in capitals (what its lines name)."""
+        memo = (id(a.weapons), a.keywords, a.abilities, a.firing_deck)
+        found = self._attackers.get(memo)
+        if found is None:
+            text = a.model_copy(update={
+                "name": "", "rules_applied": (), "rules_not_applied": (),
+                "weapons": tuple(w.model_copy(update={"name": ""}) for w in a.weapons)}
+            ).model_dump_json()
+            found = self._attackers[memo] = (text, text.upper())
+        return found
+
+    def _target(self, t: Target, named: str) -> str:
+        keywords = tuple(k for k in t.keywords if k in _ENGINE_KEYWORDS or k in named)
+        memo = (id(t), keywords)
+        found = self._targets.get(memo)
+        if found is None:
+            found = self._targets[memo] = t.model_copy(update={
+                "name": "", "rules_applied": (), "rules_not_applied": (),
+                "deadly_demise": None,
+                "abilities": tuple(x for x in t.abilities if x.casefold() == "stealth"),
+                "keywords": keywords,
+                "models": tuple(g.model_copy(update={"name": ""}) for g in t.models)}
+            ).model_dump_json()
+        return found
+
+    def key(self, s: Scenario) -> str | tuple[str, str, str]:
+        """``_dedupe_key(s)``, or without effects its three parts: the scenario with
+        neither unit, the attacker's and the target's (the same partition of the
+        scenarios: each text is the other's)."""
+        if s.effects:
+            return _dedupe_key(s)
+        attacker, named = self._attacker(s.attacker)
+        update: dict[str, object] = {"attacker": _NO_ATTACKER, "target": _NO_TARGET}
+        if s.context.detachment is not None:  # read by named effects only
+            update["context"] = s.context.model_copy(update={"detachment": None})
+        return (s.model_copy(update=update).model_dump_json(), attacker,
+                self._target(s.target, named))
+
+
 @dataclass
 class _Matchup:
     edition: RulesVersion
@@ -310,7 +369,7 @@ def _with_detachment(base: _Matchup, d: Detachment, lib: Library,
     return out
 
 
-def _compute(scenarios: dict[str, Scenario]) -> dict[str, Figures | ScenarioError]:
+def _compute(scenarios: dict[_Key, Scenario]) -> dict[_Key, Figures | ScenarioError]:
     """Each distinct scenario's figures, all through one batch memo (``figures_each``):
     the weapon lines' totals shared between targets and between attackers with the same
     lines, the target's operators between attackers whose attacks reach it alike."""
@@ -348,7 +407,8 @@ def compute_partition(selection: Selection, part: Partition,
     """The rows of one partition, in the table's order (``table.sort_key``)."""
     lib = library_of(selection) if lib is None else lib
     matchups = list(_matchups(selection, lib, part))
-    keys = [None if m.scenario is None else _dedupe_key(m.scenario) for m in matchups]
+    keying = _Keys()
+    keys = [None if m.scenario is None else keying.key(m.scenario) for m in matchups]
     distinct = {k: m.scenario for k, m in zip(keys, matchups, strict=True)
                 if k is not None and m.scenario is not None}
     results = _compute(distinct)

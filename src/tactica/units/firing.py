@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..combat.contract.scenario import Phase, WeaponLine
 from ..dice import DiceExpr
@@ -175,9 +175,13 @@ class Armament:
     exempt: bool
     #: each model group's count and usable weapons
     groups: tuple[tuple[int, tuple[Weapon, ...]], ...]
+    #: the choice whatever the aim (``_aimless``), else ``None``
+    fixed: Choice | None = None
 
     def choose(self, aim: Aim) -> Choice:
         """The profiles fired against ``aim`` and by how many models (the lines' order)."""
+        if self.fixed is not None:
+            return self.fixed
         counts: dict[tuple[str, WeaponProfile], int] = {}
         for n, weapons in self.groups:
             for p in _fires(self.sheet, weapons, self.phase, aim, self.profiles,
@@ -208,7 +212,28 @@ def armament(sheet: Datasheet, unit: Loadout, phase: Phase, rules: RulesVersion 
         none = "" if sheet.weapons else " (the data lists none)"
         raise NoWeaponsError(f"{sheet.name} {'have' if unit.size > 1 else 'has'} no {what} "
                              f"weapons{none}")
-    return Armament(sheet, phase, rules, tuple(profiles), exempt, groups)
+    arm = Armament(sheet, phase, rules, tuple(profiles), exempt, groups)
+    if all(_aimless(weapons, phase, arm.profiles, exempt) for _, weapons in groups):
+        arm = replace(arm, fixed=arm.choose(Aim()))
+    return arm
+
+
+def _aimless(weapons: Sequence[Weapon], phase: Phase, profiles: Sequence[str],
+             exempt: bool) -> bool:
+    """Whether a model's profiles (``_fires``) are the same whatever the aim: no weapon
+    with a choice of profiles (one, or one named in ``profiles``), and then no choice
+    between weapons (in the fight one weapon besides [EXTRA ATTACKS]; in the shooting
+    phase not both Pistols and other weapons, unless ``exempt``)."""
+    keys = {name_key(c) for c in profiles}
+    picks = []
+    for w in weapons:
+        named = [p for p in w.profiles if name_key(p.name) in keys]
+        if not named and len(w.profiles) > 1:
+            return False
+        picks.append(named[0] if named else w.profiles[0])
+    if phase == "fight":
+        return sum(not p.has("Extra Attacks") for p in picks) <= 1
+    return exempt or all(_is_pistol(p) for p in picks) or not any(map(_is_pistol, picks))
 
 
 def lines_of(choice: Choice) -> list[WeaponLine]:
