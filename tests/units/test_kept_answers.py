@@ -126,3 +126,37 @@ def test_a_fixed_choice_is_the_choice_against_every_aim() -> None:
             fixed += arm.fixed is not None
             chosen += arm.fixed is None
     assert fixed and chosen  # both kinds met
+
+
+def test_a_resolved_scenario_is_the_validated_one() -> None:
+    """``resolve`` builds the scenario from parts valid already (``_scenario``): for every
+    seed unit against every preset in both phases it is the scenario validating the same
+    parts gives, the same fields set; and a Firing Deck weapon in the fight is still
+    refused (24.14)."""
+    import pytest
+
+    from tactica.combat import Scenario
+    from tactica.combat.contract.scenario import Attacker, WeaponLine
+
+    lib = load_seed_library()
+    met = 0
+    for a in lib.names():
+        for t in (p.name for p in lib.presets()):
+            for phase in ("shooting", "fight"):
+                try:
+                    s = prepare({"attacker": {"unit": a}, "target": {"unit": t},
+                                 "phase": phase}, lib)[0]
+                except ValueError:
+                    continue
+                data = {k: getattr(s, k) for k in Scenario.model_fields}
+                built = resolving._scenario(data, s.attacker, phase)
+                valid = Scenario.model_validate(data)
+                assert built == valid
+                assert built.model_fields_set == valid.model_fields_set
+                met += 1
+    assert met
+    deck = Attacker(firing_deck=2, weapons=(WeaponLine(A="1", skill=4, S=4, D="1",
+                                                       firing_deck=True),))
+    data = {"attacker": deck, "target": s.target, "phase": "fight"}
+    with pytest.raises(ValueError, match="shooting phase only"):
+        resolving._scenario(data, deck, "fight")

@@ -143,9 +143,26 @@ class _Armed:
     keywords: tuple[str, ...]
     abilities: tuple[str, ...]
     answers: dict[tuple[Any, ...], tuple[Attacker, _Side]] = field(default_factory=dict)
+    #: the answer against each aim's numbers (T, Sv, W, invuln)
+    by_aim: dict[tuple[int, int, int, int | None], tuple[Attacker, _Side]] = field(
+        default_factory=dict)
 
     def choices(self, aim: Aim) -> tuple[Choice, ...]:
         return tuple(arm.choose(aim) for arm in self.arms)
+
+    def against(self, aim: Aim) -> tuple[Attacker, _Side]:
+        """The answer against ``aim`` (its keywords are the armament's), kept: once per
+        aim's numbers, built once per distinct choice."""
+        numbers = (aim.T, aim.Sv, aim.W, aim.invuln)
+        out = self.by_aim.get(numbers)
+        if out is None:
+            chosen = self.choices(aim)
+            ckey = tuple(tuple((name, id(p), n) for name, p, n in c) for c in chosen)
+            out = self.answers.get(ckey)
+            if out is None:
+                out = self.answers[ckey] = self.answer(chosen)
+            self.by_aim[numbers] = out
+        return out
 
     def answer(self, chosen: tuple[Choice, ...]) -> tuple[Attacker, _Side]:
         """The attacker firing ``chosen`` (``choices``), and its side."""
@@ -304,13 +321,13 @@ def _attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
     if found is None or found[0] is not lib:
         found = _words[wkey] = (lib, _restricting(ref, lib, rules))
     words = found[1]
-    aim = replace(aim, keywords=tuple(k for k in aim.keywords if k.upper() in words))
-    key = (id(lib), ref, rules, phase, aim.keywords)
+    keywords = tuple(k for k in aim.keywords if k.upper() in words)
+    key = (id(lib), ref, rules, phase, keywords)
     known = _attackers.get(key)
     if known is None or known[0] is not lib:
         armed: _Armed | str
         try:
-            armed = _armed(ref, lib, rules, phase, aim.keywords)
+            armed = _armed(ref, lib, rules, phase, keywords)
             armed.side.done()
         except UnitError as exc:
             armed = str(exc)
@@ -321,12 +338,17 @@ def _attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
     armed = known[1]
     if isinstance(armed, str):
         raise UnitError(armed)
-    chosen = armed.choices(aim)
-    ckey = tuple(tuple((name, id(p), n) for name, p, n in c) for c in chosen)
-    out = armed.answers.get(ckey)
-    if out is None:
-        out = armed.answers[ckey] = armed.answer(chosen)
-    return out
+    return armed.against(aim)  # the choice reads the aim's numbers only
+
+
+def _scenario(data: dict[str, Any], attacker: Attacker, phase: Phase) -> Scenario:
+    """``Scenario.model_validate(data)``, its parts valid already (the document's
+    fields, validated as a ``Scenario``'s, and the units as fielded): only what the
+    scenario checks of them together is checked (Firing Deck weapons shoot, 24.14), by
+    validating when it could fail."""
+    if phase != "shooting" and any(w.firing_deck for w in attacker.weapons):
+        return Scenario.model_validate(data)
+    return Scenario.model_construct(**data)
 
 
 def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved, list[str]]:
@@ -370,8 +392,8 @@ def resolve_against(doc: ScenarioDocument, lib: UnitLibrary, target: Target,
             abilities += ability_effects(s, damaged=False)
     data = {k: getattr(doc, k) for k in Scenario.model_fields
             if k not in ("attacker", "target", "context")}
-    scenario = Scenario.model_validate({**data, "attacker": attacker, "target": target,
-                                        "context": context})
+    data.update(attacker=attacker, target=target, context=context)
+    scenario = _scenario(data, attacker, doc.phase)
     if abilities:
         scenario, more = apply_candidates(scenario, abilities, "ability", report_skipped=False)
         notes += more
