@@ -13,7 +13,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from ..combat.contract.result import Resolved
-from ..combat.contract.scenario import Attacker, Phase, Scenario, Target, WeaponLine
+from ..combat.contract.scenario import (
+    Attacker,
+    Context,
+    Phase,
+    Scenario,
+    Target,
+    WeaponLine,
+)
 from ..facts import TargetPreset
 from ..model.common import RulesVersion, Source
 from ..model.datasheet import Datasheet, ModelProfile
@@ -57,6 +64,10 @@ class _Side:
 
     #: ``texts()``, once the side is complete (a table reuses a fielded side)
     _texts: tuple[str, ...] | None = None
+    #: an attacking side's named effects among its abilities (``resolve_against``)
+    effects: tuple[str, ...] | None = None
+    #: ``_led``'s answers by id of the context: (the context, the answer)
+    contexts: dict[int, tuple[Context, Context]] = field(default_factory=dict)
 
     def texts(self) -> tuple[str, ...]:
         if self._texts is not None:
@@ -167,7 +178,7 @@ class _Armed:
     def answer(self, chosen: tuple[Choice, ...]) -> tuple[Attacker, _Side]:
         """The attacker firing ``chosen`` (``choices``), and its side."""
         lines = list(self.picked)
-        side = replace(self.side, lines_of={})
+        side = replace(self.side, lines_of={}, contexts={})
         for arm, choice in zip(self.arms, chosen, strict=True):
             mine = lines_of(choice)
             side.lines_of[arm.sheet.name] = tuple(line.name for line in mine)
@@ -341,6 +352,24 @@ def _attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
     return armed.against(aim)  # the choice reads the aim's numbers only
 
 
+def _led(context: Context, side: _Side) -> Context:
+    """``context`` with the attacking unit's leaders and its Toughness (kept per
+    context on a side kept by ``_attacker``: a table asks for the same again and again)."""
+    known = side.contexts.get(id(context))
+    if known is not None and known[0] is context:
+        return known[1]
+    leaders = tuple(s.name for s, _ in side.loadouts[1:])
+    update: dict[str, object] = {"led_by": tuple(dict.fromkeys((*context.led_by, *leaders)))}
+    if context.attacker_toughness is None:
+        update["attacker_toughness"] = next(
+            (m.T for m in side.sheet.models if m.T is not None), None)
+    out = context.model_copy(update=update)
+    if len(side.contexts) >= 64:
+        side.contexts.clear()
+    side.contexts[id(context)] = (context, out)
+    return out
+
+
 def _scenario(data: dict[str, Any], attacker: Attacker, phase: Phase) -> Scenario:
     """``Scenario.model_validate(data)``, its parts valid already (the document's
     fields, validated as a ``Scenario``'s, and the units as fielded): only what the
@@ -380,16 +409,14 @@ def resolve_against(doc: ScenarioDocument, lib: UnitLibrary, target: Target,
         attacker, aside = _attacker(attacker, lib, doc.rules, doc.phase, _aim(target))
         resolved.update(attacker_models=aside.texts(),
                         defaults=(*aside.defaults, *resolved["defaults"]))
-        leaders = tuple(s.name for s, _ in aside.loadouts[1:])
-        update: dict[str, object] = {"led_by": tuple(dict.fromkeys((*context.led_by, *leaders)))}
-        if context.attacker_toughness is None:
-            update["attacker_toughness"] = next(
-                (m.T for m in aside.sheet.models if m.T is not None), None)
-        context = context.model_copy(update=update)
+        context = _led(context, aside)
         notes += aside.notes
-        abilities = ability_effects(aside.sheet)
-        for s, _ in aside.loadouts[1:]:
-            abilities += ability_effects(s, damaged=False)
+        if aside.effects is None:
+            named = ability_effects(aside.sheet)
+            for s, _ in aside.loadouts[1:]:
+                named += ability_effects(s, damaged=False)
+            aside.effects = tuple(named)
+        abilities = list(aside.effects)
     data = {k: getattr(doc, k) for k in Scenario.model_fields
             if k not in ("attacker", "target", "context")}
     data.update(attacker=attacker, target=target, context=context)
