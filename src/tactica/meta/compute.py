@@ -40,7 +40,7 @@ from typing import Any
 from ..army.pricing import bracket_price
 from ..combat import Scenario, ScenarioError
 from ..combat.batch import Figures, figures_each
-from ..combat.contract.scenario import Attacker, ModelGroup, Phase, Target, WeaponLine
+from ..combat.contract.scenario import Attacker, Context, Phase, Target
 from ..errors import one_line
 from ..library import Library
 from ..model.common import RulesVersion
@@ -225,22 +225,20 @@ def _dedupe_key(s: Scenario) -> str:
 
 
 #: A matchup's key (``_Keys.key``).
-_Key = str | tuple[str, str, str]
-#: What stands for the attacker and the target in the rest of a scenario's key.
-_NO_ATTACKER = Attacker(weapons=(WeaponLine(A="1", skill=4, S=4, D="1"),))
-_NO_TARGET = Target(models=(ModelGroup(T=4, Sv=3, W=1),))
+_Key = str | tuple[Any, ...]
 
 
 class _Keys:
     """``_dedupe_key`` for the matchups of one partition, its parts kept: the attacker's
-    part once per attacker as resolved, the target's once per target and keywords kept.
+    part once per attacker as resolved, the target's once per target and keywords kept,
+    the context's once per context.
     The objects are told apart by identity while the partition's scenarios are alive
     (``compute_partition`` keeps them), so an identity is never reused for another."""
 
     def __init__(self) -> None:
-        self._lines: dict[int, str] = {}
         self._attackers: dict[tuple[Any, ...], tuple[str, str]] = {}
         self._targets: dict[tuple[Any, ...], str] = {}
+        self._contexts: dict[int, str] = {}
 
     def _attacker(self, a: Attacker) -> tuple[str, str]:
         """The attacker without its name, its lines' names and its rules' texts, as
@@ -269,18 +267,23 @@ class _Keys:
             ).model_dump_json()
         return found
 
-    def key(self, s: Scenario) -> str | tuple[str, str, str]:
-        """``_dedupe_key(s)``, or without effects its three parts: the scenario with
-        neither unit, the attacker's and the target's (the same partition of the
-        scenarios: each text is the other's)."""
+    def _context(self, c: Context) -> str:
+        """The context without its detachment (read by named effects only), as text."""
+        found = self._contexts.get(id(c))
+        if found is None:
+            bare = c if c.detachment is None else c.model_copy(update={"detachment": None})
+            found = self._contexts[id(c)] = bare.model_dump_json()
+        return found
+
+    def key(self, s: Scenario) -> _Key:
+        """``_dedupe_key(s)``, or without effects its parts: the scenario's own fields,
+        its context's, its attacker's and its target's (the same partition of the
+        scenarios: each key is a function of the other)."""
         if s.effects:
             return _dedupe_key(s)
         attacker, named = self._attacker(s.attacker)
-        update: dict[str, object] = {"attacker": _NO_ATTACKER, "target": _NO_TARGET}
-        if s.context.detachment is not None:  # read by named effects only
-            update["context"] = s.context.model_copy(update={"detachment": None})
-        return (s.model_copy(update=update).model_dump_json(), attacker,
-                self._target(s.target, named))
+        return (s.rules, s.phase, s.method, s.trials, s.seed, self._context(s.context),
+                attacker, self._target(s.target, named))
 
 
 @dataclass

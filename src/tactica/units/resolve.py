@@ -21,6 +21,7 @@ from ..combat.contract.scenario import (
     Target,
     WeaponLine,
 )
+from ..effects.candidates import ability_effects, apply_candidates
 from ..facts import TargetPreset
 from ..model.common import RulesVersion, Source
 from ..model.datasheet import Datasheet, ModelProfile
@@ -288,9 +289,20 @@ def sheet_target(sheet: Datasheet, models: int | None = None,
         raise UnitError(str(exc).removeprefix("target: ")) from None
 
 
+#: ``_aim``'s answers by id of the target: (the target, its aim); at most 1024.
+_aims: dict[int, tuple[Target, Aim]] = {}
+
+
 def _aim(target: Target) -> Aim:
+    known = _aims.get(id(target))
+    if known is not None and known[0] is target:
+        return known[1]
     g = next((g for g in target.models if not g.character), target.models[0])
-    return Aim(T=g.T, Sv=g.Sv, W=g.W, invuln=g.invuln, keywords=target.keywords)
+    aim = Aim(T=g.T, Sv=g.Sv, W=g.W, invuln=g.invuln, keywords=target.keywords)
+    if len(_aims) >= 1024:
+        _aims.clear()
+    _aims[id(target)] = (target, aim)
+    return aim
 
 
 #: The attackers as ``resolve`` fields them (it changes neither part of an answer):
@@ -393,8 +405,6 @@ def resolve_against(doc: ScenarioDocument, lib: UnitLibrary, target: Target,
     """``resolve`` with the target fielded already (``resolve_target``'s answer, its side
     ``None`` for a target given as model groups): a table of many matchups fields each
     target once. ``doc.target`` is not read."""
-    from ..effects.candidates import ability_effects, apply_candidates
-
     notes: list[str] = []
     resolved: dict[str, tuple[str, ...]] = {"defaults": ()}
     aside: _Side | None = None
