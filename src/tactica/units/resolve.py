@@ -132,6 +132,8 @@ def _field(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, where: str) -> _
 
 def _check_profiles(names: tuple[str, ...], side: _Side) -> None:
     """Every profile asked for is a profile of a weapon the side's models carry."""
+    if not names:
+        return
     known = {name_key(p.name): p.name for s, lo in side.loadouts for w in s.weapons
              if any(name_key(w.name) == name_key(e) for g in lo.models for e in g.equipment)
              for p in w.profiles}
