@@ -12,13 +12,17 @@ fielded the same way (its defensive abilities included). So every figure is the 
 Work shared across matchups:
 
 * each target is fielded once per edition and phase, not once per attacker; each
-  attacker's weapon lines are picked once per kind of target (``units.resolve``);
+  attacker is fielded once per phase (and per keywords some weapon of it may or may
+  not target), its profiles chosen again for each target only when it has a choice (a
+  weapon of several profiles, Pistols or its other weapons, one melee weapon of
+  several), its weapon lines built once per distinct choice (``units.resolve``);
 * matchups whose scenarios differ only in what no figure depends on (the units' and
   weapons' names, the rules' texts, the target's keywords that neither the engine nor
   the attacker's weapons read: ``_dedupe_key``) are computed once: the same unit filed
   under several factions, and against the ~1,100 library units the many targets that
   share a profile (T, Sv, invulnerable save, W, FNP, counts and the keywords that
-  matter);
+  matter); the key is built from parts kept per attacker, per target and per context
+  (``_Keys``), not from each scenario's whole text;
 * the partition's matchups go through one batch memo (``tactica.combat.batch.
   figures_each``): a weapon line's hit and wound totals are computed once per target
   Toughness and keywords for every attacker of the partition that carries it, the
