@@ -180,7 +180,12 @@ def test_there_are_enough_matchups() -> None:
 LIST_CASES = [m for m in MATCHUPS if set(m[0]) == {"unit"} and m[3] == "11th"]
 
 
-@pytest.mark.parametrize("matchup", LIST_CASES, ids=[_id(m) for m in LIST_CASES])
+#: As above: each attacker's first target in the default run, the second marked slow.
+LIST_DOOR_CASES = [pytest.param(m, id=_id(m), marks=[pytest.mark.slow] if i % 2 else [])
+                   for i, m in enumerate(LIST_CASES)]
+
+
+@pytest.mark.parametrize("matchup", LIST_DOOR_CASES)
 def test_a_list_unit_gives_the_library_units_numbers(matchup: tuple[Any, ...],
                                                      library: Library,
                                                      tmp_path: Path) -> None:
