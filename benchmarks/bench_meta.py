@@ -167,7 +167,8 @@ def unit_by_unit(lib: Library, stride: int) -> list[str]:
         times[workers] = (computing, n, cpu)
         lines.append(f"- {workers} worker{'s' if workers > 1 else ''}: {n:,} rows "
                      f"({files} files) in {wall:.0f} s wall, of which {report.startup:.0f} s "
-                     f"starting the cluster and {computing:.0f} s computing "
+                     f"starting the cluster (each worker loading the library and fielding "
+                     f"the targets as it joins) and {computing:.0f} s computing "
                      f"({n / computing:,.0f} rows/s); the workers' CPU time {cpu:.0f} s "
                      f"(their start included): {cpu / n * 1e3:.2f} ms CPU a matchup "
                      f"(load average {os.getloadavg()[0]:.1f} after)")
@@ -190,7 +191,7 @@ def unit_by_unit(lib: Library, stride: int) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--no-write", action="store_true")
-    parser.add_argument("--stride", type=int, default=100)
+    parser.add_argument("--stride", type=int, default=50)
     parser.add_argument("--skip-units", action="store_true")
     parser.add_argument("--skip-presets", action="store_true")
     args = parser.parse_args(argv)

@@ -76,3 +76,28 @@ def test_a_finished_partition_is_written_once(tmp_path: Path) -> None:
     _collect(_Future("finished", b"bytes"), PART, tmp_path, report, told)
     assert (tmp_path / f"part-{PART.id}.parquet").read_bytes() == b"bytes"
     assert report.written == told.written == [PART.id]
+
+
+def test_a_worker_fields_every_target_of_each_edition_and_phase_once(
+        seed_lib: Any, seed_selection: Any) -> None:
+    """``field_targets`` (what each Dask worker runs as it joins) fields every target the
+    partitions will meet: each of the selection's targets that exists in an edition of
+    the plan (presets in every edition, a seed unit in its own), in both phases; the
+    partitions computed after it give the rows computed without it."""
+    from tactica.meta.compute import _target, compute_partition, field_targets
+    from tactica.meta.tasks import plan, target_kind
+
+    parts = plan(seed_selection, seed_lib)
+    editions = {p.edition for p in parts}
+    expected = sum(
+        1 for e in editions for t in seed_selection.targets
+        if target_kind(seed_lib, t) == "preset"
+        or any(s.rules == e for s in seed_lib.datasheet_versions(t))) * 2
+    cold = [compute_partition(seed_selection, p, seed_lib) for p in parts]
+    _target.cache_clear()
+    assert field_targets(seed_selection, seed_lib) == expected
+    hits = _target.cache_info().hits
+    warm = [compute_partition(seed_selection, p, seed_lib) for p in parts]
+    assert _target.cache_info().hits > hits  # the partitions found them fielded
+    assert _target.cache_info().currsize == expected
+    assert warm == cold

@@ -57,9 +57,9 @@ from ..units import (
     resolve_target,
 )
 from .detachments import Detachment, applied_rules, faction_detachments
-from .tasks import Partition, Selection, library_of, target_kind, unit_faction
+from .tasks import Partition, Selection, library_of, plan, target_kind, unit_faction
 
-__all__ = ["Row", "compute_partition", "points_of", "scenario_of"]
+__all__ = ["Row", "compute_partition", "field_targets", "points_of", "scenario_of"]
 
 #: The errors a matchup may be refused with (each a player-facing one-line message).
 _REFUSALS = (ScenarioError, UnitError, WargearError, UnknownNameError, ValueError,
@@ -186,6 +186,21 @@ def _targets(selection: Selection, lib: Library, edition: RulesVersion) -> list[
                 s.rules == edition for s in lib.datasheet_versions(name)):
             out.append(name)
     return out
+
+
+def field_targets(selection: Selection, lib: Library | None = None) -> int:
+    """Field every target of ``selection`` in each of its editions and phases (kept by
+    ``_target`` for this process's partitions): what a Dask worker does once, as it
+    joins, instead of inside its first partition. Returns how many were fielded."""
+    lib = library_of(selection) if lib is None else lib
+    editions = dict.fromkeys(p.edition for p in plan(selection, lib))
+    n = 0
+    for edition in editions:
+        for name in _targets(selection, lib, edition):
+            for phase in selection.phases:
+                _target(lib, name, edition, phase)
+                n += 1
+    return n
 
 
 #: The target keywords the engine reads whatever the attack (06 allocation of a CHARACTER

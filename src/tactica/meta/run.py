@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from ..library import Library
-from .compute import compute_partition
+from .compute import compute_partition, field_targets
 from .table import done_partitions, parquet_bytes, write_partition, write_selection
 from .tasks import Partition, Selection, library_of, plan
 
@@ -143,6 +143,7 @@ def _on_dask(selection: Selection, todo: Sequence[Partition], out: Path, report:
     client = _client(scheduler, workers)
     if not scheduler:
         client.wait_for_workers(workers)
+    _warm(client, selection)
     report.startup = time.perf_counter() - t0
     try:
         key = selection.fingerprint()
@@ -164,6 +165,23 @@ def _on_dask(selection: Selection, todo: Sequence[Partition], out: Path, report:
         client.close()
         if cluster is not None and not scheduler:
             cluster.close()
+
+
+def _warm(client: Any, selection: Selection) -> None:
+    """Each worker there now loads the library and fields the targets once, as part of
+    the cluster's start (``field_targets``), so that no partition carries that cost and
+    the workers start computing together; a worker that joins later does it in its first
+    partition. A worker that fails here fails its partitions later, with the reason."""
+    import distributed
+
+    wait: Any = distributed.wait
+    key = selection.fingerprint()
+    warm = [client.submit(field_targets, selection, key=f"meta-warm-{key}-{address}",
+                          pure=False, workers=[address], allow_other_workers=False)
+            for address in sorted(_workers(client))]
+    wait(warm)
+    for fut in warm:
+        fut.release()
 
 
 def _collect(fut: Any, part: Partition, out: Path, report: RunReport,
