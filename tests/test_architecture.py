@@ -26,7 +26,7 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("dice", "errors", "names", "version", "inputs", "textfile", "source_choice"),
     ("cache", "model"),
-    ("rules", "loaders"),
+    ("rules", "loaders", "code_cache"),
     ("combat.contract",),
     ("facts", "reference_facts", "datasheet_diff"),
     ("effects",),

@@ -29,6 +29,7 @@ from tactica.library import load_seed_library
 from tactica.loaders.bsdata import load_bsdata
 from tactica.loaders.errors import LoadError
 from tactica.loaders.seed_page import load_seed_page
+from volume import sampled
 
 FUZZ = settings(derandomize=True, max_examples=60, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])
@@ -207,3 +208,16 @@ def test_a_mutated_catalogue_loads_or_is_refused_naming_the_file(
                 assert sheet.name
         except LoadError as exc:
             assert exc.source  # the file is named
+
+
+# --- the default run's samples (tests/volume.py): each property below runs a few
+# dozen examples by default and its full count as its ``_at_volume`` twin (slow) ---
+(test_a_mutated_list_is_read_or_refused_at_a_line,
+ test_a_mutated_list_is_read_or_refused_at_a_line_at_volume) = sampled(
+    test_a_mutated_list_is_read_or_refused_at_a_line, 20)
+(test_a_mutated_seed_page_is_read_or_refused_at_a_line,
+ test_a_mutated_seed_page_is_read_or_refused_at_a_line_at_volume) = sampled(
+    test_a_mutated_seed_page_is_read_or_refused_at_a_line, 20)
+(test_a_mutated_catalogue_loads_or_is_refused_naming_the_file,
+ test_a_mutated_catalogue_loads_or_is_refused_naming_the_file_at_volume) = sampled(
+    test_a_mutated_catalogue_loads_or_is_refused_naming_the_file, 20)

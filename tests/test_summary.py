@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import tactica
 from tactica.combat import Distribution
 from tactica.summary import headline, quantile
+from volume import sampled
 
 
 @given(st.lists(st.integers(0, 50), min_size=1, max_size=30).filter(any),
@@ -40,3 +41,10 @@ def test_the_band_of_a_binomial_by_hand() -> None:
     assert (h.damage.p10, h.damage.median, h.damage.p90) == (7, 8, 10)
     assert h.expected_damage == r.damage.mean and h.p_unit_destroyed == r.p_unit_destroyed
     assert h.weapons_used == ("Sure",) and h.target_models is None
+
+
+# --- the default run's samples (tests/volume.py): each property below runs a few
+# dozen examples by default and its full count as its ``_at_volume`` twin (slow) ---
+(test_quantile_is_the_smallest_value_whose_cdf_reaches_q,
+ test_quantile_is_the_smallest_value_whose_cdf_reaches_q_at_volume) = sampled(
+    test_quantile_is_the_smallest_value_whose_cdf_reaches_q, 30)

@@ -70,8 +70,17 @@ def main() -> None:
     # thread, unless the user says otherwise (must be set before numpy is imported).
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     pause_start_up()
+    argv = sys.argv[1:]
     try:
-        _run(sys.argv[1:])
+        if argv == ["--help"]:  # the kept help text (cli.quick): nothing to compile
+            _run(argv)
+            return
+        # the methods dataclasses writes and the string annotations compiled from the
+        # table of code kept in the cache folder, not parsed in every process (code_cache)
+        from .code_cache import installed
+
+        with installed():
+            _run(argv)
     finally:
         start_up_done()
 

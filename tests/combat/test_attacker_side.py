@@ -42,6 +42,7 @@ from tactica.combat.exact.totals import (
     compound,
 )
 from tactica.dice import MAX_DICE, MAX_VALUE, DiceExpr
+from volume import sampled
 
 from .library_sample import library_sample
 
@@ -272,3 +273,19 @@ def test_generated_certain_dice_total_their_count(weights: list[float], row: int
             assert by_count[at] == (p if p >= _FFT_FLOOR else 0.0)
     if count.sum() > 1e-9:
         assert np.abs(by_count - _compound_fft(count, per_die)).max() <= 1e-12
+
+
+# --- the default run's samples (tests/volume.py): each property below runs a few
+# dozen examples by default and its full count as its ``_at_volume`` twin (slow) ---
+(test_generated_wounds_are_the_joint_summed_over_hits,
+ test_generated_wounds_are_the_joint_summed_over_hits_at_volume) = sampled(
+    test_generated_wounds_are_the_joint_summed_over_hits, 30)
+(test_a_one_column_die_transforms_as_a_2d_one,
+ test_a_one_column_die_transforms_as_a_2d_one_at_volume) = sampled(
+    test_a_one_column_die_transforms_as_a_2d_one, 30)
+(test_generated_fixed_dice_of_two_outcomes_are_the_exact_binomial,
+ test_generated_fixed_dice_of_two_outcomes_are_the_exact_binomial_at_volume) = sampled(
+    test_generated_fixed_dice_of_two_outcomes_are_the_exact_binomial, 30)
+(test_generated_certain_dice_total_their_count,
+ test_generated_certain_dice_total_their_count_at_volume) = sampled(
+    test_generated_certain_dice_total_their_count, 30)

@@ -21,6 +21,7 @@ from tactica.combat.contract.scenario import Scenario, ScenarioError
 from tactica.combat.exact import engine as exact
 from tactica.combat.exact.allocation import StateSpace, build_groups
 from tactica.combat.exact.attack_lines import search_mean
+from volume import sampled
 
 from .test_properties import scenarios
 
@@ -141,3 +142,10 @@ def test_the_search_mean_applies_to_the_stress_case() -> None:
         got = search_mean(p.scenario, p.rules, p.effects, p.named, p.weapons, choice)
         assert got is not None
         assert abs(got - exact._calculate(p, choice).damage.mean) <= TOL
+
+
+# --- the default run's samples (tests/volume.py): each property below runs a few
+# dozen examples by default and its full count as its ``_at_volume`` twin (slow) ---
+(test_the_search_mean_is_the_full_calculations_mean,
+ test_the_search_mean_is_the_full_calculations_mean_at_volume) = sampled(
+    test_the_search_mean_is_the_full_calculations_mean, 25)

@@ -25,7 +25,7 @@ from tactica.combat import Result
 Json = dict[str, Any]
 
 #: Examples of each property in the default run, and in the slow suite's run of it.
-QUICK, VOLUME = 25, 100
+QUICK, VOLUME = 12, 100
 PROPERTY_SETTINGS = settings(
     max_examples=QUICK,
     derandomize=True,

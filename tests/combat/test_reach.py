@@ -30,6 +30,7 @@ from tactica.combat.exact.engine import Initial, calculate_exact, calculate_exac
 from tactica.library import load_library
 from tactica.names import name_key
 from tactica.units import UnitError, UnitRef, resolve_target
+from volume import sampled
 
 from .benchmark_module import load_benchmark
 from .test_worked_examples import F, assert_pmf, binomial, models, run, torrent
@@ -336,3 +337,10 @@ def test_the_budget_is_asked_as_the_exploration_grows_and_changes_nothing() -> N
                "character": True} for i in range(3))]}})
     asked = _explored_twice(scenario)
     assert len(asked) >= 3 and asked == sorted(set(asked))
+
+
+# --- the default run's samples (tests/volume.py): each property below runs a few
+# dozen examples by default and its full count as its ``_at_volume`` twin (slow) ---
+(test_an_exploration_its_budget_does_not_stop_finds_the_full_states,
+ test_an_exploration_its_budget_does_not_stop_finds_the_full_states_at_volume) = sampled(
+    test_an_exploration_its_budget_does_not_stop_finds_the_full_states, 10)

@@ -36,6 +36,7 @@ from tactica.combat.exact.totals import (
 )
 from tactica.library import load_library
 from tactica.units import UnitError, UnitRef, resolve_attacker
+from volume import sampled
 
 
 def _plain_distribution(pmf: np.ndarray, length: int | None = None) -> Distribution:
@@ -253,3 +254,19 @@ def test_transforms_are_numpys_bit_for_bit(shape: tuple[int, ...]) -> None:
     assert _rfftn(die, size).tobytes() == spectrum.tobytes()
     assert _irfftn(spectrum, size).tobytes() == np.fft.irfftn(spectrum, s=size,
                                                               axes=axes).tobytes()
+
+
+# --- the default run's samples (tests/volume.py): each property below runs a few
+# dozen examples by default and its full count as its ``_at_volume`` twin (slow) ---
+(test_distribution_from_array_is_the_plain_formulation,
+ test_distribution_from_array_is_the_plain_formulation_at_volume) = sampled(
+    test_distribution_from_array_is_the_plain_formulation, 30)
+(test_one_certain_die_compounds_to_itself,
+ test_one_certain_die_compounds_to_itself_at_volume) = sampled(
+    test_one_certain_die_compounds_to_itself, 30)
+(test_a_fixed_attack_count_is_what_the_convolutions_give,
+ test_a_fixed_attack_count_is_what_the_convolutions_give_at_volume) = sampled(
+    test_a_fixed_attack_count_is_what_the_convolutions_give, 30)
+(test_antidiagonal_and_one_convolution_are_the_plain_sums,
+ test_antidiagonal_and_one_convolution_are_the_plain_sums_at_volume) = sampled(
+    test_antidiagonal_and_one_convolution_are_the_plain_sums, 30)

@@ -19,6 +19,7 @@ from tactica.combat.exact.engine import _prepare
 from tactica.combat.exact.profile import ResolvedWeapon
 from tactica.combat.exact.stages.attacks import power, shift_floor
 from tactica.combat.exact.stages.damage import damage_distribution
+from volume import sampled
 
 from .library_sample import library_sample
 
@@ -111,3 +112,16 @@ def test_damage_distribution_is_the_sums(base: np.ndarray, plus: list[float], ha
     got = damage_distribution(base, np.array(plus), half, reduction)
     assert _same(got, _damage_sums(base, np.array(plus), half, reduction))
     assert got is not base
+
+
+# --- the default run's samples (tests/volume.py): each property below runs a few
+# dozen examples by default and its full count as its ``_at_volume`` twin (slow) ---
+(test_shift_floor_is_the_sums,
+ test_shift_floor_is_the_sums_at_volume) = sampled(
+    test_shift_floor_is_the_sums, 30)
+(test_one_copy_is_the_convolution,
+ test_one_copy_is_the_convolution_at_volume) = sampled(
+    test_one_copy_is_the_convolution, 30)
+(test_damage_distribution_is_the_sums,
+ test_damage_distribution_is_the_sums_at_volume) = sampled(
+    test_damage_distribution_is_the_sums, 30)

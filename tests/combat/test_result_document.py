@@ -37,6 +37,7 @@ from tactica.combat.exact.profile import ResolvedWeapon, save_probability
 from tactica.combat.exact.readout import _by_states, _one_group, conv_all, read_out
 from tactica.combat.sampled.engine import simulate
 from tactica.rules.base import RuleSet
+from volume import sampled
 
 from .library_sample import library_sample
 
@@ -519,3 +520,22 @@ def test_convolving_from_the_first_pmf_is_convolving_from_one(pmfs: list[list[fl
     arrays = [np.array(p) for p in pmfs]
     got = conv_all(arrays)
     assert got.tobytes() == _plain_conv_all(arrays).tobytes()
+
+
+# --- the default run's samples (tests/volume.py): each property below runs a few
+# dozen examples by default and its full count as its ``_at_volume`` twin (slow) ---
+(test_generated_results_are_the_documents_built_model_by_model,
+ test_generated_results_are_the_documents_built_model_by_model_at_volume) = sampled(
+    test_generated_results_are_the_documents_built_model_by_model, 20)
+(test_one_group_read_out_is_the_general_one_on_generated_spaces,
+ test_one_group_read_out_is_the_general_one_on_generated_spaces_at_volume) = sampled(
+    test_one_group_read_out_is_the_general_one_on_generated_spaces, 25)
+(test_a_short_mean_is_numpys_dot,
+ test_a_short_mean_is_numpys_dot_at_volume) = sampled(
+    test_a_short_mean_is_numpys_dot, 30)
+(test_a_mean_is_numpys_dot_with_a_new_arange,
+ test_a_mean_is_numpys_dot_with_a_new_arange_at_volume) = sampled(
+    test_a_mean_is_numpys_dot_with_a_new_arange, 30)
+(test_convolving_from_the_first_pmf_is_convolving_from_one,
+ test_convolving_from_the_first_pmf_is_convolving_from_one_at_volume) = sampled(
+    test_convolving_from_the_first_pmf_is_convolving_from_one, 30)

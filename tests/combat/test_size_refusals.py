@@ -25,6 +25,7 @@ from tactica.combat.exact.one_group import general_chain
 from tactica.combat.exact.size import predicted_states, wound_losses
 from tactica.combat.turn.exact import calculate_sequence
 from tactica.dice import DiceExpr
+from volume import sampled
 
 from .test_reach import scenarios
 
@@ -333,3 +334,10 @@ def test_a_pooled_class_costs_at_least_a_pass_over_its_numbers() -> None:
     nm = np.full((rows, 1), 1.0 / rows)
     cost = size.chain_cost([[nm]], states, unsaved, [classes], [_NO_DW], True).seconds
     assert cost >= classes * states * unsaved * rows * rows / 2 * 2e-9
+
+
+# --- the default run's samples (tests/volume.py): each property below runs a few
+# dozen examples by default and its full count as its ``_at_volume`` twin (slow) ---
+(test_generated_precision_scenarios_at_the_time_limit_are_computed,
+ test_generated_precision_scenarios_at_the_time_limit_are_computed_at_volume) = sampled(
+    test_generated_precision_scenarios_at_the_time_limit_are_computed, 10)

@@ -22,6 +22,7 @@ from tactica.combat.contract.scenario import ScenarioError
 from tactica.combat.contract.sequence import Sequence, SequenceResult
 from tactica.combat.turn.exact import calculate_sequence
 from tactica.combat.turn.sampled import simulate_sequence
+from volume import sampled
 
 FIELDS = ("attacks", "hits", "wounds", "unsaved", "damage", "models_destroyed",
           "attacker_mortal_wounds")
@@ -331,3 +332,10 @@ def test_deadly_demise_is_each_units_own_within_6_inches() -> None:
     for nd in r.other_mortal_wounds:
         sd = np.sqrt(nd.distribution.pmf[1] * (1 - nd.distribution.pmf[1]) / 40_000)
         assert abs(got[nd.label] - nd.distribution.pmf[1]) <= 5 * sd + 1e-9, nd.label
+
+
+# --- the default run's samples (tests/volume.py): each property below runs a few
+# dozen examples by default and its full count as its ``_at_volume`` twin (slow) ---
+(test_splitting_an_entry_changes_nothing,
+ test_splitting_an_entry_changes_nothing_at_volume) = sampled(
+    test_splitting_an_entry_changes_nothing, 5)

@@ -30,6 +30,7 @@ import tactica
 from tactica.army.formats import parse_roster
 from tactica.errors import one_line
 from tactica.library import load_seed_library
+from volume import sampled
 
 pytestmark = pytest.mark.fuzz
 
@@ -266,3 +267,17 @@ def test_an_http_request_gets_a_result_or_one_refusal(http: Any, body: str,
                 assert math.isclose(sum(dist["pmf"]), 1.0, abs_tol=1e-9)
     else:
         assert "detail" in answer and "Traceback" not in response.text
+
+
+# --- the default run's samples (tests/volume.py): the costliest kinds run 10 examples by
+# default and ``EXAMPLES`` (25 unless TACTICA_FUZZ_EXAMPLES says) as their
+# ``_at_volume`` twins (slow) ---
+(test_a_scenario_gives_a_sound_result_or_one_line,
+ test_a_scenario_gives_a_sound_result_or_one_line_at_volume) = sampled(
+    test_a_scenario_gives_a_sound_result_or_one_line, 10)
+(test_command_line_arguments_give_an_answer_or_one_line,
+ test_command_line_arguments_give_an_answer_or_one_line_at_volume) = sampled(
+    test_command_line_arguments_give_an_answer_or_one_line, 10)
+(test_an_http_request_gets_a_result_or_one_refusal,
+ test_an_http_request_gets_a_result_or_one_refusal_at_volume) = sampled(
+    test_an_http_request_gets_a_result_or_one_refusal, 10)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tactica import cache
 from tactica.cache import CACHE_DIR_ENV, CACHE_ENV, cache_key
 from tactica.library import SeedCache, load_seed_library
 from tactica.loaders import wh40kdc, wh40kdc_cache
@@ -38,6 +39,11 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     yield tmp_path / "cache"
 
 
+def _entries(folder: Path) -> list[str]:
+    """The folder's entries, the kept hash of tactica's sources left out (``cache``)."""
+    return sorted(p.name for p in folder.iterdir() if not p.name.startswith("sources-"))
+
+
 @pytest.mark.slow
 def test_every_unit_from_the_cache_is_the_converted_one(folder: Path) -> None:
     fresh = embedded_dataset()
@@ -59,7 +65,7 @@ def test_every_unit_from_the_cache_is_the_converted_one(folder: Path) -> None:
 def test_the_first_use_writes_the_cache_and_the_next_reads_one_unit(folder: Path) -> None:
     first = bundled_dataset()
     assert isinstance(first, Wh40kdcDataset)  # nothing cached yet: converted here
-    assert [p.name for p in folder.iterdir()] == [cache_path(VERSION).name]
+    assert _entries(folder) == [cache_path(VERSION).name]
     wh40kdc_cache._opened.clear()  # as in the next process
     second = bundled_dataset()
     assert isinstance(second, CachedDataset) and second.converted == 0
@@ -75,6 +81,37 @@ def test_the_key_follows_the_dataset_version_and_tactica(folder: Path) -> None:
     assert cache_path(VERSION).parent == folder
 
 
+def test_the_hash_of_the_sources_is_kept_under_their_stamp(
+        folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``cache_key`` hashes the contents of the code that builds an entry; the hash is kept
+    in the folder under the files' stamp, and computed again when the stamp changes or
+    the kept one cannot be read."""
+    computed: list[str] = []
+
+    def count() -> str:
+        computed.append(real())
+        return computed[-1]
+
+    real = cache._hash_sources
+    monkeypatch.setattr(cache, "_hash_sources", count)
+    cache._sources_hash.cache_clear()
+    try:
+        first = cache._sources_hash()
+        cache._sources_hash.cache_clear()  # as in the next process
+        assert cache._sources_hash() == first == real() and len(computed) == 1
+        (memo,) = folder.glob("sources-*.txt")
+        memo.write_text("damaged")
+        cache._sources_hash.cache_clear()
+        assert cache._sources_hash() == first and len(computed) == 2
+        monkeypatch.setattr(cache, "files_stamp", lambda *_: "another")  # a file changed
+        cache._sources_hash.cache_clear()
+        assert cache._sources_hash() == first and len(computed) == 3
+        assert [p.name for p in folder.glob("sources-*")] == ["sources-another.txt"]
+    finally:
+        cache._sources_hash.cache_clear()
+        cache._sources_hash()  # known again before the next test (kept in this folder)
+
+
 def test_turned_off_it_converts_in_the_process(folder: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(CACHE_ENV, "0")
@@ -84,7 +121,7 @@ def test_turned_off_it_converts_in_the_process(folder: Path,
 
 def test_a_damaged_file_is_converted_again_and_replaced(folder: Path) -> None:
     path = cache_path(VERSION)
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)  # the sources' hash may be kept there
     path.write_bytes(b"not a database")
     found = bundled_dataset()
     assert isinstance(found, Wh40kdcDataset)
@@ -120,7 +157,7 @@ def test_writers_at_once_leave_one_whole_file(folder: Path) -> None:
     for t in threads:
         t.join()
     assert errors == []
-    assert [p.name for p in folder.iterdir()] == [path.name]
+    assert _entries(folder) == [path.name]
     assert len(CachedDataset(path)) == len(source)
 
 

@@ -59,3 +59,27 @@ def test_with_an_effect_every_keyword_and_name_is_kept() -> None:
     a = _scenario(["INFANTRY", "IMPERIUM"]).model_copy(update={"effects": ("Oath of Moment",)})
     b = _scenario(["INFANTRY", "ORKS"]).model_copy(update={"effects": ("Oath of Moment",)})
     assert _dedupe_key(a) != _dedupe_key(b)
+
+
+def test_the_kept_parts_key_shares_what_the_text_key_shares(seed_selection: Any,
+                                                            seed_lib: Any) -> None:
+    """``compute_partition`` keys matchups by parts kept per attacker and per target
+    (``_Keys``): over every seed matchup, and the scenarios above, two scenarios share a
+    key exactly when they share ``_dedupe_key`` (one ``_Keys`` for all, so its kept
+    parts are reused across attackers and targets)."""
+    from tactica.meta import plan
+    from tactica.meta.compute import _Keys, _matchups
+
+    scenarios = [m.scenario for p in plan(seed_selection, seed_lib)
+                 for m in _matchups(seed_selection, seed_lib, p) if m.scenario is not None]
+    scenarios += [_scenario(["INFANTRY", "IMPERIUM"], name="Guardsmen"),
+                  _scenario(["INFANTRY", "ORKS"]), _scenario(["INFANTRY", "MONSTER"]),
+                  _scenario(["INFANTRY", "ORKS"], ["Anti-Infantry 2+"]),
+                  _scenario(["BEASTS", "ORKS"], ["Anti-Infantry 2+"])]
+    keying = _Keys()
+    kept = [keying.key(s) for s in scenarios]
+    text = [_dedupe_key(s) for s in scenarios]
+    pairs = set(zip(kept, text, strict=True))
+    assert len(pairs) == len(set(kept)) == len(set(text))
+    assert len(set(text)) < len(text)  # some scenarios are shared
+    assert any(isinstance(k, tuple) for k in kept)  # the kept parts were used

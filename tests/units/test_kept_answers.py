@@ -98,3 +98,65 @@ def test_a_weapon_restricted_to_some_targets_is_picked_afresh_for_each_kind() ->
     assert kept == fresh
     hunter = [any("Hunter" in w.name for w in s.attacker.weapons) for s in kept[:5]]
     assert hunter == [True, False, True, False, True]
+
+
+def test_a_fixed_choice_is_the_choice_against_every_aim() -> None:
+    """An armament whose choice no aim can change keeps it (``Armament.fixed``): for
+    every seed unit's loadout in both phases, against aims from a grot to a knight, its
+    choice is the one worked out against each aim (the same armament, nothing kept)."""
+    from dataclasses import replace
+
+    from tactica.units import Aim, NoWeaponsError
+    from tactica.units.firing import armament
+
+    lib = load_seed_library()
+    aims = [Aim(T=t, Sv=sv, W=w, invuln=inv) for t, sv, w, inv in
+            ((2, 7, 1, None), (4, 3, 2, None), (5, 2, 3, 4), (12, 3, 22, 5))]
+    fixed = chosen = 0
+    for name in lib.names():
+        sheet = lib.datasheet(name)
+        for phase in ("shooting", "fight"):
+            try:
+                arm = armament(sheet, field_unit(sheet), phase)
+            except NoWeaponsError:
+                continue
+            afresh = replace(arm, fixed=None)
+            for aim in aims:
+                assert arm.choose(aim) == afresh.choose(aim)
+            fixed += arm.fixed is not None
+            chosen += arm.fixed is None
+    assert fixed and chosen  # both kinds met
+
+
+def test_a_resolved_scenario_is_the_validated_one() -> None:
+    """``resolve`` builds the scenario from parts valid already (``_scenario``): for every
+    seed unit against every preset in both phases it is the scenario validating the same
+    parts gives, the same fields set; and a Firing Deck weapon in the fight is still
+    refused (24.14)."""
+    import pytest
+
+    from tactica.combat import Scenario
+    from tactica.combat.contract.scenario import Attacker, WeaponLine
+
+    lib = load_seed_library()
+    met = 0
+    for a in lib.names():
+        for t in (p.name for p in lib.presets()):
+            for phase in ("shooting", "fight"):
+                try:
+                    s = prepare({"attacker": {"unit": a}, "target": {"unit": t},
+                                 "phase": phase}, lib)[0]
+                except ValueError:
+                    continue
+                data = {k: getattr(s, k) for k in Scenario.model_fields}
+                built = resolving._scenario(data, s.attacker, phase)
+                valid = Scenario.model_validate(data)
+                assert built == valid
+                assert built.model_fields_set == valid.model_fields_set
+                met += 1
+    assert met
+    deck = Attacker(firing_deck=2, weapons=(WeaponLine(A="1", skill=4, S=4, D="1",
+                                                       firing_deck=True),))
+    data = {"attacker": deck, "target": s.target, "phase": "fight"}
+    with pytest.raises(ValueError, match="shooting phase only"):
+        resolving._scenario(data, deck, "fight")

@@ -18,6 +18,7 @@ from fastapi import FastAPI
 
 from tactica.library import load_seed_library
 from tactica.web import create_app
+from tactica.web.compute import CalcPool
 from tactica.web.serve import Limits, server_options
 
 BOLT = {"attacker": {"weapons": [{"name": "Bolt rifle", "count": 10, "A": "1", "skill": 3,
@@ -33,11 +34,12 @@ def _weapon(**change: object) -> str:
 
 
 @pytest.fixture(scope="module")
-def guarded() -> Iterator[FastAPI]:
-    application = create_app(library=load_seed_library, workers=1,
-                             allowed_hosts=["localhost"])
-    yield application
-    application.state.calc_pool.close()
+def guarded(calc_pool: CalcPool) -> FastAPI:
+    """The app with a Host allow-list, calculating (and checking lists) on the run's
+    shared worker (``calc_pool``): a worker of its own would load every faction's rules
+    again, seconds of CPU, for the one list these checks send."""
+    return create_app(library=load_seed_library, calc_pool=calc_pool,
+                      allowed_hosts=["localhost"])
 
 
 @pytest.fixture

@@ -12,13 +12,17 @@ fielded the same way (its defensive abilities included). So every figure is the 
 Work shared across matchups:
 
 * each target is fielded once per edition and phase, not once per attacker; each
-  attacker's weapon lines are picked once per kind of target (``units.resolve``);
+  attacker is fielded once per phase (and per keywords some weapon of it may or may
+  not target), its profiles chosen again for each target only when it has a choice (a
+  weapon of several profiles, Pistols or its other weapons, one melee weapon of
+  several), its weapon lines built once per distinct choice (``units.resolve``);
 * matchups whose scenarios differ only in what no figure depends on (the units' and
   weapons' names, the rules' texts, the target's keywords that neither the engine nor
   the attacker's weapons read: ``_dedupe_key``) are computed once: the same unit filed
   under several factions, and against the ~1,100 library units the many targets that
   share a profile (T, Sv, invulnerable save, W, FNP, counts and the keywords that
-  matter);
+  matter); the key is built from parts kept per attacker, per target and per context
+  (``_Keys``), not from each scenario's whole text;
 * the partition's matchups go through one batch memo (``tactica.combat.batch.
   figures_each``): a weapon line's hit and wound totals are computed once per target
   Toughness and keywords for every attacker of the partition that carries it, the
@@ -40,7 +44,7 @@ from typing import Any
 from ..army.pricing import bracket_price
 from ..combat import Scenario, ScenarioError
 from ..combat.batch import Figures, figures_each
-from ..combat.contract.scenario import Phase, Target
+from ..combat.contract.scenario import Attacker, Context, Phase, Target
 from ..errors import one_line
 from ..library import Library
 from ..model.common import RulesVersion
@@ -239,6 +243,68 @@ def _dedupe_key(s: Scenario) -> str:
     return s.model_copy(update=update).model_dump_json()
 
 
+#: A matchup's key (``_Keys.key``).
+_Key = str | tuple[Any, ...]
+
+
+class _Keys:
+    """``_dedupe_key`` for the matchups of one partition, its parts kept: the attacker's
+    part once per attacker as resolved, the target's once per target and keywords kept,
+    the context's once per context.
+    The objects are told apart by identity while the partition's scenarios are alive
+    (``compute_partition`` keeps them), so an identity is never reused for another."""
+
+    def __init__(self) -> None:
+        self._attackers: dict[tuple[Any, ...], tuple[str, str]] = {}
+        self._targets: dict[tuple[Any, ...], str] = {}
+        self._contexts: dict[int, str] = {}
+
+    def _attacker(self, a: Attacker) -> tuple[str, str]:
+        """The attacker without its name, its lines' names and its rules' texts, as
+        text, and that text in capitals (what its lines name)."""
+        memo = (id(a.weapons), a.keywords, a.abilities, a.firing_deck)
+        found = self._attackers.get(memo)
+        if found is None:
+            text = a.model_copy(update={
+                "name": "", "rules_applied": (), "rules_not_applied": (),
+                "weapons": tuple(w.model_copy(update={"name": ""}) for w in a.weapons)}
+            ).model_dump_json()
+            found = self._attackers[memo] = (text, text.upper())
+        return found
+
+    def _target(self, t: Target, named: str) -> str:
+        keywords = tuple(k for k in t.keywords if k in _ENGINE_KEYWORDS or k in named)
+        memo = (id(t), keywords)
+        found = self._targets.get(memo)
+        if found is None:
+            found = self._targets[memo] = t.model_copy(update={
+                "name": "", "rules_applied": (), "rules_not_applied": (),
+                "deadly_demise": None,
+                "abilities": tuple(x for x in t.abilities if x.casefold() == "stealth"),
+                "keywords": keywords,
+                "models": tuple(g.model_copy(update={"name": ""}) for g in t.models)}
+            ).model_dump_json()
+        return found
+
+    def _context(self, c: Context) -> str:
+        """The context without its detachment (read by named effects only), as text."""
+        found = self._contexts.get(id(c))
+        if found is None:
+            bare = c if c.detachment is None else c.model_copy(update={"detachment": None})
+            found = self._contexts[id(c)] = bare.model_dump_json()
+        return found
+
+    def key(self, s: Scenario) -> _Key:
+        """``_dedupe_key(s)``, or without effects its parts: the scenario's own fields,
+        its context's, its attacker's and its target's (the same partition of the
+        scenarios: each key is a function of the other)."""
+        if s.effects:
+            return _dedupe_key(s)
+        attacker, named = self._attacker(s.attacker)
+        return (s.rules, s.phase, s.method, s.trials, s.seed, self._context(s.context),
+                attacker, self._target(s.target, named))
+
+
 @dataclass
 class _Matchup:
     edition: RulesVersion
@@ -325,7 +391,7 @@ def _with_detachment(base: _Matchup, d: Detachment, lib: Library,
     return out
 
 
-def _compute(scenarios: dict[str, Scenario]) -> dict[str, Figures | ScenarioError]:
+def _compute(scenarios: dict[_Key, Scenario]) -> dict[_Key, Figures | ScenarioError]:
     """Each distinct scenario's figures, all through one batch memo (``figures_each``):
     the weapon lines' totals shared between targets and between attackers with the same
     lines, the target's operators between attackers whose attacks reach it alike."""
@@ -363,7 +429,8 @@ def compute_partition(selection: Selection, part: Partition,
     """The rows of one partition, in the table's order (``table.sort_key``)."""
     lib = library_of(selection) if lib is None else lib
     matchups = list(_matchups(selection, lib, part))
-    keys = [None if m.scenario is None else _dedupe_key(m.scenario) for m in matchups]
+    keying = _Keys()
+    keys = [None if m.scenario is None else keying.key(m.scenario) for m in matchups]
     distinct = {k: m.scenario for k, m in zip(keys, matchups, strict=True)
                 if k is not None and m.scenario is not None}
     results = _compute(distinct)

@@ -75,11 +75,32 @@ def apply_attacker_abilities(s: Scenario, sheets: list[Datasheet],
             effects += v.effects
     if not handled:
         return s
-    attacker = s.attacker.model_copy(update={
-        "abilities": _without(s.attacker.abilities, handled),
-        "rules_applied": (*s.attacker.rules_applied, *applied),
-        "rules_not_applied": (*s.attacker.rules_not_applied, *not_applied)})
+    attacker = _noted(s.attacker, frozenset(handled), tuple(applied), tuple(not_applied))
     return s.model_copy(update={"attacker": attacker, "effects": (*s.effects, *effects)})
+
+
+#: ``_noted``'s answers: (id of the attacker, handled, applied, not applied) -> (the
+#: attacker, the answer); a table of many matchups notes the same again and again.
+_notes: dict[tuple[object, ...], tuple[Attacker, Attacker]] = {}
+_NOTES_MAX = 8192
+
+
+def _noted(a: Attacker, handled: frozenset[str], applied: tuple[str, ...],
+           not_applied: tuple[str, ...]) -> Attacker:
+    """``a`` with the abilities ``handled`` left out of its list and written as applied
+    and not applied (kept: an attacker fielded once meets many targets alike)."""
+    key = (id(a), handled, applied, not_applied)
+    known = _notes.get(key)
+    if known is not None and known[0] is a:
+        return known[1]
+    out = a.model_copy(update={
+        "abilities": _without(a.abilities, set(handled)),
+        "rules_applied": (*a.rules_applied, *applied),
+        "rules_not_applied": (*a.rules_not_applied, *not_applied)})
+    if len(_notes) >= _NOTES_MAX:
+        _notes.clear()
+    _notes[key] = (a, out)
+    return out
 
 
 def _changed(g: ModelGroup, v: Verdict) -> ModelGroup:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..combat.contract.scenario import Attacker, ModelGroup, Phase, Scenario, Target, WeaponLine
 from ..effects import unit_ability_effect
@@ -229,11 +230,30 @@ def _apply(h: Held, v: Verdict, groups: list[_Group], out: TargetFielding) -> li
     return problems
 
 
+#: ``describe``'s answers by (id of the ability, label, side, pending, what the verdict
+#: says): (the ability, the answer); a table of many matchups describes the same
+#: verdicts again and again. At most ``_DESCRIBED_MAX``.
+_described: dict[tuple[Any, ...], tuple[UnitAbility, tuple[list[str], list[str]]]] = {}
+_DESCRIBED_MAX = 16384
+
+
 def describe(label: str, ua: UnitAbility, v: Verdict, whose: Owner,
              pending: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
     """The lines of one ability: what it applied (notes) and what it did not, with why
     (``not_calculated``); ``pending`` are applied parts whose effect waits for the
     attack (a target fielded on its own)."""
+    key = (id(ua), label, whose, pending, tuple(v.terms), tuple(v.skipped), v.other_side)
+    known = _described.get(key)
+    if known is None or known[0] is not ua:
+        if len(_described) >= _DESCRIBED_MAX:
+            _described.clear()
+        known = _described[key] = (ua, _describe(label, ua, v, whose, pending))
+    applied, skipped = known[1]
+    return list(applied), list(skipped)
+
+
+def _describe(label: str, ua: UnitAbility, v: Verdict, whose: Owner,
+              pending: tuple[str, ...]) -> tuple[list[str], list[str]]:
     done = [t for t in v.terms if t not in pending]
     applied = [f"{label}: {'; '.join(done)}"] if done else []
     skipped = [f"{label}: not applied: {x}" for x in v.skipped]

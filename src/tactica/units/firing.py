@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..combat.contract.scenario import Phase, WeaponLine
 from ..dice import DiceExpr
@@ -36,7 +36,8 @@ from ..rules import get_ruleset
 from .conditions import may_target
 from .loadout import Loadout
 
-__all__ = ["Aim", "NoWeaponsError", "expected_damage", "picked_lines", "weapon_lines"]
+__all__ = ["Aim", "Armament", "Choice", "NoWeaponsError", "armament", "expected_damage",
+           "lines_of", "picked_lines", "weapon_lines"]
 
 
 class NoWeaponsError(ValueError):
@@ -121,18 +122,24 @@ def _weapons_of(sheet: Datasheet, equipment: Sequence[str], melee: bool) -> list
     return out
 
 
-def _fires(sheet: Datasheet, equipment: Sequence[str], phase: Phase, aim: Aim,
-           profiles: Sequence[str], exempt: bool,
-           rules: RulesVersion = "11th") -> list[WeaponProfile]:
-    """The profiles one model uses in the phase (the weapons that may not target ``aim``'s
-    keywords left out)."""
-    weapons = []
+def _usable(sheet: Datasheet, equipment: Sequence[str], phase: Phase,
+            keywords: tuple[str, ...]) -> tuple[Weapon, ...]:
+    """The weapons one model may use in the phase against a target with ``keywords``
+    (the profiles that may not target them left out; a weapon with none, too)."""
+    weapons: list[Weapon] = []
     for w in _weapons_of(sheet, equipment, phase == "fight"):
-        usable = tuple(p for p in w.profiles if may_target(p, aim.keywords))
+        usable = tuple(p for p in w.profiles if may_target(p, keywords))
         if len(usable) == len(w.profiles):
             weapons.append(w)  # the weapon as it is (no copy)
         elif usable:
             weapons.append(w.model_copy(update={"profiles": usable}))
+    return tuple(weapons)
+
+
+def _fires(sheet: Datasheet, weapons: Sequence[Weapon], phase: Phase, aim: Aim,
+           profiles: Sequence[str], exempt: bool,
+           rules: RulesVersion = "11th") -> list[WeaponProfile]:
+    """The profiles one model uses in the phase, of its usable ``weapons`` (``_usable``)."""
     keywords = (*sheet.keywords, *sheet.faction_keywords)
     picks = [_best_profile(w, aim, profiles, lambda p: hazard_cost(p, rules, keywords))
              for w in weapons]
@@ -151,33 +158,99 @@ def _fires(sheet: Datasheet, equipment: Sequence[str], phase: Phase, aim: Aim,
     return max((other, pistols), key=lambda ps: sum(expected_damage(p, aim) for p in ps))
 
 
+#: What a unit fires, chosen: (line name, profile, how many models fire it), in order.
+Choice = tuple[tuple[str, WeaponProfile, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Armament:
+    """A loadout's usable weapons for one phase against targets with given keywords
+    (``armament``): all of ``weapon_lines`` but the choice, which only the aim's numbers
+    decide (``choose``). A table of many targets fields the attacker once per phase."""
+
+    sheet: Datasheet
+    phase: Phase
+    rules: RulesVersion
+    profiles: tuple[str, ...]
+    exempt: bool
+    #: each model group's count and usable weapons
+    groups: tuple[tuple[int, tuple[Weapon, ...]], ...]
+    #: the choice whatever the aim (``_aimless``), else ``None``
+    fixed: Choice | None = None
+
+    def choose(self, aim: Aim) -> Choice:
+        """The profiles fired against ``aim`` and by how many models (the lines' order)."""
+        if self.fixed is not None:
+            return self.fixed
+        counts: dict[tuple[str, WeaponProfile], int] = {}
+        for n, weapons in self.groups:
+            for p in _fires(self.sheet, weapons, self.phase, aim, self.profiles,
+                            self.exempt, self.rules):
+                key = (p.name, p)
+                counts[key] = counts.get(key, 0) + n
+        return tuple((name, p, n) for (name, p), n in counts.items())
+
+
+def armament(sheet: Datasheet, unit: Loadout, phase: Phase, rules: RulesVersion = "11th",
+             keywords: tuple[str, ...] = (), profiles: Sequence[str] = (),
+             notes: list[str] | None = None) -> Armament:
+    """What ``unit`` may attack with in ``phase`` against a target with ``keywords``;
+    ``NoWeaponsError`` if nothing. A weapon that may not target it is left out, and
+    ``notes`` says so."""
+    for w in {w.name: w for g in unit.models
+              for w in _weapons_of(sheet, g.equipment, phase == "fight")}.values():
+        barred = [p for p in w.profiles if not may_target(p, keywords)]
+        if len(barred) == len(w.profiles) and notes is not None and barred[0].may_target:
+            notes.append(f"{sheet.name}: {w.name} can only target "
+                         f"{'/'.join(barred[0].may_target.any_of)} units; not used")
+    exempt_keywords = get_ruleset(rules).pistol_choice_exempt
+    exempt = any(sheet.has_keyword(k) for k in exempt_keywords)
+    groups = tuple((g.count, _usable(sheet, g.equipment, phase, keywords))
+                   for g in unit.models)
+    if not any(weapons for _, weapons in groups):  # a model with a weapon fires one
+        what = "melee" if phase == "fight" else "ranged"
+        none = "" if sheet.weapons else " (the data lists none)"
+        raise NoWeaponsError(f"{sheet.name} {'have' if unit.size > 1 else 'has'} no {what} "
+                             f"weapons{none}")
+    arm = Armament(sheet, phase, rules, tuple(profiles), exempt, groups)
+    if all(_aimless(weapons, phase, arm.profiles, exempt) for _, weapons in groups):
+        arm = replace(arm, fixed=arm.choose(Aim()))
+    return arm
+
+
+def _aimless(weapons: Sequence[Weapon], phase: Phase, profiles: Sequence[str],
+             exempt: bool) -> bool:
+    """Whether a model's profiles (``_fires``) are the same whatever the aim: no weapon
+    with a choice of profiles (one, or one named in ``profiles``), and then no choice
+    between weapons (in the fight one weapon besides [EXTRA ATTACKS]; in the shooting
+    phase not both Pistols and other weapons, unless ``exempt``)."""
+    keys = {name_key(c) for c in profiles}
+    picks = []
+    for w in weapons:
+        named = [p for p in w.profiles if name_key(p.name) in keys]
+        if not named and len(w.profiles) > 1:
+            return False
+        picks.append(named[0] if named else w.profiles[0])
+    if phase == "fight":
+        return sum(not p.has("Extra Attacks") for p in picks) <= 1
+    return exempt or all(_is_pistol(p) for p in picks) or not any(map(_is_pistol, picks))
+
+
+def lines_of(choice: Choice) -> list[WeaponLine]:
+    """The weapon lines of a choice (``Armament.choose``)."""
+    return [WeaponLine(name=name, count=n, range=p.range, A=p.A, skill=p.skill, S=p.S,
+                       AP=p.AP, D=p.D, abilities=p.abilities)
+            for name, p, n in choice]
+
+
 def weapon_lines(sheet: Datasheet, unit: Loadout, phase: Phase, rules: RulesVersion = "11th",
                  aim: Aim | None = None, profiles: Sequence[str] = (),
                  notes: list[str] | None = None) -> list[WeaponLine]:
     """The weapon lines ``unit`` attacks with in ``phase``; ``NoWeaponsError`` if none.
     A weapon that may not target the target is left out, and ``notes`` says so."""
     aim = aim or Aim()
-    for w in {w.name: w for g in unit.models
-              for w in _weapons_of(sheet, g.equipment, phase == "fight")}.values():
-        barred = [p for p in w.profiles if not may_target(p, aim.keywords)]
-        if len(barred) == len(w.profiles) and notes is not None and barred[0].may_target:
-            notes.append(f"{sheet.name}: {w.name} can only target "
-                         f"{'/'.join(barred[0].may_target.any_of)} units; not used")
-    exempt_keywords = get_ruleset(rules).pistol_choice_exempt
-    exempt = any(sheet.has_keyword(k) for k in exempt_keywords)
-    counts: dict[tuple[str, WeaponProfile], int] = {}
-    for group in unit.models:
-        for p in _fires(sheet, group.equipment, phase, aim, profiles, exempt, rules):
-            key = (p.name, p)
-            counts[key] = counts.get(key, 0) + group.count
-    if not counts:
-        what = "melee" if phase == "fight" else "ranged"
-        none = "" if sheet.weapons else " (the data lists none)"
-        raise NoWeaponsError(f"{sheet.name} {'have' if unit.size > 1 else 'has'} no {what} "
-                             f"weapons{none}")
-    return [WeaponLine(name=name, count=n, range=p.range, A=p.A, skill=p.skill, S=p.S,
-                       AP=p.AP, D=p.D, abilities=p.abilities)
-            for (name, p), n in counts.items()]
+    return lines_of(armament(sheet, unit, phase, rules, aim.keywords, profiles,
+                             notes).choose(aim))
 
 
 def _carriers(sheet: Datasheet, loadout: Loadout, weapon: Weapon) -> dict[str, int]:

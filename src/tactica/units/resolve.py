@@ -13,7 +13,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from ..combat.contract.result import Resolved
-from ..combat.contract.scenario import Attacker, Phase, Scenario, Target
+from ..combat.contract.scenario import (
+    Attacker,
+    Context,
+    Phase,
+    Scenario,
+    Target,
+    WeaponLine,
+)
+from ..effects.candidates import ability_effects, apply_candidates
 from ..facts import TargetPreset
 from ..model.common import RulesVersion, Source
 from ..model.datasheet import Datasheet, ModelProfile
@@ -22,7 +30,7 @@ from ..names import UnknownNameError, name_key
 from .abilities import apply_attacker_abilities, apply_pending_defences
 from .defences import Held, stat_line, target_groups
 from .editions import edition_note, preset_note
-from .firing import Aim, NoWeaponsError, picked_lines, weapon_lines
+from .firing import Aim, Armament, Choice, NoWeaponsError, armament, lines_of, picked_lines
 from .leaders import LeaderError, check_leaders, role
 from .loadout import Loadout, WargearError, field_unit
 from .scenario import ScenarioDocument, UnitRef
@@ -57,6 +65,10 @@ class _Side:
 
     #: ``texts()``, once the side is complete (a table reuses a fielded side)
     _texts: tuple[str, ...] | None = None
+    #: an attacking side's named effects among its abilities (``resolve_against``)
+    effects: tuple[str, ...] | None = None
+    #: ``_led``'s answers by id of the context: (the context, the answer)
+    contexts: dict[int, tuple[Context, Context]] = field(default_factory=dict)
 
     def texts(self) -> tuple[str, ...]:
         if self._texts is not None:
@@ -120,6 +132,8 @@ def _field(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, where: str) -> _
 
 def _check_profiles(names: tuple[str, ...], side: _Side) -> None:
     """Every profile asked for is a profile of a weapon the side's models carry."""
+    if not names:
+        return
     known = {name_key(p.name): p.name for s, lo in side.loadouts for w in s.weapons
              if any(name_key(w.name) == name_key(e) for g in lo.models for e in g.equipment)
              for p in w.profiles}
@@ -130,38 +144,90 @@ def _check_profiles(names: tuple[str, ...], side: _Side) -> None:
                             f"{name!r}; the profiles: {listed}")
 
 
-def resolve_attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
-                     aim: Aim | None = None) -> tuple[Attacker, _Side]:
-    """The attacker's weapon lines: its models' and its leaders'."""
+@dataclass(slots=True)
+class _Armed:
+    """An attacker fielded for one phase against targets with given keywords: all of
+    ``resolve_attacker`` but the choice of profiles, which the aim's numbers decide
+    (``against``). ``answers`` keeps each distinct choice's answer."""
+
+    side: _Side
+    #: the hand-picked lines (``UnitRef.weapons``), else each datasheet's armament
+    picked: tuple[WeaponLine, ...]
+    arms: tuple[Armament, ...]
+    keywords: tuple[str, ...]
+    abilities: tuple[str, ...]
+    answers: dict[tuple[Any, ...], tuple[Attacker, _Side]] = field(default_factory=dict)
+    #: the answer against each aim's numbers (T, Sv, W, invuln)
+    by_aim: dict[tuple[int, int, int, int | None], tuple[Attacker, _Side]] = field(
+        default_factory=dict)
+
+    def choices(self, aim: Aim) -> tuple[Choice, ...]:
+        return tuple(arm.choose(aim) for arm in self.arms)
+
+    def against(self, aim: Aim) -> tuple[Attacker, _Side]:
+        """The answer against ``aim`` (its keywords are the armament's), kept: once per
+        aim's numbers, built once per distinct choice."""
+        numbers = (aim.T, aim.Sv, aim.W, aim.invuln)
+        out = self.by_aim.get(numbers)
+        if out is None:
+            chosen = self.choices(aim)
+            ckey = tuple(tuple((name, id(p), n) for name, p, n in c) for c in chosen)
+            out = self.answers.get(ckey)
+            if out is None:
+                out = self.answers[ckey] = self.answer(chosen)
+            self.by_aim[numbers] = out
+        return out
+
+    def answer(self, chosen: tuple[Choice, ...]) -> tuple[Attacker, _Side]:
+        """The attacker firing ``chosen`` (``choices``), and its side."""
+        lines = list(self.picked)
+        side = replace(self.side, lines_of={}, contexts={})
+        for arm, choice in zip(self.arms, chosen, strict=True):
+            mine = lines_of(choice)
+            side.lines_of[arm.sheet.name] = tuple(line.name for line in mine)
+            lines += mine
+        try:
+            attacker = Attacker(name=side.sheet.name, keywords=self.keywords,
+                                weapons=tuple(lines), abilities=self.abilities)
+        except ValueError as exc:
+            raise UnitError(f"attacker: {side.sheet.name}: {exc}") from None
+        return attacker, side
+
+
+def _armed(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
+           keywords: tuple[str, ...]) -> _Armed:
+    """The attacker fielded for ``phase`` against a target with ``keywords``."""
     side = _field(ref, lib, rules, "attacker")
-    lines = []
-    refusals = []
+    picked: list[WeaponLine] = []
     if ref.weapons:
         try:
-            lines = picked_lines(side.loadouts, phase, ref.weapons,
-                                 aim.keywords if aim else (), rules)
+            picked = picked_lines(side.loadouts, phase, ref.weapons, keywords, rules)
         except NoWeaponsError as exc:
             raise UnitError(f"attacker.weapons: {exc}") from None
         side.defaults = [d for d in side.defaults if "wargear" not in d]
-        side.picked = [f"{line.count} x {line.name} (picked by hand)" for line in lines]
+        side.picked = [f"{line.count} x {line.name} (picked by hand)" for line in picked]
     _check_profiles(ref.profiles, side)
+    arms = []
+    refusals = []
     for sheet, loadout in side.loadouts if not ref.weapons else ():
         try:
-            mine = weapon_lines(sheet, loadout, phase, rules, aim, ref.profiles, side.notes)
-            side.lines_of[sheet.name] = tuple(line.name for line in mine)
-            lines += mine
+            arms.append(armament(sheet, loadout, phase, rules, keywords, ref.profiles,
+                                 side.notes))
         except NoWeaponsError as exc:
             refusals.append(str(exc))
-    if not lines:
+    if not picked and not arms:
         raise UnitError(f"attacker: {'; '.join(refusals)}")
     keywords = tuple(dict.fromkeys(side.sheet.keywords + side.sheet.faction_keywords))
     abilities = tuple(dict.fromkeys(str(a) for s, _ in side.loadouts for a in s.abilities))
-    try:
-        attacker = Attacker(name=side.sheet.name, keywords=keywords, weapons=tuple(lines),
-                            abilities=abilities)
-    except ValueError as exc:
-        raise UnitError(f"attacker: {side.sheet.name}: {exc}") from None
-    return attacker, side
+    return _Armed(side, tuple(picked), tuple(arms), keywords, abilities)
+
+
+def resolve_attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
+                     aim: Aim | None = None) -> tuple[Attacker, _Side]:
+    """The attacker's weapon lines: its models' and its leaders'."""
+    aim = aim or Aim()
+    armed = _armed(ref, lib, rules, phase, aim.keywords)
+    return armed.answer(armed.choices(aim))
 
 
 def _profile(sheet: Datasheet, name: str) -> ModelProfile:
@@ -225,16 +291,30 @@ def sheet_target(sheet: Datasheet, models: int | None = None,
         raise UnitError(str(exc).removeprefix("target: ")) from None
 
 
+#: ``_aim``'s answers by id of the target: (the target, its aim); at most 1024.
+_aims: dict[int, tuple[Target, Aim]] = {}
+
+
 def _aim(target: Target) -> Aim:
+    known = _aims.get(id(target))
+    if known is not None and known[0] is target:
+        return known[1]
     g = next((g for g in target.models if not g.character), target.models[0])
-    return Aim(T=g.T, Sv=g.Sv, W=g.W, invuln=g.invuln, keywords=target.keywords)
+    aim = Aim(T=g.T, Sv=g.Sv, W=g.W, invuln=g.invuln, keywords=target.keywords)
+    if len(_aims) >= 1024:
+        _aims.clear()
+    _aims[id(target)] = (target, aim)
+    return aim
 
 
-#: ``resolve_attacker``'s answers as ``resolve`` reads them (it changes neither part):
-#: (id of the library, reference, rules, phase, aim) -> (the library, the answer). The
-#: weapon lines depend on the target only through its ``Aim``: a table of many matchups
-#: resolves each attacker once per kind of target. At most ``_ATTACKERS_MAX``.
-_attackers: dict[tuple[Any, ...], tuple[UnitLibrary, tuple[Attacker, _Side]]] = {}
+#: The attackers as ``resolve`` fields them (it changes neither part of an answer):
+#: (id of the library, reference, rules, phase, restricting keywords of the target) ->
+#: (the library, the attacker armed, or why it cannot be: ``UnitError``'s message). The
+#: weapon lines depend on the target only through its ``Aim``, and on the aim's numbers
+#: only through the choice of profiles: a table of many matchups fields each attacker
+#: once per phase and builds its lines once per distinct choice. At most
+#: ``_ATTACKERS_MAX``.
+_attackers: dict[tuple[Any, ...], tuple[UnitLibrary, _Armed | str]] = {}
 _ATTACKERS_MAX = 4096
 #: ``_restricting`` per (id of the library, reference, rules): (the library, the words).
 _words: dict[tuple[Any, ...], tuple[UnitLibrary, frozenset[str]]] = {}
@@ -258,25 +338,60 @@ def _attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
               ) -> tuple[Attacker, _Side]:
     """``resolve_attacker``, its answer kept. The target's keywords reach the weapon
     lines only through ``may_target`` (which keywords a weapon may or may not target):
-    the aim is kept with those of its keywords alone, so targets alike but for other
-    keywords share the answer (the same weapon lines, the same notes)."""
+    the aim is kept with those of its keywords alone; its numbers reach them only through
+    the profiles chosen: targets alike in both share the answer (the same weapon lines,
+    the same notes)."""
     wkey = (id(lib), ref, rules)
     found = _words.get(wkey)
     if found is None or found[0] is not lib:
         found = _words[wkey] = (lib, _restricting(ref, lib, rules))
     words = found[1]
-    aim = replace(aim, keywords=tuple(k for k in aim.keywords if k.upper() in words))
-    key = (id(lib), ref, rules, phase, aim)
+    keywords = tuple(k for k in aim.keywords if k.upper() in words)
+    key = (id(lib), ref, rules, phase, keywords)
     known = _attackers.get(key)
-    if known is not None and known[0] is lib:
+    if known is None or known[0] is not lib:
+        armed: _Armed | str
+        try:
+            armed = _armed(ref, lib, rules, phase, keywords)
+            armed.side.done()
+        except UnitError as exc:
+            armed = str(exc)
+        if len(_attackers) >= _ATTACKERS_MAX:
+            _attackers.clear()
+            _words.clear()
+        known = _attackers[key] = (lib, armed)
+    armed = known[1]
+    if isinstance(armed, str):
+        raise UnitError(armed)
+    return armed.against(aim)  # the choice reads the aim's numbers only
+
+
+def _led(context: Context, side: _Side) -> Context:
+    """``context`` with the attacking unit's leaders and its Toughness (kept per
+    context on a side kept by ``_attacker``: a table asks for the same again and again)."""
+    known = side.contexts.get(id(context))
+    if known is not None and known[0] is context:
         return known[1]
-    attacker, side = resolve_attacker(ref, lib, rules, phase, aim)
-    out = attacker, side.done()
-    if len(_attackers) >= _ATTACKERS_MAX:
-        _attackers.clear()
-        _words.clear()
-    _attackers[key] = (lib, out)
+    leaders = tuple(s.name for s, _ in side.loadouts[1:])
+    update: dict[str, object] = {"led_by": tuple(dict.fromkeys((*context.led_by, *leaders)))}
+    if context.attacker_toughness is None:
+        update["attacker_toughness"] = next(
+            (m.T for m in side.sheet.models if m.T is not None), None)
+    out = context.model_copy(update=update)
+    if len(side.contexts) >= 64:
+        side.contexts.clear()
+    side.contexts[id(context)] = (context, out)
     return out
+
+
+def _scenario(data: dict[str, Any], attacker: Attacker, phase: Phase) -> Scenario:
+    """``Scenario.model_validate(data)``, its parts valid already (the document's
+    fields, validated as a ``Scenario``'s, and the units as fielded): only what the
+    scenario checks of them together is checked (Firing Deck weapons shoot, 24.14), by
+    validating when it could fail."""
+    if phase != "shooting" and any(w.firing_deck for w in attacker.weapons):
+        return Scenario.model_validate(data)
+    return Scenario.model_construct(**data)
 
 
 def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved, list[str]]:
@@ -292,8 +407,6 @@ def resolve_against(doc: ScenarioDocument, lib: UnitLibrary, target: Target,
     """``resolve`` with the target fielded already (``resolve_target``'s answer, its side
     ``None`` for a target given as model groups): a table of many matchups fields each
     target once. ``doc.target`` is not read."""
-    from ..effects.candidates import ability_effects, apply_candidates
-
     notes: list[str] = []
     resolved: dict[str, tuple[str, ...]] = {"defaults": ()}
     aside: _Side | None = None
@@ -308,20 +421,18 @@ def resolve_against(doc: ScenarioDocument, lib: UnitLibrary, target: Target,
         attacker, aside = _attacker(attacker, lib, doc.rules, doc.phase, _aim(target))
         resolved.update(attacker_models=aside.texts(),
                         defaults=(*aside.defaults, *resolved["defaults"]))
-        leaders = tuple(s.name for s, _ in aside.loadouts[1:])
-        update: dict[str, object] = {"led_by": tuple(dict.fromkeys((*context.led_by, *leaders)))}
-        if context.attacker_toughness is None:
-            update["attacker_toughness"] = next(
-                (m.T for m in aside.sheet.models if m.T is not None), None)
-        context = context.model_copy(update=update)
+        context = _led(context, aside)
         notes += aside.notes
-        abilities = ability_effects(aside.sheet)
-        for s, _ in aside.loadouts[1:]:
-            abilities += ability_effects(s, damaged=False)
+        if aside.effects is None:
+            named = ability_effects(aside.sheet)
+            for s, _ in aside.loadouts[1:]:
+                named += ability_effects(s, damaged=False)
+            aside.effects = tuple(named)
+        abilities = list(aside.effects)
     data = {k: getattr(doc, k) for k in Scenario.model_fields
             if k not in ("attacker", "target", "context")}
-    scenario = Scenario.model_validate({**data, "attacker": attacker, "target": target,
-                                        "context": context})
+    data.update(attacker=attacker, target=target, context=context)
+    scenario = _scenario(data, attacker, doc.phase)
     if abilities:
         scenario, more = apply_candidates(scenario, abilities, "ability", report_skipped=False)
         notes += more
