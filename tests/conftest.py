@@ -80,8 +80,13 @@ def missing(reason: str) -> NoReturn:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # the converted-dataset cache of this run, never the user's (wh40kdc_cache)
-    os.environ[CACHE_DIR_ENV] = tempfile.mkdtemp(prefix="tactica-test-cache-")
+    # tactica's cache for the tests, never the user's: kept between runs in pytest's
+    # cache folder (``.pytest_cache``), so a run after the first reads the converted
+    # dataset, the seed library and the index of rules instead of building them again.
+    # Its entries are keyed by the code and data that build them (``tactica.cache``): an
+    # edit gives new keys and the older entries of a kind are removed as new ones are
+    # written. Without pytest's cache (``-p no:cacheprovider``), a folder for this run.
+    os.environ[CACHE_DIR_ENV] = _test_cache_dir(config)
     config.addinivalue_line(
         "markers", f"real_data: needs {REAL_DATA_ENV} (the BSData catalogues, not shipped)")
     config.addinivalue_line("markers", "browser: needs a Chromium (end-to-end tests)")
@@ -91,8 +96,22 @@ def pytest_configure(config: pytest.Config) -> None:
                             "examples; TACTICA_FUZZ_EXAMPLES=3000 for the long run)")
 
 
+def _test_cache_dir(config: pytest.Config) -> str:
+    cache = getattr(config, "cache", None)
+    if cache is not None:
+        return str(cache.mkdir("tactica"))
+    folder = tempfile.mkdtemp(prefix="tactica-test-cache-")
+    config.stash[_RUN_CACHE] = folder
+    return folder
+
+
+_RUN_CACHE = pytest.StashKey[str]()
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
-    shutil.rmtree(os.environ.get(CACHE_DIR_ENV, ""), ignore_errors=True)
+    folder = config.stash.get(_RUN_CACHE, "")
+    if folder:  # this run's own folder (no pytest cache): removed with the run
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
