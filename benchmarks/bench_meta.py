@@ -207,10 +207,10 @@ def main(argv: list[str] | None = None) -> int:
     after = yardstick(lib)
     now = (before + after) / 2
     lines += [f"- yardstick (`bench_batch.py`'s sweep, every 10th attacker, timed before "
-              f"and after in this process): {before:.2f} / {after:.2f} ms a matchup against "
-              f"{QUIET_YARDSTICK_MS} ms on a quiet machine: the CPU times above are "
-              f"~{now / QUIET_YARDSTICK_MS:.1f}x their quiet values (load average "
-              f"{os.getloadavg()[0]:.1f} now)"]
+              f"and after in this process): {before:.2f} / {after:.2f} ms a matchup, "
+              f"~{now / QUIET_YARDSTICK_MS:.1f}x the {QUIET_YARDSTICK_MS} ms of the day the "
+              f"issue was written (load average {os.getloadavg()[0]:.1f} now); the ratio "
+              f"mixes this machine's speed and load with the changes to the code since"]
     if not args.skip_units:
         lines += ["", "Every unit x every unit (Dask local cluster):", "",
                   *unit_by_unit(lib, args.stride)]
