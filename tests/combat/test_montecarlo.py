@@ -323,11 +323,12 @@ def test_agrees_with_exact(name: str, trials: int) -> None:
     assert sim.notes[:-1] == exact.notes  # the same choices, plus the sampling note
 
 
-def test_weapon_summaries_agree_with_exact() -> None:
+@pytest.mark.parametrize("trials", TRIAL_COUNTS)
+def test_weapon_summaries_agree_with_exact(trials: int) -> None:
     """Per-weapon means against single-weapon exact distributions (hits and wounds of one
     line do not depend on the other lines)."""
     scenario = SCENARIOS["mixed-groups-two-dw-11th"]
-    sim = _mc(scenario)
+    sim = _mc(scenario, trials)
     count = 0
     for i, summary in enumerate(sim.weapons):
         alone = {**scenario, "attacker": {"weapons": [scenario["attacker"]["weapons"][i]]}}
@@ -340,21 +341,22 @@ def test_weapon_summaries_agree_with_exact() -> None:
             var = float(((v - d.mean) ** 2) @ e)
             b = float(max(v[e > 0].max() - d.mean, d.mean - v[e > 0].min()))
             count += 1
-            assert abs(value - d.mean) <= _eps(var, b, TRIALS) + 1e-9, (key, value, d.mean)
+            assert abs(value - d.mean) <= _eps(var, b, trials) + 1e-9, (key, value, d.mean)
         # critical wounds: 0 <= X <= top (the most hits), so Var X <= top * E[X]
         top = len(exact.hits.pmf) - 1
         crit = exact.weapons[0].critical_wounds
         count += 1
-        assert abs(summary.critical_wounds - crit) <= _eps(top * crit, top, TRIALS) + 1e-9
+        assert abs(summary.critical_wounds - crit) <= _eps(top * crit, top, trials) + 1e-9
     assert count <= BUDGET
 
 
-def test_chunks_agree_with_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("trials", TRIAL_COUNTS)
+def test_chunks_agree_with_exact(monkeypatch: pytest.MonkeyPatch, trials: int) -> None:
     """Trials split into many chunks give the same law (and the cross-check still holds)."""
     monkeypatch.setattr(mc, "_CHUNK_DICE", 5_000)
     scenario = SCENARIOS["precision-character-11th"]
-    failures, count = _compare(_mc(scenario), _law(calculate_exact(
-        Scenario.model_validate(scenario))), TRIALS)
+    failures, count = _compare(_mc(scenario, trials), _law(calculate_exact(
+        Scenario.model_validate(scenario))), trials)
     assert count <= BUDGET
     assert not failures, failures
 
