@@ -177,8 +177,8 @@ def unit_by_unit(lib: Library, stride: int) -> list[str]:
     cpu_row = min(c1, c2) / n1
     lines += [
         f"- speed-up 1 -> 2 workers: **{s1 / s2:.2f}x** in computing (wall) time; CPU "
-        f"time 1 worker {c1:.0f} s, 2 workers {c2:.0f} s (the same work: a speed-up needs "
-        "a second core free, which a machine this loaded does not have)",
+        f"time 1 worker {c1:.0f} s, 2 workers {c2:.0f} s (the same work; each worker's "
+        "own start, loading the library and fielding the targets, included)",
         f"- extrapolated from the sample (not run in full): the full table "
         f"({len(eleventh):,} x {len(eleventh):,} x 2 = {full:,} matchups) is "
         f"~{full * cpu_row / 3600:.1f} CPU-hours at {cpu_row * 1e3:.2f} ms CPU a matchup "

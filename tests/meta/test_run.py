@@ -101,3 +101,23 @@ def test_a_worker_fields_every_target_of_each_edition_and_phase_once(
     assert _target.cache_info().hits > hits  # the partitions found them fielded
     assert _target.cache_info().currsize == expected
     assert warm == cold
+
+
+def test_a_worker_joining_fields_the_targets_and_freezes_what_it_loaded(
+        seed_selection: Any) -> None:
+    """``prepare_worker`` (what each Dask worker runs as it joins): the targets fielded as
+    ``field_targets`` fields them, then everything alive frozen out of the collector's
+    way, so that the partitions' full collections do not walk the library again."""
+    import gc
+
+    from tactica.meta.compute import _target, field_targets
+    from tactica.meta.run import prepare_worker
+
+    _target.cache_clear()
+    gc.unfreeze()
+    try:
+        fielded = prepare_worker(seed_selection)
+        assert gc.get_freeze_count() > 0
+        assert fielded == field_targets(seed_selection) == _target.cache_info().currsize
+    finally:
+        gc.freeze()  # the run's own rule (tests/conftest.py): never leave it unfrozen
