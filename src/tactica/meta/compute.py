@@ -212,6 +212,35 @@ def field_targets(selection: Selection, lib: Library | None = None) -> int:
 _ENGINE_KEYWORDS = frozenset({"CHARACTER", "MONSTER", "VEHICLE"})
 
 
+def _bare_attacker(a: Attacker) -> Attacker:
+    """The attacker without what no figure reads when there are no effects: its name,
+    its lines' names and its rules' texts."""
+    return a.model_copy(update={
+        "name": "", "rules_applied": (), "rules_not_applied": (),
+        "weapons": tuple(w.model_copy(update={"name": ""}) for w in a.weapons)})
+
+
+def _kept_keywords(t: Target, named: str) -> tuple[str, ...]:
+    """The target's keywords a figure may read: the engine's (``_ENGINE_KEYWORDS``) and
+    those the attacker's lines name (``named``: the bare attacker's text in capitals)."""
+    return tuple(k for k in t.keywords if k in _ENGINE_KEYWORDS or k in named)
+
+
+def _bare_target(t: Target, keywords: tuple[str, ...]) -> Target:
+    """The target without what no figure reads when there are no effects: its names and
+    texts, its abilities but Stealth (24.33), its keywords but ``keywords``."""
+    return t.model_copy(update={
+        "name": "", "rules_applied": (), "rules_not_applied": (), "deadly_demise": None,
+        "abilities": tuple(x for x in t.abilities if x.casefold() == "stealth"),
+        "keywords": keywords,
+        "models": tuple(g.model_copy(update={"name": ""}) for g in t.models)})
+
+
+def _bare_context(c: Context) -> Context:
+    """The context without its detachment (read by named effects only)."""
+    return c if c.detachment is None else c.model_copy(update={"detachment": None})
+
+
 def _dedupe_key(s: Scenario) -> str:
     """What of the scenario the figures depend on, as text: two scenarios with the same
     key give the same floats (the engine runs the same arithmetic on the same numbers).
@@ -224,23 +253,14 @@ def _dedupe_key(s: Scenario) -> str:
     read any keyword or a unit's or weapon's name, only the target's texts are left out."""
     a, t = s.attacker, s.target
     if s.effects:
-        attacker = a
         target = t.model_copy(update={"rules_applied": (), "rules_not_applied": (),
                                       "deadly_demise": None})
-    else:
-        attacker = a.model_copy(update={
-            "name": "", "rules_applied": (), "rules_not_applied": (),
-            "weapons": tuple(w.model_copy(update={"name": ""}) for w in a.weapons)})
-        named = attacker.model_dump_json().upper()
-        target = t.model_copy(update={
-            "name": "", "rules_applied": (), "rules_not_applied": (), "deadly_demise": None,
-            "abilities": tuple(x for x in t.abilities if x.casefold() == "stealth"),
-            "keywords": tuple(k for k in t.keywords if k in _ENGINE_KEYWORDS or k in named),
-            "models": tuple(g.model_copy(update={"name": ""}) for g in t.models)})
-    update: dict[str, object] = {"attacker": attacker, "target": target}
-    if not s.effects and s.context.detachment is not None:  # read by named effects only
-        update["context"] = s.context.model_copy(update={"detachment": None})
-    return s.model_copy(update=update).model_dump_json()
+        return s.model_copy(update={"target": target}).model_dump_json()
+    attacker = _bare_attacker(a)
+    named = attacker.model_dump_json().upper()
+    return s.model_copy(update={
+        "attacker": attacker, "target": _bare_target(t, _kept_keywords(t, named)),
+        "context": _bare_context(s.context)}).model_dump_json()
 
 
 #: A matchup's key (``_Keys.key``).
@@ -248,9 +268,9 @@ _Key = str | tuple[Any, ...]
 
 
 class _Keys:
-    """``_dedupe_key`` for the matchups of one partition, its parts kept: the attacker's
-    part once per attacker as resolved, the target's once per target and keywords kept,
-    the context's once per context.
+    """``_dedupe_key`` for the matchups of one partition, its parts kept: the bare
+    attacker once per attacker as resolved, the bare target once per target and keywords
+    kept, the bare context once per context (the same ``_bare_*`` pieces).
     The objects are told apart by identity while the partition's scenarios are alive
     (``compute_partition`` keeps them), so an identity is never reused for another."""
 
@@ -260,38 +280,26 @@ class _Keys:
         self._contexts: dict[int, str] = {}
 
     def _attacker(self, a: Attacker) -> tuple[str, str]:
-        """The attacker without its name, its lines' names and its rules' texts, as
-        text, and that text in capitals (what its lines name)."""
+        """The bare attacker as text, and that text in capitals (what its lines name)."""
         memo = (id(a.weapons), a.keywords, a.abilities, a.firing_deck)
         found = self._attackers.get(memo)
         if found is None:
-            text = a.model_copy(update={
-                "name": "", "rules_applied": (), "rules_not_applied": (),
-                "weapons": tuple(w.model_copy(update={"name": ""}) for w in a.weapons)}
-            ).model_dump_json()
+            text = _bare_attacker(a).model_dump_json()
             found = self._attackers[memo] = (text, text.upper())
         return found
 
     def _target(self, t: Target, named: str) -> str:
-        keywords = tuple(k for k in t.keywords if k in _ENGINE_KEYWORDS or k in named)
+        keywords = _kept_keywords(t, named)
         memo = (id(t), keywords)
         found = self._targets.get(memo)
         if found is None:
-            found = self._targets[memo] = t.model_copy(update={
-                "name": "", "rules_applied": (), "rules_not_applied": (),
-                "deadly_demise": None,
-                "abilities": tuple(x for x in t.abilities if x.casefold() == "stealth"),
-                "keywords": keywords,
-                "models": tuple(g.model_copy(update={"name": ""}) for g in t.models)}
-            ).model_dump_json()
+            found = self._targets[memo] = _bare_target(t, keywords).model_dump_json()
         return found
 
     def _context(self, c: Context) -> str:
-        """The context without its detachment (read by named effects only), as text."""
         found = self._contexts.get(id(c))
         if found is None:
-            bare = c if c.detachment is None else c.model_copy(update={"detachment": None})
-            found = self._contexts[id(c)] = bare.model_dump_json()
+            found = self._contexts[id(c)] = _bare_context(c).model_dump_json()
         return found
 
     def key(self, s: Scenario) -> _Key:
