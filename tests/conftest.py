@@ -96,6 +96,10 @@ def pytest_configure(config: pytest.Config) -> None:
                             "examples; TACTICA_FUZZ_EXAMPLES=3000 for the long run)")
 
 
+#: The cache folder made for this run alone (no pytest cache), removed with the run.
+_RUN_CACHE = pytest.StashKey[str]()
+
+
 def _test_cache_dir(config: pytest.Config) -> str:
     cache = getattr(config, "cache", None)
     if cache is not None:
@@ -103,9 +107,6 @@ def _test_cache_dir(config: pytest.Config) -> str:
     folder = tempfile.mkdtemp(prefix="tactica-test-cache-")
     config.stash[_RUN_CACHE] = folder
     return folder
-
-
-_RUN_CACHE = pytest.StashKey[str]()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
