@@ -14,9 +14,10 @@ from tactica.combat.contract.scenario import Scenario, ScenarioError
 
 
 def _s(weapons: list[dict[str, Any]], models: list[dict[str, Any]],
-       phase: str = "shooting") -> Scenario:
+       phase: str = "shooting", keywords: tuple[str, ...] = (), **more: object) -> Scenario:
     return Scenario.model_validate({"attacker": {"weapons": weapons},
-                                    "target": {"models": models}, "phase": phase})
+                                    "target": {"models": models, "keywords": keywords},
+                                    "phase": phase, **more})
 
 
 BOLT = {"name": "Bolt rifle", "count": 10, "A": "2", "skill": 3, "S": 4, "AP": -1, "D": "1"}
@@ -61,3 +62,44 @@ def test_the_figures_are_the_documents_bit_for_bit() -> None:
     (f,) = figures_each([one])
     assert isinstance(f, Figures)
     assert all(math.isclose(x, 5 / 12, abs_tol=1e-15) for x in f)
+
+
+def test_the_figures_memo_tells_apart_what_the_chain_reads() -> None:
+    """``figures_exact`` keeps a matchup's figures under what it reads once the lines
+    are resolved (``figures_key``). Pairs that differ in one such thing, through one
+    memo in order and in reverse, give each its own figures bit for bit, as alone; each
+    pair's figures differ (a key that left the difference out would repeat the first)."""
+    dw = {**DEV, "abilities": ["Devastating Wounds"]}
+    pairs = [
+        (_s([BOLT], MEQ), _s([BOLT], [{**MEQ[0], "W": 3}])),  # the group's wounds
+        (_s([BOLT], MEQ), _s([BOLT], [{**MEQ[0], "fnp": 5}])),  # its Feel No Pain
+        (_s([BOLT], MEQ), _s([BOLT], [{**MEQ[0], "count": 3}])),  # its models
+        (_s([BOLT], MIXED), _s([BOLT], MIXED[::-1])),  # the allocation order
+        *((_s([BOLT], MEQ), _s([BOLT], MEQ, effects=[e]))
+          for e in ({"fnp": 5}, {"command_reroll": "hit"}, {"mortal_wounds": "D3"})),
+        # the rules version: the same lines, criticals after each line (11th) or after
+        # the whole unit (10th, reference facts 4.10)
+        (_s([dw, dw], MIXED), _s([dw, dw], MIXED, rules="10th")),
+    ]
+    scenarios = [x for pair in pairs for x in pair]
+    alone = [figures_each([x])[0] for x in scenarios]
+    memo: dict[Any, Any] = {}
+    assert figures_each(scenarios, memo) == alone
+    assert figures_each(scenarios[::-1], {})[::-1] == alone
+    assert figures_each(scenarios[::-1], memo)[::-1] == alone
+    for i in range(0, len(scenarios), 2):
+        assert alone[i] != alone[i + 1], scenarios[i + 1]
+
+
+def test_lines_that_roll_alike_share_one_calculation() -> None:
+    """Two attackers whose lines differ only in their names and a rule that does not
+    apply to the target (Anti-Vehicle against infantry) are one calculation in a batch;
+    the same attacker against a VEHICLE is another."""
+    anti = {**BOLT, "name": "Anti rifle", "abilities": ["Anti-Vehicle 2+"]}
+    plain, other = _s([BOLT], MEQ), _s([anti], MEQ)
+    vehicle = _s([anti], MEQ, keywords=("VEHICLE",))
+    memo: dict[Any, Any] = {}
+    got = figures_each([plain, other, vehicle], memo)
+    assert got[0] == got[1] == figures_each([other])[0]
+    assert got[2] != got[0]
+    assert sum(1 for k in memo if k[0] == "figures") == 2

@@ -32,7 +32,8 @@ from pydantic import ValidationError
 from ..errors import one_line
 from .contract.result import Result
 from .contract.scenario import Attacker, Scenario, ScenarioError, Target
-from .exact.engine import calculate_exact, figures_exact
+from .exact.engine import calculate_exact
+from .exact.figures import figures_exact
 from .exact.threads import one_blas_thread
 from .exact.unit_rules import finish
 
@@ -88,7 +89,7 @@ class Figures(NamedTuple):
     p_unit_destroyed: float
 
 
-@one_blas_thread
+@one_blas_thread  # once for the whole batch
 def figures_each(scenarios: Iterable[Scenario], memo: dict[Any, Any] | None = None
                  ) -> list[Figures | ScenarioError]:
     """``calculate_each``'s headline figures of each scenario (``Figures``), without

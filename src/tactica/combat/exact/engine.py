@@ -38,7 +38,7 @@ from tactica.dice import FloatArray
 from tactica.rules import get_ruleset
 from tactica.rules.base import RuleSet
 
-from ..contract.result import Distribution, Result, StageFields, distribution_fields
+from ..contract.result import Distribution, Result, StageFields
 from ..contract.scenario import Effect, Scenario, ScenarioError
 from .allocation import (
     Group,
@@ -88,7 +88,6 @@ __all__ = [
     "calculate_exact",
     "calculate_exact_from",
     "command_reroll_policy",
-    "figures_exact",
     "lethal_choices",
     "lethal_notes",
     "resolve_weapons",
@@ -293,21 +292,6 @@ def calculate_exact(scenario: Scenario, memo: dict[Any, Any] | None = None) -> R
     choice, found = _lethal_search(scenario, memo=memo, prep=prep)
     done = found if found is not None else _states(prep, choice, True, memo, None)
     return _finish(prep, done, notes=lethal_notes(scenario, choice))
-
-
-@one_blas_thread
-def figures_exact(scenario: Scenario, memo: dict[Any, Any] | None = None
-                  ) -> tuple[float, float, float]:
-    """``calculate_exact``'s damage mean, models-destroyed mean and P(unit destroyed),
-    the same floats, without the result document (``readout.assemble``): for tables of
-    many matchups (``tactica.meta``)."""
-    memo = {} if memo is None else memo
-    prep = _prepare(scenario, memo)
-    choice, found = _lethal_search(scenario, memo=memo, prep=prep)
-    done = found if found is not None else _states(prep, choice, True, memo, None)
-    out = read_out(done.space, done.final, prep.scenario.target.keywords)
-    return (distribution_fields(out.damage)["mean"],
-            distribution_fields(out.killed, length=len(out.killed))["mean"], out.p_dead)
 
 
 @one_blas_thread

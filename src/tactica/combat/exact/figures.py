@@ -1,0 +1,84 @@
+"""A matchup's headline figures (expected damage, expected models destroyed, P(unit
+destroyed)) without the result document, for tables of many matchups
+(``batch.figures_each``, ``tactica.meta``).
+
+In a batch the figures are kept under everything the calculation reads once the weapon
+lines are resolved (``figures_key``): each line's numbers (``profile.ResolvedWeapon``,
+its name and explanations aside), the target's allocation groups, the effects that act
+outside the lines (Command Re-roll, 15.02; mortal wounds before the attacks, 06.02; Feel
+No Pain) and the rules version. Two attackers whose lines roll alike against a target (a
+Bolt rifle on two datasheets, an Anti-X weapon against a target without X) share one
+calculation: the same arithmetic on the same numbers, so the same floats as apart.
+
+>>> from tactica.combat.contract.scenario import Scenario
+>>> s = Scenario.model_validate({
+...   "attacker": {"weapons": [{"name": "Bolt rifle", "count": 10, "A": "1", "skill": 3,
+...                             "S": 4, "AP": -1, "D": "1"}]},
+...   "target": {"models": [{"count": 10, "T": 4, "Sv": 3, "W": 2}]}})
+>>> renamed = s.model_copy(update={"attacker": s.attacker.model_copy(update={
+...     "weapons": [s.attacker.weapons[0].model_copy(update={"name": "Auto bolt rifle"})]})})
+>>> memo = {}
+>>> figures_exact(s, memo) == figures_exact(renamed, memo) == figures_exact(renamed)
+True
+>>> sum(1 for k in memo if k[0] == "figures")  # one calculation for both names
+1
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+import numpy as np
+
+from ..contract.result import distribution_fields
+from ..contract.scenario import Scenario
+from .allocation import build_groups
+from .engine import _lethal_search, _prepare, _Prepared, _states
+from .one_group import _ENABLED
+from .profile import ResolvedWeapon
+from .readout import read_out
+from .threads import one_blas_thread
+
+__all__ = ["figures_exact", "figures_key"]
+
+#: What no figure reads of a resolved line: its labels and texts.
+_TEXTS = frozenset({"name", "explanations", "notes", "not_calculated"})
+_READ = tuple(f.name for f in fields(ResolvedWeapon) if f.name not in _TEXTS)
+
+
+def _line_key(w: ResolvedWeapon) -> tuple[Any, ...]:
+    """A resolved line's numbers (its arrays by content)."""
+    values = w.__dict__
+    return tuple((v.shape, v.tobytes()) if isinstance(v, np.ndarray) else v
+                 for v in (values[name] for name in _READ))
+
+
+def figures_key(prep: _Prepared) -> tuple[Any, ...]:
+    """Everything ``figures_exact`` reads of a prepared scenario once its lines are
+    resolved (see the module docstring; the target's keywords only decide which models
+    are CHARACTERs, ``readout``, which none of the three figures reads)."""
+    return ("figures", prep.scenario.rules, _ENABLED.get(),
+            tuple(_line_key(w) for w in prep.weapons), build_groups(prep.scenario.target),
+            tuple((e.command_reroll, e.mortal_wounds, e.fnp) for e in prep.effects),
+            tuple((pmf.shape, pmf.tobytes()) for _, pmf in prep.named.mortal_before))
+
+
+@one_blas_thread
+def figures_exact(scenario: Scenario, memo: dict[Any, Any] | None = None
+                  ) -> tuple[float, float, float]:
+    """``calculate_exact``'s damage mean, models-destroyed mean and P(unit destroyed),
+    the same floats, without the result document (``readout.assemble``); with a batch's
+    ``memo``, kept there under ``figures_key``."""
+    memo = {} if memo is None else memo
+    prep = _prepare(scenario, memo)
+    key = figures_key(prep)
+    got: tuple[float, float, float] | None = memo.get(key)
+    if got is None:
+        choice, found = _lethal_search(scenario, memo=memo, prep=prep)
+        done = found if found is not None else _states(prep, choice, True, memo, None)
+        out = read_out(done.space, done.final, prep.scenario.target.keywords)
+        got = memo[key] = (distribution_fields(out.damage)["mean"],
+                           distribution_fields(out.killed, length=len(out.killed))["mean"],
+                           out.p_dead)
+    return got
