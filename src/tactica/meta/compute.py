@@ -63,7 +63,7 @@ from ..units import (
 from .detachments import Detachment, applied_rules, faction_detachments
 from .tasks import Partition, Selection, library_of, plan, target_kind, unit_faction
 
-__all__ = ["Row", "compute_partition", "field_targets", "points_of", "scenario_of"]
+__all__ = ["Row", "compute_partition", "field_targets", "forget", "points_of", "scenario_of"]
 
 #: The errors a matchup may be refused with (each a player-facing one-line message).
 _REFUSALS = (ScenarioError, UnitError, WargearError, UnknownNameError, ValueError,
@@ -399,12 +399,30 @@ def _with_detachment(base: _Matchup, d: Detachment, lib: Library,
     return out
 
 
+#: The batch memo (``figures_each``) kept between the partitions one process computes:
+#: the same targets come back in every partition, and the same weapon lines in many
+#: factions. Every entry is keyed on all it depends on, so the figures are the same
+#: floats whatever was computed before. Emptied before a partition once it holds more
+#: than ``_MEMO_MAX`` entries (about 1 kB each).
+_memo: dict[Any, Any] = {}
+_MEMO_MAX = 100_000
+
+
+def forget() -> None:
+    """Drop the work kept between partitions (a benchmark's cold start)."""
+    _memo.clear()
+
+
 def _compute(scenarios: dict[_Key, Scenario]) -> dict[_Key, Figures | ScenarioError]:
-    """Each distinct scenario's figures, all through one batch memo (``figures_each``):
-    the weapon lines' totals shared between targets and between attackers with the same
-    lines, the target's operators between attackers whose attacks reach it alike."""
+    """Each distinct scenario's figures, all through the process's batch memo
+    (``figures_each``, ``_memo``): the weapon lines' totals shared between targets and
+    between attackers with the same lines, the target's operators between attackers whose
+    attacks reach it alike, a matchup's figures between attackers whose lines roll
+    alike."""
+    if len(_memo) > _MEMO_MAX:
+        forget()
     keys = list(scenarios)
-    return dict(zip(keys, figures_each(scenarios[k] for k in keys), strict=True))
+    return dict(zip(keys, figures_each((scenarios[k] for k in keys), _memo), strict=True))
 
 
 def _share(points: int | None, models: int | None, destroyed: float) -> float | None:
