@@ -83,3 +83,31 @@ def test_the_kept_parts_key_shares_what_the_text_key_shares(seed_selection: Any,
     assert len(pairs) == len(set(kept)) == len(set(text))
     assert len(set(text)) < len(text)  # some scenarios are shared
     assert any(isinstance(k, tuple) for k in kept)  # the kept parts were used
+
+
+def test_the_work_kept_between_partitions_changes_no_row(
+        seed_selection: Any, seed_lib: Any, monkeypatch: Any) -> None:
+    """The process keeps its batch memo between partitions (``compute._memo``): each
+    partition computed after all the others, in reverse, gives the rows it gives in a
+    process that kept nothing; and past ``_MEMO_MAX`` entries the memo is emptied before
+    the next partition (it never holds more than that plus one partition's work)."""
+    from tactica.meta import compute, plan
+
+    parts = plan(seed_selection, seed_lib)
+    assert len(parts) > 1
+    alone = []
+    for p in parts:
+        compute.forget()
+        alone.append(compute.compute_partition(seed_selection, p, seed_lib))
+    compute.forget()
+    kept = [compute.compute_partition(seed_selection, p, seed_lib) for p in parts[::-1]]
+    assert kept[::-1] == alone
+    one_part = len(compute._memo)
+    assert one_part > 0
+    monkeypatch.setattr(compute, "_MEMO_MAX", 1)
+    sizes = []
+    for p in parts:
+        compute.compute_partition(seed_selection, p, seed_lib)
+        sizes.append(len(compute._memo))
+    assert max(sizes) < one_part  # each partition's own work only, never the others'
+    compute.forget()
