@@ -27,9 +27,8 @@ True
 from __future__ import annotations
 
 from dataclasses import fields
+from operator import itemgetter
 from typing import Any
-
-import numpy as np
 
 from ..contract.result import distribution_fields
 from ..contract.scenario import Scenario
@@ -44,14 +43,16 @@ __all__ = ["figures_exact", "figures_key"]
 
 #: What no figure reads of a resolved line: its labels and texts.
 _TEXTS = frozenset({"name", "explanations", "notes", "not_calculated"})
-_READ = tuple(f.name for f in fields(ResolvedWeapon) if f.name not in _TEXTS)
+_ARRAYS = ("attacks_pmf", "damage_pmf", "mortal_pmf")
+_scalars = itemgetter(*(f.name for f in fields(ResolvedWeapon)
+                        if f.name not in _TEXTS and f.name not in _ARRAYS))
 
 
 def _line_key(w: ResolvedWeapon) -> tuple[Any, ...]:
-    """A resolved line's numbers (its arrays by content)."""
+    """A resolved line's numbers: its fields but the texts, its arrays (float64, one
+    dimension) by content."""
     values = w.__dict__
-    return tuple((v.shape, v.tobytes()) if isinstance(v, np.ndarray) else v
-                 for v in (values[name] for name in _READ))
+    return (_scalars(values), *(values[a].tobytes() for a in _ARRAYS))
 
 
 def figures_key(prep: _Prepared) -> tuple[Any, ...]:
