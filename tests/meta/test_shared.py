@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tactica import calculate
 from tactica.combat import Scenario
 from tactica.meta.compute import _dedupe_key
@@ -111,3 +113,43 @@ def test_the_work_kept_between_partitions_changes_no_row(
         sizes.append(len(compute._memo))
     assert max(sizes) < one_part  # each partition's own work only, never the others'
     compute.forget()
+
+
+def test_a_partition_runs_with_rare_collections_and_puts_them_back(
+        seed_selection: Any, seed_lib: Any, monkeypatch: Any) -> None:
+    """While a partition is computed the collector's first generation waits for
+    ``_GC_GEN0`` allocations; after it (and after a refusal inside) the thresholds are
+    the caller's again; a caller that raised them further keeps its own."""
+    import gc
+
+    from tactica.meta import compute, plan
+
+    part = plan(seed_selection, seed_lib)[0]
+    seen: list[tuple[int, ...]] = []
+    real = compute._compute
+
+    def spy(scenarios: Any) -> Any:
+        seen.append(gc.get_threshold())
+        return real(scenarios)
+
+    monkeypatch.setattr(compute, "_compute", spy)
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        compute.compute_partition(seed_selection, part, seed_lib)
+        assert seen[-1] == (compute._GC_GEN0, 10, 10)
+        assert gc.get_threshold() == (700, 10, 10)
+        gc.set_threshold(10 * compute._GC_GEN0, 5, 5)
+        compute.compute_partition(seed_selection, part, seed_lib)
+        assert seen[-1] == gc.get_threshold() == (10 * compute._GC_GEN0, 5, 5)
+
+        def refuse(scenarios: Any) -> Any:
+            raise RuntimeError("refused")
+
+        gc.set_threshold(700, 10, 10)
+        monkeypatch.setattr(compute, "_compute", refuse)
+        with pytest.raises(RuntimeError):
+            compute.compute_partition(seed_selection, part, seed_lib)
+        assert gc.get_threshold() == (700, 10, 10)
+    finally:
+        gc.set_threshold(*before)
