@@ -103,3 +103,20 @@ def test_lines_that_roll_alike_share_one_calculation() -> None:
     assert got[0] == got[1] == figures_each([other])[0]
     assert got[2] != got[0]
     assert sum(1 for k in memo if k[0] == "figures") == 2
+
+
+def test_lines_that_come_to_the_same_share_the_target_states() -> None:
+    """An S5 and an S6 weapon wound T4 on 3+ alike: their figures keys differ (the
+    lines' numbers), but the one-group chain from the undamaged target reads only the
+    lines' (n, m) pmfs and packets, so a batch steps the target once for both; each
+    scenario's figures are still its own, alone or after the other. A T5 target wounds
+    the S5 weapon on 4+: another chain."""
+    s5, s6 = {**BOLT, "S": 5}, {**BOLT, "S": 6, "name": "Heavy bolt rifle"}
+    a, b = _s([s5], MEQ), _s([s6], MEQ)
+    tough = _s([s5], [{**MEQ[0], "T": 5}])
+    memo: dict[Any, Any] = {}
+    got = figures_each([a, b, tough], memo)
+    assert got == [figures_each([x])[0] for x in (a, b, tough)]
+    assert got[0] == got[1] != got[2]
+    assert sum(1 for k in memo if k[0] == "figures") == 3
+    assert sum(1 for k in memo if k[:2] == ("one_group", "chain")) == 2

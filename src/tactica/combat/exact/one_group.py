@@ -336,6 +336,35 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
         return None  # 10th: criticals of different packets held back (general path)
     if any(not p.counts for p in [*normal, *mortal]) or any(p.save[0] for p in mortal):
         return None
+    if initial is not None:
+        return _chain(space, normal, mortal, branches, per_line, before, fnp_effect, track,
+                      memo, initial)
+    # from the undamaged target the chain reads its group, the packets, the lines' (n, m)
+    # pmfs (kept in the memo by content: one object per content while it lives, and the
+    # entry keeps them, so their ``id`` is not reused), the mortal wounds before and
+    # whether the unsaved counts are kept: attackers whose lines come to the same (an S5
+    # and an S6 weapon into T4) share the target's final states
+    nms = [nm for br in branches for _, nm in br]
+    key = ("one_group", "chain", space.groups, tuple(normal), tuple(mortal),
+           tuple(tuple(id(nm) for _, nm in br) for br in branches), per_line,
+           tuple(pmf.tobytes() for pmf in before), fnp_effect, track)
+    got = memo.get(key)
+    if got is None or any(a is not b for a, b in zip(got[0], nms, strict=True)):
+        done = _chain(space, normal, mortal, branches, per_line, before, fnp_effect, track,
+                      memo, None)
+        if done is not None:
+            done[1].flags.writeable = False  # shared from now on
+        got = memo[key] = (nms, done)
+    result: tuple[StateSpace, FloatArray] | None = got[1]
+    return result
+
+
+def _chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequence[Packet],
+           branches: Branches, per_line: bool, before: Sequence[FloatArray],
+           fnp_effect: int | None, track: bool, memo: dict[Any, Any],
+           initial: dict[State, FloatArray] | None) -> tuple[StateSpace, FloatArray] | None:
+    """``one_group_chain`` once its checks of the packets hold."""
+    group = space.groups[0]
     start = _start(space, initial, track)
     if start is None or _cells(branches, len(start) - 1, start.shape[1], track) > MAX_CELLS:
         return None
