@@ -307,16 +307,17 @@ def _aim(target: Target) -> Aim:
     return aim
 
 
-#: The attackers as ``resolve`` fields them (it changes neither part of an answer):
-#: (id of the library, reference, rules, phase, restricting keywords of the target) ->
-#: (the library, the attacker armed, or why it cannot be: ``UnitError``'s message). The
-#: weapon lines depend on the target only through its ``Aim``, and on the aim's numbers
-#: only through the choice of profiles: a table of many matchups fields each attacker
-#: once per phase and builds its lines once per distinct choice. At most
+#: The attackers as ``resolve`` fields them (it changes neither part of an answer): (id
+#: of the library, the reference's field values, rules, phase, restricting keywords of
+#: the target) -> (the library, the attacker armed, or why it cannot be: ``UnitError``'s
+#: message). The weapon lines depend on the target only through its ``Aim``, and on the
+#: aim's numbers only through the choice of profiles: a table of many matchups fields
+#: each attacker once per phase and builds its lines once per distinct choice. At most
 #: ``_ATTACKERS_MAX``.
 _attackers: dict[tuple[Any, ...], tuple[UnitLibrary, _Armed | str]] = {}
 _ATTACKERS_MAX = 4096
-#: ``_restricting`` per (id of the library, reference, rules): (the library, the words).
+#: ``_restricting`` per (id of the library, the reference's field values, rules): (the
+#: library, the words).
 _words: dict[tuple[Any, ...], tuple[UnitLibrary, frozenset[str]]] = {}
 
 
@@ -341,13 +342,16 @@ def _attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
     the aim is kept with those of its keywords alone; its numbers reach them only through
     the profiles chosen: targets alike in both share the answer (the same weapon lines,
     the same notes)."""
-    wkey = (id(lib), ref, rules)
+    # the reference by its fields' values (a tuple compares in C; the model's own
+    # ``__eq__`` costs microseconds, and every matchup of a table looks it up twice)
+    fields = tuple(ref.__dict__.values())
+    wkey = (id(lib), fields, rules)
     found = _words.get(wkey)
     if found is None or found[0] is not lib:
         found = _words[wkey] = (lib, _restricting(ref, lib, rules))
     words = found[1]
     keywords = tuple(k for k in aim.keywords if k.upper() in words)
-    key = (id(lib), ref, rules, phase, keywords)
+    key = (id(lib), fields, rules, phase, keywords)
     known = _attackers.get(key)
     if known is None or known[0] is not lib:
         armed: _Armed | str
@@ -441,7 +445,9 @@ def resolve_against(doc: ScenarioDocument, lib: UnitLibrary, target: Target,
                                             aside.lines_of)
     if tside is not None:
         scenario = apply_pending_defences(scenario, tside.pending)
-    return scenario, Resolved(
+    # built from parts valid already (the fielded units' tuples; the texts, tuples of
+    # strings): constructed, not validated again, once per matchup of a table
+    return scenario, Resolved.model_construct(
         attacker=scenario.attacker.weapons, target=scenario.target.models,
         attacker_models=resolved.get("attacker_models", ()),
         target_models=resolved.get("target_models", ()), defaults=resolved["defaults"]), notes
