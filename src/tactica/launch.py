@@ -16,6 +16,8 @@ True
 
 from __future__ import annotations
 
+import atexit
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -69,6 +71,11 @@ def main() -> None:
     # them on one thread anyway) and its workers are processes of their own, so one
     # thread, unless the user says otherwise (must be set before numpy is imported).
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # at exit the interpreter collects again and again while it tears its modules down,
+    # walking everything a long command made (``tactica meta --targets presets``: 1.6 s
+    # CPU after its last file was written): frozen first, nothing of it is walked
+    atexit.unregister(gc.freeze)  # once, however often a caller runs a command
+    atexit.register(gc.freeze)
     pause_start_up()
     argv = sys.argv[1:]
     try:
