@@ -40,20 +40,14 @@ def test_nothing_is_paused_or_frozen_without_the_console_script() -> None:
 def test_a_command_runs_with_the_collector_running() -> None:
     """The console script resumes the collector before the command's own work: a
     long-running command (``serve``, ``meta``) must not run without it."""
-    code = ("import gc, sys\n"
-            "import tactica.cli.app as app\n"
-            "seen = []\n"
-            "schema_of = app.schema_of\n"
-            "def spy(kind):\n"
-            "    seen.append(gc.isenabled()); return schema_of(kind)\n"
-            "app.schema_of = spy\n"
-            "sys.argv = ['tactica', 'schema', 'scenario']\n"
-            "from tactica.launch import main\n"
-            "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "print('\\nRUNNING', seen, gc.isenabled(), gc.get_freeze_count() > 0)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
-    assert out.rstrip().splitlines()[-1] == "RUNNING [True] True True"
+    before = ("import tactica.cli.app as app\n"
+              "seen = []\n"
+              "schema_of = app.schema_of\n"
+              "def spy(kind):\n"
+              "    seen.append(gc.isenabled()); return schema_of(kind)\n"
+              "app.schema_of = spy\n")
+    after = "print('\\nRUNNING', seen, gc.isenabled(), gc.get_freeze_count() > 0)\n"
+    assert _schema_command_in_a_process(before, after) == "RUNNING [True] True True"
 
 
 def test_a_command_that_ends_early_gives_the_collector_back(
@@ -78,16 +72,21 @@ def test_the_console_script_freezes_what_a_command_made_before_the_exit() -> Non
     the command made. A handler registered before the command runs after the script's
     (``atexit`` runs them last in, first out) and sees the objects made after start-up
     frozen: the list built after the command, still alive, is among them."""
-    code = ("import atexit, gc, sys\n"
-            "late = []\n"
-            "atexit.register(lambda: print('\\nAT EXIT', gc.is_tracked(late),"
-            " gc.get_freeze_count() > 0, late in gc.get_objects()))\n"
-            "sys.argv = ['tactica', 'schema', 'scenario']\n"
+    before = ("import atexit\n"
+              "late = []\n"
+              "atexit.register(lambda: print('\\nAT EXIT', gc.is_tracked(late),"
+              " gc.get_freeze_count() > 0, any(o is late for o in gc.get_objects())))\n")
+    after = "late = [[] for _ in range(3)]\ngc.collect()\n"
+    # frozen objects are in the permanent generation, which get_objects() does not list
+    assert _schema_command_in_a_process(before, after) == "AT EXIT True True False"
+
+
+def _schema_command_in_a_process(before: str, after: str) -> str:
+    """The last line printed by a Python process that runs ``before``, then the console
+    script on ``tactica schema scenario``, then ``after`` (``gc`` and ``sys`` imported)."""
+    code = ("import gc, sys\n" + before + "sys.argv = ['tactica', 'schema', 'scenario']\n"
             "from tactica.launch import main\n"
-            "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "late = [[] for _ in range(3)]\n"
-            "gc.collect()\n")
+            "try:\n    main()\nexcept SystemExit:\n    pass\n" + after)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
-    # frozen objects are in the permanent generation, which get_objects() does not list
-    assert out.rstrip().splitlines()[-1] == "AT EXIT True True False"
+    return out.rstrip().splitlines()[-1]
