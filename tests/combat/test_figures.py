@@ -105,18 +105,23 @@ def test_lines_that_roll_alike_share_one_calculation() -> None:
     assert sum(1 for k in memo if k[0] == "figures") == 2
 
 
-def test_lines_that_come_to_the_same_share_the_target_states() -> None:
-    """An S5 and an S6 weapon wound T4 on 3+ alike: their figures keys differ (the
-    lines' numbers), but the one-group chain from the undamaged target reads only the
-    lines' (n, m) pmfs and packets, so a batch steps the target once for both; each
-    scenario's figures are still its own, alone or after the other. A T5 target wounds
-    the S5 weapon on 4+: another chain."""
+def test_lines_that_come_to_the_same_share_the_figures_or_the_target_states() -> None:
+    """An S5 and an S6 weapon wound T4 on 3+ alike: the engine reads nothing else of
+    their Strength once the lines are resolved, so a batch computes them once. AP-1 and
+    AP0 against Sv4+ with a 4+ invulnerable save both save on 4: their figures keys
+    differ (the AP), but the one-group chain from the undamaged target reads only the
+    packets and the lines' (n, m) pmfs, so the target is stepped once for both. Each
+    scenario's figures are still its own, alone or batched. A T5 target wounds the S5
+    weapon on 4+: another calculation and another chain."""
     s5, s6 = {**BOLT, "S": 5}, {**BOLT, "S": 6, "name": "Heavy bolt rifle"}
-    a, b = _s([s5], MEQ), _s([s6], MEQ)
-    tough = _s([s5], [{**MEQ[0], "T": 5}])
+    invuln = [{**MEQ[0], "Sv": 4, "invuln": 4}]
+    ap0 = {**BOLT, "AP": 0}
+    scenarios = [_s([s5], MEQ), _s([s6], MEQ), _s([s5], [{**MEQ[0], "T": 5}]),
+                 _s([BOLT], invuln), _s([ap0], invuln)]
     memo: dict[Any, Any] = {}
-    got = figures_each([a, b, tough], memo)
-    assert got == [figures_each([x])[0] for x in (a, b, tough)]
+    got = figures_each(scenarios, memo)
+    assert got == [figures_each([x])[0] for x in scenarios]
     assert got[0] == got[1] != got[2]
-    assert sum(1 for k in memo if k[0] == "figures") == 3
-    assert sum(1 for k in memo if k[:2] == ("one_group", "chain")) == 2
+    assert got[3] == got[4]
+    assert sum(1 for k in memo if k[0] == "figures") == 4
+    assert sum(1 for k in memo if k[:2] == ("one_group", "chain")) == 3

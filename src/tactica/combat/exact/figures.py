@@ -4,11 +4,13 @@ destroyed)) without the result document, for tables of many matchups
 
 In a batch the figures are kept under everything the calculation reads once the weapon
 lines are resolved (``figures_key``): each line's numbers (``profile.ResolvedWeapon``,
-its name and explanations aside), the target's allocation groups, the effects that act
-outside the lines (Command Re-roll, 15.02; mortal wounds before the attacks, 06.02; Feel
-No Pain) and the rules version. Two attackers whose lines roll alike against a target (a
-Bolt rifle on two datasheets, an Anti-X weapon against a target without X) share one
-calculation: the same arithmetic on the same numbers, so the same floats as apart.
+but its name and texts, and its Strength and Toughness, which only the wound roll
+read), the target's allocation groups, the effects that act outside the lines (Command
+Re-roll, 15.02; mortal wounds before the attacks, 06.02; Feel No Pain) and the rules
+version. Two attackers whose lines roll alike against a target (a Bolt rifle on two
+datasheets, an Anti-X weapon against a target without X, an S5 and an S6 weapon into
+T4) share one calculation: the same arithmetic on the same numbers, so the same floats
+as apart.
 
 >>> from tactica.combat.contract.scenario import Scenario
 >>> s = Scenario.model_validate({
@@ -41,15 +43,18 @@ from .threads import one_blas_thread
 
 __all__ = ["figures_exact", "figures_key"]
 
-#: What no figure reads of a resolved line: its labels and texts.
-_TEXTS = frozenset({"name", "explanations", "notes", "not_calculated"})
+#: What no figure reads of a resolved line: its labels and texts, and what only the
+#: stages before it read (Strength and Toughness: the wound roll's numbers are kept) or
+#: only the result document (the models' count and Hazardous: the hazard rolls, 06.03).
+_TEXTS = frozenset({"name", "explanations", "notes", "not_calculated", "strength",
+                    "toughness", "count", "hazardous"})
 _ARRAYS = ("attacks_pmf", "damage_pmf", "mortal_pmf")
 _scalars = itemgetter(*(f.name for f in fields(ResolvedWeapon)
                         if f.name not in _TEXTS and f.name not in _ARRAYS))
 
 
 def _line_key(w: ResolvedWeapon) -> tuple[Any, ...]:
-    """A resolved line's numbers: its fields but the texts, its arrays (float64, one
+    """A resolved line's numbers: its fields but ``_TEXTS``, its arrays (float64, one
     dimension) by content."""
     values = w.__dict__
     return (_scalars(values), *(values[a].tobytes() for a in _ARRAYS))
