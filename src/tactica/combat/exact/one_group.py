@@ -342,8 +342,8 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
     # from the undamaged target the chain reads its group, the packets, the lines' (n, m)
     # pmfs (kept in the memo by content: one object per content while it lives, and the
     # entry keeps them, so their ``id`` is not reused), the mortal wounds before and
-    # whether the unsaved counts are kept: attackers whose lines come to the same (an S5
-    # and an S6 weapon into T4) share the target's final states
+    # whether the unsaved counts are kept: attackers whose lines come to the same (AP-1
+    # and AP0 into Sv4+ with a 4+ invulnerable save) share the target's final states
     nms = [nm for br in branches for _, nm in br]
     key = ("one_group", "chain", space.groups, tuple(normal), tuple(mortal),
            tuple(tuple(id(nm) for _, nm in br) for br in branches), per_line,
