@@ -67,6 +67,7 @@ from .command_reroll import (
 from .deferred import run_deferred
 from .dice_stages import DieOutcome
 from .effects import NamedEffects, resolve_effects
+from .kept import kept
 from .one_group import one_group_chain
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
 from .reach import ChainPlan, LinePlan, reach
@@ -158,12 +159,9 @@ def _totals_key(w: ResolvedWeapon, die: DieOutcome, memo: dict[Any, Any]) -> tup
 
 def _die_contents(die: DieOutcome, memo: dict[Any, Any]) -> tuple[Any, Any]:
     """``_content`` of one die's hits and of its wounds, made once per die of a batch
-    (the entry keeps the die, so its ``id`` is not reused while the memo lives)."""
-    key = ("die contents", id(die))
-    got = memo.get(key)
-    if got is None or got[0] is not die:
-        got = memo[key] = (die, _content(die.hits), _content(die.to_save))
-    return got[1], got[2]
+    (``kept``)."""
+    return kept(memo, ("die contents",), (die,),
+                lambda: (_content(die.hits), _content(die.to_save)))
 
 
 def _content(a: FloatArray) -> tuple[tuple[int, ...], bytes]:

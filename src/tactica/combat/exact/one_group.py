@@ -66,6 +66,7 @@ from tactica.dice import FloatArray
 from . import allocation
 from .allocation import Group, Packet, State, StateSpace, loss_pmf
 from .chain import drop_negligible_tail
+from .kept import kept
 from .one_group_steps import PacketMatrix, held_back, line_step, padded_sum
 from .totals import compound
 
@@ -304,18 +305,16 @@ def _cut(nmf: FloatArray, same: bool) -> FloatArray:
 
 def _once(key: tuple[Any, ...], pmf: FloatArray, memo: dict[Any, Any],
           make: Callable[[FloatArray, Any], FloatArray]) -> FloatArray:
-    """``make(pmf, key[1])`` kept in the batch ``memo`` for the array ``pmf`` (a line's
-    totals, themselves kept in the memo by content: lines and targets that share them
-    share these; the entry keeps ``pmf``, so its ``id`` is not reused while the memo
-    lives). Read only from then on."""
-    full = ("one_group", *key, id(pmf))
-    got = memo.get(full)
-    if got is None or got[0] is not pmf:
+    """``make(pmf, key[1])`` kept in the batch ``memo`` for the array ``pmf`` (``kept``:
+    a line's totals, themselves kept in the memo by content, so lines and targets that
+    share them share these). Read only from then on."""
+
+    def made() -> FloatArray:
         out = make(pmf, key[1])
         out.flags.writeable = False
-        got = memo[full] = (pmf, out)
-    result: FloatArray = got[1]
-    return result
+        return out
+
+    return kept(memo, ("one_group", *key), (pmf,), made)
 
 
 def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequence[Packet],
@@ -340,23 +339,21 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
         return _chain(space, normal, mortal, branches, per_line, before, fnp_effect, track,
                       memo, initial)
     # from the undamaged target the chain reads its group, the packets, the lines' (n, m)
-    # pmfs (kept in the memo by content: one object per content while it lives, and the
-    # entry keeps them, so their ``id`` is not reused), the mortal wounds before and
-    # whether the unsaved counts are kept: attackers whose lines come to the same (AP-1
-    # and AP0 into Sv4+ with a 4+ invulnerable save) share the target's final states
-    nms = [nm for br in branches for _, nm in br]
-    key = ("one_group", "chain", space.groups, tuple(normal), tuple(mortal),
-           tuple(tuple(id(nm) for _, nm in br) for br in branches), per_line,
-           tuple(pmf.tobytes() for pmf in before), fnp_effect, track)
-    got = memo.get(key)
-    if got is None or any(a is not b for a, b in zip(got[0], nms, strict=True)):
+    # pmfs (kept in the memo by content: one object per content, ``kept``), the mortal
+    # wounds before and whether the unsaved counts are kept: attackers whose lines come
+    # to the same (AP-1 and AP0 into Sv4+ with a 4+ invulnerable save) share the
+    # target's final states
+
+    def made() -> tuple[StateSpace, FloatArray] | None:
         done = _chain(space, normal, mortal, branches, per_line, before, fnp_effect, track,
                       memo, None)
         if done is not None:
             done[1].flags.writeable = False  # shared from now on
-        got = memo[key] = (nms, done)
-    result: tuple[StateSpace, FloatArray] | None = got[1]
-    return result
+        return done
+
+    key = ("one_group", "chain", space.groups, tuple(normal), tuple(mortal), len(branches),
+           per_line, tuple(pmf.tobytes() for pmf in before), fnp_effect, track)
+    return kept(memo, key, [nm for br in branches for _, nm in br], made)
 
 
 def _chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequence[Packet],

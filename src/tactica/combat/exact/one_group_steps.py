@@ -15,6 +15,8 @@ import numpy as np
 
 from tactica.dice import FloatArray
 
+from .kept import kept
+
 __all__ = ["PacketMatrix", "held_back", "line_step", "padded_sum"]
 
 
@@ -144,21 +146,22 @@ _KEPT_CELLS = 4096
 def _living_after(fail: PacketMatrix, alive: FloatArray, f_max: int,
                   memo: dict[Any, Any] | None) -> FloatArray:
     """``fail.alive^f alive`` for f = 0..f_max (``alive`` one column), as rows; kept in
-    ``memo`` by the packet's matrix (the entry keeps it: its ``id`` is not reused while
-    the memo lives) and the states' numbers, for the most counts asked so far: fewer
-    are its first rows (``_powers_applied`` makes each power by the same products
-    whatever the count, bit for bit). A large one is made each time (at most
-    ``_KEPT_CELLS`` numbers are kept per entry: a long batch's memo stays small)."""
+    ``memo`` by the packet's matrix (``kept``) and the states' numbers, for the most
+    counts asked so far: fewer are its first rows (``_powers_applied`` makes each power
+    by the same products whatever the count, bit for bit). A large one is made each
+    time (at most ``_KEPT_CELLS`` numbers are kept per entry: a long batch's memo stays
+    small)."""
     if memo is None or (f_max + 1) * alive.shape[0] > _KEPT_CELLS:
         return _powers_applied(fail.alive, alive, f_max)[:, :, 0]
-    key = ("one_group", "living", id(fail), alive.shape, alive.tobytes())
-    got = memo.get(key)
-    if got is None or got[0] is not fail or got[1].shape[0] <= f_max:
+
+    def made() -> FloatArray:
         v = _powers_applied(fail.alive, alive, f_max)[:, :, 0]
         v.flags.writeable = False
-        got = memo[key] = (fail, v)
-    out: FloatArray = got[1][:f_max + 1]
-    return out
+        return v
+
+    rows = kept(memo, ("one_group", "living", alive.shape, alive.tobytes()), (fail,), made,
+                enough=lambda v: v.shape[0] > f_max)
+    return rows[:f_max + 1]
 
 
 def _normal_stage(alive: FloatArray, nmf: FloatArray, fail: PacketMatrix,

@@ -183,11 +183,8 @@ def _once(stage: Callable[[WeaponInputs], T], key_of: Callable[[WeaponInputs], H
     """``stage(inp)``, kept in ``memo`` under ``key_of(inp)`` (everything the stage
     reads: ``hit_key``...). The stages' answers are immutable records (their arrays
     are never written): shared as they are."""
-    try:
-        key = key_of(inp)
-        got: T | None = memo.get(key)
-    except TypeError:  # a part that cannot be a key (none so far): made each time
-        return stage(inp)
+    key = key_of(inp)
+    got: T | None = memo.get(key)
     if got is None:
         got = memo[key] = stage(inp)
         for part in got if isinstance(got, tuple) else ():
