@@ -118,10 +118,12 @@ def test_the_work_kept_between_partitions_changes_no_row(
 def test_a_partition_runs_with_rare_collections_and_puts_them_back(
         seed_selection: Any, seed_lib: Any, monkeypatch: Any) -> None:
     """While a partition is computed the collector's first generation waits for
-    ``_GC_GEN0`` allocations; after it (and after a refusal inside) the thresholds are
-    the caller's again; a caller that raised them further keeps its own."""
+    ``GEN0_RARE`` allocations (``loaders.bulk.rare_collections``); after it (and after
+    a refusal inside) the thresholds are the caller's again; a caller that raised them
+    further keeps its own."""
     import gc
 
+    from tactica.loaders.bulk import GEN0_RARE
     from tactica.meta import compute, plan
 
     part = plan(seed_selection, seed_lib)[0]
@@ -137,11 +139,11 @@ def test_a_partition_runs_with_rare_collections_and_puts_them_back(
     try:
         gc.set_threshold(700, 10, 10)
         compute.compute_partition(seed_selection, part, seed_lib)
-        assert seen[-1] == (compute._GC_GEN0, 10, 10)
+        assert seen[-1] == (GEN0_RARE, 10, 10)
         assert gc.get_threshold() == (700, 10, 10)
-        gc.set_threshold(10 * compute._GC_GEN0, 5, 5)
+        gc.set_threshold(10 * GEN0_RARE, 5, 5)
         compute.compute_partition(seed_selection, part, seed_lib)
-        assert seen[-1] == gc.get_threshold() == (10 * compute._GC_GEN0, 5, 5)
+        assert seen[-1] == gc.get_threshold() == (10 * GEN0_RARE, 5, 5)
 
         def refuse(scenarios: Any) -> Any:
             raise RuntimeError("refused")

@@ -37,9 +37,7 @@ nothing is dropped silently.
 from __future__ import annotations
 
 import functools
-import gc
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -49,6 +47,7 @@ from ..combat.batch import Figures, figures_each
 from ..combat.contract.scenario import Attacker, Context, Phase, Target
 from ..errors import one_line
 from ..library import Library
+from ..loaders.bulk import rare_collections
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet, EscalatingPoints
 from ..names import UnknownNameError
@@ -452,32 +451,13 @@ def _row(m: _Matchup, result: Figures | ScenarioError | None) -> Row:
                detachment=m.detachment, detachment_not_applied=m.not_applied)
 
 
-#: The collector's first-generation threshold while a partition is computed: fielding
-#: and the engine make many short-lived containers and almost no cycles (the presets
-#: table: about 900 collections at the default 700, under 1,000 objects freed, a tenth
-#: of the CPU time), so the collector runs a hundred times less often meanwhile.
-_GC_GEN0 = 100_000
-
-
-@contextmanager
-def _rare_collections() -> Iterator[None]:
-    """Raise the first-generation threshold to ``_GC_GEN0`` for the block, then put it
-    back (left as it is when another block, in another thread, raised it already)."""
-    old = gc.get_threshold()
-    if old[0] >= _GC_GEN0:
-        yield
-        return
-    gc.set_threshold(_GC_GEN0, *old[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
-
-
 def compute_partition(selection: Selection, part: Partition,
                       lib: Library | None = None) -> list[Row]:
     """The rows of one partition, in the table's order (``table.sort_key``)."""
-    with _rare_collections():
+    # fielding and the engine make many short-lived containers and almost no cycles:
+    # the presets table made about 900 collections at the default threshold, freeing
+    # under 1,000 objects in all, a tenth of its CPU time
+    with rare_collections():
         return _compute_partition(selection, part, lib)
 
 
