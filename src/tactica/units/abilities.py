@@ -20,6 +20,7 @@ ability names leave the unit's ``abilities`` list, so no rule is listed twice.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from ..combat.contract.scenario import (
     Attacker,
@@ -31,6 +32,7 @@ from ..combat.contract.scenario import (
     Target,
 )
 from ..effects.unit_abilities import Verdict, evaluate
+from ..kept import kept
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet
 from ..names import name_key
@@ -79,9 +81,9 @@ def apply_attacker_abilities(s: Scenario, sheets: list[Datasheet],
     return s.model_copy(update={"attacker": attacker, "effects": (*s.effects, *effects)})
 
 
-#: ``_noted``'s answers: (id of the attacker, handled, applied, not applied) -> (the
-#: attacker, the answer); a table of many matchups notes the same again and again.
-_notes: dict[tuple[object, ...], tuple[Attacker, Attacker]] = {}
+#: ``_noted``'s answers per attacker (``kept``), handled, applied and not applied: a
+#: table of many matchups notes the same again and again. At most ``_NOTES_MAX``.
+_notes: dict[tuple[Any, ...], Any] = {}
 _NOTES_MAX = 8192
 
 
@@ -89,18 +91,10 @@ def _noted(a: Attacker, handled: frozenset[str], applied: tuple[str, ...],
            not_applied: tuple[str, ...]) -> Attacker:
     """``a`` with the abilities ``handled`` left out of its list and written as applied
     and not applied (kept: an attacker fielded once meets many targets alike)."""
-    key = (id(a), handled, applied, not_applied)
-    known = _notes.get(key)
-    if known is not None and known[0] is a:
-        return known[1]
-    out = a.model_copy(update={
+    return kept(_notes, (handled, applied, not_applied), (a,), lambda: a.model_copy(update={
         "abilities": _without(a.abilities, set(handled)),
         "rules_applied": (*a.rules_applied, *applied),
-        "rules_not_applied": (*a.rules_not_applied, *not_applied)})
-    if len(_notes) >= _NOTES_MAX:
-        _notes.clear()
-    _notes[key] = (a, out)
-    return out
+        "rules_not_applied": (*a.rules_not_applied, *not_applied)}), limit=_NOTES_MAX)
 
 
 def _changed(g: ModelGroup, v: Verdict) -> ModelGroup:

@@ -37,6 +37,7 @@ from ..effects.unit_abilities import (
     unapplied_reason,
     unit_ability,
 )
+from ..kept import kept
 from ..model.datasheet import Ability, Datasheet, ModelProfile
 from ..names import name_key
 from .conditions import invulnerable_save
@@ -76,23 +77,17 @@ def _items(sheet: Datasheet) -> set[str]:
     return {name_key(n) for n in names if n}
 
 
-#: ``held_abilities`` per datasheet (by identity; the datasheet kept alive with its
-#: answer): a table of many matchups asks it for the same attacker again and again.
-_held: dict[int, tuple[Datasheet, tuple[Held, ...]]] = {}
+#: ``held_abilities`` per datasheet (``kept``): a table of many matchups asks it for the
+#: same attacker again and again. At most ``_HELD_MAX``.
+_held: dict[tuple[Any, ...], Any] = {}
 _HELD_MAX = 4096
 
 
 def held_abilities(sheet: Datasheet) -> list[Held]:
     """The abilities of ``sheet`` that the dataset encodes (the seed catalogue's named
     effects, such as Cult Demagogue, are applied by name instead)."""
-    known = _held.get(id(sheet))
-    if known is not None and known[0] is sheet:
-        return list(known[1])
-    out = _held_abilities(sheet)
-    if len(_held) >= _HELD_MAX:
-        _held.clear()
-    _held[id(sheet)] = (sheet, tuple(out))
-    return out
+    return list(kept(_held, (), (sheet,), lambda: tuple(_held_abilities(sheet)),
+                     limit=_HELD_MAX))
 
 
 def _held_abilities(sheet: Datasheet) -> list[Held]:
@@ -230,10 +225,10 @@ def _apply(h: Held, v: Verdict, groups: list[_Group], out: TargetFielding) -> li
     return problems
 
 
-#: ``describe``'s answers by (id of the ability, label, side, pending, what the verdict
-#: says): (the ability, the answer); a table of many matchups describes the same
-#: verdicts again and again. At most ``_DESCRIBED_MAX``.
-_described: dict[tuple[Any, ...], tuple[UnitAbility, tuple[list[str], list[str]]]] = {}
+#: ``describe``'s answers per ability (``kept``), label, side, pending and what the
+#: verdict says: a table of many matchups describes the same verdicts again and again.
+#: At most ``_DESCRIBED_MAX``.
+_described: dict[tuple[Any, ...], Any] = {}
 _DESCRIBED_MAX = 16384
 
 
@@ -242,13 +237,9 @@ def describe(label: str, ua: UnitAbility, v: Verdict, whose: Owner,
     """The lines of one ability: what it applied (notes) and what it did not, with why
     (``not_calculated``); ``pending`` are applied parts whose effect waits for the
     attack (a target fielded on its own)."""
-    key = (id(ua), label, whose, pending, tuple(v.terms), tuple(v.skipped), v.other_side)
-    known = _described.get(key)
-    if known is None or known[0] is not ua:
-        if len(_described) >= _DESCRIBED_MAX:
-            _described.clear()
-        known = _described[key] = (ua, _describe(label, ua, v, whose, pending))
-    applied, skipped = known[1]
+    applied, skipped = kept(
+        _described, (label, whose, pending, tuple(v.terms), tuple(v.skipped), v.other_side),
+        (ua,), lambda: _describe(label, ua, v, whose, pending), limit=_DESCRIBED_MAX)
     return list(applied), list(skipped)
 
 

@@ -29,9 +29,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import Field
 
+from ..kept import kept
 from ..model.abilities import RapidFire
 from ..model.common import Frozen
 from ..model.datasheet import Datasheet, Weapon
@@ -295,10 +297,9 @@ def _sizes_text(spans: tuple[tuple[int, int], ...]) -> str:
     return " or ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in spans)
 
 
-#: ``field_unit``'s answers kept: (id of the datasheet, models, wargear) -> (the datasheet,
-#: the loadout). The datasheet is kept with it, so its id is not reused while the entry
-#: lives; a frozen datasheet fields the same unit every time. At most ``_FIELDED_MAX``.
-_fielded: dict[tuple[int, int | None, tuple[str, ...]], tuple[Datasheet, Loadout]] = {}
+#: ``field_unit``'s answers kept per datasheet (``kept``: a frozen datasheet fields the
+#: same unit every time), size and wargear. At most ``_FIELDED_MAX``.
+_fielded: dict[tuple[Any, ...], Any] = {}
 _FIELDED_MAX = 8192
 
 
@@ -311,15 +312,8 @@ def field_unit(sheet: Datasheet, models: int | None = None,
     holds ``models`` models and admits the wargear is fielded. The answer is kept (the
     same datasheet, size and wargear field the same unit): a table of many matchups
     fields each unit once."""
-    key = (id(sheet), models, tuple(wargear))
-    known = _fielded.get(key)
-    if known is not None and known[0] is sheet:
-        return known[1]
-    out = _field_unit(sheet, models, wargear)
-    if len(_fielded) >= _FIELDED_MAX:
-        _fielded.clear()
-    _fielded[key] = (sheet, out)
-    return out
+    return kept(_fielded, (models, tuple(wargear)), (sheet,),
+                lambda: _field_unit(sheet, models, wargear), limit=_FIELDED_MAX)
 
 
 def _field_unit(sheet: Datasheet, models: int | None,

@@ -23,6 +23,7 @@ from ..combat.contract.scenario import (
 )
 from ..effects.candidates import ability_effects, apply_candidates
 from ..facts import TargetPreset
+from ..kept import kept
 from ..model.common import RulesVersion, Source
 from ..model.datasheet import Datasheet, ModelProfile
 from ..model.wargear import equipment_text
@@ -67,8 +68,8 @@ class _Side:
     _texts: tuple[str, ...] | None = None
     #: an attacking side's named effects among its abilities (``resolve_against``)
     effects: tuple[str, ...] | None = None
-    #: ``_led``'s answers by id of the context: (the context, the answer)
-    contexts: dict[int, tuple[Context, Context]] = field(default_factory=dict)
+    #: ``_led``'s answers per context (``kept``)
+    contexts: dict[tuple[Any, ...], Any] = field(default_factory=dict)
 
     def texts(self) -> tuple[str, ...]:
         if self._texts is not None:
@@ -291,34 +292,30 @@ def sheet_target(sheet: Datasheet, models: int | None = None,
         raise UnitError(str(exc).removeprefix("target: ")) from None
 
 
-#: ``_aim``'s answers by id of the target: (the target, its aim); at most 1024.
-_aims: dict[int, tuple[Target, Aim]] = {}
+#: ``_aim``'s answers per target (``kept``); at most 1024.
+_aims: dict[tuple[Any, ...], Any] = {}
 
 
 def _aim(target: Target) -> Aim:
-    known = _aims.get(id(target))
-    if known is not None and known[0] is target:
-        return known[1]
-    g = next((g for g in target.models if not g.character), target.models[0])
-    aim = Aim(T=g.T, Sv=g.Sv, W=g.W, invuln=g.invuln, keywords=target.keywords)
-    if len(_aims) >= 1024:
-        _aims.clear()
-    _aims[id(target)] = (target, aim)
+    def made() -> Aim:
+        g = next((g for g in target.models if not g.character), target.models[0])
+        return Aim(T=g.T, Sv=g.Sv, W=g.W, invuln=g.invuln, keywords=target.keywords)
+
+    aim: Aim = kept(_aims, (), (target,), made, limit=1024)
     return aim
 
 
-#: The attackers as ``resolve`` fields them (it changes neither part of an answer): (id
-#: of the library, the reference's field values, rules, phase, restricting keywords of
-#: the target) -> (the library, the attacker armed, or why it cannot be: ``UnitError``'s
+#: The attackers as ``resolve`` fields them (it changes neither part of an answer), kept
+#: per library (``kept``), the reference's field values, rules, phase and restricting
+#: keywords of the target: the attacker armed, or why it cannot be (``UnitError``'s
 #: message). The weapon lines depend on the target only through its ``Aim``, and on the
 #: aim's numbers only through the choice of profiles: a table of many matchups fields
 #: each attacker once per phase and builds its lines once per distinct choice. At most
 #: ``_ATTACKERS_MAX``.
-_attackers: dict[tuple[Any, ...], tuple[UnitLibrary, _Armed | str]] = {}
+_attackers: dict[tuple[Any, ...], Any] = {}
 _ATTACKERS_MAX = 4096
-#: ``_restricting`` per (id of the library, the reference's field values, rules): (the
-#: library, the words).
-_words: dict[tuple[Any, ...], tuple[UnitLibrary, frozenset[str]]] = {}
+#: ``_restricting`` per library (``kept``), the reference's field values and rules.
+_words: dict[tuple[Any, ...], Any] = {}
 
 
 def _restricting(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion) -> frozenset[str]:
@@ -345,26 +342,20 @@ def _attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
     # the reference by its fields' values (a tuple compares in C; the model's own
     # ``__eq__`` costs microseconds, and every matchup of a table looks it up twice)
     fields = tuple(ref.__dict__.values())
-    wkey = (id(lib), fields, rules)
-    found = _words.get(wkey)
-    if found is None or found[0] is not lib:
-        found = _words[wkey] = (lib, _restricting(ref, lib, rules))
-    words = found[1]
+    words: frozenset[str] = kept(_words, (fields, rules), (lib,),
+                                 lambda: _restricting(ref, lib, rules), limit=_ATTACKERS_MAX)
     keywords = tuple(k for k in aim.keywords if k.upper() in words)
-    key = (id(lib), fields, rules, phase, keywords)
-    known = _attackers.get(key)
-    if known is None or known[0] is not lib:
-        armed: _Armed | str
+
+    def made() -> _Armed | str:
         try:
             armed = _armed(ref, lib, rules, phase, keywords)
-            armed.side.done()
         except UnitError as exc:
-            armed = str(exc)
-        if len(_attackers) >= _ATTACKERS_MAX:
-            _attackers.clear()
-            _words.clear()
-        known = _attackers[key] = (lib, armed)
-    armed = known[1]
+            return str(exc)
+        armed.side.done()
+        return armed
+
+    armed: _Armed | str = kept(_attackers, (fields, rules, phase, keywords), (lib,), made,
+                               limit=_ATTACKERS_MAX)
     if isinstance(armed, str):
         raise UnitError(armed)
     return armed.against(aim)  # the choice reads the aim's numbers only
@@ -373,19 +364,17 @@ def _attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
 def _led(context: Context, side: _Side) -> Context:
     """``context`` with the attacking unit's leaders and its Toughness (kept per
     context on a side kept by ``_attacker``: a table asks for the same again and again)."""
-    known = side.contexts.get(id(context))
-    if known is not None and known[0] is context:
-        return known[1]
-    leaders = tuple(s.name for s, _ in side.loadouts[1:])
-    update: dict[str, object] = {"led_by": tuple(dict.fromkeys((*context.led_by, *leaders)))}
-    if context.attacker_toughness is None:
-        update["attacker_toughness"] = next(
-            (m.T for m in side.sheet.models if m.T is not None), None)
-    out = context.model_copy(update=update)
-    if len(side.contexts) >= 64:
-        side.contexts.clear()
-    side.contexts[id(context)] = (context, out)
-    return out
+    def made() -> Context:
+        leaders = tuple(s.name for s, _ in side.loadouts[1:])
+        update: dict[str, object] = {
+            "led_by": tuple(dict.fromkeys((*context.led_by, *leaders)))}
+        if context.attacker_toughness is None:
+            update["attacker_toughness"] = next(
+                (m.T for m in side.sheet.models if m.T is not None), None)
+        return context.model_copy(update=update)
+
+    led: Context = kept(side.contexts, (), (context,), made, limit=64)
+    return led
 
 
 def _scenario(data: dict[str, Any], attacker: Attacker, phase: Phase) -> Scenario:

@@ -35,6 +35,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tactica.dice import FloatArray
+from tactica.kept import kept
 from tactica.rules import get_ruleset
 from tactica.rules.base import RuleSet
 
@@ -67,7 +68,6 @@ from .command_reroll import (
 from .deferred import run_deferred
 from .dice_stages import DieOutcome
 from .effects import NamedEffects, resolve_effects
-from .kept import kept
 from .one_group import one_group_chain
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
 from .reach import ChainPlan, LinePlan, reach

@@ -62,11 +62,11 @@ import numpy as np
 import numpy.typing as npt
 
 from tactica.dice import FloatArray
+from tactica.kept import kept
 
 from . import allocation
 from .allocation import Group, Packet, State, StateSpace, loss_pmf
 from .chain import drop_negligible_tail
-from .kept import kept
 from .one_group_steps import PacketMatrix, held_back, line_step, padded_sum
 from .totals import compound
 

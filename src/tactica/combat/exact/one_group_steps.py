@@ -14,8 +14,7 @@ from typing import Any
 import numpy as np
 
 from tactica.dice import FloatArray
-
-from .kept import kept
+from tactica.kept import kept
 
 __all__ = ["PacketMatrix", "held_back", "line_step", "padded_sum"]
 

@@ -1,0 +1,48 @@
+"""Answers kept under the identity of the objects they were made from.
+
+A batch of calculations (``combat.batch.figures_each``) keeps what recurs between its
+scenarios in one memo, and fielding keeps what a table of many matchups asks again and
+again (a unit fielded, an attacker's notes, a target's aim). Where the inputs are
+objects made once and shared (a frozen datasheet, a fielded target, an array the memo
+holds once per content), their identity is a cheap key; the entry keeps the objects, so
+an identity is not reused for another object while the entry lives, and a lookup checks
+it is still theirs. A kept table may be bounded: full, it is emptied before a new entry.
+
+>>> memo = {}
+>>> a = [1, 2]
+>>> kept(memo, ("sum",), (a,), lambda: sum(a))
+3
+>>> kept(memo, ("sum",), (a,), lambda: 0)  # kept: not made again
+3
+>>> kept(memo, ("sum",), ([1, 2],), lambda: -1)  # an equal list, another object
+-1
+>>> kept(memo, ("sum",), ([3],), lambda: 3, limit=2), len(memo)  # full: emptied first
+(3, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+__all__ = ["kept"]
+
+V = TypeVar("V")
+
+
+def kept(memo: dict[Any, Any], key: tuple[Any, ...], objects: Sequence[object],
+         make: Callable[[], V], enough: Callable[[V], bool] | None = None,
+         limit: int | None = None) -> V:
+    """``make()``, kept in ``memo`` under ``key`` and the identities of ``objects`` (the
+    entry keeps them); made again when ``enough`` says the kept one does not do (a
+    shorter array than now asked for). With ``limit``, a memo of that many entries is
+    emptied before a new one is kept."""
+    full = (*key, *map(id, objects))
+    got = memo.get(full)
+    if (got is None or any(a is not b for a, b in zip(got[0], objects, strict=True))
+            or (enough is not None and not enough(got[1]))):
+        if limit is not None and len(memo) >= limit:
+            memo.clear()
+        got = memo[full] = (tuple(objects), make())
+    value: V = got[1]
+    return value
