@@ -23,6 +23,7 @@ it is still theirs. A kept table may be bounded: full, it is emptied before a ne
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import is_
 from typing import Any, TypeVar
 
 __all__ = ["kept"]
@@ -37,12 +38,15 @@ def kept(memo: dict[Any, Any], key: tuple[Any, ...], objects: Sequence[object],
     entry keeps them); made again when ``enough`` says the kept one does not do (a
     shorter array than now asked for). With ``limit``, a memo of that many entries is
     emptied before a new one is kept."""
-    full = (*key, *map(id, objects))
+    full = key + tuple(map(id, objects))
     got = memo.get(full)
-    if (got is None or any(a is not b for a, b in zip(got[0], objects, strict=True))
-            or (enough is not None and not enough(got[1]))):
-        if limit is not None and len(memo) >= limit:
-            memo.clear()
-        got = memo[full] = (tuple(objects), make())
+    # the kept objects are as many as the identities in the key: compared in C
+    if got is not None and all(map(is_, got[0], objects)) and (
+            enough is None or enough(got[1])):
+        found: V = got[1]
+        return found
+    if limit is not None and len(memo) >= limit:
+        memo.clear()
+    got = memo[full] = (tuple(objects), make())
     value: V = got[1]
     return value
