@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..combat.contract.scenario import Phase, WeaponLine
@@ -90,18 +90,23 @@ def hazard_cost(p: WeaponProfile, rules: RulesVersion = "11th",
     return rs.hazard_fails_on / 6 * rs.hazard_mortal_wounds(keywords)
 
 
-def _best_profile(w: Weapon, aim: Aim, chosen: Sequence[str],
-                  cost: Callable[[WeaponProfile], float] = lambda p: 0.0) -> WeaponProfile:
-    """The profile named in ``chosen``, else the one that does most for what it costs
-    (expected damage less the bearer's expected losses to [HAZARDOUS]; on a tie, the
-    first, so Standard before Supercharge)."""
+def _candidates(w: Weapon, chosen: Sequence[str]) -> tuple[WeaponProfile, ...]:
+    """The profiles of ``w`` to choose among: the first named in ``chosen``, else all."""
     keys = {name_key(c) for c in chosen}
     named = [p for p in w.profiles if name_key(p.name) in keys]
-    if named:
-        return named[0]
-    if len(w.profiles) == 1:  # nothing to choose (most weapons)
-        return w.profiles[0]
-    return max(w.profiles, key=lambda p: expected_damage(p, aim) - cost(p))
+    return (named[0],) if named else w.profiles
+
+
+def _best_profile(profiles: tuple[WeaponProfile, ...], costs: tuple[float, ...],
+                  aim: Aim) -> WeaponProfile:
+    """Of one weapon's ``profiles`` (``_candidates``), the one that does most for what it
+    costs (expected damage less ``costs``: the bearer's expected losses to [HAZARDOUS]; on
+    a tie, the first, so Standard before Supercharge)."""
+    if len(profiles) == 1:  # nothing to choose (most weapons)
+        return profiles[0]
+    best = max(range(len(profiles)),
+               key=lambda i: expected_damage(profiles[i], aim) - costs[i])
+    return profiles[best]
 
 
 def _is_pistol(p: WeaponProfile) -> bool:
@@ -136,13 +141,29 @@ def _usable(sheet: Datasheet, equipment: Sequence[str], phase: Phase,
     return tuple(weapons)
 
 
-def _fires(sheet: Datasheet, weapons: Sequence[Weapon], phase: Phase, aim: Aim,
-           profiles: Sequence[str], exempt: bool,
-           rules: RulesVersion = "11th") -> list[WeaponProfile]:
-    """The profiles one model uses in the phase, of its usable ``weapons`` (``_usable``)."""
-    keywords = (*sheet.keywords, *sheet.faction_keywords)
-    picks = [_best_profile(w, aim, profiles, lambda p: hazard_cost(p, rules, keywords))
-             for w in weapons]
+@dataclass(frozen=True, slots=True)
+class _Options:
+    """What one model may fire in a phase, decided once per armament (the aim decides
+    the rest, ``_fires``): per usable weapon its profiles to choose among
+    (``_candidates``) and what each costs the bearer (``hazard_cost``)."""
+
+    profiles: tuple[tuple[WeaponProfile, ...], ...]
+    costs: tuple[tuple[float, ...], ...]
+
+    @classmethod
+    def of(cls, sheet: Datasheet, weapons: Sequence[Weapon], profiles: Sequence[str],
+           rules: RulesVersion) -> _Options:
+        keywords = (*sheet.keywords, *sheet.faction_keywords)
+        candidates = tuple(_candidates(w, profiles) for w in weapons)
+        return cls(candidates, tuple(tuple(hazard_cost(p, rules, keywords) for p in ps)
+                                     for ps in candidates))
+
+
+def _fires(options: _Options, phase: Phase, aim: Aim, exempt: bool) -> list[WeaponProfile]:
+    """The profiles one model uses in the phase, of its usable weapons (``_usable``,
+    their ``_Options``)."""
+    picks = [_best_profile(ps, costs, aim)
+             for ps, costs in zip(options.profiles, options.costs, strict=True)]
     if phase == "fight":
         extra = [p for p in picks if p.has("Extra Attacks")]
         main = [p for p in picks if not p.has("Extra Attacks")]
@@ -175,6 +196,8 @@ class Armament:
     exempt: bool
     #: each model group's count and usable weapons
     groups: tuple[tuple[int, tuple[Weapon, ...]], ...]
+    #: each model group's ``_Options`` (``groups``' weapons), made once
+    options: tuple[_Options, ...]
     #: the choice whatever the aim (``_aimless``), else ``None``
     fixed: Choice | None = None
 
@@ -183,9 +206,8 @@ class Armament:
         if self.fixed is not None:
             return self.fixed
         counts: dict[tuple[str, WeaponProfile], int] = {}
-        for n, weapons in self.groups:
-            for p in _fires(self.sheet, weapons, self.phase, aim, self.profiles,
-                            self.exempt, self.rules):
+        for (n, _), group in zip(self.groups, self.options, strict=True):
+            for p in _fires(group, self.phase, aim, self.exempt):
                 key = (p.name, p)
                 counts[key] = counts.get(key, 0) + n
         return tuple((name, p, n) for (name, p), n in counts.items())
@@ -212,7 +234,8 @@ def armament(sheet: Datasheet, unit: Loadout, phase: Phase, rules: RulesVersion 
         none = "" if sheet.weapons else " (the data lists none)"
         raise NoWeaponsError(f"{sheet.name} {'have' if unit.size > 1 else 'has'} no {what} "
                              f"weapons{none}")
-    arm = Armament(sheet, phase, rules, tuple(profiles), exempt, groups)
+    arm = Armament(sheet, phase, rules, tuple(profiles), exempt, groups,
+                   tuple(_Options.of(sheet, weapons, profiles, rules) for _, weapons in groups))
     if all(_aimless(weapons, phase, arm.profiles, exempt) for _, weapons in groups):
         arm = replace(arm, fixed=arm.choose(Aim()))
     return arm
