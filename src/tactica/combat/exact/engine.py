@@ -28,7 +28,7 @@ BLAS runs on one thread during a call (``threads``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from itertools import product
 from typing import Any, NamedTuple
 
@@ -40,7 +40,7 @@ from tactica.rules import get_ruleset
 from tactica.rules.base import RuleSet
 
 from ..contract.result import Distribution, Result, StageFields
-from ..contract.scenario import Effect, Scenario, ScenarioError
+from ..contract.scenario import Effect, Scenario, ScenarioError, Target
 from .allocation import (
     Group,
     Operator,
@@ -495,14 +495,28 @@ class _Prepared(NamedTuple):
     effects: tuple[Effect, ...]
     named: NamedEffects
     weapons: tuple[ResolvedWeapon, ...]
+    #: the target's allocation groups (``build_groups``) and them as plain tuples (a key
+    #: that hashes in C)
+    groups: tuple[Group, ...]
+    plain_groups: tuple[tuple[Any, ...], ...]
+
+
+def _groups(target: Target) -> tuple[tuple[Group, ...], tuple[tuple[Any, ...], ...]]:
+    groups = build_groups(target)
+    return groups, tuple(map(astuple, groups))
 
 
 def _prepare(scenario: Scenario, memo: dict[Any, Any] | None = None) -> _Prepared:
+    """``scenario`` prepared: with a batch's ``memo``, the target's groups made once per
+    target (``kept``: a table's targets each meet many attackers)."""
     rules = get_ruleset(scenario.rules)
     effects, named = resolve_effects(scenario)
     applied = named.scenario(scenario)
+    target = applied.target
+    groups = _groups(target) if memo is None else kept(
+        memo, ("groups",), (target,), lambda: _groups(target))
     return _Prepared(applied, rules, effects, named,
-                     resolve_weapons(applied, rules, effects, memo))
+                     resolve_weapons(applied, rules, effects, memo), *groups)
 
 
 class _Final(NamedTuple):
@@ -539,7 +553,7 @@ def _states(prep: _Prepared, lethal: tuple[bool | None, ...], track_unsaved: boo
     memo = {} if memo is None else memo
     scenario, rules, effects, named = prep.scenario, prep.rules, prep.effects, prep.named
     weapons = prep.weapons
-    space = StateSpace(build_groups(scenario.target))
+    space = StateSpace(prep.groups)
     command = next((e.command_reroll for e in effects if e.command_reroll), None)
     if sum(1 for e in effects if e.command_reroll) > 1:
         raise ScenarioError("effects: Command Re-roll can be used once per roll")

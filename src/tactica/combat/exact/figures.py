@@ -34,7 +34,6 @@ from typing import Any
 
 from ..contract.result import distribution_fields
 from ..contract.scenario import Scenario
-from .allocation import build_groups
 from .engine import _lethal_search, _prepare, _Prepared, _states
 from .one_group import _ENABLED
 from .profile import ResolvedWeapon
@@ -65,7 +64,7 @@ def figures_key(prep: _Prepared) -> tuple[Any, ...]:
     resolved (see the module docstring; the target's keywords only decide which models
     are CHARACTERs, ``readout``, which none of the three figures reads)."""
     return ("figures", prep.scenario.rules, _ENABLED.get(),
-            tuple(_line_key(w) for w in prep.weapons), build_groups(prep.scenario.target),
+            tuple(_line_key(w) for w in prep.weapons), prep.plain_groups,
             tuple((e.command_reroll, e.mortal_wounds, e.fnp) for e in prep.effects),
             tuple((pmf.shape, pmf.tobytes()) for _, pmf in prep.named.mortal_before))
 
