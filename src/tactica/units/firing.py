@@ -236,24 +236,19 @@ def armament(sheet: Datasheet, unit: Loadout, phase: Phase, rules: RulesVersion 
                              f"weapons{none}")
     arm = Armament(sheet, phase, rules, tuple(profiles), exempt, groups,
                    tuple(_Options.of(sheet, weapons, profiles, rules) for _, weapons in groups))
-    if all(_aimless(weapons, phase, arm.profiles, exempt) for _, weapons in groups):
+    if all(_aimless(options, phase, exempt) for options in arm.options):
         arm = replace(arm, fixed=arm.choose(Aim()))
     return arm
 
 
-def _aimless(weapons: Sequence[Weapon], phase: Phase, profiles: Sequence[str],
-             exempt: bool) -> bool:
+def _aimless(options: _Options, phase: Phase, exempt: bool) -> bool:
     """Whether a model's profiles (``_fires``) are the same whatever the aim: no weapon
-    with a choice of profiles (one, or one named in ``profiles``), and then no choice
+    with a choice of profiles (one, or one named: ``_candidates``), and then no choice
     between weapons (in the fight one weapon besides [EXTRA ATTACKS]; in the shooting
     phase not both Pistols and other weapons, unless ``exempt``)."""
-    keys = {name_key(c) for c in profiles}
-    picks = []
-    for w in weapons:
-        named = [p for p in w.profiles if name_key(p.name) in keys]
-        if not named and len(w.profiles) > 1:
-            return False
-        picks.append(named[0] if named else w.profiles[0])
+    if any(len(ps) > 1 for ps in options.profiles):
+        return False
+    picks = [ps[0] for ps in options.profiles]
     if phase == "fight":
         return sum(not p.has("Extra Attacks") for p in picks) <= 1
     return exempt or all(_is_pistol(p) for p in picks) or not any(map(_is_pistol, picks))

@@ -31,7 +31,7 @@ from .allocation import Packet, StateSpace, build_groups, loss_pmf
 from .dice_stages import DieOutcome, die_outcome, weighs_values
 from .effects import NamedEffects
 from .one_group import mean_damage
-from .profile import ResolvedWeapon, save_probability
+from .profile import ResolvedWeapon, save_chance
 from .size import check_lines
 
 __all__ = ["expected_values", "packets", "search_mean", "weapon_die"]
@@ -44,7 +44,7 @@ def expected_values(w: ResolvedWeapon, space: StateSpace,
     g = space.current(space.initial)
     assert g is not None
     grp = space.groups[g]
-    p_save, _ = save_probability(grp, w, rules)
+    p_save = save_chance(grp, w, rules)
     fnp = min((f for f in (grp.fnp, w.fnp_effect) if f is not None), default=None)
 
     def mean_loss(pmf: FloatArray) -> float:
@@ -91,7 +91,7 @@ def packets(weapons: tuple[ResolvedWeapon, ...], space: StateSpace,
             rules: RuleSet) -> tuple[list[Packet], list[Packet]]:
     """Per line the packets that reach the target: a normal attack, saved per group
     (05.04 Saving Throw), and a Devastating Wounds critical (24.10, no save)."""
-    normal = [Packet(tuple(save_probability(g, w, rules)[0] for g in space.groups),
+    normal = [Packet(tuple(save_chance(g, w, rules) for g in space.groups),
                      tuple(w.damage_pmf.tolist()), w.fnp_effect, w.precision)
               for w in weapons]
     mortal = [Packet((0.0,) * len(space.groups), tuple(w.mortal_pmf.tolist()),

@@ -40,7 +40,7 @@ from tactica.dice import FloatArray
 from tactica.rules.base import RuleSet
 
 from .allocation import Operator, Packet, StateSpace, TooLargeError
-from .profile import RerollPolicy, ResolvedWeapon, save_probability
+from .profile import RerollPolicy, ResolvedWeapon, save_chance
 
 __all__ = [
     "STACK_LIMIT",
@@ -399,7 +399,7 @@ def pooled_classes(w: ResolvedWeapon, space: StateSpace, rules: RuleSet) -> Pool
     if not rules.pooled_saves:
         return None
     plain = replace(w, save_reroll=None)
-    needed = tuple(7 - round(6 * save_probability(g, plain, rules)[0]) for g in space.groups)
+    needed = tuple(7 - round(6 * save_chance(g, plain, rules)) for g in space.groups)
     if len(set(needed)) == 1:
         return None
     if w.save_reroll in ("failed", "any"):  # re-rolls depend on the group that is current

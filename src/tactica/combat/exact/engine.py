@@ -131,19 +131,14 @@ class _WeaponTotals(NamedTuple):
 
 def _weapon_totals(w: ResolvedWeapon, wi: int, scenario: Scenario, space: StateSpace,
                    rules: RuleSet, lethal: tuple[bool | None, ...], memo: dict[Any, Any],
-                   one: DieOutcome | None = None) -> _WeaponTotals:
+                   one: DieOutcome | None = None,
+                   keys: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
+                   ) -> _WeaponTotals:
     """The exact totals of weapon line ``wi`` (hits; (n, m) wounds to save and criticals)
     for the attacker's Lethal Hits choice, kept in ``memo`` per choice; ``one``: its die
-    (``attack_lines.weapon_die``) when known."""
+    (``attack_lines.weapon_die``) and ``keys`` its ``_totals_keys``, when known."""
     die = one if one is not None else weapon_die(w, wi, space, rules, lethal, memo)
-    # each keyed on what it depends on (the count of dice and one die's hits, or its
-    # wounds), so the Lethal Hits choices share the hits, and a batch
-    # (``batch.calculate_many``) shares the hits between targets (they do not depend on
-    # the target's Toughness) and both between targets and attackers
-    attacks = _content(w.attacks_pmf)
-    hits, to_save = _die_contents(die, memo)
-    nm_key = ("wound totals", attacks, to_save)
-    hits_key = ("hit totals", attacks, hits)
+    nm_key, hits_key = keys if keys is not None else _totals_keys(w, die, memo)
     if nm_key not in memo:
         check_compound(w.name, len(w.attacks_pmf) - 1, die.to_save)
         memo[nm_key] = compound(w.attacks_pmf, die.to_save)
@@ -152,9 +147,16 @@ def _weapon_totals(w: ResolvedWeapon, wi: int, scenario: Scenario, space: StateS
     return _WeaponTotals(die, memo[hits_key], memo[nm_key])
 
 
-def _totals_key(w: ResolvedWeapon, die: DieOutcome, memo: dict[Any, Any]) -> tuple[Any, ...]:
-    """The wound totals' key: the count of dice and one die's wounds."""
-    return ("wound totals", _content(w.attacks_pmf), _die_contents(die, memo)[1])
+def _totals_keys(w: ResolvedWeapon, die: DieOutcome, memo: dict[Any, Any]
+                 ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The keys of a line's wound totals and hit totals: each keyed on what it depends
+    on (the count of dice and one die's wounds, or its hits), so the Lethal Hits choices
+    share the hits, and a batch (``batch.calculate_many``) shares the hits between
+    targets (they do not depend on the target's Toughness) and both between targets and
+    attackers."""
+    attacks = _content(w.attacks_pmf)
+    hits, to_save = _die_contents(die, memo)
+    return ("wound totals", attacks, to_save), ("hit totals", attacks, hits)
 
 
 def _die_contents(die: DieOutcome, memo: dict[Any, Any]) -> tuple[Any, Any]:
@@ -329,10 +331,11 @@ def _weapon_lines(weapons: tuple[ResolvedWeapon, ...], scenario: Scenario, space
     out = _Lines([], [], [], [], {}, [], not_calculated)
     normal, mortal = packets(weapons, space, rules)
     dies = [weapon_die(w, wi, space, rules, lethal, memo) for wi, w in enumerate(weapons)]
-    if not all(_totals_key(w, d, memo) in memo for w, d in zip(weapons, dies, strict=True)):
+    keys = [_totals_keys(w, d, memo) for w, d in zip(weapons, dies, strict=True)]
+    if not all(nm_key in memo for nm_key, _ in keys):
         check_lines(weapons, [d.to_save for d in dies], space, rules, mortal)
     for wi, w in enumerate(weapons):
-        t = _weapon_totals(w, wi, scenario, space, rules, lethal, memo, dies[wi])
+        t = _weapon_totals(w, wi, scenario, space, rules, lethal, memo, dies[wi], keys[wi])
         if command is not None:
             split = _split_of(t, w, command, space, rules)
             if split is None:

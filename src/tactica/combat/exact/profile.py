@@ -41,6 +41,7 @@ __all__ = [
     "ResolvedWeapon",
     "attack_toughness",
     "resolve_weapon",
+    "save_chance",
     "save_probability",
 ]
 
@@ -222,20 +223,31 @@ class Saves(Protocol):
     def invuln(self) -> int | None: ...
 
 
+def _armour(group: Saves, w: ResolvedWeapon, rules: RuleSet) -> tuple[int, int]:
+    """The save's modifier (10th: improvement capped at +1, cover inside the cap; 11th:
+    no cap, 02.02.01) and the armour save it leaves: Sv - AP - modifier."""
+    mod = rules.save_modifier(w.save_modifier + rules.save_bonus(w.circumstances, group.Sv,
+                                                                  w.ap))
+    return mod, group.Sv - w.ap - mod
+
+
+def save_chance(group: Saves, w: ResolvedWeapon, rules: RuleSet) -> float:
+    """P(saved), ``save_probability`` without its explanation (a packet's save, made for
+    every line of every calculation)."""
+    best = _armour(group, w, rules)[1]
+    if group.invuln is not None and group.invuln < best:
+        best = group.invuln
+    best = max(2, best)
+    return _reroll_success(max(0, 7 - best) / 6, w.save_reroll)
+
+
 def save_probability(group: Saves, w: ResolvedWeapon, rules: RuleSet) -> tuple[float, str]:
     """Saving Throw: roll + AP + modifiers (10th: improvement capped at +1, cover inside
     the cap; 11th: no cap, 02.02.01) >= Sv, or the roll >= the invulnerable save (AP and
     modifiers don't apply); the defender uses the better; Sv and InSv "cannot be 1+ or
     better" (02.02.01) and an unmodified 1 fails. Returns (P(saved), explanation)."""
-    mod = rules.save_modifier(w.save_modifier + rules.save_bonus(w.circumstances, group.Sv,
-                                                                  w.ap))
-    armour = group.Sv - w.ap - mod
-    best = armour
+    mod, armour = _armour(group, w, rules)
     text = f"AP{w.ap} vs Sv{group.Sv}+" + (f" {mod:+d}" if mod else "") + f": {armour}+"
     if group.invuln is not None and group.invuln < armour:
-        best = group.invuln
         text += f", invulnerable {group.invuln}++ used"
-    best = max(2, best)
-    p = max(0, 7 - best) / 6
-    p = _reroll_success(p, w.save_reroll)
-    return p, text
+    return save_chance(group, w, rules), text
