@@ -61,24 +61,39 @@ def apply_attacker_abilities(s: Scenario, sheets: list[Datasheet],
     unit's datasheet first) applied where their conditions hold; ``lines_of`` gives each
     datasheet's weapon lines (a bearer's ability reaches only those; by default the
     lines named for the datasheet's weapons)."""
+    held, handled = _held_by(sheets)
+    if not handled:
+        return s
     lines_of = lines_of or {}
     applied: list[str] = []
     not_applied: list[str] = []
     effects: list[Effect] = []
-    handled: set[str] = set()
-    for sheet in sheets:
-        for h in held_abilities(sheet):
-            handled.add(name_key(h.ability.name))
-            v = evaluate(h.compiled, "attacker", s,
-                         lines_of.get(sheet.name) or _lines_of(sheet, s))
-            a, n = describe(h.label, h.compiled, v, "attacker")
-            applied += a
-            not_applied += n
-            effects += v.effects
-    if not handled:
-        return s
-    attacker = _noted(s.attacker, frozenset(handled), tuple(applied), tuple(not_applied))
+    for sheet, h, label in held:
+        v = evaluate(h.compiled, "attacker", s, lines_of.get(sheet.name) or _lines_of(sheet, s))
+        a, n = describe(label, h.compiled, v, "attacker")
+        applied += a
+        not_applied += n
+        effects += v.effects
+    attacker = _noted(s.attacker, handled, tuple(applied), tuple(not_applied))
     return s.model_copy(update={"attacker": attacker, "effects": (*s.effects, *effects)})
+
+
+#: ``_held_by``'s answers per list of datasheets (``kept``). At most ``_NOTES_MAX``.
+_held_lists: dict[tuple[Any, ...], Any] = {}
+
+
+def _held_by(sheets: list[Datasheet]
+             ) -> tuple[tuple[tuple[Datasheet, Held, str], ...], frozenset[str]]:
+    """The abilities the dataset encodes of ``sheets`` (``held_abilities``), each with its
+    datasheet and label, and their names as keys (they leave the unit's list): the same
+    for every target an attacker meets (kept)."""
+    def made() -> tuple[tuple[tuple[Datasheet, Held, str], ...], frozenset[str]]:
+        held = tuple((sheet, h, h.label) for sheet in sheets for h in held_abilities(sheet))
+        return held, frozenset(name_key(h.ability.name) for _, h, _ in held)
+
+    found: tuple[tuple[tuple[Datasheet, Held, str], ...], frozenset[str]] = kept(
+        _held_lists, (), sheets, made, limit=_NOTES_MAX)
+    return found
 
 
 #: ``_noted``'s answers per attacker (``kept``), handled, applied and not applied: a

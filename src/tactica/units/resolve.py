@@ -395,6 +395,11 @@ def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved
     return resolve_against(doc, lib, target, None)
 
 
+#: The scenario's fields ``resolve_against`` takes from the document as they are.
+_DOC_FIELDS = tuple(k for k in Scenario.model_fields if k not in ("attacker", "target",
+                                                                  "context"))
+
+
 def resolve_against(doc: ScenarioDocument, lib: UnitLibrary, target: Target,
                     tside: _Side | None) -> tuple[Scenario, Resolved, list[str]]:
     """``resolve`` with the target fielded already (``resolve_target``'s answer, its side
@@ -422,8 +427,7 @@ def resolve_against(doc: ScenarioDocument, lib: UnitLibrary, target: Target,
                 named += ability_effects(s, damaged=False)
             aside.effects = tuple(named)
         abilities = list(aside.effects)
-    data = {k: getattr(doc, k) for k in Scenario.model_fields
-            if k not in ("attacker", "target", "context")}
+    data = {k: getattr(doc, k) for k in _DOC_FIELDS}
     data.update(attacker=attacker, target=target, context=context)
     scenario = _scenario(data, attacker, doc.phase)
     if abilities:

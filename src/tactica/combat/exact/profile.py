@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 import numpy as np
 
 from tactica.dice import DiceExpr, FloatArray
+from tactica.kept import kept
 from tactica.model.abilities import NamedWeaponRule
 from tactica.rules.base import AttackCircumstances, RuleSet
 
@@ -32,8 +33,12 @@ from .stages import (
     wound_roll,
     wound_roll_key,
 )
+from .stages.attacks import AttackDice
+from .stages.damage import DamageStage
+from .stages.hit import HitRoll
 from .stages.inputs import RerollPolicy
-from .stages.wound import attack_toughness
+from .stages.save import SaveStage
+from .stages.wound import WoundRoll, attack_toughness
 
 __all__ = [
     "NOT_MODELLED",
@@ -121,7 +126,10 @@ def resolve_weapon(
     roll at a time (``combat.stages``). ``memo``: a batch's (``batch.figures_each``), in
     which the attack dice, the hit and wound rolls and the damage, each the same for
     every target that does not change it (a hit roll's Toughness, say), are made once
-    per key (``attack_dice_key``, ``hit_key``, ``wound_roll_key``, ``damage_stage_key``)."""
+    per key (``attack_dice_key``, ``hit_key``, ``wound_roll_key``, ``damage_stage_key``),
+    and the resolved line once per those four answers and what the line reads besides
+    (``kept``: a line whose stages come to the same answers is the same record; the keys
+    of the attack dice and the hit roll hold its name, count, flags and circumstances)."""
     inp = WeaponInputs.of(weapon, scenario, rules, effects)
     if memo is None:
         attacks, hit, damage = attack_dice(inp), hit_roll(inp), damage_stage(inp)
@@ -136,6 +144,23 @@ def resolve_weapon(
     not_calc += [f"{a}: {reason}" for a, reason in _unmodelled(inp)]
     not_calc += hit.not_calculated
     precision = "Precision" in inp.flags and any(g.character for g in scenario.target.models)
+
+    def made() -> ResolvedWeapon:
+        return _record(weapon, inp, rules, (attacks, hit, damage, wound), save,
+                       tuple(not_calc), precision)
+
+    if memo is None:
+        return made()
+    line: ResolvedWeapon = kept(memo, ("resolved line", save, tuple(not_calc), precision),
+                                (attacks, hit, damage, wound), made)
+    return line
+
+
+def _record(weapon: WeaponLine, inp: WeaponInputs, rules: RuleSet,
+            stages: tuple[AttackDice, HitRoll, DamageStage, WoundRoll], save: SaveStage,
+            not_calc: tuple[str, ...], precision: bool) -> ResolvedWeapon:
+    """The resolved line of ``weapon`` from its stages' answers."""
+    attacks, hit, damage, wound = stages
     return ResolvedWeapon.made(
         name=weapon.name,
         count=weapon.count,
@@ -168,7 +193,7 @@ def resolve_weapon(
         explanations={"attacks": attacks.explanation, "hit": hit.explanation,
                       "wound": wound.explanation, "damage": damage.explanation},
         notes=attacks.notes + hit.notes,
-        not_calculated=tuple(not_calc),
+        not_calculated=not_calc,
         snap_hit_on=hit.snap_hit_on,
         mortal_afresh=damage.mortal_afresh,
         mortal_precision=precision and not damage.mortal_afresh,
