@@ -125,3 +125,44 @@ def test_lines_that_come_to_the_same_share_the_figures_or_the_target_states() ->
     assert got[3] == got[4]
     assert sum(1 for k in memo if k[0] == "figures") == 4
     assert sum(1 for k in memo if k[:2] == ("one_group", "chain")) == 3
+
+
+def _fields(w: Any) -> dict[str, Any]:
+    """A resolved line's fields, its arrays as lists (comparable with ``==``)."""
+    return {k: v.tolist() if hasattr(v, "tolist") else v for k, v in vars(w).items()}
+
+
+def test_a_resolved_line_is_kept_per_its_stages_and_what_it_reads_besides() -> None:
+    """A batch keeps a resolved line once per its four stages' answers (the attack dice,
+    the hit and wound rolls, the damage: each kept under all it reads) and what the line
+    reads besides: its AP and save modifiers, what is not calculated, Precision against a
+    CHARACTER. The same line into targets alike is one record; pairs that differ only in
+    one of those give each its own record, through one memo in either order, field for
+    field the line resolved alone (no memo)."""
+    from tactica.combat.exact.engine import _prepare
+
+    precise = {**BOLT, "abilities": ["Precision"]}
+    led = [{**MEQ[0], "count": 4}, {**MEQ[0], "name": "Sergeant", "count": 1}]
+    leader = [led[0], {**led[1], "character": True}]
+    pairs = [
+        (_s([BOLT], MEQ), _s([{**BOLT, "AP": -2}], MEQ)),  # the save stage
+        (_s([BOLT], MEQ), _s([BOLT], MEQ, effects=[{"save": -1}])),  # a save modifier
+        # Precision (24.28) counts only into a unit with a CHARACTER: the same stages
+        (_s([precise], led), _s([precise], leader)),
+        # a rule the data names without its text: listed as not calculated, nothing else
+        (_s([BOLT], MEQ), _s([{**BOLT, "abilities": ["Hunter Monster"]}], MEQ)),
+    ]
+    scenarios = [x for pair in pairs for x in pair]
+    alone = [[_fields(w) for w in _prepare(x).weapons] for x in scenarios]
+    for order in (scenarios, scenarios[::-1]):
+        memo: dict[Any, Any] = {}
+        got = {id(x): [_fields(w) for w in _prepare(x, memo).weapons] for x in order}
+        assert [got[id(x)] for x in scenarios] == alone
+    for i in range(0, len(scenarios), 2):
+        assert alone[i] != alone[i + 1], scenarios[i + 1]
+    # the same line into two targets alike (another name, the same numbers): one record
+    memo = {}
+    one = _prepare(_s([BOLT], MEQ), memo).weapons[0]
+    again = _prepare(_s([BOLT], [{**MEQ[0], "name": "Other"}]), memo).weapons[0]
+    assert one is again
+    assert sum(1 for k in memo if k[0] == "resolved line") == 1

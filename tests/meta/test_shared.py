@@ -155,3 +155,31 @@ def test_a_partition_runs_with_rare_collections_and_puts_them_back(
         assert gc.get_threshold() == (700, 10, 10)
     finally:
         gc.set_threshold(*before)
+
+
+def test_a_partition_leaves_nothing_for_the_collector_to_walk(
+        seed_selection: Any, seed_lib: Any) -> None:
+    """What a partition leaves behind (the work kept for the next partitions, the rows)
+    is frozen out of the collector's way (``gc.freeze``) before the caller's threshold
+    is back: no collection is due at once, and a collection after it walks none of it.
+    Without the freeze the partition's survivors stand in the first generation, over the
+    threshold (the collector paused: nothing else moves them)."""
+    import gc
+
+    from tactica.meta import compute, plan
+
+    parts = plan(seed_selection, seed_lib)
+    compute.forget()
+    running = gc.isenabled()
+    gc.disable()  # nothing collected meanwhile: the counts are the partition's own
+    try:
+        rows = compute.compute_partition(seed_selection, parts[0], seed_lib)
+        young = gc.get_count()[0]
+        tracked = {id(o) for o in gc.get_objects()}
+    finally:
+        if running:
+            gc.enable()
+    assert rows
+    assert young < 100 < gc.get_threshold()[0]  # a few objects made since, not the work
+    assert id(rows) not in tracked and not any(id(r) in tracked for r in rows)
+    compute.forget()

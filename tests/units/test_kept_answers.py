@@ -7,9 +7,10 @@ from __future__ import annotations
 import importlib
 
 from tactica.calculator import prepare
-from tactica.library import load_seed_library
-from tactica.model import Datasheet, ModelType, Source
-from tactica.units import field_unit, loadout
+from tactica.library import load_library, load_seed_library
+from tactica.model import Datasheet, ModelType, Source, WeaponProfile
+from tactica.units import Aim, NoWeaponsError, WargearError, field_unit, loadout
+from tactica.units.firing import Armament, armament, expected_damage, hazard_cost
 
 resolving = importlib.import_module("tactica.units.resolve")  # the module, not its function
 
@@ -106,9 +107,6 @@ def test_a_fixed_choice_is_the_choice_against_every_aim() -> None:
     choice is the one worked out against each aim (the same armament, nothing kept)."""
     from dataclasses import replace
 
-    from tactica.units import Aim, NoWeaponsError
-    from tactica.units.firing import armament
-
     lib = load_seed_library()
     aims = [Aim(T=t, Sv=sv, W=w, invuln=inv) for t, sv, w, inv in
             ((2, 7, 1, None), (4, 3, 2, None), (5, 2, 3, 4), (12, 3, 22, 5))]
@@ -160,3 +158,59 @@ def test_a_resolved_scenario_is_the_validated_one() -> None:
     data = {"attacker": deck, "target": s.target, "phase": "fight"}
     with pytest.raises(ValueError, match="shooting phase only"):
         resolving._scenario(data, deck, "fight")
+
+
+def _reference_choice(arm: Armament, aim: Aim) -> list[tuple[str, WeaponProfile, int]]:
+    """The profiles a loadout fires (no profile named by hand), worked out from its
+    weapons as the rules say with nothing decided beforehand: per model, each weapon's
+    profile that does most for its Hazardous cost (the first on a tie); in the fight one
+    weapon besides [EXTRA ATTACKS]; in the shooting phase its Pistols or the rest,
+    whichever does more (unless the unit is exempt, 24.07)."""
+    keywords = (*arm.sheet.keywords, *arm.sheet.faction_keywords)
+    counts: dict[tuple[str, WeaponProfile], int] = {}
+    for n, weapons in arm.groups:
+        picks = []
+        for w in weapons:
+            worth = [expected_damage(p, aim) - hazard_cost(p, arm.rules, keywords)
+                     for p in w.profiles]
+            picks.append(w.profiles[worth.index(max(worth))])
+        if arm.phase == "fight":
+            extra = [p for p in picks if p.has("Extra Attacks")]
+            main = [p for p in picks if not p.has("Extra Attacks")]
+            worth = [expected_damage(p, aim) for p in main]
+            picks = ([main[worth.index(max(worth))]] if main else []) + extra
+        elif not arm.exempt:
+            pistols = [p for p in picks if p.has("Pistol") or p.has("Close-quarters")]
+            other = [p for p in picks if p not in pistols]
+            if pistols and other:
+                picks = max((other, pistols),
+                            key=lambda ps: sum(expected_damage(p, aim) for p in ps))
+        for p in picks:
+            counts[p.name, p] = counts.get((p.name, p), 0) + n
+    return [(name, p, n) for (name, p), n in counts.items()]
+
+
+def test_the_choice_is_the_one_worked_out_from_the_weapons_for_every_library_unit() -> None:
+    """An armament decides once what its models may choose between (``_Options``: the
+    profiles and their Hazardous costs); against every aim its choice is the one worked
+    out from the weapons afresh (``_reference_choice``), for every unit of the library in
+    both phases, against aims from a grot to a knight."""
+    lib = load_library()
+    aims = [Aim(T=t, Sv=sv, W=w, invuln=inv) for t, sv, w, inv in
+            ((2, 7, 1, None), (4, 3, 2, None), (5, 2, 3, 4), (12, 3, 22, 5))]
+    chosen = 0
+    for name in lib.names():
+        for sheet in lib.datasheet_versions(name):
+            try:
+                unit = field_unit(sheet)
+            except WargearError:
+                continue
+            for phase in ("shooting", "fight"):
+                try:
+                    arm = armament(sheet, unit, phase, sheet.rules)
+                except NoWeaponsError:
+                    continue
+                for aim in aims:
+                    assert list(arm.choose(aim)) == _reference_choice(arm, aim), sheet.name
+                chosen += arm.fixed is None
+    assert chosen > 100  # units with a choice to make were met
