@@ -151,7 +151,7 @@ def thin(nm: FloatArray, p_fail: float) -> FloatArray:
     if p_fail >= 1.0:
         return nm
     if p_fail <= 0.0 or rows == 1:
-        total: FloatArray = nm.sum(axis=0, keepdims=True)
+        total: FloatArray = np.add.reduce(nm, 0, keepdims=True)
         return total
     if rows * cols <= SMALL_THIN:
         return np.array(_thin_columns(nm.T.tolist(), p_fail)).T
@@ -282,7 +282,7 @@ def _total_counts(nmf: FloatArray) -> FloatArray:
     skewed = np.zeros((rows, rows + cols - 1))  # skewed[f, f + m] = nmf[f, m]
     np.ndarray(nmf.shape, np.float64, skewed, 0,
                (skewed.strides[0] + skewed.itemsize, skewed.itemsize))[...] = nmf
-    out: FloatArray = skewed.sum(axis=0)[:, None]
+    out: FloatArray = np.add.reduce(skewed, 0)[:, None]
     return out
 
 
@@ -522,7 +522,7 @@ def _start(space: StateSpace, initial: dict[State, FloatArray] | None,
     x0 = np.zeros((top + 1, max(len(p) for p in starts.values()) if track else 1))
     for h, pmf in zip(hs, starts.values(), strict=True):
         assert h is not None
-        x0[h, : len(pmf) if track else 1] += pmf if track else pmf.sum()
+        x0[h, : len(pmf) if track else 1] += pmf if track else np.add.reduce(pmf, None)
     return x0
 
 

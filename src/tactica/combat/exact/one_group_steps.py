@@ -18,6 +18,10 @@ from tactica.kept import kept
 
 __all__ = ["PacketMatrix", "held_back", "line_step", "padded_sum"]
 
+#: ``x.sum(axis)`` without numpy's Python wrapper around the same reduction (the same
+#: floats): the chain sums small arrays some hundred thousand times in a table.
+_total = np.add.reduce
+
 
 @dataclass(frozen=True)
 class PacketMatrix:
@@ -105,12 +109,12 @@ def line_step(x: FloatArray, nmf: FloatArray, fail: PacketMatrix, mortal: Packet
     if track and x.shape[1] == 1 and nmf.shape[1] == 1:
         return _one_column_step(x, nmf[:, 0], fail, memo)
     after, killed = _normal_stage(x[1:], nmf, fail, track)
-    dead = [nmf.sum() * x[0], killed]
+    dead = [_total(nmf, None) * x[0], killed]
     if nmf.shape[1] > 1 and mortal is not None:
         out_alive, killed_m = _mortal_stage(after, mortal, track)
         dead.append(killed_m)
     else:
-        out_alive = after[0] if after.shape[0] == 1 else after.sum(axis=0)
+        out_alive = after[0] if after.shape[0] == 1 else _total(after, 0)
     out = np.zeros((x.shape[0], out_alive.shape[1]))
     out[1:] = out_alive
     for d in dead:
@@ -131,9 +135,9 @@ def _one_column_step(x: FloatArray, pmf: FloatArray, fail: PacketMatrix,
     v = _living_after(fail, x[1:], f_max, memo)  # (f, h - 1)
     out = np.empty((x.shape[0], f_max + 1))
     np.multiply(v.T, pmf, out=out[1:])
-    out[0, 0] = pmf.sum() * x[0, 0]
+    out[0, 0] = _total(pmf, None) * x[0, 0]
     if f_max:
-        at_least = np.cumsum(pmf[::-1])[::-1]  # P(F >= j)
+        at_least = pmf[::-1].cumsum()[::-1]  # P(F >= j)
         np.multiply(v[:f_max] @ fail.kill, at_least[1:], out=out[0, 1:])
     return out
 
@@ -177,11 +181,11 @@ def _normal_stage(alive: FloatArray, nmf: FloatArray, fail: PacketMatrix,
         after = (nmf.T @ sv.reshape(f_max + 1, -1)).reshape(m_max + 1, *sv.shape[1:])
     if not f_max:
         return after, np.zeros(1)
-    at_least = np.cumsum(nmf.sum(axis=1)[::-1])[::-1]  # P(F >= j)
+    at_least = _total(nmf, 1)[::-1].cumsum()[::-1]  # P(F >= j)
     killed = np.matmul(fail.kill, v[:f_max]) * at_least[1:, None]  # by packet j
     if track and v.shape[-1] == 1:  # destroyed by packet j: u = j
         return after, np.concatenate(((0.0,), killed[:, 0]))
-    return after, _skew(killed, 1, track).sum(axis=0)
+    return after, _total(_skew(killed, 1, track), 0)
 
 
 def _mortal_stage(after: FloatArray, mortal: PacketMatrix,
@@ -195,7 +199,7 @@ def _mortal_stage(after: FloatArray, mortal: PacketMatrix,
         rest[i] += rest[i + 1]
     kill_rows = _row_powers(mortal.kill, mortal.alive, m_max)  # after i - 1 criticals
     killed = np.einsum("ih,ihu->iu", kill_rows, rest[1:])
-    return out_alive, _skew(killed, 1, track).sum(axis=0)
+    return out_alive, _total(_skew(killed, 1, track), 0)
 
 
 def held_back(x: FloatArray, lines: Sequence[tuple[FloatArray, PacketMatrix]],
@@ -206,7 +210,7 @@ def held_back(x: FloatArray, lines: Sequence[tuple[FloatArray, PacketMatrix]],
     pending: dict[int, FloatArray] = {0: x[1:]}  # living states by criticals to come
     dead = x[0]
     for nmf, fail in lines:
-        dead = nmf.sum() * dead
+        dead = _total(nmf, None) * dead
         new: dict[int, FloatArray] = {}
         for held, alive in pending.items():
             after, killed = _normal_stage(alive, nmf, fail, track)
@@ -223,7 +227,7 @@ def held_back(x: FloatArray, lines: Sequence[tuple[FloatArray, PacketMatrix]],
         out_alive, killed_m = _mortal_stage(stack, mortal, track)
         dead = padded_sum(dead, killed_m)
     else:
-        out_alive = stack.sum(axis=0)
+        out_alive = _total(stack, 0)
     out = np.zeros((x.shape[0], max(out_alive.shape[1], len(dead))))
     out[1:, : out_alive.shape[1]] = out_alive
     out[0, : len(dead)] = dead
