@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from math import comb
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -146,13 +146,13 @@ def loss_pmf(damage: tuple[float, ...], left: int, fnp: int | None) -> tuple[flo
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class Packet:
+class Packet(NamedTuple):
     """One attack (or one Devastating-Wounds critical) reaching the target.
 
     ``save[g]`` is P(saved) against group ``g`` (0 for mortal wounds); ``damage`` is the
     pmf of the damage it inflicts; ``fnp`` an effect's Feel No Pain; ``precision``: the
-    Precision group stays current.
+    Precision group stays current. A ``NamedTuple`` (made for every line of every
+    calculation, and hashed in the batch memo's keys: both in C).
     """
 
     save: tuple[float, ...]

@@ -412,7 +412,7 @@ def pooled_classes(w: ResolvedWeapon, space: StateSpace, rules: RuleSet) -> Pool
 
 def class_packet(c: SaveClass, normal: Packet) -> Packet:
     """A class of save dice as a packet: saved or not against each group, for certain."""
-    return replace(normal, save=tuple(1.0 if sv else 0.0 for sv in c.saved))
+    return normal._replace(save=tuple(1.0 if sv else 0.0 for sv in c.saved))
 
 
 def pooled_saves(plan: PooledPlan | None, normal: Packet, space: StateSpace,
