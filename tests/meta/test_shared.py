@@ -1,6 +1,8 @@
-"""What the table shares between matchups (``compute._dedupe_key``): two scenarios share
-a computation only when no figure can tell them apart. Each claim is checked against
-``tactica.calculate`` run on both scenarios, independently of the key."""
+"""What the table shares between matchups: every matchup goes through one batch memo
+(``compute._memo``), in which a matchup's figures are kept under what the engine reads
+once its lines are resolved (``combat.exact.figures.figures_key``). Two matchups share a
+computation only when no figure can tell them apart. Each claim is checked against
+``tactica.calculate`` run on both scenarios, independently of the memo."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import pytest
 
 from tactica import calculate
 from tactica.combat import Scenario
-from tactica.meta.compute import _dedupe_key
+from tactica.combat.batch import Figures, figures_each
 
 
 def _scenario(target_keywords: list[str], abilities: list[str] | None = None,
@@ -24,9 +26,16 @@ def _scenario(target_keywords: list[str], abilities: list[str] | None = None,
         "phase": "shooting", "rules": "11th"})
 
 
-def _figures(s: Scenario) -> tuple[Any, ...]:
+def _figures(s: Scenario) -> Figures:
     r = calculate(s)
-    return r.damage.mean, r.models_destroyed.mean, r.p_unit_destroyed
+    return Figures(r.damage.mean, r.models_destroyed.mean, r.p_unit_destroyed)
+
+
+def _computed(*scenarios: Scenario) -> tuple[list[Figures | Exception], int]:
+    """The scenarios' figures through one memo, and how many were computed."""
+    memo: dict[Any, Any] = {}
+    got = figures_each(scenarios, memo)
+    return list(got), sum(1 for k in memo if k[0] == "figures")
 
 
 def test_keywords_nothing_reads_are_shared() -> None:
@@ -34,8 +43,9 @@ def test_keywords_nothing_reads_are_shared() -> None:
     two targets that differ only there (and in their names), and calculate agrees."""
     a = _scenario(["INFANTRY", "IMPERIUM", "ASTRA MILITARUM"], name="Guardsmen")
     b = _scenario(["INFANTRY", "ORKS"], name="Gretchin")
-    assert _dedupe_key(a) == _dedupe_key(b)
-    assert _figures(a) == _figures(b)
+    got, computed = _computed(a, b)
+    assert computed == 1
+    assert got == [_figures(a), _figures(b)]
 
 
 def test_a_keyword_the_weapons_name_is_kept() -> None:
@@ -44,47 +54,31 @@ def test_a_keyword_the_weapons_name_is_kept() -> None:
     the figures differ."""
     anti = ["Anti-Infantry 2+"]
     a, b = _scenario(["INFANTRY", "ORKS"], anti), _scenario(["BEASTS", "ORKS"], anti)
-    assert _dedupe_key(a) != _dedupe_key(b)
-    assert _figures(a) != _figures(b)
+    got, computed = _computed(a, b)
+    assert computed == 2
+    assert got == [_figures(a), _figures(b)] and got[0] != got[1]
 
 
-def test_keywords_the_engine_reads_are_kept() -> None:
-    """CHARACTER (how losses are counted against a unit of characters) and MONSTER /
-    VEHICLE (11th: BIG targets) are read whatever the attack: never set aside."""
-    plain = _dedupe_key(_scenario(["INFANTRY"]))
-    for kw in ("CHARACTER", "MONSTER", "VEHICLE"):
-        assert _dedupe_key(_scenario(["INFANTRY", kw])) != plain
+def test_the_same_scenario_twice_is_one_computation() -> None:
+    """A table may meet the same scenario twice (one unit filed under two factions):
+    computed once, each row given its figures."""
+    a = _scenario(["INFANTRY"])
+    got, computed = _computed(a, a.model_copy(), _scenario(["INFANTRY"], name="Other"))
+    assert computed == 1
+    assert got == [_figures(a)] * 3
 
 
-def test_with_an_effect_every_keyword_and_name_is_kept() -> None:
-    """A named effect's conditions may read any keyword or a unit's name."""
-    a = _scenario(["INFANTRY", "IMPERIUM"]).model_copy(update={"effects": ("Oath of Moment",)})
-    b = _scenario(["INFANTRY", "ORKS"]).model_copy(update={"effects": ("Oath of Moment",)})
-    assert _dedupe_key(a) != _dedupe_key(b)
-
-
-def test_the_kept_parts_key_shares_what_the_text_key_shares(seed_selection: Any,
-                                                            seed_lib: Any) -> None:
-    """``compute_partition`` keys matchups by parts kept per attacker and per target
-    (``_Keys``): over every seed matchup, and the scenarios above, two scenarios share a
-    key exactly when they share ``_dedupe_key`` (one ``_Keys`` for all, so its kept
-    parts are reused across attackers and targets)."""
-    from tactica.meta import plan
-    from tactica.meta.compute import _Keys, _matchups
-
-    scenarios = [m.scenario for p in plan(seed_selection, seed_lib)
-                 for m in _matchups(seed_selection, seed_lib, p) if m.scenario is not None]
-    scenarios += [_scenario(["INFANTRY", "IMPERIUM"], name="Guardsmen"),
-                  _scenario(["INFANTRY", "ORKS"]), _scenario(["INFANTRY", "MONSTER"]),
-                  _scenario(["INFANTRY", "ORKS"], ["Anti-Infantry 2+"]),
-                  _scenario(["BEASTS", "ORKS"], ["Anti-Infantry 2+"])]
-    keying = _Keys()
-    kept = [keying.key(s) for s in scenarios]
-    text = [_dedupe_key(s) for s in scenarios]
-    pairs = set(zip(kept, text, strict=True))
-    assert len(pairs) == len(set(kept)) == len(set(text))
-    assert len(set(text)) < len(text)  # some scenarios are shared
-    assert any(isinstance(k, tuple) for k in kept)  # the kept parts were used
+def test_with_an_effect_what_it_reads_is_kept() -> None:
+    """A named effect's conditions may read a keyword: Oath of Moment's re-rolls hold
+    against one target and not the other, two computations; the same target twice with
+    the effect, one."""
+    oath = ("Oath of Moment",)
+    a = _scenario(["INFANTRY", "IMPERIUM"]).model_copy(update={"effects": oath})
+    b = _scenario(["INFANTRY", "ORKS"]).model_copy(update={"effects": oath})
+    plain = _scenario(["INFANTRY", "ORKS"])
+    got, computed = _computed(a, b, plain)
+    assert got == [_figures(a), _figures(b), _figures(plain)]
+    assert computed == len(set(got))
 
 
 def test_the_work_kept_between_partitions_changes_no_row(

@@ -11,7 +11,6 @@ import pandas as pd
 import pytest
 
 from tactica import calculate
-from tactica.combat import batch
 from tactica.library import Library, load_library
 from tactica.meta import Selection, load, run, scenario_of
 from tactica.meta.compute import compute_partition
@@ -72,29 +71,25 @@ def test_library_rows_are_their_calculate_calls_and_points(tmp_path: Path) -> No
     assert meq["target_points"] == next(b.points for b in intercessors if b.models == 5)
 
 
-def test_same_scenario_under_other_names_is_computed_once(
-        seed_lib: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_same_scenario_under_other_names_is_computed_once(seed_lib: Library) -> None:
     """Two copies of a datasheet under other names: their matchups are the original's
-    scenarios, so the batch sees each once; every row still has its figures."""
+    scenarios, so the batch memo computes each once (its figures kept under what the
+    engine reads, no name); every row still has its figures."""
+    from tactica.meta import compute
+
     primus = seed_lib.datasheet("Primus")
     twins = [primus.model_copy(update={"name": n}) for n in ("Primus Twin", "Primus Triplet")]
     lib = Library([*seed_lib.datasheets(), *twins], seed_lib.records())
-    calls: list[int] = []
-    real = batch.figures_each
-
-    def counting(scenarios: object, *args: object) -> object:
-        given = list(scenarios)  # type: ignore[call-overload]
-        calls.append(len(given))
-        return real(given, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr("tactica.meta.compute.figures_each", counting)
     sel = Selection(attackers=("Primus", "Primus Twin", "Primus Triplet"),
                     targets=("meq", "geq", "teq"), dataset=False, partition_size=8)
     (part,) = plan(sel, lib)
+    compute.forget()
     rows = compute_partition(sel, part, lib)
     assert len(rows) == 3 * 3 * 2
     computed = [r for r in rows if r.status == "computed"]
-    assert sum(calls) == len(computed) // 3  # one unit's worth of matchups
+    figures = sum(1 for k in compute._memo if k[0] == "figures")
+    compute.forget()
+    assert figures == len(computed) // 3  # one unit's worth of matchups
     by_unit = {}
     for r in computed:
         by_unit.setdefault(r.attacker, []).append((r.phase, r.target, r.expected_damage))

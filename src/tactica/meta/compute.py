@@ -16,18 +16,17 @@ Work shared across matchups:
   not target), its profiles chosen again for each target only when it has a choice (a
   weapon of several profiles, Pistols or its other weapons, one melee weapon of
   several), its weapon lines built once per distinct choice (``units.resolve``);
-* matchups whose scenarios differ only in what no figure depends on (the units' and
-  weapons' names, the rules' texts, the target's keywords that neither the engine nor
-  the attacker's weapons read: ``_dedupe_key``) are computed once: the same unit filed
-  under several factions, and against the ~1,100 library units the many targets that
-  share a profile (T, Sv, invulnerable save, W, FNP, counts and the keywords that
-  matter); the key is built from parts kept per attacker, per target and per context
-  (``_Keys``), not from each scenario's whole text;
-* the partition's matchups go through one batch memo (``tactica.combat.batch.
-  figures_each``): a weapon line's hit and wound totals are computed once per target
-  Toughness and keywords for every attacker of the partition that carries it, the
-  target's operators once per kind of attack reaching it; and only the figures are read
-  off (no result document).
+* every matchup goes through one batch memo (``tactica.combat.batch.figures_each``,
+  ``_memo``, kept between the partitions a process computes): a weapon line's stages
+  are resolved once per what they read, its hit and wound totals once per target
+  Toughness and keywords for every attacker that carries it, the target's states once
+  per kind of attack reaching it, and a matchup's figures once per what the engine
+  reads once the lines are resolved (``combat.exact.figures.figures_key``: not the
+  units' or weapons' names, the rules' texts, or a keyword no rule of the attack
+  reads). So matchups that differ only in what no figure depends on are computed once:
+  the same unit filed under several factions, and against the ~1,100 library units the
+  many targets that share a profile. Only the figures are read off (no result
+  document).
 
 A matchup the calculator refuses (no weapons for the phase, a target it cannot attack, a
 state space too large) is a row with ``status`` "refused" and the reason in ``note``:
@@ -45,7 +44,7 @@ from typing import Any
 from ..army.pricing import bracket_price
 from ..combat import Scenario, ScenarioError
 from ..combat.batch import Figures, figures_each
-from ..combat.contract.scenario import Attacker, Context, Phase, Target
+from ..combat.contract.scenario import Phase, Target
 from ..errors import one_line
 from ..library import Library
 from ..loaders.bulk import rare_collections
@@ -209,112 +208,6 @@ def field_targets(selection: Selection, lib: Library | None = None) -> int:
     return n
 
 
-#: The target keywords the engine reads whatever the attack (06 allocation of a CHARACTER
-#: unit, the 11th edition's BIG targets of the hit roll).
-_ENGINE_KEYWORDS = frozenset({"CHARACTER", "MONSTER", "VEHICLE"})
-
-
-def _bare_attacker(a: Attacker) -> Attacker:
-    """The attacker without what no figure reads when there are no effects: its name,
-    its lines' names and its rules' texts."""
-    return a.model_copy(update={
-        "name": "", "rules_applied": (), "rules_not_applied": (),
-        "weapons": tuple(w.model_copy(update={"name": ""}) for w in a.weapons)})
-
-
-def _kept_keywords(t: Target, named: str) -> tuple[str, ...]:
-    """The target's keywords a figure may read: the engine's (``_ENGINE_KEYWORDS``) and
-    those the attacker's lines name (``named``: the bare attacker's text in capitals)."""
-    return tuple(k for k in t.keywords if k in _ENGINE_KEYWORDS or k in named)
-
-
-def _bare_target(t: Target, keywords: tuple[str, ...]) -> Target:
-    """The target without what no figure reads when there are no effects: its names and
-    texts, its abilities but Stealth (24.33), its keywords but ``keywords``."""
-    return t.model_copy(update={
-        "name": "", "rules_applied": (), "rules_not_applied": (), "deadly_demise": None,
-        "abilities": tuple(x for x in t.abilities if x.casefold() == "stealth"),
-        "keywords": keywords,
-        "models": tuple(g.model_copy(update={"name": ""}) for g in t.models)})
-
-
-def _bare_context(c: Context) -> Context:
-    """The context without its detachment (read by named effects only)."""
-    return c if c.detachment is None else c.model_copy(update={"detachment": None})
-
-
-def _dedupe_key(s: Scenario) -> str:
-    """What of the scenario the figures depend on, as text: two scenarios with the same
-    key give the same floats (the engine runs the same arithmetic on the same numbers).
-
-    Without effects: neither unit's name, nor the weapons' or model groups' names, nor
-    the target's texts (its rules applied or not, Deadly Demise: they reach the notes,
-    not the figures); of its abilities only Stealth (24.33, the hit roll); of its
-    keywords those the engine reads (``_ENGINE_KEYWORDS``) and those the attacker's lines
-    name (Anti-X, an ability limited to some targets). With effects, whose conditions may
-    read any keyword or a unit's or weapon's name, only the target's texts are left out."""
-    a, t = s.attacker, s.target
-    if s.effects:
-        target = t.model_copy(update={"rules_applied": (), "rules_not_applied": (),
-                                      "deadly_demise": None})
-        return s.model_copy(update={"target": target}).model_dump_json()
-    attacker = _bare_attacker(a)
-    named = attacker.model_dump_json().upper()
-    return s.model_copy(update={
-        "attacker": attacker, "target": _bare_target(t, _kept_keywords(t, named)),
-        "context": _bare_context(s.context)}).model_dump_json()
-
-
-#: A matchup's key (``_Keys.key``).
-_Key = str | tuple[Any, ...]
-
-
-class _Keys:
-    """``_dedupe_key`` for the matchups of one partition, its parts kept: the bare
-    attacker once per attacker as resolved, the bare target once per target and keywords
-    kept, the bare context once per context (the same ``_bare_*`` pieces).
-    The objects are told apart by identity while the partition's scenarios are alive
-    (``compute_partition`` keeps them), so an identity is never reused for another."""
-
-    def __init__(self) -> None:
-        self._attackers: dict[tuple[Any, ...], tuple[str, str]] = {}
-        self._targets: dict[tuple[Any, ...], str] = {}
-        self._contexts: dict[int, str] = {}
-
-    def _attacker(self, a: Attacker) -> tuple[str, str]:
-        """The bare attacker as text, and that text in capitals (what its lines name)."""
-        memo = (id(a.weapons), a.keywords, a.abilities, a.firing_deck)
-        found = self._attackers.get(memo)
-        if found is None:
-            text = _bare_attacker(a).model_dump_json()
-            found = self._attackers[memo] = (text, text.upper())
-        return found
-
-    def _target(self, t: Target, named: str) -> str:
-        keywords = _kept_keywords(t, named)
-        memo = (id(t), keywords)
-        found = self._targets.get(memo)
-        if found is None:
-            found = self._targets[memo] = _bare_target(t, keywords).model_dump_json()
-        return found
-
-    def _context(self, c: Context) -> str:
-        found = self._contexts.get(id(c))
-        if found is None:
-            found = self._contexts[id(c)] = _bare_context(c).model_dump_json()
-        return found
-
-    def key(self, s: Scenario) -> _Key:
-        """``_dedupe_key(s)``, or without effects its parts: the scenario's own fields,
-        its context's, its attacker's and its target's (the same partition of the
-        scenarios: each key is a function of the other)."""
-        if s.effects:
-            return _dedupe_key(s)
-        attacker, named = self._attacker(s.attacker)
-        return (s.rules, s.phase, s.method, s.trials, s.seed, self._context(s.context),
-                attacker, self._target(s.target, named))
-
-
 @dataclass
 class _Matchup:
     edition: RulesVersion
@@ -415,16 +308,15 @@ def forget() -> None:
     _memo.clear()
 
 
-def _compute(scenarios: dict[_Key, Scenario]) -> dict[_Key, Figures | ScenarioError]:
-    """Each distinct scenario's figures, all through the process's batch memo
-    (``figures_each``, ``_memo``): the weapon lines' totals shared between targets and
-    between attackers with the same lines, the target's operators between attackers whose
-    attacks reach it alike, a matchup's figures between attackers whose lines roll
-    alike."""
+def _compute(scenarios: list[Scenario]) -> list[Figures | ScenarioError]:
+    """Each scenario's figures, all through the process's batch memo (``figures_each``,
+    ``_memo``): the weapon lines' totals shared between targets and between attackers
+    with the same lines, the target's operators between attackers whose attacks reach it
+    alike, a matchup's figures between matchups whose lines roll alike into targets
+    alike (the same scenario twice among them)."""
     if len(_memo) > _MEMO_MAX:
         forget()
-    keys = list(scenarios)
-    return dict(zip(keys, figures_each((scenarios[k] for k in keys), _memo), strict=True))
+    return figures_each(scenarios, _memo)
 
 
 def _share(points: int | None, models: int | None, destroyed: float) -> float | None:
@@ -473,10 +365,5 @@ def _compute_partition(selection: Selection, part: Partition,
                        lib: Library | None) -> list[Row]:
     lib = library_of(selection) if lib is None else lib
     matchups = list(_matchups(selection, lib, part))
-    keying = _Keys()
-    keys = [None if m.scenario is None else keying.key(m.scenario) for m in matchups]
-    distinct = {k: m.scenario for k, m in zip(keys, matchups, strict=True)
-                if k is not None and m.scenario is not None}
-    results = _compute(distinct)
-    return [_row(m, None if k is None else results[k])
-            for m, k in zip(matchups, keys, strict=True)]
+    results = iter(_compute([m.scenario for m in matchups if m.scenario is not None]))
+    return [_row(m, None if m.scenario is None else next(results)) for m in matchups]

@@ -498,15 +498,15 @@ class _Prepared(NamedTuple):
     effects: tuple[Effect, ...]
     named: NamedEffects
     weapons: tuple[ResolvedWeapon, ...]
-    #: the target's allocation groups (``build_groups``) and them as plain tuples (a key
-    #: that hashes in C)
+    #: the target's allocation groups (``build_groups``), and their numbers as plain
+    #: tuples (a key that hashes in C; a group's name is read by no figure)
     groups: tuple[Group, ...]
     plain_groups: tuple[tuple[Any, ...], ...]
 
 
 def _groups(target: Target) -> tuple[tuple[Group, ...], tuple[tuple[Any, ...], ...]]:
     groups = build_groups(target)
-    return groups, tuple(map(astuple, groups))
+    return groups, tuple(astuple(g)[1:] for g in groups)
 
 
 def _prepare(scenario: Scenario, memo: dict[Any, Any] | None = None) -> _Prepared:
