@@ -32,7 +32,7 @@ from ..combat.contract.scenario import (
     Target,
 )
 from ..effects.unit_abilities import Verdict, evaluate
-from ..kept import kept
+from ..kept import kept, kept_one
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet
 from ..names import name_key
@@ -106,7 +106,7 @@ def _noted(a: Attacker, handled: frozenset[str], applied: tuple[str, ...],
            not_applied: tuple[str, ...]) -> Attacker:
     """``a`` with the abilities ``handled`` left out of its list and written as applied
     and not applied (kept: an attacker fielded once meets many targets alike)."""
-    return kept(_notes, (handled, applied, not_applied), (a,), lambda: a.model_copy(update={
+    return kept_one(_notes, (handled, applied, not_applied), a, lambda: a.model_copy(update={
         "abilities": _without(a.abilities, set(handled)),
         "rules_applied": (*a.rules_applied, *applied),
         "rules_not_applied": (*a.rules_not_applied, *not_applied)}), limit=_NOTES_MAX)

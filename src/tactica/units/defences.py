@@ -37,7 +37,7 @@ from ..effects.unit_abilities import (
     unapplied_reason,
     unit_ability,
 )
-from ..kept import kept
+from ..kept import kept_one
 from ..model.datasheet import Ability, Datasheet, ModelProfile
 from ..names import name_key
 from .conditions import invulnerable_save
@@ -86,7 +86,7 @@ _HELD_MAX = 4096
 def held_abilities(sheet: Datasheet) -> list[Held]:
     """The abilities of ``sheet`` that the dataset encodes (the seed catalogue's named
     effects, such as Cult Demagogue, are applied by name instead)."""
-    return list(kept(_held, (), (sheet,), lambda: tuple(_held_abilities(sheet)),
+    return list(kept_one(_held, (), sheet, lambda: tuple(_held_abilities(sheet)),
                      limit=_HELD_MAX))
 
 
@@ -237,9 +237,9 @@ def describe(label: str, ua: UnitAbility, v: Verdict, whose: Owner,
     """The lines of one ability: what it applied (notes) and what it did not, with why
     (``not_calculated``); ``pending`` are applied parts whose effect waits for the
     attack (a target fielded on its own)."""
-    applied, skipped = kept(
+    applied, skipped = kept_one(
         _described, (label, whose, pending, tuple(v.terms), tuple(v.skipped), v.other_side),
-        (ua,), lambda: _describe(label, ua, v, whose, pending), limit=_DESCRIBED_MAX)
+        ua, lambda: _describe(label, ua, v, whose, pending), limit=_DESCRIBED_MAX)
     return list(applied), list(skipped)
 
 

@@ -23,7 +23,7 @@ from ..combat.contract.scenario import (
 )
 from ..effects.candidates import ability_effects, apply_candidates
 from ..facts import TargetPreset
-from ..kept import kept
+from ..kept import kept_one
 from ..model.common import RulesVersion, Source
 from ..model.datasheet import Datasheet, ModelProfile
 from ..model.wargear import equipment_text
@@ -301,7 +301,7 @@ def _aim(target: Target) -> Aim:
         g = next((g for g in target.models if not g.character), target.models[0])
         return Aim(T=g.T, Sv=g.Sv, W=g.W, invuln=g.invuln, keywords=target.keywords)
 
-    aim: Aim = kept(_aims, (), (target,), made, limit=1024)
+    aim: Aim = kept_one(_aims, (), target, made, limit=1024)
     return aim
 
 
@@ -342,7 +342,7 @@ def _attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
     # the reference by its fields' values (a tuple compares in C; the model's own
     # ``__eq__`` costs microseconds, and every matchup of a table looks it up twice)
     fields = tuple(ref.__dict__.values())
-    words: frozenset[str] = kept(_words, (fields, rules), (lib,),
+    words: frozenset[str] = kept_one(_words, (fields, rules), lib,
                                  lambda: _restricting(ref, lib, rules), limit=_ATTACKERS_MAX)
     keywords = tuple(k for k in aim.keywords if k.upper() in words)
 
@@ -354,7 +354,7 @@ def _attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
         armed.side.done()
         return armed
 
-    armed: _Armed | str = kept(_attackers, (fields, rules, phase, keywords), (lib,), made,
+    armed: _Armed | str = kept_one(_attackers, (fields, rules, phase, keywords), lib, made,
                                limit=_ATTACKERS_MAX)
     if isinstance(armed, str):
         raise UnitError(armed)
@@ -373,7 +373,7 @@ def _led(context: Context, side: _Side) -> Context:
                 (m.T for m in side.sheet.models if m.T is not None), None)
         return context.model_copy(update=update)
 
-    led: Context = kept(side.contexts, (), (context,), made, limit=64)
+    led: Context = kept_one(side.contexts, (), context, made, limit=64)
     return led
 
 

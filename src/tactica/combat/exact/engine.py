@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tactica.dice import FloatArray
-from tactica.kept import kept
+from tactica.kept import kept_one
 from tactica.rules import get_ruleset
 from tactica.rules.base import RuleSet
 
@@ -162,7 +162,7 @@ def _totals_keys(w: ResolvedWeapon, die: DieOutcome, memo: dict[Any, Any]
 def _die_contents(die: DieOutcome, memo: dict[Any, Any]) -> tuple[Any, Any]:
     """``_content`` of one die's hits and of its wounds, made once per die of a batch
     (``kept``)."""
-    return kept(memo, ("die contents",), (die,),
+    return kept_one(memo, ("die contents",), die,
                 lambda: (_content(die.hits), _content(die.to_save)))
 
 
@@ -516,8 +516,8 @@ def _prepare(scenario: Scenario, memo: dict[Any, Any] | None = None) -> _Prepare
     effects, named = resolve_effects(scenario)
     applied = named.scenario(scenario)
     target = applied.target
-    groups = _groups(target) if memo is None else kept(
-        memo, ("groups",), (target,), lambda: _groups(target))
+    groups = _groups(target) if memo is None else kept_one(
+        memo, ("groups",), target, lambda: _groups(target))
     return _Prepared(applied, rules, effects, named,
                      resolve_weapons(applied, rules, effects, memo), *groups)
 

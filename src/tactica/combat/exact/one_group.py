@@ -62,7 +62,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tactica.dice import FloatArray
-from tactica.kept import kept
+from tactica.kept import kept, kept_one
 
 from . import allocation
 from .allocation import Group, Packet, State, StateSpace, loss_pmf
@@ -314,7 +314,7 @@ def _once(key: tuple[Any, ...], pmf: FloatArray, memo: dict[Any, Any],
         out.flags.writeable = False
         return out
 
-    return kept(memo, ("one_group", *key), (pmf,), made)
+    return kept_one(memo, ("one_group", *key), pmf, made)
 
 
 def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequence[Packet],

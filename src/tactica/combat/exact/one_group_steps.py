@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from tactica.dice import FloatArray
-from tactica.kept import kept
+from tactica.kept import kept_one
 
 __all__ = ["PacketMatrix", "held_back", "line_step", "padded_sum"]
 
@@ -162,7 +162,7 @@ def _living_after(fail: PacketMatrix, alive: FloatArray, f_max: int,
         v.flags.writeable = False
         return v
 
-    rows = kept(memo, ("one_group", "living", alive.shape, alive.tobytes()), (fail,), made,
+    rows = kept_one(memo, ("one_group", "living", alive.shape, alive.tobytes()), fail, made,
                 enough=lambda v: v.shape[0] > f_max)
     return rows[:f_max + 1]
 
