@@ -80,7 +80,13 @@ class Selection(Frozen):
                               ).hexdigest()[:16]
 
     def to_json(self) -> str:
-        return json.dumps(self._plain(), sort_keys=True)
+        """The selection as JSON text (every Parquet file's metadata: made once)."""
+        return _json(self)
+
+
+@functools.lru_cache(maxsize=16)
+def _json(selection: Selection) -> str:
+    return json.dumps(selection._plain(), sort_keys=True)
 
 
 class Partition(Frozen):

@@ -16,7 +16,7 @@ python-chess variants). The engine asks the rule set; it never branches on the v
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, NamedTuple
 
 from ..model.common import RulesVersion
 
@@ -25,11 +25,12 @@ __all__ = ["AttackCircumstances", "IndirectShooting", "PsychicChoice", "RuleSet"
 Indirect = Literal["unseen", "spotted"]
 
 
-@dataclass(frozen=True, slots=True)
-class AttackCircumstances:
+class AttackCircumstances(NamedTuple):
     """What a rule set needs to know about one weapon's attacks to decide cover, Stealth
     and friends. ``ranged`` is true only in the shooting phase (reference facts §5.11);
-    ``indirect`` is set when an [INDIRECT FIRE] weapon shoots a target it cannot see."""
+    ``indirect`` is set when an [INDIRECT FIRE] weapon shoots a target it cannot see.
+    A ``NamedTuple``: made for every weapon line of every calculation and hashed in the
+    batch memo's hit roll key, both in C."""
 
     ranged: bool
     cover: bool
