@@ -24,7 +24,7 @@ from ..combat.contract.scenario import (
 from ..effects.candidates import ability_effects, apply_candidates
 from ..facts import TargetPreset
 from ..kept import kept_one
-from ..model.common import RulesVersion, Source
+from ..model.common import RulesVersion, Source, constructed
 from ..model.datasheet import Datasheet, ModelProfile
 from ..model.wargear import equipment_text
 from ..names import UnknownNameError, name_key
@@ -384,7 +384,7 @@ def _scenario(data: dict[str, Any], attacker: Attacker, phase: Phase) -> Scenari
     validating when it could fail."""
     if phase != "shooting" and any(w.firing_deck for w in attacker.weapons):
         return Scenario.model_validate(data)
-    return Scenario.model_construct(**data)
+    return constructed(Scenario, data)
 
 
 def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved, list[str]]:
@@ -440,10 +440,11 @@ def resolve_against(doc: ScenarioDocument, lib: UnitLibrary, target: Target,
         scenario = apply_pending_defences(scenario, tside.pending)
     # built from parts valid already (the fielded units' tuples; the texts, tuples of
     # strings): constructed, not validated again, once per matchup of a table
-    return scenario, Resolved.model_construct(
-        attacker=scenario.attacker.weapons, target=scenario.target.models,
-        attacker_models=resolved.get("attacker_models", ()),
-        target_models=resolved.get("target_models", ()), defaults=resolved["defaults"]), notes
+    return scenario, constructed(Resolved, {
+        "attacker": scenario.attacker.weapons, "target": scenario.target.models,
+        "attacker_models": resolved.get("attacker_models", ()),
+        "target_models": resolved.get("target_models", ()),
+        "defaults": resolved["defaults"]}), notes
 
 
 def aim_for(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
