@@ -22,13 +22,14 @@ the expected damage of one model's attacks against the target (``Aim``), an esti
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..combat.contract.scenario import Phase, WeaponLine
 from ..dice import DiceExpr
+from ..kept import kept_one
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet, Weapon, WeaponProfile
 from ..names import name_key
@@ -55,11 +56,16 @@ class Aim:
     keywords: tuple[str, ...] = ()
 
 
-@functools.lru_cache(maxsize=1024)
+#: ``_mean``'s answers per dice expression (``kept_one``); at most 4096.
+_means: dict[tuple[Any, ...], Any] = {}
+
+
 def _mean(d: DiceExpr) -> float:
-    """``float(d.mean)``, kept: choosing profiles for a table of many targets asks it
-    for the same few dice expressions again and again."""
-    return float(d.mean)
+    """``float(d.mean)``, kept per expression (by identity: a profile's own, not hashed
+    field by field): choosing profiles for a table of many targets asks it for the same
+    few dice expressions again and again."""
+    mean: float = kept_one(_means, (), d, lambda: float(d.mean), limit=4096)
+    return mean
 
 
 def expected_damage(p: WeaponProfile, aim: Aim) -> float:
