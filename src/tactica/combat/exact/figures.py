@@ -32,6 +32,8 @@ from dataclasses import fields
 from operator import itemgetter
 from typing import Any
 
+from tactica.kept import kept_one
+
 from ..contract.result import distribution_fields
 from ..contract.scenario import Scenario
 from .engine import _lethal_search, _prepare, _Prepared, _states
@@ -59,12 +61,20 @@ def _line_key(w: ResolvedWeapon) -> tuple[Any, ...]:
     return (_scalars(values), *(values[a].tobytes() for a in _ARRAYS))
 
 
-def figures_key(prep: _Prepared) -> tuple[Any, ...]:
+def _kept_line_key(w: ResolvedWeapon, memo: dict[Any, Any]) -> tuple[Any, ...]:
+    key: tuple[Any, ...] = kept_one(memo, ("line key",), w, lambda: _line_key(w))
+    return key
+
+
+def figures_key(prep: _Prepared, memo: dict[Any, Any] | None = None) -> tuple[Any, ...]:
     """Everything ``figures_exact`` reads of a prepared scenario once its lines are
     resolved (see the module docstring; the target's keywords only decide which models
-    are CHARACTERs, ``readout``, which none of the three figures reads)."""
-    return ("figures", prep.scenario.rules, _ENABLED.get(),
-            tuple(_line_key(w) for w in prep.weapons), prep.plain_groups,
+    are CHARACTERs, ``readout``, which none of the three figures reads). With a batch's
+    ``memo``, each line's part is kept per resolved line (the memo shares the records:
+    ``profile.resolve_weapon``)."""
+    lines = tuple(_line_key(w) if memo is None else _kept_line_key(w, memo)
+                  for w in prep.weapons)
+    return ("figures", prep.scenario.rules, _ENABLED.get(), lines, prep.plain_groups,
             tuple((e.command_reroll, e.mortal_wounds, e.fnp) for e in prep.effects),
             tuple((pmf.shape, pmf.tobytes()) for _, pmf in prep.named.mortal_before))
 
@@ -77,7 +87,7 @@ def figures_exact(scenario: Scenario, memo: dict[Any, Any] | None = None
     ``memo``, kept there under ``figures_key``."""
     memo = {} if memo is None else memo
     prep = _prepare(scenario, memo)
-    key = figures_key(prep)
+    key = figures_key(prep, memo)
     got: tuple[float, float, float] | None = memo.get(key)
     if got is None:
         choice, found = _lethal_search(scenario, memo=memo, prep=prep)
