@@ -33,7 +33,7 @@ from ..combat.contract.scenario import (
 )
 from ..effects.unit_abilities import Verdict, evaluate
 from ..kept import kept, kept_one
-from ..model.common import RulesVersion
+from ..model.common import RulesVersion, updated
 from ..model.datasheet import Datasheet
 from ..names import name_key
 from .defences import Held, describe, held_abilities
@@ -75,7 +75,7 @@ def apply_attacker_abilities(s: Scenario, sheets: list[Datasheet],
         not_applied += n
         effects += v.effects
     attacker = _noted(s.attacker, handled, tuple(applied), tuple(not_applied))
-    return s.model_copy(update={"attacker": attacker, "effects": (*s.effects, *effects)})
+    return updated(s, {"attacker": attacker, "effects": (*s.effects, *effects)})
 
 
 #: ``_held_by``'s answers per list of datasheets (``kept``). At most ``_NOTES_MAX``.
