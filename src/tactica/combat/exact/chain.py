@@ -31,7 +31,7 @@ that takes the lowest die) — a decision of ours, the rules leave it to the def
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from math import exp, lgamma, log
 
 import numpy as np
@@ -40,7 +40,7 @@ from tactica.dice import FloatArray
 from tactica.rules.base import RuleSet
 
 from .allocation import Operator, Packet, StateSpace, TooLargeError
-from .profile import RerollPolicy, ResolvedWeapon, save_chance
+from .profile import RerollPolicy, ResolvedWeapon, save_needed
 
 __all__ = [
     "STACK_LIMIT",
@@ -398,8 +398,7 @@ def pooled_classes(w: ResolvedWeapon, space: StateSpace, rules: RuleSet) -> Pool
     needs the same roll, when the order of the dice changes nothing."""
     if not rules.pooled_saves:
         return None
-    plain = replace(w, save_reroll=None)
-    needed = tuple(7 - round(6 * save_chance(g, plain, rules)) for g in space.groups)
+    needed = tuple(save_needed(g, w, rules) for g in space.groups)
     if len(set(needed)) == 1:
         return None
     if w.save_reroll in ("failed", "any"):  # re-rolls depend on the group that is current

@@ -47,6 +47,7 @@ __all__ = [
     "attack_toughness",
     "resolve_weapon",
     "save_chance",
+    "save_needed",
     "save_probability",
 ]
 
@@ -256,14 +257,20 @@ def _armour(group: Saves, w: ResolvedWeapon, rules: RuleSet) -> tuple[int, int]:
     return mod, group.Sv - w.ap - mod
 
 
-def save_chance(group: Saves, w: ResolvedWeapon, rules: RuleSet) -> float:
-    """P(saved), ``save_probability`` without its explanation (a packet's save, made for
-    every line of every calculation)."""
+def save_needed(group: Saves, w: ResolvedWeapon, rules: RuleSet) -> int:
+    """The unmodified roll a save against ``group`` needs before re-rolls: the better of
+    the armour save (after AP and modifiers) and the invulnerable save, never better than
+    2+ (02.02.01); 7 when no roll saves."""
     best = _armour(group, w, rules)[1]
     if group.invuln is not None and group.invuln < best:
         best = group.invuln
-    best = max(2, best)
-    return _reroll_success(max(0, 7 - best) / 6, w.save_reroll)
+    return min(7, max(2, best))
+
+
+def save_chance(group: Saves, w: ResolvedWeapon, rules: RuleSet) -> float:
+    """P(saved), ``save_probability`` without its explanation (a packet's save, made for
+    every line of every calculation)."""
+    return _reroll_success(max(0, 7 - save_needed(group, w, rules)) / 6, w.save_reroll)
 
 
 def save_probability(group: Saves, w: ResolvedWeapon, rules: RuleSet) -> tuple[float, str]:
