@@ -22,7 +22,6 @@ the expected damage of one model's attacks against the target (``Aim``), an esti
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -104,19 +103,34 @@ def _candidates(w: Weapon, chosen: Sequence[str]) -> tuple[WeaponProfile, ...]:
 
 
 def _best_profile(profiles: tuple[WeaponProfile, ...], costs: tuple[float, ...],
-                  aim: Aim) -> WeaponProfile:
+                  aim: Aim) -> int:
     """Of one weapon's ``profiles`` (``_candidates``), the one that does most for what it
     costs (expected damage less ``costs``: the bearer's expected losses to [HAZARDOUS]; on
-    a tie, the first, so Standard before Supercharge)."""
+    a tie, the first, so Standard before Supercharge): its index."""
     if len(profiles) == 1:  # nothing to choose (most weapons)
-        return profiles[0]
-    best = max(range(len(profiles)),
+        return 0
+    return max(range(len(profiles)),
                key=lambda i: expected_damage(profiles[i], aim) - costs[i])
-    return profiles[best]
 
 
 def _is_pistol(p: WeaponProfile) -> bool:
     return p.has("Pistol") or p.has("Close-quarters")
+
+
+#: ``_by_key``'s answers per datasheet (``kept_one``); at most 4096.
+_indexes: dict[tuple[Any, ...], Any] = {}
+
+
+def _by_key(sheet: Datasheet) -> dict[str, list[Weapon]]:
+    """The datasheet's weapons by their names' keys (``name_key``), in its order."""
+    def made() -> dict[str, list[Weapon]]:
+        out: dict[str, list[Weapon]] = {}
+        for w in sheet.weapons:
+            out.setdefault(name_key(w.name), []).append(w)
+        return out
+
+    index: dict[str, list[Weapon]] = kept_one(_indexes, (), sheet, made, limit=4096)
+    return index
 
 
 def _weapons_of(sheet: Datasheet, equipment: Sequence[str], melee: bool) -> list[Weapon]:
@@ -124,9 +138,13 @@ def _weapons_of(sheet: Datasheet, equipment: Sequence[str], melee: bool) -> list
     and a melee weapon (Nazdreg's Kustom Blasta X: two records, one item each) shares
     its copies between them: one each, not both in each phase."""
     out: list[Weapon] = []
-    held = Counter(name_key(i) for i in equipment)
+    held: dict[str, int] = {}  # copies per item, in the order first held
+    for item in equipment:
+        key = name_key(item)
+        held[key] = held.get(key, 0) + 1
+    index = _by_key(sheet)
     for key, copies in held.items():
-        same = [w for w in sheet.weapons if name_key(w.name) == key]
+        same = index.get(key, [])
         found = next((w for w in same if w.is_melee == melee), None)
         if found is not None:
             out += [found] * max(1, copies // len(same))
@@ -155,31 +173,37 @@ class _Options:
 
     profiles: tuple[tuple[WeaponProfile, ...], ...]
     costs: tuple[tuple[float, ...], ...]
+    #: per profile whether it is an [EXTRA ATTACKS] weapon (fight) or a Pistol (shooting)
+    apart: tuple[tuple[bool, ...], ...]
 
     @classmethod
     def of(cls, sheet: Datasheet, weapons: Sequence[Weapon], profiles: Sequence[str],
-           rules: RulesVersion) -> _Options:
+           rules: RulesVersion, phase: Phase) -> _Options:
         keywords = (*sheet.keywords, *sheet.faction_keywords)
         candidates = tuple(_candidates(w, profiles) for w in weapons)
+        apart = (lambda p: p.has("Extra Attacks")) if phase == "fight" else _is_pistol
         return cls(candidates, tuple(tuple(hazard_cost(p, rules, keywords) for p in ps)
-                                     for ps in candidates))
+                                     for ps in candidates),
+                   tuple(tuple(map(apart, ps)) for ps in candidates))
 
 
 def _fires(options: _Options, phase: Phase, aim: Aim, exempt: bool) -> list[WeaponProfile]:
     """The profiles one model uses in the phase, of its usable weapons (``_usable``,
     their ``_Options``)."""
-    picks = [_best_profile(ps, costs, aim)
-             for ps, costs in zip(options.profiles, options.costs, strict=True)]
-    if phase == "fight":
-        extra = [p for p in picks if p.has("Extra Attacks")]
-        main = [p for p in picks if not p.has("Extra Attacks")]
+    chosen = [(ps[i], apart[i]) for ps, costs, apart in zip(
+        options.profiles, options.costs, options.apart, strict=True)
+        for i in (_best_profile(ps, costs, aim),)]
+    picks = [p for p, _ in chosen]
+    if phase == "fight":  # apart: [EXTRA ATTACKS]
+        extra = [p for p, x in chosen if x]
+        main = [p for p, x in chosen if not x]
         best = main[0] if len(main) == 1 else max(main, key=lambda p: expected_damage(p, aim)) \
             if main else None
         return ([best] if best is not None else []) + extra
     if exempt:
         return picks
-    pistols = [p for p in picks if _is_pistol(p)]
-    other = [p for p in picks if not _is_pistol(p)]
+    pistols = [p for p, x in chosen if x]  # apart: Pistols
+    other = [p for p, x in chosen if not x]
     if not pistols or not other:
         return picks
     return max((other, pistols), key=lambda ps: sum(expected_damage(p, aim) for p in ps))
@@ -241,7 +265,8 @@ def armament(sheet: Datasheet, unit: Loadout, phase: Phase, rules: RulesVersion 
         raise NoWeaponsError(f"{sheet.name} {'have' if unit.size > 1 else 'has'} no {what} "
                              f"weapons{none}")
     arm = Armament(sheet, phase, rules, tuple(profiles), exempt, groups,
-                   tuple(_Options.of(sheet, weapons, profiles, rules) for _, weapons in groups))
+                   tuple(_Options.of(sheet, weapons, profiles, rules, phase)
+                         for _, weapons in groups))
     if all(_aimless(options, phase, exempt) for options in arm.options):
         arm = replace(arm, fixed=arm.choose(Aim()))
     return arm
@@ -254,10 +279,10 @@ def _aimless(options: _Options, phase: Phase, exempt: bool) -> bool:
     phase not both Pistols and other weapons, unless ``exempt``)."""
     if any(len(ps) > 1 for ps in options.profiles):
         return False
-    picks = [ps[0] for ps in options.profiles]
+    apart = [x[0] for x in options.apart]  # [EXTRA ATTACKS] in the fight, else Pistols
     if phase == "fight":
-        return sum(not p.has("Extra Attacks") for p in picks) <= 1
-    return exempt or all(_is_pistol(p) for p in picks) or not any(map(_is_pistol, picks))
+        return sum(not x for x in apart) <= 1
+    return exempt or all(apart) or not any(apart)
 
 
 def lines_of(choice: Choice) -> list[WeaponLine]:
