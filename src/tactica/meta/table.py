@@ -20,6 +20,7 @@ import os
 import tempfile
 from collections.abc import Sequence
 from importlib import metadata
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -134,7 +135,7 @@ def _file_metadata(selection: Selection, part: Partition) -> dict[str, str]:
 def parquet_bytes(rows: Sequence[Row], selection: Selection, part: Partition) -> bytes:
     """The partition's Parquet file, deterministic (module text)."""
     schema = schema_for(selection)
-    columns = {name: [getattr(r, name) for r in rows] for name in schema.names}
+    columns = {name: list(map(attrgetter(name), rows)) for name in schema.names}
     table = pa.Table.from_pydict(columns, schema=schema)
     if "detachment" in schema.names:  # the row without the detachment rules first
         table = table.sort_by([*((c, "ascending") for c in _SORT),
