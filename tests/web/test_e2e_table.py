@@ -317,6 +317,38 @@ def test_the_model_count_stays_within_the_datasheet_and_wargear_is_shown(
     assert [(w.name, w.count) for w in scenario.attacker.weapons] == [("Hybrid firearm", 15)]
 
 
+def test_a_late_answer_never_writes_over_a_unit_typed_since(
+        screen: Screen, live_server: Any) -> None:
+    """A new model count asks the server for the unit again; when that answer comes
+    after the player has typed another unit's name (and before they leave the field),
+    it is dropped: the name typed stays, and leaving the field loads that unit. (It once
+    put the old unit back, and leaving the field then changed nothing.)"""
+    t = screen
+    t.goto("/")
+    pick_attacker(t, "Banehammer")
+    t.page.wait_for_selector("#wargear:not([hidden])")
+    held: list[Any] = []
+    pattern = "**/api/units/Banehammer/attacker?*"
+    # the answers held back until the name is typed
+    t.page.route(pattern, lambda route: held.append(route))
+    t.page.fill("#attacker-models", "3")
+    t.page.press("#attacker-models", "Tab")
+    t.page.wait_for_selector("#models-note:not([hidden])")
+    while len(held) < 2:  # both phases asked
+        t.page.wait_for_timeout(20)
+    t.page.fill("#attacker-unit", "Neophyte Hybrids")
+    for route in held:
+        route.continue_()
+    t.page.wait_for_load_state("networkidle")  # the old answers are in
+    t.page.unroute(pattern)
+    assert t.value("#attacker-unit") == "Neophyte Hybrids"
+    t.page.press("#attacker-unit", "Tab")
+    t.page.wait_for_function(
+        "() => document.getElementById('attacker-name').value === 'Neophyte Hybrids'",
+        polling=100)
+    assert t.value("#attacker-unit") == "Neophyte Hybrids"
+
+
 def test_a_leader_attached_offers_its_rule_and_changes_the_numbers(
         screen: Screen, live_server: Any) -> None:
     t = screen

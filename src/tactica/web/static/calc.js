@@ -172,13 +172,17 @@
     const before = keep ? F.weaponState().map(({ name: n, selected, count }) => ({ name: n, selected, count })) : [];
     if (how === "phase") phaseMemory[other] = before;  // the rows were of the other phase
     const models = keep ? $("attacker-models").value : "";
+    // an answer comes too late once another load has started, or once the player has
+    // typed another unit's name since this one asked (leaving the field loads that one):
+    // it never writes over what they typed
+    const late = () => seq !== attackerSeq || $("attacker-unit").value.trim() !== name;
     let [r, r2] = await Promise.all([attackerChoice(name, phase, models), attackerChoice(name, other, "")]);
-    if (seq !== attackerSeq) return;
+    if (late()) return;
     const items = [];
     if (!r.ok && r.status === 422 && models) {  // the model count does not fit this datasheet
       items.push({ text: message(r.body).replace(/^models: /, "") + ": the smallest unit is used", kind: "warn" });
       r = await attackerChoice(name, phase, "");
-      if (seq !== attackerSeq) return;
+      if (late()) return;
     }
     if (!r.ok) {
       clearAttacker();
@@ -441,14 +445,16 @@
     const seq = ++targetSeq;
     const q = new URLSearchParams({ rules: $("rules").value });
     if (withModels && $("target-models").value) q.set("models", $("target-models").value);
+    // too late once another load has started or another name is typed (``loadAttacker``)
+    const late = () => seq !== targetSeq || $("target-unit").value.trim() !== name;
     let r = await getJSON(`/api/targets/${encodeURIComponent(name)}?${q}`);
-    if (seq !== targetSeq) return;
+    if (late()) return;
     const items = [];
     if (!r.ok && r.status === 422 && q.has("models")) {
       items.push({ text: message(r.body).replace(/^models: /, "") + ": the smallest unit is used", kind: "warn" });
       q.delete("models");
       r = await getJSON(`/api/targets/${encodeURIComponent(name)}?${q}`);
-      if (seq !== targetSeq) return;
+      if (late()) return;
     }
     if (!r.ok) {
       clearTarget();
