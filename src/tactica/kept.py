@@ -51,11 +51,7 @@ def kept(memo: dict[Any, Any], key: tuple[Any, ...], objects: Sequence[object],
             enough is None or enough(got[1])):
         found: V = got[1]
         return found
-    if limit is not None and len(memo) >= limit:
-        memo.clear()
-    got = memo[full] = (tuple(objects), make())
-    value: V = got[1]
-    return value
+    return _keep(memo, full, tuple(objects), make, limit)
 
 
 def kept_one(memo: dict[Any, Any], key: tuple[Any, ...], obj: object, make: Callable[[], V],
@@ -68,8 +64,14 @@ def kept_one(memo: dict[Any, Any], key: tuple[Any, ...], obj: object, make: Call
     if got is not None and got[0] is obj and (enough is None or enough(got[1])):
         found: V = got[1]
         return found
+    return _keep(memo, full, obj, make, limit)
+
+
+def _keep(memo: dict[Any, Any], full: tuple[Any, ...], held: object, make: Callable[[], V],
+          limit: int | None) -> V:
+    """A new entry ``(held, make())`` under ``full``, the memo emptied first when full."""
     if limit is not None and len(memo) >= limit:
         memo.clear()
-    got = memo[full] = (obj, make())
-    value: V = got[1]
+    value = make()
+    memo[full] = (held, value)
     return value

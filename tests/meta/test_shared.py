@@ -68,17 +68,19 @@ def test_the_same_scenario_twice_is_one_computation() -> None:
     assert got == [_figures(a)] * 3
 
 
-def test_with_an_effect_what_it_reads_is_kept() -> None:
-    """A named effect's conditions may read a keyword: Oath of Moment's re-rolls hold
-    against one target and not the other, two computations; the same target twice with
-    the effect, one."""
+def test_with_an_effect_the_key_is_what_it_decided() -> None:
+    """A named effect is decided before the key is made: Oath of Moment's re-rolls apply
+    to both targets alike (its condition reads neither IMPERIUM nor ORKS), one
+    computation for both; without it, another, and smaller, damage."""
     oath = ("Oath of Moment",)
     a = _scenario(["INFANTRY", "IMPERIUM"]).model_copy(update={"effects": oath})
     b = _scenario(["INFANTRY", "ORKS"]).model_copy(update={"effects": oath})
     plain = _scenario(["INFANTRY", "ORKS"])
     got, computed = _computed(a, b, plain)
     assert got == [_figures(a), _figures(b), _figures(plain)]
-    assert computed == len(set(got))
+    assert isinstance(got[0], Figures) and isinstance(got[2], Figures)
+    assert got[0] == got[1] and got[2].damage < got[0].damage
+    assert computed == 2
 
 
 def test_the_work_kept_between_partitions_changes_no_row(

@@ -58,14 +58,11 @@ def loaded_for_good() -> Iterator[None]:
     >>> gc.isenabled(), gc.get_count()[0] < 100
     (True, True)
     """
-    running = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if running:
-            gc.enable()
+    with collector_paused():
+        try:
+            yield
+        finally:
+            gc.freeze()  # before the collector resumes: nothing of it is walked
 
 
 #: The first-generation threshold of ``rare_collections`` (Python's default: 700).

@@ -116,10 +116,6 @@ def run(selection: Selection, folder: str | Path, *, mode: Mode = "auto",
     if not todo:
         pass
     elif report.mode == "in-process":
-        # the library this process loaded lives as long as the run: frozen out of the
-        # collector's way (``gc.freeze``, as a Dask worker does once it has fielded the
-        # targets), so no collection walks it again (0.25 s of ``tactica meta``)
-        gc.freeze()
         for part in todo:
             write_partition(out, part, partition_task(selection, part))
             report.written.append(part.id)

@@ -190,9 +190,10 @@ class _Options:
 def _fires(options: _Options, phase: Phase, aim: Aim, exempt: bool) -> list[WeaponProfile]:
     """The profiles one model uses in the phase, of its usable weapons (``_usable``,
     their ``_Options``)."""
-    chosen = [(ps[i], apart[i]) for ps, costs, apart in zip(
-        options.profiles, options.costs, options.apart, strict=True)
-        for i in (_best_profile(ps, costs, aim),)]
+    chosen: list[tuple[WeaponProfile, bool]] = []  # each weapon's pick, and if apart
+    for ps, costs, apart in zip(options.profiles, options.costs, options.apart, strict=True):
+        i = _best_profile(ps, costs, aim)
+        chosen.append((ps[i], apart[i]))
     picks = [p for p, _ in chosen]
     if phase == "fight":  # apart: [EXTRA ATTACKS]
         extra = [p for p, x in chosen if x]

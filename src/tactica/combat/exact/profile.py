@@ -257,20 +257,27 @@ def _armour(group: Saves, w: ResolvedWeapon, rules: RuleSet) -> tuple[int, int]:
     return mod, group.Sv - w.ap - mod
 
 
+def _needed(armour: int, invuln: int | None) -> int:
+    """The better of the armour save and the invulnerable save, never better than 2+
+    (02.02.01); 7 when no roll saves."""
+    best = invuln if invuln is not None and invuln < armour else armour
+    return min(7, max(2, best))
+
+
 def save_needed(group: Saves, w: ResolvedWeapon, rules: RuleSet) -> int:
     """The unmodified roll a save against ``group`` needs before re-rolls: the better of
-    the armour save (after AP and modifiers) and the invulnerable save, never better than
-    2+ (02.02.01); 7 when no roll saves."""
-    best = _armour(group, w, rules)[1]
-    if group.invuln is not None and group.invuln < best:
-        best = group.invuln
-    return min(7, max(2, best))
+    the armour save (after AP and modifiers) and the invulnerable save (``_needed``)."""
+    return _needed(_armour(group, w, rules)[1], group.invuln)
+
+
+def _chance(needed: int, reroll: RerollPolicy) -> float:
+    return _reroll_success(max(0, 7 - needed) / 6, reroll)
 
 
 def save_chance(group: Saves, w: ResolvedWeapon, rules: RuleSet) -> float:
     """P(saved), ``save_probability`` without its explanation (a packet's save, made for
     every line of every calculation)."""
-    return _reroll_success(max(0, 7 - save_needed(group, w, rules)) / 6, w.save_reroll)
+    return _chance(save_needed(group, w, rules), w.save_reroll)
 
 
 def save_probability(group: Saves, w: ResolvedWeapon, rules: RuleSet) -> tuple[float, str]:
@@ -282,4 +289,4 @@ def save_probability(group: Saves, w: ResolvedWeapon, rules: RuleSet) -> tuple[f
     text = f"AP{w.ap} vs Sv{group.Sv}+" + (f" {mod:+d}" if mod else "") + f": {armour}+"
     if group.invuln is not None and group.invuln < armour:
         text += f", invulnerable {group.invuln}++ used"
-    return save_chance(group, w, rules), text
+    return _chance(_needed(armour, group.invuln), w.save_reroll), text
