@@ -2,8 +2,9 @@
 every target, in each phase, through the batch engine (``tactica.combat.batch.figures_each``).
 
 Each matchup is the scenario ``tactica.calculate`` builds from the row's document
-(``scenario_of``), by the same code (``tactica.units.resolve_against``, what
-``tactica.calculate`` runs once the target is fielded): the attacker named from the
+(``scenario_of``), by the same code (``tactica.units.scenario_against``: the scenario
+of ``resolve_against``, what ``tactica.calculate`` runs once the target is fielded,
+without the texts a result document shows): the attacker named from the
 library and fielded by default (its default loadout and size, weapons picked against the
 target, its abilities that the calculator models), the target a preset or a library unit
 fielded the same way (its defensive abilities included). So every figure is the one
@@ -58,8 +59,8 @@ from ..units import (
     UnitRef,
     WargearError,
     field_unit,
-    resolve_against,
     resolve_target,
+    scenario_against,
 )
 from .detachments import Detachment, applied_rules, faction_detachments
 from .tasks import Partition, Selection, library_of, plan, target_kind, unit_faction
@@ -224,7 +225,7 @@ class _Matchup:
 
 def _doc(side: _Side, phase: Phase, edition: RulesVersion, effects: Sequence[str],
          detachment: str | None = None) -> ScenarioDocument | str:
-    """The attacker's document for one phase (its target set apart: ``resolve_against``),
+    """The attacker's document for one phase (its target set apart: ``scenario_against``),
     or why it is refused."""
     data: dict[str, Any] = {"attacker": {"unit": side.name}, "target": {"unit": side.name},
                             "phase": phase, "rules": edition, "effects": list(effects)}
@@ -245,7 +246,7 @@ def _resolved(doc: ScenarioDocument | str, lib: Library,
         return refused
     assert not isinstance(fielded, str) and not isinstance(doc, str)
     try:
-        return resolve_against(doc, lib, *fielded)[0]
+        return scenario_against(doc, lib, *fielded)
     except _REFUSALS as exc:
         return one_line(exc)
 
@@ -253,7 +254,7 @@ def _resolved(doc: ScenarioDocument | str, lib: Library,
 def _matchups(selection: Selection, lib: Library, part: Partition) -> Iterator[_Matchup]:
     """Every matchup of the partition: each attacker's document once per phase, each
     target fielded once per edition and phase (``_target``), resolved against each other
-    as ``tactica.calculate`` resolves them (``resolve_against``); with
+    as ``tactica.calculate`` resolves them (``scenario_against``); with
     ``detachment_rules`` each matchup again per detachment of the partition's faction."""
     edition = part.edition
     effects = selection.effects

@@ -15,6 +15,7 @@ from .resolve import (
     resolve_against,
     resolve_attacker,
     resolve_target,
+    scenario_against,
 )
 from .scenario import ScenarioDocument, UnitRef
 
@@ -39,5 +40,6 @@ __all__ = [
     "resolve_against",
     "resolve_attacker",
     "resolve_target",
+    "scenario_against",
     "weapon_lines",
 ]

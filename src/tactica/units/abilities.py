@@ -68,7 +68,10 @@ def apply_attacker_abilities(s: Scenario, sheets: list[Datasheet],
     applied: list[str] = []
     not_applied: list[str] = []
     effects: list[Effect] = []
-    for sheet, h, label in held:
+    for sheet, h, label, fixed in held:
+        if fixed is not None:  # nothing of the attacker's side: the same every time
+            not_applied += fixed
+            continue
         v = evaluate(h.compiled, "attacker", s, lines_of.get(sheet.name) or _lines_of(sheet, s))
         a, n = describe(label, h.compiled, v, "attacker")
         applied += a
@@ -78,20 +81,32 @@ def apply_attacker_abilities(s: Scenario, sheets: list[Datasheet],
     return updated(s, {"attacker": attacker, "effects": (*s.effects, *effects)})
 
 
+#: One ability ``_held_by`` gives: its datasheet, the ability, its label, and for an
+#: ability with no part of the attacker's side (a defence) the lines it always writes
+#: (``describe`` of ``evaluate``'s verdict, which reads nothing of the scenario then),
+#: else ``None``.
+_HeldLine = tuple[Datasheet, Held, str, tuple[str, ...] | None]
 #: ``_held_by``'s answers per list of datasheets (``kept``). At most ``_NOTES_MAX``.
 _held_lists: dict[tuple[Any, ...], Any] = {}
 
 
-def _held_by(sheets: list[Datasheet]
-             ) -> tuple[tuple[tuple[Datasheet, Held, str], ...], frozenset[str]]:
+def _held_by(sheets: list[Datasheet]) -> tuple[tuple[_HeldLine, ...], frozenset[str]]:
     """The abilities the dataset encodes of ``sheets`` (``held_abilities``), each with its
-    datasheet and label, and their names as keys (they leave the unit's list): the same
-    for every target an attacker meets (kept)."""
-    def made() -> tuple[tuple[tuple[Datasheet, Held, str], ...], frozenset[str]]:
-        held = tuple((sheet, h, h.label) for sheet in sheets for h in held_abilities(sheet))
-        return held, frozenset(name_key(h.ability.name) for _, h, _ in held)
+    datasheet and label (``_HeldLine``), and their names as keys (they leave the unit's
+    list): the same for every target an attacker meets (kept)."""
+    def fixed(h: Held, label: str) -> tuple[str, ...] | None:
+        if any(p.owner == "attacker" for p in h.compiled.compiled.parts):
+            return None
+        applied, skipped = describe(label, h.compiled, Verdict(other_side=True), "attacker")
+        assert not applied
+        return tuple(skipped)
 
-    found: tuple[tuple[tuple[Datasheet, Held, str], ...], frozenset[str]] = kept(
+    def made() -> tuple[tuple[_HeldLine, ...], frozenset[str]]:
+        held = tuple((sheet, h, h.label, fixed(h, h.label))
+                     for sheet in sheets for h in held_abilities(sheet))
+        return held, frozenset(name_key(h.ability.name) for _, h, _, _ in held)
+
+    found: tuple[tuple[_HeldLine, ...], frozenset[str]] = kept(
         _held_lists, (), sheets, made, limit=_NOTES_MAX)
     return found
 

@@ -158,17 +158,23 @@ class _Armed:
     keywords: tuple[str, ...]
     abilities: tuple[str, ...]
     answers: dict[tuple[Any, ...], tuple[Attacker, _Side]] = field(default_factory=dict)
-    #: the answer against each aim's numbers (T, Sv, W, invuln)
-    by_aim: dict[tuple[int, int, int, int | None], tuple[Attacker, _Side]] = field(
+    #: the answer against each aim's numbers (T, Sv, W, invuln); under ``None`` when no
+    #: armament has a choice (``Armament.fixed``: the same answer against every aim)
+    by_aim: dict[tuple[int, int, int, int | None] | None, tuple[Attacker, _Side]] = field(
         default_factory=dict)
+    aimless: bool = False
+
+    def __post_init__(self) -> None:
+        self.aimless = all(arm.fixed is not None for arm in self.arms)
 
     def choices(self, aim: Aim) -> tuple[Choice, ...]:
         return tuple(arm.choose(aim) for arm in self.arms)
 
     def against(self, aim: Aim) -> tuple[Attacker, _Side]:
         """The answer against ``aim`` (its keywords are the armament's), kept: once per
-        aim's numbers, built once per distinct choice."""
-        numbers = (aim.T, aim.Sv, aim.W, aim.invuln)
+        aim's numbers (once for all of them when nothing is chosen), built once per
+        distinct choice."""
+        numbers = None if self.aimless else (aim.T, aim.Sv, aim.W, aim.invuln)
         out = self.by_aim.get(numbers)
         if out is None:
             chosen = self.choices(aim)
@@ -398,6 +404,17 @@ def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved
 #: The scenario's fields ``resolve_against`` takes from the document as they are.
 _DOC_FIELDS = tuple(k for k in Scenario.model_fields if k not in ("attacker", "target",
                                                                   "context"))
+#: ``_doc_fields``' answers per document (``kept_one``); at most ``_ATTACKERS_MAX``.
+_docs: dict[tuple[Any, ...], Any] = {}
+
+
+def _doc_fields(doc: ScenarioDocument) -> dict[str, Any]:
+    """The document's ``_DOC_FIELDS`` (kept: a table meets every target with one
+    document per attacker and phase; the caller copies them)."""
+    fields: dict[str, Any] = kept_one(_docs, (), doc,
+                                      lambda: {k: getattr(doc, k) for k in _DOC_FIELDS},
+                                      limit=_ATTACKERS_MAX)
+    return fields
 
 
 def resolve_against(doc: ScenarioDocument, lib: UnitLibrary, target: Target,
@@ -405,46 +422,61 @@ def resolve_against(doc: ScenarioDocument, lib: UnitLibrary, target: Target,
     """``resolve`` with the target fielded already (``resolve_target``'s answer, its side
     ``None`` for a target given as model groups): a table of many matchups fields each
     target once. ``doc.target`` is not read."""
+    scenario, aside, more = _against(doc, lib, target, tside)
     notes: list[str] = []
     resolved: dict[str, tuple[str, ...]] = {"defaults": ()}
-    aside: _Side | None = None
     if tside is not None:
-        resolved.update(target_models=tside.texts(),
-                        defaults=(*resolved["defaults"], *tside.defaults))
+        resolved.update(target_models=tside.texts(), defaults=tuple(tside.defaults))
         notes += tside.notes
-    attacker = doc.attacker
-    context = doc.context
-    abilities: list[str] = []
-    if isinstance(attacker, UnitRef):
-        attacker, aside = _attacker(attacker, lib, doc.rules, doc.phase, _aim(target))
+    if aside is not None:
         resolved.update(attacker_models=aside.texts(),
                         defaults=(*aside.defaults, *resolved["defaults"]))
-        context = _led(context, aside)
         notes += aside.notes
+    # built from parts valid already (the fielded units' tuples; the texts, tuples of
+    # strings): constructed, not validated again
+    return scenario, constructed(Resolved, {
+        "attacker": scenario.attacker.weapons, "target": scenario.target.models,
+        "attacker_models": resolved.get("attacker_models", ()),
+        "target_models": resolved.get("target_models", ()),
+        "defaults": resolved["defaults"]}), notes + more
+
+
+def scenario_against(doc: ScenarioDocument, lib: UnitLibrary, target: Target,
+                     tside: _Side | None) -> Scenario:
+    """``resolve_against``'s scenario alone (what a table of many matchups computes:
+    the same scenario, without the texts that say what the units resolved into)."""
+    return _against(doc, lib, target, tside)[0]
+
+
+def _against(doc: ScenarioDocument, lib: UnitLibrary, target: Target, tside: _Side | None
+             ) -> tuple[Scenario, _Side | None, list[str]]:
+    """``resolve_against``'s scenario, the attacker's side (``None`` for an attacker
+    given as weapon lines) and the notes of the abilities applied by name."""
+    notes: list[str] = []
+    aside: _Side | None = None
+    attacker = doc.attacker
+    context = doc.context
+    abilities: tuple[str, ...] = ()
+    if isinstance(attacker, UnitRef):
+        attacker, aside = _attacker(attacker, lib, doc.rules, doc.phase, _aim(target))
+        context = _led(context, aside)
         if aside.effects is None:
             named = ability_effects(aside.sheet)
             for s, _ in aside.loadouts[1:]:
                 named += ability_effects(s, damaged=False)
             aside.effects = tuple(named)
-        abilities = list(aside.effects)
-    data = {k: getattr(doc, k) for k in _DOC_FIELDS}
-    data.update(attacker=attacker, target=target, context=context)
+        abilities = aside.effects
+    data = {**_doc_fields(doc), "attacker": attacker, "target": target, "context": context}
     scenario = _scenario(data, attacker, doc.phase)
     if abilities:
-        scenario, more = apply_candidates(scenario, abilities, "ability", report_skipped=False)
-        notes += more
+        scenario, notes = apply_candidates(scenario, list(abilities), "ability",
+                                           report_skipped=False)
     if aside is not None:
         scenario = apply_attacker_abilities(scenario, [s for s, _ in aside.loadouts],
                                             aside.lines_of)
     if tside is not None:
         scenario = apply_pending_defences(scenario, tside.pending)
-    # built from parts valid already (the fielded units' tuples; the texts, tuples of
-    # strings): constructed, not validated again, once per matchup of a table
-    return scenario, constructed(Resolved, {
-        "attacker": scenario.attacker.weapons, "target": scenario.target.models,
-        "attacker_models": resolved.get("attacker_models", ()),
-        "target_models": resolved.get("target_models", ()),
-        "defaults": resolved["defaults"]}), notes
+    return scenario, aside, notes
 
 
 def aim_for(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,

@@ -1,0 +1,168 @@
+"""The shortcuts a table of many matchups takes through fielding give what the full
+path gives, on every library unit: ``scenario_against`` is ``resolve_against``'s
+scenario; an ability with no part of the attacker's side writes the lines an evaluation
+would (``abilities._held_by``, worked out once per attacker); an armament without a
+choice answers every aim with the answer each aim gets afresh."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tactica.combat.contract.scenario import Effect, Scenario
+from tactica.effects.unit_abilities import evaluate
+from tactica.library import Library, load_library
+from tactica.units import (
+    Aim,
+    ScenarioDocument,
+    UnitError,
+    UnitRef,
+    resolve_against,
+    resolve_attacker,
+    resolve_target,
+    scenario_against,
+)
+from tactica.units.defences import describe, held_abilities
+
+abilities = importlib.import_module("tactica.units.abilities")
+resolving = importlib.import_module("tactica.units.resolve")
+
+#: Aims of different numbers (T, Sv, W, invuln): a choice of profiles may differ.
+_AIMS = (Aim(T=3, Sv=5, W=1), Aim(T=4, Sv=3, W=2), Aim(T=10, Sv=2, W=12, invuln=4),
+         Aim(T=6, Sv=4, W=3, invuln=5))
+
+
+@pytest.fixture(scope="module")
+def lib() -> Library:
+    return load_library()
+
+
+def _document(name: str, phase: str, rules: str) -> ScenarioDocument:
+    return ScenarioDocument.model_validate({
+        "attacker": {"unit": name}, "target": {"unit": name}, "phase": phase,
+        "rules": rules})
+
+
+def _resolved(*args: Any) -> Scenario:
+    return resolve_against(*args)[0]
+
+
+def _outcome(made: Callable[..., Scenario], *args: Any) -> Scenario | str:
+    """``made(*args)``, the scenario, or the refusal's message."""
+    try:
+        return made(*args)
+    except UnitError as exc:
+        return str(exc)
+
+
+def _reference_abilities(s: Scenario, sheets: list[Any],
+                         lines_of: dict[str, tuple[str, ...]]) -> tuple[Any, ...]:
+    """What ``apply_attacker_abilities`` writes, worked out as it was before any part
+    was kept: every ability evaluated against the scenario and described."""
+    applied: list[str] = []
+    not_applied: list[str] = []
+    effects: list[Effect] = []
+    for sheet in sheets:
+        for h in held_abilities(sheet):
+            v = evaluate(h.compiled, "attacker", s, lines_of.get(sheet.name) or
+                         abilities._lines_of(sheet, s))
+            a, n = describe(h.label, h.compiled, v, "attacker")
+            applied += a
+            not_applied += n
+            effects += v.effects
+    return tuple(applied), tuple(not_applied), tuple(effects)
+
+
+def test_the_scenario_alone_is_resolve_againsts_on_the_library(lib: Library) -> None:
+    """Every 7th library unit against two presets and two library units, both phases:
+    the same scenario, or the same refusal."""
+    sheets = lib.datasheets()
+    targets = ["meq", "vehicle", sheets[3].name, sheets[len(sheets) // 2].name]
+    seen = refused = 0
+    for sheet in sheets[::7]:
+        for phase in ("shooting", "fight"):
+            doc = _document(sheet.name, phase, sheet.rules)
+            for name in targets:
+                try:
+                    fielded = resolve_target(UnitRef(unit=name), lib, sheet.rules, phase)
+                except (UnitError, ValueError, LookupError):
+                    continue
+                full = _outcome(_resolved, doc, lib, *fielded)
+                assert _outcome(scenario_against, doc, lib, *fielded) == full
+                refused += isinstance(full, str)
+                seen += 1
+    assert seen - refused > 300 and refused > 10
+
+
+def test_an_ability_without_an_attacker_part_writes_what_an_evaluation_would(
+        lib: Library) -> None:
+    """Every library unit, each phase it attacks in, against two presets: the attacker
+    ``apply_attacker_abilities`` notes is the one every ability evaluated afresh gives;
+    both kinds of ability (kept lines and evaluated) are met."""
+    fixed = live = 0
+    for sheet in lib.datasheets():
+        for phase in ("shooting", "fight"):
+            doc = _document(sheet.name, phase, sheet.rules)
+            for name in ("meq", "monster"):
+                target = resolve_target(UnitRef(unit=name), lib, sheet.rules, phase)[0]
+                try:
+                    attacker, side = resolving._attacker(doc.attacker, lib, sheet.rules,
+                                                         phase, resolving._aim(target))
+                except UnitError:
+                    continue
+                s = Scenario(rules=sheet.rules, phase=phase, attacker=attacker,
+                             target=target)
+                sheets = [x for x, _ in side.loadouts]
+                held, handled = abilities._held_by(sheets)
+                fixed += sum(f is not None for *_, f in held)
+                live += sum(f is None for *_, f in held)
+                done = abilities.apply_attacker_abilities(s, sheets, side.lines_of)
+                applied, not_applied, effects = _reference_abilities(s, sheets,
+                                                                     side.lines_of)
+                if not handled:
+                    assert done is s
+                    continue
+                assert done.attacker.rules_applied == (*attacker.rules_applied, *applied)
+                assert done.attacker.rules_not_applied == (*attacker.rules_not_applied,
+                                                           *not_applied)
+                assert done.effects == effects
+    assert fixed > 500 and live > 100
+
+
+def test_an_armament_without_a_choice_answers_every_aim_as_afresh(lib: Library) -> None:
+    """Every 3rd library unit, both phases: an attacker whose armaments choose nothing
+    (``Armament.fixed``) gives one answer for every aim, the one each aim's own fielding
+    gives; one with a choice is answered per aim, each also the fresh one."""
+    aimless = choosing = 0
+    for sheet in lib.datasheets()[::3]:
+        for phase in ("shooting", "fight"):
+            try:
+                armed = resolving._armed(UnitRef(unit=sheet.name), lib, sheet.rules,
+                                         phase, ())
+            except UnitError:
+                continue
+            answers = [armed.against(aim)[0] for aim in _AIMS]
+            fresh = [resolve_attacker(UnitRef(unit=sheet.name), lib, sheet.rules, phase,
+                                      aim)[0] for aim in _AIMS]
+            assert answers == fresh
+            if armed.aimless:
+                assert all(a is answers[0] for a in answers)
+                aimless += 1
+            else:
+                choosing += 1
+    assert aimless > 200 and choosing > 20
+
+
+def test_the_documents_fields_are_kept_not_shared(lib: Library) -> None:
+    """The document's fields kept for a table are copied into each scenario's data: a
+    scenario built from them leaves the kept ones as they were."""
+    doc = _document("Primus", "fight", "11th")
+    target = resolve_target(UnitRef(unit="meq"), lib, "11th", "fight")[0]
+    first = scenario_against(doc, lib, target, None)
+    kept = dict(resolving._doc_fields(doc))
+    again = scenario_against(doc, lib, target, None)
+    assert again == first and resolving._doc_fields(doc) == kept
+    assert "attacker" not in kept and "target" not in kept
