@@ -14,11 +14,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tactica.combat.contract.scenario import Effect, Scenario
+from tactica.combat.contract.scenario import Effect, Scenario, WeaponLine
 from tactica.combat.exact.engine import _prepare
-from tactica.combat.exact.profile import ResolvedWeapon
+from tactica.combat.exact.profile import NOT_MODELLED, ResolvedWeapon, _not_calculated
 from tactica.combat.exact.stages.attacks import power, shift_floor
 from tactica.combat.exact.stages.damage import damage_distribution
+from tactica.combat.exact.stages.inputs import WeaponInputs
+from tactica.model.abilities import Flag, Limited, NamedWeaponRule
+from tactica.rules import get_ruleset
+from tactica.rules.base import AttackCircumstances, RuleSet
 from volume import sampled
 
 from .library_sample import library_sample
@@ -62,6 +66,70 @@ def test_made_refuses_a_missing_or_unknown_field() -> None:
         ResolvedWeapon.made(**values)
     with pytest.raises(TypeError, match="bogus"):
         ResolvedWeapon.made(**values, ap=0, bogus=1)
+
+
+def _plain_inputs(weapon: WeaponLine, s: Scenario, rules: RuleSet,
+                  effects: tuple[Effect, ...]) -> tuple[object, ...]:
+    """``WeaponInputs.of``'s abilities, flags and circumstances as plainly computed
+    (every ability looked at, nothing kept), written for the test."""
+    if effects:
+        effects = tuple(e for e in effects if e.applies_to(weapon.name))
+    kws = s.target.keywords
+    own = tuple(a.ability if isinstance(a, Limited) else a for a in weapon.abilities
+                if not isinstance(a, Limited) or a.applies(kws))
+    abilities = own + tuple(e.grant for e in effects if e.grant is not None)
+    flags = frozenset(a.name for a in abilities if isinstance(a, Flag))
+    ctx = s.context
+    ranged = s.phase == "shooting"
+    indirect = ranged and "Indirect Fire" in flags and ctx.indirect is not None
+    circ = AttackCircumstances(
+        ranged=ranged, cover=ctx.cover or (indirect and rules.indirect_gives_cover),
+        stealth=ctx.stealth or any(a.casefold() == "stealth" for a in s.target.abilities),
+        ignores_cover="Ignores Cover" in flags, psychic="Psychic" in flags,
+        indirect=ctx.indirect if indirect else None)
+    not_calc = [NOT_MODELLED[f] for f in sorted(flags) if f in NOT_MODELLED]
+    not_calc += [f"{a}: {a.reason}" for a in abilities if isinstance(a, NamedWeaponRule)]
+    if "Indirect Fire" in flags and circ.indirect is None:
+        not_calc.append("Indirect Fire: the target is taken to be visible (context.indirect "
+                        "unset): an ordinary attack")
+    return effects, abilities, flags, circ, tuple(not_calc)
+
+
+#: Lines the library sample may lack: a Limited ability against targets it does and
+#: does not apply to, and Stealth on the target.
+_LIMITED = WeaponLine.model_validate({
+    "name": "Limited gun", "A": "2", "skill": 3, "S": 5, "D": "1", "range": 24,
+    "abilities": ["Lethal Hits (not against Monster/Vehicle)", "Indirect Fire", "Assault"]})
+
+
+def test_the_inputs_lean_paths_are_the_plain_ones_on_the_library() -> None:
+    """Every line of the library sample (and a Limited line) against every preset (and
+    one with Stealth), with and without effects that grant abilities, under both rule
+    sets and with the context's cover, Stealth and indirect fire: ``WeaponInputs.of``
+    and ``_not_calculated`` (kept per line's abilities) give the plain computation's
+    answers."""
+    attackers, targets = library_sample(9)
+    targets = [*targets, targets[0].model_copy(update={"abilities": ("STEALTH",)})]
+    contexts: tuple[dict[str, object], ...] = ({}, {"cover": True, "stealth": True},
+                                             {"indirect": "unseen"})
+    seen = limited = 0
+    for (phase, a), t, extra, rules, ctx in product(
+            [*attackers[::2], ("shooting", a0 := attackers[0][1].model_copy(
+                update={"weapons": (_LIMITED,)}))], targets[::2] + targets[-1:],
+            _EXTRAS, ("11th", "10th"), contexts):
+        if phase != "shooting" and a is a0:
+            continue
+        s = Scenario(rules=rules, phase=phase, attacker=a, target=t, effects=extra,
+                     context=ctx)
+        rs = get_ruleset(rules)
+        for w in s.attacker.weapons:
+            inp = WeaponInputs.of(w, s, rs, extra)
+            plain = _plain_inputs(w, s, rs, extra)
+            assert (inp.effects, inp.abilities, inp.flags, inp.circumstances,
+                    _not_calculated(inp)) == plain
+            seen += 1
+            limited += any(isinstance(x, Limited) for x in w.abilities)
+    assert seen >= 10000 and limited >= 100
 
 
 _PMF = st.lists(st.floats(0, 1), min_size=1, max_size=14).map(

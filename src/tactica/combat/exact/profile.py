@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 import numpy as np
 
 from tactica.dice import DiceExpr, FloatArray
-from tactica.kept import kept
+from tactica.kept import kept, kept_one
 from tactica.model.abilities import NamedWeaponRule
 from tactica.rules.base import AttackCircumstances, RuleSet
 
@@ -135,26 +135,48 @@ def resolve_weapon(
     if memo is None:
         attacks, hit, damage = attack_dice(inp), hit_roll(inp), damage_stage(inp)
         wound = wound_roll(inp)
-    else:
-        attacks = _once(attack_dice, attack_dice_key, inp, memo)
-        hit = _once(hit_roll, hit_key, inp, memo)
-        damage = _once(damage_stage, damage_stage_key, inp, memo)
-        wound = _once(wound_roll, wound_roll_key, inp, memo)
+    else:  # each looked up here, not through a helper: four times per line of a table
+        key = attack_dice_key(inp)
+        attacks = memo.get(key) or _made(attack_dice, key, inp, memo)
+        key = hit_key(inp)
+        hit = memo.get(key) or _made(hit_roll, key, inp, memo)
+        key = damage_stage_key(inp)
+        damage = memo.get(key) or _made(damage_stage, key, inp, memo)
+        key = wound_roll_key(inp)
+        wound = memo.get(key) or _made(wound_roll, key, inp, memo)
     save = save_stage(inp)
-    not_calc = [NOT_MODELLED[f] for f in sorted(inp.flags) if f in NOT_MODELLED]
-    not_calc += [f"{a}: {reason}" for a, reason in _unmodelled(inp)]
-    not_calc += hit.not_calculated
+    not_calc = _not_calculated(inp) + hit.not_calculated
     precision = "Precision" in inp.flags and any(g.character for g in scenario.target.models)
 
     def made() -> ResolvedWeapon:
         return _record(weapon, inp, rules, (attacks, hit, damage, wound), save,
-                       tuple(not_calc), precision)
+                       not_calc, precision)
 
     if memo is None:
         return made()
-    line: ResolvedWeapon = kept(memo, ("resolved line", save, tuple(not_calc), precision),
+    line: ResolvedWeapon = kept(memo, ("resolved line", save, not_calc, precision),
                                 (attacks, hit, damage, wound), made)
     return line
+
+
+#: ``_not_calculated``'s answers per line's abilities (``kept_one``); at most 4096.
+_unmodelled_kept: dict[tuple[Any, ...], Any] = {}
+
+
+def _not_calculated(inp: WeaponInputs) -> tuple[str, ...]:
+    """What the engine does not compute of the line's abilities: its flags that are
+    eligibility rules (``NOT_MODELLED``), then ``_unmodelled`` (kept per abilities tuple
+    and whether the line fires indirectly: all it reads)."""
+    def made() -> tuple[str, ...]:
+        out = [NOT_MODELLED[f] for f in sorted(inp.flags) if f in NOT_MODELLED]
+        out += [f"{a}: {reason}" for a, reason in _unmodelled(inp)]
+        return tuple(out)
+
+    if inp.abilities is not inp.weapon.abilities:  # a tuple made for this line
+        return made()
+    found: tuple[str, ...] = kept_one(_unmodelled_kept, (inp.circumstances.indirect is None,),
+                                      inp.abilities, made, limit=4096)
+    return found
 
 
 def _record(weapon: WeaponLine, inp: WeaponInputs, rules: RuleSet,
@@ -205,18 +227,15 @@ def _record(weapon: WeaponLine, inp: WeaponInputs, rules: RuleSet,
 ResolvedWeapon._FIELDS = frozenset(f.name for f in fields(ResolvedWeapon))
 
 
-def _once(stage: Callable[[WeaponInputs], T], key_of: Callable[[WeaponInputs], Hashable],
-          inp: WeaponInputs, memo: dict[Any, Any]) -> T:
-    """``stage(inp)``, kept in ``memo`` under ``key_of(inp)`` (everything the stage
-    reads: ``hit_key``...). The stages' answers are immutable records (their arrays
-    are never written): shared as they are."""
-    key = key_of(inp)
-    got: T | None = memo.get(key)
-    if got is None:
-        got = memo[key] = stage(inp)
-        for part in got if isinstance(got, tuple) else ():
-            if isinstance(part, np.ndarray):
-                part.flags.writeable = False  # shared from now on: never written
+def _made(stage: Callable[[WeaponInputs], T], key: Hashable, inp: WeaponInputs,
+          memo: dict[Any, Any]) -> T:
+    """``stage(inp)``, kept in ``memo`` under ``key`` (everything the stage reads:
+    ``hit_key``...). The stages' answers are immutable records (their arrays are never
+    written): shared as they are."""
+    got = memo[key] = stage(inp)
+    for part in got if isinstance(got, tuple) else ():
+        if isinstance(part, np.ndarray):
+            part.flags.writeable = False  # shared from now on: never written
     return got
 
 

@@ -3,9 +3,10 @@ it, the scenario's circumstances and the rule set."""
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
-from tactica.combat.contract.scenario import Effect, RerollStage, Scenario, WeaponLine
+from tactica.combat.contract.scenario import Effect, RerollStage, Scenario, Target, WeaponLine
+from tactica.kept import kept_one
 from tactica.model.abilities import Flag, Limited, WeaponAbility
 from tactica.rules.base import AttackCircumstances, RuleSet
 
@@ -40,25 +41,28 @@ class WeaponInputs(NamedTuple):
            effects: tuple[Effect, ...]) -> WeaponInputs:
         if effects:
             effects = tuple(e for e in effects if e.applies_to(weapon.name))
-        # an ability limited to some targets counts only against those (Limited)
-        target_kws = scenario.target.keywords
-        own = tuple(a.ability if isinstance(a, Limited) else a for a in weapon.abilities
-                    if not isinstance(a, Limited) or a.applies(target_kws))
-        abilities = own + tuple(e.grant for e in effects if e.grant is not None
-                                ) if effects else own
-        flags = frozenset(a.name for a in abilities if isinstance(a, Flag))
+        # an ability limited to some targets counts only against those (Limited); most
+        # lines have none, and then their own abilities and flags as they are (kept)
+        own = weapon.abilities
+        for a in own:
+            if isinstance(a, Limited):
+                own = _against(own, scenario.target.keywords)
+                break
+        grants = tuple(e.grant for e in effects if e.grant is not None) if effects else ()
+        abilities = own + grants if grants else own
+        flags = _flags(abilities) if abilities is weapon.abilities else frozenset(
+            a.name for a in abilities if isinstance(a, Flag))
         ctx = scenario.context
         ranged = scenario.phase == "shooting"  # reference facts §5.11
         indirect = ranged and "Indirect Fire" in flags and ctx.indirect is not None
         circ = AttackCircumstances(
-            ranged=ranged,
-            cover=ctx.cover or (indirect and rules.indirect_gives_cover),
+            ranged,
+            ctx.cover or (indirect and rules.indirect_gives_cover),  # cover
             # 24.33 Stealth: the target's own ability, or given by the context
-            stealth=ctx.stealth or any(a.casefold() == "stealth"
-                                       for a in scenario.target.abilities),
-            ignores_cover="Ignores Cover" in flags,
-            psychic="Psychic" in flags,
-            indirect=ctx.indirect if indirect else None,
+            ctx.stealth or _stealthy(scenario.target),
+            "Ignores Cover" in flags,  # ignores_cover
+            "Psychic" in flags,  # psychic
+            ctx.indirect if indirect else None,
         )
         return cls(weapon, scenario, rules, effects, abilities, flags, circ,
                    ctx.half_range(weapon.range))
@@ -98,3 +102,33 @@ class WeaponInputs(NamedTuple):
     @property
     def melee(self) -> bool:
         return self.weapon.range == "Melee"
+
+
+def _against(abilities: tuple[WeaponAbility, ...], keywords: tuple[str, ...]
+             ) -> tuple[WeaponAbility, ...]:
+    """``abilities`` against a target with ``keywords``: each ``Limited`` one as the
+    ability it limits where it applies, left out where not."""
+    return tuple(a.ability if isinstance(a, Limited) else a for a in abilities
+                 if not isinstance(a, Limited) or a.applies(keywords))
+
+
+#: ``_flags``' and ``_stealthy``'s answers (``kept_one``): a line's own abilities and a
+#: target are the same objects for every matchup of a table. At most 4096 each.
+_flag_sets: dict[tuple[Any, ...], Any] = {}
+_stealth: dict[tuple[Any, ...], Any] = {}
+
+
+def _flags(abilities: tuple[WeaponAbility, ...]) -> frozenset[str]:
+    """The parameterless abilities of ``abilities`` by name (kept per tuple)."""
+    flags: frozenset[str] = kept_one(
+        _flag_sets, (), abilities,
+        lambda: frozenset(a.name for a in abilities if isinstance(a, Flag)), limit=4096)
+    return flags
+
+
+def _stealthy(target: Target) -> bool:
+    """Whether ``target`` has Stealth among its abilities (24.33; kept per target)."""
+    stealthy: bool = kept_one(
+        _stealth, (), target,
+        lambda: any(a.casefold() == "stealth" for a in target.abilities), limit=4096)
+    return stealthy
