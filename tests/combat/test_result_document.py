@@ -433,7 +433,7 @@ def _both_read_outs(space: StateSpace, final: FloatArray, keywords: tuple[str, .
     chars = [gi for gi, g in enumerate(groups) if g.character] or (
         list(range(len(groups))) if "CHARACTER" in keywords else [])
     by_state = final.sum(axis=1)
-    one = _one_group(space, by_state.tolist(), final.sum(axis=0), bool(chars))
+    one = _one_group(space, by_state, final.sum(axis=0), bool(chars))
     damage, killed, p_char = _by_states(space, by_state, chars)
     assert one.damage.tobytes() == damage.tobytes()
     assert one.killed.tobytes() == killed.tobytes()
@@ -445,6 +445,32 @@ def _both_read_outs(space: StateSpace, final: FloatArray, keywords: tuple[str, .
     assert got.killed.tobytes() == plain[1].tobytes()
     assert got.p_dead.hex() == plain[2].hex() and got.p_character.hex() == plain[4].hex()
     assert got.unsaved.tobytes() == plain[3].tobytes()
+
+
+def test_a_grown_space_is_read_out_with_its_new_states() -> None:
+    """The bins of a one-group space are kept per space and its count of states: a space
+    that gains a state after a read-out is read out with it (the general read-out, by
+    hand: 3 models of 2 wounds, from 6 wounds left)."""
+    space = StateSpace((Group("m", count=3, W=2, Sv=3, invuln=None, fnp=None,
+                              character=False, first_wounds=2),))
+    space.add((2, 2, -1, -1))  # 4 wounds left: 2 damage, 1 model destroyed
+    first = read_out(space, np.array([[0.5], [0.5]]), ())
+    assert first.damage.tolist() == [0.5, 0.0, 0.5, 0.0, 0.0, 0.0, 0.0]
+    assert first.killed.tolist() == [0.5, 0.5, 0.0, 0.0] and first.p_dead == 0.0
+    space.add((0, 0, -1, -1))  # destroyed: 6 damage, 3 models
+    again = read_out(space, np.array([[0.25], [0.25], [0.5]]), ())
+    assert again.damage.tolist() == [0.25, 0.0, 0.25, 0.0, 0.0, 0.0, 0.5]
+    assert again.killed.tolist() == [0.25, 0.25, 0.0, 0.5] and again.p_dead == 0.5
+
+
+def test_a_state_above_the_start_is_refused() -> None:
+    """A state with more wounds left than the start is not a state of the attack: the
+    read-out refuses it, as the bin counts of the general read-out do."""
+    space = StateSpace((Group("m", count=3, W=2, Sv=3, invuln=None, fnp=None,
+                              character=False, first_wounds=1),))
+    space.add((3, 2, -1, -1))  # the first model unwounded: 6 wounds left, above 5
+    with pytest.raises(ValueError, match="above the target's start"):
+        read_out(space, np.array([[0.5], [0.5]]), ())
 
 
 def test_one_group_read_out_is_the_general_one_on_library_targets() -> None:

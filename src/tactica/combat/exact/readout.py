@@ -21,8 +21,10 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from tactica.dice import FloatArray
+from tactica.kept import kept_one
 from tactica.rules.base import RuleSet
 
 from ..contract.result import Result, StageFields, distribution_fields, pmf_mean
@@ -113,7 +115,7 @@ def read_out(space: StateSpace, final: FloatArray, keywords: tuple[str, ...]) ->
     unsaved = np.add.reduce(final, axis=0)
     groups = space.groups
     if len(groups) == 1:
-        return _one_group(space, by_state.tolist(), unsaved,
+        return _one_group(space, by_state, unsaved,
                           groups[0].character or "CHARACTER" in keywords)
     # CHARACTER models: those marked so, or every model of a CHARACTER unit (a lone one)
     chars = [gi for gi, g in enumerate(groups) if g.character] or (
@@ -122,28 +124,68 @@ def read_out(space: StateSpace, final: FloatArray, keywords: tuple[str, ...]) ->
     return ReadOut(damage, killed, float(killed[-1]), unsaved, p_char)
 
 
-def _one_group(space: StateSpace, probs: list[float], unsaved: FloatArray, character: bool
-               ) -> ReadOut:
-    """``read_out`` of a space of one group (K models of W wounds): a state (k, t, ...)
-    has h = (k - 1) W + t wounds left (0 when k = 0) and k models; the damage is h0 - h,
-    the models destroyed K - k. Each bin sums its states in state order, as the bin
-    counts of ``_by_states`` do (from 0.0, one addition per state)."""
-    w, count = space.groups[0].W, space.groups[0].count
-    k0, t0 = space.initial[0], space.initial[1]
-    h0 = (k0 - 1) * w + t0 if k0 else 0
-    damage = [0.0] * (h0 + 1)
-    killed = [0.0] * (k0 + 1)
+class _Bins(NamedTuple):
+    """Where each state of a one-group space counts (``_one_group_bins``): its damage
+    h0 - h and models destroyed K - k, the states with a model destroyed, and the first
+    state above the start (``None``: none)."""
+
+    damage: npt.NDArray[np.intp]
+    killed: npt.NDArray[np.intp]
+    h0: int
+    k0: int
+    hurt: npt.NDArray[np.bool_]
+    above: tuple[int, ...] | None
+
+
+#: ``_one_group_bins``' answers per space and its count of states (``kept_one``: a
+#: batch's spaces are kept in its memo). At most 4096.
+_bins: dict[tuple[Any, ...], Any] = {}
+
+
+def _one_group_bins(space: StateSpace) -> _Bins:
+    """A state (k, t, ...) of the one group (K models of W wounds) has h = (k - 1) W + t
+    wounds left (0 when k = 0) and k models; the damage is h0 - h, the models destroyed
+    K - k (kept per space: the same for every distribution over it)."""
+    def made() -> _Bins:
+        w, count = space.groups[0].W, space.groups[0].count
+        k0, t0 = space.initial[0], space.initial[1]
+        h0 = (k0 - 1) * w + t0 if k0 else 0
+        damage, killed, hurt = [], [], []
+        above = None
+        for s in space.states:
+            k = s[0]
+            h = (k - 1) * w + s[1] if k else 0
+            if h > h0 and above is None:
+                above = s
+            damage.append(h0 - h)
+            killed.append(k0 - k)
+            hurt.append(k < count)
+        return _Bins(np.array(damage, dtype=np.intp), np.array(killed, dtype=np.intp), h0,
+                     k0, np.array(hurt, dtype=np.bool_), above)
+
+    bins: _Bins = kept_one(_bins, (len(space.states),), space, made, limit=4096)
+    return bins
+
+
+def _one_group(space: StateSpace, by_state: FloatArray, unsaved: FloatArray,
+               character: bool) -> ReadOut:
+    """``read_out`` of a space of one group (``_one_group_bins``). Each bin sums its
+    states in state order, from 0.0, one addition per state: the bin counts of
+    ``_by_states`` (``np.bincount``), with the same bins; P(a CHARACTER model is
+    destroyed) adds its states one by one in the same order."""
+    bins = _one_group_bins(space)
+    if bins.above is not None:  # more wounds left than at the start (refused there too)
+        raise ValueError(f"a state above the target's start: {bins.above}")
+    # weighed bin counts are float64 already (``copy=False``: not copied)
+    damage = np.bincount(bins.damage, weights=by_state, minlength=bins.h0 + 1).astype(
+        np.float64, copy=False)
+    killed = np.bincount(bins.killed, weights=by_state, minlength=bins.k0 + 1).astype(
+        np.float64, copy=False)
     p_char = 0.0
-    for p, s in zip(probs, space.states, strict=True):
-        k = s[0]
-        h = (k - 1) * w + s[1] if k else 0
-        if h > h0:  # more wounds left than at the start (the bin counts refuse it too)
-            raise ValueError(f"a state above the target's start: {s}")
-        damage[h0 - h] += p
-        killed[k0 - k] += p
-        if character and k < count:
+    if character:
+        for p in by_state[bins.hurt].tolist():
             p_char += p
-    return ReadOut(np.array(damage), np.array(killed), killed[k0], unsaved, p_char)
+    return ReadOut(damage, killed, float(killed[bins.k0]), unsaved, p_char)
 
 
 def _by_states(space: StateSpace, by_state: FloatArray, chars: list[int]
