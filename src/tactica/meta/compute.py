@@ -49,7 +49,7 @@ from ..combat.contract.scenario import Phase, Target
 from ..errors import one_line
 from ..library import Library
 from ..loaders.bulk import rare_collections
-from ..model.common import RulesVersion
+from ..model.common import RulesVersion, made
 from ..model.datasheet import Datasheet, EscalatingPoints
 from ..names import UnknownNameError
 from ..units import (
@@ -335,14 +335,16 @@ def _row(m: _Matchup, result: Figures | ScenarioError | None) -> Row:
     elif result is not None:
         note = one_line(result)
     damage, destroyed, p, pts, per_100 = figures
-    return Row(edition=m.edition, phase=m.phase, attacker=a.name,
-               attacker_faction=a.faction or "Unaligned", attacker_models=a.models,
-               attacker_points=a.points, target=t.name, target_kind=m.kind,
-               target_faction=t.faction, target_models=t.models, target_points=t.points,
-               effects=m.effects, expected_damage=damage, models_destroyed=destroyed,
-               p_destroyed=p, points_destroyed=pts, points_per_100=per_100,
-               status="computed" if isinstance(result, Figures) else "refused", note=note,
-               detachment=m.detachment, detachment_not_applied=m.not_applied)
+    # every field given: made at once (``model.common.made``), one row per matchup
+    return made(Row, {
+        "edition": m.edition, "phase": m.phase, "attacker": a.name,
+        "attacker_faction": a.faction or "Unaligned", "attacker_models": a.models,
+        "attacker_points": a.points, "target": t.name, "target_kind": m.kind,
+        "target_faction": t.faction, "target_models": t.models, "target_points": t.points,
+        "effects": m.effects, "expected_damage": damage, "models_destroyed": destroyed,
+        "p_destroyed": p, "points_destroyed": pts, "points_per_100": per_100,
+        "status": "computed" if isinstance(result, Figures) else "refused", "note": note,
+        "detachment": m.detachment, "detachment_not_applied": m.not_applied})
 
 
 def compute_partition(selection: Selection, part: Partition,

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["Frozen", "RulesVersion", "Source", "constructed", "updated"]
+__all__ = ["Frozen", "RulesVersion", "Source", "constructed", "made", "updated"]
 
 M = TypeVar("M", bound=BaseModel)
+D = TypeVar("D")
 
 #: The two rules versions in the seeds: numbered sections are 11th, unnumbered are 10th.
 RulesVersion = Literal["10th", "11th"]
@@ -88,3 +90,42 @@ def updated(model: M, changes: dict[str, Any]) -> M:
     object.__setattr__(out, "__pydantic_fields_set__",
                        model.__pydantic_fields_set__ | changes.keys())
     return out
+
+
+def made(cls: type[D], values: dict[str, Any]) -> D:
+    """An instance of the frozen dataclass ``cls`` with every field given: its
+    ``__dict__`` set at once instead of the frozen ``__init__``'s ``object.__setattr__``
+    per field (a table makes a row per matchup). Still frozen; for a class without
+    ``__post_init__`` or slots; values that miss or add a field are refused.
+
+    >>> @dataclasses.dataclass(frozen=True)
+    ... class Point:
+    ...     x: int
+    ...     y: int = 0
+    >>> made(Point, {"x": 1, "y": 2}) == Point(1, 2)
+    True
+    >>> made(Point, {"x": 1})
+    Traceback (most recent call last):
+    ...
+    TypeError: Point: made from every field: ['y'] missing or unknown
+    """
+    names = _made_fields.get(cls) or _dataclass_fields(cls)
+    if values.keys() != names:
+        raise TypeError(f"{cls.__name__}: made from every field: "
+                        f"{sorted(values.keys() ^ names)} missing or unknown")
+    out: D = object.__new__(cls)
+    out.__dict__.update(values)
+    return out
+
+
+#: ``_dataclass_fields``' answers per class.
+_made_fields: dict[type[Any], frozenset[str]] = {}
+
+
+def _dataclass_fields(cls: type[Any]) -> frozenset[str]:
+    """The fields ``made`` fills: every one of the dataclass ``cls``'s, which must keep
+    them in its ``__dict__`` and need no ``__post_init__`` (kept per class)."""
+    if hasattr(cls, "__slots__") or hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__}: not made from its fields alone")
+    names = _made_fields[cls] = frozenset(f.name for f in dataclasses.fields(cls))
+    return names

@@ -10,14 +10,15 @@ thresholds per allocation group and damage distributions.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Protocol, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
 from tactica.dice import DiceExpr, FloatArray
 from tactica.kept import kept, kept_one
 from tactica.model.abilities import NamedWeaponRule
+from tactica.model.common import made as frozen_made
 from tactica.rules.base import AttackCircumstances, RuleSet
 
 from ..contract.scenario import Effect, Scenario, WeaponLine
@@ -104,19 +105,13 @@ class ResolvedWeapon:
     mortal_precision: bool = False  # ... or are allocated like attacks, with Precision
     hit_fails_on: int = 1  # unmodified hit rolls 1..X fail (10.07 indirect shooting)
 
-    _FIELDS: ClassVar[frozenset[str]] = frozenset()  # set below, once the class exists
-
     @classmethod
     def made(cls, **values: Any) -> ResolvedWeapon:
-        """The record with every field given: its ``__dict__`` set at once instead of the
-        frozen ``__init__``'s one ``object.__setattr__`` per field (34 of them, about 5 us
-        per weapon line). Still frozen; ``dataclasses.replace`` goes through ``__init__``."""
-        if values.keys() != cls._FIELDS:
-            raise TypeError("ResolvedWeapon.made takes every field: "
-                            f"{sorted(cls._FIELDS ^ values.keys())} missing or unknown")
-        made = object.__new__(cls)
-        made.__dict__.update(values)
-        return made
+        """The record with every field given (``model.common.made``: its ``__dict__``
+        set at once instead of the frozen ``__init__``'s one ``object.__setattr__`` per
+        field, 34 of them, about 5 us per weapon line). Still frozen;
+        ``dataclasses.replace`` goes through ``__init__``."""
+        return frozen_made(cls, values)
 
 
 def resolve_weapon(
@@ -222,9 +217,6 @@ def _record(weapon: WeaponLine, inp: WeaponInputs, rules: RuleSet,
         mortal_precision=precision and not damage.mortal_afresh,
         hit_fails_on=hit.fails_on,
     )
-
-
-ResolvedWeapon._FIELDS = frozenset(f.name for f in fields(ResolvedWeapon))
 
 
 def _made(stage: Callable[[WeaponInputs], T], key: Hashable, inp: WeaponInputs,
