@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["Distribution", "NamedDistribution", "Resolved", "Result", "StageExplanation",
-           "StageFields", "WeaponSummary", "distribution_fields", "pmf_mean", "short_mean"]
+           "StageFields", "WeaponSummary", "distribution_fields", "distribution_mean",
+           "pmf_mean", "short_mean"]
 
 #: 0, 1, 2, ... as floats: the values a pmf's mean weighs its entries by (a slice of it
 #: is the same numbers as ``np.arange(n, dtype=np.float64)``, without making them anew)
@@ -62,6 +63,29 @@ def distribution_fields(pmf: npt.NDArray[np.float64], length: int | None = None,
     a whole result document at once): trailing zeros are trimmed (a pmf of no positive
     entry is the certain 0) unless ``length`` is given, then it is cut or padded to it.
     ``mean``: ``pmf_mean``, or one that knows the means of some arrays already."""
+    p, values = _trimmed(pmf, length)
+    short = short_mean(values) if len(values) <= 3 else None
+    return {"mean": mean(p) if short is None else short, "pmf": tuple(values)}
+
+
+def distribution_mean(pmf: npt.NDArray[np.float64], length: int | None = None) -> float:
+    """``distribution_fields(pmf, length)["mean"]``, the same float, without the pmf's
+    entries as a tuple (a table reads the means alone).
+
+    >>> pmf = np.array([0.25, 0.5, 0.25, 0.0])
+    >>> distribution_mean(pmf) == distribution_fields(pmf)["mean"] == 1.0
+    True
+    """
+    p, values = _trimmed(pmf, length)
+    short = short_mean(values) if len(values) <= 3 else None
+    return pmf_mean(p) if short is None else short
+
+
+def _trimmed(pmf: npt.NDArray[np.float64], length: int | None
+             ) -> tuple[npt.NDArray[np.float64], list[float]]:
+    """``pmf`` as ``distribution_fields`` reads it, with its entries as Python floats:
+    trailing zeros trimmed (no positive entry: the certain 0) unless ``length`` is given,
+    then cut or padded to it."""
     p = np.asarray(pmf, dtype=np.float64)
     if length is not None and length != len(p):
         p = np.concatenate([p, np.zeros(max(0, length - len(p)))])[:length]
@@ -73,8 +97,7 @@ def distribution_fields(pmf: npt.NDArray[np.float64], length: int | None = None,
             n -= 1
         if n < len(values):
             p, values = (p[:n], values[:n]) if n else (np.ones(1), [1.0])
-    short = short_mean(values) if len(values) <= 3 else None
-    return {"mean": mean(p) if short is None else short, "pmf": tuple(values)}
+    return p, values
 
 
 class _Out(BaseModel):

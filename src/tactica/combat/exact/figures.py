@@ -34,7 +34,7 @@ from typing import Any
 
 from tactica.kept import kept_one
 
-from ..contract.result import distribution_fields
+from ..contract.result import distribution_mean
 from ..contract.scenario import Scenario
 from .engine import _lethal_search, _prepare, _Prepared, _states
 from .one_group import _ENABLED
@@ -93,7 +93,6 @@ def figures_exact(scenario: Scenario, memo: dict[Any, Any] | None = None
         choice, found = _lethal_search(scenario, memo=memo, prep=prep)
         done = found if found is not None else _states(prep, choice, True, memo, None)
         out = read_out(done.space, done.final, prep.scenario.target.keywords)
-        got = memo[key] = (distribution_fields(out.damage)["mean"],
-                           distribution_fields(out.killed, length=len(out.killed))["mean"],
-                           out.p_dead)
+        got = memo[key] = (distribution_mean(out.damage),
+                           distribution_mean(out.killed, length=len(out.killed)), out.p_dead)
     return got
