@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from tactica.names import UnknownNameError, name_key, normalise, suggest
+from tactica.library import load_library
+from tactica.names import UnknownNameError, _normalise_any, name_key, normalise, suggest
 
 UNITS = ["Primus", "Banehammer", "Death Riders", "Tyrannocyte", "Neophyte Hybrids"]
 
@@ -83,3 +86,28 @@ def test_unknown_name_error_message() -> None:
     several = UnknownNameError("rule", "x", ["A", "B"])
     assert str(several) == "no rule named 'x'; did you mean: A, B?"
     assert str(UnknownNameError("unit", "zzz")) == "no unit named 'zzz'"
+
+
+def test_the_ascii_table_is_the_general_path_for_every_ascii_character() -> None:
+    """``normalise`` reads an ASCII name by one table: each of the 128 characters, alone
+    and between letters, comes out as the character-by-character path makes it."""
+    for c in map(chr, range(128)):
+        for text in (c, f"a{c}b", f"{c}{c}x{c}"):
+            assert normalise(text) == _normalise_any(text), repr(text)
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=30))
+def test_an_ascii_name_normalises_as_any_text(text: str) -> None:
+    assert normalise(text) == _normalise_any(text)
+
+
+def test_library_names_normalise_as_any_text() -> None:
+    """Every name of the library (units, weapons, abilities, factions) that is ASCII."""
+    lib = load_library()
+    names = {n for s in lib.datasheets() for n in (
+        s.name, *(w.name for w in s.weapons), *(a.name for a in s.abilities),
+        *s.keywords, *s.faction_keywords)}
+    ascii_names = [n for n in names if n.isascii()]
+    assert len(ascii_names) > 5000
+    for n in ascii_names:
+        assert normalise(n) == _normalise_any(n), n

@@ -29,6 +29,12 @@ __all__ = ["UnknownNameError", "name_key", "normalise", "suggest"]
 
 #: Apostrophes vanish ("C'tan" -> "ctan"); every other punctuation mark separates words.
 _APOSTROPHES = frozenset("'’‘`´ʼ")
+#: ``normalise`` of one ASCII character (which NFKD leaves as it is and which is never
+#: combining): an apostrophe vanishes, punctuation, symbols, separators and control
+#: characters become a space, the rest stay.
+_ASCII = {c: None if chr(c) in _APOSTROPHES else " "
+          for c in range(128) if chr(c) in _APOSTROPHES
+          or unicodedata.category(chr(c))[0] in "PSZC"}
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -43,6 +49,13 @@ def normalise(name: str) -> str:
     >>> normalise("“Straße”")
     'strasse'
     """
+    if name.isascii():  # most names: the same answer by one table (``_ASCII``)
+        return " ".join(name.casefold().translate(_ASCII).split())
+    return _normalise_any(name)
+
+
+def _normalise_any(name: str) -> str:
+    """``normalise`` of any text, character by character."""
     decomposed = unicodedata.normalize("NFKD", name.casefold())
     out: list[str] = []
     for ch in decomposed:
