@@ -43,11 +43,11 @@ from tactica.library import Library, load_library
 from tactica.meta import Selection, plan, run, select_units
 from tactica.meta import compute as meta_compute
 from tactica.meta.table import parquet_bytes
-from tactica.units import resolve_against
+from tactica.units import scenario_against
 
 
 class _Timed:
-    """Wraps ``resolve_against`` (resolving a matchup's scenario, the target fielded
+    """Wraps ``scenario_against`` (resolving a matchup's scenario, the target fielded
     already) and ``figures_each`` in ``tactica.meta.compute`` to time them."""
 
     def __init__(self) -> None:
@@ -58,7 +58,7 @@ class _Timed:
         def timed_prepare(*a: object, **k: object) -> object:
             t0 = time.process_time()
             try:
-                return resolve_against(*a, **k)  # type: ignore[arg-type]
+                return scenario_against(*a, **k)  # type: ignore[arg-type]
             finally:
                 self.prepare += time.process_time() - t0
 
@@ -68,7 +68,7 @@ class _Timed:
             self.batches.append((time.process_time() - t0, len(out)))
             return out
 
-        meta_compute.resolve_against = timed_prepare  # type: ignore[assignment]
+        meta_compute.scenario_against = timed_prepare  # type: ignore[assignment]
         meta_compute.figures_each = timed_figures  # type: ignore[assignment]
 
 
@@ -107,7 +107,7 @@ def presets(lib: Library) -> list[str]:
         f"others' kept in the batch memo under what the engine reads: no name, no keyword "
         f"no rule of the attack reads)",
         f"- **{total:.1f} s CPU** in all ({total / rows * 1e3:.2f} ms a row): building the "
-        f"scenarios (`resolve_against`: the attacker's lines and abilities against each "
+        f"scenarios (`scenario_against`: the attacker's lines and abilities against each "
         f"fielded target) {timer.prepare:.1f} s, the batch calls "
         f"{batch:.1f} s, Parquet {write:.2f} s, the rest (rows) "
         f"{total - timer.prepare - batch - write:.1f} s",
