@@ -195,21 +195,6 @@ def test_catalogue_before_dataset_and_gaps_filled_from_the_next_source() -> None
     assert "leader of: from wh40kdc test (BSData gsc.json has none)" in sheet.notes
 
 
-def test_a_merged_datasheet_is_what_validating_it_afresh_makes() -> None:
-    """A merged datasheet is the winner with its gaps filled from the next sources and
-    its notes added, each value valid already (``updated``, not dumped and validated
-    again): validated afresh from its dump it is the same datasheet. The test library
-    (a gap filled from the next source, a 10th seed page) and every packaged unit."""
-    lib, _, _ = _library()
-    sheets = [v for n in lib.names() if n != "Banehammer"  # rejected by every source
-              for v in lib.datasheet_versions(n)]
-    assert any(note.startswith("leader of: from") for s in sheets for note in s.notes)
-    sheets += load_library().datasheets()
-    for sheet in sheets:
-        assert Datasheet.model_validate(sheet.model_dump()) == sheet, sheet.name
-    assert len(sheets) > 1000
-
-
 def test_ten_th_seed_page_stays_the_10th_datasheet() -> None:
     lib, _, _ = _library()
     assert [d.rules for d in lib.datasheet_versions("Death Riders")] == ["11th", "10th"]
