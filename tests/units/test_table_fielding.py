@@ -97,39 +97,52 @@ def test_the_scenario_alone_is_resolve_againsts_on_the_library(lib: Library) -> 
     assert seen - refused > 300 and refused > 10
 
 
-def test_an_ability_without_an_attacker_part_writes_what_an_evaluation_would(
+def test_the_attackers_abilities_come_to_what_an_evaluation_afresh_gives(
         lib: Library) -> None:
-    """Every library unit, each phase it attacks in, against two presets: the attacker
-    ``apply_attacker_abilities`` notes is the one every ability evaluated afresh gives;
-    both kinds of ability (kept lines and evaluated) are met."""
-    fixed = live = 0
+    """Every library unit, each phase it attacks in, against three presets and two
+    library units in turn (their keywords differ: INFANTRY, MONSTER, VEHICLE...), with
+    and without a charge: the attacker ``apply_attacker_abilities`` notes and the
+    effects it adds are those of every ability evaluated afresh against that target,
+    whether its lines were kept once per attacker (no part of the attacker's side), its
+    judgement shared by every target (no part reads the target) or made per target. All
+    three kinds are met."""
+    targets = ["meq", "monster", "vehicle", "Primus", "Neophyte Hybrids"]
+    fixed = live = reading = charged = 0
+    seen: list[tuple[Effect, ...]] = []
     for sheet in lib.datasheets():
         for phase in ("shooting", "fight"):
             doc = _document(sheet.name, phase, sheet.rules)
-            for name in ("meq", "monster"):
-                target = resolve_target(UnitRef(unit=name), lib, sheet.rules, phase)[0]
+            for name in targets:
                 try:
-                    attacker, side = resolving._attacker(doc.attacker, lib, sheet.rules,
-                                                         phase, resolving._aim(target))
-                except UnitError:
+                    target = resolve_target(UnitRef(unit=name), lib, sheet.rules, phase)[0]
+                    attacker, side = resolving._attacker(
+                        doc.attacker, lib, sheet.rules, phase, resolving._aim(target))
+                except (UnitError, ValueError, LookupError):
                     continue
-                s = Scenario(rules=sheet.rules, phase=phase, attacker=attacker,
-                             target=target)
-                sheets = [x for x, _ in side.loadouts]
-                held, handled = abilities._held_by(sheets)
-                fixed += sum(f is not None for *_, f in held)
-                live += sum(f is None for *_, f in held)
-                done = abilities.apply_attacker_abilities(s, sheets, side.lines_of)
-                applied, not_applied, effects = _reference_abilities(s, sheets,
-                                                                     side.lines_of)
-                if not handled:
-                    assert done is s
-                    continue
-                assert done.attacker.rules_applied == (*attacker.rules_applied, *applied)
-                assert done.attacker.rules_not_applied == (*attacker.rules_not_applied,
-                                                           *not_applied)
-                assert done.effects == effects
-    assert fixed > 500 and live > 100
+                led = resolving._led(doc.context, side)
+                seen.clear()
+                for context in (led, led.model_copy(update={"charged": True})):
+                    s = Scenario(rules=sheet.rules, phase=phase, attacker=attacker,
+                                 target=target, context=context)
+                    sheets = [x for x, _ in side.loadouts]
+                    held = abilities._held_by(sheets)
+                    fixed += sum(f is not None for *_, f in held.lines)
+                    live += sum(f is None for *_, f in held.lines)
+                    reading += held.reads_target
+                    done = abilities.apply_attacker_abilities(s, sheets, side.lines_of)
+                    applied, not_applied, effects = _reference_abilities(s, sheets,
+                                                                         side.lines_of)
+                    if not held.names:
+                        assert done is s
+                        continue
+                    assert done.attacker.rules_applied == (*attacker.rules_applied,
+                                                           *applied)
+                    assert done.attacker.rules_not_applied == (
+                        *attacker.rules_not_applied, *not_applied)
+                    assert done.effects == effects
+                    seen.append(effects)
+                charged += len(seen) > 1 and seen[-1] != seen[-2]  # the charge changed them
+    assert fixed > 500 and live > 100 and live > reading > 10 and charged > 10
 
 
 def test_an_armament_without_a_choice_answers_every_aim_as_afresh(lib: Library) -> None:

@@ -24,6 +24,8 @@ from .model import Condition
 __all__ = ["Attack", "Owner", "Raw", "compile_condition", "designated_condition"]
 
 Owner = Literal["attacker", "target"]
+#: What a condition on the context alone reads (``Condition.reads``).
+_CONTEXT = frozenset({"context"})
 Attack = Literal["ranged", "melee"]
 Raw = Mapping[str, Any]
 
@@ -63,21 +65,22 @@ def designated_condition(rule: str) -> Condition:
         return d is None or name_key(rule) in {name_key(x) for x in d}
 
     return Condition(f"the target is the {rule} target",
-                     f"the target is not the {rule} target (context.designated)", test)
+                     f"the target is not the {rule} target (context.designated)", test,
+                     _CONTEXT)
 
 
 def _keyword_cond(owner: Owner, own: bool, kw: str) -> Condition:
     who = ("attacker" if owner == "attacker" else "target") if own else (
         "target" if owner == "attacker" else "attacker")
     return Condition(f"{who} is {kw.upper()}", f"the {who} is not a {kw.upper()} unit",
-                     lambda s: _has(*_side(s, owner, own), kw))
+                     lambda s: _has(*_side(s, owner, own), kw), frozenset({who}))
 
 
 def _flag(owner: Owner, name: str, words: str) -> _Cond:
     if owner != "attacker":
         return _Cond(assumption=words)
     return _Cond(check=Condition(words, f"needs context.{name} ({words})",
-                                 lambda s: bool(getattr(s.context, name))))
+                                 lambda s: bool(getattr(s.context, name)), _CONTEXT))
 
 
 def _simple_condition(c: Raw, owner: Owner) -> _Cond:
@@ -87,7 +90,7 @@ def _simple_condition(c: Raw, owner: Owner) -> _Cond:
         phase = str(p.get("phase"))
         if phase in ("shooting", "fight"):
             return _Cond(check=Condition(f"{phase} phase", f"only in the {phase} phase",
-                                         lambda s: s.phase == phase))
+                                         lambda s: s.phase == phase, frozenset({"phase"})))
         return _Cond(outside=f"the {phase} phase")
     if kind == "attack-is-type" and p.get("attack_type") in ("ranged", "melee"):
         return _Cond(attack=p["attack_type"])
@@ -100,13 +103,13 @@ def _simple_condition(c: Raw, owner: Owner) -> _Cond:
         if owner == "attacker":
             return _Cond(check=Condition("led by a CHARACTER", "the unit is not led by a "
                                          "CHARACTER (context.led_by)",
-                                         lambda s: bool(s.context.led_by)))
+                                         lambda s: bool(s.context.led_by), _CONTEXT))
         # attached: a CHARACTER leading a bodyguard unit, so the target has CHARACTER and
         # other models (a CHARACTER alone leads nothing)
         return _Cond(check=Condition(
             "a CHARACTER is attached", "no CHARACTER leads the target unit",
             lambda s: any(g.character for g in s.target.models)
-            and not all(g.character for g in s.target.models)))
+            and not all(g.character for g in s.target.models), frozenset({"target"})))
     if kind == "charged-this-turn":
         return _flag(owner, "charged", "made a charge move this turn")
     if kind == "advanced-this-turn":
@@ -121,7 +124,8 @@ def _simple_condition(c: Raw, owner: Owner) -> _Cond:
             return _Cond(check=Condition(
                 f"the target is within {inches:g}\"",
                 f"the target is beyond {inches:g}\" (context.distance)",
-                lambda s: s.context.distance is None or s.context.distance <= inches))
+                lambda s: s.context.distance is None or s.context.distance <= inches,
+                _CONTEXT))
     words = kind.replace("-", " ") + "".join(f" {v}" for v in p.values()
                                               if isinstance(v, str | int | float))
     return _Cond(assumption=words)
@@ -148,7 +152,7 @@ def _negate(c: _Cond) -> _Cond:
         inner = c.check
         return _Cond(check=Condition(f"not ({inner.description})",
                                      f"{inner.description} (it must not be)",
-                                     lambda s: not inner.test(s)))
+                                     lambda s: not inner.test(s), inner.reads))
     if c.attack is not None:
         return _Cond(attack="melee" if c.attack == "ranged" else "ranged")
     return _Cond(assumption=f"not ({c.assumption})" if c.assumption else None)
@@ -164,7 +168,8 @@ def _all(parts: list[_Cond]) -> _Cond:
     check = checks[0] if len(checks) == 1 else None
     if len(checks) > 1:
         check = Condition(" and ".join(c.description for c in checks), "; ".join(
-            c.failure for c in checks), lambda s: all(c.test(s) for c in checks))
+            c.failure for c in checks), lambda s: all(c.test(s) for c in checks),
+            frozenset().union(*(c.reads for c in checks)))
     return _Cond(check=check, assumption=assumed, attack=attack)
 
 
@@ -179,4 +184,5 @@ def _any(parts: list[_Cond]) -> _Cond:
     if len(checks) < len(inside):
         return _Cond()  # one operand always holds
     return _Cond(check=Condition(" or ".join(c.description for c in checks), " and ".join(
-        c.failure for c in checks), lambda s: any(c.test(s) for c in checks)))
+        c.failure for c in checks), lambda s: any(c.test(s) for c in checks),
+        frozenset().union(*(c.reads for c in checks))))

@@ -117,8 +117,10 @@ def _any_of(owner: Owner, own: bool, words: Sequence[str], lacks: bool = False) 
         return not found if lacks else found
 
     if lacks:
-        return Condition(f"{who} is not {label}", f"the {who} is a {label} unit", test)
-    return Condition(f"{who} is {label}", f"the {who} is not a {label} unit", test)
+        return Condition(f"{who} is not {label}", f"the {who} is a {label} unit", test,
+                         frozenset({who}))
+    return Condition(f"{who} is {label}", f"the {who} is not a {label} unit", test,
+                     frozenset({who}))
 
 
 def _within(inches: float) -> Condition:
@@ -126,7 +128,8 @@ def _within(inches: float) -> Condition:
     ``context.distance`` when the scenario gives it."""
     return Condition(f"the target is within {inches:g}\"",
                      f"the target is beyond {inches:g}\" (context.distance)",
-                     lambda s: s.context.distance is None or s.context.distance <= inches)
+                     lambda s: s.context.distance is None or s.context.distance <= inches,
+                     frozenset({"context"}))
 
 
 def _words(value: Any) -> list[str]:

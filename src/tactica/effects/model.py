@@ -19,6 +19,7 @@ from ..dice import DiceExpr, FloatArray
 from ..model.common import RulesVersion
 
 __all__ = [
+    "SCENARIO_PARTS",
     "Condition",
     "EffectKind",
     "NamedEffect",
@@ -37,14 +38,21 @@ EffectKind = Literal["stratagem", "detachment rule", "enhancement", "ability", "
                      "army rule"]
 
 
+#: The parts of a scenario a condition may read: its phase, context, attacker, target.
+SCENARIO_PARTS = frozenset({"phase", "context", "attacker", "target"})
+
+
 @dataclass(frozen=True)
 class Condition:
     """A named requirement: ``test(scenario)`` is true when it holds; ``failure`` is the
-    sentence given when it does not (after the effect's name)."""
+    sentence given when it does not (after the effect's name). ``reads``: the parts of
+    the scenario ``test`` reads (``SCENARIO_PARTS``, all of them unless it says fewer): a
+    condition that reads no "target" holds alike against every target."""
 
     description: str
     failure: str
     test: Callable[[Scenario], bool]
+    reads: frozenset[str] = SCENARIO_PARTS
 
 
 def _kw(keywords: tuple[str, ...], name: str, wanted: str) -> bool:

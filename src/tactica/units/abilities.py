@@ -20,7 +20,7 @@ ability names leave the unit's ``abilities`` list, so no rule is listed twice.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..combat.contract.scenario import (
     Attacker,
@@ -60,15 +60,37 @@ def apply_attacker_abilities(s: Scenario, sheets: list[Datasheet],
     """``s`` with the attacking unit's own abilities and its leaders' (``sheets``: the
     unit's datasheet first) applied where their conditions hold; ``lines_of`` gives each
     datasheet's weapon lines (a bearer's ability reaches only those; by default the
-    lines named for the datasheet's weapons)."""
-    held, handled = _held_by(sheets)
-    if not handled:
+    lines named for the datasheet's weapons).
+
+    What they come to (the attacker with them noted, the effects they add) is kept per
+    what the abilities read of the scenario: its phase, the attacker, the context and,
+    where a condition or a part reads it (``Condition.reads``, a part on attacks with S
+    greater than T), the target. A table's attacker meets every target it reads nothing
+    of with one judgement."""
+    held = _held_by(sheets)
+    if not held.names:
         return s
-    lines_of = lines_of or {}
+    scene: tuple[object, ...] = (held, s.attacker, s.context)
+    if held.reads_target:
+        scene += (s.target,)
+    attacker, effects = kept(
+        _judged, (s.phase, tuple(lines_of.items()) if lines_of else ()), scene,
+        lambda: _judge(s, held, lines_of or {}), limit=_NOTES_MAX)
+    return updated(s, {"attacker": attacker, "effects": (*s.effects, *effects)})
+
+
+#: ``_judge``'s answers (``kept``), per what the abilities read. At most ``_NOTES_MAX``.
+_judged: dict[tuple[Any, ...], Any] = {}
+
+
+def _judge(s: Scenario, held: _Held, lines_of: dict[str, tuple[str, ...]]
+           ) -> tuple[Attacker, tuple[Effect, ...]]:
+    """The attacker of ``s`` with the abilities ``held`` noted as applied or not, and the
+    effects of those applied."""
     applied: list[str] = []
     not_applied: list[str] = []
     effects: list[Effect] = []
-    for sheet, h, label, fixed in held:
+    for sheet, h, label, fixed in held.lines:
         if fixed is not None:  # nothing of the attacker's side: the same every time
             not_applied += fixed
             continue
@@ -77,8 +99,7 @@ def apply_attacker_abilities(s: Scenario, sheets: list[Datasheet],
         applied += a
         not_applied += n
         effects += v.effects
-    attacker = _noted(s.attacker, handled, tuple(applied), tuple(not_applied))
-    return updated(s, {"attacker": attacker, "effects": (*s.effects, *effects)})
+    return _noted(s.attacker, held.names, tuple(applied), tuple(not_applied)), tuple(effects)
 
 
 #: One ability ``_held_by`` gives: its datasheet, the ability, its label, and for an
@@ -86,14 +107,27 @@ def apply_attacker_abilities(s: Scenario, sheets: list[Datasheet],
 #: (``describe`` of ``evaluate``'s verdict, which reads nothing of the scenario then),
 #: else ``None``.
 _HeldLine = tuple[Datasheet, Held, str, tuple[str, ...] | None]
+
+
+class _Held(NamedTuple):
+    """The abilities of an attacking unit's datasheets (``_held_by``)."""
+
+    lines: tuple[_HeldLine, ...]
+    #: their names as keys (they leave the unit's list)
+    names: frozenset[str]
+    #: whether a part of the attacker's side reads the target: a condition on it
+    #: (``Condition.reads``) or attacks with S greater than its T
+    reads_target: bool
+
+
 #: ``_held_by``'s answers per list of datasheets (``kept``). At most ``_NOTES_MAX``.
 _held_lists: dict[tuple[Any, ...], Any] = {}
 
 
-def _held_by(sheets: list[Datasheet]) -> tuple[tuple[_HeldLine, ...], frozenset[str]]:
+def _held_by(sheets: list[Datasheet]) -> _Held:
     """The abilities the dataset encodes of ``sheets`` (``held_abilities``), each with its
-    datasheet and label (``_HeldLine``), and their names as keys (they leave the unit's
-    list): the same for every target an attacker meets (kept)."""
+    datasheet and label (``_HeldLine``): the same for every target an attacker meets
+    (kept)."""
     def fixed(h: Held, label: str) -> tuple[str, ...] | None:
         if any(p.owner == "attacker" for p in h.compiled.compiled.parts):
             return None
@@ -101,14 +135,21 @@ def _held_by(sheets: list[Datasheet]) -> tuple[tuple[_HeldLine, ...], frozenset[
         assert not applied
         return tuple(skipped)
 
-    def made() -> tuple[tuple[_HeldLine, ...], frozenset[str]]:
-        held = tuple((sheet, h, h.label, fixed(h, h.label))
-                     for sheet in sheets for h in held_abilities(sheet))
-        return held, frozenset(name_key(h.ability.name) for _, h, _, _ in held)
+    def made() -> _Held:
+        lines = tuple((sheet, h, h.label, fixed(h, h.label))
+                      for sheet in sheets for h in held_abilities(sheet))
+        return _Held(lines, frozenset(name_key(h.ability.name) for _, h, _, _ in lines),
+                     any(_reads_target(h) for _, h, _, f in lines if f is None))
 
-    found: tuple[tuple[_HeldLine, ...], frozenset[str]] = kept(
-        _held_lists, (), sheets, made, limit=_NOTES_MAX)
+    found: _Held = kept(_held_lists, (), sheets, made, limit=_NOTES_MAX)
     return found
+
+
+def _reads_target(h: Held) -> bool:
+    """Whether a part of ``h``'s attacker side reads the target (``evaluate``: its
+    conditions, and its scope when it is on attacks with S greater than T)."""
+    return any(p.strength_over_toughness or any("target" in c.reads for c in p.conditions)
+               for p in h.compiled.compiled.parts if p.owner == "attacker")
 
 
 #: ``_noted``'s answers per attacker (``kept``), handled, applied and not applied: a
