@@ -8,7 +8,7 @@ import importlib
 
 from tactica.calculator import prepare
 from tactica.library import load_library, load_seed_library
-from tactica.model import Datasheet, ModelType, Source, WeaponProfile
+from tactica.model import Datasheet, ModelProfile, ModelType, Source, Weapon, WeaponProfile
 from tactica.units import Aim, NoWeaponsError, WargearError, field_unit, loadout
 from tactica.units.firing import Armament, armament, expected_damage, hazard_cost
 
@@ -215,3 +215,35 @@ def test_the_choice_is_the_one_worked_out_from_the_weapons_for_every_library_uni
                 fixed += arm.fixed is not None
                 chosen += arm.fixed is None
     assert fixed and chosen  # both kinds met: choices made against the aim, and fixed
+
+
+def test_equal_profiles_of_two_weapons_fire_as_one_line() -> None:
+    """Two model types each carry a weapon of their own whose profiles are equal (two
+    records of one gun): against every aim they fire as one line, its count both groups'
+    models, under the first of them (``Armament.firsts``), as the choice worked out from
+    the weapons gives it; a profile that differs stays a line of its own."""
+    def gun(name: str, ap: int) -> Weapon:
+        return Weapon(name=name, profiles=(
+            WeaponProfile(name="Gun – standard", range=24, A="2", skill=3, S=5, AP=ap,
+                          D="1"),
+            WeaponProfile(name="Gun – overcharged", range=24, A="1", skill=3, S=7,
+                          AP=ap - 1, D="2")))
+
+    sheet = Datasheet(
+        name="Gunners", rules="11th", source=Source(file="test"),
+        models=(ModelProfile(name="Gunner", T=4, Sv=3, W=1),),
+        weapons=(gun("Gun", -1), gun("Gun copy", -1), gun("Gun odd", 0)),
+        model_types=(
+            ModelType(name="Gunner", min=2, max=2, profile="Gunner", equipment=("Gun",)),
+            ModelType(name="Copyist", min=3, max=3, profile="Gunner",
+                      equipment=("Gun copy",)),
+            ModelType(name="Oddball", min=1, max=1, profile="Gunner",
+                      equipment=("Gun odd",))))
+    arm = armament(sheet, field_unit(sheet), "shooting")
+    assert arm.fixed is None  # a choice of profiles: chosen per aim
+    first, copy = sheet.weapons[0].profiles[0], sheet.weapons[1].profiles[0]
+    assert first == copy and first is not copy and arm.firsts[id(copy)] is first
+    for aim in (Aim(T=4, Sv=3, W=2), Aim(T=8, Sv=2, W=12), Aim(T=3, Sv=6, W=1)):
+        got = arm.choose(aim)
+        assert list(got) == _reference_choice(arm, aim)
+        assert len(got) == 2 and sorted(n for _, _, n in got) == [1, 5]

@@ -23,7 +23,7 @@ the expected damage of one model's attacks against the target (``Aim``), an esti
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..combat.contract.scenario import Phase, WeaponLine
@@ -231,17 +231,32 @@ class Armament:
     options: tuple[_Options, ...]
     #: the choice whatever the aim (``_aimless``), else ``None``
     fixed: Choice | None = None
+    #: each profile the options hold, by identity, as the first of them equal to it
+    #: (``_firsts``): equal profiles fire as one line, found without hashing each one
+    #: field by field for every aim
+    firsts: dict[int, WeaponProfile] = field(default_factory=dict, compare=False)
 
     def choose(self, aim: Aim) -> Choice:
-        """The profiles fired against ``aim`` and by how many models (the lines' order)."""
+        """The profiles fired against ``aim`` and by how many models (the lines' order;
+        equal profiles as one line, under the first of them)."""
         if self.fixed is not None:
             return self.fixed
-        counts: dict[tuple[str, WeaponProfile], int] = {}
+        counts: dict[int, list[Any]] = {}  # the first equal profile's id -> [it, count]
         for (n, _), group in zip(self.groups, self.options, strict=True):
             for p in _fires(group, self.phase, aim, self.exempt):
-                key = (p.name, p)
-                counts[key] = counts.get(key, 0) + n
-        return tuple((name, p, n) for (name, p), n in counts.items())
+                first = self.firsts[id(p)]
+                got = counts.get(id(first))
+                if got is None:
+                    counts[id(first)] = [first, n]
+                else:
+                    got[1] += n
+        return tuple((p.name, p, n) for p, n in counts.values())
+
+
+def _firsts(options: tuple[_Options, ...]) -> dict[int, WeaponProfile]:
+    """Each profile of ``options`` by identity, as the first of them equal to it."""
+    first: dict[WeaponProfile, WeaponProfile] = {}
+    return {id(p): first.setdefault(p, p) for o in options for ps in o.profiles for p in ps}
 
 
 def armament(sheet: Datasheet, unit: Loadout, phase: Phase, rules: RulesVersion = "11th",
@@ -265,9 +280,10 @@ def armament(sheet: Datasheet, unit: Loadout, phase: Phase, rules: RulesVersion 
         none = "" if sheet.weapons else " (the data lists none)"
         raise NoWeaponsError(f"{sheet.name} {'have' if unit.size > 1 else 'has'} no {what} "
                              f"weapons{none}")
-    arm = Armament(sheet, phase, rules, tuple(profiles), exempt, groups,
-                   tuple(_Options.of(sheet, weapons, profiles, rules, phase)
-                         for _, weapons in groups))
+    options = tuple(_Options.of(sheet, weapons, profiles, rules, phase)
+                    for _, weapons in groups)
+    arm = Armament(sheet, phase, rules, tuple(profiles), exempt, groups, options,
+                   firsts=_firsts(options))
     if all(_aimless(options, phase, exempt) for options in arm.options):
         arm = replace(arm, fixed=arm.choose(Aim()))
     return arm
