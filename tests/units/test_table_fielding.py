@@ -1,7 +1,7 @@
 """The shortcuts a table of many matchups takes through fielding give what the full
 path gives, on every library unit: ``scenario_against`` is ``resolve_against``'s
 scenario; an ability with no part of the attacker's side writes the lines an evaluation
-would (``abilities._held_by``, worked out once per attacker); an armament without a
+would (``abilities.held_by``, worked out once per attacker); an armament without a
 choice answers every aim with the answer each aim gets afresh."""
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def test_the_attackers_abilities_come_to_what_an_evaluation_afresh_gives(
                     s = Scenario(rules=sheet.rules, phase=phase, attacker=attacker,
                                  target=target, context=context)
                     sheets = [x for x, _ in side.loadouts]
-                    held = abilities._held_by(sheets)
+                    held = abilities.held_by(sheets)
                     fixed += sum(f is not None for *_, f in held.lines)
                     live += sum(f is None for *_, f in held.lines)
                     reading += held.reads_target

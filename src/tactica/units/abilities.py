@@ -38,7 +38,8 @@ from ..model.datasheet import Datasheet
 from ..names import name_key
 from .defences import Held, describe, held_abilities
 
-__all__ = ["apply_attacker_abilities", "apply_pending_defences", "armed_with_abilities"]
+__all__ = ["apply_attacker_abilities", "apply_held", "apply_pending_defences",
+           "armed_with_abilities", "held_by"]
 
 _LIMITS = {"T": (1, 20), "Sv": (2, 7), "W": (1, 60), "invuln": (2, 6)}
 
@@ -67,7 +68,13 @@ def apply_attacker_abilities(s: Scenario, sheets: list[Datasheet],
     where a condition or a part reads it (``Condition.reads``, a part on attacks with S
     greater than T), the target. A table's attacker meets every target it reads nothing
     of with one judgement."""
-    held = _held_by(sheets)
+    return apply_held(s, held_by(sheets), lines_of)
+
+
+def apply_held(s: Scenario, held: _Held,
+               lines_of: dict[str, tuple[str, ...]] | None = None) -> Scenario:
+    """``apply_attacker_abilities`` with the abilities of the attacking unit's
+    datasheets found already (``held_by``: a fielded side keeps them)."""
     if not held.names:
         return s
     scene: tuple[object, ...] = (held, s.attacker, s.context)
@@ -102,7 +109,7 @@ def _judge(s: Scenario, held: _Held, lines_of: dict[str, tuple[str, ...]]
     return _noted(s.attacker, held.names, tuple(applied), tuple(not_applied)), tuple(effects)
 
 
-#: One ability ``_held_by`` gives: its datasheet, the ability, its label, and for an
+#: One ability ``held_by`` gives: its datasheet, the ability, its label, and for an
 #: ability with no part of the attacker's side (a defence) the lines it always writes
 #: (``describe`` of ``evaluate``'s verdict, which reads nothing of the scenario then),
 #: else ``None``.
@@ -110,7 +117,7 @@ _HeldLine = tuple[Datasheet, Held, str, tuple[str, ...] | None]
 
 
 class _Held(NamedTuple):
-    """The abilities of an attacking unit's datasheets (``_held_by``)."""
+    """The abilities of an attacking unit's datasheets (``held_by``)."""
 
     lines: tuple[_HeldLine, ...]
     #: their names as keys (they leave the unit's list)
@@ -120,11 +127,11 @@ class _Held(NamedTuple):
     reads_target: bool
 
 
-#: ``_held_by``'s answers per list of datasheets (``kept``). At most ``_NOTES_MAX``.
+#: ``held_by``'s answers per list of datasheets (``kept``). At most ``_NOTES_MAX``.
 _held_lists: dict[tuple[Any, ...], Any] = {}
 
 
-def _held_by(sheets: list[Datasheet]) -> _Held:
+def held_by(sheets: list[Datasheet]) -> _Held:
     """The abilities the dataset encodes of ``sheets`` (``held_abilities``), each with its
     datasheet and label (``_HeldLine``): the same for every target an attacker meets
     (kept)."""

@@ -28,7 +28,7 @@ from ..model.common import RulesVersion, Source, constructed
 from ..model.datasheet import Datasheet, ModelProfile
 from ..model.wargear import equipment_text
 from ..names import UnknownNameError, name_key
-from .abilities import apply_attacker_abilities, apply_pending_defences
+from .abilities import apply_held, apply_pending_defences, held_by
 from .defences import Held, stat_line, target_groups
 from .editions import edition_note, preset_note
 from .firing import Aim, Armament, Choice, NoWeaponsError, armament, lines_of, picked_lines
@@ -70,6 +70,8 @@ class _Side:
     effects: tuple[str, ...] | None = None
     #: ``_led``'s answers per context (``kept``)
     contexts: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    #: an attacking side's abilities (``abilities.held_by`` of its datasheets), kept
+    held: Any = None
 
     def texts(self) -> tuple[str, ...]:
         if self._texts is not None:
@@ -350,7 +352,7 @@ def _attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
     fields = tuple(ref.__dict__.values())
     words: frozenset[str] = kept_one(_words, (fields, rules), lib,
                                  lambda: _restricting(ref, lib, rules), limit=_ATTACKERS_MAX)
-    keywords = tuple(k for k in aim.keywords if k.upper() in words)
+    keywords = tuple(k for k in aim.keywords if k.upper() in words) if words else ()
 
     def made() -> _Armed | str:
         try:
@@ -472,8 +474,9 @@ def _against(doc: ScenarioDocument, lib: UnitLibrary, target: Target, tside: _Si
         scenario, notes = apply_candidates(scenario, list(abilities), "ability",
                                            report_skipped=False)
     if aside is not None:
-        scenario = apply_attacker_abilities(scenario, [s for s, _ in aside.loadouts],
-                                            aside.lines_of)
+        if aside.held is None:
+            aside.held = held_by([s for s, _ in aside.loadouts])
+        scenario = apply_held(scenario, aside.held, aside.lines_of)
     if tside is not None:
         scenario = apply_pending_defences(scenario, tside.pending)
     return scenario, aside, notes
