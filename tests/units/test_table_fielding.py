@@ -1,6 +1,6 @@
 """The shortcuts a table of many matchups takes through fielding give what the full
-path gives, on every library unit: ``scenario_against`` is ``resolve_against``'s
-scenario; an ability with no part of the attacker's side writes the lines an evaluation
+path gives, on every library unit: ``scenario_against`` is the scenario composed step by
+step; an ability with no part of the attacker's side writes the lines an evaluation
 would (``abilities.held_by``, worked out once per attacker); an armament without a
 choice answers every aim with the answer each aim gets afresh."""
 
@@ -12,9 +12,11 @@ from typing import Any
 
 import pytest
 
-from tactica.combat.contract.scenario import Effect, Scenario
+from tactica.combat.contract.scenario import Effect, Scenario, Target
+from tactica.effects.candidates import apply_candidates
 from tactica.effects.unit_abilities import evaluate
 from tactica.library import Library, load_library
+from tactica.names import name_key
 from tactica.units import (
     Aim,
     ScenarioDocument,
@@ -76,13 +78,42 @@ def _reference_abilities(s: Scenario, sheets: list[Any],
     return tuple(applied), tuple(not_applied), tuple(effects)
 
 
-def test_the_scenario_alone_is_resolve_againsts_on_the_library(lib: Library) -> None:
-    """Every 7th library unit against two presets and two library units, both phases:
-    the same scenario, or the same refusal."""
+def _composed(doc: ScenarioDocument, lib: Library, target: Target, tside: Any) -> Scenario:
+    """The scenario of ``doc`` against the fielded target put together step by step, as
+    the calculator did before any step was shared: the attacker fielded against the
+    target's aim, the scenario validated, the abilities named as effects applied, then
+    every ability of the attacker's datasheets evaluated and noted (its name off the
+    unit's list), then the target's abilities that wait for the attack."""
+    attacker, side = resolving._attacker(doc.attacker, lib, doc.rules, doc.phase,
+                                         resolving._aim(target))
+    context = resolving._led(doc.context, side)
+    s = Scenario.model_validate({**{k: getattr(doc, k) for k in resolving._DOC_FIELDS},
+                                 "attacker": attacker, "target": target,
+                                 "context": context})
+    if side.effects:
+        s, _ = apply_candidates(s, list(side.effects), "ability", report_skipped=False)
+    sheets = [x for x, _ in side.loadouts]
+    names = {name_key(h.ability.name) for x in sheets for h in held_abilities(x)}
+    if names:
+        applied, not_applied, effects = _reference_abilities(s, sheets, side.lines_of)
+        a = s.attacker
+        s = s.model_copy(update={"effects": (*s.effects, *effects), "attacker": a.model_copy(
+            update={"abilities": tuple(n for n in a.abilities if name_key(n) not in names),
+                    "rules_applied": (*a.rules_applied, *applied),
+                    "rules_not_applied": (*a.rules_not_applied, *not_applied)})})
+    done: Scenario = abilities.apply_pending_defences(s, tside.pending)
+    return done
+
+
+def test_the_scenario_alone_is_the_one_composed_step_by_step(lib: Library) -> None:
+    """Every 5th library unit against three presets and two library units, both phases:
+    ``scenario_against`` (what a table builds, and ``tactica.calculate`` through
+    ``resolve_against``) is the scenario composed step by step (``_composed``), or the
+    same refusal; units with abilities applied by name and with their own abilities met."""
     sheets = lib.datasheets()
-    targets = ["meq", "vehicle", sheets[3].name, sheets[len(sheets) // 2].name]
-    seen = refused = 0
-    for sheet in sheets[::7]:
+    targets = ["meq", "vehicle", "monster", sheets[3].name, sheets[len(sheets) // 2].name]
+    seen = refused = named = noted = 0
+    for sheet in sheets[::5]:
         for phase in ("shooting", "fight"):
             doc = _document(sheet.name, phase, sheet.rules)
             for name in targets:
@@ -90,11 +121,16 @@ def test_the_scenario_alone_is_resolve_againsts_on_the_library(lib: Library) -> 
                     fielded = resolve_target(UnitRef(unit=name), lib, sheet.rules, phase)
                 except (UnitError, ValueError, LookupError):
                     continue
-                full = _outcome(_resolved, doc, lib, *fielded)
-                assert _outcome(scenario_against, doc, lib, *fielded) == full
-                refused += isinstance(full, str)
+                got = _outcome(scenario_against, doc, lib, *fielded)
+                assert got == _outcome(_composed, doc, lib, *fielded), sheet.name
+                assert got == _outcome(_resolved, doc, lib, *fielded)
+                refused += isinstance(got, str)
                 seen += 1
-    assert seen - refused > 300 and refused > 10
+                if not isinstance(got, str):
+                    named += bool(got.attacker.rules_applied) and any(
+                        isinstance(e, Effect) for e in got.effects)
+                    noted += bool(got.attacker.rules_not_applied)
+    assert seen - refused > 400 and refused > 10 and named > 20 and noted > 300
 
 
 def test_the_attackers_abilities_come_to_what_an_evaluation_afresh_gives(

@@ -19,7 +19,7 @@ ability names leave the unit's ``abilities`` list, so no rule is listed twice.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from ..combat.contract.scenario import (
@@ -39,7 +39,7 @@ from ..names import name_key
 from .defences import Held, describe, held_abilities
 
 __all__ = ["apply_attacker_abilities", "apply_held", "apply_pending_defences",
-           "armed_with_abilities", "held_by"]
+           "armed_with_abilities", "held_by", "judgement"]
 
 _LIMITS = {"T": (1, 20), "Sv": (2, 7), "W": (1, 60), "invuln": (2, 6)}
 
@@ -77,13 +77,24 @@ def apply_held(s: Scenario, held: _Held,
     datasheets found already (``held_by``: a fielded side keeps them)."""
     if not held.names:
         return s
-    scene: tuple[object, ...] = (held, s.attacker, s.context)
-    if held.reads_target:
-        scene += (s.target,)
-    attacker, effects = kept(
-        _judged, (s.phase, tuple(lines_of.items()) if lines_of else ()), scene,
-        lambda: _judge(s, held, lines_of or {}), limit=_NOTES_MAX)
+    attacker, effects = judgement(held, s.phase, s.attacker, s.context, s.target,
+                                  lines_of, lambda: s)
     return updated(s, {"attacker": attacker, "effects": (*s.effects, *effects)})
+
+
+def judgement(held: _Held, phase: Phase, attacker: Attacker, context: Context,
+              target: Target, lines_of: dict[str, tuple[str, ...]] | None,
+              scenario: Callable[[], Scenario]) -> tuple[Attacker, tuple[Effect, ...]]:
+    """What the abilities ``held`` come to in a scenario of these parts (``scenario``
+    makes it, only when they are judged afresh): the attacker with them noted, and the
+    effects they add. Kept per what they read of it (``apply_attacker_abilities``)."""
+    scene: tuple[object, ...] = (held, attacker, context)
+    if held.reads_target:
+        scene += (target,)
+    judged: tuple[Attacker, tuple[Effect, ...]] = kept(
+        _judged, (phase, tuple(lines_of.items()) if lines_of else ()), scene,
+        lambda: _judge(scenario(), held, lines_of or {}), limit=_NOTES_MAX)
+    return judged
 
 
 #: ``_judge``'s answers (``kept``), per what the abilities read. At most ``_NOTES_MAX``.

@@ -28,7 +28,7 @@ from ..model.common import RulesVersion, Source, constructed
 from ..model.datasheet import Datasheet, ModelProfile
 from ..model.wargear import equipment_text
 from ..names import UnknownNameError, name_key
-from .abilities import apply_held, apply_pending_defences, held_by
+from .abilities import apply_held, apply_pending_defences, held_by, judgement
 from .defences import Held, stat_line, target_groups
 from .editions import edition_note, preset_note
 from .firing import Aim, Armament, Choice, NoWeaponsError, armament, lines_of, picked_lines
@@ -469,14 +469,23 @@ def _against(doc: ScenarioDocument, lib: UnitLibrary, target: Target, tside: _Si
             aside.effects = tuple(named)
         abilities = aside.effects
     data = {**_doc_fields(doc), "attacker": attacker, "target": target, "context": context}
-    scenario = _scenario(data, attacker, doc.phase)
-    if abilities:
-        scenario, notes = apply_candidates(scenario, list(abilities), "ability",
-                                           report_skipped=False)
-    if aside is not None:
-        if aside.held is None:
-            aside.held = held_by([s for s, _ in aside.loadouts])
-        scenario = apply_held(scenario, aside.held, aside.lines_of)
+    if aside is not None and aside.held is None:
+        aside.held = held_by([s for s, _ in aside.loadouts])
+    if aside is not None and not abilities and aside.held.names:
+        # the abilities judged before the scenario is made (from its parts: the plain
+        # scenario only when they are judged afresh), so it is made once, with them
+        plain = data
+        judged, added = judgement(aside.held, doc.phase, attacker, context, target,
+                                  aside.lines_of, lambda: _scenario(plain, attacker, doc.phase))
+        data = {**plain, "attacker": judged, "effects": (*plain["effects"], *added)}
+        scenario = _scenario(data, judged, doc.phase)
+    else:
+        scenario = _scenario(data, attacker, doc.phase)
+        if abilities:
+            scenario, notes = apply_candidates(scenario, list(abilities), "ability",
+                                               report_skipped=False)
+        if aside is not None:
+            scenario = apply_held(scenario, aside.held, aside.lines_of)
     if tside is not None:
         scenario = apply_pending_defences(scenario, tside.pending)
     return scenario, aside, notes
