@@ -20,7 +20,17 @@ from tactica.combat.exact.profile import NOT_MODELLED, ResolvedWeapon, _not_calc
 from tactica.combat.exact.stages.attacks import power, shift_floor
 from tactica.combat.exact.stages.damage import damage_distribution
 from tactica.combat.exact.stages.inputs import WeaponInputs
-from tactica.model.abilities import Flag, Limited, NamedWeaponRule
+from tactica.model.abilities import (
+    Anti,
+    Blast,
+    Cleave,
+    Flag,
+    Limited,
+    Melta,
+    NamedWeaponRule,
+    RapidFire,
+    SustainedHits,
+)
 from tactica.rules import get_ruleset
 from tactica.rules.base import AttackCircumstances, RuleSet
 from volume import sampled
@@ -70,8 +80,10 @@ def test_made_refuses_a_missing_or_unknown_field() -> None:
 
 def _plain_inputs(weapon: WeaponLine, s: Scenario, rules: RuleSet,
                   effects: tuple[Effect, ...]) -> tuple[object, ...]:
-    """``WeaponInputs.of``'s abilities, flags and circumstances as plainly computed
-    (every ability looked at, nothing kept), written for the test."""
+    """``WeaponInputs.of``'s abilities, flags, circumstances, what is not calculated and
+    what the stages' keys look for among the abilities (Blast, Cleave, Rapid Fire,
+    Sustained Hits, Anti, Melta) as plainly computed (every ability looked at, nothing
+    kept), written for the test."""
     if effects:
         effects = tuple(e for e in effects if e.applies_to(weapon.name))
     kws = s.target.keywords
@@ -92,7 +104,12 @@ def _plain_inputs(weapon: WeaponLine, s: Scenario, rules: RuleSet,
     if "Indirect Fire" in flags and circ.indirect is None:
         not_calc.append("Indirect Fire: the target is taken to be visible (context.indirect "
                         "unset): an ordinary attack")
-    return effects, abilities, flags, circ, tuple(not_calc)
+    kinds = (flags, tuple(a for a in abilities if isinstance(a, Blast | Cleave | RapidFire)),
+             any(isinstance(a, Blast | Cleave) for a in abilities),
+             next((a.hits for a in abilities if isinstance(a, SustainedHits)), None),
+             tuple(a for a in abilities if isinstance(a, Anti)),
+             tuple(a for a in abilities if isinstance(a, Melta)))
+    return effects, abilities, flags, circ, tuple(not_calc), kinds
 
 
 #: Lines the library sample may lack: a Limited ability against targets it does and
@@ -113,6 +130,7 @@ def test_the_inputs_lean_paths_are_the_plain_ones_on_the_library() -> None:
     contexts: tuple[dict[str, object], ...] = ({}, {"cover": True, "stealth": True},
                                              {"indirect": "unseen"})
     seen = limited = 0
+    found: set[str] = set()  # the kinds of ability met (each key's part exercised)
     for (phase, a), t, extra, rules, ctx in product(
             [*attackers[::2], ("shooting", a0 := attackers[0][1].model_copy(
                 update={"weapons": (_LIMITED,)}))], targets[::2] + targets[-1:],
@@ -126,10 +144,13 @@ def test_the_inputs_lean_paths_are_the_plain_ones_on_the_library() -> None:
             inp = WeaponInputs.of(w, s, rs, extra)
             plain = _plain_inputs(w, s, rs, extra)
             assert (inp.effects, inp.abilities, inp.flags, inp.circumstances,
-                    _not_calculated(inp)) == plain
+                    _not_calculated(inp), tuple(inp.kinds)) == plain
             seen += 1
             limited += any(isinstance(x, Limited) for x in w.abilities)
-    assert seen >= 10000 and limited >= 100
+            k = plain[-1]
+            found.update(name for name, v in (("adding", k[1]), ("sustained", k[3]),
+                                              ("anti", k[4]), ("melta", k[5])) if v)
+    assert seen >= 10000 and limited >= 100 and len(found) == 4
 
 
 _PMF = st.lists(st.floats(0, 1), min_size=1, max_size=14).map(

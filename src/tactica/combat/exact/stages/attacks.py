@@ -118,9 +118,7 @@ def attack_dice_key(inp: WeaponInputs) -> tuple[object, ...]:
     A and count, its flags, the effects that apply to it, its Blast, Cleave and Rapid
     Fire abilities, the target's model count where Blast or Cleave reads it, and half
     range. Keep it in step with ``attack_dice``."""
-    w = inp.weapon
-    adding = tuple(a for a in inp.abilities if isinstance(a, Blast | Cleave | RapidFire))
-    models = (inp.target_models if any(isinstance(a, Blast | Cleave) for a in adding)
-              else None)
-    return ("attacks", inp.rules, w.name, w.A, w.count, inp.flags, inp.effects, adding,
+    w, found = inp.weapon, inp.kinds
+    models = inp.target_models if found.counts_models else None
+    return ("attacks", inp.rules, w.name, w.A, w.count, inp.flags, inp.effects, found.adding,
             models, inp.half_range)

@@ -83,8 +83,7 @@ def damage_stage_key(inp: WeaponInputs) -> tuple[object, ...]:
     damage once for the targets that share it): the rule set, D, the effects that apply
     to the line, its Melta abilities within half range, the target's damage reduction
     and halving. Keep it in step with ``damage_stage``."""
-    melta = (tuple(a for a in inp.abilities if isinstance(a, Melta)) if inp.half_range
-             else ())
+    melta = inp.kinds.melta if inp.half_range else ()
     target = inp.scenario.target
     return ("damage", inp.rules, inp.weapon.D, inp.effects, melta, target.damage_reduction,
             target.half_damage)

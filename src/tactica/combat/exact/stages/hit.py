@@ -200,8 +200,7 @@ def hit_key(inp: WeaponInputs) -> tuple[object, ...]:
     whether the attacker and the target are MONSTER or VEHICLE. Keep it in step with
     ``_changes``, ``_restrictions``, ``_critical`` and ``hit_roll``."""
     w, ctx, s = inp.weapon, inp.scenario.context, inp.scenario
-    sustained = next((a.hits for a in inp.abilities if isinstance(a, SustainedHits)), None)
-    return ("hit", inp.rules, w.name, w.skill, w.range, inp.flags, sustained, inp.effects,
-            inp.circumstances, ctx.cover, ctx.plunging_fire, ctx.remained_stationary,
+    return ("hit", inp.rules, w.name, w.skill, w.range, inp.flags, inp.kinds.sustained,
+            inp.effects, inp.circumstances, ctx.cover, ctx.plunging_fire, ctx.remained_stationary,
             ctx.engaged, ctx.arrived_from_reserves, ctx.target_engaged, ctx.distance,
             not _BIG.isdisjoint(s.attacker.keywords), not _BIG.isdisjoint(s.target.keywords))

@@ -6,11 +6,22 @@ from __future__ import annotations
 from typing import Any, Literal, NamedTuple
 
 from tactica.combat.contract.scenario import Effect, RerollStage, Scenario, Target, WeaponLine
+from tactica.dice import DiceExpr
 from tactica.kept import kept_one
-from tactica.model.abilities import Flag, Limited, WeaponAbility
+from tactica.model.abilities import (
+    Anti,
+    Blast,
+    Cleave,
+    Flag,
+    Limited,
+    Melta,
+    RapidFire,
+    SustainedHits,
+    WeaponAbility,
+)
 from tactica.rules.base import AttackCircumstances, RuleSet
 
-__all__ = ["RerollPolicy", "WeaponInputs", "stronger"]
+__all__ = ["AbilityKinds", "RerollPolicy", "WeaponInputs", "kinds", "stronger"]
 
 RerollPolicy = Literal["ones", "failed", "any"] | None
 
@@ -21,6 +32,33 @@ _STRENGTH: dict[RerollPolicy, int] = {None: 0, "ones": 1, "failed": 2, "any": 3}
 def stronger(a: RerollPolicy, b: RerollPolicy) -> RerollPolicy:
     """The stronger of two re-roll policies (a die is re-rolled at most once, §4.5)."""
     return a if _STRENGTH[a] >= _STRENGTH[b] else b
+
+
+class AbilityKinds(NamedTuple):
+    """What the stages' keys look for among a line's abilities (``attack_dice_key``,
+    ``hit_key``, ``wound_roll_key``, ``damage_stage_key``), found once per abilities
+    tuple (``kinds``)."""
+
+    flags: frozenset[str]
+    #: Blast, Cleave and Rapid Fire, in order (the attack dice)
+    adding: tuple[WeaponAbility, ...]
+    #: Blast or Cleave among them: the attack dice read the target's models
+    counts_models: bool
+    #: the first Sustained Hits' extra hits
+    sustained: DiceExpr | None
+    anti: tuple[Anti, ...]
+    melta: tuple[Melta, ...]
+
+
+def kinds(abilities: tuple[WeaponAbility, ...]) -> AbilityKinds:
+    """``AbilityKinds`` of ``abilities``."""
+    adding = tuple(a for a in abilities if isinstance(a, Blast | Cleave | RapidFire))
+    return AbilityKinds(
+        frozenset(a.name for a in abilities if isinstance(a, Flag)), adding,
+        any(isinstance(a, Blast | Cleave) for a in adding),
+        next((a.hits for a in abilities if isinstance(a, SustainedHits)), None),
+        tuple(a for a in abilities if isinstance(a, Anti)),
+        tuple(a for a in abilities if isinstance(a, Melta)))
 
 
 class WeaponInputs(NamedTuple):
@@ -35,6 +73,8 @@ class WeaponInputs(NamedTuple):
     flags: frozenset[str]
     circumstances: AttackCircumstances
     half_range: bool
+    #: what the stages' keys look for among ``abilities`` (``flags`` among them)
+    kinds: AbilityKinds
 
     @classmethod
     def of(cls, weapon: WeaponLine, scenario: Scenario, rules: RuleSet,
@@ -50,8 +90,8 @@ class WeaponInputs(NamedTuple):
                 break
         grants = tuple(e.grant for e in effects if e.grant is not None) if effects else ()
         abilities = own + grants if grants else own
-        flags = _flags(abilities) if abilities is weapon.abilities else frozenset(
-            a.name for a in abilities if isinstance(a, Flag))
+        found = _kinds(abilities) if abilities is weapon.abilities else kinds(abilities)
+        flags = found.flags
         ctx = scenario.context
         ranged = scenario.phase == "shooting"  # reference facts §5.11
         indirect = ranged and "Indirect Fire" in flags and ctx.indirect is not None
@@ -65,7 +105,7 @@ class WeaponInputs(NamedTuple):
             ctx.indirect if indirect else None,
         )
         return cls(weapon, scenario, rules, effects, abilities, flags, circ,
-                   ctx.half_range(weapon.range))
+                   ctx.half_range(weapon.range), found)
 
     def reroll(self, stage: RerollStage) -> RerollPolicy:
         """The strongest re-roll the effects give for ``stage``."""
@@ -112,18 +152,17 @@ def _against(abilities: tuple[WeaponAbility, ...], keywords: tuple[str, ...]
                  if not isinstance(a, Limited) or a.applies(keywords))
 
 
-#: ``_flags``' and ``_stealthy``'s answers (``kept_one``): a line's own abilities and a
+#: ``_kinds``' and ``_stealthy``'s answers (``kept_one``): a line's own abilities and a
 #: target are the same objects for every matchup of a table. At most 4096 each.
-_flag_sets: dict[tuple[Any, ...], Any] = {}
+_kinds_kept: dict[tuple[Any, ...], Any] = {}
 _stealth: dict[tuple[Any, ...], Any] = {}
 
 
-def _flags(abilities: tuple[WeaponAbility, ...]) -> frozenset[str]:
-    """The parameterless abilities of ``abilities`` by name (kept per tuple)."""
-    flags: frozenset[str] = kept_one(
-        _flag_sets, (), abilities,
-        lambda: frozenset(a.name for a in abilities if isinstance(a, Flag)), limit=4096)
-    return flags
+def _kinds(abilities: tuple[WeaponAbility, ...]) -> AbilityKinds:
+    """``kinds(abilities)``, kept per tuple."""
+    found: AbilityKinds = kept_one(_kinds_kept, (), abilities, lambda: kinds(abilities),
+                                   limit=4096)
+    return found
 
 
 def _stealthy(target: Target) -> bool:

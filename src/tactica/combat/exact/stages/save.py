@@ -20,5 +20,7 @@ class SaveStage(NamedTuple):
 def save_stage(inp: WeaponInputs) -> SaveStage:
     """AP plus the effects' AP changes, "cannot be worse than 0" (02.02.01); the save-roll
     modifiers of the effects, summed (the rule set caps them per group)."""
+    if not inp.effects:  # most lines: nothing changes the save (the same answer)
+        return SaveStage(min(0, inp.weapon.AP), 0, None)
     return SaveStage(ap=min(0, inp.weapon.AP + inp.total("ap")), modifier=inp.total("save"),
                      reroll=inp.reroll("save"))

@@ -78,7 +78,7 @@ def wound_roll_key(inp: WeaponInputs) -> tuple[object, ...]:
     attacks (``attack_toughness``), whether it charged (Lance), and each Anti ability
     with whether the target has its keyword. Keep it in step with ``wound_roll``."""
     target = inp.scenario.target
-    anti = tuple((ab, ab.keyword in target.keywords) for ab in inp.abilities
-                 if isinstance(ab, Anti))
+    anti = tuple((ab, ab.keyword in target.keywords) for ab in inp.kinds.anti
+                 ) if inp.kinds.anti else ()
     return ("wound", inp.rules, inp.weapon.S, inp.effects, inp.flags,
             attack_toughness(target.models), inp.scenario.context.charged, anti)
