@@ -21,7 +21,8 @@ from ..combat.contract.scenario import Scenario
 from ..names import name_key
 from .model import Condition
 
-__all__ = ["Attack", "Owner", "Raw", "compile_condition", "designated_condition"]
+__all__ = ["Attack", "Owner", "Raw", "compile_condition", "designated_condition",
+           "side_of", "who", "within"]
 
 Owner = Literal["attacker", "target"]
 #: What a condition on the context alone reads (``Condition.reads``).
@@ -30,9 +31,25 @@ Attack = Literal["ranged", "melee"]
 Raw = Mapping[str, Any]
 
 
-def _side(s: Scenario, owner: Owner, own: bool) -> tuple[tuple[str, ...], str]:
-    unit = s.attacker if (owner == "attacker") == own else s.target
+def who(owner: Owner, own: bool) -> Owner:
+    """The unit a condition of ``owner``'s rule is about: its own (``own``) or the other
+    side's."""
+    return owner if own else ("target" if owner == "attacker" else "attacker")
+
+
+def side_of(s: Scenario, owner: Owner, own: bool) -> tuple[tuple[str, ...], str]:
+    """The keywords and name of the unit ``who(owner, own)`` in ``s``."""
+    unit = s.attacker if who(owner, own) == "attacker" else s.target
     return unit.keywords, unit.name
+
+
+def within(inches: float) -> Condition:
+    """The target within ``inches`` (an enemy unit within range: Bilious Blessing's 8"),
+    checked against ``context.distance`` when the scenario gives it."""
+    return Condition(f"the target is within {inches:g}\"",
+                     f"the target is beyond {inches:g}\" (context.distance)",
+                     lambda s: s.context.distance is None or s.context.distance <= inches,
+                     _CONTEXT)
 
 
 def _has(keywords: tuple[str, ...], name: str, wanted: str) -> bool:
@@ -70,10 +87,9 @@ def designated_condition(rule: str) -> Condition:
 
 
 def _keyword_cond(owner: Owner, own: bool, kw: str) -> Condition:
-    who = ("attacker" if owner == "attacker" else "target") if own else (
-        "target" if owner == "attacker" else "attacker")
-    return Condition(f"{who} is {kw.upper()}", f"the {who} is not a {kw.upper()} unit",
-                     lambda s: _has(*_side(s, owner, own), kw), frozenset({who}))
+    unit = who(owner, own)
+    return Condition(f"{unit} is {kw.upper()}", f"the {unit} is not a {kw.upper()} unit",
+                     lambda s: _has(*side_of(s, owner, own), kw), frozenset({unit}))
 
 
 def _flag(owner: Owner, name: str, words: str) -> _Cond:
@@ -121,11 +137,7 @@ def _simple_condition(c: Raw, owner: Owner) -> _Cond:
     if kind == "opponent-unit-within-range" and owner == "attacker":
         inches = float(p.get("range_inches") or p.get("range") or 0)
         if inches:
-            return _Cond(check=Condition(
-                f"the target is within {inches:g}\"",
-                f"the target is beyond {inches:g}\" (context.distance)",
-                lambda s: s.context.distance is None or s.context.distance <= inches,
-                _CONTEXT))
+            return _Cond(check=within(inches))
     words = kind.replace("-", " ") + "".join(f" {v}" for v in p.values()
                                               if isinstance(v, str | int | float))
     return _Cond(assumption=words)

@@ -27,7 +27,7 @@ from typing import Any
 from ..combat.contract.scenario import Scenario
 from ..model.abilities import UnknownAbilityError, parse_weapon_ability
 from ..names import name_key, normalise
-from .dsl_conditions import Attack, Owner, Raw, compile_condition
+from .dsl_conditions import Attack, Owner, Raw, compile_condition, side_of, who, within
 from .model import Condition
 
 __all__ = ["LeafScope", "has_keyword_phrase", "leaf_scope"]
@@ -97,39 +97,20 @@ def has_keyword_phrase(keywords: Sequence[str], name: str, phrase: str) -> bool:
     return bool(wanted) and not rest.strip()
 
 
-def _unit(s: Scenario, owner: Owner, own: bool) -> tuple[tuple[str, ...], str]:
-    unit = s.attacker if (owner == "attacker") == own else s.target
-    return unit.keywords, unit.name
-
-
-def _who(owner: Owner, own: bool) -> str:
-    return ("attacker" if owner == "attacker" else "target") if own else (
-        "target" if owner == "attacker" else "attacker")
-
-
 def _any_of(owner: Owner, own: bool, words: Sequence[str], lacks: bool = False) -> Condition:
-    who = _who(owner, own)
+    unit = who(owner, own)
     label = " or ".join(w.upper() for w in words)
 
     def test(s: Scenario) -> bool:
-        kws, name = _unit(s, owner, own)
+        kws, name = side_of(s, owner, own)
         found = any(has_keyword_phrase(kws, name, w) for w in words)
         return not found if lacks else found
 
     if lacks:
-        return Condition(f"{who} is not {label}", f"the {who} is a {label} unit", test,
-                         frozenset({who}))
-    return Condition(f"{who} is {label}", f"the {who} is not a {label} unit", test,
-                     frozenset({who}))
-
-
-def _within(inches: float) -> Condition:
-    """``range_inches`` (Bilious Blessing: an enemy unit within 8"): checked against
-    ``context.distance`` when the scenario gives it."""
-    return Condition(f"the target is within {inches:g}\"",
-                     f"the target is beyond {inches:g}\" (context.distance)",
-                     lambda s: s.context.distance is None or s.context.distance <= inches,
-                     frozenset({"context"}))
+        return Condition(f"{unit} is not {label}", f"the {unit} is a {label} unit", test,
+                         frozenset({unit}))
+    return Condition(f"{unit} is {label}", f"the {unit} is not a {label} unit", test,
+                     frozenset({unit}))
 
 
 def _words(value: Any) -> list[str]:
@@ -202,7 +183,7 @@ def leaf_scope(kind: str, m: Raw, owner: Owner) -> LeafScope:
             assumed.append(f"while {_text(context)}")
     inches = m.get("range_inches")
     if isinstance(inches, int | float) and not isinstance(inches, bool) and inches > 0:
-        checks.append(_within(float(inches)))
+        checks.append(within(float(inches)))
         assumed.append(f"the target is within {inches:g}\" (unless context.distance says)")
     if m.get("anti_keyword") and isinstance(m.get("anti_threshold"), int):
         grants.append(f"Anti-{m['anti_keyword']} {m['anti_threshold']}+")
