@@ -38,8 +38,8 @@ from ..model.datasheet import Datasheet
 from ..names import name_key
 from .defences import Held, describe, held_abilities
 
-__all__ = ["apply_attacker_abilities", "apply_held", "apply_pending_defences",
-           "armed_with_abilities", "held_by", "judgement"]
+__all__ = ["HeldAbilities", "apply_attacker_abilities", "apply_held",
+           "apply_pending_defences", "armed_with_abilities", "held_by", "judgement"]
 
 _LIMITS = {"T": (1, 20), "Sv": (2, 7), "W": (1, 60), "invuln": (2, 6)}
 
@@ -71,7 +71,7 @@ def apply_attacker_abilities(s: Scenario, sheets: list[Datasheet],
     return apply_held(s, held_by(sheets), lines_of)
 
 
-def apply_held(s: Scenario, held: _Held,
+def apply_held(s: Scenario, held: HeldAbilities,
                lines_of: dict[str, tuple[str, ...]] | None = None) -> Scenario:
     """``apply_attacker_abilities`` with the abilities of the attacking unit's
     datasheets found already (``held_by``: a fielded side keeps them)."""
@@ -82,7 +82,7 @@ def apply_held(s: Scenario, held: _Held,
     return updated(s, {"attacker": attacker, "effects": (*s.effects, *effects)})
 
 
-def judgement(held: _Held, phase: Phase, attacker: Attacker, context: Context,
+def judgement(held: HeldAbilities, phase: Phase, attacker: Attacker, context: Context,
               target: Target, lines_of: dict[str, tuple[str, ...]] | None,
               scenario: Callable[[], Scenario]) -> tuple[Attacker, tuple[Effect, ...]]:
     """What the abilities ``held`` come to in a scenario of these parts (``scenario``
@@ -101,7 +101,7 @@ def judgement(held: _Held, phase: Phase, attacker: Attacker, context: Context,
 _judged: dict[tuple[Any, ...], Any] = {}
 
 
-def _judge(s: Scenario, held: _Held, lines_of: dict[str, tuple[str, ...]]
+def _judge(s: Scenario, held: HeldAbilities, lines_of: dict[str, tuple[str, ...]]
            ) -> tuple[Attacker, tuple[Effect, ...]]:
     """The attacker of ``s`` with the abilities ``held`` noted as applied or not, and the
     effects of those applied."""
@@ -127,7 +127,7 @@ def _judge(s: Scenario, held: _Held, lines_of: dict[str, tuple[str, ...]]
 _HeldLine = tuple[Datasheet, Held, str, tuple[str, ...] | None]
 
 
-class _Held(NamedTuple):
+class HeldAbilities(NamedTuple):
     """The abilities of an attacking unit's datasheets (``held_by``)."""
 
     lines: tuple[_HeldLine, ...]
@@ -142,7 +142,7 @@ class _Held(NamedTuple):
 _held_lists: dict[tuple[Any, ...], Any] = {}
 
 
-def held_by(sheets: list[Datasheet]) -> _Held:
+def held_by(sheets: list[Datasheet]) -> HeldAbilities:
     """The abilities the dataset encodes of ``sheets`` (``held_abilities``), each with its
     datasheet and label (``_HeldLine``): the same for every target an attacker meets
     (kept)."""
@@ -153,13 +153,13 @@ def held_by(sheets: list[Datasheet]) -> _Held:
         assert not applied
         return tuple(skipped)
 
-    def made() -> _Held:
+    def made() -> HeldAbilities:
         lines = tuple((sheet, h, h.label, fixed(h, h.label))
                       for sheet in sheets for h in held_abilities(sheet))
-        return _Held(lines, frozenset(name_key(h.ability.name) for _, h, _, _ in lines),
+        return HeldAbilities(lines, frozenset(name_key(h.ability.name) for _, h, _, _ in lines),
                      any(_reads_target(h) for _, h, _, f in lines if f is None))
 
-    found: _Held = kept(_held_lists, (), sheets, made, limit=_NOTES_MAX)
+    found: HeldAbilities = kept(_held_lists, (), sheets, made, limit=_NOTES_MAX)
     return found
 
 

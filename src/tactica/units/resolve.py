@@ -28,7 +28,7 @@ from ..model.common import RulesVersion, Source, constructed
 from ..model.datasheet import Datasheet, ModelProfile
 from ..model.wargear import equipment_text
 from ..names import UnknownNameError, name_key
-from .abilities import apply_held, apply_pending_defences, held_by, judgement
+from .abilities import HeldAbilities, apply_held, apply_pending_defences, held_by, judgement
 from .defences import Held, stat_line, target_groups
 from .editions import edition_note, preset_note
 from .firing import Aim, Armament, Choice, NoWeaponsError, armament, lines_of, picked_lines
@@ -71,7 +71,7 @@ class _Side:
     #: ``_led``'s answers per context (``kept``)
     contexts: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     #: an attacking side's abilities (``abilities.held_by`` of its datasheets), kept
-    held: Any = None
+    held: HeldAbilities | None = None
 
     def texts(self) -> tuple[str, ...]:
         if self._texts is not None:
@@ -164,7 +164,8 @@ class _Armed:
     #: armament has a choice (``Armament.fixed``: the same answer against every aim)
     by_aim: dict[tuple[int, int, int, int | None] | None, tuple[Attacker, _Side]] = field(
         default_factory=dict)
-    aimless: bool = False
+    #: no armament has a choice (worked out from ``arms``)
+    aimless: bool = field(init=False)
 
     def __post_init__(self) -> None:
         self.aimless = all(arm.fixed is not None for arm in self.arms)
@@ -469,26 +470,31 @@ def _against(doc: ScenarioDocument, lib: UnitLibrary, target: Target, tside: _Si
             aside.effects = tuple(named)
         abilities = aside.effects
     data = {**_doc_fields(doc), "attacker": attacker, "target": target, "context": context}
-    if aside is not None and aside.held is None:
-        aside.held = held_by([s for s, _ in aside.loadouts])
-    if aside is not None and not abilities and aside.held.names:
+    held, lines = (None, None) if aside is None else (_held_of(aside), aside.lines_of)
+    if held is not None and not abilities and held.names:
         # the abilities judged before the scenario is made (from its parts: the plain
         # scenario only when they are judged afresh), so it is made once, with them
-        plain = data
-        judged, added = judgement(aside.held, doc.phase, attacker, context, target,
-                                  aside.lines_of, lambda: _scenario(plain, attacker, doc.phase))
-        data = {**plain, "attacker": judged, "effects": (*plain["effects"], *added)}
-        scenario = _scenario(data, judged, doc.phase)
+        judged, added = judgement(held, doc.phase, attacker, context, target, lines,
+                                  lambda: _scenario(data, attacker, doc.phase))
+        scenario = _scenario({**data, "attacker": judged,
+                              "effects": (*data["effects"], *added)}, judged, doc.phase)
     else:
         scenario = _scenario(data, attacker, doc.phase)
         if abilities:
             scenario, notes = apply_candidates(scenario, list(abilities), "ability",
                                                report_skipped=False)
-        if aside is not None:
-            scenario = apply_held(scenario, aside.held, aside.lines_of)
+        if held is not None:
+            scenario = apply_held(scenario, held, lines)
     if tside is not None:
         scenario = apply_pending_defences(scenario, tside.pending)
     return scenario, aside, notes
+
+
+def _held_of(side: _Side) -> HeldAbilities:
+    """The attacking side's abilities (``held_by`` of its datasheets), kept on it."""
+    if side.held is None:
+        side.held = held_by([s for s, _ in side.loadouts])
+    return side.held
 
 
 def aim_for(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
