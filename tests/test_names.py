@@ -108,6 +108,7 @@ def test_library_names_normalise_as_any_text() -> None:
         s.name, *(w.name for w in s.weapons), *(a.name for a in s.abilities),
         *s.keywords, *s.faction_keywords)}
     ascii_names = [n for n in names if n.isascii()]
-    assert len(ascii_names) > 5000
+    # names with what the table turns into spaces or drops: a hyphen, an apostrophe
+    assert any("-" in n for n in ascii_names) and any("'" in n for n in ascii_names)
     for n in ascii_names:
         assert normalise(n) == _normalise_any(n), n
