@@ -57,7 +57,10 @@ def test_matchup_is_the_cores_matrix(server: Server[Any]) -> None:
     assert_close(got, want.to_json())
     # 2 x 3 units, both phases, both sides
     assert len(got["cells"]) == 2 * 2 * 3 * 2
-    assert {c["p_charge"] for c in got["cells"] if c["phase"] == "fight"} == {21 / 36}
+    # 2D6 >= 7 is exactly 21/36; the engine sums 21 of the 36 outcomes' chances, so the
+    # float may differ from 21 / 36 in the last bit with the summation order (numpy versions)
+    charges = [c["p_charge"] for c in got["cells"] if c["phase"] == "fight"]
+    assert charges and all(abs(p - 21 / 36) <= 1e-12 for p in charges)
 
 
 def test_matchup_of_a_real_list_is_what_the_command_line_prints(server: Server[Any]) -> None:
