@@ -21,12 +21,13 @@ weapons[1].count: Input should be greater than or equal to 1 (and 1 more problem
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from .inputs import printable
 
-__all__ = ["field_path", "one_line"]
+__all__ = ["MissingExtraError", "field_path", "needs_extra", "one_line"]
 
 #: Longest quoted user text in a message (a pasted list or scenario may be huge).
 _QUOTE = 80
@@ -92,3 +93,37 @@ def one_line(exc: BaseException) -> str:
 def quote(text: str) -> str:
     """``text`` quoted for a message, cut to a readable length."""
     return repr(text if len(text) <= _QUOTE else text[:_QUOTE] + "…")
+
+
+class MissingExtraError(LookupError):
+    """A door whose optional stack (an extra of the package) is not installed."""
+
+
+@contextmanager
+def needs_extra(extra: str, what: str, also: Sequence[str] = ()) -> Iterator[None]:
+    """Import a door's stack inside this block: a package missing from it is refused in one
+    line naming the extra to install (``pip install "tactica[web]"``).
+
+    >>> import sys
+    >>> sys.modules["no_such_stack"] = None  # type: ignore[assignment]
+    >>> with needs_extra("web", "tactica serve"):
+    ...     import no_such_stack
+    Traceback (most recent call last):
+    tactica.errors.MissingExtraError: tactica serve needs the web extra: pip install "tactica[web]"
+
+    A module of tactica's own that is missing is a bug, not an extra: it is raised as is.
+    ``also`` names the extra's packages imported later, where they are used: each is looked
+    for here (not imported), so a partial install is refused at once too.
+    """
+    import importlib.util
+
+    message = f'{what} needs the {extra} extra: pip install "tactica[{extra}]"'
+    if any(importlib.util.find_spec(name) is None for name in also):
+        raise MissingExtraError(message)
+    try:
+        yield
+    except ModuleNotFoundError as exc:
+        top = (exc.name or "").partition(".")[0]
+        if top in ("", "tactica"):
+            raise
+        raise MissingExtraError(message) from None

@@ -16,8 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .server import Limits, create_server
-from .transport import run_http, run_stdio
+from ..errors import needs_extra
+
+with needs_extra("mcp", "tactica mcp"):  # the official MCP SDK: pip install "tactica[mcp]"
+    from .server import Limits, create_server
+    from .transport import run_http, run_stdio
 
 __all__ = ["TOOLS", "Limits", "create_server", "run_http", "run_stdio"]
 

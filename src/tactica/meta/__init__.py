@@ -6,11 +6,16 @@ pandas DataFrame, ``query(folder, sql)`` with DuckDB, ``tactica.meta.plot`` draw
 Every row is reproduced by ``tactica.calculate(scenario_of(row))``.
 """
 
-from .compute import Row, scenario_of
-from .query import query
-from .run import RunReport, run
-from .table import SCHEMA, load
-from .tasks import Partition, Selection, plan, select_units
+from ..errors import needs_extra
+
+# the meta extra (pip install "tactica[meta]"): pyarrow here, Dask, DuckDB, pandas and
+# matplotlib where a run, a query or a plot needs them (checked here, imported there)
+with needs_extra("meta", "tactica meta", ("distributed", "duckdb", "pandas", "matplotlib")):
+    from .compute import Row, scenario_of
+    from .query import query
+    from .run import RunReport, run
+    from .table import SCHEMA, load
+    from .tasks import Partition, Selection, plan, select_units
 
 __all__ = ["SCHEMA", "Partition", "Row", "RunReport", "Selection", "load", "plan", "query",
            "run", "scenario_of", "select_units"]

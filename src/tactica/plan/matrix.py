@@ -19,13 +19,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..errors import needs_extra
 from ..library import Library, load_library
 from ..model.common import RulesVersion
 from .army import PHASES, Phase, Side, read_side
 from .cells import Cell, Conditions, compute_cell
 
 if TYPE_CHECKING:
-    import pandas as pd
+    with needs_extra("plan", "to_frame"):  # pandas
+        import pandas as pd
 
 __all__ = ["Matchup", "SideName", "matchup", "matchup_sides"]
 
@@ -79,7 +81,8 @@ class Matchup:
 
     def to_frame(self) -> pd.DataFrame:
         """The cells as a pandas DataFrame, one row per cell."""
-        import pandas as pd
+        with needs_extra("plan", "to_frame"):  # pandas
+            import pandas as pd
 
         return pd.DataFrame.from_records(self.to_records())
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..errors import needs_extra
 from .cells import Cell
 from .matrix import Matchup
 
@@ -38,10 +39,11 @@ def plot_matchup(m: Matchup, path: str | Path, value: str = "points") -> Path:
     out = Path(path)
     if out.suffix.lower() not in _FORMATS:
         raise ValueError(f"--plot {out}: a picture is .png or .svg")
-    import matplotlib
+    with needs_extra("plan", "tactica matchup --plot"):
+        import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
     import numpy as np
 
     grids = list(m.grids.items())

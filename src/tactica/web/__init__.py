@@ -20,7 +20,10 @@ __all__ = ["MAX_BODY", "create_app"]
 
 def __getattr__(name: str) -> Any:
     if name in __all__:
-        from . import app
+        from ..errors import needs_extra
+
+        with needs_extra("web", "tactica serve"):  # FastAPI, uvicorn, Jinja
+            from . import app
 
         return getattr(app, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

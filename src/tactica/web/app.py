@@ -33,6 +33,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..errors import needs_extra
 from ..library import Library, load_library
 from ..units.scenario import document_loc
 from ..version import __version__
@@ -168,6 +169,15 @@ async def _unreadable(request: Request, exc: Exception) -> JSONResponse:
                         status_code=422)
 
 
+def _meta_folder(meta: str | Path | None) -> Path | None:
+    """The meta table's folder; the /meta page reads it with the meta extra's DuckDB,
+    pyarrow and pandas (refused at start when they are missing)."""
+    if meta is None:
+        return None
+    with needs_extra("meta", "tactica serve --meta", ("duckdb", "pyarrow", "pandas")):
+        return Path(meta)
+
+
 def create_app(
     *,
     library: Callable[[], Library] | None = None,
@@ -229,7 +239,7 @@ def create_app(
     app.state.library = library or load_library
     # the configured sources' rules are looked up in the index on disk, as by the CLI
     app.state.rules_from_index = library is None
-    app.state.meta_folder = Path(meta) if meta is not None else None
+    app.state.meta_folder = _meta_folder(meta)
     app.add_exception_handler(RequestValidationError, _validation_error)
     for error in (UnicodeError, PydanticSerializationError, RecursionError):
         app.add_exception_handler(error, _unreadable)

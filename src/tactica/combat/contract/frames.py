@@ -31,8 +31,11 @@ from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from ...errors import needs_extra
+
 if TYPE_CHECKING:
-    import pandas as pd
+    with needs_extra("plan", "to_frame"):  # pandas
+        import pandas as pd
 
 __all__ = ["STAGES", "result_frame", "result_html", "to_frame"]
 
@@ -50,7 +53,8 @@ STAGES = {
 def result_frame(result: Any) -> pd.DataFrame:
     """One row per value (0, 1, 2, ...), one column per stage: P(value = i) (0 beyond a
     stage's last possible value); each column sums to 1."""
-    import pandas as pd
+    with needs_extra("plan", "to_frame"):  # pandas
+        import pandas as pd
 
     pmfs = {s: getattr(result, s).pmf for s in STAGES}
     n = max(len(p) for p in pmfs.values())
@@ -68,7 +72,8 @@ def to_frame(results: Sequence[Any], labels: Sequence[str] | None = None) -> pd.
     attacks, hits, wounds, unsaved attacks, damage and models destroyed, the chance to
     destroy the unit, and ``status`` ("computed", or "refused" with the reason in
     ``note``: a refusal keeps its row). ``labels`` name the rows (default 0, 1, ...)."""
-    import pandas as pd
+    with needs_extra("plan", "to_frame"):  # pandas
+        import pandas as pd
 
     if labels is not None and len(labels) != len(results):
         raise ValueError(f"labels: {len(labels)} given for {len(results)} results")
