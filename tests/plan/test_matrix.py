@@ -72,10 +72,12 @@ def test_points_destroyed_equal_single_calculate_calls(
     checked = 0
     for side, cell, enemy in _sample(m, 31):
         unit = m.attackers(side).unit(cell.attacker)
-        armed, target = unit.attack[cell.phase], enemy.target[cell.phase]  # type: ignore
-        assert isinstance(armed, Armed) and isinstance(target, Target)
+        target = enemy.target[cell.phase]
+        assert isinstance(target, Target)
+        armed = unit.armed(cell.phase, target)
+        assert isinstance(armed, Armed)
         scenario, _ = pair_scenario(armed, target, cell.phase, m.attackers(side).rules,
-                                    m.conditions, unit.label)
+                                    m.conditions, unit.label, enemy.pending[cell.phase])
         if has_precision([scenario]):
             continue  # Precision reorders the models lost: the order reading does not hold
         r = tactica.calculate(scenario)

@@ -10,6 +10,7 @@ import math
 
 import pytest
 
+from tactica.combat.contract.scenario import Target
 from tactica.library import load_library
 from tactica.plan import Side, matchup_sides, read_side, solve
 from tactica.plan.army import Armed
@@ -23,10 +24,12 @@ pytest.importorskip("wh40kdc")
 
 def _scenario(mine: Side, enemy: Side, attacker: str, target: str) -> object:
     unit, foe = mine.unit(attacker), enemy.unit(target)
-    armed = unit.attack["shooting"]
+    aimed = foe.target["shooting"]
+    assert isinstance(aimed, Target)
+    armed = unit.armed("shooting", aimed)  # its profiles picked against this target
     assert isinstance(armed, Armed)
-    return pair_scenario(armed, foe.target["shooting"], "shooting",  # type: ignore[arg-type]
-                         mine.rules, Conditions(), unit.label)[0]
+    return pair_scenario(armed, aimed, "shooting", mine.rules, Conditions(), unit.label,
+                         foe.pending["shooting"])[0]
 
 
 def _independent(mine: Side, enemy: Side, groups: dict[str, tuple[str, ...]]) -> float:

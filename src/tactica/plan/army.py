@@ -9,7 +9,9 @@ unit the side holds:
   size, enhancements added to the model that bears them), the attached unit's total;
 * its attacker in each phase, built as the list builds it (``tactica.army.attack``: weapons
   from its wargear, the leaders' weapons, the list's detachment rules and enhancements as
-  candidate effects), or the reason it cannot attack in that phase;
+  candidate effects), or the reason it cannot attack in that phase; against each target
+  it is fielded again with each weapon's profile picked against that target
+  (``SideUnit.armed``), as ``tactica calc --list ... --target ...`` picks it;
 * its target in each phase, fielded by ``tactica.units`` (the bodyguard's models, then each
   attached leader's as CHARACTER models), and the points of each of its model entries.
 
@@ -40,11 +42,16 @@ from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet
 from ..names import UnknownNameError
 from ..units import UnitError, UnitRef
-from ..units.resolve import resolve_attacker, resolve_target
+from ..units.defences import Held
+from ..units.firing import Aim
+from ..units.resolve import aim_of, resolve_attacker, resolve_target
 
 __all__ = ["Armed", "Phase", "Side", "SideError", "SideUnit", "read_side"]
 
 Phase = Literal["shooting", "fight"]
+#: A target's defences that wait for the attacker: each ability with its parts applied
+#: when the target was fielded (``units.defences.TargetFielding.pending``)
+Pending = tuple[tuple[Held, tuple[str, ...]], ...]
 PHASES: tuple[Phase, ...] = ("shooting", "fight")
 
 
@@ -63,10 +70,23 @@ class Armed:
     sheets: tuple[Datasheet, ...] = ()
 
 
+@dataclass(frozen=True)
+class _Fielding:
+    """What fielding a unit of a side reads: its roster, the library and whether the side
+    was named unit by unit (no list: the datasheets' default loadouts)."""
+
+    roster: Roster
+    lib: Library
+    named: bool
+    ref: UnitRef
+
+
 @dataclass
 class SideUnit:
     """One unit of a side (see the module text). ``entry_points``: (models, points per
-    model) of the target's model entries, in the order the target lists them."""
+    model) of the target's model entries, in the order the target lists them. ``attack``
+    is its attacker in each phase with the profiles judged against the rule set's default
+    target (whether it can attack at all); ``armed`` fields it against a given target."""
 
     uid: str
     label: str
@@ -76,10 +96,29 @@ class SideUnit:
     entry_points: tuple[tuple[int, float], ...]
     attack: dict[str, Armed | str] = field(default_factory=dict)
     target: dict[str, Target | str] = field(default_factory=dict)
+    #: the target's defences that wait for the attacker (``units.defences``: Ramshackle
+    #: but Rugged), applied to each attack on it (``units.abilities``)
+    pending: dict[str, Pending] = field(default_factory=dict)
+    fielding: _Fielding | None = None
+    #: ``armed``'s answers, keyed by value: the phase and what the profiles are judged
+    #: against (a frozen ``Aim``)
+    _armed: dict[tuple[Phase, Aim], Armed | str] = field(default_factory=dict, repr=False)
 
     @property
     def names(self) -> tuple[str, ...]:
         return (self.body.name, *(u.name for u in self.leaders))
+
+    def armed(self, phase: Phase, target: Target) -> Armed | str:
+        """This unit attacking ``target`` in ``phase``: each weapon with several profiles
+        uses the one picked against that target (``tactica.units.aim_of``), as
+        ``tactica calc`` picks it; or why it cannot attack."""
+        default = self.attack.get(phase)
+        if self.fielding is None or not isinstance(default, Armed):
+            return default or "cannot attack"
+        key = (phase, aim_of(target))
+        if key not in self._armed:
+            self._armed[key] = _armed(self, self.fielding, phase, key[1])
+        return self._armed[key]
 
 
 @dataclass
@@ -249,14 +288,31 @@ def _units(roster: Roster, lib: Library, named: bool) -> list[SideUnit]:
 
 
 def _fielded(ref: UnitRef, unit: SideUnit, lib: Library, rules: RulesVersion,
-             phase: Phase) -> ListAttacker:
+             phase: Phase, aim: Aim | None = None) -> ListAttacker:
     """A unit named without a list: the datasheet's default loadout, fielded by
-    ``tactica.units`` (the profile of a weapon with several judged against a MEQ), no
-    detachment."""
-    attacker, side = resolve_attacker(ref, lib, rules, phase)
+    ``tactica.units`` (the profile of a weapon with several judged against ``aim``; by
+    default a MEQ), no detachment."""
+    attacker, side = resolve_attacker(ref, lib, rules, phase, aim)
     return ListAttacker(attacker=attacker, sheet=side.sheet, unit=unit.body,
                         led_by=tuple(s.name for s, _ in side.loadouts[1:]), candidates=(),
                         notes=tuple(side.notes), army_faction=None, detachment=None)
+
+
+def _armed(unit: SideUnit, f: _Fielding, phase: Phase, aim: Aim | None) -> Armed | str:
+    """``unit`` as an attacker in ``phase``, its profiles judged against ``aim`` (the rule
+    set's default target when ``None``), or why it cannot attack."""
+    lib, rules = f.lib, f.roster.rules
+    try:
+        built = (_fielded(f.ref, unit, lib, rules, phase, aim) if f.named
+                 else list_attacker(f.roster, unit.uid, lib, phase, aim))
+        own = ability_effects(built.sheet)
+        sheets = [built.sheet]
+        for leader in built.led_by:
+            sheets.append(lib.datasheet(leader, rules))
+            own += ability_effects(sheets[-1], damaged=False)
+        return Armed(built, tuple(dict.fromkeys(own)), tuple(sheets))
+    except (ValueError, UnknownNameError) as exc:
+        return _reason(exc)
 
 
 def _arm(unit: SideUnit, roster: Roster, lib: Library, named: bool) -> None:
@@ -266,30 +322,24 @@ def _arm(unit: SideUnit, roster: Roster, lib: Library, named: bool) -> None:
                   support=support[0] if len(support) == 1 else None)
     if len(support) > 1:  # 24.22 allows one: the check names them all
         ref = ref.model_copy(update={"led_by": (*ref.led_by, *support)})
+    unit.fielding = _Fielding(roster, lib, named, ref)
     for phase in PHASES:
+        unit.attack[phase] = _armed(unit, unit.fielding, phase, None)
         try:
-            built = (_fielded(ref, unit, lib, roster.rules, phase) if named
-                     else list_attacker(roster, unit.uid, lib, phase))
-            own = ability_effects(built.sheet)
-            sheets = [built.sheet]
-            for leader in built.led_by:
-                sheets.append(lib.datasheet(leader, roster.rules))
-                own += ability_effects(sheets[-1], damaged=False)
-            unit.attack[phase] = Armed(built, tuple(dict.fromkeys(own)), tuple(sheets))
-        except (ValueError, UnknownNameError) as exc:
-            unit.attack[phase] = _reason(exc)
-        try:
-            unit.target[phase] = _target(ref, lib, roster.rules, phase)
+            unit.target[phase], unit.pending[phase] = _target(ref, lib, roster.rules, phase)
         except (UnitError, UnknownNameError) as exc:
             unit.target[phase] = _reason(exc)
 
 
 @functools.lru_cache(maxsize=512)
-def _target_cached(ref: str, lib: Library, rules: RulesVersion, phase: Phase) -> Target:
-    return resolve_target(UnitRef.model_validate_json(ref), lib, rules, phase)[0]
+def _target_cached(ref: str, lib: Library, rules: RulesVersion, phase: Phase
+                   ) -> tuple[Target, Pending]:
+    found, side = resolve_target(UnitRef.model_validate_json(ref), lib, rules, phase)
+    return found, tuple(side.pending)
 
 
-def _target(ref: UnitRef, lib: Library, rules: RulesVersion, phase: Phase) -> Target:
+def _target(ref: UnitRef, lib: Library, rules: RulesVersion, phase: Phase
+            ) -> tuple[Target, Pending]:
     return _target_cached(ref.model_dump_json(), lib, rules, phase)
 
 

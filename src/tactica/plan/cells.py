@@ -31,8 +31,8 @@ from ..combat.exact.engine import Initial, calculate_exact, calculate_exact_from
 from ..combat.turn.charge import charge_probability
 from ..effects.candidates import apply_candidates
 from ..rules.turn import get_turn_rules
-from ..units.abilities import apply_attacker_abilities
-from .army import Armed, Phase, SideUnit
+from ..units.abilities import apply_attacker_abilities, apply_pending_defences
+from .army import Armed, Pending, Phase, SideUnit
 from .points import points_destroyed
 
 __all__ = ["Cell", "Conditions", "Status", "compute_cell", "pair_scenario"]
@@ -104,8 +104,11 @@ class Cell:
 
 
 def pair_scenario(armed: Armed, target: Target, phase: Phase, rules: str,
-                  conditions: Conditions, label: str) -> tuple[Scenario, list[str]]:
-    """The scenario of ``armed`` attacking ``target`` (the module text), with notes."""
+                  conditions: Conditions, label: str, pending: Pending = ()
+                  ) -> tuple[Scenario, list[str]]:
+    """The scenario of ``armed`` attacking ``target`` (the module text), with notes.
+    ``pending``: the target's defences that wait for the attacker (``SideUnit.pending``),
+    applied after the attacker's abilities as the calculator applies them."""
     scenario = Scenario(rules=rules, phase=phase, attacker=armed.built.attacker,
                         target=target, context=conditions.context(armed, phase))
     notes: list[str] = []
@@ -114,6 +117,7 @@ def pair_scenario(armed: Armed, target: Target, phase: Phase, rules: str,
                                           report_skipped=False)
         notes += more
     scenario = apply_attacker_abilities(scenario, list(armed.sheets))
+    scenario = apply_pending_defences(scenario, list(pending))
     scenario, more = apply_list_effects(scenario, armed.built.candidates,
                                         armed.built.situational)
     notes += more
@@ -143,8 +147,12 @@ def compute_cell(unit: SideUnit, enemy: SideUnit, phase: Phase, rules: str,
         return _with(base, status="cannot attack", reason=armed or "no weapons")
     if not isinstance(target, Target):
         return _with(base, status="cannot be attacked", reason=target or "no models")
+    armed = unit.armed(phase, target)  # its profiles picked against this target
+    if not isinstance(armed, Armed):
+        return _with(base, status="cannot attack", reason=armed)
     try:
-        scenario, notes = pair_scenario(armed, target, phase, rules, conditions, unit.label)
+        scenario, notes = pair_scenario(armed, target, phase, rules, conditions, unit.label,
+                                        enemy.pending.get(phase, ()))
         result, points = _exact(scenario, enemy, memo if memo is not None else {})
     except (ScenarioError, ValueError) as exc:
         return _with(base, status="refused", reason=" ".join(str(exc).split()))

@@ -93,9 +93,10 @@ class Volleys:
             elif not isinstance(target, Target):
                 self._scenarios[key] = target or "cannot be shot"
             else:
-                self._scenarios[key] = pair_scenario(armed, target, "shooting",
-                                                     self.mine.rules, self.conditions,
-                                                     unit.label)[0]
+                armed = unit.armed("shooting", target)  # picked against this target
+                self._scenarios[key] = armed if isinstance(armed, str) else pair_scenario(
+                    armed, target, "shooting", self.mine.rules, self.conditions,
+                    unit.label, enemy.pending.get("shooting", ()))[0]
         return self._scenarios[key]
 
     def target(self, j: int) -> Target:
