@@ -185,3 +185,32 @@ def test_calc_applies_the_attackers_own_damaged_profile() -> None:
     doc = json.loads(out)
     assert doc["effects_applied"] == []
     assert doc["hits"]["mean"] == pytest.approx(3 / 6, abs=1e-12)
+
+
+@pytest.mark.parametrize(("unit", "army_rule", "faction_detachment"), [
+    ("Intercessor Squad", "Oath of Moment", "Gladius Task Force"),
+    ("Boyz", "Waaagh!", "War Horde"),
+    ("Neophyte Hybrids", "Primed and Readied", "Host of Ascension"),
+])
+def test_effects_for_a_unit_are_its_own_armys(unit: str, army_rule: str,
+                                              faction_detachment: str) -> None:
+    """Issue 46: ``--for UNIT`` offers the core rules, its faction's army rules and its
+    detachments' rules, never another faction's."""
+    done = runner.invoke(app, ["effects", "--for", unit, "--json"])
+    assert done.exit_code == 0, done.output
+    offered = json.loads(done.stdout)["effects"]
+    names, sources = {e["name"] for e in offered}, {e["source"] for e in offered}
+    assert army_rule in names and faction_detachment in sources and "Core" in sources
+    others = {"Host of Ascension", "Gladius Task Force", "War Horde"} - {faction_detachment}
+    assert not sources & others
+
+
+def test_effects_for_narrows_to_a_detachment_and_names_its_flags() -> None:
+    done = runner.invoke(app, ["effects", "--for", "Intercessor Squad", "--detachment",
+                               "Gladius Task Force", "--json"])
+    sources = {e["source"] for e in json.loads(done.stdout)["effects"]
+               if e["kind"] in ("stratagem", "detachment rule", "enhancement")}
+    assert sources <= {"Gladius Task Force", "Core"} and "Gladius Task Force" in sources
+    bad = runner.invoke(app, ["effects", "--for", "Intercesor Squad"])
+    assert bad.exit_code == 2
+    assert bad.output.strip().startswith("error: --for: no unit named 'Intercesor Squad'")

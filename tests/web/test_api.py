@@ -273,22 +273,39 @@ async def test_effects_check_says_which_rules_a_scenario_can_use(
     by_name = {e["name"]: e for e in response.json()}
     assert by_name["Coordinated Trap"]["holds"] is True
     assert by_name["Coordinated Trap"]["failures"] == []
-    assert by_name["Acceptable Losses"]["holds"] is False
-    assert by_name["Acceptable Losses"]["failures"] == [
-        "Acceptable Losses: the attacker is not a ASTRA MILITARUM unit"]
+    # another faction's rules are not on offer at all (issue 46): an ASTRA MILITARUM
+    # stratagem, the Banehammer's Damaged profile for another unit
+    damaged = "Damaged: 1-8 wounds remaining"
+    assert "Acceptable Losses" not in by_name and damaged not in by_name
     fight_only = by_name["Hyperferocity"]
     assert fight_only["holds"] is False
     assert "not the shooting phase" in fight_only["failures"][0]
     # the Banehammer's Damaged profile: its own unit, with 1-8 wounds left
-    damaged = "Damaged: 1-8 wounds remaining"
-    assert by_name[damaged]["failures"] == [
-        f"{damaged}: the attacker is not a BANEHAMMER unit",
-        f"{damaged}: needs context.attacker_wounds_left between 1 and 8"]
     banehammer = {**BOLT_RIFLES, "attacker": {**BOLT_RIFLES["attacker"], "name": "Banehammer",
-                                              "keywords": ["VEHICLE", "BANEHAMMER"]},
-                  "context": {"attacker_wounds_left": 5}}
-    checked = (await client.post("/api/effects/check", json=banehammer)).json()
+                                              "keywords": ["VEHICLE", "BANEHAMMER",
+                                                           "GENESTEALER CULTS"]}}
+    checked = {e["name"]: e for e in
+               (await client.post("/api/effects/check", json=banehammer)).json()}
+    assert checked[damaged]["failures"] == [
+        f"{damaged}: needs context.attacker_wounds_left between 1 and 8"]
+    wounded = {**banehammer, "context": {"attacker_wounds_left": 5}}
+    checked = (await client.post("/api/effects/check", json=wounded)).json()
     assert next(e for e in checked if e["name"] == damaged)["holds"] is True
+
+
+@pytest.mark.parametrize(("keywords", "own", "army_rule"), [
+    (["INFANTRY", "IMPERIUM", "ADEPTUS ASTARTES"], "Gladius Task Force", "Oath of Moment"),
+    (["INFANTRY", "ORKS"], "War Horde", "Waaagh!"),
+])
+async def test_the_rules_on_offer_are_the_attackers_own_armys(
+        client: httpx.AsyncClient, keywords: list[str], own: str, army_rule: str) -> None:
+    scenario = {**BOLT_RIFLES, "attacker": {**BOLT_RIFLES["attacker"], "keywords": keywords}}
+    offered = (await client.post("/api/effects/check", json=scenario)).json()
+    sources = {e["source"] for e in offered}
+    assert army_rule in {e["name"] for e in offered}
+    assert own in sources and "Core" in sources
+    assert not sources & {"Host of Ascension", "Final Day", "Brood Brother Auxilia",
+                          "Cult Unveiled", "Xenocreed Congregation", "Outlander Claw"}
 
 
 async def test_effects_lists_those_a_unit_can_use(client: httpx.AsyncClient) -> None:
@@ -567,3 +584,20 @@ async def test_the_wargear_picker_gives_the_cores_loadout_options_and_refusal(
     assert refused["error"] and refused["error"].startswith("Banehammer")
     assert refused["loadout"] == body["loadout"]
     assert (await client.get("/api/units/Nobody/wargear")).status_code == 404
+
+
+async def test_the_page_and_the_command_line_offer_the_same_rules(
+        client: httpx.AsyncClient) -> None:
+    """Issue 46: one answer (``tactica.effects.offer``) read by the page and the CLI."""
+    from typer.testing import CliRunner
+
+    from tactica.calculator import prepare
+    from tactica.cli import commands
+
+    printed = CliRunner().invoke(commands.app, ["effects", "--for", "Boyz", "--json"])
+    by_cli = {(e["name"], e["holds"]) for e in json.loads(printed.stdout)["effects"]}
+    plain, _, _ = prepare({"attacker": {"unit": "Boyz"}, "target": {"unit": "meq"},
+                           "context": {"charged": False}})
+    answered = (await client.post("/api/effects/check",
+                                  json=plain.model_dump(mode="json"))).json()
+    assert by_cli == {(e["name"], e["holds"]) for e in answered}

@@ -223,6 +223,26 @@ def test_a_shared_link_gives_the_same_result_in_a_new_tab(
         other.page.close()
 
 
+@pytest.mark.parametrize(("unit", "army_rule"), [("Intercessor Squad", "Oath of Moment"),
+                                               ("Boyz", "Waaagh!")])
+def test_the_rules_offered_are_the_attackers_own_armys(
+        tab: Tab, live_server: Any, unit: str, army_rule: str) -> None:
+    """Issue 46: Oath of Moment to Intercessors, Waaagh! to Boyz, and no Genestealer
+    Cults detachment to either (among the rules that hold or those that do not)."""
+    tab.goto("/")
+    pick_attacker(tab, unit)
+    pick_target(tab, "geq", "Cadian Shock Troops")
+    tab.page.wait_for_selector(f'#effects input[data-effect="{army_rule}"]')
+    shown = (tab.page.text_content("#effects") or "") + \
+        (tab.page.text_content("#effects-other") or "")
+    for gsc in ("Host of Ascension", "Primed and Readied", "Coordinated Trap",
+                "Brood Brother Auxilia"):
+        assert gsc not in shown, gsc
+    detachments = tab.page.eval_on_selector_all(
+        "#ctx-detachment option", "els => els.map(e => e.value)")
+    assert "Host of Ascension" not in detachments
+
+
 def test_the_rules_offered_are_those_whose_conditions_hold(
         tab: Tab, live_server: Any) -> None:
     tab.goto("/")
@@ -234,8 +254,9 @@ def test_the_rules_offered_are_those_whose_conditions_hold(
     probe = form_scenario(tab)
     checks = httpx.post(live_server.url + "/api/effects/check", json=probe).json()
     assert offered == {e["name"] for e in checks if e["holds"]}
-    assert "Acceptable Losses" not in offered  # an ASTRA MILITARUM stratagem
-    assert "Acceptable Losses" in tab.page.text_content("#effects-other")
+    # an ASTRA MILITARUM stratagem is another army's: not offered at all (issue 46)
+    assert "Acceptable Losses" not in offered
+    assert "Acceptable Losses" not in (tab.page.text_content("#effects-other") or "")
 
     tab.page.check('#effects input[data-effect="Coordinated Trap"]')
     press_calculate(tab)

@@ -61,6 +61,48 @@ def _dataset_listing(faction: str | None, detachment: str | None, as_json: bool)
     return True
 
 
+def _offered(unit: str, phase: str, target: str, detachment: str | None,
+             as_json: bool) -> None:
+    """``--for UNIT``: the rules its army may use on one attack (``effects.offer``)."""
+    from ..calculator import prepare
+    from ..effects.offer import rules_on_offer
+
+    if phase not in ("shooting", "fight"):
+        fail(f"--phase: {phase!r} is not a phase; shooting or fight")
+    from ..errors import one_line
+
+    try:
+        plain, _, _ = prepare({"phase": phase, "attacker": {"unit": unit},
+                               "target": {"unit": target},
+                               "context": {"charged": phase == "fight"}})
+    except (ValueError, LookupError) as exc:  # named by the flag the user gave
+        text = one_line(exc)
+        for field, flag in (("attacker.unit", "--for"), ("attacker", "--for"),
+                            ("target.unit", "--target"), ("target", "--target")):
+            if text.startswith(field + ":"):
+                text = flag + text.removeprefix(field)
+                break
+        fail(text)
+    offers = rules_on_offer(plain, detachment)
+    if as_json:
+        typer.echo(json.dumps({"attacker": plain.attacker.name, "target": plain.target.name,
+                               "phase": phase, "effects": [
+            {"name": o.effect.name, "kind": o.effect.kind, "source": o.effect.source,
+             "cp": o.effect.cp, "terms": o.effect.terms, "holds": o.holds,
+             "failures": list(o.failures)} for o in offers]}, indent=2, ensure_ascii=False))
+        return
+    table = Table(title=f"Rules on offer: {plain.attacker.name} attacking "
+                  f"{plain.target.name} ({phase})", header_style="bold")
+    for col in ("name", "kind", "source", "CP", "holds", "does / why not"):
+        table.add_column(col)
+    for o in sorted(offers, key=lambda o: (not o.holds, o.effect.kind, o.effect.name)):
+        table.add_row(*(Text(c) for c in (
+            o.effect.name, o.effect.kind, o.effect.source,
+            str(o.effect.cp) if o.effect.cp else "-", "yes" if o.holds else "no",
+            o.effect.terms if o.holds else "; ".join(o.failures))))
+    (Console(width=200) if not Console().is_terminal else Console()).print(table)
+
+
 def effects(
     detachment: Annotated[str | None, typer.Option(help="only this detachment (and Core)")] = None,
     faction: Annotated[str | None, typer.Option(
@@ -68,8 +110,17 @@ def effects(
         "with whether the calculator models it")] = None,
     unit: Annotated[str | None, typer.Option(help="only effects this library unit can use")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+    for_unit: Annotated[str | None, typer.Option(
+        "--for", help="the rules this library unit's army may use on one attack: the core "
+        "rules, its faction's army rules and each of its detachments' (--detachment: that "
+        "one's), never another faction's; each with whether it holds")] = None,
+    phase: Annotated[str, typer.Option(help="with --for: shooting or fight")] = "shooting",
+    target: Annotated[str, typer.Option(help="with --for: the unit attacked")] = "meq",
 ) -> None:
     """List the named effects (stratagems, detachment rules, enhancements, abilities)."""
+    if for_unit is not None:
+        _offered(for_unit, phase, target, detachment, as_json)
+        return
     seed_detachment = detachment is not None and any(
         e.source.casefold() == detachment.casefold() for e in list_effects(detachment))
     if faction is not None or (detachment is not None and not seed_detachment):

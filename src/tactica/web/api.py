@@ -428,16 +428,15 @@ def _dotted(message: str) -> str:
 @router.post("/effects/check", response_model=list[EffectCheck],
              summary="Which named effects a scenario can use")
 def effects_check(scenario: Scenario) -> list[EffectCheck]:
-    """Every named effect with the conditions it fails for this scenario (rules version,
+    """The rules the attacker's own army may use (``tactica.effects.offer``: the core
+    rules, its faction's army rules and each of its detachments' rules; never another
+    faction's), each with the conditions it fails for this scenario (rules version,
     phase, attacker and target keywords, circumstances). The scenario's own effects are
     ignored."""
-    from ..effects import EFFECTS
+    from ..effects.offer import rules_on_offer
 
-    out = []
-    for e in EFFECTS:
-        failures = e.check(scenario)
-        out.append(EffectCheck(**effect_info(e), holds=not failures, failures=failures))
-    return out
+    return [EffectCheck(**effect_info(o.effect), holds=o.holds, failures=list(o.failures))
+            for o in rules_on_offer(scenario)]
 
 
 @router.get("/effects", response_model=list[EffectInfo], summary="List named effects")
