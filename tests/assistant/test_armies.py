@@ -121,7 +121,7 @@ BAD: list[tuple[str, dict[str, Any], list[str]]] = [
     ("plan", {"mine": MINE, "enemy": ENEMY, "destroy": ["Boys"]}, ["Boys", "Boyz"]),
     ("plan", {"mine": MINE, "enemy": ENEMY, "forbid": [["Hellblaster Squad"]]}, ["forbid"]),
     ("plan", {"mine": MINE, "enemy": ENEMY, "objective": "kills"}, ["objective"]),
-    ("plan", {"mine": OVERCAP.read_text(encoding="utf-8"), "enemy": ENEMY},
+    ("plan", {"mine": OVERCAP.read_text(encoding="utf-8"), "enemy": ENEMY, "strict": True},
      ["my list", "the list does not validate"]),
 ]
 

@@ -81,11 +81,18 @@ def test_refusals_are_one_line(args: list[str], needle: str) -> None:
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0]
 
 
-def test_an_illegal_list_is_refused_with_its_line(tmp_path: Path) -> None:
+def test_an_illegal_list_is_answered_with_a_warning_naming_its_line(tmp_path: Path) -> None:
+    """Issue 48: a list that does not validate is answered, its problem a warning above
+    the matrix; ``--strict`` refuses it in one line naming its line."""
     text = (ROSTERS / "official_9.txt").read_text(encoding="utf-8")
     bad = tmp_path / "bad.txt"
     bad.write_text(text.replace("Avatar of Khaine", "Asurmen", 1), encoding="utf-8")
-    res = runner.invoke(commands.app, ["matchup", str(bad), MINE], env=WIDE)
+    answered = runner.invoke(commands.app, ["matchup", str(bad), MINE, "--phase", "shooting",
+                                            "--side", "mine"], env=WIDE)
+    assert answered.exit_code == 0, answered.output
+    first = answered.stdout.splitlines()[0]
+    assert first.startswith(f"warning: {bad}:") and "does not validate" in first
+    res = runner.invoke(commands.app, ["matchup", str(bad), MINE, "--strict"], env=WIDE)
     assert res.exit_code == 2
     line = res.stderr.strip()
     assert line.startswith(f"error: {bad}:") and "does not validate" in line

@@ -155,7 +155,7 @@ def test_the_matrix_from_every_format(sides: dict[str, Side], fmt: str,
     makes its War Dogs CHARACTERs, so that export alone reads as an illegal Warlord."""
     lib = load_library()
     original = sides["official_10.txt"]
-    again = read_side(export_roster(original.roster, fmt), lib, check=False)
+    again = read_side(export_roster(original.roster, fmt), lib)
     assert [(u.label, u.points) for u in again.units] == [
         (u.label, u.points) for u in original.units]
     enemy, one = knights_into_marines
@@ -172,7 +172,7 @@ def test_the_aeldari_list_from_every_format_keeps_its_points(sides: dict[str, Si
     row for it, and the army's points are the same (two of the three sampled formats
     cannot say it)."""
     lib = load_library()
-    again = read_side(export_roster(sides["official_9.txt"].roster, fmt), lib, check=False)
+    again = read_side(export_roster(sides["official_9.txt"].roster, fmt), lib)
     assert again.points == 2000
     names = {n for u in again.units for n in u.names}
     assert {"Asurmen", "Fuegan", "Jain Zar", "Dire Avengers"} <= names
@@ -183,8 +183,11 @@ def test_a_list_that_does_not_validate_is_refused_with_its_line() -> None:
     lines = text.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("Avatar of Khaine"))
     lines[at] = lines[at].replace("Avatar of Khaine", "Asurmen")
+    side = read_side("\n".join(lines), load_library())  # answered, with its warnings
+    assert side.warnings and side.warnings[0].startswith(f"list:{at + 1}: ")
+    assert matchup_sides(side, read_side("Gretchin:10"), phases=("shooting",)).cells()
     with pytest.raises(SideError) as err:
-        read_side("\n".join(lines), load_library())
+        read_side("\n".join(lines), load_library(), strict=True)
     message = str(err.value)
     assert "\n" not in message
     assert message.startswith(f"list:{at + 1}: ") and "Asurmen" in message

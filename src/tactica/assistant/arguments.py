@@ -224,6 +224,8 @@ class _ArmyArgs(_Args):
         "(applied where their conditions hold)")
     rules: RulesVersion = Field(default="11th", description="rules edition for unit names "
                                 "(a list states its own)")
+    strict: bool = Field(default=False, description="refuse a list that does not validate "
+                         "(by default it is answered, its problems under warnings)")
 
 
 class MatchupArgs(_ArmyArgs):

@@ -234,7 +234,7 @@ def _sides(args: MatchupArgs | PlanArgs, library: Library) -> tuple[Any, Any, An
     sides = []
     for field, label in (("mine", "my list"), ("enemy", "enemy list")):
         side = read_side(getattr(args, field), library, name=label, rules=args.rules,
-                         files=False)
+                         files=False, strict=args.strict)
         if len(side.units) > MAX_ARMY_UNITS:
             raise SideError(f"{field}: {len(side.units)} units; at most {MAX_ARMY_UNITS} "
                             "per army")

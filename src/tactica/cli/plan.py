@@ -32,6 +32,9 @@ MyList = Annotated[str, typer.Argument(metavar="MY_LIST", help="my army: a list 
 EnemyList = Annotated[str, typer.Argument(metavar="ENEMY_LIST",
                                           help="the enemy army, the same way")]
 Json = Annotated[bool, typer.Option("--json", help="machine-readable output")]
+Strict = Annotated[bool, typer.Option(
+    "--strict", help="refuse a list that does not validate (by default it is answered, "
+    "its problems listed as warnings)")]
 Charge = Annotated[float | None, typer.Option(
     "--charge", min=0, max=48, help="fights happen after a charge of this many inches "
     "(the values are weighed by the chance the charge reaches)")]
@@ -104,6 +107,7 @@ def matchup_command(
     cover: Cover = False, stratagem: Stratagem = None, rules: Rules = "11th",
     json_out: Json = False,
     csv_out: Annotated[bool, typer.Option("--csv", help="one CSV row per cell")] = False,
+    strict: Strict = False,
     plot: Annotated[Path | None, typer.Option("--plot", help="draw the matrix into "
                                               "FILE.png or FILE.svg")] = None,
 ) -> None:
@@ -119,7 +123,7 @@ def matchup_command(
     sides = ("mine", "enemy") if side == "both" else (side,)
     m = matchup(mine, enemy, phases=phases, sides=sides,  # type: ignore[arg-type]
                 conditions=_conditions(charge, stationary, half_range, cover, stratagem),
-                library=load_library(), rules=rules)
+                library=load_library(), rules=rules, strict=strict)
     if plot is not None:
         plot_matchup(m, plot, value)
     if json_out:
@@ -129,6 +133,8 @@ def matchup_command(
         typer.echo(m.to_csv(), nl=False)
         return
     out = Console(highlight=False, soft_wrap=False, width=max(120, Console().width))
+    for w in (*m.mine.warnings, *m.enemy.warnings):
+        out.print(f"warning: {w}", markup=False)
     out.print(f"{m.mine.name} ({m.mine.points} pts) against {m.enemy.name} "
               f"({m.enemy.points} pts)", markup=False)
     for (s, p) in m.grids:
@@ -167,6 +173,7 @@ def plan_command(
         "expected points destroyed next turn, removed)")] = "points",
     stationary: Stationary = False, half_range: HalfRange = False, cover: Cover = False,
     stratagem: Stratagem = None, rules: Rules = "11th", json_out: Json = False,
+    strict: Strict = False,
 ) -> None:
     """The shooting plan: each of my shooting units at one enemy unit, to destroy the most
     points (exact, overkill counted), beside the naive plan."""
@@ -181,11 +188,13 @@ def plan_command(
     p = plan(mine, enemy, conditions=_conditions(None, stationary, half_range, cover,
                                                  stratagem),
              forbidden=pairs, destroy=destroy or (), objective=objective,  # type: ignore[arg-type]
-             library=load_library(), rules=rules)
+             library=load_library(), rules=rules, strict=strict)
     if json_out:
         typer.echo(json.dumps(p.to_json(), indent=2))
         return
     out = Console(highlight=False, soft_wrap=False, width=max(100, Console().width))
+    for w in p.warnings:
+        out.print(f"warning: {w}", markup=False)
     out.print(f"Objective: {p.objective}", markup=False)
     out.print(_volleys(f"The plan: {p.points:.1f} points destroyed", p, False))
     out.print(_volleys(f"The naive plan (each unit at its own best target): "

@@ -15,8 +15,11 @@ unit the side holds:
 * its target in each phase, fielded by ``tactica.units`` (the bodyguard's models, then each
   attached leader's as CHARACTER models), and the points of each of its model entries.
 
-A list that breaks a rule is refused in one line naming the list's line of the unit
-concerned (``SideError``): a matchup of an illegal army says nothing useful.
+A list that breaks a rule (no Warlord chosen yet, over its points) is still answered: a
+player asking what their army does to another's needs no tournament-legal list. Each
+problem is kept as a warning naming the list's line of the unit concerned
+(``Side.warnings``); with ``strict=True`` the first is refused in one line
+(``SideError``). A unit that cannot be read at all is refused either way.
 
 >>> u = read_side("Intercessor Squad:10").units[0]
 >>> u.label, sum(n for n, _ in u.entry_points), u.points == sum(n * p for n, p in u.entry_points)
@@ -129,6 +132,9 @@ class Side:
     roster: Roster
     units: list[SideUnit]
     source: str
+    #: the list's rule problems, each naming its line ("list.txt:4: the list does not
+    #: validate: no Warlord chosen"): answered all the same unless read strictly
+    warnings: tuple[str, ...] = ()
 
     @property
     def rules(self) -> RulesVersion:
@@ -202,26 +208,28 @@ def _line_of(text: str, unit: RosterUnit | None, roster: Roster) -> int | None:
     return hits[min(nth, len(hits) - 1)] if hits else None
 
 
-def _check(roster: Roster, text: str, where: str, lib: Library) -> None:
-    report = validate(roster, lib)
-    errors = [v for v in report.violations if v.severity == "error"]
-    if not errors:
-        return
-    first = errors[0]
-    unit = next((u for u in roster.units if u.id == first.unit_id), None)
-    line = _line_of(text, unit, roster)
-    place = f"{where}:{line}" if line is not None else where
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    raise SideError(f"{place}: the list does not validate: {first.message}{more}")
+def _problems(roster: Roster, text: str, where: str, lib: Library) -> list[str]:
+    """The list's rule errors (``army.validation``), each naming the list's line of the
+    unit concerned where there is one."""
+    out = []
+    for v in validate(roster, lib).violations:
+        if v.severity != "error":
+            continue
+        unit = next((u for u in roster.units if u.id == v.unit_id), None)
+        line = _line_of(text, unit, roster)
+        place = f"{where}:{line}" if line is not None else where
+        out.append(f"{place}: the list does not validate: {v.message}")
+    return out
 
 
 def read_side(source: str | Path, lib: Library | None = None, *, name: str | None = None,
-              rules: RulesVersion = "11th", check: bool = True, files: bool = True) -> Side:
+              rules: RulesVersion = "11th", strict: bool = False, files: bool = True) -> Side:
     """A side from a list file (a ``Path``, or a string naming a file that exists), a
     list's text, or unit names (``"Intercessor Squad:10+Lieutenant, Hellblaster Squad"``).
     ``rules`` is for unit names (a list states its own). With ``files=False`` a string is
     never read as a file's name (a door whose text comes from afar: the web, an
-    assistant). Raises ``SideError``."""
+    assistant). A list that does not validate is read with its problems in ``warnings``
+    (``strict``: refused). Raises ``SideError``."""
     lib = lib or load_library()
     path = Path(source) if isinstance(source, Path) else None
     if path is None and files and isinstance(source, str) and not _is_list(source) \
@@ -237,6 +245,7 @@ def read_side(source: str | Path, lib: Library | None = None, *, name: str | Non
     else:
         text = str(source)
     named = path is None and not _is_list(text)
+    problems: list[str] = []
     if named:
         if text.strip().lower().endswith((".txt", ".json", ".ros", ".rosz")) or "/" in text:
             if not files:
@@ -250,10 +259,12 @@ def read_side(source: str | Path, lib: Library | None = None, *, name: str | Non
             roster = parse_roster(text, file=where, library=lib)
         except (RosterParseError, UnsupportedFormatError) as exc:
             raise SideError(str(exc)) from None
-        if check:
-            _check(roster, text, where, lib)
+        problems = _problems(roster, text, where, lib)
+        if strict and problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise SideError(problems[0] + more)
     return Side(name=name or roster.name, roster=roster, units=_units(roster, lib, named),
-                source=where)
+                source=where, warnings=tuple(problems))
 
 
 # --- the units ------------------------------------------------------------------------------

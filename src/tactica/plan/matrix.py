@@ -101,7 +101,8 @@ class Matchup:
                                                else u.attack[p]) for p in PHASES}}
                               for u in s.units]}
         c = self.conditions
-        return {"mine": side_doc(self.mine), "enemy": side_doc(self.enemy),
+        return {"warnings": [*self.mine.warnings, *self.enemy.warnings],
+                "mine": side_doc(self.mine), "enemy": side_doc(self.enemy),
                 "conditions": {"charge": c.charge, "stationary": c.stationary,
                                "half_range": c.half_range, "cover": c.cover,
                                "stratagems": {k: list(v) for k, v in c.stratagems.items()}},
@@ -129,12 +130,14 @@ def matchup_sides(mine: Side, enemy: Side, *, phases: Iterable[Phase] = PHASES,
 def matchup(mine: str | Path | Side, enemy: str | Path | Side, *,
             phases: Iterable[Phase] = PHASES, sides: Iterable[SideName] = SIDES,
             conditions: Conditions | None = None, library: Library | None = None,
-            rules: RulesVersion = "11th") -> Matchup:
+            rules: RulesVersion = "11th", strict: bool = False) -> Matchup:
     """The matchup of two armies, each a list file, a list's text or unit names (see
     ``tactica.plan.army.read_side``). Raises ``SideError`` for a list that cannot be read
-    or does not validate."""
+    (with ``strict``, or that does not validate; otherwise its problems are the sides'
+    ``warnings``)."""
     lib = library or load_library()
-    a = mine if isinstance(mine, Side) else read_side(mine, lib, name="my list", rules=rules)
+    a = mine if isinstance(mine, Side) else read_side(mine, lib, name="my list", rules=rules,
+                                                      strict=strict)
     b = enemy if isinstance(enemy, Side) else read_side(enemy, lib, name="enemy list",
-                                                        rules=rules)
+                                                        rules=rules, strict=strict)
     return matchup_sides(a, b, phases=phases, sides=sides, conditions=conditions)

@@ -87,6 +87,8 @@ class Plan:
     steps: int
     idle: dict[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    #: the lists' rule problems (``Side.warnings``): the plan is answered all the same
+    warnings: tuple[str, ...] = ()
 
     @property
     def gap(self) -> float | None:
@@ -109,7 +111,8 @@ class Plan:
                          "volleys": volleys(self.volleys)},
                 "naive": {"score": self.naive_score, "points_destroyed": self.naive_points,
                           "volleys": volleys(self.naive_volleys)},
-                "idle": self.idle, "notes": list(self.notes)}
+                "idle": self.idle, "notes": list(self.notes),
+                "warnings": list(self.warnings)}
 
 
 def threats(mine: Side, enemy: Side) -> list[float]:
@@ -305,7 +308,8 @@ def _local_search(p: _Problem, start: Assignment) -> Assignment:
 def plan(mine: str | Path | Side, enemy: str | Path | Side, *,
          conditions: Conditions | None = None, forbidden: Iterable[tuple[str, str]] = (),
          destroy: Iterable[str] = (), objective: Objective = "points",
-         library: Library | None = None, rules: RulesVersion = "11th") -> Plan:
+         library: Library | None = None, rules: RulesVersion = "11th",
+         strict: bool = False) -> Plan:
     """The shooting plan of two armies, each a list file, a list's text or unit names
     (``tactica.plan.army.read_side``); see ``solve``.
 
@@ -314,9 +318,10 @@ def plan(mine: str | Path | Side, enemy: str | Path | Side, *,
     ('exhaustive', True, 1, True)
     """
     lib = library or load_library()
-    a = mine if isinstance(mine, Side) else read_side(mine, lib, name="my list", rules=rules)
+    a = mine if isinstance(mine, Side) else read_side(mine, lib, name="my list", rules=rules,
+                                                      strict=strict)
     b = enemy if isinstance(enemy, Side) else read_side(enemy, lib, name="enemy list",
-                                                        rules=rules)
+                                                        rules=rules, strict=strict)
     return solve(a, b, conditions, forbidden=forbidden, destroy=destroy, objective=objective)
 
 
@@ -340,7 +345,7 @@ def solve(mine: Side, enemy: Side, conditions: Conditions | None = None, *,
     notes: list[str] = []
     if not p.shooters:
         return Plan(what, (), 0.0, 0.0, (), 0.0, 0.0, "nothing to assign", True, 0,
-                    None, 0, p.idle)
+                    None, 0, p.idle, warnings=(*mine.warnings, *enemy.warnings))
     naive = p.naive()
     size = p.size()
     bound: float | None = None
@@ -362,4 +367,5 @@ def solve(mine: Side, enemy: Side, conditions: Conditions | None = None, *,
     value, naive_value = p.value(best), p.value(naive)
     return Plan(what, p.describe(best), value[1], value[0], p.describe(naive),
                 naive_value[1], naive_value[0], method, optimal, size, bound,
-                p.volleys.steps, p.idle, tuple(notes))
+                p.volleys.steps, p.idle, tuple(notes),
+                warnings=(*mine.warnings, *enemy.warnings))

@@ -160,6 +160,7 @@ async def _answer(request: Request, form: Form) -> HTMLResponse:
         try:
             m, p = await asyncio.wait_for(work, PLAN_TIMEOUT)
             context.update(grids=_grids(m, form.value), plan=p, matchup=m)
+            form.notes += [f"warning: {w}" for w in p.warnings]  # answered all the same
         except TimeoutError:
             form.errors.append(f"the lists took more than {PLAN_TIMEOUT:g} s to compute")
         except (SideError, UnknownNameError, ValueError) as exc:
