@@ -26,7 +26,7 @@ def _check(path: Path) -> None:
     try:
         side = read_side(path, lib)
     except SideError as exc:  # a list that cannot be read at all: one line, its file
-        assert "\n" not in str(exc) and str(path) in str(exc) or path.name in str(exc)
+        assert "\n" not in str(exc) and path.name in str(exc), str(exc)
         return
     enemy = read_side(ENEMY, lib)
     m = matchup_sides(side, enemy, phases=("shooting",), sides=("mine",))
