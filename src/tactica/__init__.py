@@ -46,5 +46,7 @@ def calculate(scenario: Scenario | dict[str, Any] | str,
     units) in, the result out. Imported on first use, so that ``import tactica`` (a web
     calculation worker's start) stays light."""
     from .calculator import calculate as calculate_document
+    from .errors import refusing_documents
 
-    return calculate_document(scenario, library)
+    with refusing_documents():  # a bad document: tactica's DocumentError, one line
+        return calculate_document(scenario, library)

@@ -27,7 +27,8 @@ from typing import Any
 
 from .inputs import printable
 
-__all__ = ["MissingExtraError", "field_path", "needs_extra", "one_line"]
+__all__ = ["DocumentError", "MissingExtraError", "field_path", "needs_extra", "one_line",
+           "refusing_documents"]
 
 #: Longest quoted user text in a message (a pasted list or scenario may be huge).
 _QUOTE = 80
@@ -127,3 +128,36 @@ def needs_extra(extra: str, what: str, also: Sequence[str] = ()) -> Iterator[Non
         if top in ("", "tactica"):
             raise
         raise MissingExtraError(message) from None
+
+
+class DocumentError(ValueError):
+    """A document (a scenario, a turn) that its contract refuses, in one line naming the
+    field (``loc``: the first problem's place, ``"document"`` for the whole)."""
+
+    def __init__(self, message: str, loc: str = "document") -> None:
+        super().__init__(message)
+        self.loc = loc
+
+
+@contextmanager
+def refusing_documents() -> Iterator[None]:
+    """pydantic's ``ValidationError`` raised inside as tactica's own ``DocumentError``,
+    one line (``one_line``): what ``tactica.calculate`` raises for a bad document.
+
+    >>> from pydantic import BaseModel
+    >>> class Doc(BaseModel):
+    ...     count: int
+    >>> with refusing_documents():
+    ...     Doc.model_validate({"count": "many"})
+    Traceback (most recent call last):
+    tactica.errors.DocumentError: count: should be a whole number
+    """
+    try:
+        yield
+    except ValueError as exc:
+        core = sys.modules.get("pydantic_core")
+        if core is None or not isinstance(exc, core.ValidationError):
+            raise
+        errors = exc.errors(include_url=False)
+        loc = field_path(errors[0].get("loc", ())) if errors else "document"
+        raise DocumentError(one_line(exc), loc) from None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,7 @@ import pytest
 from pydantic import ValidationError
 
 from tactica import Scenario, ScenarioError, calculate
+from tactica.errors import DocumentError
 
 Json = dict[str, Any]
 
@@ -116,18 +118,22 @@ def test_contract_refusal_names_the_field(
     message = str(exc.value)
     assert field in message
     assert words in message
-    # the same refusal through the public API, from a dict and from JSON text
-    with pytest.raises(ValidationError, match=field.replace(".", r"\.")):
-        calculate(scenario)
-    with pytest.raises(ValidationError, match=field.replace(".", r"\.")):
-        calculate(json.dumps(scenario))
+    # the same refusal through the public API, from a dict and from JSON text: tactica's
+    # own one-line DocumentError naming the field (issue 46)
+    dotted = re.sub(r"\.(\d+)", r"[\1]", field)  # attacker.weapons.0.AP -> weapons[0]
+    for doc in (scenario, json.dumps(scenario)):
+        with pytest.raises(DocumentError) as refused:
+            calculate(doc)
+        loc = refused.value.loc  # a union member's tag or a capitalised key is left out
+        assert dotted.startswith(loc) or loc.startswith(dotted), (loc, dotted)
+        assert str(refused.value).startswith(loc) and "\n" not in str(refused.value)
 
 
 def test_too_many_models_over_several_entries() -> None:
     """Each entry below the limit, 150 + 150 = 300 models together: refused at target."""
     scenario = with_change(lambda s: s["target"].update(models=[
         {"count": 150, "T": 4, "Sv": 3, "W": 2}, {"count": 150, "T": 4, "Sv": 3, "W": 1}]))
-    with pytest.raises(ValidationError) as exc:
+    with pytest.raises(DocumentError) as exc:
         calculate(scenario)
     assert "target" in str(exc.value)
     assert "300 models" in str(exc.value)
@@ -190,3 +196,28 @@ def test_a_refusal_reports_only_the_real_violation(
     with pytest.raises(ValidationError) as exc:
         Scenario.model_validate(with_change(change))
     assert [e["loc"] for e in exc.value.errors()] == [location]
+
+
+@pytest.mark.parametrize(("doc", "loc"), [
+    ({"attacker": {"unit": ""}, "target": {"unit": "meq"}}, "attacker.unit"),
+    ({"attacker": {"weapons": []}, "target": {"models": [{"T": 4, "Sv": 3, "W": 1}]}},
+     "attacker.weapons"),
+    ({"attacker": {"unit": "Intercessor Squad"}, "target": {"unit": "meq"},
+      "context": {"distance": -1}}, "context.distance"),
+    ("not a document", "document"),
+])
+def test_tactica_calculate_refuses_a_bad_document_with_its_own_error(
+        doc: object, loc: str) -> None:
+    """Issue 46: never pydantic's multi-line report out of ``tactica.calculate``: a
+    ``DocumentError`` (a ``ValueError``) of one line naming the field."""
+    import pydantic
+
+    import tactica
+    from tactica.errors import DocumentError
+
+    with pytest.raises(DocumentError) as err:
+        tactica.calculate(doc)  # type: ignore[arg-type]
+    assert not isinstance(err.value, pydantic.ValidationError)
+    assert isinstance(err.value, ValueError) and err.value.loc == loc
+    text = str(err.value)
+    assert "\n" not in text and "errors.pydantic.dev" not in text and text.startswith(loc)

@@ -24,6 +24,7 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 from typer.testing import CliRunner
 
 import tactica
@@ -156,6 +157,8 @@ def _refused_in_one_line(exc: BaseException) -> None:
     # the project's own error types (and pydantic's), not a bare ValueError or KeyError
     # from somewhere inside
     assert type(exc) not in (ValueError, LookupError, KeyError, IndexError), repr(exc)
+    # never pydantic's own report (issue 46): its message is the one line itself
+    assert not isinstance(exc, ValidationError), repr(exc)
     line = one_line(exc)
     assert line and "\n" not in line
     line.encode("utf-8")  # printable: no lone surrogate, no control character

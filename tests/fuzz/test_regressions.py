@@ -12,13 +12,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from pydantic import ValidationError
 
 import tactica
 from tactica.army.formats import RosterParseError, parse_roster
 from tactica.combat.exact.allocation import Operator
 from tactica.combat.exact.totals import compound
-from tactica.errors import one_line
+from tactica.errors import DocumentError, one_line
 from tactica.inputs import MAX_DEPTH, InputError, check_depth, clean_text, loads
 from tactica.units import UnitError
 
@@ -89,7 +88,7 @@ def test_weapons_picked_by_name_on_a_unit_in_the_fight_phase_do_not_crash() -> N
 ])
 def test_a_name_that_is_not_plain_text_is_refused_at_its_field(field: dict,
                                                                path: str) -> None:
-    with pytest.raises(ValidationError) as info:
+    with pytest.raises(DocumentError) as info:
         tactica.calculate(_doc({**_GUN, **field}))
     line = one_line(info.value)
     assert line.startswith(f"{path}: text holds a ")
@@ -97,7 +96,7 @@ def test_a_name_that_is_not_plain_text_is_refused_at_its_field(field: dict,
 
 
 def test_a_lone_surrogate_in_a_named_effect_is_refused() -> None:
-    with pytest.raises(ValidationError) as info:
+    with pytest.raises(DocumentError) as info:
         tactica.calculate(_doc(effects=["Oath\udc00"]))
     assert one_line(info.value).startswith("effects: text holds a lone surrogate")
 
