@@ -62,11 +62,15 @@ def test_two_steps_equal_one_scenario_with_both_units(rules: str) -> None:
     either way, so two shooting steps are the single scenario with both units' lines
     (the target's state carried from the first to the second) -- but for the dice: the
     second unit does not shoot where the first destroyed the target (05.04.04), so its
-    step happens with P = 1 - P(destroyed by the first)."""
+    step happens with P = 1 - P(destroyed by the first). The Goliath's laser without its
+    [BLAST] here: in the sequence Blast counts the models the Neophytes left, in the
+    single scenario all six (``test_select_targets``)."""
+    goliath = {**GOLIATH, "weapons": [{**GOLIATH["weapons"][0], "abilities": []},
+                                      GOLIATH["weapons"][1]]}
     seq = Sequence.model_validate({"rules": rules, "target": TARGET, "steps": [
         {"phase": "shooting", "attacker": NEOPHYTES, "context": CONTEXT},
-        {"phase": "shooting", "attacker": GOLIATH, "context": CONTEXT}]})
-    both = {"name": "both", "weapons": NEOPHYTES["weapons"] + GOLIATH["weapons"]}
+        {"phase": "shooting", "attacker": goliath, "context": CONTEXT}]})
+    both = {"name": "both", "weapons": NEOPHYTES["weapons"] + goliath["weapons"]}
     single = calculate_exact(Scenario.model_validate(
         {"rules": rules, "attacker": both, "target": TARGET, "context": CONTEXT}))
     result = calculate_sequence(seq)
@@ -77,7 +81,7 @@ def test_two_steps_equal_one_scenario_with_both_units(rules: str) -> None:
                                                       abs=1e-12)
     # the Goliath's attacks are its own whenever it shoots: mean = P(happens) x its mean
     alone = calculate_exact(Scenario.model_validate(
-        {"rules": rules, "attacker": GOLIATH, "target": TARGET, "context": CONTEXT}))
+        {"rules": rules, "attacker": goliath, "target": TARGET, "context": CONTEXT}))
     assert result.steps[1].attacks.mean == pytest.approx(
         result.steps[1].p_happens * alone.attacks.mean, abs=1e-9)
     # the first step alone is the first unit's scenario

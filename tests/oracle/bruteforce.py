@@ -8,8 +8,9 @@ resolve things:
 
 1. for each weapon line, in the order given:
    a. gather attack dice: roll A for each copy, plus Rapid Fire X within half range,
-      plus Blast (X per five models the target had at the start), plus ``attacks``
-      effects; at least 1 per copy;
+      plus Blast (X per five models the target had at the start: in a sequence, the
+      models alive when the step starts, the unit's Select Targets step), plus
+      ``attacks`` effects; at least 1 per copy;
    b. one hit roll per attack die (Torrent: automatic, never critical); re-rolls first,
       then critical hits, Sustained Hits (extra, non-critical hits), Lethal Hits
       (automatic, non-critical wounds);
@@ -488,9 +489,11 @@ def _only(kind: type[T], abilities: tuple[WeaponAbility, ...]) -> T | None:
 
 
 def plan_weapon(
-    scenario: Scenario, index: int, line: WeaponLine, target: Target, lethal: bool
+    scenario: Scenario, index: int, line: WeaponLine, target: Target, lethal: bool,
+    alive: int | None = None,
 ) -> Weapon:
-    """Work out every number of one weapon line (§4, §5.6, §5.7, §5.11)."""
+    """Work out every number of one weapon line (§4, §5.6, §5.7, §5.11); ``alive``: the
+    target's models alive when the attacking unit selects its targets (default: all)."""
     if scenario.named_effects:
         raise NotImplementedError("named effects are not plain modifiers")
     effects = scenario.plain_effects
@@ -542,7 +545,8 @@ def plan_weapon(
         count=line.count,
         attacks=line.A,
         rapid_fire=rapid_fire.extra if (rapid_fire and half_range) else None,
-        flat_attacks=(blast.extra * (target.model_count // 5) if blast else 0) + total("attacks"),
+        flat_attacks=(blast.extra * ((target.model_count if alive is None else alive) // 5)
+                      if blast else 0) + total("attacks"),
         torrent="Torrent" in flags,
         snap_shooting=snap,
         skill=_bounded(eleventh, (line.skill or 0) + total("skill") + (1 if cover_skill else 0)),
@@ -862,8 +866,9 @@ def _run(scenario: Scenario, lethal: Mapping[int, bool], keep: Keep,
     those attacks") or after the last (10th, §4.10); from ``start`` (a sequence's earlier
     steps) or undamaged."""
     target = Target.of(scenario)
+    alive = None if start is None else sum(1 for a in start.alive if a > 0)
     weapons = [
-        plan_weapon(scenario, i, line, target, lethal.get(i, True))
+        plan_weapon(scenario, i, line, target, lethal.get(i, True), alive)
         for i, line in enumerate(scenario.attacker.weapons)
     ]
     dist = Dist({State(alive=target.start) if start is None else start: 1}, 1)

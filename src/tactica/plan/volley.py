@@ -5,7 +5,8 @@ the wounded model, and the unsaved attacks so far) is carried from one unit's at
 the next (``tactica.combat.exact.engine.calculate_exact_from``, as the sequence engine's shooting
 steps do: ``docs/sequence.md``), so a unit firing at a target already half destroyed finds
 fewer models to kill, and its surplus damage is lost (overkill); a model left wounded is
-finished first. Each unit's attack is the scenario of its matrix cell
+finished first; its Blast and Cleave dice count the models alive when it shoots
+(``combat.exact.select_targets``). Each unit's attack is the scenario of its matrix cell
 (``tactica.plan.cells.pair_scenario``).
 
 Prefixes are shared: the state after firing units (a, b) at a target is kept, so the

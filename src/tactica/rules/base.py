@@ -192,6 +192,17 @@ class RuleSet:
             mod -= 1
         return mod
 
+    def per_five_models(self, models: int) -> int:
+        """How many times [BLAST X] and [CLEAVE X] add X attack dice against a unit of
+        ``models`` models at the Select Targets step. 11th 24.05 Blast: "add X
+        additional attack dice for every five models that were in the target unit in the
+        Select Targets step (rounding down)" (24.06 Cleave: the same count); 10th Blast:
+        "add 1 to the result for every five models that were in the target unit when you
+        selected it as the target (rounding down)". Both count the models alive when the
+        unit selects its targets, before any of its attacks: a sequence's later step, or
+        a volley's later unit, counts the models the earlier ones left."""
+        return models // 5
+
     def conversion_critical_hit(self, distance: float | None) -> int | None:
         """[CONVERSION] (the datasheet text of the conversion beam weapons): "if the target
         is more than 12\" away, an unmodified Hit roll of 4+ scores a Critical Hit";

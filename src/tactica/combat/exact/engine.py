@@ -41,14 +41,7 @@ from tactica.rules.base import RuleSet
 
 from ..contract.result import Distribution, Result, StageFields
 from ..contract.scenario import Effect, Scenario, ScenarioError, Target
-from .allocation import (
-    Group,
-    Operator,
-    Packet,
-    State,
-    StateSpace,
-    build_groups,
-)
+from .allocation import Group, Operator, Packet, State, StateSpace, build_groups
 from .attack_lines import expected_values, packets, search_mean, weapon_die
 from .chain import (
     LineOps,
@@ -72,6 +65,7 @@ from .one_group import one_group_chain
 from .profile import ResolvedWeapon, resolve_weapon, save_probability
 from .reach import ChainPlan, LinePlan, reach
 from .readout import AttackerSide, Branches, assemble, read_out
+from .select_targets import by_models_alive
 from .size import (
     ChainSizing,
     check_compound,
@@ -100,11 +94,12 @@ Initial = dict[State, FloatArray]
 
 def resolve_weapons(
     scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...] | None = None,
-    memo: dict[Any, Any] | None = None,
+    memo: dict[Any, Any] | None = None, models: int | None = None,
 ) -> tuple[ResolvedWeapon, ...]:
     """Every weapon line, resolved; weapons of the wrong type for the phase are refused.
     Without ``effects`` the scenario's effects are resolved here (named ones included);
-    ``memo``: a batch's (``profile.resolve_weapon``)."""
+    ``memo``: a batch's (``profile.resolve_weapon``); ``models``: the target's models at
+    the Select Targets step, if not all (``select_targets``)."""
     if effects is None:
         effects, named = resolve_effects(scenario)
         scenario = named.scenario(scenario)
@@ -117,7 +112,7 @@ def resolve_weapons(
                 f"attacker.weapons.{i}: {line.name!r} is a {kind} weapon but the phase is "
                 f"{scenario.phase!r}"
             )
-        out.append(resolve_weapon(line, scenario, rules, effects, memo))
+        out.append(resolve_weapon(line, scenario, rules, effects, memo, models))
     return tuple(out)
 
 
@@ -195,8 +190,6 @@ def command_reroll_policy(scenario: Scenario, rules: RuleSet,
     return command_policy(splits, len(weapons))
 
 
-
-
 def _chain_plan(weapons: tuple[ResolvedWeapon, ...], lines: _Lines,
                 pooled: list[PooledPlan | None], with_dw: list[int], before: Packet | None,
                 per_line: bool) -> ChainPlan:
@@ -223,9 +216,12 @@ def _open_lethal(weapons: tuple[ResolvedWeapon, ...]) -> list[int]:
 
 
 @one_blas_thread
-def lethal_choices(scenario: Scenario) -> tuple[bool | None, ...]:
-    """See ``_lethal_search``: the choice alone."""
-    return _lethal_search(scenario, finish=False)[0]
+def lethal_choices(scenario: Scenario, models: int | None = None) -> tuple[bool | None, ...]:
+    """See ``_lethal_search``: the choice alone (``models``: ``resolve_weapons``')."""
+    prep = _prepare(scenario)
+    prep = prep._replace(weapons=resolve_weapons(prep.scenario, prep.rules, prep.effects,
+                                                 models=models)) if models is not None else prep
+    return _lethal_search(scenario, finish=False, prep=prep)[0]
 
 
 def _lethal_search(scenario: Scenario, finish: bool = True, initial: Initial | None = None,
@@ -295,18 +291,29 @@ def calculate_exact(scenario: Scenario, memo: dict[Any, Any] | None = None) -> R
 
 
 @one_blas_thread
-def calculate_exact_from(scenario: Scenario, initial: Initial) -> tuple[Result, Initial]:
+def calculate_exact_from(scenario: Scenario, initial: Initial,
+                         parts: list[float] | None = None) -> tuple[Result, Initial]:
     """``calculate_exact`` with the target starting in ``initial`` instead of undamaged:
     target state -> pmf of the unsaved attacks counted so far (a distribution over both,
     the states from ``StateSpace(build_groups(scenario.target))``); also returns the final
     distribution in the same form (a sequence of attacks carries it from step to step).
-    ``damage`` and ``models_destroyed`` count from the undamaged target."""
+    ``damage`` and ``models_destroyed`` count from the undamaged target. [BLAST] and
+    [CLEAVE] count the models alive in ``initial``'s states (``select_targets``): where
+    they give different counts, each part is computed on its own and the results mixed;
+    ``parts`` receives the parts' probabilities."""
     prep = _prepare(scenario)
     memo: dict[Any, Any] = {}
-    choice, found = _lethal_search(scenario, initial=initial, memo=memo, prep=prep)
-    out: Initial = {}
-    done = found if found is not None else _states(prep, choice, True, memo, initial)
-    return _finish(prep, done, out, lethal_notes(scenario, choice)), out
+
+    def computed(models: int | None, start: Initial) -> tuple[Result, Initial]:
+        part = prep if models is None else prep._replace(weapons=resolve_weapons(
+            prep.scenario, prep.rules, prep.effects, memo, models))
+        choice, found = _lethal_search(scenario, initial=start, memo=memo, prep=part)
+        out: Initial = {}
+        done = found if found is not None else _states(part, choice, True, memo, start)
+        return _finish(part, done, out, lethal_notes(scenario, choice)), out
+
+    return by_models_alive(prep.scenario, prep.rules, prep.effects, StateSpace(prep.groups),
+                           initial, computed, parts)
 
 
 @dataclass

@@ -116,17 +116,19 @@ class ResolvedWeapon:
 
 def resolve_weapon(
     weapon: WeaponLine, scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...],
-    memo: dict[Any, Any] | None = None,
+    memo: dict[Any, Any] | None = None, models: int | None = None,
 ) -> ResolvedWeapon:
     """Decide every number of ``weapon``'s attack sequence (reference facts §4-§6), one
-    roll at a time (``combat.stages``). ``memo``: a batch's (``batch.figures_each``), in
-    which the attack dice, the hit and wound rolls and the damage, each the same for
-    every target that does not change it (a hit roll's Toughness, say), are made once
-    per key (``attack_dice_key``, ``hit_key``, ``wound_roll_key``, ``damage_stage_key``),
-    and the resolved line once per those four answers and what the line reads besides
-    (``kept``: a line whose stages come to the same answers is the same record; the keys
-    of the attack dice and the hit roll hold its name, count, flags and circumstances)."""
-    inp = WeaponInputs.of(weapon, scenario, rules, effects)
+    roll at a time (``combat.stages``); ``models``: the target's models at the Select
+    Targets step, if not all of them (``WeaponInputs.of``). ``memo``: a batch's
+    (``batch.figures_each``), in which the attack dice, the hit and wound rolls and the
+    damage, each the same for every target that does not change it (a hit roll's
+    Toughness, say), are made once per key (``attack_dice_key``, ``hit_key``,
+    ``wound_roll_key``, ``damage_stage_key``), and the resolved line once per those four
+    answers and what the line reads besides (``kept``: a line whose stages come to the
+    same answers is the same record; the keys of the attack dice and the hit roll hold
+    its name, count, flags and circumstances)."""
+    inp = WeaponInputs.of(weapon, scenario, rules, effects, models)
     if memo is None:
         attacks, hit, damage = attack_dice(inp), hit_roll(inp), damage_stage(inp)
         wound = wound_roll(inp)

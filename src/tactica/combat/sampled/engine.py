@@ -66,7 +66,7 @@ from ..contract.result import (
     StageExplanation,
     WeaponSummary,
 )
-from ..contract.scenario import Scenario
+from ..contract.scenario import Effect, Scenario
 from ..exact.allocation import Group, StateSpace, TooLargeError, build_groups
 from ..exact.attack_lines import expected_values
 from ..exact.dice_stages import die_outcome, hit_classes, wound_classes
@@ -79,6 +79,7 @@ from ..exact.engine import (
     resolve_weapons,
 )
 from ..exact.profile import ResolvedWeapon, save_probability
+from ..exact.select_targets import Part, counts_models, mixed
 from .dice import (
     Sampler,
     codes,
@@ -324,6 +325,8 @@ def simulate(scenario: Scenario, start: tuple[IntArray, IntArray] | None = None,
     trial (models alive ``k`` and wounds left ``t`` per allocation group, one row per
     trial: that many trials), updated in place; ``rng`` to draw from; and ``per_trial``,
     filled with each trial's attacks, hits, wounds, unsaved and hazard mortal wounds.
+    Blast and Cleave then count each trial's models alive (``exact.select_targets``):
+    the trials are run in groups of one count, and the results mixed.
     """
     trials = scenario.trials if scenario.trials is not None else DEFAULT_TRIALS
     trials = len(start[0]) if start is not None else trials
@@ -332,16 +335,63 @@ def simulate(scenario: Scenario, start: tuple[IntArray, IntArray] | None = None,
         raise ScenarioError(f"seed: {seed} must be 0 or more")
     setup = _set_up(scenario)
     rng = np.random.default_rng(seed) if rng is None else rng
+    parts = _by_models_alive(setup, start) if start is not None else None
+    if start is None or parts is None:
+        out = _trials(rng, setup, trials, start)
+        result = _result(setup, out, trials, seed)
+    else:
+        out = _Totals.empty(trials, len(setup.plans))
+        found = []
+        for models, rows in parts:
+            part = setup if models is None else _set_up(scenario, models)
+            sub = (start[0][rows], start[1][rows])
+            done = _trials(rng, part, len(rows), sub)
+            start[0][rows], start[1][rows] = sub
+            for name in ("attacks", "hits", "wounds", "unsaved", "hazard"):
+                getattr(out, name)[rows] = getattr(done, name)
+            alive = sub[0].sum(axis=1)
+            found.append((Part(int(alive.max()), int(alive.min()), len(rows) / trials, {}),
+                          _result(part, done, len(rows), seed)))
+        r = mixed(found)
+        notes = (*(n for n in r.notes if not n.startswith("Monte Carlo:")),
+                 _trials_note(trials, seed))
+        result = r.model_copy(update={"trials": trials, "notes": notes})
+    if per_trial is not None:
+        per_trial.update(attacks=out.attacks, hits=out.hits, wounds=out.wounds,
+                         unsaved=out.unsaved, hazard=out.hazard)
+    return result
+
+
+def _trials(rng: Gen, setup: _SetUp, trials: int,
+            start: tuple[IntArray, IntArray] | None) -> _Totals:
+    """``trials`` trials of ``setup``, in chunks (from ``start``, updated in place)."""
     out = _Totals.empty(trials, len(setup.plans))
     size = max(1, min(trials, int(_CHUNK_DICE // _diceper_trial(setup.plans))))
     for lo in range(0, trials, size):
         _chunk(rng, setup.rules, setup.plans, setup.groups, lo, min(trials, lo + size),
                setup.hazard, out, setup.before,
                "CHARACTER" in setup.scenario.target.keywords, start)
-    if per_trial is not None:
-        per_trial.update(attacks=out.attacks, hits=out.hits, wounds=out.wounds,
-                         unsaved=out.unsaved, hazard=out.hazard)
-    return _result(setup, out, trials, seed)
+    return out
+
+
+def _by_models_alive(setup: _SetUp, start: tuple[IntArray, IntArray]
+                     ) -> list[tuple[int | None, IntArray]] | None:
+    """The trials of ``start`` by the count [BLAST] and [CLEAVE] read of their models
+    alive (``exact.select_targets``; ``None``: all the target's), or ``None`` where no
+    line reads it or every trial gives the full count."""
+    if not counts_models(setup.scenario, setup.rules, setup.effects):
+        return None
+    full = setup.scenario.target.model_count
+    alive = start[0].sum(axis=1)
+    counts = np.array([setup.rules.per_five_models(int(m)) for m in range(full + 1)])[alive]
+    if (counts == setup.rules.per_five_models(full)).all():
+        return None
+    out: list[tuple[int | None, IntArray]] = []
+    for c in sorted(set(counts.tolist()), reverse=True):
+        rows = np.flatnonzero(counts == c)
+        most = int(alive[rows].max())
+        out.append((None if most == full else most, rows))
+    return out
 
 
 @dataclass(frozen=True)
@@ -351,6 +401,7 @@ class _SetUp:
 
     scenario: Scenario  # the named effects applied
     rules: RuleSet
+    effects: tuple[Effect, ...]
     named: NamedEffects
     notes: tuple[str, ...]
     plans: list[_Plan]
@@ -359,17 +410,18 @@ class _SetUp:
     hazard: tuple[int, int, int]
 
 
-def _set_up(original: Scenario) -> _SetUp:
+def _set_up(original: Scenario, models: int | None = None) -> _SetUp:
     """The scenario's effects resolved, each weapon line planned (with the exact engine's
-    11th-edition Lethal Hits choice, 24.23, and its Command Re-roll policy, 15.02)."""
+    11th-edition Lethal Hits choice, 24.23, and its Command Re-roll policy, 15.02);
+    ``models``: the target's models at the Select Targets step, if not all."""
     rules = get_ruleset(original.rules)
     effects, named = resolve_effects(original)
     scenario = named.scenario(original)
-    weapons = resolve_weapons(scenario, rules, effects)
+    weapons = resolve_weapons(scenario, rules, effects, models=models)
     groups = build_groups(scenario.target)
     space = StateSpace(groups)
     try:  # the exact engine's 11th-edition Lethal Hits choice (24.23), over the whole attack
-        lethal = lethal_choices(original)
+        lethal = lethal_choices(original, models)
     except TooLargeError:
         lethal = (None,) * len(weapons)
     plans = [_plan(w, scenario, space, rules, lethal[i]) for i, w in enumerate(weapons)]
@@ -386,8 +438,8 @@ def _set_up(original: Scenario) -> _SetUp:
         (Sampler.of(pmf), mw) for _, pmf in named.mortal_before)
     n_haz = sum(w.count for w in weapons if w.hazardous)
     hazard = (n_haz, rules.hazard_fails_on, rules.hazard_mortal_wounds(scenario.attacker.keywords))
-    return _SetUp(scenario, rules, named, lethal_notes(original, lethal), plans, groups,
-                  before, hazard)
+    return _SetUp(scenario, rules, effects, named, lethal_notes(original, lethal), plans,
+                  groups, before, hazard)
 
 
 def _explanations(setup: _SetUp, out: _Totals, trials: int
@@ -423,12 +475,16 @@ def _explanations(setup: _SetUp, out: _Totals, trials: int
     return stages, notes, not_calc, summaries
 
 
+def _trials_note(trials: int, seed: int) -> str:
+    return f"Monte Carlo: {trials} trials, seed {seed}; pmfs are observed frequencies"
+
+
 def _result(setup: _SetUp, out: _Totals, trials: int, seed: int) -> Result:
     """The result: every pmf the observed frequencies of the trials."""
     named = setup.named
     stages, notes, not_calc, summaries = _explanations(setup, out, trials)
     notes.extend(named.notes)
-    notes.append(f"Monte Carlo: {trials} trials, seed {seed}; pmfs are observed frequencies")
+    notes.append(_trials_note(trials, seed))
     start_models = sum(g.count for g in setup.groups)
     killed = start_models - out.left
     return Result(

@@ -1,31 +1,29 @@
 """A turn of combat, exactly: a ``Sequence`` of steps against one target, evaluated as an
-exact mixture of *worlds*.
-
-A world is one combination of the things the target's state does not decide: which
-charges succeeded, and the state of every unit the target fought back against. It holds
-its probability, the exact distribution of the target's state (with the unsaved attacks
-so far, ``exact.calculate_exact_from`` carries it through each step's weapon lines) and
-the totals of the dice rolled so far. A charge splits every world in two; a fight back
-splits it by the target's survivors (they set the attacks) and the fought unit's end
-state; worlds that agree are merged again. Every distribution of the result is the exact
-mixture over the worlds.
+exact mixture of *worlds*: each one combination of the things the target's state does
+not decide (which charges succeeded, the state of every unit the target fought back
+against), with its probability, the exact distribution of the target's state (with the
+unsaved attacks so far, ``exact.calculate_exact_from`` carries it through each step's
+weapon lines) and the totals of the dice rolled so far. A charge splits every world in
+two; a fight back splits it by the target's survivors (they set the attacks) and the
+fought unit's end state; worlds that agree are merged again. Every distribution of the
+result is the exact mixture over the worlds.
 
 * The target's state carries from step to step; a destroyed target stays destroyed and
   (05.04.04) is not attacked, charged or fought any more: a step does not happen in the
-  part of a world where it is destroyed, and rolls no dice there.
-* A unit's fight steps happen only in the worlds where its charge was made; a charge is
-  declared only where the target is alive; a unit with no charge step is taken to be
-  engaged already.
+  part of a world where it is destroyed, and rolls no dice there. A unit's fight steps
+  happen only in the worlds where its charge was made; a charge is declared only where
+  the target is alive; a unit with no charge step is taken to be engaged already.
 * Survivors and weapons (``survivors``): each weapon line is carried by model entries
   (``carried_by``, or matched: ``line_shares``), and its count follows each entry's
-  survivors; a unit with no model left does nothing more.
-* The fight order is the rule set's (``rules.turn``), noted in the result.
-* The worlds are predicted before any work (``predicted_worlds``) and refused above the
-  limit; Deadly Demise and a charge's Command Re-roll are ``turn_side``'s.
+  survivors; a unit with no model left does nothing more. Blast and Cleave count the
+  models of the unit attacked alive when the step starts (``exact.select_targets``).
+* The fight order is the rule set's (``rules.turn``), noted in the result; the worlds
+  are predicted before any work (``predicted_worlds``) and refused above the limit;
+  Deadly Demise and a charge's Command Re-roll are ``turn_side``'s.
 * Where a world is parted by the target's state after dice were rolled (the target
-  destroyed in part of it, or survivors fighting first), the dice totals of the earlier
-  steps are carried into each part unchanged: then the turn's total attacks, hits,
-  wounds and mortal wounds are labelled ``exact: false`` (means exact), with a note.
+  destroyed in part of it, survivors fighting first, or a Blast count), the dice totals
+  of the earlier steps are carried into each part unchanged: then the turn's total
+  attacks, hits, wounds and mortal wounds are labelled ``exact: false`` (means exact).
 """
 
 from __future__ import annotations
@@ -185,13 +183,14 @@ class _Mix:
                                            weight * np.asarray(nd.distribution.pmf))
 
 
-def _run(seq: Sequence, i: int, attacker: Attacker, target: Target,
-         initial: Initial) -> tuple[Result, Initial]:
-    """One step's scenario from ``initial``; the units' rules it does not compute are
-    listed (Deadly Demise is summed over the sequence instead)."""
+def _run(seq: Sequence, i: int, attacker: Attacker, target: Target, initial: Initial,
+         parts: list[float] | None = None) -> tuple[Result, Initial]:
+    """One step's scenario from ``initial`` (``parts``: ``calculate_exact_from``'s); the
+    units' rules it does not compute are listed (Deadly Demise is summed over the
+    sequence instead)."""
     scenario = seq.scenario(i, attacker, target)
     try:
-        result, final = calculate_exact_from(scenario, initial)
+        result, final = calculate_exact_from(scenario, initial, parts)
     except ScenarioError as exc:  # an oversize step stays one (a caller falls back)
         kind = TooLargeError if isinstance(exc, TooLargeError) else ScenarioError
         raise kind(f"steps.{i}.{exc}") from None
@@ -290,8 +289,9 @@ class _Turn:
                 mix.add(w.p * (1 - pa), None)
                 new.append(replace(w, p=w.p * (1 - pa), target=dead_t))
                 self.inexact |= _dice(w.totals)
-            self.inexact |= w.split
-            r, final = _run(self.seq, i, attacker, self.seq.target, alive_t)
+            parts: list[float] = []
+            r, final = _run(self.seq, i, attacker, self.seq.target, alive_t, parts)
+            self.inexact |= w.split or (len(parts) > 1 and _dice(w.totals))
             mix.add(w.p * pa, r)
             totals = tuple(np.convolve(t, np.asarray(getattr(r, f).pmf)) for t, f in zip(
                 w.totals, ("attacks", "hits", "wounds", "attacker_mortal_wounds"),
@@ -505,9 +505,9 @@ def step_cp(seq: Sequence, st: Step, cp: int, p_declared: float,
 
 INEXACT_NOTE = ("the turn's total attacks, hits, wounds and mortal wounds to the attackers "
                 "are approximate in their spread (their averages are exact): a later step "
-                "happens only in some outcomes of an earlier one (the target destroyed, or "
-                "its survivors fighting first), and these totals do not follow which. Every "
-                "other number is exact.")
+                "happens, or counts its Blast dice, by the outcome of an earlier one (the "
+                "target destroyed, its survivors fighting first, its models left), and these "
+                "totals do not follow which. Every other number is exact.")
 
 
 def _battle_shock(seq: Sequence, turn: _Turn) -> BattleShock | None:

@@ -85,8 +85,8 @@ def attack_dice(inp: WeaponInputs) -> AttackDice:
     """02.02.03: a random A is rolled per weapon; effects add to A, which "cannot be less
     than 1" (02.02.01); 10th Extra Attacks weapons ignore such modifiers. Then the
     abilities that add dice for the line: 24.05 [BLAST X] and 24.06 [CLEAVE X] (X per
-    five models in the target: the same count, reference facts §5.9 / §6.6) and
-    [RAPID FIRE X] within half range."""
+    five models in the target at the Select Targets step, ``rules.per_five_models``:
+    the same count, reference facts §5.9 / §6.6) and [RAPID FIRE X] within half range."""
     w, rules = inp.weapon, inp.rules
     notes: list[str] = []
     unmodifiable = "Extra Attacks" in inp.flags and rules.extra_attacks_unmodifiable
@@ -101,7 +101,7 @@ def attack_dice(inp: WeaponInputs) -> AttackDice:
     models = inp.target_models
     for ab in inp.abilities:
         if isinstance(ab, Blast | Cleave):
-            extra = ab.extra * (models // 5)
+            extra = ab.extra * rules.per_five_models(models)
             per_copy = shift_floor(per_copy, extra, 1) if extra else per_copy
             parts.append(f"+{extra} {ab} ({models} models)" if extra
                          else f"{ab}: no bonus ({models} models)")

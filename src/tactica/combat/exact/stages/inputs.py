@@ -75,10 +75,16 @@ class WeaponInputs(NamedTuple):
     half_range: bool
     #: what the stages' keys look for among ``abilities`` (``flags`` among them)
     kinds: AbilityKinds
+    #: the models in the target unit at the Select Targets step, which [BLAST] and
+    #: [CLEAVE] count (24.05, 24.06): the target's models, or those alive when the unit
+    #: shoots or fights after other attacks (``select_targets``)
+    target_models: int
 
     @classmethod
     def of(cls, weapon: WeaponLine, scenario: Scenario, rules: RuleSet,
-           effects: tuple[Effect, ...]) -> WeaponInputs:
+           effects: tuple[Effect, ...], models: int | None = None) -> WeaponInputs:
+        """``weapon``'s inputs; ``models``: the target's models at the Select Targets
+        step, when not all of ``scenario.target``'s models are alive then."""
         if effects:
             effects = tuple(e for e in effects if e.applies_to(weapon.name))
         # an ability limited to some targets counts only against those (Limited); most
@@ -105,7 +111,8 @@ class WeaponInputs(NamedTuple):
             ctx.indirect if indirect else None,
         )
         return cls(weapon, scenario, rules, effects, abilities, flags, circ,
-                   ctx.half_range(weapon.range), found)
+                   ctx.half_range(weapon.range), found,
+                   scenario.target.model_count if models is None else models)
 
     def reroll(self, stage: RerollStage) -> RerollPolicy:
         """The strongest re-roll the effects give for ``stage``."""
@@ -134,10 +141,6 @@ class WeaponInputs(NamedTuple):
     def values(self, name: str) -> list[int]:
         """Each effect's ``name`` modifier, one by one."""
         return [getattr(e, name) for e in self.effects if getattr(e, name)]
-
-    @property
-    def target_models(self) -> int:
-        return self.scenario.target.model_count
 
     @property
     def melee(self) -> bool:
