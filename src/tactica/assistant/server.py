@@ -44,7 +44,7 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from pydantic import ValidationError
 
-from ..errors import one_line
+from ..errors import DocumentError, one_line
 
 if TYPE_CHECKING:
     from ..library import Library
@@ -231,7 +231,7 @@ class _Calls:
         try:
             with anyio.move_on_after(timeout) as running:
                 document = await anyio.to_thread.run_sync(job.run, abandon_on_cancel=True)
-        except ValidationError as exc:
+        except (ValidationError, DocumentError) as exc:
             return refusal(f"invalid scenario: {one_line(exc)}" if spec.name == "calculate"
                            else one_line(exc))
         except (ValueError, LookupError, OSError) as exc:  # the core's refusals
