@@ -17,7 +17,7 @@ import re
 import numpy as np
 import pytest
 
-from tactica.combat.contract.scenario import Scenario
+from tactica.combat.contract.scenario import Scenario, Target
 from tactica.library import load_library
 from tactica.plan import read_side, solve
 from tactica.plan.army import Armed
@@ -57,8 +57,9 @@ def _simulate(scenarios: list[Scenario], models: int, rng: np.random.Generator,
         unsaved = np.zeros(TRIALS, dtype=np.int64)
         for line in s.attacker.weapons:
             names = {str(a) for a in line.abilities}
-            # Heavy needs a stationary unit, Rapid Fire half range: neither is stated
-            assert names <= {"Heavy", "Rapid Fire 1", "Blast"}, names
+            # Heavy needs a stationary unit, Rapid Fire half range, Assault an Advance:
+            # none is stated
+            assert names <= {"Heavy", "Rapid Fire 1", "Blast", "Assault"}, names
             dice = sum(_roll(str(line.A), TRIALS, rng) for _ in range(line.count))
             if "Blast" in names:
                 dice = dice + line.count * (counted // 5)
@@ -81,10 +82,11 @@ def test_a_blast_unit_after_others_matches_a_simulation() -> None:
     target = foe.target["shooting"]
     scenarios = []
     for label in volley.order:
-        armed = mine.unit(label).attack["shooting"]
+        assert isinstance(target, Target)
+        armed = mine.unit(label).armed("shooting", target)  # picked against the Cadians
         assert isinstance(armed, Armed)
-        s = pair_scenario(armed, target, "shooting", mine.rules,  # type: ignore[arg-type]
-                          Conditions(), label)[0]
+        s = pair_scenario(armed, target, "shooting", mine.rules, Conditions(), label,
+                          foe.pending["shooting"])[0]
         assert not s.effects and s.context.distance is None
         assert not s.context.remained_stationary and s.context.within_half_range is None
         scenarios.append(s)
