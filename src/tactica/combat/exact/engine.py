@@ -69,7 +69,7 @@ from .deferred import run_deferred
 from .dice_stages import DieOutcome
 from .effects import NamedEffects, resolve_effects
 from .one_group import one_group_chain
-from .profile import ResolvedWeapon, resolve_weapon, save_probability
+from .profile import ResolvedWeapon, out_of_range, resolve_weapon, save_probability
 from .reach import ChainPlan, LinePlan, reach
 from .readout import AttackerSide, Branches, assemble, read_out
 from .size import (
@@ -102,13 +102,15 @@ def resolve_weapons(
     scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...] | None = None,
     memo: dict[Any, Any] | None = None,
 ) -> tuple[ResolvedWeapon, ...]:
-    """Every weapon line, resolved; weapons of the wrong type for the phase are refused.
-    Without ``effects`` the scenario's effects are resolved here (named ones included);
-    ``memo``: a batch's (``profile.resolve_weapon``)."""
+    """Every weapon line, resolved; weapons of the wrong type for the phase are refused,
+    and a line beyond its range at ``context.distance`` makes no attacks (04.02,
+    ``profile.out_of_range``). Without ``effects`` the scenario's effects are resolved
+    here (named ones included); ``memo``: a batch's (``profile.resolve_weapon``)."""
     if effects is None:
         effects, named = resolve_effects(scenario)
         scenario = named.scenario(scenario)
     out = []
+    distance = scenario.context.distance
     for i, line in enumerate(scenario.attacker.weapons):
         melee = line.range == "Melee"
         if melee != (scenario.phase == "fight"):
@@ -117,7 +119,10 @@ def resolve_weapons(
                 f"attacker.weapons.{i}: {line.name!r} is a {kind} weapon but the phase is "
                 f"{scenario.phase!r}"
             )
-        out.append(resolve_weapon(line, scenario, rules, effects, memo))
+        w = resolve_weapon(line, scenario, rules, effects, memo)
+        if distance is not None and not rules.in_range(line.range, distance):
+            w = out_of_range(w, int(line.range), distance)
+        out.append(w)
     return tuple(out)
 
 
