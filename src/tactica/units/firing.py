@@ -46,13 +46,15 @@ class NoWeaponsError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Aim:
-    """What the default choice is judged against: one model of the target."""
+    """What the default choice is judged against: one model of the target, and how far
+    away it is (``distance``, inches; ``None``: within every weapon's range)."""
 
     T: int = 4
     Sv: int = 3
     W: int = 2
     invuln: int | None = None
     keywords: tuple[str, ...] = ()
+    distance: float | None = None
 
 
 #: ``_mean``'s answers per dice expression (``kept_one``); at most 4096.
@@ -68,7 +70,11 @@ def _mean(d: DiceExpr) -> float:
 
 
 def expected_damage(p: WeaponProfile, aim: Aim) -> float:
-    """One model's expected damage with profile ``p`` against ``aim`` (to choose only)."""
+    """One model's expected damage with profile ``p`` against ``aim`` (to choose only):
+    none beyond its range (04.02, the rule set's ``in_range``), so that a weapon fires a
+    profile that reaches the target, and a model its Pistols or other guns that do."""
+    if aim.distance is not None and not get_ruleset("11th").in_range(p.range, aim.distance):
+        return 0.0
     hit = 1.0 if p.skill is None else (7 - p.skill) / 6
     wound = (7 - get_ruleset("11th").wound_roll_needed(p.S, aim.T)) / 6
     save = min(aim.Sv - p.AP, aim.invuln if aim.invuln is not None else 7)
