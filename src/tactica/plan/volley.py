@@ -95,7 +95,7 @@ class Volleys:
             else:
                 self._scenarios[key] = pair_scenario(armed, target, "shooting",
                                                      self.mine.rules, self.conditions,
-                                                     unit.label)[0]
+                                                     unit.label, enemy.label)[0]
         return self._scenarios[key]
 
     def target(self, j: int) -> Target:

@@ -47,6 +47,7 @@ __all__ = [
     "ResolvedWeapon",
     "attack_toughness",
     "out_of_range",
+    "range_note",
     "resolve_weapon",
     "save_chance",
     "save_needed",
@@ -166,12 +167,20 @@ def out_of_range(w: ResolvedWeapon, weapon_range: int, distance: float) -> Resol
     save, no hazard roll (06.03: a weapon that cannot target the unit is not selected to
     attack), no Lethal Hits choice or Precision to declare; the result names it under
     ``not_calculated``."""
-    inches = f"{distance:g}"
     return replace(
         w, attacks_pmf=_NO_DICE, lethal_hits=False, precision=False, hazardous=False,
         explanations={**w.explanations, "attacks": f"no attacks: out of range "
-                      f"({weapon_range}\" weapon, target at {inches}\"; 04.02)"},
-        notes=(), not_calculated=(f"{w.name}: out of range at {inches}\"",))
+                      f"({weapon_range}\" weapon, target at {distance:g}\"; 04.02)"},
+        notes=(), not_calculated=(range_note(w.name, distance),))
+
+
+def range_note(weapon: str, distance: float) -> str:
+    """What the result's ``not_calculated`` says of a line out of range.
+
+    >>> range_note("Bolt Rifle", 30.0)
+    'Bolt Rifle: out of range at 30"'
+    """
+    return f"{weapon}: out of range at {distance:g}\""
 
 
 #: ``_not_calculated``'s answers per line's abilities (``kept_one``); at most 4096.
