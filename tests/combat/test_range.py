@@ -196,3 +196,20 @@ def test_a_library_units_turn_at_two_distances(library: Library) -> None:
                              "target": {"unit": "geq"}, "context": {"distance": 24}},
                             library)
     assert at_24.attacks.pmf == one.attacks.pmf and at_24.damage.pmf == one.damage.pmf
+
+
+def test_a_range_below_one_inch_is_refused_in_one_line() -> None:
+    """A Range is inches, 1 or more, or "Melee" (a weapon of no reach would never be
+    within range); the refusal names the field."""
+    from pydantic import ValidationError
+
+    from tactica.model import WeaponProfile
+
+    for odd in (0, -5):
+        with pytest.raises(ValidationError, match=r"attacker\.weapons\.0\.range\n.*"
+                           r"range is inches \(1 or more\) or \"Melee\", not "):
+            tactica.calculate(_plain({**RIFLES, "range": odd}, distance=0))
+        with pytest.raises(ValidationError, match="range is inches"):
+            WeaponProfile(name="Odd", range=odd, A="1", skill=3, S=4, AP=0, D="1")
+    one = tactica.calculate(_plain({**RIFLES, "range": 1}, distance=1))
+    assert one.attacks.mean == 10.0  # within 1" of a 1" weapon: it fires
