@@ -52,6 +52,10 @@ class PlotKind(StrEnum):
 
 
 Folder = Annotated[Path, typer.Option("--out", "-o", help="The table's folder.")]
+Distance = Annotated[float | None, typer.Option(
+    "--distance", min=0, max=200, help="Inches between attacker and target in the "
+    "shooting rows: a ranged weapon beyond its range makes no attacks (a column says it). "
+    "Default: every target within range.")]
 
 
 class _Bar:
@@ -107,10 +111,7 @@ def meta(
         "--detachment-rules", help="Also each matchup under each detachment of the "
         "attacker's faction, its detachment rules applied where they hold (a column names "
         "the detachment, another its rules left out and why).")] = False,
-    distance: Annotated[float | None, typer.Option(
-        "--distance", min=0, max=200, help="Inches between attacker and target in the "
-        "shooting rows: a ranged weapon beyond its range makes no attacks (a column says "
-        "it). Default: every target within range.")] = None,
+    distance: Distance = None,
     scheduler: Annotated[str | None, typer.Option(
         "--scheduler", help="An existing Dask scheduler (tcp://host:8786).")] = None,
     workers: Annotated[int, typer.Option(
@@ -145,8 +146,7 @@ def meta(
         fail("no target matches --targets/--target-faction/--target-keyword")
     selection = _selection(attackers, chosen, phase, editions, effect, partition_size,
                            detachment_rules, distance)
-    err = Console(stderr=True, highlight=False)
-    bar = _Bar(err)
+    bar = _Bar(Console(stderr=True, highlight=False))
     mode: Literal["auto", "in-process", "local"] = (
         "in-process" if in_process else "local" if local_cluster else "auto")
     try:
