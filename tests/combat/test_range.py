@@ -153,6 +153,10 @@ def test_intercessors_at_30_inches_make_no_attacks_and_at_24_fire(library: Libra
     assert at_24.hits.mean == pytest.approx(4.0, abs=1e-12)
     assert numbers(at_24) == numbers(tactica.calculate(doc, library))
     assert not any("out of range" in n for n in at_24.not_calculated)
+    # out of range, the lines named are those the unit fires within range (no profile
+    # reaches 30": the choice made within range stands)
+    assert at_24.resolved is not None
+    assert [w.name for w in lines] == [w.name for w in at_24.resolved.attacker]
 
 
 def _step(distance: float) -> dict[str, Any]:

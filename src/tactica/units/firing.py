@@ -112,11 +112,17 @@ def _best_profile(profiles: tuple[WeaponProfile, ...], costs: tuple[float, ...],
                   aim: Aim) -> int:
     """Of one weapon's ``profiles`` (``_candidates``), the one that does most for what it
     costs (expected damage less ``costs``: the bearer's expected losses to [HAZARDOUS]; on
-    a tie, the first, so Standard before Supercharge): its index."""
+    a tie, the first, so Standard before Supercharge): its index. At a distance, those
+    that reach the target first; when none does, the one chosen within range."""
     if len(profiles) == 1:  # nothing to choose (most weapons)
         return 0
+    if aim.distance is None:
+        return max(range(len(profiles)),
+                   key=lambda i: expected_damage(profiles[i], aim) - costs[i])
+    near = replace(aim, distance=None)
     return max(range(len(profiles)),
-               key=lambda i: expected_damage(profiles[i], aim) - costs[i])
+               key=lambda i: (expected_damage(profiles[i], aim) - costs[i],
+                              expected_damage(profiles[i], near) - costs[i]))
 
 
 def _is_pistol(p: WeaponProfile) -> bool:
