@@ -282,8 +282,9 @@ class Target(_Strict):
 
 
 class Context(_Strict):
-    """Circumstances of the attack. ``distance`` derives half range (Rapid Fire, Melta)
-    unless ``within_half_range`` is given."""
+    """Circumstances of the attack. ``distance`` (inches to the target) derives half
+    range (Rapid Fire, Melta) unless ``within_half_range`` is given, and range: a ranged
+    line beyond it makes no attacks (04.02); ``None``: every weapon within range."""
 
     distance: float | None = Field(default=None, ge=0, le=200)
     within_half_range: bool | None = None
