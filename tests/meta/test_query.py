@@ -13,7 +13,7 @@ import pytest
 from tactica.library import load_library
 from tactica.meta import SCHEMA, Selection, load, query, run
 from tactica.meta.query import QueryError
-from tactica.meta.table import DETACHMENT_SCHEMA
+from tactica.meta.table import DETACHMENT_SCHEMA, schema_for
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "meta.md"
 
@@ -35,7 +35,10 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_every_column_is_documented() -> None:
     text = DOCS.read_text(encoding="utf-8")
-    for name in DETACHMENT_SCHEMA.names:  # SCHEMA's and the --detachment-rules columns
+    every = schema_for(Selection(attackers=("x",), targets=("meq",), detachment_rules=True,
+                                 distance=12))
+    assert set(DETACHMENT_SCHEMA.names) < set(every.names)
+    for name in every.names:  # SCHEMA's, the --detachment-rules and --distance columns
         assert f"| `{name}` |" in text
 
 

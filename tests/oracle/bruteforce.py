@@ -7,10 +7,11 @@ and pushes it through the attack sequence one die at a time, in the order the ru
 resolve things:
 
 1. for each weapon line, in the order given:
-   a. gather attack dice: roll A for each copy, plus Rapid Fire X within half range,
-      plus Blast (X per five models the target had at the start: in a sequence, the
-      models alive when the step starts, the unit's Select Targets step), plus
-      ``attacks`` effects; at least 1 per copy;
+   a. gather attack dice (none for a line whose range the target is beyond, 04.02):
+      roll A for each copy, plus Rapid Fire X within half range, plus Blast (X per
+      five models the target had at the start: in a sequence, the models alive when
+      the step starts, the unit's Select Targets step), plus ``attacks`` effects; at
+      least 1 per copy;
    b. one hit roll per attack die (Torrent: automatic, never critical); re-rolls first,
       then critical hits, Sustained Hits (extra, non-critical hits), Lethal Hits
       (automatic, non-critical wounds);
@@ -508,6 +509,10 @@ def plan_weapon(
     context = scenario.context
     ranged = scenario.phase == "shooting"
     half_range = context.half_range(line.range)
+    # 04.02 Select Targets: a weapon can only target a unit within its range; beyond it
+    # the line gathers no attack dice (so it makes no hazard roll either)
+    beyond = isinstance(line.range, int) and context.distance is not None \
+        and context.distance > line.range
     ignores_cover = "Ignores Cover" in flags
 
     def total(name: str) -> int:
@@ -542,7 +547,7 @@ def plan_weapon(
 
     return Weapon(
         index=index,
-        count=line.count,
+        count=0 if beyond else line.count,
         attacks=line.A,
         rapid_fire=rapid_fire.extra if (rapid_fire and half_range) else None,
         flat_attacks=(blast.extra * ((target.model_count if alive is None else alive) // 5)

@@ -18,7 +18,8 @@ Coverage:
 - effects: hit / wound / save / AP / strength / attacks / damage / skill modifiers,
   re-rolls of hits, wounds and saves ("ones" and "failed"), critical hits and wounds on
   5+, granted Lethal Hits and Sustained Hits 1, Feel No Pain, snap shooting;
-- context: half range, remained stationary, charged, cover, Stealth; attacker keywords
+- context: distance (a line beyond its range makes no attacks, 04.02), half range,
+  remained stationary, charged, cover, Stealth; attacker keywords
   (MONSTER / VEHICLE matter for 11th Hazardous).
 
 Left out on purpose, because they are policy choices or the spec leaves them open:
@@ -251,6 +252,8 @@ def scenario_dicts(draw: st.DrawFn, rules: str | None = None) -> dict[str, Any]:
         },
         "target": draw(targets()),
         "context": {
+            # 18": a 12" line out of range, a 24" one in; 30": both out (04.02)
+            "distance": draw(st.sampled_from([None, None, 18, 30])),
             "within_half_range": draw(st.booleans()),
             "remained_stationary": draw(st.booleans()),
             "charged": draw(st.booleans()),

@@ -77,7 +77,8 @@ def test_points_destroyed_equal_single_calculate_calls(
         armed = unit.armed(cell.phase, target)
         assert isinstance(armed, Armed)
         scenario, _ = pair_scenario(armed, target, cell.phase, m.attackers(side).rules,
-                                    m.conditions, unit.label, enemy.pending[cell.phase])
+                                    m.conditions, unit.label,
+                                    pending=enemy.pending[cell.phase])
         if has_precision([scenario]):
             continue  # Precision reorders the models lost: the order reading does not hold
         r = tactica.calculate(scenario)

@@ -29,7 +29,7 @@ def _scenario(mine: Side, enemy: Side, attacker: str, target: str) -> object:
     armed = unit.armed("shooting", aimed)  # its profiles picked against this target
     assert isinstance(armed, Armed)
     return pair_scenario(armed, aimed, "shooting", mine.rules, Conditions(), unit.label,
-                         foe.pending["shooting"])[0]
+                         pending=foe.pending["shooting"])[0]
 
 
 def _independent(mine: Side, enemy: Side, groups: dict[str, tuple[str, ...]]) -> float:

@@ -86,7 +86,7 @@ def test_a_blast_unit_after_others_matches_a_simulation() -> None:
         armed = mine.unit(label).armed("shooting", target)  # picked against the Cadians
         assert isinstance(armed, Armed)
         s = pair_scenario(armed, target, "shooting", mine.rules, Conditions(), label,
-                          foe.pending["shooting"])[0]
+                          pending=foe.pending["shooting"])[0]
         assert not s.effects and s.context.distance is None
         assert not s.context.remained_stationary and s.context.within_half_range is None
         scenarios.append(s)

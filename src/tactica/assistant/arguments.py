@@ -218,6 +218,10 @@ class _ArmyArgs(_Args):
     half_range: bool = Field(default=False, description="targets within half range "
                              "(Rapid Fire, Melta)")
     cover: bool = Field(default=False, description="targets have the Benefit of Cover")
+    distance: float | None = Field(
+        default=None, ge=0, le=200, description="inches between each shooting unit and its "
+        "target: a weapon beyond its range makes no attacks (default: every target within "
+        "range)")
     stratagems: dict[_UNIT_NAME, tuple[_UNIT_NAME, ...]] = Field(
         default_factory=dict, max_length=MAX_ARMY_UNITS,
         description="rules for one unit's attacks: {\"UNIT\": [\"STRATAGEM\", ...]} "

@@ -241,7 +241,8 @@ def _sides(args: MatchupArgs | PlanArgs, library: Library) -> tuple[Any, Any, An
         sides.append(side)
     conditions = Conditions(charge=getattr(args, "charge", None),
                             stationary=args.stationary, half_range=args.half_range,
-                            cover=args.cover, stratagems=dict(args.stratagems))
+                            cover=args.cover, stratagems=dict(args.stratagems),
+                            distance=args.distance)
     try:  # the core checks them too; here the refusal names the argument
         units = sides[0].units if isinstance(args, PlanArgs) else \
             (*sides[0].units, *sides[1].units)

@@ -178,7 +178,8 @@ def calc(
         help="shooting or fight")] = "shooting",
     rules: Annotated[Literal["11th", "10th"], typer.Option(help="11th or 10th")] = "11th",
     distance: Annotated[float | None, typer.Option(
-        min=0, max=1000, help="inches to the target")] = None,
+        min=0, max=1000, help="inches to the target (a ranged weapon beyond its Range "
+        "makes no attacks)")] = None,
     stationary: Annotated[bool, typer.Option("--stationary", help="remained stationary")] = False,
     charged: Annotated[bool, typer.Option("--charged", help="the attacker charged")] = False,
     cover: Annotated[bool, typer.Option("--cover", help="target has cover")] = False,
@@ -373,7 +374,8 @@ def _from_flags(o: CalcOptions) -> _Prepared:
 
         aim = aim_for(UnitRef(unit=o.target, models=o.target_models,
                               wargear=tuple(o.target_wargear or ()),
-                              led_by=tuple(o.target_led_by or ())), lib, o.rules, o.phase)
+                              led_by=tuple(o.target_led_by or ())), lib, o.rules, o.phase,
+                      o.distance)
         built = list_attacker(load_roster(o.list_file, library=lib), o.attacker, lib,
                               o.phase, aim)
         sheet, notes = built.sheet, list(built.notes)

@@ -52,6 +52,10 @@ class PlotKind(StrEnum):
 
 
 Folder = Annotated[Path, typer.Option("--out", "-o", help="The table's folder.")]
+Distance = Annotated[float | None, typer.Option(
+    "--distance", min=0, max=200, help="Inches between attacker and target in the "
+    "shooting rows: a ranged weapon beyond its range makes no attacks (a column says it). "
+    "Default: every target within range.")]
 
 
 class _Bar:
@@ -107,6 +111,7 @@ def meta(
         "--detachment-rules", help="Also each matchup under each detachment of the "
         "attacker's faction, its detachment rules applied where they hold (a column names "
         "the detachment, another its rules left out and why).")] = False,
+    distance: Distance = None,
     scheduler: Annotated[str | None, typer.Option(
         "--scheduler", help="An existing Dask scheduler (tcp://host:8786).")] = None,
     workers: Annotated[int, typer.Option(
@@ -140,9 +145,8 @@ def meta(
     if not chosen:
         fail("no target matches --targets/--target-faction/--target-keyword")
     selection = _selection(attackers, chosen, phase, editions, effect, partition_size,
-                           detachment_rules)
-    err = Console(stderr=True, highlight=False)
-    bar = _Bar(err)
+                           detachment_rules, distance)
+    bar = _Bar(Console(stderr=True, highlight=False))
     mode: Literal["auto", "in-process", "local"] = (
         "in-process" if in_process else "local" if local_cluster else "auto")
     try:
@@ -163,7 +167,7 @@ def meta(
 def _selection(attackers: tuple[str, ...], targets: tuple[str, ...],
                phase: list[PhaseChoice] | None, editions: tuple[str, ...],
                effect: list[str] | None, partition_size: int,
-               detachment_rules: bool = False) -> Selection:
+               detachment_rules: bool = False, distance: float | None = None) -> Selection:
     """The selection the flags name, with the configured sources (``--data``,
     ``--no-dataset``)."""
     from ..meta.tasks import Selection
@@ -174,7 +178,8 @@ def _selection(attackers: tuple[str, ...], targets: tuple[str, ...],
         phases=tuple(p.value for p in phase) if phase else ("shooting", "fight"),
         editions=tuple(r for r in editions if r in ("10th", "11th")),
         effects=tuple(effect or ()), data_paths=tuple(str(Path(p).resolve()) for p in paths),
-        dataset=dataset, partition_size=partition_size, detachment_rules=detachment_rules)
+        dataset=dataset, partition_size=partition_size, detachment_rules=detachment_rules,
+        distance=distance)
 
 
 def _targets(lib: object, targets: TargetSet, names: list[str] | None,

@@ -43,6 +43,10 @@ Stationary = Annotated[bool, typer.Option("--stationary", help="the shooters rem
 HalfRange = Annotated[bool, typer.Option("--half-range", help="targets within half range "
                                          "(Rapid Fire, Melta)")]
 Cover = Annotated[bool, typer.Option("--cover", help="targets have the Benefit of Cover")]
+Distance = Annotated[list[str] | None, typer.Option(
+    "--distance", help="inches between the shooters and their targets: INCHES for every "
+    "pair, or \"MY UNIT>ENEMY UNIT=INCHES\" for one (repeatable); a weapon beyond its "
+    "range makes no attacks")]
 Stratagem = Annotated[list[str] | None, typer.Option(
     "--stratagem", help="a stratagem or other rule for one unit: \"UNIT=NAME\" "
     "(repeatable; applied where its conditions hold)")]
@@ -50,8 +54,37 @@ Rules = Annotated[RulesVersion, typer.Option("--rules", help="rules version for 
                                              "names (a list states its own)")]
 
 
+def _inches(text: str, option: str) -> float:
+    try:
+        inches = float(text)
+    except ValueError:
+        inches = -1.0
+    if not 0 <= inches <= 200:
+        fail(f"--distance {option!r}: inches from 0 to 200, e.g. 24 or "
+             "\"Intercessor Squad>Boyz=18\"")
+    return inches
+
+
+def _distances(texts: list[str] | None) -> tuple[float | None, dict[tuple[str, str], float]]:
+    """``--distance``: INCHES for every pair (the last given), "MY UNIT>ENEMY UNIT=INCHES"
+    for one."""
+    every: float | None = None
+    pairs: dict[tuple[str, str], float] = {}
+    for text in texts or ():
+        pair, sep, inches = text.rpartition("=")
+        if not sep:
+            every = _inches(text, text)
+            continue
+        a, arrow, t = pair.partition(">")
+        if not arrow or not a.strip() or not t.strip():
+            fail(f"--distance {text!r}: write INCHES or \"MY UNIT>ENEMY UNIT=INCHES\"")
+        pairs[(a.strip(), t.strip())] = _inches(inches.strip(), text)
+    return every, pairs
+
+
 def _conditions(charge: float | None, stationary: bool, half_range: bool, cover: bool,
-                stratagems: list[str] | None) -> Conditions:
+                stratagems: list[str] | None, distance: list[str] | None = None
+                ) -> Conditions:
     named: dict[str, tuple[str, ...]] = {}
     for text in stratagems or ():
         unit, sep, name = text.partition("=")
@@ -59,8 +92,9 @@ def _conditions(charge: float | None, stationary: bool, half_range: bool, cover:
             fail(f"--stratagem {text!r}: write UNIT=NAME, e.g. \"Dark Reapers=Fire "
                  "Overwatch\"")
         named[unit.strip()] = (*named.get(unit.strip(), ()), name.strip())
+    every, pairs = _distances(distance)
     return Conditions(charge=charge, stationary=stationary, half_range=half_range,
-                      cover=cover, stratagems=named)
+                      cover=cover, stratagems=named, distance=every, distances=pairs)
 
 
 def _fmt(value: float, what: str) -> str:
@@ -104,8 +138,8 @@ def matchup_command(
     value: Annotated[str, typer.Option("--value", help="what the table shows: points, "
                                        "per100, models, destroy or damage")] = "points",
     charge: Charge = None, stationary: Stationary = False, half_range: HalfRange = False,
-    cover: Cover = False, stratagem: Stratagem = None, rules: Rules = "11th",
-    json_out: Json = False,
+    cover: Cover = False, stratagem: Stratagem = None, distance: Distance = None,
+    rules: Rules = "11th", json_out: Json = False,
     csv_out: Annotated[bool, typer.Option("--csv", help="one CSV row per cell")] = False,
     strict: Strict = False,
     plot: Annotated[Path | None, typer.Option("--plot", help="draw the matrix into "
@@ -122,7 +156,8 @@ def matchup_command(
         fail(f"--value {value}: one of {', '.join(VALUES)}")
     sides = ("mine", "enemy") if side == "both" else (side,)
     m = matchup(mine, enemy, phases=phases, sides=sides,  # type: ignore[arg-type]
-                conditions=_conditions(charge, stationary, half_range, cover, stratagem),
+                conditions=_conditions(charge, stationary, half_range, cover, stratagem,
+                                       distance),
                 library=load_library(), rules=rules, strict=strict)
     if plot is not None:
         plot_matchup(m, plot, value)
@@ -172,8 +207,8 @@ def plan_command(
         "--objective", help="points (expected points destroyed) or threat (the enemy's "
         "expected points destroyed next turn, removed)")] = "points",
     stationary: Stationary = False, half_range: HalfRange = False, cover: Cover = False,
-    stratagem: Stratagem = None, rules: Rules = "11th", json_out: Json = False,
-    strict: Strict = False,
+    stratagem: Stratagem = None, distance: Distance = None, rules: Rules = "11th",
+    json_out: Json = False, strict: Strict = False,
 ) -> None:
     """The shooting plan: each of my shooting units at one enemy unit, to destroy the most
     points (exact, overkill counted), beside the naive plan."""
@@ -186,7 +221,7 @@ def plan_command(
             fail(f"--forbid {text!r}: write \"MY UNIT>ENEMY UNIT\"")
         pairs.append((a.strip(), t.strip()))
     p = plan(mine, enemy, conditions=_conditions(None, stationary, half_range, cover,
-                                                 stratagem),
+                                                 stratagem, distance),
              forbidden=pairs, destroy=destroy or (), objective=objective,  # type: ignore[arg-type]
              library=load_library(), rules=rules, strict=strict)
     if json_out:

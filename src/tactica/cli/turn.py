@@ -24,6 +24,7 @@ from ..inputs import loads
 from ..units import UnitError, UnitRef, resolve_attacker
 from ..units.abilities import armed_with_abilities
 from ..units.carriers import carriers
+from ..units.resolve import aim_of
 from .errors import fail
 from .result_view import render_result
 
@@ -31,11 +32,12 @@ __all__ = ["parse_step", "render_sequence", "run_sequence_text", "sequence_docum
 
 def _fielded(lib: Any, unit: str, models: int, rules: Any, phase: Any, target: Any,
              context: dict[str, Any]) -> tuple[Any, tuple[Any, ...]]:
-    """The unit's attacker as fielded by default (``tactica.units``), with the plain
-    effects of its own abilities against ``target`` in ``context``."""
+    """The unit's attacker as fielded by default (``tactica.units``: its profiles
+    picked against ``target`` at the context's distance, as ``tactica.calculate`` picks
+    them), with the plain effects of its own abilities against ``target`` in ``context``."""
     try:
         attacker, side = resolve_attacker(UnitRef(unit=unit, models=models), lib, rules,
-                                          phase)
+                                          phase, aim_of(target, context.get("distance")))
     except UnitError as exc:
         raise typer.BadParameter(str(exc).removeprefix("attacker: "),
                                  param_hint="--step") from None

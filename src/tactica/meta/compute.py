@@ -99,6 +99,9 @@ class Row:
     #: (``None``: the row without them) and those of its rules not in the figures, why
     detachment: str | None = None
     detachment_not_applied: tuple[str, ...] = ()
+    #: with ``Selection.distance``: the inches to the target of a shooting row (``None``
+    #: in the fight)
+    distance: float | None = None
 
 
 def scenario_of(row: Any) -> dict[str, Any]:
@@ -110,12 +113,16 @@ def scenario_of(row: Any) -> dict[str, Any]:
     ...              "edition": "11th", "effects": []})
     {'attacker': {'unit': 'Primus'}, 'target': {'unit': 'meq'}, 'phase': 'fight', 'rules': '11th'}
 
-    A row of a detachment (``Selection.detachment_rules``) names it in the context:
+    A row of a detachment (``Selection.detachment_rules``) names it in the context, and
+    a shooting row at a distance (``Selection.distance``) its inches:
 
     >>> scenario_of({"attacker": "Primus", "target": "meq", "phase": "fight",
     ...              "edition": "11th", "effects": ["Hypermorphic Fury"],
     ...              "detachment": "Biosanctic Broodsurge"})["context"]
     {'detachment': 'Biosanctic Broodsurge'}
+    >>> scenario_of({"attacker": "Primus", "target": "meq", "phase": "shooting",
+    ...              "edition": "11th", "effects": [], "distance": 18.0})["context"]
+    {'distance': 18.0}
     """
     doc: dict[str, Any] = {"attacker": {"unit": row["attacker"]},
                            "target": {"unit": row["target"]},
@@ -123,10 +130,20 @@ def scenario_of(row: Any) -> dict[str, Any]:
     effects = [str(e) for e in (row["effects"] if row["effects"] is not None else ())]
     if effects:
         doc["effects"] = effects
-    detachment = row.get("detachment")
-    if isinstance(detachment, str):
-        doc["context"] = {"detachment": detachment}
+    context = _context(row.get("detachment"), row.get("distance"))
+    if context:
+        doc["context"] = context
     return doc
+
+
+def _context(detachment: Any, distance: Any) -> dict[str, Any]:
+    """A row's context: its detachment, its distance (a number, not a missing value)."""
+    out: dict[str, Any] = {}
+    if isinstance(detachment, str):
+        out["detachment"] = detachment
+    if isinstance(distance, int | float) and distance == distance:  # not NaN
+        out["distance"] = float(distance)
+    return out
 
 
 def points_of(sheet: Datasheet, models: int) -> int | None:
@@ -221,16 +238,19 @@ class _Matchup:
     effects: tuple[str, ...]
     detachment: str | None = None
     not_applied: tuple[str, ...] = ()
+    distance: float | None = None
 
 
 def _doc(side: _Side, phase: Phase, edition: RulesVersion, effects: Sequence[str],
-         detachment: str | None = None) -> ScenarioDocument | str:
+         detachment: str | None = None, distance: float | None = None
+         ) -> ScenarioDocument | str:
     """The attacker's document for one phase (its target set apart: ``scenario_against``),
-    or why it is refused."""
+    ``distance`` inches from its targets when it shoots, or why it is refused."""
     data: dict[str, Any] = {"attacker": {"unit": side.name}, "target": {"unit": side.name},
                             "phase": phase, "rules": edition, "effects": list(effects)}
-    if detachment is not None:
-        data["context"] = {"detachment": detachment}
+    context = _context(detachment, distance if phase == "shooting" else None)
+    if context:
+        data["context"] = context
     try:
         return ScenarioDocument.model_validate(data)
     except ValueError as exc:
@@ -263,11 +283,13 @@ def _matchups(selection: Selection, lib: Library, part: Partition) -> Iterator[_
     for name in part.attackers:
         side = _attacker_side(lib, name, edition)
         for phase in selection.phases:
-            doc = _doc(side, phase, edition, effects)
+            distance = selection.distance if phase == "shooting" else None
+            doc = _doc(side, phase, edition, effects, distance=distance)
             for t, kind in targets:
                 tside, fielded = _target(lib, t, edition, phase)
                 got = _resolved(doc, lib, fielded)
-                base = _Matchup(edition, phase, side, tside, kind, None, None, effects)
+                base = _Matchup(edition, phase, side, tside, kind, None, None, effects,
+                                distance=distance)
                 if isinstance(got, str):
                     base.refused = got
                 else:
@@ -286,7 +308,7 @@ def _with_detachment(base: _Matchup, d: Detachment, lib: Library,
         return out
     applied, out.not_applied = applied_rules(base.scenario, d)
     out.effects = (*base.effects, *applied)
-    doc = _doc(base.attacker, base.phase, base.edition, out.effects, d.name)
+    doc = _doc(base.attacker, base.phase, base.edition, out.effects, d.name, base.distance)
     got = _resolved(doc, lib, fielded)
     if isinstance(got, str):
         out.scenario, out.refused = None, got
@@ -344,7 +366,8 @@ def _row(m: _Matchup, result: Figures | ScenarioError | None) -> Row:
         "effects": m.effects, "expected_damage": damage, "models_destroyed": destroyed,
         "p_destroyed": p, "points_destroyed": pts, "points_per_100": per_100,
         "status": "computed" if isinstance(result, Figures) else "refused", "note": note,
-        "detachment": m.detachment, "detachment_not_applied": m.not_applied})
+        "detachment": m.detachment, "detachment_not_applied": m.not_applied,
+        "distance": m.distance})
 
 
 def compute_partition(selection: Selection, part: Partition,

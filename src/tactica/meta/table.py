@@ -89,6 +89,13 @@ _DETACHMENT_FIELDS: list[tuple[str, pa.DataType, str]] = [
 ]
 
 
+#: The column a table of ``Selection.distance`` adds.
+_DISTANCE_FIELDS: list[tuple[str, pa.DataType, str]] = [
+    ("distance", pa.float64(), "inches to the target in a shooting row (a ranged weapon "
+                               "beyond its range makes no attacks); null in the fight"),
+]
+
+
 def _schema(fields: list[tuple[str, pa.DataType, str]]) -> pa.Schema:
     return pa.schema([pa.field(n, t, metadata={"description": d}) for n, t, d in fields])
 
@@ -101,11 +108,20 @@ DETACHMENT_SCHEMA = _schema(_FIELDS + _DETACHMENT_FIELDS)
 _SORT = ("edition", "phase", "attacker", "target")
 
 
+@functools.lru_cache(maxsize=4)
+def _schema_of(detachments: bool, distance: bool) -> pa.Schema:
+    if not distance:
+        return DETACHMENT_SCHEMA if detachments else SCHEMA
+    return _schema(_FIELDS + (_DETACHMENT_FIELDS if detachments else []) + _DISTANCE_FIELDS)
+
+
 def schema_for(selection: Selection | None) -> pa.Schema:
-    """The columns of the table of ``selection`` (``SCHEMA``, and the detachment columns
-    when it applies each faction's detachment rules)."""
-    return DETACHMENT_SCHEMA if selection is not None and selection.detachment_rules \
-        else SCHEMA
+    """The columns of the table of ``selection`` (``SCHEMA``, the detachment columns
+    when it applies each faction's detachment rules, the distance column when it states
+    one)."""
+    if selection is None:
+        return SCHEMA
+    return _schema_of(selection.detachment_rules, selection.distance is not None)
 
 
 def versions() -> dict[str, str]:

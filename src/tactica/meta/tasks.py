@@ -66,6 +66,9 @@ class Selection(Frozen):
     #: one row set per detachment of the attacker's faction, its detachment rules applied
     #: where they hold (``tactica.meta.detachments``), beside the rows without them
     detachment_rules: bool = False
+    #: inches between attacker and target in the shooting rows (a ranged weapon beyond
+    #: its range makes no attacks, 04.02); ``None``: every target within range
+    distance: float | None = Field(default=None, ge=0, le=200)
 
     def _plain(self) -> dict[str, object]:
         """The selection as JSON data; an option left off is not written, so a table
@@ -73,6 +76,8 @@ class Selection(Frozen):
         data = self.model_dump(mode="json")
         if not self.detachment_rules:
             del data["detachment_rules"]
+        if self.distance is None:
+            del data["distance"]
         return data
 
     def fingerprint(self) -> str:

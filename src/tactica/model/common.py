@@ -8,7 +8,8 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["Frozen", "RulesVersion", "Source", "constructed", "made", "updated"]
+__all__ = ["Frozen", "RulesVersion", "Source", "constructed", "inches_or_melee", "made",
+           "updated"]
 
 M = TypeVar("M", bound=BaseModel)
 D = TypeVar("D")
@@ -21,6 +22,18 @@ class Frozen(BaseModel):
     """Base of all data records: immutable, unknown fields rejected."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def inches_or_melee(value: int | str) -> int | str:
+    """A Range characteristic as read: inches, 1 or more, or ``"Melee"`` (a weapon of no
+    reach would never be within range of a target, 04.02).
+
+    >>> inches_or_melee(24), inches_or_melee("Melee")
+    (24, 'Melee')
+    """
+    if isinstance(value, int) and value < 1:
+        raise ValueError(f"range is inches (1 or more) or \"Melee\", not {value}")
+    return value
 
 
 class Source(Frozen):

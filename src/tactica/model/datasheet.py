@@ -15,7 +15,7 @@ from pydantic import Field, field_validator, model_validator
 
 from ..dice import DiceExpr
 from .abilities import WeaponAbility
-from .common import Frozen, RulesVersion, Source
+from .common import Frozen, RulesVersion, Source, inches_or_melee
 from .conditions import ConditionalSave, TargetCondition
 from .wargear import ModelType, WargearBudget, WargearOption
 
@@ -64,8 +64,9 @@ class ModelProfile(Frozen):
 
 
 class WeaponProfile(Frozen):
-    """One profile of a weapon. ``range`` is inches or ``"Melee"``; ``skill`` is BS/WS
-    (``None`` for N/A, i.e. Torrent); ``AP`` is 0 or negative."""
+    """One profile of a weapon. ``range`` is inches (1 or more: a loader leaves out a
+    profile of another Range) or ``"Melee"``; ``skill`` is BS/WS (``None`` for N/A, i.e.
+    Torrent); ``AP`` is 0 or negative."""
 
     name: str
     range: int | Literal["Melee"]
@@ -78,6 +79,11 @@ class WeaponProfile(Frozen):
     may_target: TargetCondition | None = Field(
         default=None, description="the units this weapon may target (None: any)")
     source: Source | None = None
+
+    @field_validator("range")
+    @classmethod
+    def _inches(cls, value: int | str) -> int | str:
+        return inches_or_melee(value)
 
     @property
     def is_melee(self) -> bool:

@@ -111,14 +111,16 @@ class SideUnit:
     def names(self) -> tuple[str, ...]:
         return (self.body.name, *(u.name for u in self.leaders))
 
-    def armed(self, phase: Phase, target: Target) -> Armed | str:
-        """This unit attacking ``target`` in ``phase``: each weapon with several profiles
-        uses the one picked against that target (``tactica.units.aim_of``), as
-        ``tactica calc`` picks it; or why it cannot attack."""
+    def armed(self, phase: Phase, target: Target, distance: float | None = None
+              ) -> Armed | str:
+        """This unit attacking ``target`` ``distance`` inches away in ``phase``: each
+        weapon with several profiles uses the one picked against that target
+        (``tactica.units.aim_of``), as ``tactica calc`` picks it; or why it cannot
+        attack."""
         default = self.attack.get(phase)
         if self.fielding is None or not isinstance(default, Armed):
             return default or "cannot attack"
-        key = (phase, aim_of(target))
+        key = (phase, aim_of(target, distance))
         if key not in self._armed:
             self._armed[key] = _armed(self, self.fielding, phase, key[1])
         return self._armed[key]

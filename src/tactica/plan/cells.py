@@ -18,7 +18,7 @@ state distribution, which gives the points destroyed of each model entry:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -28,11 +28,12 @@ from ..combat.contract.result import Result
 from ..combat.contract.scenario import Context, Scenario, ScenarioError, Target
 from ..combat.exact.allocation import StateSpace, build_groups
 from ..combat.exact.engine import Initial, calculate_exact, calculate_exact_from
+from ..combat.exact.profile import range_note
 from ..combat.turn.charge import charge_probability
 from ..effects.candidates import apply_candidates
 from ..rules.turn import get_turn_rules
 from ..units.abilities import apply_attacker_abilities, apply_pending_defences
-from .army import Armed, Pending, Phase, SideUnit
+from .army import Armed, Pending, Phase, Side, SideUnit
 from .points import points_destroyed
 
 __all__ = ["Cell", "Conditions", "Status", "compute_cell", "pair_scenario"]
@@ -44,13 +45,18 @@ Status = Literal["ok", "cannot attack", "cannot be attacked", "refused"]
 class Conditions:
     """The table situation every cell assumes. ``charge``: inches to charge before a
     fight (``None``: the unit is in combat after a successful charge); ``stratagems``:
-    unit label -> named effects for that unit's attacks."""
+    unit label -> named effects for that unit's attacks. ``distance``: inches between
+    the shooter and its target in every shooting cell, ``distances`` for one pair (my
+    unit, the enemy unit: labels or names, whichever side shoots); a ranged weapon
+    beyond its range makes no attacks (04.02). ``None``: every target within range."""
 
     charge: float | None = None
     stationary: bool = False
     half_range: bool = False
     cover: bool = False
     stratagems: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    distance: float | None = None
+    distances: dict[tuple[str, str], float] = field(default_factory=dict)
 
     def check(self, units: Iterable[SideUnit], rules: str) -> None:
         """Refuse a stratagem named for a unit no side has, or a name no rule has
@@ -65,14 +71,31 @@ class Conditions:
             for name in names:
                 find_effect(name, rules)
 
-    def context(self, armed: Armed, phase: Phase) -> Context:
+    def for_sides(self, mine: Side, enemy: Side) -> Conditions:
+        """These conditions with each pair of ``distances`` named by the units' labels
+        (a unit's name finds it when one unit has it: ``Side.unit``; an unknown one is
+        refused with ``UnknownNameError``)."""
+        if not self.distances:
+            return self
+        pairs = {(mine.unit(a).label, enemy.unit(t).label): inches
+                 for (a, t), inches in self.distances.items()}
+        return replace(self, distances=pairs)
+
+    def between(self, attacker: str, target: str) -> float | None:
+        """The inches between two units by label (``distances`` either way round, else
+        ``distance``)."""
+        found = self.distances.get((attacker, target), self.distances.get((target, attacker)))
+        return self.distance if found is None else found
+
+    def context(self, armed: Armed, phase: Phase, distance: float | None = None) -> Context:
         built = armed.built
         toughness = next((m.T for m in built.sheet.models if m.T is not None), None)
         return Context(led_by=built.led_by, army_faction=built.army_faction,
                        detachment=built.detachment, attacker_toughness=toughness,
                        charged=phase == "fight", remained_stationary=self.stationary,
                        within_half_range=True if self.half_range else None,
-                       cover=self.cover and phase == "shooting")
+                       cover=self.cover and phase == "shooting",
+                       distance=distance if phase == "shooting" else None)
 
 
 @dataclass(frozen=True)
@@ -104,13 +127,16 @@ class Cell:
 
 
 def pair_scenario(armed: Armed, target: Target, phase: Phase, rules: str,
-                  conditions: Conditions, label: str, pending: Pending = ()
-                  ) -> tuple[Scenario, list[str]]:
-    """The scenario of ``armed`` attacking ``target`` (the module text), with notes.
-    ``pending``: the target's defences that wait for the attacker (``SideUnit.pending``),
-    applied after the attacker's abilities as the calculator applies them."""
+                  conditions: Conditions, label: str, target_label: str | None = None,
+                  pending: Pending = ()) -> tuple[Scenario, list[str]]:
+    """The scenario of ``armed`` (the unit labelled ``label``) attacking ``target`` (the
+    unit labelled ``target_label``) (the module text), with notes. ``pending``: the
+    target's defences that wait for the attacker (``SideUnit.pending``), applied after
+    the attacker's abilities as the calculator applies them."""
+    distance = conditions.distance if target_label is None else \
+        conditions.between(label, target_label)
     scenario = Scenario(rules=rules, phase=phase, attacker=armed.built.attacker,
-                        target=target, context=conditions.context(armed, phase))
+                        target=target, context=conditions.context(armed, phase, distance))
     notes: list[str] = []
     if armed.abilities:
         scenario, more = apply_candidates(scenario, armed.abilities, "ability",
@@ -147,12 +173,14 @@ def compute_cell(unit: SideUnit, enemy: SideUnit, phase: Phase, rules: str,
         return _with(base, status="cannot attack", reason=armed or "no weapons")
     if not isinstance(target, Target):
         return _with(base, status="cannot be attacked", reason=target or "no models")
-    armed = unit.armed(phase, target)  # its profiles picked against this target
+    armed = unit.armed(phase, target,  # its profiles picked against this target
+                       conditions.between(unit.label, enemy.label) if phase == "shooting"
+                       else None)
     if not isinstance(armed, Armed):
         return _with(base, status="cannot attack", reason=armed)
     try:
         scenario, notes = pair_scenario(armed, target, phase, rules, conditions, unit.label,
-                                        enemy.pending.get(phase, ()))
+                                        enemy.label, enemy.pending.get(phase, ()))
         result, points = _exact(scenario, enemy, memo if memo is not None else {})
     except (ScenarioError, ValueError) as exc:
         return _with(base, status="refused", reason=" ".join(str(exc).split()))
@@ -166,7 +194,14 @@ def compute_cell(unit: SideUnit, enemy: SideUnit, phase: Phase, rules: str,
                  p_charge=p if phase == "fight" and conditions.charge is not None else None,
                  target_models=sum(g.count for g in target.models),
                  effects=result.effects_applied, cp=result.cp_spent,
-                 notes=tuple(dict.fromkeys((*notes, *result.notes))))
+                 notes=tuple(dict.fromkeys((*notes, *result.notes, *_beyond(scenario, result)))))
+
+
+def _beyond(scenario: Scenario, result: Result) -> list[str]:
+    """The result's word on the lines out of range (04.02), for the cell's notes."""
+    d = scenario.context.distance
+    lines = {range_note(w.name, d) for w in scenario.attacker.weapons} if d is not None else ()
+    return [n for n in result.not_calculated if n in lines]
 
 
 def _exact(scenario: Scenario, enemy: SideUnit, memo: dict[Any, Any]) -> tuple[Result, float]:
@@ -188,6 +223,4 @@ def _exact(scenario: Scenario, enemy: SideUnit, memo: dict[Any, Any]) -> tuple[R
 
 
 def _with(cell: Cell, **changes: object) -> Cell:
-    from dataclasses import replace
-
     return replace(cell, **changes)  # type: ignore[arg-type]

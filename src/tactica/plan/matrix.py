@@ -105,6 +105,9 @@ class Matchup:
                 "mine": side_doc(self.mine), "enemy": side_doc(self.enemy),
                 "conditions": {"charge": c.charge, "stationary": c.stationary,
                                "half_range": c.half_range, "cover": c.cover,
+                               "distance": c.distance,
+                               "distances": [{"mine": a, "enemy": t, "inches": d}
+                                             for (a, t), d in c.distances.items()],
                                "stratagems": {k: list(v) for k, v in c.stratagems.items()}},
                 "cells": [{**r, "notes": list(c.notes)} for r, (_, c) in
                           zip(self.to_records(), self.cells(), strict=True)]}
@@ -114,7 +117,7 @@ def matchup_sides(mine: Side, enemy: Side, *, phases: Iterable[Phase] = PHASES,
                   sides: Iterable[SideName] = SIDES,
                   conditions: Conditions | None = None) -> Matchup:
     """The matrix of two sides already read."""
-    conditions = conditions or Conditions()
+    conditions = (conditions or Conditions()).for_sides(mine, enemy)
     conditions.check((*mine.units, *enemy.units), mine.rules)
     m = Matchup(mine, enemy, conditions)
     for side in sides:

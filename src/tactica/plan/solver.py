@@ -40,8 +40,10 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ..combat.contract.scenario import Scenario
 from ..library import Library, load_library
 from ..model.common import RulesVersion
+from ..rules import get_ruleset
 from .army import PHASES, Armed, Side, read_side
 from .cells import Conditions, compute_cell
 from .volley import MAX_ORDERS, Outcome, Volleys
@@ -129,6 +131,16 @@ def threats(mine: Side, enemy: Side) -> list[float]:
     return out
 
 
+def _reaches(scenario: Scenario | str) -> bool:
+    """Whether some weapon of the attacker is within range of its target (04.02, the
+    rule set's ``in_range``): beyond every one, the unit has nothing to shoot there."""
+    if isinstance(scenario, str):
+        return False
+    rules = get_ruleset(scenario.rules)
+    return any(rules.in_range(w.range, scenario.context.distance)
+               for w in scenario.attacker.weapons)
+
+
 class _Problem:
     def __init__(self, mine: Side, enemy: Side, conditions: Conditions,
                  forbidden: Iterable[tuple[str, str]], destroy: Iterable[str],
@@ -152,10 +164,12 @@ class _Problem:
             if not isinstance(armed, Armed):
                 self.idle[unit.label] = armed or "cannot shoot"
                 continue
-            ok = [j for j in range(len(enemy.units)) if (i, j) not in banned
-                  and not isinstance(self.volleys.scenario(i, j), str)]
+            can = [j for j in range(len(enemy.units)) if (i, j) not in banned
+                   and not isinstance(self.volleys.scenario(i, j), str)]
+            ok = [j for j in can if _reaches(self.volleys.scenario(i, j))]
             if not ok:
-                self.idle[unit.label] = "no target allowed"
+                self.idle[unit.label] = "no target within range" if can else \
+                    "no target allowed"
                 continue
             self.shooters.append(i)
             self.allowed.append(ok)
@@ -333,7 +347,7 @@ def solve(mine: Side, enemy: Side, conditions: Conditions | None = None, *,
     ``destroy``: enemy units whose destruction is the objective; otherwise ``objective``
     "points" (expected points destroyed) or "threat" (the enemy's expected points
     destroyed next turn removed: ``threats``, shared evenly by each unit's models)."""
-    conditions = conditions or Conditions()
+    conditions = (conditions or Conditions()).for_sides(mine, enemy)
     conditions.check(mine.units, mine.rules)
     p = _Problem(mine, enemy, conditions, forbidden, destroy, objective)
     if p.named:

@@ -94,10 +94,11 @@ class Volleys:
             elif not isinstance(target, Target):
                 self._scenarios[key] = target or "cannot be shot"
             else:
-                armed = unit.armed("shooting", target)  # picked against this target
+                armed = unit.armed("shooting", target,  # picked against this target
+                                   self.conditions.between(unit.label, enemy.label))
                 self._scenarios[key] = armed if isinstance(armed, str) else pair_scenario(
                     armed, target, "shooting", self.mine.rules, self.conditions,
-                    unit.label, enemy.pending.get("shooting", ()))[0]
+                    unit.label, enemy.label, enemy.pending.get("shooting", ()))[0]
         return self._scenarios[key]
 
     def target(self, j: int) -> Target:

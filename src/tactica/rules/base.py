@@ -203,6 +203,21 @@ class RuleSet:
         a volley's later unit, counts the models the earlier ones left."""
         return models // 5
 
+    def in_range(self, weapon_range: int | str, distance: float | None) -> bool:
+        """04.02 Select Targets: a weapon can only target a unit within its range, i.e.
+        ``distance`` (inches) at most the Range characteristic ("within" holds at the
+        range itself, as half range does). A melee weapon (``"Melee"``) and an unstated
+        distance are in range.
+
+        >>> from tactica.rules import get_ruleset
+        >>> r = get_ruleset("11th")
+        >>> r.in_range(24, 24), r.in_range(24, 30), r.in_range("Melee", 30), r.in_range(24, None)
+        (True, False, True, True)
+        """
+        if distance is None or not isinstance(weapon_range, int):
+            return True
+        return distance <= weapon_range
+
     def conversion_critical_hit(self, distance: float | None) -> int | None:
         """[CONVERSION] (the datasheet text of the conversion beam weapons): "if the target
         is more than 12\" away, an unmodified Hit roll of 4+ scores a Critical Hit";

@@ -46,13 +46,15 @@ class NoWeaponsError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Aim:
-    """What the default choice is judged against: one model of the target."""
+    """What the default choice is judged against: one model of the target, and how far
+    away it is (``distance``, inches; ``None``: within every weapon's range)."""
 
     T: int = 4
     Sv: int = 3
     W: int = 2
     invuln: int | None = None
     keywords: tuple[str, ...] = ()
+    distance: float | None = None
 
 
 #: ``_mean``'s answers per dice expression (``kept_one``); at most 4096.
@@ -68,7 +70,11 @@ def _mean(d: DiceExpr) -> float:
 
 
 def expected_damage(p: WeaponProfile, aim: Aim) -> float:
-    """One model's expected damage with profile ``p`` against ``aim`` (to choose only)."""
+    """One model's expected damage with profile ``p`` against ``aim`` (to choose only):
+    none beyond its range (04.02, the rule set's ``in_range``), so that a weapon fires a
+    profile that reaches the target, and a model its Pistols or other guns that do."""
+    if aim.distance is not None and not get_ruleset("11th").in_range(p.range, aim.distance):
+        return 0.0
     hit = 1.0 if p.skill is None else (7 - p.skill) / 6
     wound = (7 - get_ruleset("11th").wound_roll_needed(p.S, aim.T)) / 6
     save = min(aim.Sv - p.AP, aim.invuln if aim.invuln is not None else 7)
@@ -106,11 +112,17 @@ def _best_profile(profiles: tuple[WeaponProfile, ...], costs: tuple[float, ...],
                   aim: Aim) -> int:
     """Of one weapon's ``profiles`` (``_candidates``), the one that does most for what it
     costs (expected damage less ``costs``: the bearer's expected losses to [HAZARDOUS]; on
-    a tie, the first, so Standard before Supercharge): its index."""
+    a tie, the first, so Standard before Supercharge): its index. At a distance, those
+    that reach the target first; when none does, the one chosen within range."""
     if len(profiles) == 1:  # nothing to choose (most weapons)
         return 0
+    if aim.distance is None:
+        return max(range(len(profiles)),
+                   key=lambda i: expected_damage(profiles[i], aim) - costs[i])
+    near = replace(aim, distance=None)
     return max(range(len(profiles)),
-               key=lambda i: expected_damage(profiles[i], aim) - costs[i])
+               key=lambda i: (expected_damage(profiles[i], aim) - costs[i],
+                              expected_damage(profiles[i], near) - costs[i]))
 
 
 def _is_pistol(p: WeaponProfile) -> bool:

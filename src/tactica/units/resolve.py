@@ -160,10 +160,11 @@ class _Armed:
     keywords: tuple[str, ...]
     abilities: tuple[str, ...]
     answers: dict[tuple[Any, ...], tuple[Attacker, _Side]] = field(default_factory=dict)
-    #: the answer against each aim's numbers (T, Sv, W, invuln); under ``None`` when no
-    #: armament has a choice (``Armament.fixed``: the same answer against every aim)
-    by_aim: dict[tuple[int, int, int, int | None] | None, tuple[Attacker, _Side]] = field(
-        default_factory=dict)
+    #: the answer against each aim's numbers (T, Sv, W, invuln, distance); under
+    #: ``None`` when no armament has a choice (``Armament.fixed``: the same answer
+    #: against every aim)
+    by_aim: dict[tuple[int, int, int, int | None, float | None] | None,
+                 tuple[Attacker, _Side]] = field(default_factory=dict)
     #: no armament has a choice (worked out from ``arms``)
     aimless: bool = field(init=False)
 
@@ -177,7 +178,8 @@ class _Armed:
         """The answer against ``aim`` (its keywords are the armament's), kept: once per
         aim's numbers (once for all of them when nothing is chosen), built once per
         distinct choice."""
-        numbers = None if self.aimless else (aim.T, aim.Sv, aim.W, aim.invuln)
+        numbers = None if self.aimless else (aim.T, aim.Sv, aim.W, aim.invuln,
+                                             aim.distance)
         out = self.by_aim.get(numbers)
         if out is None:
             chosen = self.choices(aim)
@@ -305,12 +307,13 @@ def sheet_target(sheet: Datasheet, models: int | None = None,
 _aims: dict[tuple[Any, ...], Any] = {}
 
 
-def _aim(target: Target) -> Aim:
+def _aim(target: Target, distance: float | None = None) -> Aim:
     def made() -> Aim:
         g = next((g for g in target.models if not g.character), target.models[0])
-        return Aim(T=g.T, Sv=g.Sv, W=g.W, invuln=g.invuln, keywords=target.keywords)
+        return Aim(T=g.T, Sv=g.Sv, W=g.W, invuln=g.invuln, keywords=target.keywords,
+                   distance=distance)
 
-    aim: Aim = kept_one(_aims, (), target, made, limit=1024)
+    aim: Aim = kept_one(_aims, (distance,), target, made, limit=1024)
     return aim
 
 
@@ -461,7 +464,8 @@ def _against(doc: ScenarioDocument, lib: UnitLibrary, target: Target, tside: _Si
     context = doc.context
     abilities: tuple[str, ...] = ()
     if isinstance(attacker, UnitRef):
-        attacker, aside = _attacker(attacker, lib, doc.rules, doc.phase, _aim(target))
+        attacker, aside = _attacker(attacker, lib, doc.rules, doc.phase,
+                                    _aim(target, context.distance))
         context = _led(context, aside)
         if aside.effects is None:
             named = ability_effects(aside.sheet)
@@ -498,18 +502,20 @@ def _held_of(side: _Side) -> HeldAbilities:
 
 
 def aim_for(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
-            phase: Phase = "shooting") -> Aim | None:
+            phase: Phase = "shooting", distance: float | None = None) -> Aim | None:
     """What an attacker's default profiles are judged against when it attacks the unit
-    ``ref`` names (fielded as the calculator fields it), or ``None`` when that unit cannot
-    be fielded (the calculator then refuses the target with its own reason)."""
+    ``ref`` names (fielded as the calculator fields it) ``distance`` inches away, or
+    ``None`` when that unit cannot be fielded (the calculator then refuses the target
+    with its own reason)."""
     try:
         found, _ = resolve_target(ref, lib, rules, phase)
     except (UnitError, ValueError, LookupError):
         return None
-    return aim_of(found)
+    return aim_of(found, distance)
 
 
-def aim_of(target: Target) -> Aim:
+def aim_of(target: Target, distance: float | None = None) -> Aim:
     """What an attacker's default profiles are judged against when it attacks ``target``
-    (its first non-CHARACTER model group), as ``resolve`` judges them."""
-    return _aim(target)
+    (its first non-CHARACTER model group) ``distance`` inches away, as ``resolve``
+    judges them."""
+    return _aim(target, distance)

@@ -35,7 +35,7 @@ from tactica.model.abilities import (
     WeaponAbility,
     parse_weapon_ability,
 )
-from tactica.model.common import RulesVersion
+from tactica.model.common import RulesVersion, inches_or_melee
 
 __all__ = [
     "MAX_MODELS",
@@ -110,7 +110,9 @@ class WeaponLine(_Strict):
 
     name: str = "weapon"
     count: int = Field(default=1, ge=1, le=MAX_MODELS)
-    range: int | Literal["Melee"] = Field(default=24)
+    range: int | Literal["Melee"] = Field(
+        default=24, description="inches (1 or more), or \"Melee\"; beyond it "
+        "(context.distance) a ranged line makes no attacks (04.02)")
     A: DiceExpr
     skill: int | None = Field(ge=2, le=6, description="BS/WS before the +; null for Torrent")
     S: int = Field(ge=1, le=30)
@@ -136,6 +138,11 @@ class WeaponLine(_Strict):
                     out.append(item)
             return tuple(out)
         return value
+
+    @field_validator("range")
+    @classmethod
+    def _inches(cls, value: int | str) -> int | str:
+        return inches_or_melee(value)
 
     @field_validator("A")
     @classmethod
@@ -275,8 +282,9 @@ class Target(_Strict):
 
 
 class Context(_Strict):
-    """Circumstances of the attack. ``distance`` derives half range (Rapid Fire, Melta)
-    unless ``within_half_range`` is given."""
+    """Circumstances of the attack. ``distance`` (inches to the target) derives half
+    range (Rapid Fire, Melta) unless ``within_half_range`` is given, and range: a ranged
+    line beyond it makes no attacks (04.02); ``None``: every weapon within range."""
 
     distance: float | None = Field(default=None, ge=0, le=200)
     within_half_range: bool | None = None

@@ -13,9 +13,9 @@ Last, the read-out of the final states and the hazard rolls (06.03), and the res
 document (``readout``). Under 11th an open Lethal Hits choice (24.23) is decided first by
 the expected damage of each choice (``_lethal_search``: the totals that do not depend on
 it shared, no result documents); the result is then finished from the better choice's
-final states (``_states``, ``_finish``). Before the totals, the states and the chain, the size model
-(``size``) predicts their cost and refuses an oversize scenario (``TooLargeError``).
-BLAS runs on one thread during a call (``threads``).
+final states (``_states``, ``_finish``). Before the totals, the states and the chain,
+the size model (``size``) refuses an oversize scenario (``TooLargeError``). BLAS runs on
+one thread during a call (``threads``).
 
 >>> from tactica.combat.contract.scenario import Scenario
 >>> s = Scenario.model_validate({
@@ -52,17 +52,12 @@ from .chain import (
     pooled_saves,
     run_chain,
 )
-from .command_reroll import (
-    Split,
-    command_branches,
-    command_policy,
-    command_split,
-)
+from .command_reroll import Split, command_branches, command_policy, command_split
 from .deferred import run_deferred
 from .dice_stages import DieOutcome
 from .effects import NamedEffects, resolve_effects
 from .one_group import one_group_chain
-from .profile import ResolvedWeapon, resolve_weapon, save_probability
+from .profile import ResolvedWeapon, out_of_range, resolve_weapon, save_probability
 from .reach import ChainPlan, LinePlan, reach
 from .readout import AttackerSide, Branches, assemble, read_out
 from .select_targets import by_models_alive
@@ -78,15 +73,8 @@ from .size import (
 from .threads import one_blas_thread
 from .totals import compound
 
-__all__ = [
-    "ScenarioError",
-    "calculate_exact",
-    "calculate_exact_from",
-    "command_reroll_policy",
-    "lethal_choices",
-    "lethal_notes",
-    "resolve_weapons",
-]
+__all__ = ["ScenarioError", "calculate_exact", "calculate_exact_from", "command_reroll_policy",
+           "lethal_choices", "lethal_notes", "resolve_weapons"]
 
 #: A distribution over the target's states, each with the pmf of unsaved attacks so far.
 Initial = dict[State, FloatArray]
@@ -96,14 +84,17 @@ def resolve_weapons(
     scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...] | None = None,
     memo: dict[Any, Any] | None = None, models: int | None = None,
 ) -> tuple[ResolvedWeapon, ...]:
-    """Every weapon line, resolved; weapons of the wrong type for the phase are refused.
-    Without ``effects`` the scenario's effects are resolved here (named ones included);
-    ``memo``: a batch's (``profile.resolve_weapon``); ``models``: the target's models at
-    the Select Targets step, if not all (``select_targets``)."""
+    """Every weapon line, resolved; weapons of the wrong type for the phase are refused,
+    and a line beyond its range at ``context.distance`` makes no attacks (04.02,
+    ``profile.out_of_range``). Without ``effects`` the scenario's effects are resolved
+    here (named ones included); ``memo``: a batch's (``profile.resolve_weapon``);
+    ``models``: the target's models at the Select Targets step, if not all
+    (``select_targets``)."""
     if effects is None:
         effects, named = resolve_effects(scenario)
         scenario = named.scenario(scenario)
     out = []
+    distance = scenario.context.distance
     for i, line in enumerate(scenario.attacker.weapons):
         melee = line.range == "Melee"
         if melee != (scenario.phase == "fight"):
@@ -112,7 +103,10 @@ def resolve_weapons(
                 f"attacker.weapons.{i}: {line.name!r} is a {kind} weapon but the phase is "
                 f"{scenario.phase!r}"
             )
-        out.append(resolve_weapon(line, scenario, rules, effects, memo, models))
+        w = resolve_weapon(line, scenario, rules, effects, memo, models)
+        if distance is not None and not rules.in_range(line.range, distance):
+            w = out_of_range(w, int(line.range), distance)
+        out.append(w)
     return tuple(out)
 
 

@@ -10,7 +10,7 @@ thresholds per allocation group and damage distributions.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
 import numpy as np
@@ -46,6 +46,8 @@ __all__ = [
     "RerollPolicy",
     "ResolvedWeapon",
     "attack_toughness",
+    "out_of_range",
+    "range_note",
     "resolve_weapon",
     "save_chance",
     "save_needed",
@@ -154,6 +156,33 @@ def resolve_weapon(
     line: ResolvedWeapon = kept(memo, ("resolved line", save, not_calc, precision),
                                 (attacks, hit, damage, wound), made)
     return line
+
+
+#: No attack dice, for certain (read only: shared by every line out of range).
+_NO_DICE = np.ones(1)
+_NO_DICE.flags.writeable = False
+
+
+def out_of_range(w: ResolvedWeapon, weapon_range: int, distance: float) -> ResolvedWeapon:
+    """04.02 Select Targets: a weapon can only target a unit within its range (the rule
+    set's ``in_range``). ``w`` beyond it gathers no attack dice: none to hit, wound or
+    save, no hazard roll (06.03: a weapon that cannot target the unit is not selected to
+    attack), no Lethal Hits choice or Precision to declare; the result names it under
+    ``not_calculated``."""
+    return replace(
+        w, attacks_pmf=_NO_DICE, lethal_hits=False, precision=False, hazardous=False,
+        explanations={**w.explanations, "attacks": f"no attacks: out of range "
+                      f"({weapon_range}\" weapon, target at {distance:g}\"; 04.02)"},
+        notes=(), not_calculated=(range_note(w.name, distance),))
+
+
+def range_note(weapon: str, distance: float) -> str:
+    """What the result's ``not_calculated`` says of a line out of range.
+
+    >>> range_note("Bolt Rifle", 30.0)
+    'Bolt Rifle: out of range at 30"'
+    """
+    return f"{weapon}: out of range at {distance:g}\""
 
 
 #: ``_not_calculated``'s answers per line's abilities (``kept_one``); at most 4096.
