@@ -36,8 +36,8 @@ from .leaders import LeaderError, check_leaders, role
 from .loadout import Loadout, WargearError, field_unit
 from .scenario import ScenarioDocument, UnitRef
 
-__all__ = ["FieldedTarget", "UnitError", "UnitLibrary", "resolve", "resolve_against",
-           "resolve_attacker", "resolve_target"]
+__all__ = ["FieldedTarget", "UnitError", "UnitLibrary", "preset_target", "resolve",
+           "resolve_against", "resolve_attacker", "resolve_target"]
 
 
 class UnitError(ValueError):
@@ -251,16 +251,48 @@ def _profile(sheet: Datasheet, name: str) -> ModelProfile:
 def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
                    phase: Phase = "shooting") -> tuple[Target, _Side]:
     """The target's model groups; an attached leader's are CHARACTER groups. A standard
-    target's name (``meq``) gives that preset."""
+    target's name (``meq``) is the unit it names at its model count, fielded from that
+    unit's datasheet (``preset_target``)."""
     preset = next((p for p in lib.presets() if name_key(p.name) == name_key(ref.unit)), None)
-    if preset is not None and not ref.wargear and not ref.led_by and ref.support is None:
-        target = preset.to_target(ref.models)
-        note = preset_note(preset, rules)
-        return target, _Side(Datasheet(name=target.name, rules=rules,
-                                       source=Source(file="target presets")),
-                             notes=[note] if note else [])
+    if preset is not None:
+        sheet = _stand_in(preset, lib, rules)
+        if sheet is not None:
+            count = preset.models if ref.models is None else ref.models
+            side = _field(ref.model_copy(update={"unit": sheet.name, "models": count}),
+                          lib, rules, "target")
+            return _target(side, phase), side
+        if not ref.wargear and not ref.led_by and ref.support is None:
+            target = preset.to_target(ref.models, phase)
+            note = preset_note(preset, rules)
+            return target, _Side(Datasheet(name=target.name, rules=rules,
+                                           source=Source(file="target presets")),
+                                 notes=[note] if note else [])
     side = _field(ref, lib, rules, "target")
     return _target(side, phase), side
+
+
+def _stand_in(preset: TargetPreset, lib: UnitLibrary,
+              rules: RulesVersion | None) -> Datasheet | None:
+    """The datasheet of the unit ``preset`` names, or ``None`` when the library has no
+    such unit (then the preset's own data stands in for it)."""
+    try:
+        return lib.datasheet(preset.unit, rules)
+    except UnknownNameError:  # a unit every source rejected, too
+        return None
+
+
+def preset_target(preset: TargetPreset, lib: UnitLibrary, models: int | None = None,
+                  rules: RulesVersion | None = None, phase: Phase = "shooting") -> Target:
+    """The standard target ``preset`` (``meq``): the unit it names, at the preset's model
+    count unless ``models`` is given, exactly as the library fields that unit by its name
+    (``sheet_target``: every defensive characteristic, an invulnerable save against
+    ranged attacks only included, is the datasheet's). A library without that unit (the
+    seed pages alone) gets the preset's data (``TargetPreset.to_target``), which the tests
+    check against the unit."""
+    sheet = _stand_in(preset, lib, rules)
+    if sheet is None:
+        return preset.to_target(models, phase)
+    return sheet_target(sheet, preset.models if models is None else models, phase)
 
 
 def _target(side: _Side, phase: Phase) -> Target:
