@@ -133,18 +133,39 @@ def _field(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, where: str) -> _
     return side
 
 
-def _check_profiles(names: tuple[str, ...], side: _Side) -> None:
-    """Every profile asked for is a profile of a weapon the side's models carry."""
+def _own_part(weapon: str, profile: str) -> str | None:
+    """The key of a profile's own part of its name, its weapon's name left out
+    ("Plasma Incinerator – Supercharge": ``supercharge``), or ``None`` without one."""
+    wkey, pkey = name_key(weapon), name_key(profile)
+    return pkey[len(wkey):] if pkey.startswith(wkey) and len(pkey) > len(wkey) else None
+
+
+def _full_profiles(names: tuple[str, ...], side: _Side) -> tuple[str, ...]:
+    """The profiles asked for, each by its full name: a profile of a weapon the side's
+    models carry, named in full or by its own part ("Supercharge") when only one carried
+    weapon has a profile of that name; names compared ignoring case and punctuation.
+    Any other name is refused in one line (an ambiguous one with its candidates)."""
     if not names:
-        return
-    known = {name_key(p.name): p.name for s, lo in side.loadouts for w in s.weapons
-             if any(name_key(w.name) == name_key(e) for g in lo.models for e in g.equipment)
-             for p in w.profiles}
+        return names
+    carried = [(w.name, p.name) for s, lo in side.loadouts for w in s.weapons
+               if any(name_key(w.name) == name_key(e) for g in lo.models for e in g.equipment)
+               for p in w.profiles]
+    full = {name_key(p): p for _, p in carried}
+    out = []
     for name in names:
-        if name_key(name) not in known:
-            listed = ", ".join(sorted(known.values())) or "none"
+        key = name_key(name)
+        found = [full[key]] if key in full else sorted(
+            {p for w, p in carried if _own_part(w, p) == key})
+        if len(found) > 1:
+            raise UnitError(f"attacker.profiles: {name!r} is a profile of several weapons the "
+                            f"models carry: {', '.join(found)}; give each one meant by its "
+                            f"full name")
+        if not found:
+            listed = ", ".join(sorted(set(full.values()))) or "none"
             raise UnitError(f"attacker.profiles: no weapon the models carry has a profile "
                             f"{name!r}; the profiles: {listed}")
+        out.append(found[0])
+    return tuple(out)
 
 
 @dataclass(slots=True)
@@ -196,6 +217,8 @@ class _Armed:
             mine = lines_of(choice)
             side.lines_of[arm.sheet.name] = tuple(line.name for line in mine)
             lines += mine
+            if weighed := arm.weighed(choice):  # a cost counted: say so (its own list)
+                side.notes = [*side.notes, *weighed]
         try:
             attacker = Attacker(name=side.sheet.name, keywords=self.keywords,
                                 weapons=tuple(lines), abilities=self.abilities)
@@ -216,12 +239,12 @@ def _armed(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
             raise UnitError(f"attacker.weapons: {exc}") from None
         side.defaults = [d for d in side.defaults if "wargear" not in d]
         side.picked = [f"{line.count} x {line.name} (picked by hand)" for line in picked]
-    _check_profiles(ref.profiles, side)
+    profiles = _full_profiles(ref.profiles, side)
     arms = []
     refusals = []
     for sheet, loadout in side.loadouts if not ref.weapons else ():
         try:
-            arms.append(armament(sheet, loadout, phase, rules, keywords, ref.profiles,
+            arms.append(armament(sheet, loadout, phase, rules, keywords, profiles,
                                  side.notes))
         except NoWeaponsError as exc:
             refusals.append(str(exc))
