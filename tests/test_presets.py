@@ -5,7 +5,8 @@ Three checks per preset:
 * with the dataset, the preset IS the unit: fielded by the calculator (``resolve_target``)
   and by the library (``Library.target``), in either phase, it equals the unit fielded by
   its own name at the preset's model count, so a calculation against it gives the unit's
-  numbers (Wraithguard against ``knight`` and against "Knight Paladin");
+  numbers (Wraithguard against ``knight`` and against "Knight Paladin"); at a size the
+  unit is not fielded at (``geq`` at 5 models) the preset's own data, said in a note;
 * the preset's own data (what a library without the unit uses: the seed pages alone)
   equals the unit's defensive profile read here from the raw datasheet: T, Sv, W, every
   invulnerable save (one against ranged attacks only included), Feel No Pain, damage
@@ -134,6 +135,22 @@ def test_the_preset_is_its_unit_fielded(lib: SourcedLibrary, name: str) -> None:
     assert lib.target(name) == lib.target(p.unit, models=p.models)
     if name == "meq":
         assert lib.target(name, models=10) == lib.target(p.unit, models=10)
+
+
+def test_a_size_the_unit_is_not_fielded_at_takes_the_presets_stat_line(
+        lib: SourcedLibrary) -> None:
+    """Cadian Shock Troops come as 10 or 20: ``geq`` at 5 models is the preset's stat line
+    (the unit's defences) at 5, said in a note; the unit by its name is refused."""
+    p = _preset("geq")
+    target, side = resolve_target(UnitRef(unit="geq", models=5), lib, "11th", "shooting")
+    assert target == p.to_target(5) == lib.target("geq", models=5)
+    assert side.notes == ["geq: Cadian Shock Troops has 10 or 20 models; 5 asked for: the "
+                          "preset's own stat line, the unit's defences, is used at that "
+                          "size (the unit's other abilities left out)"]
+    with pytest.raises(ValueError, match="10 or 20 models; 5 asked for"):
+        resolve_target(UnitRef(unit="Cadian Shock Troops", models=5), lib, "11th")
+    with pytest.raises(ValueError, match="10 or 20 models; 5 asked for"):
+        resolve_target(UnitRef(unit="geq", models=5, wargear=("Vox-caster",)), lib, "11th")
 
 
 def test_the_knights_ranged_only_invulnerable_save() -> None:

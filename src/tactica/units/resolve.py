@@ -277,21 +277,35 @@ def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
     target's name (``meq``) is the unit it names at its model count, fielded from that
     unit's datasheet (``preset_target``)."""
     preset = next((p for p in lib.presets() if name_key(p.name) == name_key(ref.unit)), None)
-    if preset is not None:
-        sheet = _stand_in(preset, lib, rules)
-        if sheet is not None:
-            count = preset.models if ref.models is None else ref.models
+    if preset is None:
+        side = _field(ref, lib, rules, "target")
+        return _target(side, phase), side
+    plain = not ref.wargear and not ref.led_by and ref.support is None
+    sheet = _stand_in(preset, lib, rules)
+    notes = [n for n in (preset_note(preset, rules),) if n]
+    if sheet is not None:
+        count = preset.models if ref.models is None else ref.models
+        try:
             side = _field(ref.model_copy(update={"unit": sheet.name, "models": count}),
                           lib, rules, "target")
+        except UnitError as exc:
+            if not plain or ref.models is None:
+                raise
+            notes.append(_odd_size_note(preset, str(exc).removeprefix("target: ")))
+        else:
             return _target(side, phase), side
-        if not ref.wargear and not ref.led_by and ref.support is None:
-            target = preset.to_target(ref.models, phase)
-            note = preset_note(preset, rules)
-            return target, _Side(Datasheet(name=target.name, rules=rules,
-                                           source=Source(file="target presets")),
-                                 notes=[note] if note else [])
-    side = _field(ref, lib, rules, "target")
-    return _target(side, phase), side
+    if not plain:  # the unit's wargear and leaders need its datasheet
+        side = _field(ref, lib, rules, "target")
+        return _target(side, phase), side
+    target = preset.to_target(ref.models, phase)
+    return target, _Side(Datasheet(name=target.name, rules=rules,
+                                   source=Source(file="target presets")), notes=notes)
+
+
+def _odd_size_note(preset: TargetPreset, why: str) -> str:
+    """The note of a preset at a size its unit is not fielded at (``geq`` at 5 models)."""
+    return (f"{preset.name}: {why}: the preset's own stat line, the unit's defences, is "
+            f"used at that size (the unit's other abilities left out)")
 
 
 def _stand_in(preset: TargetPreset, lib: UnitLibrary,
@@ -311,11 +325,16 @@ def preset_target(preset: TargetPreset, lib: UnitLibrary, models: int | None = N
     (``sheet_target``: every defensive characteristic, an invulnerable save against
     ranged attacks only included, is the datasheet's). A library without that unit (the
     seed pages alone) gets the preset's data (``TargetPreset.to_target``), which the tests
-    check against the unit."""
+    check against the unit, and so does a size the unit is not fielded at (``geq`` at 5
+    models: ``resolve_target`` notes it)."""
     sheet = _stand_in(preset, lib, rules)
-    if sheet is None:
-        return preset.to_target(models, phase)
-    return sheet_target(sheet, preset.models if models is None else models, phase)
+    if sheet is not None:
+        try:
+            return sheet_target(sheet, preset.models if models is None else models, phase)
+        except UnitError:
+            if models is None:
+                raise
+    return preset.to_target(models, phase)  # as above: a size its unit is not fielded at
 
 
 def _target(side: _Side, phase: Phase) -> Target:
