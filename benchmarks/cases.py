@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tactica.combat.contract.scenario import Scenario, Target, WeaponLine
+from tactica.combat.contract.scenario import Phase, Scenario, Target, WeaponLine
 from tactica.dice import DiceExpr
 from tactica.library import Library, load_library
 from tactica.model.abilities import Anti, Blast, Flag, Melta, RapidFire, SustainedHits
@@ -207,10 +207,17 @@ def _target(target: Target) -> dict[str, Any]:
     return target.model_dump(mode="json")
 
 
+def _preset(lib: Library, name: str, phase: Phase = "shooting") -> dict[str, Any]:
+    """A target preset as one stat line, its own data (``TargetPreset.to_target``): the
+    unit it names is fielded with a model group per model type (the Sergeant apart), with
+    the same defences (``tests/test_presets.py``), but the neutral description reads one."""
+    return _target(lib.preset(name).to_target(phase=phase))
+
+
 def build_cases(lib: Library | None = None) -> tuple[Case, ...]:
     """The six cases, from ``lib`` (default: the packaged library)."""
     lib = lib or load_library()
-    geq = _target(lib.target("geq"))
+    geq = _preset(lib, "geq")
     stress = Case("stress", "40 × BS3+ S6 AP-1 D6, Sustained Hits 2, Lethal Hits, Devastating "
                    "Wounds → 10 × T5 Sv3+ W3, Feel No Pain 5+", {
         "phase": "shooting",
@@ -233,7 +240,7 @@ def build_cases(lib: Library | None = None) -> tuple[Case, ...]:
         "phase": "shooting",
         "attacker": {"name": "Banehammer",
                      "weapons": [_line(_weapon(lib, "Banehammer", "Lascannon"), 1)]},
-        "target": _target(lib.target("tank")),
+        "target": _preset(lib, "tank"),
     })
     neophytes = Case("neophytes", "10 Neophyte Hybrids, hybrid firearm BS4+ S3 AP0 D1, "
                      "Rapid Fire 1 at half range → GEQ (10 × T3 Sv5+ W1)", {
@@ -250,7 +257,7 @@ def build_cases(lib: Library | None = None) -> tuple[Case, ...]:
         "attacker": {"name": "Primus", "keywords": ["INFANTRY", "CHARACTER"], "weapons": [
             _line(_weapon(lib, "Primus", "Cult bonesword"), 1),
             _line(_weapon(lib, "Primus", "Toxin injector claw"), 1)]},
-        "target": _target(lib.target("teq")),
+        "target": _preset(lib, "teq", "fight"),
     })
     webber = Case("webber", "1 webber: D6 attacks, Torrent, S2 AP0 D1, Devastating Wounds → "
                   "GEQ (10 × T3 Sv5+ W1)", {

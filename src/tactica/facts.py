@@ -11,8 +11,9 @@ from typing import Any
 
 from pydantic import Field
 
-from .combat.contract.scenario import ModelGroup, Target
+from .combat.contract.scenario import ModelGroup, Phase, Target
 from .model.common import Frozen, RulesVersion
+from .model.conditions import ConditionalSave
 
 __all__ = ["PRESETS_FILE", "TargetPreset", "load_presets", "read_data_yaml"]
 
@@ -33,10 +34,16 @@ def read_data_yaml(relative: str) -> Any:
 
 
 class TargetPreset(Frozen):
-    """A standard target such as ``meq`` (reference_facts.md §2): the unit it stands for,
-    its model count and one stat line; ``fnp`` and ``damage_reduction`` where §2 gives them
-    (the ``monster`` preset: Feel No Pain 5+, -1 damage). ``rules``: the edition whose stats
-    these are (§2 gives 11th edition's)."""
+    """A standard target such as ``meq``: the library unit it names (``unit``) at
+    ``models`` models. Fielding makes it that unit, as the library has it
+    (``tactica.units.preset_target``), so that ``--target knight`` and ``--target "Knight
+    Paladin"`` give the same numbers. The rest is the unit's defensive profile as data,
+    used only by a library without that unit (the seed pages alone, ``--no-dataset``):
+    T, Sv, W, the invulnerable save against every attack (``InSv``) and those against
+    ranged or melee attacks only (``conditional_saves``, the datasheet's own form), Feel
+    No Pain, damage reduction and every keyword of the unit (a CHARACTER keyword makes
+    the model a CHARACTER model). ``tests/test_presets.py`` checks it against the unit.
+    ``rules``: the edition whose stats these are."""
 
     name: str
     unit: str
@@ -45,15 +52,32 @@ class TargetPreset(Frozen):
     T: int = Field(ge=1, le=20)
     Sv: int = Field(ge=2, le=7)
     InSv: int | None = Field(default=None, ge=2, le=6)
+    conditional_saves: tuple[ConditionalSave, ...] = ()
     W: int = Field(ge=1, le=60)
     keywords: tuple[str, ...] = ()
     fnp: int | None = Field(default=None, ge=2, le=6)
     damage_reduction: int = Field(default=0, ge=0, le=6)
     source: str
 
-    def to_target(self, models: int | None = None) -> Target:
-        """The scenario's ``Target``; ``models`` overrides the preset's model count. A
-        CHARACTER keyword makes the model a CHARACTER model.
+    def invuln(self, phase: Phase = "shooting") -> int | None:
+        """The best invulnerable save against the phase's attacks: ``InSv``, or a
+        conditional one against ranged attacks (shooting) or melee attacks (fight), as
+        ``tactica.units.conditions.invulnerable_save`` reads a datasheet's.
+
+        >>> knight = next(p for p in load_presets() if p.name == "knight")
+        >>> knight.invuln("shooting"), knight.invuln("fight")
+        (5, None)
+        """
+        kind = "ranged" if phase == "shooting" else "melee"
+        saves = [s.value for s in self.conditional_saves if s.against == kind]
+        if self.InSv is not None:
+            saves.append(self.InSv)
+        return min(saves) if saves else None
+
+    def to_target(self, models: int | None = None, phase: Phase = "shooting") -> Target:
+        """The scenario's ``Target`` from this data alone (a library that has the unit
+        fields the unit instead: ``tactica.units.preset_target``); ``models`` overrides
+        the preset's model count; ``phase`` decides a conditional invulnerable save.
 
         >>> load_presets()[1].to_target(models=10).model_count
         10
@@ -67,7 +91,7 @@ class TargetPreset(Frozen):
                     count=self.models if models is None else models,
                     T=self.T,
                     Sv=self.Sv,
-                    invuln=self.InSv,
+                    invuln=self.invuln(phase),
                     W=self.W,
                     fnp=self.fnp,
                     character="CHARACTER" in self.keywords,

@@ -40,7 +40,7 @@ from .facts import (
 from .model.common import Frozen, RulesVersion
 from .model.datasheet import Ability, Datasheet
 from .names import UnknownNameError, name_key, suggest
-from .units.resolve import sheet_target
+from .units.resolve import preset_target, sheet_target
 
 if TYPE_CHECKING:
     from .model.rules import Enhancement, RuleRecord
@@ -308,7 +308,7 @@ class Library:
         a tie). ``models`` sets the number of models (see ``tactica.units.sheet_target``)."""
         key = name_key(name)
         if key in self._presets:
-            return self._presets[key].to_target(models)
+            return preset_target(self._presets[key], self, models, rules)
         if self._aliases.get(key, key) in self._sheets:
             return sheet_target(self.datasheet(name, rules), models)
         candidates = [p.name for p in self._presets.values()] + list(self.names())

@@ -38,7 +38,7 @@ from .loaders.report import LoadReport, UnitReport
 from .model.common import Frozen, RulesVersion
 from .model.datasheet import Datasheet
 from .names import UnknownNameError, name_key, suggest
-from .units.resolve import sheet_target
+from .units.resolve import preset_target, sheet_target
 
 if TYPE_CHECKING:
     from .model.rules import RuleRecord
@@ -379,7 +379,7 @@ class SourcedLibrary(Library):
         key = name_key(name)
         presets = {name_key(p.name): p for p in self.presets()}
         if key in presets:
-            return presets[key].to_target(models)
+            return preset_target(presets[key], self, models, rules)
         if self.has(name):
             return sheet_target(self.datasheet(name, rules), models)
         candidates = [p.name for p in self.presets()] + list(self.names())

@@ -80,13 +80,14 @@ def test_calculate_returns_the_result_document(server: Server[Any],
 
 
 def test_calculate_says_whose_stats_a_standard_target_has(server: Server[Any]) -> None:
-    """Under the 10th rules the core notes that ``meq`` has 11th-edition stats
-    (``tactica.units.editions``); the tool says it as ``tactica.calculate`` does."""
+    """Under the 10th rules the core notes that ``meq``, an Intercessor Squad, has
+    11th-edition stats (``tactica.units.editions``); the tool says it as
+    ``tactica.calculate`` does."""
     document = {"rules": "10th", "attacker": {"unit": "Neophyte Hybrids"},
                 "target": {"unit": "meq"}}
     got = answer(call(server, "calculate", {"document": document}))
     assert got["notes"] == list(tactica.calculate(document).notes)
-    assert any(n.startswith("meq: a standard target with 11th-edition stats")
+    assert any(n.startswith("Intercessor Squad: the library has no 10th-edition datasheet")
                for n in got["notes"])
 
 

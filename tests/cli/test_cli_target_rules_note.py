@@ -1,5 +1,6 @@
 """``tactica calc --rules 10th``: a target whose stats are not 10th edition's says so, as
-the attacker does (a standard target's stats are 11th edition's)."""
+the attacker does (a standard target is the unit it names, whose only datasheet is the
+11th edition's)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ def test_a_standard_target_under_the_10th_rules_is_noted_with_its_stats() -> Non
     meq = next(p for p in load_library().presets() if p.name == "meq")
     said = " ".join(notes("--attacker", "Neophyte Hybrids", "--target", "meq",
                           "--rules", "10th"))
-    assert f"meq: a standard target with 11th-edition stats ({meq.unit}: T{meq.T}" in said
+    assert f"{meq.unit}: the library has no 10th-edition datasheet; its 11th-edition " \
+        "stats are used under the 10th rules" in said
     assert "standard target" not in " ".join(notes("--attacker", "Neophyte Hybrids",
                                                    "--target", "meq"))
 

@@ -1,8 +1,8 @@
 """Whose stats a calculation uses when they are not of the rules version asked for: a
-standard target's are 11th edition's (reference_facts.md §2), and a unit the library has
-only in the 11th edition fields that datasheet. The note is the unit's resolution's
-(``tactica.units.editions``), so every door gives the same words: Python, the batch API,
-a turn, the command line and the web API."""
+unit the library has only in the 11th edition fields that datasheet, and a standard target
+is the unit it names (its own 11th-edition data only without that unit: the seed pages).
+The note is the unit's resolution's (``tactica.units.editions``), so every door gives the
+same words: Python, the batch API, a turn, the command line and the web API."""
 
 from __future__ import annotations
 
@@ -28,13 +28,12 @@ ATTACKER = "Neophyte Hybrids"  # in the library in both editions
 
 
 def _meq_note(rules: str) -> str:
-    """The note, written from the packaged preset record itself (read here as YAML)."""
+    """The note of the unit ``meq`` names (read here from the packaged preset record, as
+    YAML): the library has it in the 11th edition only."""
     text = resources.files("tactica").joinpath("data/target_presets.yaml").read_text("utf-8")
-    data = yaml.safe_load(text)
-    meq = data["presets"]["meq"]
-    assert data["rules"] == "11th"
-    return (f"meq: a standard target with 11th-edition stats ({meq['unit']}: T{meq['T']}, "
-            f"Sv{meq['Sv']}+, W{meq['W']}) used under the {rules} rules")
+    meq = yaml.safe_load(text)["presets"]["meq"]
+    return (f"{meq['unit']}: the library has no {rules}-edition datasheet; its "
+            f"11th-edition stats are used under the {rules} rules")
 
 
 def _doc(rules: str, target: str = "meq") -> dict[str, Any]:

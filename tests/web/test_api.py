@@ -360,6 +360,8 @@ async def test_targets_are_presets_or_units(client: httpx.AsyncClient) -> None:
     lib = load_seed_library()
     presets = (await client.get("/api/targets")).json()
     assert [p["name"] for p in presets] == [p.name for p in lib.presets()]
+    knight = next(p for p in presets if p["name"] == "knight")
+    assert knight["conditional_saves"] == ["5+ invulnerable save against ranged attacks"]
     meq = (await client.get("/api/targets/MEQ", params={"models": 10})).json()
     assert meq == lib.target("meq", models=10).model_dump(mode="json")
     riders = (await client.get("/api/targets/Death Riders", params={"models": 7})).json()

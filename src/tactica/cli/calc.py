@@ -166,7 +166,9 @@ def calc(
         help="only this weapon attacks, NAME or NAME:COUNT (repeat); default: the loadout")
     ] = None,
     profile: Annotated[list[str] | None, typer.Option(
-        help="profile of a multi-profile weapon to use (default: the best)")] = None,
+        help="profile of a multi-profile weapon to use, its full name or its own "
+        "('Supercharge') when one carried weapon has it (default: the most expected damage "
+        "less a Hazardous profile's cost)")] = None,
     target: Annotated[str | None, typer.Option(help="preset (meq, geq, ...) or unit")] = None,
     target_models: Annotated[int | None, typer.Option(
         min=1, max=1000, help="models in the target")] = None,

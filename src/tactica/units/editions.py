@@ -1,8 +1,9 @@
 """Whose stats a fielded unit uses when they are not of the rules version asked for.
 
 The library may have only one edition's datasheet of a unit (``Library.datasheet`` then
-answers the one it has), and the standard targets (``meq``, ...) carry 11th-edition stats
-(reference_facts.md §2). A calculation under the other rules says so, through every door:
+answers the one it has). A standard target (``meq``, ...) is the unit it names, and says
+so as that unit does; in a library without that unit its own data stands in, 11th-edition
+stats (``preset_note``). A calculation under the other rules says so, through every door:
 the note is part of the unit's resolution (``units.resolve``), not of a shell.
 
 >>> from tactica.facts import load_presets

@@ -8,10 +8,19 @@
   in addition to the weapon it selected").
 * A weapon with several profiles fires one of them ("select one of its profiles").
 
-Where the rules leave the choice to the player, the default is the one that does most:
-the expected damage of one model's attacks against the target (``Aim``), an estimate
-(hit x wound x unsaved x damage, capped by the target's wounds) used only to choose.
-``profiles`` names profiles to use instead ("Plasma incinerator – supercharge").
+Where the rules leave the choice to the player, the default is the one that does most
+for what it costs. Of a weapon's profiles, each model fires the one with the highest
+estimate of one model's expected damage against one model of the target (``Aim``: its
+first non-CHARACTER model group), attacks x hit x wound x unsaved x the mean Damage capped
+at that model's Wounds (the skill, S against T, the better of the save less AP and the
+invulnerable save; the weapons' other abilities, modifiers and re-rolls left out), less
+the profile's cost: the mortal wounds its [HAZARDOUS] roll is expected to cost the
+bearer's unit (``hazard_cost``: 11th 06.03, 1 in 3 for 1 mortal wound, 3 for a MONSTER
+or VEHICLE; 10th, 1 in 6 for 3). A tie goes to the profile listed first. Between weapons
+(a model's Pistols or its other ranged weapons; its one melee weapon besides [EXTRA
+ATTACKS]) the chosen profiles' estimates alone decide. When a cost was weighed the notes
+say so (``Armament.weighed``). ``profiles`` names profiles to use instead ("Plasma
+incinerator – supercharge", or "supercharge" when only one carried weapon has it).
 
 >>> from tactica.model import WeaponProfile
 >>> from tactica.dice import DiceExpr
@@ -263,6 +272,58 @@ class Armament:
                 else:
                     got[1] += n
         return tuple((p.name, p, n) for p, n in counts.values())
+
+    def weighed(self, choice: Choice) -> list[str]:
+        """What ``choice`` (``choose``'s) weighed besides damage, one note per weapon
+        fired whose profiles differ in cost ([HAZARDOUS], ``hazard_cost``): the profile
+        chosen, the one passed over and the cost counted, so a player sees why."""
+        fired = {id(p) for _, p, _ in choice}
+        out: dict[str, None] = {}
+        for (_, weapons), options in zip(self.groups, self.options, strict=True):
+            for w, ps, costs in zip(weapons, options.profiles, options.costs, strict=True):
+                i = next((i for i, p in enumerate(ps) if id(self.firsts[id(p)]) in fired), None)
+                if i is None or len(set(costs)) < 2:
+                    continue  # not fired (Pistols set aside), or nothing but damage weighed
+                out[_weighed_note(w, ps, costs, i)] = None
+        return list(out)
+
+
+def _weighed_note(w: Weapon, ps: tuple[WeaponProfile, ...], costs: tuple[float, ...],
+                  i: int) -> str:
+    """The note of ``Armament.weighed`` for weapon ``w`` whose profile ``i`` was chosen.
+
+    >>> from tactica.model.abilities import parse_weapon_ability
+    >>> std = WeaponProfile(name="Plasma gun – standard", range=24, A="1", skill=3, S=7,
+    ...                     AP=-2, D="1")
+    >>> sc = std.model_copy(update={"name": "Plasma gun – supercharge", "S": 8, "D": "2",
+    ...                             "abilities": (parse_weapon_ability("Hazardous"),)})
+    >>> gun = Weapon(name="Plasma gun", profiles=(std, sc))
+    >>> import textwrap
+    >>> print(textwrap.fill(_weighed_note(gun, (std, sc), (0.0, 1 / 3), 0), 80))
+    Plasma gun: standard chosen over supercharge, whose Hazardous is expected to
+    cost the unit 0.33 mortal wounds per model firing it, counted against its
+    expected damage (name it as the profile to fire it)
+    """
+    def short(p: WeaponProfile) -> str:
+        own = p.name[len(w.name):] if p.name.casefold().startswith(w.name.casefold()) else ""
+        return own.strip(" –—-:") or p.name
+
+    def cost(j: int) -> str:
+        return (f"Hazardous is expected to cost the unit {costs[j]:.2f} mortal wounds per "
+                f"model firing it")
+
+    others = [j for j in range(len(ps)) if j != i]
+    over = " and ".join(short(ps[j]) for j in others)
+    costly = [j for j in others if costs[j] > costs[i]]
+    if len(costly) == 1:
+        return (f"{w.name}: {short(ps[i])} chosen over {over}, whose {cost(costly[0])}, "
+                f"counted against its expected damage (name it as the profile to fire it)")
+    if costly:
+        return (f"{w.name}: {short(ps[i])} chosen over {over}; "
+                + "; ".join(f"{short(ps[j])}'s {cost(j)}" for j in costly)
+                + ", counted against its expected damage")
+    return (f"{w.name}: {short(ps[i])} chosen over {over} though its {cost(i)} (counted "
+            f"against its expected damage)")
 
 
 def _firsts(options: tuple[_Options, ...]) -> dict[int, WeaponProfile]:

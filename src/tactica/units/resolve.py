@@ -36,8 +36,8 @@ from .leaders import LeaderError, check_leaders, role
 from .loadout import Loadout, WargearError, field_unit
 from .scenario import ScenarioDocument, UnitRef
 
-__all__ = ["FieldedTarget", "UnitError", "UnitLibrary", "resolve", "resolve_against",
-           "resolve_attacker", "resolve_target"]
+__all__ = ["FieldedTarget", "UnitError", "UnitLibrary", "preset_target", "resolve",
+           "resolve_against", "resolve_attacker", "resolve_target"]
 
 
 class UnitError(ValueError):
@@ -133,18 +133,39 @@ def _field(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, where: str) -> _
     return side
 
 
-def _check_profiles(names: tuple[str, ...], side: _Side) -> None:
-    """Every profile asked for is a profile of a weapon the side's models carry."""
+def _own_part(weapon: str, profile: str) -> str | None:
+    """The key of a profile's own part of its name, its weapon's name left out
+    ("Plasma Incinerator – Supercharge": ``supercharge``), or ``None`` without one."""
+    wkey, pkey = name_key(weapon), name_key(profile)
+    return pkey[len(wkey):] if pkey.startswith(wkey) and len(pkey) > len(wkey) else None
+
+
+def _full_profiles(names: tuple[str, ...], side: _Side) -> tuple[str, ...]:
+    """The profiles asked for, each by its full name: a profile of a weapon the side's
+    models carry, named in full or by its own part ("Supercharge") when only one carried
+    weapon has a profile of that name; names compared ignoring case and punctuation.
+    Any other name is refused in one line (an ambiguous one with its candidates)."""
     if not names:
-        return
-    known = {name_key(p.name): p.name for s, lo in side.loadouts for w in s.weapons
-             if any(name_key(w.name) == name_key(e) for g in lo.models for e in g.equipment)
-             for p in w.profiles}
+        return names
+    carried = [(w.name, p.name) for s, lo in side.loadouts for w in s.weapons
+               if any(name_key(w.name) == name_key(e) for g in lo.models for e in g.equipment)
+               for p in w.profiles]
+    full = {name_key(p): p for _, p in carried}
+    out = []
     for name in names:
-        if name_key(name) not in known:
-            listed = ", ".join(sorted(known.values())) or "none"
+        key = name_key(name)
+        found = [full[key]] if key in full else sorted(
+            {p for w, p in carried if _own_part(w, p) == key})
+        if len(found) > 1:
+            raise UnitError(f"attacker.profiles: {name!r} is a profile of several weapons the "
+                            f"models carry: {', '.join(found)}; give each one meant by its "
+                            f"full name")
+        if not found:
+            listed = ", ".join(sorted(set(full.values()))) or "none"
             raise UnitError(f"attacker.profiles: no weapon the models carry has a profile "
                             f"{name!r}; the profiles: {listed}")
+        out.append(found[0])
+    return tuple(out)
 
 
 @dataclass(slots=True)
@@ -198,6 +219,8 @@ class _Armed:
             mine = lines_of(choice)
             side.lines_of[arm.sheet.name] = tuple(line.name for line in mine)
             lines += mine
+            if weighed := arm.weighed(choice):  # a cost counted: say so (its own list)
+                side.notes = [*side.notes, *weighed]
         try:
             attacker = Attacker(name=side.sheet.name, keywords=self.keywords,
                                 weapons=tuple(lines), abilities=self.abilities)
@@ -218,12 +241,12 @@ def _armed(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
             raise UnitError(f"attacker.weapons: {exc}") from None
         side.defaults = [d for d in side.defaults if "wargear" not in d]
         side.picked = [f"{line.count} x {line.name} (picked by hand)" for line in picked]
-    _check_profiles(ref.profiles, side)
+    profiles = _full_profiles(ref.profiles, side)
     arms = []
     refusals = []
     for sheet, loadout in side.loadouts if not ref.weapons else ():
         try:
-            arms.append(armament(sheet, loadout, phase, rules, keywords, ref.profiles,
+            arms.append(armament(sheet, loadout, phase, rules, keywords, profiles,
                                  side.notes))
         except NoWeaponsError as exc:
             refusals.append(str(exc))
@@ -253,16 +276,67 @@ def _profile(sheet: Datasheet, name: str) -> ModelProfile:
 def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
                    phase: Phase = "shooting") -> tuple[Target, _Side]:
     """The target's model groups; an attached leader's are CHARACTER groups. A standard
-    target's name (``meq``) gives that preset."""
+    target's name (``meq``) is the unit it names at its model count, fielded from that
+    unit's datasheet (``preset_target``)."""
     preset = next((p for p in lib.presets() if name_key(p.name) == name_key(ref.unit)), None)
-    if preset is not None and not ref.wargear and not ref.led_by and ref.support is None:
-        target = preset.to_target(ref.models)
-        note = preset_note(preset, rules)
-        return target, _Side(Datasheet(name=target.name, rules=rules,
-                                       source=Source(file="target presets")),
-                             notes=[note] if note else [])
-    side = _field(ref, lib, rules, "target")
-    return _target(side, phase), side
+    if preset is None:
+        side = _field(ref, lib, rules, "target")
+        return _target(side, phase), side
+    plain = not ref.wargear and not ref.led_by and ref.support is None
+    sheet = _stand_in(preset, lib, rules)
+    notes = [n for n in (preset_note(preset, rules),) if n]
+    if sheet is not None:
+        count = preset.models if ref.models is None else ref.models
+        try:
+            side = _field(ref.model_copy(update={"unit": sheet.name, "models": count}),
+                          lib, rules, "target")
+        except UnitError as exc:
+            if not plain or ref.models is None:
+                raise
+            notes.append(_odd_size_note(preset, str(exc).removeprefix("target: ")))
+        else:
+            return _target(side, phase), side
+    if not plain:  # the unit's wargear and leaders need its datasheet
+        side = _field(ref, lib, rules, "target")
+        return _target(side, phase), side
+    target = preset.to_target(ref.models, phase)
+    return target, _Side(Datasheet(name=target.name, rules=rules,
+                                   source=Source(file="target presets")), notes=notes)
+
+
+def _odd_size_note(preset: TargetPreset, why: str) -> str:
+    """The note of a preset at a size its unit is not fielded at (``geq`` at 5 models)."""
+    return (f"{preset.name}: {why}: the preset's own stat line, the unit's defences, is "
+            f"used at that size (the unit's other abilities left out)")
+
+
+def _stand_in(preset: TargetPreset, lib: UnitLibrary,
+              rules: RulesVersion | None) -> Datasheet | None:
+    """The datasheet of the unit ``preset`` names, or ``None`` when the library has no
+    such unit (then the preset's own data stands in for it)."""
+    try:
+        return lib.datasheet(preset.unit, rules)
+    except UnknownNameError:  # a unit every source rejected, too
+        return None
+
+
+def preset_target(preset: TargetPreset, lib: UnitLibrary, models: int | None = None,
+                  rules: RulesVersion | None = None, phase: Phase = "shooting") -> Target:
+    """The standard target ``preset`` (``meq``): the unit it names, at the preset's model
+    count unless ``models`` is given, exactly as the library fields that unit by its name
+    (``sheet_target``: every defensive characteristic, an invulnerable save against
+    ranged attacks only included, is the datasheet's). A library without that unit (the
+    seed pages alone) gets the preset's data (``TargetPreset.to_target``), which the tests
+    check against the unit, and so does a size the unit is not fielded at (``geq`` at 5
+    models: ``resolve_target`` notes it)."""
+    sheet = _stand_in(preset, lib, rules)
+    if sheet is not None:
+        try:
+            return sheet_target(sheet, preset.models if models is None else models, phase)
+        except UnitError:
+            if models is None:
+                raise
+    return preset.to_target(models, phase)  # as above: a size its unit is not fielded at
 
 
 def _target(side: _Side, phase: Phase) -> Target:

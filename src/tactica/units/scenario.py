@@ -55,7 +55,9 @@ class UnitRef(_Strict):
         description="weapons picked by hand instead of the loadout: 'NAME' or 'NAME:COUNT'")
     profiles: tuple[str, ...] = Field(
         default=(), max_length=40,
-        description="profiles to use ('Plasma incinerator – supercharge'); default: best")
+        description="profiles to use ('Plasma incinerator – supercharge', or 'supercharge' "
+        "when only one weapon the models carry has it); default: the most expected damage "
+        "less a Hazardous profile's expected cost")
 
     @field_validator("led_by", mode="before")
     @classmethod

@@ -173,6 +173,9 @@ class PresetInfo(_Doc):
     T: int
     Sv: int
     InSv: int | None
+    conditional_saves: list[str] = Field(
+        default_factory=list, description="invulnerable saves against ranged or melee "
+        "attacks only ('5+ invulnerable save against ranged attacks')")
     W: int
     fnp: int | None
     damage_reduction: int
@@ -494,6 +497,7 @@ def unit_attacker(
 @router.get("/targets", response_model=list[PresetInfo], summary="The standard targets")
 async def targets(request: Request) -> list[PresetInfo]:
     return [PresetInfo(name=p.name, unit=p.unit, models=p.models, T=p.T, Sv=p.Sv, InSv=p.InSv,
+                       conditional_saves=[str(c) for c in p.conditional_saves],
                        W=p.W, fnp=p.fnp, damage_reduction=p.damage_reduction,
                        keywords=list(p.keywords))
             for p in _library(request).presets()]
