@@ -49,6 +49,8 @@ _ABILITY_KINDS: dict[str, AbilityKind] = {"core": "core", "faction": "faction"}
 _CONDITIONAL = ("excluded_target_keywords", "required_target_keywords_any")
 _DAMAGED = re.compile(r"^damaged:?\s*(\d+)\s*[-–]\s*(\d+)\s+wounds? remaining", re.IGNORECASE)
 _EDITIONS: dict[str, RulesVersion] = {"11th": "11th", "10th": "10th"}
+#: ``attachment_role`` (schema: "leader", "support" or null) -> ``Datasheet.attach_role``
+_ROLES: dict[str, Literal["leader", "support"]] = {"leader": "leader", "support": "support"}
 
 
 def _singular(name: str) -> str:
@@ -136,7 +138,7 @@ class UnitConverter:
             "points": self._points(),
             "leader_of": leader_of,
             "leader_keywords": leader_keywords,
-            "attach_role": u.get("attachment_role") or None,
+            "attach_role": _ROLES.get(str(u.get("attachment_role"))),
             "transport": self._transport(),
             "damaged": damaged,
             "model_types": types,
