@@ -486,6 +486,34 @@ def test_shared_leader_id_takes_its_own_factions_list(pinned_dataset: str) -> No
     assert "Cadian Shock Troops" not in sororitas.leader_of
     assert "Cadian Shock Troops" in guard.leader_of
     assert "Battle Sisters Squad" not in guard.leader_of
+    # the Adepta Sororitas record names Sanctifiers, which the Agents have too: it is
+    # not the Agents' Priest's, whose own record names their copy by its library name
+    agents = ds.datasheet("Ministorum Priest (Agents of the Imperium)")
+    assert agents is not None and "Battle Sisters Squad" not in agents.leader_of
+    assert "Sanctifiers (Agents of the Imperium)" in agents.leader_of
+    assert "Sanctifiers" in sororitas.leader_of
+
+
+def test_leader_records_name_datasheets_among_their_keywords(pinned_dataset: str) -> None:
+    """``eligible_bodyguard_keywords`` entries that are the name of a unit of the leader's
+    faction are that datasheet; the others one keyword set. The record's
+    ``attachment_role`` is the datasheet's ``attach_role``."""
+    ds = embedded_dataset()
+    sheets = {n: ds.datasheet(n) for n in (
+        "Chaplain in Terminator Armour", "Marneus Calgar in Armour of Antilochus",
+        "Inquisitor", "Lieutenant", "Captain", "Shanus Daskovian")}
+    chaplain, calgar, inquisitor = (sheets[n] for n in (
+        "Chaplain in Terminator Armour", "Marneus Calgar in Armour of Antilochus",
+        "Inquisitor"))
+    assert chaplain is not None and calgar is not None and inquisitor is not None
+    assert "Terminator Squad" in chaplain.leader_of and chaplain.leader_keywords == ()
+    assert {"Eradicator Squad", "Sternguard Veteran Squad", "Terminator Squad"} <= set(
+        calgar.leader_of)
+    assert calgar.leader_keywords == ()
+    assert ds.unit_report("Marneus Calgar in Armour of Antilochus").reasons == ()
+    assert inquisitor.leader_keywords == (("Imperium", "Battleline", "Infantry"),)
+    assert [s.attach_role if s else "?" for n, s in sheets.items() if n in (
+        "Lieutenant", "Captain", "Shanus Daskovian")] == ["support", "leader", None]
 
 
 @pytest.mark.slow

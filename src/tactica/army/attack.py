@@ -33,7 +33,7 @@ from ..model.datasheet import Datasheet, Weapon
 from ..names import UnknownNameError, name_key, suggest
 from ..units.editions import edition_note
 from ..units.firing import Aim, NoWeaponsError, weapon_lines
-from ..units.leaders import check_leaders
+from ..units.leaders import check_leaders, unit_keywords
 from ..units.loadout import FieldedModels, Loadout, WargearError, field_unit
 from .roster import Roster, RosterUnit, WargearItem
 
@@ -215,7 +215,6 @@ def list_attacker(roster: Roster, name: str, library: Library, phase: str,
         unit = body
     sheet = library.datasheet(unit.name, roster.rules)
     lines = _unit_lines(sheet, unit, phase, "", notes, aim)
-    keywords = [*sheet.keywords, *sheet.faction_keywords]
     led_by: list[str] = []
     candidates: list[str] = []
     bearers = [unit]
@@ -224,11 +223,10 @@ def list_attacker(roster: Roster, name: str, library: Library, phase: str,
     notes += [n for s in (sheet, *(s for _, s in attached))
               if (n := edition_note(s, roster.rules))]
     check_leaders(sheet, [s for _, s in attached],  # LeaderError, a ValueError
-                  roles=[u.attach_role or "leader" for u, _ in attached])
+                  roles=[u.attach_role for u, _ in attached], rules=roster.rules)
     for leader, lsheet in attached:
         led_by.append(lsheet.name)
         bearers.append(leader)
-        keywords += [*lsheet.keywords, *lsheet.faction_keywords]
         lines += _unit_lines(lsheet, leader, phase, f" ({lsheet.name})", notes, aim)
         candidates += ability_effects(lsheet, damaged=False)
     for bearer in bearers:
@@ -243,7 +241,8 @@ def list_attacker(roster: Roster, name: str, library: Library, phase: str,
     rules = [str(a) for a in sheet.abilities]
     for leader in roster.attached(unit.id):
         rules += [str(a) for a in library.datasheet(leader.name, roster.rules).abilities]
-    attacker = Attacker(name=unit.name, keywords=tuple(dict.fromkeys(keywords)),
+    keywords = unit_keywords((sheet, *(s for _, s in attached)))
+    attacker = Attacker(name=unit.name, keywords=keywords,
                         weapons=tuple(lines), abilities=tuple(dict.fromkeys(rules)))
     if phase == "shooting" and sheet.ability("Firing Deck") is not None:
         attacker, more = _firing_deck(roster, unit, sheet, library, attacker, notes)

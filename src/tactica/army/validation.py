@@ -33,7 +33,7 @@ from ..model.common import Frozen
 from ..model.datasheet import Datasheet
 from ..model.rules import Enhancement
 from ..names import UnknownNameError, name_key, suggest
-from ..units.leaders import lead_refusal
+from ..units.leaders import attachment_refusals
 from .detachments import (
     detachment_records,
     granted_keywords,
@@ -389,32 +389,27 @@ def _enhancements(c: _Check) -> None:
 
 
 def _leaders(c: _Check) -> None:
+    """24.22: the units attached to each bodyguard, by the units core's one check
+    (``attachment_refusals``, the one ``calc`` and the list's attacker use)."""
     roster = c.roster
     for unit in roster.units:
-        if unit.attached_to is None:
-            continue
-        body = roster.unit(unit.attached_to)
-        leader, guard = c.sheet(unit), c.sheet(body)
-        if body.attached_to is not None:
+        body = roster.unit(unit.attached_to) if unit.attached_to else None
+        if body is not None and body.attached_to is not None:
             c.add("LEADER_NOT_ALLOWED", f"{unit.name} is attached to {body.name}, which is "
                   f"itself attached to another unit", unit)
-            continue
-        if leader is None or guard is None:
-            continue
-        why = lead_refusal(leader, guard, _keywords(guard, body, c.granted))
-        if why is not None:
-            c.add("LEADER_NOT_ALLOWED", why, unit)
     for body in roster.units:
-        attached = roster.attached(body.id)
-        if roster.rules == "10th":
-            groups = {"leader": list(attached)}
-        else:
-            groups = {role: [u for u in attached if u.attach_role == role]
-                      for role in ("leader", "support")}
-        for role, units in groups.items():
-            if len(units) > 1:
-                c.add("LEADER_TOO_MANY", f"{len(units)} {role} units attached "
-                      f"({', '.join(u.name for u in units)}); one is allowed", body)
+        guard = c.sheet(body)
+        known = [(u, s) for u in roster.attached(body.id) if (s := c.sheet(u)) is not None]
+        if guard is None or not known or body.attached_to is not None:
+            continue
+        # the keywords its detachments grant it (not its name, which ``_keywords`` adds)
+        extra = c.granted.get(body.id, set()) | ({"CHARACTER"} if body.character else set())
+        for refusal in attachment_refusals(guard, [s for _, s in known], extra,
+                                           [u.attach_role for u, _ in known], roster.rules):
+            if refusal.which is None:
+                c.add("LEADER_TOO_MANY", refusal.message, body)
+            else:
+                c.add("LEADER_NOT_ALLOWED", refusal.message, known[refusal.which][0])
 
 
 def _repeat_limit(rules: str, size: BattleSize | None, kws: set[str]) -> int:

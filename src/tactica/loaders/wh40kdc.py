@@ -37,7 +37,9 @@ Every conversion decision below follows the record layout of wh40kdc 1.4.5 (its
   profile of its own name (``profile_name``, else the profile whose name matches or
   starts it, else the only one), so "Neophyte Leader" has a stat line like the seed facts.
 * Leader attachments name bodyguard unit ids; they become unit names of the leader's
-  faction (``eligible_bodyguard_keywords`` are added as written).
+  faction. An ``eligible_bodyguard_keywords`` entry that is the name of a unit of the
+  leader's faction is that unit ("Terminator Squad"), the others one keyword set
+  (``wh40kdc_leaders``). A unit's ``attachment_role`` is its ``attach_role``.
 * Ability ``community_notes`` are curation notes, not rules text: abilities carry names
   (and parsed parameters: "Deadly Demise D6+2") only.
 """
@@ -318,6 +320,15 @@ class Wh40kdcDataset(DatasetSource):
             alias_keys[name_key(alias)] = name_key(display)
             by_key.setdefault(name_key(alias), by_key[name_key(display)])
         self._display = display_names
+        # the library's name of each unit by (faction, id) ("" for any faction) and by
+        # (faction, name), first wins: the leader lists' look-ups
+        self._display_by_id: dict[tuple[str, str], str] = {}
+        self._display_by_name: dict[tuple[str, str], str] = {}
+        for unit, display in zip(self._units, display_names, strict=True):
+            faction = unit.get("faction_id") or ""
+            self._display_by_id.setdefault((faction, unit["id"]), display)
+            self._display_by_id.setdefault(("", unit["id"]), display)
+            self._display_by_name.setdefault((faction, str(unit["name"]).casefold()), display)
         super().__init__(DatasetIndex(
             version=version, display=tuple(display_names),
             unit_factions=tuple(self.faction_name(u) for u in self._units),
@@ -371,10 +382,13 @@ class Wh40kdcDataset(DatasetSource):
     def has_unit(self, faction: str, uid: str) -> bool:
         return (faction, uid) in self._unit_by_faction_id
 
+    def unit_named(self, faction: str, name: str) -> str | None:
+        """The library's name of ``faction``'s unit called ``name`` (any case), if any."""
+        return self._display_by_name.get((faction, name.casefold()))
+
     def unit_name(self, faction: str, uid: str) -> str | None:
-        unit = self._unit_by_faction_id.get((faction, uid))
-        if unit is None:
-            unit = next((u for u in self._units if u["id"] == uid), None)
-        return None if unit is None else str(unit["name"])
+        """The library's name ("Sanctifiers (Agents of the Imperium)") of ``faction``'s
+        unit ``uid``, else of the first unit of that id."""
+        return self._display_by_id.get((faction, uid)) or self._display_by_id.get(("", uid))
 
 

@@ -36,6 +36,7 @@ from .report import (
     weapon_profile,
 )
 from .wh40kdc_effects import effect_record
+from .wh40kdc_leaders import leader_lists
 from .wh40kdc_readings import mark_reason, mended_effect
 from .wh40kdc_records import Raw, RecordLookup
 from .wh40kdc_wargear import WargearReader
@@ -48,6 +49,8 @@ _ABILITY_KINDS: dict[str, AbilityKind] = {"core": "core", "faction": "faction"}
 _CONDITIONAL = ("excluded_target_keywords", "required_target_keywords_any")
 _DAMAGED = re.compile(r"^damaged:?\s*(\d+)\s*[-–]\s*(\d+)\s+wounds? remaining", re.IGNORECASE)
 _EDITIONS: dict[str, RulesVersion] = {"11th": "11th", "10th": "10th"}
+#: ``attachment_role`` (schema: "leader", "support" or null) -> ``Datasheet.attach_role``
+_ROLES: dict[str, Literal["leader", "support"]] = {"leader": "leader", "support": "support"}
 
 
 def _singular(name: str) -> str:
@@ -135,6 +138,7 @@ class UnitConverter:
             "points": self._points(),
             "leader_of": leader_of,
             "leader_keywords": leader_keywords,
+            "attach_role": _ROLES.get(str(u.get("attachment_role"))),
             "transport": self._transport(),
             "damaged": damaged,
             "model_types": types,
@@ -473,34 +477,8 @@ class UnitConverter:
         )
 
     def _leader_of(self) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
-        """The bodyguard unit names and keyword sets. Leader attachments carry no faction:
-        a leader id shared by several factions (Ministorum Priest) has one entry per
-        faction, told apart by its bodyguards. The entries naming a unit of the leader's
-        own faction are used (all, if none does). An entry's
-        ``eligible_bodyguard_keywords`` is one set: a bodyguard has ALL of them (the
-        schema's words)."""
-        names: list[str] = []
-        keywords: list[tuple[str, ...]] = []
-        entries = self.ds.leader_attachments(self.unit["id"])
-        own = [
-            la for la in entries
-            if any(self.ds.has_unit(self.faction_id, uid)
-                   for uid in la.get("eligible_bodyguard_ids") or ())
-        ]
-        for la in own or entries:
-            for uid in la.get("eligible_bodyguard_ids") or ():
-                found = self.ds.unit_name(self.faction_id, uid)
-                if found is None:
-                    self.log.repaired("leader", f"bodyguard id {uid!r} is not a unit; left out")
-                else:
-                    names.append(found)
-            if la.get("eligible_bodyguard_keywords"):
-                kws = tuple(str(k) for k in la["eligible_bodyguard_keywords"])
-                if not self.ds.any_unit_has(kws):
-                    self.log.suspect("leader", f"no unit has all of the keywords "
-                                     f"{', '.join(kws)}: the set leads nothing")
-                keywords.append(kws)
-        return tuple(dict.fromkeys(names)), tuple(dict.fromkeys(keywords))
+        """The bodyguard unit names and keyword sets (``wh40kdc_leaders``)."""
+        return leader_lists(self.ds, self.unit["id"], self.faction_id, self.log)
 
     def _transport(self) -> TransportCapacity | None:
         cap = self.unit.get("transport_capacity")

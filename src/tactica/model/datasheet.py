@@ -221,6 +221,9 @@ class Datasheet(Frozen):
     leader_of: tuple[str, ...] = ()
     leader_keywords: tuple[tuple[str, ...], ...] = Field(
         default=(), description="Leader: any unit with ALL the keywords of one set")
+    attach_role: Literal["leader", "support"] | None = Field(
+        default=None, description="24.22 Leader / Support: the kind of unit it attaches as "
+        "(a leader unit or a support unit); None where the data does not say")
     transport: TransportCapacity | None = None
     damaged: DamagedProfile | None = None
     wargear_options: tuple[str, ...] = ()

@@ -32,7 +32,7 @@ from .abilities import HeldAbilities, apply_held, apply_pending_defences, held_b
 from .defences import Held, stat_line, target_groups
 from .editions import edition_note, preset_note
 from .firing import Aim, Armament, Choice, NoWeaponsError, armament, lines_of, picked_lines
-from .leaders import LeaderError, check_leaders, role
+from .leaders import LeaderError, check_leaders, unit_keywords
 from .loadout import Loadout, WargearError, field_unit
 from .scenario import ScenarioDocument, UnitRef
 
@@ -112,13 +112,13 @@ def _field(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, where: str) -> _
     side = _Side(sheet, [(sheet, own)], [f"{sheet.name} {d}" for d in own.defaults],
                  [*own.notes])
     leaders = [_sheet(lib, name, rules, f"{where}.led_by") for name in ref.led_by]
-    roles = [role(x) for x in leaders]
+    roles: list[str | None] = [None] * len(leaders)
     if ref.support is not None:
         leaders.append(_sheet(lib, ref.support, rules, f"{where}.support"))
         roles.append("support")
     side.notes[:0] = [n for s in (sheet, *leaders) if (n := edition_note(s, rules))]
     try:
-        check_leaders(sheet, leaders, roles=roles)
+        check_leaders(sheet, leaders, roles=roles, rules=rules)
     except LeaderError as exc:
         raise UnitError(f"{where}.led_by: {exc}") from None
     for leader in leaders:
@@ -252,7 +252,7 @@ def _armed(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
             refusals.append(str(exc))
     if not picked and not arms:
         raise UnitError(f"attacker: {'; '.join(refusals)}")
-    keywords = tuple(dict.fromkeys(side.sheet.keywords + side.sheet.faction_keywords))
+    keywords = unit_keywords(s for s, _ in side.loadouts)
     abilities = tuple(dict.fromkeys(str(a) for s, _ in side.loadouts for a in s.abilities))
     return _Armed(side, tuple(picked), tuple(arms), keywords, abilities)
 
@@ -340,7 +340,7 @@ def preset_target(preset: TargetPreset, lib: UnitLibrary, models: int | None = N
 
 
 def _target(side: _Side, phase: Phase) -> Target:
-    keywords = tuple(dict.fromkeys(side.sheet.keywords + side.sheet.faction_keywords))
+    keywords = unit_keywords(s for s, _ in side.loadouts)
     try:
         fielded = target_groups(side.loadouts, side.sheet, phase, keywords)
     except LookupError as exc:
