@@ -226,9 +226,11 @@ def test_a_shared_link_gives_the_same_result_in_a_new_tab(
 @pytest.mark.parametrize(("unit", "army_rule"), [("Intercessor Squad", "Oath of Moment"),
                                                ("Boyz", "Waaagh!")])
 def test_the_rules_offered_are_the_attackers_own_armys(
-        tab: Tab, live_server: Any, unit: str, army_rule: str) -> None:
+        browser: Any, library_server: Any, artifacts: Path, unit: str,
+        army_rule: str) -> None:
     """Issue 46: Oath of Moment to Intercessors, Waaagh! to Boyz, and no Genestealer
     Cults detachment to either (among the rules that hold or those that do not)."""
+    tab = Tab(browser, library_server, DESKTOP, artifacts)
     tab.goto("/")
     pick_attacker(tab, unit)
     pick_target(tab, "geq", "Cadian Shock Troops")
@@ -241,6 +243,8 @@ def test_the_rules_offered_are_the_attackers_own_armys(
     detachments = tab.page.eval_on_selector_all(
         "#ctx-detachment option", "els => els.map(e => e.value)")
     assert "Host of Ascension" not in detachments
+    tab.page.close()
+    assert tab.errors == []
 
 
 def test_the_rules_offered_are_those_whose_conditions_hold(
