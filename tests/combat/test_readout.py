@@ -180,6 +180,7 @@ def test_library_totals_equal_die_by_die_for_one_certain_die() -> None:
         prep = _prepare(s)
         space = StateSpace(build_groups(prep.scenario.target))
         for wi, w in enumerate(prep.weapons):
+            # exact: picks the certain single die, parsed from "1" (no sum made)
             if w.attacks_pmf.tolist() != [0.0, 1.0]:
                 continue
             t = _weapon_totals(w, wi, prep.scenario, space, prep.rules, (), {})

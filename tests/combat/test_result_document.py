@@ -455,11 +455,15 @@ def test_a_grown_space_is_read_out_with_its_new_states() -> None:
                               character=False, first_wounds=2),))
     space.add((2, 2, -1, -1))  # 4 wounds left: 2 damage, 1 model destroyed
     first = read_out(space, np.array([[0.5], [0.5]]), ())
+    # exact: each bin is one of the halves given, or nothing
     assert first.damage.tolist() == [0.5, 0.0, 0.5, 0.0, 0.0, 0.0, 0.0]
+    # exact: as above
     assert first.killed.tolist() == [0.5, 0.5, 0.0, 0.0] and first.p_dead == 0.0
     space.add((0, 0, -1, -1))  # destroyed: 6 damage, 3 models
     again = read_out(space, np.array([[0.25], [0.25], [0.5]]), ())
+    # exact: each bin is one of the quarters and halves given, or nothing
     assert again.damage.tolist() == [0.25, 0.0, 0.25, 0.0, 0.0, 0.0, 0.5]
+    # exact: as above
     assert again.killed.tolist() == [0.25, 0.25, 0.0, 0.5] and again.p_dead == 0.5
 
 
