@@ -143,10 +143,10 @@ def _plain_read_out(space: StateSpace, final: FloatArray, keywords: tuple[str, .
                          minlength=start_models + 1).astype(np.float64)
     chars = [gi for gi, g in enumerate(groups) if g.character] or (
         list(range(len(groups))) if "CHARACTER" in keywords else [])
-    p_char = 0.0
-    if chars:
-        p_char = float(sum(p for p, s in zip(by_state.tolist(), space.states, strict=True)
-                           if any(s[2 * gi] < groups[gi].count for gi in chars)))
+    p_char = 0.0  # added left to right (Python's sum() compensates from 3.12 on)
+    for p, s in zip(by_state.tolist(), space.states, strict=True):
+        if any(s[2 * gi] < groups[gi].count for gi in chars):
+            p_char += p
     return damage, killed, float(killed[start_models]), final.sum(axis=0), p_char
 
 
