@@ -104,6 +104,7 @@ def test_simulate_combat_builds_the_scenario_and_reads_its_figures(server: Serve
             "effects": ["Oath of Moment"], "full_result": True}
     got = answer(call(server, "simulate_combat", args))
     # the document as the scenario contract writes it, by hand
+    # exact: the document's inputs (a distance of 10.0), parsed, never computed
     assert got["document"] == {
         "rules": "11th", "method": "exact", "phase": "shooting",
         "attacker": {"unit": "Intercessor Squad", "models": 10, "led_by": ["Lieutenant"]},
@@ -132,6 +133,7 @@ def test_simulate_combat_plays_a_turn(server: Server[Any]) -> None:
     got = answer(call(server, "simulate_combat", args))
     steps = got["document"]["steps"]
     assert [s["phase"] for s in steps] == ["shooting", "charge", "fight"]
+    # exact: the charge distance is an input, parsed, never computed
     assert steps[1] == {"phase": "charge", "unit": "Atalan Jackals", "distance": 7.0}
     assert steps[2]["context"]["charged"] is True
     assert "effects" not in steps[0] and steps[2]["effects"] == [{"hit": 1}]

@@ -281,7 +281,7 @@ def _compare(sim: Result, exact: Law, n: int) -> tuple[list[str], int]:
         nonlocal count
         count += 1
         if p <= 0.0:
-            ok = f == 0.0
+            ok = f == 0.0  # exact: an impossible outcome is never drawn (0 / n)
         else:
             ok = abs(f - p) <= _eps(p * (1 - p), max(p, 1 - p), n) + 1e-9
         if not ok:

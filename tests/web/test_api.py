@@ -527,7 +527,7 @@ async def test_tactica_serve_runs_the_app_with_uvicorn(monkeypatch: pytest.Monke
     [(app, options)] = calls
     assert isinstance(app, FastAPI)
     assert options["host"] == "127.0.0.1" and options["port"] == 8123
-    assert app.state.calc_pool.timeout == 2.5
+    assert app.state.calc_pool.timeout == 2.5  # exact: a setting, never computed
     default = CliRunner().invoke(commands.app, ["--no-dataset", "serve"])
     assert default.exit_code == 0
     assert calls[1][1]["port"] == 8000

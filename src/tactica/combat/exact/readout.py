@@ -210,10 +210,14 @@ def _by_states(space: StateSpace, by_state: FloatArray, chars: list[int]
                          minlength=start_wounds + 1).astype(np.float64)
     killed = np.bincount(start_models - np.array(models, dtype=np.int64), weights=by_state,
                          minlength=start_models + 1).astype(np.float64)
+    # P(a CHARACTER model is destroyed): its states added one by one in state order, as
+    # ``_one_group`` adds them (not ``sum()``: from Python 3.12 it adds floats with a
+    # compensation, another float than the plain additions)
     p_char = 0.0
     if chars:
-        p_char = float(sum(p for p, s in zip(by_state.tolist(), space.states, strict=True)
-                           if any(s[2 * gi] < groups[gi].count for gi in chars)))
+        for p, s in zip(by_state.tolist(), space.states, strict=True):
+            if any(s[2 * gi] < groups[gi].count for gi in chars):
+                p_char += p
     return damage, killed, p_char
 
 
