@@ -3,9 +3,9 @@ line (issue 41, item 7): ``tactica rule`` reads it from the index of rules by na
 (the index keeps it, and is keyed by the generator's code), and ``tactica sheet`` shows
 it for a datasheet's abilities, each marked as generated, with the dataset's notes.
 
-The index here is built from a small library holding two records of the full one (the
-army rule Oath of Moment, the Bullgryn Squad datasheet and its Wall of Muscle), so that
-the test does not index every rule.
+The index here is built from a small library holding a few records of the full one (the
+army rule Oath of Moment, two stratagems without effect code, the Bullgryn Squad
+datasheet and its Wall of Muscle), so that the test does not index every rule.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ pytest.importorskip("wh40kdc")
 
 from tactica.cache import CACHE_ENV
 from tactica.cli.app import app as cli_app
+from tactica.cli.rule_view import NO_CODE
 from tactica.index import Library
 from tactica.library import load_library
 from tactica.lookup import GENERATED, RuleEntry, rule_entries
@@ -40,11 +41,24 @@ WALL = ("Each time an attack is allocated to a model in the unit, subtract 1 fro
         "Damage characteristic of that attack.")
 
 
+#: Records of the dataset with no effect code: Armour of Contempt in the Gladius Task
+#: Force (its same-named stratagems that have one all say the same), Know No Fear in the
+#: Vengeful Hosts (no other record of that name has effect code).
+BORROWER, WORDLESS = ("armour-of-contempt-gladius-task-force", "know-no-fear-vengeful-hosts")
+#: Armour of Contempt (Angelic Inheritors), a stratagem: trigger {"event":
+#: "on-unit-selected", "subject": "enemy-unit"}, scope {"duration": "phase"}, effect
+#: {"type": "stat-modifier", "target": "unit", "modifier": {"stat": "AP", "operation":
+#: "add", "value": 1, "incoming": true}} (AP worsened for the attacks on the unit)
+CONTEMPT = ("When an enemy unit is selected, worsen the Armour Penetration characteristic "
+            "of attacks that target the unit by 1, until the end of the phase.")
+
+
 @pytest.fixture(scope="module")
 def small() -> Library:
     full = load_library(dataset=True)
-    oath = [r for r in full.records() if getattr(r, "name", None) == "Oath of Moment"]
-    return Library(datasheets=[full.datasheet("Bullgryn Squad", "11th")], records=oath)
+    picked = [r for r in full.records() if getattr(r, "name", None) == "Oath of Moment"
+              or getattr(r, "key", None) in (BORROWER, WORDLESS)]
+    return Library(datasheets=[full.datasheet("Bullgryn Squad", "11th")], records=picked)
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +78,18 @@ def test_a_dataset_record_s_entry_carries_its_generated_text_and_notes(small: Li
     document = oath.as_json()
     assert document["generated"] == OATH and document["generated_from"] == GENERATED
     assert entry_from_json(document) == oath
+
+
+def test_a_record_without_effect_code_borrows_the_same_named_records_words(
+        small: Library) -> None:
+    (contempt,) = rule_entries("Armour of Contempt", library=small)
+    assert contempt.generated == CONTEMPT
+    assert contempt.generated_from == (
+        "generated from the dataset's effect code of the same-named stratagem of Angelic "
+        "Inheritors (this record has none), not the published text")
+    assert contempt.notes is None  # the notes are the other record's
+    (fearless,) = rule_entries("Know No Fear", library=small)
+    assert fearless.generated is None and fearless.generated_from is None
 
 
 def test_a_record_with_published_text_has_none_generated() -> None:
@@ -118,6 +144,9 @@ def test_tactica_rule_shows_the_generated_text_marked_with_the_notes() -> None:
     assert wall.exit_code == 0, wall.stderr
     said = " ".join(wall.stdout.replace("│", " ").split())
     assert f"Effect: {WALL}" in said and "(no text on the datasheet)" not in said
+    fearless = CliRunner().invoke(cli_app, ["rule", "Know No Fear"], env={"COLUMNS": "240"})
+    assert fearless.exit_code == 0, fearless.stderr
+    assert NO_CODE in " ".join(fearless.stdout.replace("│", " ").split())
 
 
 def test_tactica_sheet_shows_an_ability_s_generated_text_marked() -> None:

@@ -2,8 +2,9 @@
 rule page and the API's rule answer carry it marked as generated with the dataset's
 notes, and a datasheet's page shows it for an ability without published text.
 
-The app is given a small library of two records of the full one (the army rule Oath of
-Moment, the Bullgryn Squad datasheet), looked up as ``tactica rule`` does.
+The app is given a small library of a few records of the full one (the army rule Oath of
+Moment, a stratagem with no effect code, the Bullgryn Squad datasheet), looked up as
+``tactica rule`` does.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ WALL = ("Each time an attack is allocated to a model in the unit, subtract 1 fro
 @pytest.fixture(scope="module")
 def small_app(calc_pool: CalcPool) -> FastAPI:
     full = load_library(dataset=True)
-    oath = [r for r in full.records() if getattr(r, "name", None) == "Oath of Moment"]
-    small = Library(datasheets=[full.datasheet("Bullgryn Squad", "11th")], records=oath)
+    picked = [r for r in full.records() if getattr(r, "name", None) == "Oath of Moment"
+              or getattr(r, "key", None) == "know-no-fear-vengeful-hosts"]
+    small = Library(datasheets=[full.datasheet("Bullgryn Squad", "11th")], records=picked)
     return create_app(library=lambda: small, calc_pool=calc_pool)
 
 
@@ -60,6 +62,12 @@ async def test_the_rule_page_shows_the_generated_text_marked_with_the_notes(
     assert "Dataset notes: Additionally add 1 to the Wound roll" in page
     wall = _text((await _get(small_app, "/rules/Wall of Muscle")).text)
     assert WALL in wall and "The datasheet gives no text for it." not in wall
+
+
+async def test_a_record_with_neither_text_nor_effect_code_says_so(small_app: FastAPI) -> None:
+    page = _text((await _get(small_app, "/rules/Know No Fear")).text)
+    assert "No text: the dataset has neither the published text nor effect code for it." \
+        in page
 
 
 async def test_the_api_answers_with_the_generated_text_marked(small_app: FastAPI) -> None:

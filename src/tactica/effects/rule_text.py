@@ -3,20 +3,30 @@ datasheet ability whose dataset effect record the loader kept (``Ability.effect`
 a stratagem, enhancement, detachment rule or army rule of the bundled dataset, written
 from its effect code by ``effects.wording``, with the dataset's notes on the record.
 
+A record of the dataset with no effect code of its own (Armour of Contempt in most Space
+Marine detachments) takes the words of the same-named records of the same kind when they
+all say the same, and says whose they are (``GeneratedText.borrowed``); else it has none.
+
 ``tactica.lookup`` puts it on each ``RuleEntry`` (and so in the index of rules by name);
 the doors show it marked as generated.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..loaders.wh40kdc_effects import granted_ids
 from ..model.datasheet import Ability
 from ..model.rules import ArmyRule, DetachmentRule, Enhancement, Stratagem
+from ..names import normalise
 from .wording import describe_record
+
+if TYPE_CHECKING:
+    from ..loaders.wh40kdc_rules import DatasetRules
 
 __all__ = ["GeneratedText", "ability_text", "generated_text"]
 
@@ -24,12 +34,15 @@ __all__ = ["GeneratedText", "ability_text", "generated_text"]
 @dataclass(frozen=True)
 class GeneratedText:
     """A record's effect in words (``text``), the dataset's notes on it (``notes``: its
-    curation notes, and why the record is disputed when it is) and the effect kinds the
-    text could not put in words."""
+    curation notes, and why the record is disputed when it is), the effect kinds the text
+    could not put in words, and ``borrowed``: for a record with no effect code of its
+    own, where the words come from (the same-named record of another detachment, when
+    every such record says the same)."""
 
     text: str
     notes: str | None = None
     undescribed: tuple[str, ...] = ()
+    borrowed: str | None = None
 
 
 def _notes(notes: Any, disputed: Any) -> str | None:
@@ -77,10 +90,35 @@ def generated_text(item: object) -> GeneratedText | None:
     except DatasetMissingError:
         return None
     raw = rules.effect_of(item)
-    if raw is None or not raw.get("effect"):
-        return None
+    if raw is not None and raw.get("effect"):
+        return _from_raw(rules, raw)
+    return _same_named(item.record, normalise(item.name))
+
+
+def _from_raw(rules: DatasetRules, raw: Mapping[str, Any],
+              borrowed: str | None = None) -> GeneratedText:
     names = {aid: str(found["name"]) for aid in granted_ids(raw.get("effect"))
              if (found := rules.ability(aid)) is not None and found.get("name")}
     said = describe_record(raw, names)
-    return GeneratedText(said.text, _notes(raw.get("community_notes"), raw.get("dispute_notes")),
-                         said.undescribed)
+    notes = None if borrowed else _notes(raw.get("community_notes"), raw.get("dispute_notes"))
+    return GeneratedText(said.text, notes, said.undescribed, borrowed)
+
+
+@functools.cache
+def _same_named(kind: str, name: str) -> GeneratedText | None:
+    """For a record with no effect code: the text of the records of the same kind and
+    name that have one (Armour of Contempt in another detachment), when they all say the
+    same; ``None`` otherwise."""
+    from ..loaders.wh40kdc_rules import dataset_rules
+
+    rules = dataset_rules()
+    said: dict[str, GeneratedText] = {}
+    for other in rules.records():
+        if other.record != kind or normalise(getattr(other, "name", "")) != name:
+            continue
+        raw = rules.effect_of(other)
+        if raw is not None and raw.get("effect"):
+            where = getattr(other, "detachment", None) or ", ".join(rules.factions_for(other))
+            text = _from_raw(rules, raw, f"the same-named {kind.replace('_', ' ')} of {where}")
+            said.setdefault(text.text, text)
+    return next(iter(said.values())) if len(said) == 1 else None

@@ -235,6 +235,8 @@ def entries_of(library: Library, name: str, rules: Rules | None = None,
             calculator=calculator, effect=effect, source=_source(item),
             record=item.model_dump(mode="json", exclude={"source"}),
             generated=None if text is None else text.text,
-            generated_from=None if text is None else GENERATED,
+            generated_from=None if text is None else GENERATED if text.borrowed is None
+            else f"generated from the dataset's effect code of {text.borrowed} (this record "
+                 "has none), not the published text",
             notes=None if text is None else text.notes))
     return out
