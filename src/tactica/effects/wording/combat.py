@@ -146,28 +146,36 @@ def extras(m: M, used: set[str], notes: Notes) -> str:
     return f" ({'; '.join(out)})" if out else ""
 
 
-def _whose(node: M, m: M, ctx: Ctx, value: int | None) -> tuple[str, bool]:
+def _whose(node: M, m: M, ctx: Ctx, value: int | None,
+           gear: bool = False) -> tuple[str, bool]:
     """The attacks a modifier of attack rolls or attack characteristics changes, in
-    words, and whether they are attacks made on the rule's unit."""
+    words, and whether they are attacks made on the rule's unit; ``gear``: a
+    characteristic, said of the unit's own weapons ("melee weapons equipped by models in
+    the unit") rather than of its attacks."""
     target = node.get("target")
     s = subject(target, ctx.aura)
     if ctx.designated == "attackers" and target not in ENEMY_TARGETS:
         return _attacks(m, f"that target {ctx.noun}"), False
     if ctx.designated == "bearer":
         return _attacks(m, f"by the bearer that target {ctx.noun}"), False
-    own = "the unit"
+    own = "models in the unit"
     if ctx.designated == "target" and target not in ENEMY_TARGETS:
         s = designated(ctx)
-        own = ctx.noun
+        own = s.models
+
+    def made_by(models: str) -> str:
+        return f"{weapons(m)} equipped by {models}" if gear else _attacks(m, f"by {models}")
+
     defensive = _defensive_target(m, target, value)
     if target == "attacker":
-        return (_attacks(m, f"that target {own}"), True) if defensive else \
-            (_attacks(m, f"by models in {own}"), False)
+        target_noun = own.removeprefix("models in ")
+        return (_attacks(m, f"that target {target_noun}"), True) if defensive else \
+            (made_by(own), False)
     if target in ENEMY_TARGETS:
-        return (_attacks(m, f"by {s.models}"), True) if defensive else \
+        return (made_by(s.models), True) if defensive else \
             (_attacks(m, f"that target {s.noun}"), False)
     return (_attacks(m, f"that target {s.noun}"), True) if defensive else \
-        (_attacks(m, f"by {s.models}"), False)
+        (made_by(s.models), False)
 
 
 def _plural(roll: str) -> str:
@@ -208,7 +216,7 @@ def roll_modifier(node: M, m: M, ctx: Ctx) -> str:
         text = f"the {name} scores a Critical {roll.title()}, for {whose}"
     elif op == "ignore-modifiers":
         what = "any roll or characteristic" if roll in ("any", "all") else f"the {name}"
-        text = f"ignore any modifiers to {what}" + (f", for {whose}" if whose else
+        text = f"ignore any modifiers to {what}" + (f" for {whose}" if whose else
                                                      f" made for {s.noun}")
     elif op == "ignore-engagement-penalty":
         text = f"ignore the penalty to the {name} for shooting while within Engagement Range" \
@@ -311,7 +319,8 @@ def _weapon_stat(node: M, m: M, ctx: Ctx, stat: str, op: str) -> str:
     if stat == "AP":
         v = m.get("value")
         sign = -1 if op in ("worsen", "subtract") else 1
-        whose, defensive = _whose(node, m, ctx, sign if target == "attacker" else None)
+        whose, defensive = _whose(node, m, ctx, sign if target == "attacker" else None,
+                                  gear=True)
         if isinstance(v, int) and not isinstance(v, bool) and op in (
                 "add", "subtract", "improve", "worsen"):
             word = "worsen" if defensive or (op == "worsen" and target in ENEMY_TARGETS) \
@@ -320,7 +329,7 @@ def _weapon_stat(node: M, m: M, ctx: Ctx, stat: str, op: str) -> str:
         return f"{words(op)} the Armour Penetration characteristic of {whose}" + (
             f" ({words(v)})" if v is not None else "")
     value = signed(m)
-    whose, _ = _whose(node, m, ctx, value)
+    whose, _ = _whose(node, m, ctx, value, gear=True)
     unit = '"' if name == "Range" else ""
     if op == "set":
         return f"the {name} characteristic of {whose} is {dice_text(m.get('value'))}{unit}"

@@ -149,6 +149,22 @@ def objective_control(node: M, m: M, ctx: Ctx) -> str:
     return text + extras(m, used, ctx.notes)
 
 
+#: ``restriction`` identifiers with words of their own.
+_RESTRICTIONS = {
+    "worsen-incoming-ap": "worsen the Armour Penetration characteristic of attacks that "
+    "target {s} by {value}",
+    "must-target-designated-unit": "{s} must target the designated unit",
+    "must-be-warlord": "{s} must be your WARLORD", "cannot-be-warlord":
+    "{s} cannot be your WARLORD", "reinforcement-denial": "enemy units cannot be set up "
+    "from Reserves within {range} of {s}", "unique-unit-limit": "your army can include "
+    "only one of {s}", "cannot-receive-enhancements": "{s} cannot be given Enhancements",
+    "army-composition-rule": "an army-building rule applies to {s}",
+    "increased-detection-range": "add {value}\" to the range at which {s} can be "
+    "detected", "reduced-detection-range": "subtract {value}\" from the range at which "
+    "{s} can be detected",
+}
+
+
 def attack_restriction(node: M, m: M, ctx: Ctx) -> str:
     s = leaf_subject(node, ctx)
     what = m.get("restriction") or m.get("restriction_type") or m.get("grant_type") \
@@ -166,6 +182,11 @@ def attack_restriction(node: M, m: M, ctx: Ctx) -> str:
     elif m.get("weapon_name") and not what:
         text = f"{s.noun} can only shoot with its {words(m['weapon_name']).title()} in " \
             "this phase"
+    elif what in _RESTRICTIONS:
+        used |= {"value", "range"}
+        text = _RESTRICTIONS[str(what)].format(
+            s=s.noun, is_=s.verb("is", "are"), value=m.get("value", 1),
+            range=inches(m["range"]) if m.get("range") is not None else "range")
     elif what:
         text = f"restriction on {s.noun}: {words(what)}"
     else:
