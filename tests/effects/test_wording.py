@@ -160,6 +160,26 @@ def test_usage_trigger_and_a_kind_without_words() -> None:
     assert unknown.undescribed == ("time-warp",)
 
 
+def test_conditions_open_the_sentence_as_one_clause() -> None:
+    def has(kind: str, keyword: str) -> dict[str, Any]:
+        return {"type": kind, "parameters": {"keyword": keyword}}
+
+    condition = {"operator": "and", "operands": [
+        {"type": "phase-is", "parameters": {"phase": "shooting"}},
+        {"type": "player-turn-is", "parameters": {"turn": "your"}},
+        {"operator": "not", "operands": [{"operator": "or", "operands": [
+            has("target-has-keyword", "MONSTER"), has("target-has-keyword", "VEHICLE")]}]},
+        has("unit-has-keyword", "HARLEQUINS"), has("unit-has-keyword", "MOUNTED"),
+        {"type": "attack-is-type", "parameters": {"attack_type": "ranged"}}]}
+    effect = {"type": "conditional", "condition": condition, "effect": {
+        "type": "roll-modifier", "target": "unit",
+        "modifier": {"operation": "add", "roll": "wound", "value": 1}}}
+    assert describe_effect(effect).text == (
+        "In your Shooting phase, if the target has neither the MONSTER nor VEHICLE keyword "
+        "and the unit has the HARLEQUINS and MOUNTED keywords, add 1 to the Wound roll for "
+        "ranged attacks made by models in the unit.")
+
+
 def test_a_granted_ability_is_named_by_the_record_s_own_names() -> None:
     grant = {"type": "ability-grant", "target": "unit",
              "modifier": {"ability_id": "nurgle-s-gift-aura"}}

@@ -11,6 +11,7 @@ identifier and parameters and named in ``Notes.undescribed``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -394,8 +395,44 @@ def _any(parts: list[list[Cond]]) -> Cond:
         kinds = {c.value for c in flat}
         if kinds == {"ranged", "melee"}:
             return _if("the attack is a ranged or melee attack", "the attack is neither")
-    texts = [" and ".join(x.clause for x in p) for p in parts if p]
-    return _if(join(texts, "or"), "none of: " + "; ".join(texts))
+    texts = merged([join(merged([x.clause for x in p], "and")) for p in parts if p], "or")
+    if len(texts) == 1:
+        m = _HAS.fullmatch(texts[0])
+        if m is not None and " or " in m["kw"]:
+            names = m["kw"].replace(" or ", " nor ")
+            return _if(texts[0], f"{m['who']} has neither the {names} keyword")
+        return _if(texts[0], f"not ({texts[0]})")
+    return _if("either " + join(texts, "or"), "none of: " + "; ".join(texts))
+
+
+_HAS = re.compile(r"(?P<who>.+?) has the (?P<kw>[^a-z]+?(?: (?:or|and) [^a-z]+?)*) keywords?")
+
+
+def merged(clauses: list[str], joiner: str) -> list[str]:
+    """Keyword clauses about the same unit said once: ["the unit has the MOUNTED
+    keyword", "the unit has the VEHICLE keyword"] -> ["the unit has the MOUNTED or
+    VEHICLE keyword"] (``joiner`` "or"; "and": "... the SKITARII and INFANTRY
+    keywords")."""
+    found: dict[str, list[str]] = {}
+    out: list[str | tuple[str]] = []
+    for clause in clauses:
+        m = _HAS.fullmatch(clause)
+        if m is None or " or " in m["kw"] or " and " in m["kw"]:
+            out.append(clause)
+            continue
+        if m["who"] not in found:
+            found[m["who"]] = []
+            out.append((m["who"],))
+        found[m["who"]].append(m["kw"])
+    said = []
+    for item in out:
+        if isinstance(item, str):
+            said.append(item)
+            continue
+        names = list(dict.fromkeys(found[item[0]]))
+        plural = "s" if joiner == "and" and len(names) > 1 else ""
+        said.append(f"{item[0]} has the {join(names, joiner)} keyword{plural}")
+    return said
 
 
 def lead(conds: list[Cond]) -> str:
@@ -415,7 +452,7 @@ def lead(conds: list[Cond]) -> str:
     attacks = list(dict.fromkeys(c.value for c in conds if c.kind == "attack"))
     if attacks:
         parts.append(f"for {join(attacks, 'or')} attacks")
-    ifs = list(dict.fromkeys(c.value for c in conds if c.kind == "if"))
+    ifs = merged(list(dict.fromkeys(c.value for c in conds if c.kind == "if")), "and")
     if ifs:
         parts.append("if " + join(ifs))
     return ", ".join(parts)
