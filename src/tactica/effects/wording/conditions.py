@@ -408,31 +408,43 @@ def _any(parts: list[list[Cond]]) -> Cond:
 _HAS = re.compile(r"(?P<who>.+?) has the (?P<kw>[^a-z]+?(?: (?:or|and) [^a-z]+?)*) keywords?")
 
 
+_HAS_NOT = re.compile(r"(?P<who>.+?) does not have the (?P<kw>[^a-z]+?) keyword")
+
+
 def merged(clauses: list[str], joiner: str) -> list[str]:
     """Keyword clauses about the same unit said once: ["the unit has the MOUNTED
     keyword", "the unit has the VEHICLE keyword"] -> ["the unit has the MOUNTED or
     VEHICLE keyword"] (``joiner`` "or"; "and": "... the SKITARII and INFANTRY
-    keywords")."""
-    found: dict[str, list[str]] = {}
-    out: list[str | tuple[str]] = []
+    keywords"; keywords it must all lack: "has neither the MONSTER nor VEHICLE
+    keyword")."""
+    found: dict[tuple[str, bool], list[str]] = {}
+    out: list[str | tuple[str, bool]] = []
     for clause in clauses:
         m = _HAS.fullmatch(clause)
-        if m is None or " or " in m["kw"] or " and " in m["kw"]:
+        lacks = None if m is not None or joiner != "and" else _HAS_NOT.fullmatch(clause)
+        one = m or lacks
+        if one is None or " or " in one["kw"] or " and " in one["kw"]:
             out.append(clause)
             continue
-        if m["who"] not in found:
-            found[m["who"]] = []
-            out.append((m["who"],))
-        found[m["who"]].append(m["kw"])
-    said = []
-    for item in out:
-        if isinstance(item, str):
-            said.append(item)
-            continue
-        names = list(dict.fromkeys(found[item[0]]))
-        plural = "s" if joiner == "and" and len(names) > 1 else ""
-        said.append(f"{item[0]} has the {join(names, joiner)} keyword{plural}")
-    return said
+        key = (one["who"], lacks is not None)
+        if key not in found:
+            found[key] = []
+            out.append(key)
+        found[key].append(one["kw"])
+    return [item if isinstance(item, str) else _keywords(item[0], found[item], joiner, item[1])
+            for item in out]
+
+
+def _keywords(who: str, names: list[str], joiner: str, lacking: bool) -> str:
+    names = list(dict.fromkeys(names))
+    if lacking and len(names) == 2:
+        return f"{who} has neither the {names[0]} nor {names[1]} keyword"
+    if lacking and len(names) > 2:
+        return f"{who} has none of the {join(names, 'or')} keywords"
+    if lacking:
+        return f"{who} does not have the {names[0]} keyword"
+    plural = "s" if joiner == "and" and len(names) > 1 else ""
+    return f"{who} has the {join(names, joiner)} keyword{plural}"
 
 
 def lead(conds: list[Cond]) -> str:
