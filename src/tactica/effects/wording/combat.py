@@ -24,6 +24,7 @@ from .words import (
     ROLLS,
     STATS,
     Subject,
+    article,
     count_of,
     dice_text,
     inches,
@@ -295,7 +296,7 @@ def stat_modifier(node: M, m: M, ctx: Ctx) -> str:
     unit = '"' if stat == "M" or "range" in stat.casefold() else ""
     if op == "set":
         plus = "+" if stat in ("Sv", "Ld", "InvSv") else ""
-        text = f"{s.models} {s.models_have} a {name} characteristic of " \
+        text = f"{s.models} {s.models_have} {article(name)} characteristic of " \
             f"{m.get('value')}{unit}{plus}"
     elif value is not None and stat == "Sv":
         word = "improve" if value > 0 else "worsen"

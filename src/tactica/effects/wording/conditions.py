@@ -391,6 +391,9 @@ def _any(parts: list[list[Cond]]) -> Cond:
     if len(flat) == len(parts) and flat and all(c.kind == "phase" for c in flat):
         names = join([c.value for c in flat], "or")
         return Cond("phase", names, f"it is not the {names} phase")
+    if len(flat) == len(parts) and flat and all(c.kind == "moment" for c in flat):
+        moments = join(list(dict.fromkeys(c.value for c in flat)), "or")
+        return Cond("moment", moments, f"not {moments}")
     if len(flat) == len(parts) and flat and all(c.kind == "attack" for c in flat):
         kinds = {c.value for c in flat}
         if kinds == {"ranged", "melee"}:

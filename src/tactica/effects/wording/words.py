@@ -270,7 +270,27 @@ def timing_text(timing: Any) -> str:
     if re.match(r"(after|before|when|while|once|during|at|on|if|each|every|first|until)\b",
                 text):
         return text
+    for pattern, said in _MOMENTS:
+        m = re.fullmatch(pattern, text)
+        if m:
+            said = said.format(*(g.title() if g else "" for g in m.groups()))
+            return re.sub(r"\ba (?=[AEIOU])", "an ", said)
     return f"when: {text}"
+
+
+#: Moments the dataset writes in its own words, as a sentence says them.
+_MOMENTS = (
+    (r"(normal|fall back|charge|disembark|advance|pile in|consolidation) move",
+     "when the unit makes a {0} move"),
+    (r"(?:unit )?selected to (shoot|fight|move|advance|fall back)(?: this phase)?",
+     "when the unit is selected to {0}"),
+    (r"enemy unit destroyed", "when an enemy unit is destroyed"),
+    (r"enemy unit destroyed in melee", "when an enemy unit is destroyed by a melee attack"),
+    (r"(shooting|fight|movement|charge|command) phase", "in the {0} phase"),
+    (r"starts in strategic reserves", "if the unit starts the battle in Strategic Reserves"),
+    (r"moved through tall terrain", "when the unit has moved through tall terrain"),
+    (r"unit disembarked this (turn|phase)", "when the unit has disembarked this {0}"),
+)
 
 
 _EVENTS = {
