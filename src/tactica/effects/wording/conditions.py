@@ -231,8 +231,8 @@ _SIMPLE: dict[str, Callable[[P], Cond]] = {
     "units-destroyed": _destroyed, "attack-stat-compare": _compare,
     "battle-round": _battle_round,
     "is-attached": lambda p: _if(
-        f"this model is leading a {kw(p['keyword'])} unit", "this model is not leading "
-        f"a {kw(p['keyword'])} unit") if p.get("keyword") else _if(
+        f"this model is leading {article(kw(p['keyword']))} unit", "this model is not "
+        f"leading {article(kw(p['keyword']))} unit") if p.get("keyword") else _if(
         "a Leader is attached to the unit", "no Leader is attached to the unit"),
     "unit-below-starting-strength": _plain("{who} is below its Starting Strength",
                                            "{who} is at its Starting Strength"),
