@@ -57,8 +57,15 @@ def ability_text(ability: Ability) -> GeneratedText | None:
     ``None`` for an ability with published text or no effect record."""
     if ability.text or not ability.effect:
         return None
+    return _of_effect_json(ability.effect)
+
+
+@functools.lru_cache(maxsize=4096)
+def _of_effect_json(text: str) -> GeneratedText | None:
+    """The generated text of an ability's effect record (kept by its JSON text: the many
+    datasheets that share an ability share its text)."""
     try:
-        record = json.loads(ability.effect)
+        record = json.loads(text)
     except ValueError:
         return None
     if not isinstance(record, dict):
@@ -86,9 +93,19 @@ def generated_text(item: object) -> GeneratedText | None:
     from ..loaders.wh40kdc_rules import dataset_rules
 
     try:
-        rules = dataset_rules()
+        dataset_rules()
     except DatasetMissingError:
         return None
+    return _of_record(item)
+
+
+@functools.lru_cache(maxsize=8192)
+def _of_record(item: Stratagem | Enhancement | DetachmentRule | ArmyRule) -> GeneratedText | None:
+    """The generated text of a record of the dataset (kept by the record's value: a
+    record is found under several look-up keys)."""
+    from ..loaders.wh40kdc_rules import dataset_rules
+
+    rules = dataset_rules()
     raw = rules.effect_of(item)
     if raw is not None and raw.get("effect"):
         return _from_raw(rules, raw)
@@ -104,21 +121,30 @@ def _from_raw(rules: DatasetRules, raw: Mapping[str, Any],
     return GeneratedText(said.text, notes, said.undescribed, borrowed)
 
 
-@functools.cache
 def _same_named(kind: str, name: str) -> GeneratedText | None:
     """For a record with no effect code: the text of the records of the same kind and
     name that have one (Armour of Contempt in another detachment), when they all say the
     same; ``None`` otherwise."""
+    said = _with_effect_code().get((kind, name), {})
+    return next(iter(said.values())) if len(said) == 1 else None
+
+
+@functools.cache
+def _with_effect_code() -> dict[tuple[str, str], dict[str, GeneratedText]]:
+    """The texts of the dataset's records that have effect code, by kind and name (each
+    text once), built on the first record without effect code."""
     from ..loaders.wh40kdc_rules import dataset_rules
 
     rules = dataset_rules()
-    said: dict[str, GeneratedText] = {}
+    out: dict[tuple[str, str], dict[str, GeneratedText]] = {}
     for other in rules.records():
-        if other.record != kind or normalise(getattr(other, "name", "")) != name:
+        if not isinstance(other, Stratagem | Enhancement | DetachmentRule | ArmyRule):
             continue
         raw = rules.effect_of(other)
-        if raw is not None and raw.get("effect"):
-            where = getattr(other, "detachment", None) or ", ".join(rules.factions_for(other))
-            text = _from_raw(rules, raw, f"the same-named {kind.replace('_', ' ')} of {where}")
-            said.setdefault(text.text, text)
-    return next(iter(said.values())) if len(said) == 1 else None
+        if raw is None or not raw.get("effect"):
+            continue
+        where = getattr(other, "detachment", None) or ", ".join(rules.factions_for(other))
+        text = _from_raw(rules, raw, f"the same-named {other.record.replace('_', ' ')} of "
+                                     f"{where}")
+        out.setdefault((other.record, normalise(other.name)), {}).setdefault(text.text, text)
+    return out
