@@ -220,9 +220,9 @@ def entries_of(library: Library, name: str, rules: Rules | None = None,
     """The entries of the records and abilities ``library.find_rules`` finds for
     ``name`` (``UnknownNameError`` when none); ``statuses`` shares the work of the
     calculator's statuses between calls."""
-    known = Statuses() if statuses is None else statuses
     from ..effects.rule_text import generated_text
 
+    known = Statuses() if statuses is None else statuses
     out = []
     for item in library.find_rules(name, rules):
         title = _name(item)
@@ -235,8 +235,15 @@ def entries_of(library: Library, name: str, rules: Rules | None = None,
             calculator=calculator, effect=effect, source=_source(item),
             record=item.model_dump(mode="json", exclude={"source"}),
             generated=None if text is None else text.text,
-            generated_from=None if text is None else GENERATED if text.borrowed is None
-            else f"generated from the dataset's effect code of {text.borrowed} (this record "
-                 "has none), not the published text",
+            generated_from=None if text is None else _mark(text.borrowed),
             notes=None if text is None else text.notes))
     return out
+
+
+def _mark(borrowed: str | None) -> str:
+    """The mark of a generated text: ``GENERATED``, or whose effect code it was written
+    from when the record has none of its own."""
+    if borrowed is None:
+        return GENERATED
+    return (f"generated from the dataset's effect code of {borrowed} (this record has "
+            "none), not the published text")
