@@ -17,6 +17,7 @@ from tactica.army import load_roster, validate
 from tactica.combat.contract.scenario import Context
 from tactica.combat.contract.sequence import Sequence
 from tactica.library import load_library
+from tactica.lookup import GENERATED
 from tactica.names import name_key
 from tactica.units.scenario import ScenarioDocument, UnitRef
 
@@ -168,7 +169,16 @@ def test_lookup_rule_gives_text_cost_and_calculator_status(server: Server[Any]) 
         [("stratagem", 2, "Host of Ascension")]
     assert primed[0]["calculator"].startswith("modelled")
     assert primed[0]["record"]["effect"]  # the text as published
+    assert primed[0]["generated"] is None  # published text: nothing generated
     assert oath[0]["kind"] == "army_rule" and oath[0]["calculator"].startswith("modelled")
+    # no published text in the dataset: its effect code in words, marked, with its notes
+    # (the sentence checked by hand in tests/effects/test_wording.py)
+    assert oath[0]["generated"] == (
+        "At the start of your Command phase, select one enemy unit. Re-roll failed Hit "
+        "rolls for attacks that target the designated enemy unit, until your next Command "
+        "phase.")
+    assert oath[0]["generated_from"] == GENERATED
+    assert oath[0]["notes"].startswith("Additionally add 1 to the Wound roll")
     assert lethal[0]["kind"] == "core_rule" and "Lethal Hits (11th text)" in \
         lethal[0]["calculator"]
 

@@ -317,7 +317,10 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Every stratagem, enhancement, detachment rule, army rule, core rule or "
         "datasheet ability with this name: its text, CP cost, phases, points, detachment "
         "or faction, and 'calculator': whether tactica's calculator models it (and what "
-        "it does in the numbers) or why not. " + _READ_ONLY,
+        "it does in the numbers) or why not. A record of the bundled dataset has no "
+        "published text: 'generated' is its effect code in plain English (marked by "
+        "'generated_from'; not the published wording) and 'notes' the dataset's notes on "
+        "it. " + _READ_ONLY,
         LookupRuleArgs, lookup_rule, indexed=True),
     ToolSpec(
         "list_units", "List units",

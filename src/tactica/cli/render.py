@@ -151,6 +151,8 @@ def _heading(text: str) -> Text:
 
 
 def _abilities(sheet: Datasheet) -> list[RenderableType]:
+    from ..lookup import GENERATED, ability_text
+
     out: list[RenderableType] = []
     for kind, label in (("core", "CORE"), ("faction", "FACTION")):
         named = [str(a) for a in sheet.abilities if a.kind == kind]
@@ -160,6 +162,11 @@ def _abilities(sheet: Datasheet) -> list[RenderableType]:
         if ability.kind in ("core", "faction"):
             continue
         tag = "" if ability.kind == "unit" else f" ({ability.kind})"
+        generated = None if ability.text else ability_text(ability)
+        if generated is not None:  # issue 41: the effect code in words, marked
+            out.append(Text.assemble((f"{ability}{tag}: ", "bold"), generated.text,
+                                     (f" ({GENERATED})", "dim italic")))
+            continue
         out.append(Text.assemble((f"{ability}{tag}: ", "bold"), ability.text or "(no text)"))
     if sheet.damaged is not None:
         d = sheet.damaged

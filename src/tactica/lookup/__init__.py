@@ -7,7 +7,9 @@ detachment rule, army rule, core rule and datasheet ability of that name
 (``tactica.lookup.entries``). Without a library it answers from the index of rules by
 name on disk (``tactica.lookup.rule_index``: the configured sources, built once), so a
 look-up does not load the library; ``rule_notes`` gives the calculator's own notes on a
-rule it computes, per rules version.
+rule it computes, per rules version. A dataset record without published text carries
+its effect code in plain English (``RuleEntry.generated``, marked ``GENERATED``;
+``ability_text`` for a datasheet's ability).
 
 >>> from tactica.library import load_seed_library
 >>> [e.kind for e in rule_entries("Primed and Readied", library=load_seed_library())]
@@ -21,14 +23,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..names import UnknownNameError, name_key, suggest
-from .entries import RuleEntry, Rules, entries_of, own_ability_status
+from .entries import GENERATED, RuleEntry, Rules, entries_of, own_ability_status
 
 if TYPE_CHECKING:
+    from ..effects.rule_text import GeneratedText
     from ..index import Library
-    from ..model.datasheet import Datasheet
+    from ..model.datasheet import Ability, Datasheet
 
-__all__ = ["RuleEntry", "find_units", "own_ability_status", "rule_entries", "rule_notes",
-           "sources_missing"]
+__all__ = ["GENERATED", "RuleEntry", "ability_text", "find_units", "own_ability_status",
+           "rule_entries", "rule_notes", "sources_missing"]
 
 _VERSIONS: tuple[Rules, ...] = ("11th", "10th")
 
@@ -89,6 +92,15 @@ def rule_notes(name: str, rules: Rules | None = None,
     compute itself."""
     notes = _found(name, library)[1]
     return [notes[v] for v in ((rules,) if rules else _VERSIONS) if v in notes]
+
+
+def ability_text(ability: Ability) -> GeneratedText | None:
+    """A datasheet ability's text generated from the dataset's effect code, with the
+    dataset's notes (``None`` when it has published text or no effect code): what
+    ``tactica sheet`` and the web's datasheet show, marked ``GENERATED``."""
+    from ..effects.rule_text import ability_text as generated
+
+    return generated(ability)
 
 
 def sources_missing() -> tuple[str, ...]:

@@ -48,7 +48,8 @@ _CODE = ("loaders", "model", "data", "effects", "rules", "lookup", "units", "nam
          "dice.py", "facts.py", "library.py", "index.py", "sources.py", "datasheet_diff.py",
          "cache.py", "version.py")
 _VERSIONS = ("11th", "10th")
-#: Index files kept in the cache folder (about 7 MB each with the bundled dataset).
+#: Index files kept in the cache folder (about 11 MB each with the bundled dataset and
+#: its generated rule text).
 _KEPT = 4
 
 

@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..library import Library, record_name
 from ..loaders.wh40kdc import ATTRIBUTION
-from ..lookup import RuleEntry
+from ..lookup import GENERATED, RuleEntry, ability_text
 from ..model.abilities import RECOGNISED_WEAPON_ABILITIES
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet, WeaponProfile
@@ -87,7 +87,8 @@ def _environment() -> Environment:
                       autoescape=select_autoescape(["html"]), undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True)
     env.globals.update(unit_url=unit_url, rule_url=rule_url, nav=NAV, version=__version__,
-                       source_label=source_label, credit_url=CREDIT_URL)
+                       source_label=source_label, credit_url=CREDIT_URL,
+                       generated_label=GENERATED, generated_text=ability_text)
     env.filters["plain"] = player_text
     return env
 
