@@ -353,6 +353,10 @@ class Effect(_Strict):
     critical_wound_on: int | None = Field(default=None, ge=2, le=6)
     grant: WeaponAbility | None = Field(default=None, json_schema_extra=_or_ability_text)
     fnp: int | None = Field(default=None, ge=2, le=6)
+    fnp_mortal: int | None = Field(
+        default=None, ge=2, le=6, description="Feel No Pain against mortal wounds only "
+        "(mortal wounds before the attacks, Devastating Wounds); normal damage is not "
+        "rolled for")
     snap_shooting: bool | None = None
     snap_hit_on: int | None = Field(
         default=None, ge=2, le=6,
