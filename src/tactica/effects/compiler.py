@@ -52,7 +52,14 @@ from ..model.abilities import (
 )
 from ..names import name_key
 from .compiled import Compiled, Part
-from .dsl_conditions import Attack, Owner, Raw, compile_condition, designated_condition
+from .dsl_conditions import (
+    Attack,
+    Owner,
+    Raw,
+    compile_condition,
+    designated_condition,
+    mortal_wound_trigger,
+)
 from .dsl_tables import (
     COMBAT_GRANT_WORDS,
     ENEMY_TARGETS,
@@ -329,9 +336,15 @@ def _defensive(node: Raw, m: Raw) -> _Leaf:
     if node.get("target") in ENEMY_TARGETS:
         return _Leaf(unmodelled=f"{kind} for an enemy unit")
     if kind == "feel-no-pain":
-        t = m.get("threshold")
-        if m.get("scope") not in (None, "all", "any") or not isinstance(t, int):
-            return _Leaf(unmodelled=f"Feel No Pain against {m.get('scope')} only")
+        t, scope = m.get("threshold"), m.get("scope")
+        if scope in ("mortal", "psychic-and-mortal") and isinstance(t, int):
+            # against mortal wounds only (Effect.fnp_mortal); against Psychic Attacks too
+            # is listed (psychic-and-mortal)
+            e = _effect(fnp_mortal=t)
+            return _Leaf("target", f"Feel No Pain {t}+ against mortal wounds", (e,)) \
+                if e else _Leaf(unmodelled="Feel No Pain value")
+        if scope not in (None, "all", "any") or not isinstance(t, int):
+            return _Leaf(unmodelled=f"Feel No Pain against {scope} only")
         e = _effect(fnp=t)
         return _Leaf("target", f"Feel No Pain {t}+", (e,)) if e else _Leaf(
             unmodelled="Feel No Pain value")
@@ -455,8 +468,8 @@ def _option(opt: Any, i: int, ctx: _Ctx, out: Compiled,
         return
     named = opt.get("name") if "effect" in opt and "type" not in opt else None
     node = opt.get("effect") if named is not None else opt
-    outer_conds = {c.check.description for raw in ctx.conds for owner in ("attacker", "target")
-                   if (c := compile_condition(raw, owner)).check is not None}
+    outer_conds = {check.description for raw in ctx.conds for owner in ("attacker", "target")
+                   for check in compile_condition(raw, owner).checks}
     start, first = len(out.parts), len(out.options)
     before = Counter(out.non_combat)
     go(node, replace(ctx, option=None))
@@ -539,7 +552,25 @@ def _dice_gated(node: Raw, ctx: _Ctx, out: Compiled, name: str,
                                  side=mixed(part.side)))
 
 
+def _names(value: Any) -> tuple[str, ...]:
+    """A leaf's ``weapon_name``: one name, or several (Infernal Fusillade's inferno
+    weapons, ``effects.record_readings``)."""
+    if isinstance(value, str):
+        return (value,) if value else ()
+    return tuple(str(v) for v in value or () if isinstance(v, str) and v)
+
+
 def _leaf(node: Raw, ctx: _Ctx, out: Compiled) -> None:
+    conds = ctx.conds
+    if node.get("type") == "feel-no-pain":
+        # "when hit by a mortal wound": a Feel No Pain against mortal wounds only
+        # (Catalytic Biofortification), not against the attacks' damage
+        mortal, conds = mortal_wound_trigger(conds)
+        if mortal:
+            node = {**node, "modifier": {**(node.get("modifier") or {}), "scope": "mortal"}}
+        if (node.get("modifier") or {}).get("scope") == "psychic-and-mortal":
+            out.unmodelled.append("its Feel No Pain against Psychic Attacks (only that "
+                                  "against mortal wounds is calculated)")
     try:
         leaf = _LEAVES[str(node["type"])](node, node.get("modifier") or {})
     except (ValueError, TypeError, KeyError) as exc:  # a malformed leaf: counted, not raised
@@ -554,7 +585,7 @@ def _leaf(node: Raw, ctx: _Ctx, out: Compiled) -> None:
     assumed = list(ctx.assumptions)
     attack = _attack_of(node)
     s_over_t = False
-    for raw in ctx.conds:
+    for raw in conds:
         p = raw.get("parameters") or {}
         if (raw.get("type") == "attack-stat-compare" and (p.get("attacker_stat"), p.get(
                 "comparison"), p.get("target_stat")) == ("S", "greater-than", "T")) or (
@@ -565,8 +596,7 @@ def _leaf(node: Raw, ctx: _Ctx, out: Compiled) -> None:
         if c.outside is not None:
             out.non_combat[f"effects in {c.outside}"] += 1
             return
-        if c.check is not None:
-            checks.append(c.check)
+        checks.extend(c.checks)
         if c.assumption:
             assumed.append(c.assumption)
         attack = c.attack or attack
@@ -583,7 +613,7 @@ def _leaf(node: Raw, ctx: _Ctx, out: Compiled) -> None:
         option=ctx.option,
         weapon_keyword=str(m["weapon_keyword"]) if m.get("weapon_keyword") else
         scope.weapon_keyword,
-        weapon_name=str(m["weapon_name"]) if m.get("weapon_name") else None,
+        weapon_names=_names(m.get("weapon_name")),
         modifiers=leaf.modifiers + grants, target_changes=leaf.target_changes,
         context=leaf.context, mortal_before=leaf.mortal_before, side=leaf.side,
         strength_over_toughness=scope.strength_over_toughness or s_over_t,

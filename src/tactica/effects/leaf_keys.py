@@ -129,8 +129,7 @@ def _condition_key(value: Any, owner: Owner) -> tuple[list[Condition], list[str]
         c = compile_condition(value, owner)
         if c.outside is not None:
             return [], [f"only in {c.outside}"], None
-        return ([c.check] if c.check else []), ([c.assumption] if c.assumption else []), \
-            c.attack
+        return list(c.checks), ([c.assumption] if c.assumption else []), c.attack
     return [], [_text(value)], None
 
 
@@ -183,8 +182,7 @@ def leaf_scope(kind: str, m: Raw, owner: Owner) -> LeafScope:
             assumed.append(f"while {_text(context)}")
     inches = m.get("range_inches")
     if isinstance(inches, int | float) and not isinstance(inches, bool) and inches > 0:
-        checks.append(within(float(inches)))
-        assumed.append(f"the target is within {inches:g}\" (unless context.distance says)")
+        checks.append(within(float(inches)))  # not given: assumed, and noted
     if m.get("anti_keyword") and isinstance(m.get("anti_threshold"), int):
         grants.append(f"Anti-{m['anti_keyword']} {m['anti_threshold']}+")
     for key, word in (("until", "until"), ("vs_target", "against"), ("while", "while")):
