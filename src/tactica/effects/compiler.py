@@ -52,14 +52,7 @@ from ..model.abilities import (
 )
 from ..names import name_key
 from .compiled import Compiled, Part
-from .dsl_conditions import (
-    Attack,
-    Owner,
-    Raw,
-    compile_condition,
-    designated_condition,
-    mortal_wound_trigger,
-)
+from .dsl_conditions import Attack, Owner, Raw, compile_condition, designated_condition
 from .dsl_tables import (
     COMBAT_GRANT_WORDS,
     ENEMY_TARGETS,
@@ -72,7 +65,7 @@ from .dsl_tables import (
     REROLL_WHICH,
     UNMODELLED_KINDS,
 )
-from .leaf_keys import leaf_scope
+from .leaf_keys import feel_no_pain_scope, leaf_scope, weapon_names
 from .model import Condition
 from .mortal_dice import mortal_pmf
 
@@ -241,9 +234,16 @@ def _stat_modifier(node: Raw, m: Raw) -> _Leaf:
     if stat in ("BS", "WS"):
         op = m.get("operation", "add")
         # "add" improves the characteristic, "subtract" worsens it (the Benefit of Cover
-        # record: bs-modifier subtract 1 on the attacker is 13.08's BS worsened by 1)
-        skill = -abs(value) if op in ("improve", "add") else abs(value) if op in (
-            "worsen", "subtract") else value
+        # record: bs-modifier subtract 1 on the attacker is 13.08's BS worsened by 1);
+        # on the rule's own unit any change but "worsen" improves it, on an enemy unit any
+        # but "improve" worsens it, however the sign is written (Coordinate to Engage "add
+        # -1", Strike From the Shadows "subtract 1": their notes say "improved"; EMP
+        # Grenades "add 1" on the enemy: "worsens")
+        own = target in OWN_TARGETS and m.get("incoming") is not True and op != "worsen"
+        enemy = on_enemy and op != "improve"
+        defensive = defensive and not own
+        skill = -abs(value) if own or (op in ("improve", "add") and not enemy) else abs(
+            value) if enemy or op in ("worsen", "subtract") else value
         e = _effect(skill=skill)
         if e is not None:
             word = "improved" if skill < 0 else "worsened"
@@ -552,25 +552,9 @@ def _dice_gated(node: Raw, ctx: _Ctx, out: Compiled, name: str,
                                  side=mixed(part.side)))
 
 
-def _names(value: Any) -> tuple[str, ...]:
-    """A leaf's ``weapon_name``: one name, or several (Infernal Fusillade's inferno
-    weapons, ``effects.record_readings``)."""
-    if isinstance(value, str):
-        return (value,) if value else ()
-    return tuple(str(v) for v in value or () if isinstance(v, str) and v)
-
-
 def _leaf(node: Raw, ctx: _Ctx, out: Compiled) -> None:
-    conds = ctx.conds
-    if node.get("type") == "feel-no-pain":
-        # "when hit by a mortal wound": a Feel No Pain against mortal wounds only
-        # (Catalytic Biofortification), not against the attacks' damage
-        mortal, conds = mortal_wound_trigger(conds)
-        if mortal:
-            node = {**node, "modifier": {**(node.get("modifier") or {}), "scope": "mortal"}}
-        if (node.get("modifier") or {}).get("scope") == "psychic-and-mortal":
-            out.unmodelled.append("its Feel No Pain against Psychic Attacks (only that "
-                                  "against mortal wounds is calculated)")
+    node, conds, left = feel_no_pain_scope(node, ctx.conds)
+    out.unmodelled.extend(left)
     try:
         leaf = _LEAVES[str(node["type"])](node, node.get("modifier") or {})
     except (ValueError, TypeError, KeyError) as exc:  # a malformed leaf: counted, not raised
@@ -613,7 +597,7 @@ def _leaf(node: Raw, ctx: _Ctx, out: Compiled) -> None:
         option=ctx.option,
         weapon_keyword=str(m["weapon_keyword"]) if m.get("weapon_keyword") else
         scope.weapon_keyword,
-        weapon_names=_names(m.get("weapon_name")),
+        weapon_names=weapon_names(m.get("weapon_name")),
         modifiers=leaf.modifiers + grants, target_changes=leaf.target_changes,
         context=leaf.context, mortal_before=leaf.mortal_before, side=leaf.side,
         strength_over_toughness=scope.strength_over_toughness or s_over_t,

@@ -158,6 +158,9 @@ def _state(kind: str, owner: Owner, own: bool, kw: str) -> Condition | None:
             _FTGG, f"the attacker is a Guided unit shooting its Spotted unit ({_FTGG})",
             f"the attacker is not a Guided unit (context.designated names neither "
             f"{_FTGG}, Guided nor Spotted)", also=("Guided", "Spotted"))
+    if key.endswith("designated") and kind == "target-has-keyword" and unit == "target":
+        # "scornful-analysis-designated": the enemy unit Scornful Analysis picked
+        return designated_condition(kw[: -len("designated")].strip(" -").replace("-", " "))
     if key not in STATE_WORDS:
         return None
     words = f"the {unit} is {kw.replace('-', ' ')}"

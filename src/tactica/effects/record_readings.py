@@ -152,6 +152,10 @@ READINGS: dict[str, Reading] = {
     "fanatical-hail-xenocult-masses": Reading(mends=(("*", {"condition": {
         "type": "target-has-keyword",
         "parameters": {"keyword": "Fanatical Hail target"}}}),), gaps=()),
+    # "While active, models in the unit can only target Psyker units with their attacks
+    # (restriction not encoded)": its abilities are for attacks on a PSYKER unit
+    "witch-hunters-null-maiden-vigil": Reading(
+        mends=(("*", {"vs_keywords": ["Psyker"]}),), gaps=()),
     # "When a hidden PATHFINDER TEAM or STEALTH BATTLESUITS unit is targeted ...; the
     # 'hidden' precondition is not gated here"
     "autoreactive-camouflage-advanced-acquisition-cadre": Reading(mends=(("*", {
