@@ -233,12 +233,10 @@ def _stat_modifier(node: Raw, m: Raw) -> _Leaf:
                                                  else ""), (e,))
     if stat in ("BS", "WS"):
         op = m.get("operation", "add")
-        # "add" improves the characteristic, "subtract" worsens it (the Benefit of Cover
-        # record: bs-modifier subtract 1 on the attacker is 13.08's BS worsened by 1);
-        # on the rule's own unit any change but "worsen" improves it, on an enemy unit any
-        # but "improve" worsens it, however the sign is written (Coordinate to Engage "add
-        # -1", Strike From the Shadows "subtract 1": their notes say "improved"; EMP
-        # Grenades "add 1" on the enemy: "worsens")
+        # "add" improves, "subtract" worsens (Benefit of Cover: subtract 1 on the attacker
+        # is 13.08's BS worsened by 1); on the rule's own unit any change but "worsen"
+        # improves, on an enemy's any but "improve" worsens, however the sign is written
+        # (Coordinate to Engage "add -1": "improved"; EMP Grenades "add 1": "worsens")
         own = target in OWN_TARGETS and m.get("incoming") is not True and op != "worsen"
         enemy = on_enemy and op != "improve"
         defensive = defensive and not own
@@ -337,10 +335,8 @@ def _defensive(node: Raw, m: Raw) -> _Leaf:
         return _Leaf(unmodelled=f"{kind} for an enemy unit")
     if kind == "feel-no-pain":
         t, scope = m.get("threshold"), m.get("scope")
-        if scope in ("mortal", "psychic-and-mortal") and isinstance(t, int):
-            # against mortal wounds only (Effect.fnp_mortal); against Psychic Attacks too
-            # is listed (psychic-and-mortal)
-            e = _effect(fnp_mortal=t)
+        if scope in ("mortal", "psychic-and-mortal") and isinstance(t, int):  # fnp_mortal
+            e = _effect(fnp_mortal=t)  # (against Psychic Attacks: leaf_keys lists it)
             return _Leaf("target", f"Feel No Pain {t}+ against mortal wounds", (e,)) \
                 if e else _Leaf(unmodelled="Feel No Pain value")
         if scope not in (None, "all", "any") or not isinstance(t, int):

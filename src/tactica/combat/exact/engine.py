@@ -414,11 +414,10 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
                    memo: dict[Any, Any], initial: Initial | None = None,
                    ) -> tuple[StateSpace, FloatArray, bool]:
     """The target's states (``allocation``) after mortal wounds before the attacks (06.02:
-    one at a time, spilling over; ``fnp_mortal`` the effects' Feel No Pain against them),
-    then every line in order (``chain``: 05.03 allocation
-    order, 05.04 saves, 24.10 Devastating Wounds), summed over the branches; one group of
-    one part takes the fast path (``one_group``). Also says whether the unsaved counts
-    were kept (``track_unsaved`` None: on the fast path only, see ``_states``)."""
+    one at a time, spilling over, ``fnp_mortal``), then every line in order (``chain``:
+    05.03 allocation order, 05.04 saves, 24.10 Devastating Wounds), summed over the
+    branches; one group of one part takes the fast path (``one_group``). Also says whether
+    the unsaved counts were kept (``track_unsaved`` None: on the fast path only)."""
     fast = one_group_chain(space, lines.normal, lines.mortal, branches,
                            rules.devastating_wounds_per_line, [pmf for _, pmf in before],
                            fnp_mortal, track_unsaved is not False, memo, initial)
