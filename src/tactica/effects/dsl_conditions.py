@@ -113,6 +113,9 @@ STATE_WORDS = frozenset(name_key(w) for w in (
     "battle-shocked-or-below-half", "affected-by-order", "wholly-within-flow-of-magic",
     "Winning the Wager", "Losing the Wager", "Unbridled Bloodlust active",
     "Daemonic Rage active", "Strategic Reserves"))
+#: Battle-shock written as a keyword: an assumption, as the ``is-battle-shocked``
+#: condition is (a scenario cannot state it).
+_SHOCKED = frozenset(name_key(w) for w in ("Battle-shocked", "battle-shocked-or-below-half"))
 #: "Below Half-strength" and "below its Starting Strength", as written in the records.
 _STRENGTH = {name_key("below-half-strength"): "half",
              name_key("below-starting-strength"): "starting"}
@@ -223,6 +226,8 @@ def _simple_condition(c: Raw, owner: Owner) -> _Cond:
         if kind == "target-has-keyword" and kw.casefold().endswith(" target"):
             return _Cond(checks=(designated_condition(kw[: -len(" target")]),))
         own = kind == "unit-has-keyword"
+        if name_key(kw) in _SHOCKED:  # as ``is-battle-shocked``: assumed, and noted
+            return _Cond(assumption=f"the {who(owner, own)} is {kw.replace('-', ' ')}")
         return _Cond(checks=(_state(kind, owner, own, kw) or _keyword_cond(owner, own, kw),))
     if kind in ("unit-below-half-strength", "unit-below-starting-strength"):
         return _Cond(checks=(strength_condition(
