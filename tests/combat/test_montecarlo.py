@@ -109,6 +109,9 @@ SCENARIOS: dict[str, dict[str, Any]] = {
         "11th", [_w("Needler", "6", 3, 4, 0, "D6", "Lethal Hits", "Devastating Wounds")],
         [{"name": "Tank", "count": 1, "T": 10, "Sv": 2, "invuln": 4, "W": 12}],
         keywords=["VEHICLE"], effects=[{"reroll": "wound", "which": "failed"}]),
+    "fnp-mortal-only-dw-11th": _s(  # Feel No Pain against mortal wounds only (issue 41)
+        "11th", [_w("Shard rifle", "2", 3, 4, 0, "2", "Devastating Wounds", count=3)],
+        [MEQ], effects=[{"fnp_mortal": 4}, {"mortal_wounds": "D3"}]),
     "dw-unsaveable-10th": _s(
         "10th", [_w("Heavy bolter", "3", 3, 5, -1, "2", "Devastating Wounds", count=2)],
         [{"name": "Terminator", "count": 3, "T": 5, "Sv": 2, "invuln": 4, "W": 3}]),

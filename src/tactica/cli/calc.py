@@ -23,7 +23,7 @@ from rich.console import Console
 
 from ..combat import Result, Scenario, calculate
 from ..combat.contract.result import Resolved
-from ..combat.contract.scenario import Attacker, Context, Effect
+from ..combat.contract.scenario import Attacker, Context, Effect, Strength
 from ..errors import one_line
 from ..inputs import loads
 from ..model.datasheet import Datasheet
@@ -218,6 +218,11 @@ def calc(
     reroll_damage: Annotated[str | None, typer.Option(
         "--reroll-damage", help="re-roll damage rolls: 'ones' (the lowest result), or N "
         "(every result below N), once per roll")] = None,
+    below_strength: Annotated[Strength | None, typer.Option(
+        "--below-strength", help="the attacking unit is below its Starting Strength "
+        "('starting') or Below Half-strength ('half'); not given: neither")] = None,
+    target_below_strength: Annotated[Strength | None, typer.Option(
+        "--target-below-strength", help="the same for the target")] = None,
 ) -> None:
     """Compute the exact odds of an attack (a scenario file, or units from the library)."""
     _run(CalcOptions(**locals()))
@@ -259,6 +264,8 @@ class CalcOptions:
     list_file: Path | None
     detachment: str | None = None
     reroll_damage: str | None = None
+    below_strength: Strength | None = None
+    target_below_strength: Strength | None = None
 
 
 @dataclass
@@ -349,7 +356,9 @@ def _context(o: CalcOptions) -> Context:
                    disembarked=o.disembarked, tyranids_nearby=o.tyranids_nearby,
                    attacker_wounds_left=o.wounds_left,
                    designated=None if o.designated is None else tuple(o.designated),
-                   game_mode=o.game_mode, detachment=o.detachment)
+                   game_mode=o.game_mode, detachment=o.detachment,
+                   below_strength=o.below_strength,
+                   target_below_strength=o.target_below_strength)
 
 
 def _from_flags(o: CalcOptions) -> _Prepared:

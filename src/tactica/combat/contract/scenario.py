@@ -47,6 +47,7 @@ __all__ = [
     "Phase",
     "Scenario",
     "ScenarioError",
+    "Strength",
     "Target",
     "WeaponLine",
 ]
@@ -57,6 +58,9 @@ MAX_MODELS = 200
 
 Phase = Literal["shooting", "fight"]
 RerollStage = Literal["hit", "wound", "save", "damage", "attacks"]
+#: How far below its Starting Strength a unit is: "starting" (below it), "half" (Below
+#: Half-strength, which is below it too).
+Strength = Literal["starting", "half"]
 RerollWhich = Literal["ones", "failed", "any", "below"]
 #: The rolls whose results a threshold re-roll (``"which": "below"``) applies to: a
 #: characteristic rolled with dice (damage, attacks), not a test against a target number.
@@ -313,6 +317,13 @@ class Context(_Strict):
     game_mode: Literal["standard", "boarding actions", "combat patrol"] = Field(
         default="standard", description="the game mode: Boarding Actions and Combat Patrol "
         "stratagems are refused outside theirs (15.01)")
+    below_strength: Strength | None = Field(
+        default=None, description="the attacking unit is below its Starting Strength "
+        "(\"starting\") or Below Half-strength (\"half\", and so below its Starting "
+        "Strength too); unset: neither, and a rule that needs it does not apply (Heroes "
+        "of the Chapter's +1 to wound)")
+    target_below_strength: Strength | None = Field(
+        default=None, description="the same for the target unit (Kill Shot)")
     designated: tuple[str, ...] | None = Field(
         default=None, description="the rules whose chosen enemy unit the target is (Oath "
         "of Moment); unset: naming such a rule says the target is its chosen unit")
@@ -361,6 +372,10 @@ class Effect(_Strict):
     critical_wound_on: int | None = Field(default=None, ge=2, le=6)
     grant: WeaponAbility | None = Field(default=None, json_schema_extra=_or_ability_text)
     fnp: int | None = Field(default=None, ge=2, le=6)
+    fnp_mortal: int | None = Field(
+        default=None, ge=2, le=6, description="Feel No Pain against mortal wounds only "
+        "(mortal wounds before the attacks, Devastating Wounds); normal damage is not "
+        "rolled for")
     snap_shooting: bool | None = None
     snap_hit_on: int | None = Field(
         default=None, ge=2, le=6,

@@ -70,6 +70,7 @@ from .size import (
     precision_alone,
     wound_losses,
 )
+from .stages.damage import feel_no_pain
 from .threads import one_blas_thread
 from .totals import compound
 
@@ -410,17 +411,17 @@ def _start(space: StateSpace, initial: Initial | None, before: list[FloatArray],
 
 def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches: Branches,
                    space: StateSpace, rules: RuleSet, before: list[tuple[str, FloatArray]],
-                   fnp_effect: int | None, track_unsaved: bool | None,
+                   fnp_mortal: int | None, track_unsaved: bool | None,
                    memo: dict[Any, Any], initial: Initial | None = None,
                    ) -> tuple[StateSpace, FloatArray, bool]:
     """The target's states (``allocation``) after mortal wounds before the attacks (06.02:
-    one at a time, spilling over), then every line in order (``chain``: 05.03 allocation
-    order, 05.04 saves, 24.10 Devastating Wounds), summed over the branches; one group of
-    one part takes the fast path (``one_group``). Also says whether the unsaved counts
-    were kept (``track_unsaved`` None: on the fast path only, see ``_states``)."""
+    one at a time, spilling over, ``fnp_mortal``), then every line in order (``chain``:
+    05.03 allocation order, 05.04 saves, 24.10 Devastating Wounds), summed over the
+    branches; one group of one part takes the fast path (``one_group``). Also says whether
+    the unsaved counts were kept (``track_unsaved`` None: on the fast path only)."""
     fast = one_group_chain(space, lines.normal, lines.mortal, branches,
                            rules.devastating_wounds_per_line, [pmf for _, pmf in before],
-                           fnp_effect, track_unsaved is not False, memo, initial)
+                           fnp_mortal, track_unsaved is not False, memo, initial)
     if fast is not None:
         return (*fast, track_unsaved is not False)
     # the search (``_lethal_search``) makes the choice it takes again with the unsaved
@@ -429,7 +430,7 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
     track_unsaved = bool(track_unsaved)
     maps = ["reset", *(["precision_start", "precision_end"]
                        if any(w.precision for w in weapons) else [])]
-    mw_packet = Packet((0.0,) * len(space.groups), (0.0, 1.0), fnp_effect, False,
+    mw_packet = Packet((0.0,) * len(space.groups), (0.0, 1.0), fnp_mortal, False,
                        counts=False, mortal=True)
     # operators only for what happens: criticals of Devastating Wounds weapons, mortal
     # wounds before the attacks, the classes of pooled save dice
@@ -566,9 +567,9 @@ def _states(prep: _Prepared, lethal: tuple[bool | None, ...], track_unsaved: boo
     branches = _branches(lines, weapons, command)
     before = [(f"{e.mortal_wounds} mortal wounds", e.mortal_wounds.pmf())
               for e in effects if e.mortal_wounds is not None] + list(named.mortal_before)
-    fnp_effect = min((e.fnp for e in effects if e.fnp), default=None)
+    fnp_mortal = feel_no_pain(effects, mortal=True)  # the mortal wounds before (06.02)
     end, final, tracked = _target_states(weapons, lines, branches, space, rules, before,
-                                         fnp_effect, track_unsaved, memo, initial)
+                                         fnp_mortal, track_unsaved, memo, initial)
     return _Final(lines, branches, before, end, final, tracked)
 
 

@@ -80,6 +80,7 @@ from ..exact.engine import (
 )
 from ..exact.profile import ResolvedWeapon, save_probability
 from ..exact.select_targets import Part, counts_models, mixed
+from ..exact.stages.damage import feel_no_pain
 from .dice import (
     Sampler,
     codes,
@@ -149,10 +150,11 @@ def _plan(w: ResolvedWeapon, scenario: Scenario, space: StateSpace, rules: RuleS
         saves.append(NO_SAVE - round(6 * p))
         texts.append(f"{g.name}: {save_probability(g, w, rules)[1]}")
     keep = _keep(space.groups, w.fnp_effect)
+    keep_mortal = _keep(space.groups, w.fnp_mortal)
     normal = Packets(np.array(saves, dtype=np.int64), w.save_reroll, Sampler.of(w.damage_pmf),
                       keep, w.precision)
     mortal = Packets(np.full(len(space.groups), NO_SAVE, dtype=np.int64), None,
-                      Sampler.of(w.mortal_pmf), keep, w.mortal_precision)
+                      Sampler.of(w.mortal_pmf), keep_mortal, w.mortal_precision)
     return _Plan(
         w=w,
         attacks=Sampler.of(w.attacks_pmf),
@@ -430,9 +432,9 @@ def _set_up(original: Scenario, models: int | None = None) -> _SetUp:
                                                               command, lethal)
     for wi in use:
         plans[wi] = replace(plans[wi], command=command)
-    fnp_effect = min((e.fnp for e in effects if e.fnp), default=None)
+    fnp_mortal = feel_no_pain(effects, mortal=True)
     mw = Packets(np.full(len(groups), NO_SAVE, dtype=np.int64), None,
-                  Sampler.of(np.array([0.0, 1.0])), _keep(groups, fnp_effect), False)
+                  Sampler.of(np.array([0.0, 1.0])), _keep(groups, fnp_mortal), False)
     before = tuple((Sampler.of(e.mortal_wounds.pmf()), mw) for e in effects
                    if e.mortal_wounds is not None) + tuple(
         (Sampler.of(pmf), mw) for _, pmf in named.mortal_before)
