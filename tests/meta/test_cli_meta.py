@@ -80,6 +80,15 @@ def test_bad_input_is_one_line(args: list[str], needle: str) -> None:
     assert len(lines) == 1 and lines[0].startswith("error:") and needle in lines[0]
 
 
+@pytest.mark.parametrize("sql", ["", " ", ";", "/* */", ";\n-- nothing"])
+def test_a_query_with_no_statement_is_one_line(folder: Path, sql: str) -> None:
+    """DuckDB runs nothing and returns no result (issue 47: an AttributeError)."""
+    code, text = _run("meta", "query", "-o", str(folder), sql)
+    assert code == 2, text
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: SQL") and "no statement" in lines[0]
+
+
 def test_plot_refuses_other_formats(folder: Path, tmp_path: Path) -> None:
     code, text = _run("meta", "plot", "bars", "-o", str(folder), "-f", str(tmp_path / "x.jpg"))
     assert code == 2 and ".png or .svg" in text
