@@ -23,6 +23,7 @@ from rich.console import Console
 
 from ..combat import Result, Scenario, calculate
 from ..combat.contract.result import Resolved
+from ..combat.contract.sampling import MAX_SEED, MAX_TRIAL_LINES, MAX_TRIALS
 from ..combat.contract.scenario import Attacker, Context, Effect
 from ..errors import one_line
 from ..inputs import loads
@@ -199,10 +200,12 @@ def calc(
     designated: Annotated[list[str] | None, typer.Option(
         help="a rule whose chosen enemy unit the target is (Oath of Moment); repeatable. "
         "Not given: naming such a rule says the target is its chosen unit")] = None,
-    monte_carlo: Annotated[
-        int | None, typer.Option("--monte-carlo", min=1, help="sample N trials")
-    ] = None,
-    seed: Annotated[int | None, typer.Option(help="Monte Carlo seed")] = None,
+    monte_carlo: Annotated[int | None, typer.Option(
+        "--monte-carlo", min=100, max=MAX_TRIALS,
+        help=f"sample N trials (at most {MAX_TRIALS:,}; trials x weapon lines at most "
+        f"{MAX_TRIAL_LINES:,})")] = None,
+    seed: Annotated[int | None, typer.Option(
+        min=0, max=MAX_SEED, help="Monte Carlo seed (0 to 2**53 - 1)")] = None,
     embarked: Annotated[str | None, typer.Option(
         help="NAME[:MODELS]: a unit embarked in the attacking TRANSPORT; its models' guns "
         "join the attack through Firing Deck")] = None,

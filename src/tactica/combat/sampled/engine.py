@@ -66,6 +66,7 @@ from ..contract.result import (
     StageExplanation,
     WeaponSummary,
 )
+from ..contract.sampling import DEFAULT_TRIALS, check_sampling
 from ..contract.scenario import Scenario
 from ..exact.allocation import Group, StateSpace, TooLargeError, build_groups
 from ..exact.attack_lines import expected_values
@@ -92,7 +93,6 @@ from .target import NO_SAVE, Packets, TrialTarget
 
 __all__ = ["DEFAULT_SEED", "DEFAULT_TRIALS", "simulate"]
 
-DEFAULT_TRIALS = 100_000
 DEFAULT_SEED = 0
 
 IntArray = npt.NDArray[np.int64]
@@ -328,9 +328,12 @@ def simulate(scenario: Scenario, start: tuple[IntArray, IntArray] | None = None,
     trials = scenario.trials if scenario.trials is not None else DEFAULT_TRIALS
     trials = len(start[0]) if start is not None else trials
     seed = scenario.seed if scenario.seed is not None else DEFAULT_SEED
-    if seed < 0:
-        raise ScenarioError(f"seed: {seed} must be 0 or more")
     setup = _set_up(scenario)
+    if start is None:  # a sequence's steps are bounded together (turn.sampled)
+        try:  # the contract's bounds, on the lines as fielded and a copy never validated
+            check_sampling(trials, seed, len(setup.plans))
+        except ValueError as exc:
+            raise ScenarioError(str(exc)) from None
     rng = np.random.default_rng(seed) if rng is None else rng
     out = _Totals.empty(trials, len(setup.plans))
     size = max(1, min(trials, int(_CHUNK_DICE // _diceper_trial(setup.plans))))
