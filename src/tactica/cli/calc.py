@@ -28,7 +28,7 @@ from ..combat.contract.scenario import Attacker, Context, Effect
 from ..errors import one_line
 from ..inputs import loads
 from ..model.datasheet import Datasheet
-from ..textfile import read_text_file
+from ..textfile import decode, read_text_file
 from ..units import UnitError
 from .errors import FLAG_WORDS, fail
 from .result_view import render_result
@@ -281,26 +281,34 @@ def _check_flags(o: CalcOptions) -> None:
              "and target would be used and the flags ignored)")
 
 
-def _read(file: str) -> str:
-    """The scenario file's text (its encoding found: ``textfile``, a note on stderr when
-    it is not UTF-8)."""
-    text, note = read_text_file(file)
+def _read(file: str) -> tuple[str, str | None]:
+    """The scenario file's text (its encoding found: ``textfile``; standard input as
+    bytes, ``-``), and a note when it was not UTF-8: said after the answer (``_say``),
+    never before a refusal."""
+    if file == "-":
+        return decode(sys.stdin.buffer.read(), "standard input")
+    return read_text_file(file)
+
+
+def _say(file: str | None, note: str | None) -> None:
+    """How the file was read, on stderr, once it is answered."""
     if note is not None:
         Console(stderr=True, highlight=False, soft_wrap=True).print(
-            f"note: {file}: {note}", markup=False)
-    return text
+            f"note: {'standard input' if file == '-' else file}: {note}", markup=False)
 
 
 def _run(o: CalcOptions) -> None:
     out = Console(width=120) if not sys.stdout.isatty() else Console()
     _check_flags(o)
+    note = None
     try:
         if o.file is not None:
-            text = sys.stdin.read() if o.file == "-" else _read(o.file)
+            text, note = _read(o.file)
             if _is_sequence(text):
                 from .turn import run_sequence_text
 
-                return run_sequence_text(text, o.as_json, out, o.monte_carlo, o.seed)
+                run_sequence_text(text, o.as_json, out, o.monte_carlo, o.seed)
+                return _say(o.file, note)
             prep = _from_file(text, o)
         else:
             prep = _from_flags(o)
@@ -317,6 +325,7 @@ def _run(o: CalcOptions) -> None:
     except (ValueError, LookupError, OSError) as exc:
         fail(one_line(exc))
     _print(result, prep, o.as_json, out)
+    _say(o.file, note)
 
 
 def _print(result: Result, prep: _Prepared, as_json: bool, out: Console) -> None:
