@@ -67,6 +67,11 @@ BAD: list[tuple[str, dict[str, Any], list[str]]] = [
     ("validate_list", {"text": "hello"}, ["unrecognised first line"]),
     ("validate_list", {"text": "x", "format": "pdf"}, ["unknown format 'pdf'"]),
     ("no_such_tool", {}, ["no tool named 'no_such_tool'", "simulate_combat"]),
+    # a lone surrogate is valid JSON but no text: refused naming the argument (issue 47)
+    ("lookup_unit", {"name": "\ud800"}, ["name: text holds a lone surrogate (U+D800)"]),
+    ("calculate", {"document": {**BOLTERS, "note": ["x", "a\udfff"]}},
+     ["document.note[1]: text holds a lone surrogate (U+DFFF) at character 2"]),
+    ("\ud800", {}, ["no tool named '\\ud800'"]),
 ]
 
 

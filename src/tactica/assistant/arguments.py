@@ -21,6 +21,7 @@ from pydantic import (
     model_validator,
 )
 
+from ..combat.contract import sampling
 from ..combat.contract.scenario import Context, EffectEntry
 from ..combat.contract.sequence import Sequence
 from ..model.common import RulesVersion
@@ -43,9 +44,9 @@ __all__ = [
 
 #: A list's text, at most (the web API's request bound).
 MAX_LIST_BYTES = 256 * 1024
-#: Monte Carlo trials a call may ask for (the sequence contract's own bound, applied to
-#: single scenarios too: a million trials take about 3 s on one core).
-MAX_TRIALS = 1_000_000
+#: Monte Carlo trials a call may ask for: the contract's bound, the same at every door
+#: (a million trials of one line take about 1 s on one core).
+MAX_TRIALS = sampling.MAX_TRIALS
 
 _NAME = Field(min_length=1, max_length=200)
 
@@ -134,9 +135,8 @@ class SimulateArgs(_Args):
         "effects ({\"shooting\": [...], \"fight\": [...]}) instead of 'effects'")
     rules: RulesVersion = Field(default="11th", description="rules edition")
     method: Literal["exact", "monte-carlo"] = "exact"
-    trials: int | None = Field(default=None, ge=100, le=MAX_TRIALS,
-                               description="Monte Carlo trials (method monte-carlo)")
-    seed: int | None = Field(default=None, ge=0)
+    trials: sampling.Trials = None
+    seed: sampling.Seed = None
     full_result: bool = Field(default=False, description="also return the whole result "
                               "document (every distribution, stage by stage)")
 

@@ -45,6 +45,7 @@ from mcp.server.lowlevel import Server
 from pydantic import ValidationError
 
 from ..errors import DocumentError, one_line
+from ..inputs import InputError, surrogates_in
 
 if TYPE_CHECKING:
     from ..library import Library
@@ -200,6 +201,10 @@ class _Calls:
         if spec is None:
             return refusal(f"no tool named {name!r}; tools: {', '.join(specs)}")
         arguments = arguments or {}
+        try:  # a lone surrogate ("\\ud800"): valid JSON, yet no text (nor UTF-8)
+            surrogates_in(arguments)
+        except InputError as exc:
+            return refusal(str(exc))
         size = len(json.dumps(arguments, ensure_ascii=False).encode())
         if size > MAX_ARGUMENT_BYTES:
             return refusal(f"arguments of {size:,} bytes; at most {MAX_ARGUMENT_BYTES:,}")

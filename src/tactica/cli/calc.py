@@ -23,11 +23,12 @@ from rich.console import Console
 
 from ..combat import Result, Scenario, calculate
 from ..combat.contract.result import Resolved
+from ..combat.contract.sampling import MAX_SEED, MAX_TRIAL_LINES, MAX_TRIALS
 from ..combat.contract.scenario import Attacker, Context, Effect, Strength
 from ..errors import one_line
 from ..inputs import loads
 from ..model.datasheet import Datasheet
-from ..textfile import read_text_file
+from ..textfile import decode, read_text_file
 from ..units import UnitError
 from .errors import FLAG_WORDS, fail
 from .result_view import render_result
@@ -202,10 +203,12 @@ def calc(
     designated: Annotated[list[str] | None, typer.Option(
         help="a rule whose chosen enemy unit the target is (Oath of Moment); repeatable. "
         "Not given: naming such a rule says the target is its chosen unit")] = None,
-    monte_carlo: Annotated[
-        int | None, typer.Option("--monte-carlo", min=1, help="sample N trials")
-    ] = None,
-    seed: Annotated[int | None, typer.Option(help="Monte Carlo seed")] = None,
+    monte_carlo: Annotated[int | None, typer.Option(
+        "--monte-carlo", min=100, max=MAX_TRIALS,
+        help=f"sample N trials (at most {MAX_TRIALS:,}; trials x weapon lines at most "
+        f"{MAX_TRIAL_LINES:,})")] = None,
+    seed: Annotated[int | None, typer.Option(
+        min=0, max=MAX_SEED, help="Monte Carlo seed (0 to 2**53 - 1)")] = None,
     embarked: Annotated[str | None, typer.Option(
         help="NAME[:MODELS]: a unit embarked in the attacking TRANSPORT; its models' guns "
         "join the attack through Firing Deck")] = None,
@@ -288,26 +291,34 @@ def _check_flags(o: CalcOptions) -> None:
              "and target would be used and the flags ignored)")
 
 
-def _read(file: str) -> str:
-    """The scenario file's text (its encoding found: ``textfile``, a note on stderr when
-    it is not UTF-8)."""
-    text, note = read_text_file(file)
+def _read(file: str) -> tuple[str, str | None]:
+    """The scenario file's text (its encoding found: ``textfile``; standard input as
+    bytes, ``-``), and a note when it was not UTF-8: said after the answer (``_say``),
+    never before a refusal."""
+    if file == "-":
+        return decode(sys.stdin.buffer.read(), "standard input")
+    return read_text_file(file)
+
+
+def _say(file: str | None, note: str | None) -> None:
+    """How the file was read, on stderr, once it is answered."""
     if note is not None:
         Console(stderr=True, highlight=False, soft_wrap=True).print(
-            f"note: {file}: {note}", markup=False)
-    return text
+            f"note: {'standard input' if file == '-' else file}: {note}", markup=False)
 
 
 def _run(o: CalcOptions) -> None:
     out = Console(width=120) if not sys.stdout.isatty() else Console()
     _check_flags(o)
+    note = None
     try:
         if o.file is not None:
-            text = sys.stdin.read() if o.file == "-" else _read(o.file)
+            text, note = _read(o.file)
             if _is_sequence(text):
                 from .turn import run_sequence_text
 
-                return run_sequence_text(text, o.as_json, out, o.monte_carlo, o.seed)
+                run_sequence_text(text, o.as_json, out, o.monte_carlo, o.seed)
+                return _say(o.file, note)
             prep = _from_file(text, o)
         else:
             prep = _from_flags(o)
@@ -324,6 +335,7 @@ def _run(o: CalcOptions) -> None:
     except (ValueError, LookupError, OSError) as exc:
         fail(one_line(exc))
     _print(result, prep, o.as_json, out)
+    _say(o.file, note)
 
 
 def _print(result: Result, prep: _Prepared, as_json: bool, out: Console) -> None:

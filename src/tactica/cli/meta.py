@@ -129,7 +129,13 @@ def meta(
     if ctx.invoked_subcommand is not None:
         return
     from ..meta import run, select_units
+    from ..meta.run import SchedulerError, check_address
 
+    if scheduler is not None:  # a malformed address: refused before the library loads
+        try:
+            check_address(scheduler)
+        except SchedulerError as exc:
+            fail(f"--scheduler {exc}")
     lib = load_library()
     editions = tuple(rules or ())
     for r in (r for r in editions if r not in ("10th", "11th")):
@@ -152,7 +158,11 @@ def meta(
     try:
         report = run(selection, out, mode=mode, scheduler=scheduler, workers=workers,
                      progress=bar, lib=lib)
+    except SchedulerError as exc:
+        bar.bar.live.transient = True  # the refusal alone: no bar left above it
+        fail(f"--scheduler {exc}")
     except ValueError as exc:
+        bar.bar.live.transient = True
         fail(str(exc))
     finally:
         bar.bar.stop()

@@ -37,6 +37,8 @@ from tactica.model.abilities import (
 )
 from tactica.model.common import RulesVersion, inches_or_melee
 
+from .sampling import DEFAULT_TRIALS, Seed, Trials, check_trial_lines
+
 __all__ = [
     "MAX_MODELS",
     "MAX_WEAPON_LINES",
@@ -433,12 +435,19 @@ class Scenario(_Strict):
     rules: RulesVersion = "11th"
     phase: Phase = "shooting"
     method: Literal["exact", "monte-carlo"] = "exact"
-    trials: int | None = Field(default=None, ge=100, le=10_000_000)
-    seed: int | None = None
+    trials: Trials = None
+    seed: Seed = None
     attacker: Attacker
     target: Target
     context: Context = Context()
     effects: tuple[EffectEntry, ...] = Field(default=(), max_length=50)
+
+    @model_validator(mode="after")
+    def _trial_lines(self) -> Scenario:
+        """Monte Carlo: trials x weapon lines within ``sampling.MAX_TRIAL_LINES``."""
+        if self.method == "monte-carlo" and isinstance(self.attacker, Attacker):
+            check_trial_lines(self.trials or DEFAULT_TRIALS, len(self.attacker.weapons))
+        return self
 
     @model_validator(mode="after")
     def _firing_deck_phase(self) -> Scenario:

@@ -66,6 +66,7 @@ from ..contract.result import (
     StageExplanation,
     WeaponSummary,
 )
+from ..contract.sampling import DEFAULT_TRIALS, check_sampling
 from ..contract.scenario import Effect, Scenario
 from ..exact.allocation import Group, StateSpace, TooLargeError, build_groups
 from ..exact.attack_lines import expected_values
@@ -94,7 +95,6 @@ from .target import NO_SAVE, Packets, TrialTarget
 
 __all__ = ["DEFAULT_SEED", "DEFAULT_TRIALS", "simulate"]
 
-DEFAULT_TRIALS = 100_000
 DEFAULT_SEED = 0
 
 IntArray = npt.NDArray[np.int64]
@@ -333,9 +333,12 @@ def simulate(scenario: Scenario, start: tuple[IntArray, IntArray] | None = None,
     trials = scenario.trials if scenario.trials is not None else DEFAULT_TRIALS
     trials = len(start[0]) if start is not None else trials
     seed = scenario.seed if scenario.seed is not None else DEFAULT_SEED
-    if seed < 0:
-        raise ScenarioError(f"seed: {seed} must be 0 or more")
     setup = _set_up(scenario)
+    if start is None:  # a sequence's steps are bounded together (turn.sampled)
+        try:  # the contract's bounds, on the lines as fielded and a copy never validated
+            check_sampling(trials, seed, len(setup.plans))
+        except ValueError as exc:
+            raise ScenarioError(str(exc)) from None
     rng = np.random.default_rng(seed) if rng is None else rng
     parts = _by_models_alive(setup, start) if start is not None else None
     if start is None or parts is None:
