@@ -118,9 +118,11 @@ def _rows(library: Library) -> Iterator[tuple[str, str]]:
     from ..rules.notes import rule_note, rule_note_keys
 
     statuses = Statuses()
-    for key in dict.fromkeys([*library.rule_keys(), *rule_note_keys()]):
+    known = library.rule_keys()  # the keys ``find_rules`` answers: no other key is
+    every = set(known)  # asked (its refusal would compute suggestions over every name)
+    for key in dict.fromkeys([*known, *rule_note_keys()]):
         try:
-            entries = entries_of(library, key, None, statuses)
+            entries = entries_of(library, key, None, statuses) if key in every else []
         except UnknownNameError:
             entries = []
         notes = {v: n for v in _VERSIONS if (n := rule_note(key, v)) is not None}  # type: ignore[arg-type]
