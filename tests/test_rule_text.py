@@ -108,7 +108,7 @@ def test_the_index_keeps_the_generated_text(index: RuleIndex, small: Library) ->
 
 
 def test_the_index_is_keyed_by_the_generator_s_code() -> None:
-    """``index_path`` stamps the files of ``rule_index._CODE``: the generator's modules
+    """``index_path`` stamps the files of ``index_files._CODE``: the generator's modules
     and the look-up that calls it are among them, so a changed generator gives another
     index file (a stale text is never read)."""
     import tactica
@@ -117,7 +117,9 @@ def test_the_index_is_keyed_by_the_generator_s_code() -> None:
     import tactica.lookup.entries
 
     root = Path(tactica.__file__).resolve().parent
-    parts = [root / p for p in rule_index_module._CODE]
+    from tactica.lookup import index_files
+
+    parts = [root / p for p in index_files._CODE]
     for module in (tactica.effects.wording.combat, tactica.effects.rule_text,
                    tactica.lookup.entries):
         path = Path(module.__file__ or "").resolve()

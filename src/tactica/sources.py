@@ -35,7 +35,7 @@ from .facts import TargetPreset
 from .index import Library, UnitAbility
 from .loaders.bulk import collector_paused
 from .loaders.report import LoadReport, UnitReport
-from .model.common import Frozen, RulesVersion
+from .model.common import Frozen, RulesVersion, constructed
 from .model.datasheet import Datasheet
 from .names import UnknownNameError, name_key, suggest
 from .units.resolve import preset_target, sheet_target
@@ -328,7 +328,10 @@ class SourcedLibrary(Library):
         notes += [f"sources differ: {d}" for d in decisions]
         self._decisions[(name_key(sheet.name), rules)] = tuple(decisions)
         update["notes"] = tuple(notes)
-        return Datasheet.model_validate({**sheet.model_dump(), **update})
+        # every field is a source's validated value: the datasheet made from them, not
+        # validated again (``model_validate`` of its whole dump rebuilt every nested
+        # model: a third of merging the library's datasheets)
+        return constructed(Datasheet, {**sheet.__dict__, **update})
 
     def _rejections(self, name: str) -> list[tuple[str, str]]:
         """Sources that have the unit but rejected it, with their reasons."""
@@ -414,17 +417,25 @@ class SourcedLibrary(Library):
 
     def faction(self, name: str) -> str:
         """A faction's name as the sources spell it; ``UnknownNameError`` otherwise."""
-        key = name_key(name)
+        found = self.faction_spellings().get(name_key(name))
+        if found is None:
+            raise UnknownNameError("faction", name, suggest(name, self.factions()))
+        return found
+
+    def faction_spellings(self) -> dict[str, str]:
+        """Every name ``faction`` reads, by its look-up key (``name_key``), with the
+        sources' spelling: the factions' own names (the first source's spelling), then
+        the other names a source knows them by (the dataset's aliases, a source's
+        ``faction_aliases``), so that a look-up kept on disk reads faction names as the
+        library does (``tactica.lookup.unit_index``)."""
+        found: dict[str, str] = {}
         for f in self.factions():
-            if name_key(f) == key:
-                return f
+            found.setdefault(name_key(f), f)
         for src in self.sources:
-            spelled = getattr(src, "faction", None)
-            if callable(spelled):
-                found = spelled(name)
-                if isinstance(found, str):
-                    return found
-        raise UnknownNameError("faction", name, suggest(name, self.factions()))
+            aliases = getattr(src, "faction_aliases", None)
+            for key, spelled in (aliases() if callable(aliases) else {}).items():
+                found.setdefault(key, spelled)
+        return found
 
     def faction_names(self, faction: str) -> tuple[str, ...]:
         """Names of the units some source files under ``faction`` (no conversion)."""

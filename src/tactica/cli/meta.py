@@ -22,6 +22,7 @@ from ..names import UnknownNameError
 from .errors import fail
 
 if TYPE_CHECKING:  # tactica.meta loads pyarrow: imported when a meta command runs
+    from ..meta.run import RunReport
     from ..meta.tasks import Selection
 
 __all__ = ["meta_app"]
@@ -81,6 +82,22 @@ class _Bar:
         self.bar.console.print(f"note: {text}", markup=False)
 
 
+def _checked(scheduler: str | None, rules: list[str] | None) -> tuple[str, ...]:
+    """The editions asked for; a malformed scheduler address or edition refused before
+    the library loads."""
+    from ..meta.run import SchedulerError, check_address
+
+    if scheduler is not None:
+        try:
+            check_address(scheduler)
+        except SchedulerError as exc:
+            fail(f"--scheduler {exc}")
+    editions = tuple(rules or ())
+    for r in (r for r in editions if r not in ("10th", "11th")):
+        fail(f"--rules {r!r}: write 10th or 11th")
+    return editions
+
+
 @meta_app.callback()
 def meta(
     ctx: typer.Context,
@@ -129,17 +146,10 @@ def meta(
     if ctx.invoked_subcommand is not None:
         return
     from ..meta import run, select_units
-    from ..meta.run import SchedulerError, check_address
+    from ..meta.run import SchedulerError
 
-    if scheduler is not None:  # a malformed address: refused before the library loads
-        try:
-            check_address(scheduler)
-        except SchedulerError as exc:
-            fail(f"--scheduler {exc}")
+    editions = _checked(scheduler, rules)
     lib = load_library()
-    editions = tuple(rules or ())
-    for r in (r for r in editions if r not in ("10th", "11th")):
-        fail(f"--rules {r!r}: write 10th or 11th")
     try:
         attackers = select_units(lib, factions=faction or (), keywords=keyword or (),
                                  names=unit or ())
@@ -166,10 +176,15 @@ def meta(
         fail(str(exc))
     finally:
         bar.bar.stop()
-    console = Console(highlight=False, soft_wrap=True)
-    console.print(f"{out}: {report.partitions} partitions ({len(report.written)} written now, "
-                  f"{len(report.skipped)} already there) in {report.seconds:.1f} s "
-                  f"({report.mode})", markup=False)
+    _report(out, report)
+
+
+def _report(out: Path, report: RunReport) -> None:
+    """The run's one-line summary; partitions not done refused (a rerun resumes)."""
+    Console(highlight=False, soft_wrap=True).print(
+        f"{out}: {report.partitions} partitions ({len(report.written)} written now, "
+        f"{len(report.skipped)} already there) in {report.seconds:.1f} s ({report.mode})",
+        markup=False)
     if report.failed:
         fail(f"{len(report.failed)} partitions not done; run the same command again")
 

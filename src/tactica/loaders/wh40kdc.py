@@ -227,6 +227,11 @@ class DatasetSource:
         "Adeptus Astartes"), or ``None``."""
         return self.index.faction_aliases.get(name_key(name))
 
+    def faction_aliases(self) -> Mapping[str, str]:
+        """Every name and alias ``faction`` reads, by its look-up key (``name_key``), with
+        the dataset's spelling."""
+        return self.index.faction_aliases
+
     def factions(self) -> tuple[str, ...]:
         """Every faction that has units, in dataset order."""
         return tuple(dict.fromkeys(self.index.unit_factions))

@@ -24,11 +24,12 @@ from typing import TYPE_CHECKING
 
 from ..names import UnknownNameError, name_key, suggest
 from .entries import GENERATED, RuleEntry, Rules, entries_of, own_ability_status
+from .unit_index import find_units
 
 if TYPE_CHECKING:
     from ..effects.rule_text import GeneratedText
     from ..index import Library
-    from ..model.datasheet import Ability, Datasheet
+    from ..model.datasheet import Ability
 
 __all__ = ["GENERATED", "RuleEntry", "ability_text", "find_units", "own_ability_status",
            "rule_entries", "rule_notes", "sources_missing"]
@@ -118,40 +119,3 @@ def _library() -> Library:
     from ..library import load_library
 
     return load_library()
-
-
-def find_units(library: Library | None = None, faction: str | None = None,
-               keyword: str | None = None, rules: Rules | None = None
-               ) -> tuple[Datasheet, ...]:
-    """The library's datasheets, optionally one faction's (the units a source files
-    under it, else those with the faction keyword) and only those with ``keyword``
-    (a keyword or faction keyword; case and punctuation ignored). ``UnknownNameError``
-    for a faction or keyword no unit has.
-
-    >>> from tactica.library import load_seed_library
-    >>> [d.name for d in find_units(load_seed_library(), keyword="character")]
-    ['Primus']
-    """
-    from ..model.datasheet import Datasheet
-
-    lib = _library() if library is None else library
-    sheets = lib.datasheets(rules)
-    if faction is not None:
-        by_faction = getattr(lib, "faction_datasheets", None)
-        key = name_key(faction)
-        if callable(by_faction):
-            sheets = tuple(d for d in by_faction(faction, rules) if isinstance(d, Datasheet))
-        else:
-            sheets = tuple(d for d in sheets
-                           if any(name_key(k) == key for k in d.faction_keywords))
-            if not sheets:
-                known = {k.title() for d in lib.datasheets() for k in d.faction_keywords}
-                raise UnknownNameError("faction", faction, suggest(faction, sorted(known)))
-    if keyword is not None:
-        key = name_key(keyword)
-        every = {k for d in sheets for k in (*d.keywords, *d.faction_keywords)}
-        if key not in {name_key(k) for k in every}:
-            raise UnknownNameError("keyword", keyword, suggest(keyword, sorted(every)))
-        sheets = tuple(d for d in sheets
-                       if key in {name_key(k) for k in (*d.keywords, *d.faction_keywords)})
-    return sheets

@@ -72,8 +72,10 @@ class RuleEntry:
     notes: str | None = None
 
     def as_json(self) -> dict[str, Any]:
-        """The entry as a JSON object (what the assistant's ``lookup_rule`` returns)."""
-        out = dataclasses.asdict(self)
+        """The entry as a JSON object (what the assistant's ``lookup_rule`` returns). Its
+        ``record`` is the entry's own (JSON data already: not copied, as ``asdict`` would
+        copy it, a third of the time the index of rules takes to build)."""
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         out["phases"] = list(self.phases)
         return out
 
