@@ -83,6 +83,11 @@
     return (target.models || []).reduce((n, g) => n + (g.count || 1), 0);
   }
   function targetWords(t) {
+    if (!t.unit && t.name === "custom") {  // an edited target: what it is now
+      const lines = (t.models || []).map((g) => `${g.count || 1}× T${g.T} Sv${g.Sv}+ W${g.W}`
+        + (g.invuln ? ` ${g.invuln}++` : "") + (g.fnp ? ` FNP ${g.fnp}+` : ""));
+      return `${models(t)} × custom (${lines.join(", ")})`;
+    }
     if (!t.unit) return `${models(t)} × ${t.name}`;
     const led = [].concat(t.led_by || []);
     return `${t.models ? t.models + " × " : ""}${t.unit}${led.length ? " led by " + led.join(", ") : ""}`;
