@@ -513,24 +513,67 @@ async def test_user_text_is_shown_escaped(client: httpx.AsyncClient) -> None:
 
 
 async def test_tactica_serve_runs_the_app_with_uvicorn(monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
     import uvicorn
     from typer.testing import CliRunner
 
     from tactica.cli import commands
+    from tactica.web import serve
 
-    calls: list[tuple[Any, dict[str, Any]]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, kw)))
+    calls: list[tuple[Any, list[int]]] = []
+    taken: list[tuple[str, int]] = []
+
+    def listen(host: str, port: int) -> socket.socket:  # the address asked, on a free port
+        taken.append((host, port))
+        return real_listen(host, 0)
+
+    def run(self: Any, sockets: list[socket.socket]) -> None:
+        calls.append((self.config.app, [s.getsockname()[1] for s in sockets]))
+        for s in sockets:
+            s.close()
+
+    real_listen = serve.listen
+    monkeypatch.setattr(serve, "listen", listen)
+    monkeypatch.setattr(uvicorn.Server, "run", run)
     result = CliRunner().invoke(commands.app, ["--no-dataset", "serve", "--port", "8123",
                                                "--timeout", "2.5"])
     assert result.exit_code == 0, result.output
-    assert "http://127.0.0.1:8123/" in result.stdout
-    [(app, options)] = calls
+    [(app, [port])] = calls
+    assert f"http://127.0.0.1:{port}/" in result.stdout
     assert isinstance(app, FastAPI)
-    assert options["host"] == "127.0.0.1" and options["port"] == 8123
+    assert taken == [("127.0.0.1", 8123)]
     assert app.state.calc_pool.timeout == 2.5  # exact: a setting, never computed
     default = CliRunner().invoke(commands.app, ["--no-dataset", "serve"])
     assert default.exit_code == 0
-    assert calls[1][1]["port"] == 8000
+    assert taken[1] == ("127.0.0.1", 8000)
+
+
+@pytest.mark.parametrize("host", ["busy", "192.0.2.1", "no-such-host.invalid"])
+def test_a_busy_port_or_a_foreign_host_is_refused_before_the_address_is_shown(
+        monkeypatch: pytest.MonkeyPatch, host: str) -> None:
+    """One line, exit code 2, nothing started and no address printed as if serving."""
+    import socket
+
+    from typer.testing import CliRunner
+
+    from tactica.cli import commands
+    from tactica.web import app as web_app
+
+    monkeypatch.setattr(web_app, "create_app", lambda **kw: pytest.fail("app created"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1] if host == "busy" else 0
+        args = ["--no-dataset", "serve", "--port", str(port)]
+        result = CliRunner().invoke(commands.app, [*args, *(
+            [] if host == "busy" else ["--host", host])])
+    assert result.exit_code == 2, result.output
+    assert "http://" not in result.stdout
+    [line] = result.output.strip().splitlines()
+    flag = "--port" if host == "busy" else "--host"
+    assert line.startswith(f"error: {flag} ")
+    assert ("already in use" if host == "busy" else host) in line
 
 
 async def test_the_about_page_gives_the_dataset_credit_as_its_licence_asks(

@@ -84,3 +84,31 @@ async def test_an_unknown_faction_is_a_404_with_close_names(client: httpx.AsyncC
     response = await client.get("/api/factions/GENESTEALER CULT/rules")
     assert response.status_code == 404
     assert "GENESTEALER CULTS" in response.json()["detail"][0]["suggestions"]
+
+
+async def test_factions_are_named_as_players_name_them(client: httpx.AsyncClient) -> None:
+    from tactica.loaders.wh40kdc_factions import player_faction
+
+    listed = (await client.get("/api/factions")).json()
+    assert listed and all(f["name"] == player_faction(f["faction"]).name for f in listed)
+    # sorted by the players' names, a faction's own sub-factions right after it
+    tops = [f["name"] for f in listed if f["part_of"] is None]
+    assert tops == sorted(tops, key=str.casefold)
+
+
+@pytest.mark.parametrize("asked", ["ASURYANI", "Aeldari"])
+async def test_a_keyword_unlike_its_factions_name_finds_its_rules(
+        client: httpx.AsyncClient, asked: str) -> None:
+    """ASURYANI units' rules are filed under the dataset's "Aeldari": the keyword finds
+    them (it found none before the players' names)."""
+    from tactica.effects import dataset_effects
+
+    response = await client.get(f"/api/factions/{asked}/rules")
+    assert response.status_code == 200
+    doc = response.json()
+    assert (doc["faction"], doc["name"]) == ("ASURYANI", "Aeldari")
+    data = dataset_effects()
+    assert data is not None
+    shown = {r["name"] for r in doc["army_rules"]} | {
+        r["name"] for d in doc["detachments"] for r in d["rules"]}
+    assert shown == {e.record.name for e in data.listing(faction="Aeldari")}

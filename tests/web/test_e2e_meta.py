@@ -1,7 +1,7 @@
 """End to end in Chromium (the browser suite): the ``/meta`` page over a table the seed
 library makes, at phone (390×844) and desktop size: 16 px text in every field, 44 px tap
-targets (``test_e2e_table.MEASURE``), nothing wider than the screen but the table's own
-scroll box, no script error and nothing asked of another host; a filter and a sort
+targets (``test_e2e_table.MEASURE``), nothing drawn past the screen's edges (on a phone
+the rows are cards), no script error and nothing asked of another host; a filter and a sort
 heading used as a player uses them give the rows the page promises. Screenshots go to
 ``test-artifacts/`` (``meta-*``)."""
 
@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from test_e2e import DESKTOP, PHONE, Tab
+from test_e2e_fit import OVERFLOW
 from test_e2e_table import MEASURE
 
 from conftest import LiveServer
@@ -66,6 +67,8 @@ def test_the_page_is_measured_and_sorts_and_filters(screen: Tab,
     assert sorts and min(sorts) >= 44
     assert t.page.evaluate("document.documentElement.scrollWidth") <= \
         SIZES[t.size]["width"]  # type: ignore[attr-defined]
+    # nor anything drawn past the screen's edge: on a phone the rows are cards
+    assert t.page.evaluate(OVERFLOW)["over"] == []
     t.shot(f"meta-{t.size}")  # type: ignore[attr-defined]
     # a player filters to one target and sorts by expected damage, lowest first
     t.page.select_option("select[name=target]", "meq")

@@ -57,8 +57,12 @@ def test_a_two_unit_turn_with_a_charge_and_fight_back(screen: Tab, live_server: 
     t.page.select_option("#turn-rules", "10th")
     add_step(t, "Death Riders", "shooting")
     add_step(t, "Death Riders", "charge", 7)
+    # the charge brings its fight (as tactica turn's charge@7): shown under it, and a
+    # fight step of the same unit is not a second fight
+    assert "then Death Riders fights, having charged" in t.page.inner_text("#steps")
     add_step(t, "Death Riders", "fight")
-    assert t.page.locator("#steps li").count() == 3
+    assert "charge already brings its fight" in t.page.inner_text("#turn-status")
+    assert t.page.locator("#steps li").count() == 2
     t.page.fill("#turn-target", "Neophyte Hybrids")
     t.page.fill("#target-ld", "7")
     t.page.check("#fights-back")

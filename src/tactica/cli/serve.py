@@ -21,23 +21,36 @@ def serve(
     timeout: Annotated[float, typer.Option(
         min=0.5, max=60, help="seconds a calculation may run")] = 4.0,
     allow_host: Annotated[list[str] | None, typer.Option(
-        "--allow-host", help="a Host name to serve besides localhost (repeatable; '*' "
-        "for any)")] = None,
+        "--allow-host", envvar="TACTICA_ALLOW_HOST", help="a Host name to serve besides "
+        "localhost (repeatable; '*' for any; TACTICA_ALLOW_HOST: names separated by "
+        "spaces)")] = None,
     meta: Annotated[Path | None, typer.Option(
         "--meta", help="a meta table folder (written by `tactica meta`) to sort and filter "
         "at /meta", exists=True, file_okay=False, dir_okay=True)] = None,
 ) -> None:
     """Serve the calculator, datasheets and list checker at http://HOST:PORT/.
 
-    Open the address in a browser; it works offline. Only requests for localhost (and the
-    names given with --allow-host) are answered, so no other web page can reach it.
+    Open the address in a browser; it needs no internet. Only requests for localhost (and
+    the names given with --allow-host) are answered, so no other web page can reach it.
+    A port in use or a host that is not this machine's is refused at once.
     \f
     (Host checking guards against DNS rebinding; the server's protocol bounds every
     connection: ``tactica.web.connections``.)"""
+    from ..errors import needs_extra
+    from .errors import fail
+
+    with needs_extra("web", "tactica serve"):  # uvicorn, FastAPI, Jinja
+        from ..web.serve import AddressError, listen, run
+
+    try:  # the address first: a busy port or a foreign host refused before anything starts
+        sock = listen(host, port)
+    except AddressError as exc:
+        fail(str(exc))
     from ..web import create_app
-    from ..web.serve import run
 
     hosts = ["localhost", "127.0.0.1", "::1", *(allow_host or ())]
-    typer.echo(f"tactica: http://{host}:{port}/ (API docs at /docs); Ctrl+C stops it")
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(f"tactica: http://{shown}:{sock.getsockname()[1]}/ (API docs at /docs); "
+               "Ctrl+C stops it")
     app = create_app(workers=workers, calc_timeout=timeout, allowed_hosts=hosts, meta=meta)
-    run(app, host=host, port=port)
+    run(app, sock=sock)

@@ -1,8 +1,11 @@
 """The web application: ``create_app()`` builds the FastAPI app that ``tactica serve`` runs.
 
-The JSON API lives under ``/api`` (``tactica.web.api``), the pages at ``/``, ``/units``,
-``/rules``, ``/list`` and ``/docs`` (``tactica.web.pages``), the scripts and styles under
-``/static``. Everything is served by the app itself (no CDN), so it works offline.
+The JSON API lives under ``/api`` (``tactica.web.api``), the pages at ``/``, ``/turn``,
+``/units``, ``/rules``, ``/list``, ``/plan``, ``/meta``, ``/docs`` and ``/about``
+(``tactica.web.pages``, ``plan``, ``meta``), the scripts and styles under ``/static``; the
+web app manifest, the service worker, the offline page and ``/healthz`` come from
+``tactica.web.app_shell``. Everything is served by the app itself (no CDN), so it works
+without the internet.
 
 Limits (the issue's "sane sizes"): a request body over ``MAX_BODY`` bytes is refused with
 a 422 naming the body before it is read; the scenario contract refuses more than 100
@@ -29,7 +32,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic_core import PydanticSerializationError
 from starlette.concurrency import run_in_threadpool
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -37,7 +39,7 @@ from ..errors import needs_extra
 from ..library import Library, load_library
 from ..units.scenario import document_loc
 from ..version import __version__
-from . import api, factions, pages, pickers
+from . import api, app_shell, factions, pages, pickers
 from . import meta as meta_page
 from . import plan as plan_page
 from .compute import CalcPool
@@ -246,7 +248,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=max_body)
     app.add_middleware(SecurityHeaders)
     if allowed_hosts is not None:
-        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
+        app.add_middleware(app_shell.HostCheck, allowed_hosts=list(allowed_hosts))
     app.add_middleware(RequestGuard, body_timeout=body_timeout)
     app.include_router(api.router, prefix="/api", tags=["api"])
     app.include_router(pickers.router, prefix="/api", tags=["api"])
@@ -254,6 +256,7 @@ def create_app(
     app.include_router(pages.router, include_in_schema=False)
     app.include_router(plan_page.router, include_in_schema=False)
     app.include_router(meta_page.router, include_in_schema=False)
+    app.include_router(app_shell.router, include_in_schema=False)
     app.mount("/static", StaticFiles(packages=[("tactica.web", "static")]), name="static")
     pages.install(app)
     return app

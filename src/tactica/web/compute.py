@@ -46,10 +46,12 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["CalcBusy", "CalcCrashed", "CalcInvalid", "CalcPool", "CalcTimeout", "main"]
+__all__ = ["CalcBusy", "CalcCrashed", "CalcInvalid", "CalcPool", "CalcTimeout", "PoolStatus",
+           "main"]
 
 
 class CalcTimeout(Exception):
@@ -241,6 +243,19 @@ def _settle(future: asyncio.Future[Any], value: Any) -> None:
         future.set_result(value)
 
 
+@dataclass(frozen=True, slots=True)
+class PoolStatus:
+    """A pool's workers: as configured, running or loading (``live``), free, still loading
+    their first library (``starting``); the requests waiting for one (``queued``)."""
+
+    workers: int
+    live: int
+    idle: int
+    queued: int
+    starting: int
+    closed: bool
+
+
 class CalcPool:
     """``workers`` calculation processes, started by ``start()`` (or on first use).
 
@@ -337,6 +352,13 @@ class CalcPool:
                 raise
             # a worker took the job just as the wait ended: go on
         return job
+
+    def status(self) -> PoolStatus:
+        """How the pool stands now (``/healthz``)."""
+        with self._lock:
+            return PoolStatus(workers=self.workers, live=self._live, idle=len(self._idle),
+                              queued=len(self._jobs), starting=self._starting,
+                              closed=self._closed)
 
     async def acquire(self) -> _Worker:
         """A ready worker, held until ``release``; waits at most ``wait`` seconds."""

@@ -3,8 +3,11 @@ a faction's rules from the dataset (``/api/factions/{name}/rules``): its army ru
 detachment by detachment, the detachment rule, stratagems and enhancements, each with its
 status in the calculator (modelled, non-combat, not modelled and why).
 
-Thin like the rest of the API: the units come from the library, the rules and their
-statuses from ``tactica.effects.dataset_effects`` (what ``tactica rule`` reports).
+Factions are named as players name them ("Space Marines"), the faction keyword beside
+("ADEPTUS ASTARTES"): ``tactica.loaders.wh40kdc_factions.player_faction``, which the
+other doors use too. Thin like the rest of the API: the units come from the library, the
+rules and their statuses from ``tactica.effects.dataset_effects`` (what ``tactica rule``
+reports).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..library import Library
+from ..loaders.wh40kdc_factions import player_faction
 from ..names import name_key, suggest
 
 __all__ = ["FactionRules", "FactionUnits", "RuleChoice", "router"]
@@ -31,7 +35,10 @@ class _Doc(BaseModel):
 class FactionUnits(_Doc):
     """One faction keyword and the library's units that carry it."""
 
-    faction: str
+    faction: str = Field(description="the faction keyword (ADEPTUS ASTARTES)")
+    name: str = Field(description="the faction as players name it (Space Marines)")
+    part_of: str | None = Field(None, description="the players' name of the faction it "
+                                "belongs to (Space Marines for Blood Angels)")
     units: list[str]
 
 
@@ -55,6 +62,7 @@ class FactionRules(_Doc):
     """A faction's army rules and its detachments' records."""
 
     faction: str
+    name: str = Field(description="the faction as players name it")
     army_rules: list[RuleChoice]
     detachments: list[DetachmentRules]
 
@@ -65,12 +73,22 @@ def _library(request: Request) -> Library:
 
 
 def faction_units(lib: Library) -> list[FactionUnits]:
-    """Every faction keyword with its units, both sorted by name."""
+    """Every faction keyword with its units, sorted by the players' name of the faction,
+    each faction followed by those that belong to it (Space Marines, then Black
+    Templars, Blood Angels...); the units sorted by name."""
     groups: dict[str, set[str]] = {}
     for sheet in lib.datasheets():
         for f in sheet.faction_keywords:
             groups.setdefault(f, set()).add(sheet.name)
-    return [FactionUnits(faction=f, units=sorted(groups[f])) for f in sorted(groups)]
+    found = [FactionUnits(faction=f, name=(p := player_faction(f)).name, part_of=p.part_of,
+                          units=sorted(groups[f])) for f in groups]
+    names = {f.name for f in found}
+
+    def order(f: FactionUnits) -> tuple[str, int, str]:
+        top = f.part_of if f.part_of in names else f.name
+        return (str(top).casefold(), f.name != top, f.name.casefold())
+
+    return sorted(found, key=order)
 
 
 def _choice(entry: Any) -> RuleChoice:
@@ -81,11 +99,13 @@ def _choice(entry: Any) -> RuleChoice:
 
 
 def faction_rules(faction: str) -> FactionRules | None:
-    """The dataset's records for ``faction``; ``None`` when it has none (or no dataset)."""
+    """The dataset's records for ``faction`` (a faction keyword, the dataset's name or
+    the players' name: ASURYANI, Aeldari); ``None`` when it has none (or no dataset)."""
     from ..effects import dataset_effects
 
     data = dataset_effects()
-    entries = [] if data is None else data.listing(faction=faction)
+    named = player_faction(faction)
+    entries = [] if data is None else data.listing(faction=named.dataset or faction)
     if not entries:
         return None
     army: dict[str, RuleChoice] = {}
@@ -96,7 +116,7 @@ def faction_rules(faction: str) -> FactionRules | None:
         box.setdefault(entry.record.name, _choice(entry))
     order = {"detachment rule": 0, "stratagem": 1, "enhancement": 2}
     return FactionRules(
-        faction=faction, army_rules=list(army.values()),
+        faction=named.keyword, name=named.name, army_rules=list(army.values()),
         detachments=[DetachmentRules(name=d, rules=sorted(
             rules.values(), key=lambda r: (order.get(r.kind, 3), r.name)))
             for d, rules in sorted(detachments.items())])
@@ -112,12 +132,16 @@ def factions(request: Request) -> list[FactionUnits]:
             summary="A faction's army rules, detachments, stratagems and enhancements")
 def rules_of(request: Request, name: Annotated[str, Path(max_length=200)]) -> Any:
     """Every record of the faction in the dataset, grouped by detachment, each with its
-    status in the calculator. ``name`` is a faction keyword (ADEPTUS ASTARTES)."""
+    status in the calculator. ``name`` is a faction keyword (ADEPTUS ASTARTES) or the
+    faction's name (Space Marines)."""
     found = faction_rules(name)
     if found is None:
-        known = [f.faction for f in faction_units(_library(request))]
-        if any(name_key(k) == name_key(name) for k in known):  # a faction without records
-            return FactionRules(faction=name, army_rules=[], detachments=[])
+        listed = faction_units(_library(request))
+        known = [f.faction for f in listed]
+        if any(name_key(k) == name_key(name) for f in listed for k in (f.faction, f.name)):
+            named = player_faction(name)  # a faction without records
+            return FactionRules(faction=named.keyword, name=named.name, army_rules=[],
+                                detachments=[])
         return JSONResponse({"detail": [{
             "loc": ["path", "name"], "type": "unknown_name",
             "msg": f"no rules of a faction named {name!r} in the dataset",

@@ -19,15 +19,17 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..library import Library, record_name
+from ..library import Library
 from ..loaders.wh40kdc import ATTRIBUTION
+from ..loaders.wh40kdc_factions import PlayerFaction, player_faction
 from ..lookup import GENERATED, RuleEntry, ability_text
 from ..model.abilities import RECOGNISED_WEAPON_ABILITIES
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet, WeaponProfile
-from ..model.rules import CoreRule, DetachmentRule, Enhancement, Errata, FaqEntry, Stratagem
+from ..model.rules import Detachment, Errata, FaqEntry
 from ..names import UnknownNameError
 from ..version import __version__
+from .rule_groups import rule_index
 from .rules import found_rules, rule_source_label, rules_notes
 from .wording import player_text, source_label
 
@@ -147,13 +149,27 @@ def turn(request: Request) -> HTMLResponse:
                  presets=lib.presets())
 
 
+def _home_faction(sheet: Datasheet) -> PlayerFaction | None:
+    """The faction a datasheet is listed under: its most specific faction keyword (Blood
+    Angels rather than Space Marines), in the players' words."""
+    found = [player_faction(k) for k in sheet.faction_keywords]
+    return next((f for f in found if f.part_of), found[0] if found else None)
+
+
+def _faction_order(f: PlayerFaction | None) -> tuple[bool, str, bool, str]:
+    """By name, each faction followed by those that belong to it; no faction last."""
+    if f is None:
+        return (True, "", False, "")
+    return (False, (f.part_of or f.name).casefold(), f.part_of is not None, f.name.casefold())
+
+
 @router.get("/units", response_class=HTMLResponse)
 def units(request: Request) -> HTMLResponse:
-    groups: dict[str, dict[str, list[Datasheet]]] = defaultdict(dict)
+    """Every unit by faction, as players name the factions (the keyword beside)."""
+    groups: dict[PlayerFaction | None, dict[str, list[Datasheet]]] = defaultdict(dict)
     for sheet in _library(request).datasheets():
-        faction = sheet.faction_keywords[0].title() if sheet.faction_keywords else "Other"
-        groups[faction].setdefault(sheet.name, []).append(sheet)
-    ordered = sorted(groups.items())
+        groups[_home_faction(sheet)].setdefault(sheet.name, []).append(sheet)
+    ordered = sorted(groups.items(), key=lambda kv: _faction_order(kv[0]))
     return _page(request, "units.html", title="Datasheets", groups=ordered)
 
 
@@ -182,6 +198,7 @@ def unit(request: Request, name: str, rules: RulesVersion | None = None) -> HTML
 
     return _page(
         request, "unit.html", title=sheet.name, sheet=sheet,
+        factions=[player_faction(k) for k in sheet.faction_keywords],
         versions=[v.rules for v in versions], points=unit_summary(sheet).points,
         ranged=_weapon_rows(sheet, melee=False), melee=_weapon_rows(sheet, melee=True),
         ability_link=lambda text: link(ability_rule_name(text)), rule_link=link,
@@ -190,34 +207,21 @@ def unit(request: Request, name: str, rules: RulesVersion | None = None) -> HTML
         calc_target=f"/?target={quote(sheet.name)}&rules={sheet.rules}")
 
 
-def _rule_kind(record: object) -> str:
-    kinds: tuple[tuple[type, str], ...] = (
-        (Stratagem, "Stratagems"), (DetachmentRule, "Detachment rules"),
-        (Enhancement, "Enhancements"), (CoreRule, "Core rules"))
-    return next((label for kind, label in kinds if isinstance(record, kind)), "Other")
-
-
 @router.get("/rules", response_class=HTMLResponse)
 def rules_index(request: Request) -> HTMLResponse:
+    """The core rules, then each faction's army rules and detachments
+    (``tactica.web.rule_groups``), the units' abilities, the FAQs and errata."""
     lib = _library(request)
-    groups: dict[str, dict[str, set[str]]] = defaultdict(dict)
-    for record in lib.records():
-        name = record_name(record)
-        if name is None:
-            continue
-        kind = _rule_kind(record)
-        groups[kind].setdefault(name, set()).add(record.rules)
     abilities: dict[str, set[str]] = {}
     for sheet in lib.datasheets():
         for ability in sheet.abilities:
             if ability.kind == "unit" and ability.text:
                 abilities.setdefault(ability.name, set()).add(sheet.name)
-    order = ["Core rules", "Stratagems", "Detachment rules", "Enhancements"]
-    listed = [(k, sorted(groups[k].items(), key=lambda kv: kv[0].casefold()))
-              for k in order if k in groups]
-    faqs = [r for r in lib.records() if isinstance(r, FaqEntry | Errata)]
-    return _page(request, "rules.html", title="Rules", groups=listed,
-                 abilities=sorted(abilities.items()), faqs=faqs)
+    records = list(lib.records())
+    detachments = {r.name for r in records if isinstance(r, Detachment)}
+    faqs = [r for r in records if isinstance(r, FaqEntry | Errata)]
+    return _page(request, "rules.html", title="Rules", index=rule_index(records),
+                 detachments=detachments, abilities=sorted(abilities.items()), faqs=faqs)
 
 
 @router.get("/rules/{name:path}", response_class=HTMLResponse)

@@ -1,18 +1,79 @@
 """Serving the app: ``run(app, host, port)`` is uvicorn with the connection guard
 (``tactica.web.connections``) and the server limits below, as ``tactica serve`` runs it.
 
-``server_options(limits)`` gives the same as ``uvicorn.Config`` keywords, for a program
-that starts uvicorn itself.
+``listen(host, port)`` takes the address first: a port in use or a host that is not an
+address of this machine is refused at once, in one line (``AddressError``), before the
+app or its workers are started (``tactica serve`` says so and exits with code 2, before
+it prints the address). ``server_options(limits)`` gives the same as ``uvicorn.Config``
+keywords, for a program that starts uvicorn itself.
 """
 
 from __future__ import annotations
 
+import errno
+import socket
 from typing import Any
 
 from .connections import Limits, guarded_protocol
 from .guard import MAX_HEADER_BYTES
 
-__all__ = ["Limits", "default_limits", "run", "server_options"]
+__all__ = ["AddressError", "Limits", "default_limits", "listen", "run", "server_options"]
+
+#: Connections the system queues before the server accepts them (uvicorn's default).
+BACKLOG = 2048
+
+
+class AddressError(ValueError):
+    """The address cannot be served on: its message is one line naming the option."""
+
+
+def _refusal(host: str, port: int, exc: OSError) -> str:
+    where = f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
+    if exc.errno == errno.EADDRINUSE:
+        return (f"--port {port}: {where} is already in use (another server is listening "
+                "there); stop it or choose another --port")
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return (f"--port {port}: not allowed to listen on {where} (ports below 1024 need "
+                "administrator rights); choose another --port")
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return (f"--host {host!r}: not an address of this machine (use 127.0.0.1 for this "
+                "machine only, 0.0.0.0 for every network)")
+    return f"--host {host!r} --port {port}: cannot listen there ({exc.strerror or exc})"
+
+
+def listen(host: str = "127.0.0.1", port: int = 8000) -> socket.socket:
+    """A socket listening on ``host``:``port``, as uvicorn would open it (address reuse
+    on, so a restart does not wait for old connections to time out); ``AddressError``
+    when it cannot be.
+
+    >>> sock = listen("127.0.0.1", 0)
+    >>> sock.getsockname()[0]
+    '127.0.0.1'
+    >>> try:
+    ...     listen("127.0.0.1", sock.getsockname()[1])
+    ... except AddressError as exc:
+    ...     print(str(exc).startswith("--port"), "already in use" in str(exc))
+    True True
+    >>> sock.close()
+    """
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        reason = exc.strerror if isinstance(exc, socket.gaierror) else str(exc)
+        raise AddressError(f"--host {host!r}: not a host name or address this machine can "
+                           f"find ({reason})") from None
+    family, kind, proto, _, address = found[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(BACKLOG)
+    except OSError as exc:
+        sock.close()
+        raise AddressError(_refusal(host, port, exc)) from None
+    sock.set_inheritable(True)
+    return sock
 
 #: Seconds an idle kept-alive connection stays open.
 KEEP_ALIVE = 5
@@ -55,8 +116,14 @@ def server_options(limits: Limits | None = None) -> dict[str, Any]:
 
 
 def run(app: Any, host: str = "127.0.0.1", port: int = 8000, *,
-        limits: Limits | None = None, log_level: str = "info") -> None:
-    """Serve ``app`` until interrupted."""
+        limits: Limits | None = None, log_level: str = "info",
+        sock: socket.socket | None = None) -> None:
+    """Serve ``app`` until interrupted, on ``sock`` (a ``listen`` socket) or else on
+    ``host``:``port`` (``AddressError`` when it cannot be listened on)."""
     import uvicorn
 
-    uvicorn.run(app, host=host, port=port, log_level=log_level, **server_options(limits))
+    sock = sock if sock is not None else listen(host, port)
+    bound = sock.getsockname()
+    config = uvicorn.Config(app, host=str(bound[0]), port=int(bound[1]), log_level=log_level,
+                            **server_options(limits))
+    uvicorn.Server(config).run(sockets=[sock])

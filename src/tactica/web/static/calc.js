@@ -485,6 +485,12 @@
     if ($("target-leader").value.trim()) await loadTargetLeader();
     edited();
   }
+  /* The target's rows are edited: they are sent as typed, and a library unit's name no
+   * longer fits them: the target is renamed "custom" (unless its name is what was typed). */
+  function handEditTarget(named) {
+    if (!handTarget && loadedTarget && !named) $("target-name").value = "custom";
+    handTarget = true;
+  }
   /* A leader attached to the target: its models join the target's as their own group. */
   async function loadTargetLeader() {
     const name = $("target-leader").value.trim();
@@ -846,7 +852,7 @@
       }
       if (e.target.closest("#target-groups") || ["target-dr", "target-half", "target-keywords",
                                                    "target-name"].includes(e.target.id)) {
-        handTarget = true;  // the target's rows as typed
+        handEditTarget(e.target.id === "target-name");  // the target's rows as typed
       }
       edited();  // typing a unit's name marks the result stale at once
     });
@@ -880,9 +886,9 @@
         range: melee ? "Melee" : 24, A: "1", skill: 3, S: 4, AP: 0, D: "1", abilities: [] }, true));
       edited();
     });
-    $("target-groups").addEventListener("click", (e) => { if (e.target.closest(".del")) handTarget = true; });
+    $("target-groups").addEventListener("click", (e) => { if (e.target.closest(".del")) handEditTarget(false); });
     $("add-group").addEventListener("click", () => {
-      handTarget = true;
+      handEditTarget(false);
       $("target-groups").appendChild(F.groupRow({ name: "model", count: 1, T: 4, Sv: 3, W: 2 }));
       edited();
     });

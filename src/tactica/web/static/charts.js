@@ -20,6 +20,24 @@
     return (100 * p).toFixed(1) + "%";
   }
 
+  /* A bar's label where bars are narrow: whole percents. */
+  function shortPct(p) {
+    if (p > 0 && p < 0.005) return "<1%";
+    if (p < 1 && p > 0.995) return ">99%";
+    return Math.round(100 * p) + "%";
+  }
+  /* Labels left to right, each drawn only where it does not touch the one before (11 px
+   * text: about 6.4 px a character), so that every bar a label fits over has one. */
+  function labeller() {
+    let right = -Infinity;
+    return (x, text) => {
+      const half = (text.length * 6.4) / 2;
+      if (x - half < right + 3) return false;
+      right = x + half;
+      return true;
+    };
+  }
+
   /* P(value >= n) for every n, summed left to right as Python's sum(pmf[n:]) does. */
   function atLeast(pmf, upTo) {
     const out = [];
@@ -143,7 +161,9 @@
     const slot = plotW / n;
     const barW = Math.max(1, (slot * 0.8) / series.length);
     const labelEvery = Math.ceil(26 / slot);
-    const showValues = series.length === 1 && slot >= 36;
+    const showValues = series.length === 1;
+    const valueText = slot >= 36 ? pct : shortPct;
+    const fits = labeller();
     for (let x = 0; x < n; x++) {
       series.forEach((s, k) => {
         const p = x < s.values.length ? s.values[x] : 0;
@@ -153,9 +173,10 @@
                                   class: "bar s" + k, "data-x": x, "data-p": p,
                                   "data-series": k }, svg);
         el("title", {}, rect, `${s.label}: ${opts.xText ? opts.xText(x) : x} – ${pct(p)}`);
-        if (showValues && p >= VISIBLE) {
+        const text = valueText(p);
+        if (showValues && p >= VISIBLE && fits(bx + barW / 2, text)) {
           el("text", { x: bx + barW / 2, y: M.top + plotH - h - 4, class: "bar-value",
-                       "text-anchor": "middle" }, svg, pct(p));
+                       "text-anchor": "middle", "data-x": x }, svg, text);
         }
       });
       if (x % labelEvery === 0) {
@@ -189,7 +210,9 @@
            svg, String(x));
       }
     }
-    const showValues = series.length === 1 && step >= 36;
+    const showValues = series.length === 1;
+    const valueText = step >= 36 ? pct : shortPct;
+    const fits = labeller();
     series.forEach((s, k) => {
       const pts = [];
       for (let x = from; x <= to; x++) {
@@ -202,9 +225,10 @@
         const dot = el("circle", { cx: px(x), cy: py(p), r: 4, class: "dot s" + k,
                                    "data-x": x, "data-p": p, "data-series": k }, svg);
         el("title", {}, dot, `${s.label}: ${opts.xText ? opts.xText(x) : x} – ${pct(p)}`);
-        if (showValues) {
-          el("text", { x: px(x), y: py(p) - 9, class: "bar-value", "text-anchor": "middle" },
-             svg, pct(p));
+        const text = valueText(p);
+        if (showValues && fits(px(x), text)) {
+          el("text", { x: px(x), y: py(p) - 9, class: "bar-value", "text-anchor": "middle",
+                       "data-x": x }, svg, text);
         }
       }
     });

@@ -17,19 +17,26 @@
   }
   function node(tag, attrs, text) { return global.TacticaForm.node(tag, attrs, text); }
 
+  /* A faction as players name it, the keyword beside when it differs ("Space Marines ·
+   * ADEPTUS ASTARTES (90)"); a faction that belongs to another follows it, marked. */
+  function label(f) {
+    const words = f.name.toUpperCase() === f.faction ? f.name : `${f.name} · ${f.faction}`;
+    return `${f.part_of ? "– " : ""}${words} (${f.units.length})`;
+  }
+
   /* The faction select: choosing one narrows the unit list to its units. */
   async function browse() {
     all = await getJSON("/api/factions");
     if (!all) return;
     const sel = $("attacker-faction");
     sel.replaceChildren(node("option", { value: "" }, "every faction"),
-                        ...all.map((f) => node("option", { value: f.faction }, `${f.faction} (${f.units.length})`)));
+                        ...all.map((f) => node("option", { value: f.faction }, label(f))));
     everyUnit = [...$("unit-names").children].map((o) => o.value);
     sel.addEventListener("change", () => {
       const f = all.find((x) => x.faction === sel.value);
       const names = f ? f.units : everyUnit;
       $("unit-names").replaceChildren(...names.map((n) => node("option", { value: n })));
-      $("attacker-unit").placeholder = f ? `one of ${f.units.length} ${f.faction} units` : "pick a unit, or type a profile below";
+      $("attacker-unit").placeholder = f ? `one of ${f.units.length} ${f.name} units` : "pick a unit, or type a profile below";
     });
   }
 
@@ -57,7 +64,8 @@
       const rules = await getJSON(`/api/factions/${encodeURIComponent(k)}/rules`);
       if (!rules || (!rules.army_rules.length && !rules.detachments.length)) continue;
       shown = k;
-      $("faction-name").textContent = k;
+      $("faction-name").textContent = rules.name && rules.name.toUpperCase() !== rules.faction
+        ? `${rules.name} (${rules.faction})` : (rules.name || k);
       const groups = [];
       if (rules.army_rules.length) {
         const g = node("fieldset", { class: "rule-group" });

@@ -83,6 +83,7 @@
     cell.textContent = r.total;
     cell.id = "list-total";
     total.insertCell().textContent = r.declared === null ? "" : r.declared;
+    window.TacticaStack(t);
     $("list-result").hidden = false;
   }
   async function check(event) {

@@ -85,6 +85,11 @@
     return (target.models || []).reduce((n, g) => n + (g.count || 1), 0);
   }
   function targetWords(t) {
+    if (!t.unit && t.name === "custom") {  // an edited target: what it is now
+      const lines = (t.models || []).map((g) => `${g.count || 1}× T${g.T} Sv${g.Sv}+ W${g.W}`
+        + (g.invuln ? ` ${g.invuln}++` : "") + (g.fnp ? ` FNP ${g.fnp}+` : ""));
+      return `${models(t)} × custom (${lines.join(", ")})`;
+    }
     if (!t.unit) return `${models(t)} × ${t.name}`;
     const led = [].concat(t.led_by || []);
     return `${t.models ? t.models + " × " : ""}${t.unit}${led.length ? " led by " + led.join(", ") : ""}`;
@@ -136,14 +141,45 @@
     for (const [k, words, said] of d) if (said && !core.includes(k)) parts.push(words);
     return parts.join(" · ");
   }
-  /* Labels for pinned scenarios: the letter and what differs between them. */
+  const WEAPON_STATS = [["range", (v) => (v === "Melee" ? "melee" : `${v}″`)], ["A", (v) => `A${v}`],
+    ["skill", (v) => (v === null || v === undefined ? "no BS/WS roll" : `BS/WS ${v}+`)],
+    ["S", (v) => `S${v}`], ["AP", (v) => `AP${v}`], ["D", (v) => `D${v}`],
+    ["abilities", (v) => ((v || []).length ? (v || []).map((a) => (typeof a === "string" ? a : JSON.stringify(a))).join(", ") : "no abilities")]];
+  const GROUP_STATS = [["T", (v) => `T${v}`], ["Sv", (v) => `Sv${v}+`],
+    ["invuln", (v) => (v ? `${v}+ invulnerable` : "no invulnerable save")], ["W", (v) => `W${v}`],
+    ["fnp", (v) => (v ? `Feel No Pain ${v}+` : "no Feel No Pain")],
+    ["wounds_lost", (v) => `${v || 0} wounds lost`], ["character", (v) => (v ? "CHARACTER" : "not CHARACTER")]];
+  /* The stat lines of typed weapons and model groups as aspects ("Bolt rifle AP-2"),
+   * keyed by row and stat, with the row's name: two pins compare a stat only between
+   * rows of the same name. */
+  function details(s) {
+    const out = [];
+    (s.attacker.unit ? [] : s.attacker.weapons || []).forEach((w, i) => {
+      for (const [k, say] of WEAPON_STATS) out.push([`w${i}.${k}`, `${w.name} ${say(w[k])}`, w.name]);
+    });
+    const t = s.target || {};
+    (t.unit ? [] : t.models || []).forEach((g, i) => {
+      for (const [k, say] of GROUP_STATS) out.push([`g${i}.${k}`, `${g.name} ${say(g[k])}`, g.name]);
+    });
+    if (!t.unit) {
+      out.push(["target.dr", t.damage_reduction ? `damage −${t.damage_reduction}` : "no damage reduction", ""]);
+      out.push(["target.half", t.half_damage ? "damage halved" : "damage not halved", ""]);
+      out.push(["target.keywords", (t.keywords || []).join(", ") || "no target keywords", ""]);
+    }
+    return out;
+  }
+  /* Labels for pinned scenarios: the letter and what differs between them (the attack's
+   * aspects, and the stats of typed rows of the same name). */
   function pinLabels(scenarios) {
-    const described = scenarios.map((s) => describe(s));
+    const described = scenarios.map((s) => [...describe(s),
+      ...details(s).map(([k, v, row]) => [k, v, true, row])]);
     const differing = new Set();
     for (const aspects of described) {
-      aspects.forEach(([k, v]) => {
-        const other = described[0].find(([k0]) => k0 === k);
-        if (!other || other[1] !== v) differing.add(k);
+      aspects.forEach(([k, v, , row]) => {
+        const others = described.map((d) => d.find(([k0]) => k0 === k));
+        if (others.some((o) => !o || (row !== undefined && o[3] !== row))) {
+          if (row === undefined) differing.add(k);  // a row of another name: not compared
+        } else if (others.some((o) => o[1] !== v)) differing.add(k);
       });
     }
     return described.map((aspects, i) => {
@@ -256,6 +292,8 @@
       bar.style.width = `${Math.round(100 * share)}%`;
       cell.append(bar, node("span", {}, `${Math.round(100 * share)}%`));
     }
+    window.TacticaStack(stages);
+    window.TacticaStack(ws);
   }
   /* The scenario as the engine read it: a unit reference's attacker replaced by the weapon
    * lines it resolved into (the result's `resolved` echo), for the charts and tables. */

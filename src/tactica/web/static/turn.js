@@ -1,5 +1,7 @@
 /* tactica turn page: steps of a turn against one target, sent to /api/turn, and the
- * target's models left after each step drawn as a stacked bar chart (inline SVG). */
+ * target's models left after each step drawn as a stacked bar chart (inline SVG).
+ * A charge step brings its fight, as `tactica turn --step "UNIT:charge@7"` does: the
+ * unit fights (having charged) if its charge is made; the fight is shown under it. */
 (function () {
   "use strict";
 
@@ -38,15 +40,30 @@
     return `${s.unit}: ${what}${more.map((m) => ` · ${m}`).join("")}`;
   }
 
+  /* Whether step i is the fight a charge just before it brings (a linked document's). */
+  function broughtFight(list, i) {
+    const s = list[i], before = list[i - 1];
+    return i > 0 && s.phase === "fight" && before.phase === "charge" && before.unit === s.unit;
+  }
   function drawSteps() {
     const list = $("steps");
     list.replaceChildren();
     steps.forEach((s, i) => {
+      if (broughtFight(steps, i)) return;  // shown under its charge
       const li = node("li", { class: "turn-step" });
-      li.appendChild(node("span", {}, stepText(s)));
+      const text = node("span", { class: "step-text" }, stepText(s));
+      li.appendChild(text);
       const rm = node("button", { type: "button", class: "remove", "aria-label": `remove step ${i + 1}` }, "Remove");
-      rm.addEventListener("click", () => { steps.splice(i, 1); rawDoc = null; drawSteps(); });
+      rm.addEventListener("click", () => {
+        steps.splice(i, broughtFight(steps, i + 1) ? 2 : 1);
+        rawDoc = null;
+        drawSteps();
+      });
       li.appendChild(rm);
+      if (s.phase === "charge" && (!rawDoc || broughtFight(steps, i + 1))) {
+        li.appendChild(node("span", { class: "brought" },
+          `then ${s.unit} fights, having charged, if the charge is made`));
+      }
       list.appendChild(li);
     });
   }
@@ -56,12 +73,17 @@
     if (!unit) { status("Name the step's unit first.", true); return; }
     if (rawDoc) { steps.length = 0; rawDoc = null; }  // a new turn, not the linked document
     const phase = $("new-phase").value;
+    if (phase === "fight" && steps.some((x) => x.phase === "charge" && x.unit === unit)) {
+      status(`${unit}'s charge already brings its fight.`, true);
+      return;
+    }
     const models = parseInt($("new-models").value, 10) || null;
     const s = { unit, phase, models };
     if (phase === "charge") {
       s.distance = parseInt($("new-distance").value, 10) || 7;
       s.reroll = $("new-reroll").checked;
       s.command = $("new-command").checked;
+      s.effects = $("new-effects").value.split(",").map((e) => e.trim()).filter(Boolean);
     } else {
       const range = parseInt($("new-range").value, 10);
       if (phase === "shooting" && !Number.isNaN(range)) s.range = range;
@@ -91,26 +113,25 @@
     const tm = parseInt($("target-models").value, 10);
     const target = { unit: targetName };
     if (tm) target.models = tm;
-    const charged = new Set(steps.filter((s) => s.phase === "charge").map((s) => s.unit));
     const out = [];
     let lastFighter = null;
     for (const s of steps) {
-      if (s.phase === "charge") {
+      const attacker = { unit: s.unit };
+      if (s.models) attacker.models = s.models;
+      const context = {};
+      if (s.phase === "charge") {  // the charge, then its fight (as the CLI's charge@INCHES)
         const c = { phase: "charge", unit: s.unit, distance: s.distance };
         if (s.reroll) c.reroll_charge = true;
         if (s.command) c.command_reroll = true;
         out.push(c);
-        continue;
+        context.charged = true;
       }
-      const attacker = { unit: s.unit };
-      if (s.models) attacker.models = s.models;
-      const context = {};
-      if (s.phase === "fight" && charged.has(s.unit)) context.charged = true;
       if (s.range !== null && s.range !== undefined) context.distance = s.range;
       if (s.stationary) context.remained_stationary = true;
-      const step = { phase: s.phase, attacker, context };
+      const phase = s.phase === "charge" ? "fight" : s.phase;
+      const step = { phase, attacker, context };
       if (s.effects && s.effects.length) step.effects = s.effects;
-      if (s.phase === "fight") lastFighter = s.unit;
+      if (phase === "fight") lastFighter = s.unit;
       out.push(step);
     }
     if ($("fights-back").checked) {
@@ -193,8 +214,7 @@
         if (p <= 0) continue;
         const h = plotH * p;
         y -= h;
-        const light = 30 + 55 * (1 - left_ / Math.max(total, 1));
-        const seg = svgEl("rect", { x, y, width: bw, height: h, fill: `hsl(215 70% ${light}%)`,
+        const seg = svgEl("rect", { x, y, width: bw, height: h, fill: shade(left_, total),
                                     "data-step": i + 1, "data-left": left_, "data-p": p }, svg);
         svgEl("title", {}, seg, `step ${i + 1}: ${left_} model${left_ === 1 ? "" : "s"} left – ${pct(p)}`);
       }
@@ -202,7 +222,25 @@
             svg, `step ${i + 1}`);
     });
     box.appendChild(node("p", { class: "hint" },
-      `Each bar is split by the number of the target's models left (darker: more left, out of ${total}).`));
+      `Each bar is split by the number of the target's models left, out of ${total}:`));
+    box.appendChild(shadeLegend(total));
+  }
+  function shade(left, total) {
+    return `hsl(215 70% ${30 + 55 * (1 - left / Math.max(total, 1))}%)`;
+  }
+  /* The shades' legend: every number of models left (every few, for a big unit). */
+  function shadeLegend(total) {
+    const ul = node("ul", { class: "legend shades", "aria-label": "models left" });
+    const every = Math.max(1, Math.ceil((total + 1) / 8));
+    for (let left = total; left >= 0; left--) {
+      if (left !== 0 && left !== total && (total - left) % every) continue;
+      const sw = node("span", { class: "swatch" });
+      sw.style.background = shade(left, total);
+      const li = node("li", { "data-left": left });
+      li.append(sw, document.createTextNode(left === 0 ? "none left" : `${left} left`));
+      ul.appendChild(li);
+    }
+    return ul;
   }
 
   function show(body) {
@@ -217,15 +255,17 @@
     stackedChart($("turn-chart"), rows, total);
     const table = $("turn-table");
     table.replaceChildren();
-    const head = node("tr");
+    const head = table.createTHead().insertRow();
     for (const h of ["Step", "Chance it happens", "Charge succeeds", "Models left (average)",
                      "Target destroyed by now", "Attacker's models lost (average)"]) {
       head.appendChild(node("th", { scope: "col" }, h));
     }
-    table.appendChild(head);
+    const tbody = table.createTBody();
     rows.forEach(({ s, left }, i) => {
-      const tr = node("tr", { "data-step": i + 1 });
-      const who = s.fights_back ? `${s.unit} fights back` : `${s.unit}: ${s.phase}`;
+      const brought = broughtFight(body.steps, i);
+      const tr = node("tr", { "data-step": i + 1, class: brought ? "brought" : "" });
+      const who = s.fights_back ? `${s.unit} fights back`
+        : brought ? `${s.unit} fights after its charge` : `${s.unit}: ${s.phase}`;
       const cells = [
         [`${i + 1}. ${who}`, "name"], [pct(s.p_happens), "happens"],
         [s.p_charge === null || s.p_charge === undefined ? "–" : pct(s.p_charge), "charge"],
@@ -237,8 +277,9 @@
         if (key === "destroyed") td.dataset.p = s.p_unit_destroyed;
         tr.appendChild(td);
       }
-      table.appendChild(tr);
+      tbody.appendChild(tr);
     });
+    window.TacticaStack(table);
     const facts = $("turn-facts");
     facts.replaceChildren();
     const fact = (k, v, id) => {
