@@ -150,6 +150,17 @@ class Query:
         return sum(max((r[i] for r in rows), default=0.0)
                    for i in range(len(self.words))) / len(self.words)
 
+    def finds_every(self, words: Iterable[str]) -> bool:
+        """Whether each of this query's words is one of ``words`` (or starts or is a
+        close misspelling of one).
+
+        >>> Query("infantry characters").finds_every(["infantry", "character", "imperium"])
+        True
+        """
+        rows = [self._likeness(w) for w in words]
+        return bool(self.words) and all(
+            max((r[i] for r in rows), default=0.0) >= _CLOSE for i in range(len(self.words)))
+
     def score(self, name: str) -> tuple[float, ...] | None:
         """How well ``name`` matches (higher is better; tuples compare in order), or
         ``None`` when it does not match at all: the same name; the share of the query's
@@ -202,6 +213,19 @@ def _word_likeness(typed: str, word: str, matcher: difflib.SequenceMatcher[str])
     return _ratio(matcher, typed, word, _CLOSE)
 
 
+def _ranked(name: str, candidates: Iterable[str]) -> list[tuple[tuple[float, ...], str]]:
+    query = Query(name)
+    scored: dict[str, tuple[tuple[float, ...], int, str]] = {}
+    for i, candidate in enumerate(candidates):
+        text = normalise(candidate)
+        if text in scored:
+            continue
+        score = query.score(candidate)
+        if score is not None:
+            scored[text] = (score, -i, candidate)
+    return [(score, c) for score, _, c in sorted(scored.values(), reverse=True)]
+
+
 def rank(name: str, candidates: Iterable[str]) -> list[str]:
     """Every candidate that matches ``name``, best first (``Query.score``), each
     normalised name once, in its own spelling: the ranking of every "did you mean" and of
@@ -213,30 +237,33 @@ def rank(name: str, candidates: Iterable[str]) -> list[str]:
     >>> rank("Space Marine Captain", ["Blood Angels Captain", "Captain", "Plague Marines"])
     ['Captain', 'Plague Marines', 'Blood Angels Captain']
     """
-    query = Query(name)
-    scored: dict[str, tuple[tuple[float, ...], int, str]] = {}
-    for i, candidate in enumerate(candidates):
-        text = normalise(candidate)
-        if text in scored:
-            continue
-        score = query.score(candidate)
-        if score is not None:
-            scored[text] = (score, -i, candidate)
-    return [c for _, _, c in sorted(scored.values(), reverse=True)]
+    return [c for _, c in _ranked(name, candidates)]
+
+
+#: A "did you mean" leaves out names that have fewer of the typed words than this share,
+#: when the best one has this share or more (typed "Coordinated Trapp": Coordinated Trap,
+#: not Coordinated Strike).
+_CLEAR = 0.75
 
 
 def suggest(name: str, candidates: Iterable[str], n: int = 3) -> tuple[str, ...]:
     """Up to ``n`` candidates close to ``name``, best first (``rank``), in their own
-    spelling.
+    spelling; when the best has most of the typed words, only those that do too.
 
     >>> suggest("death", ["Primus", "Death Riders", "Deadly Demise"])
     ('Death Riders',)
     >>> suggest("zzzz", ["Primus"])
     ()
+    >>> suggest("Coordinated Trapp", ["Coordinated Strike", "Coordinated Trap"])
+    ('Coordinated Trap',)
     """
     if n < 1:
         return ()
-    return tuple(rank(name, candidates)[:n])
+    ranked = _ranked(name, candidates)
+    if not ranked:
+        return ()
+    floor = min(ranked[0][0][1], _CLEAR)
+    return tuple(c for score, c in ranked if score[1] >= floor)[:n]
 
 
 class UnknownNameError(LookupError):
