@@ -15,12 +15,12 @@ from mcp.server.lowlevel import Server
 import tactica
 from tactica.army import load_roster, validate
 from tactica.combat.contract.scenario import Context
-from tactica.combat.contract.sequence import Sequence
 from tactica.library import load_library
 from tactica.names import name_key
 from tactica.units.scenario import ScenarioDocument, UnitRef
+from tactica.units.sequence import SequenceDocument
 
-from .helpers import answer, assert_close, call, call_many
+from .helpers import answer, assert_close, call, call_many, core
 
 ROOT = Path(__file__).resolve().parents[2]
 ROSTERS = ROOT / "tests" / "fixtures" / "rosters"
@@ -43,6 +43,9 @@ def _band(pmf: list[float]) -> tuple[int, int, int]:
 
 
 def test_the_tools_are_listed_read_only_with_the_models_schemas(server: Server[Any]) -> None:
+    """Each tool is read-only, says how it refuses, and advertises its argument model's
+    fields: the scenario contract's unit reference and context, flattened (the whole
+    listing's size and shape: ``test_schemas.py``)."""
     import anyio
     from mcp import Client
 
@@ -51,29 +54,29 @@ def test_the_tools_are_listed_read_only_with_the_models_schemas(server: Server[A
             return (await client.list_tools()).tools
 
     listed = {t.name: t for t in anyio.run(tools)}
-    assert set(listed) == {"simulate_combat", "calculate", "lookup_unit", "lookup_rule",
-                           "list_units", "validate_list", "matchup", "plan"}
+    assert set(listed) == {"simulate_combat", "calculate", "find_units", "lookup_unit",
+                           "lookup_rule", "list_units", "validate_list", "matchup", "plan"}
     for tool in listed.values():
         assert tool.annotations is not None and tool.annotations.read_only_hint
         assert tool.description and "Read-only" in tool.description
         assert "error:" in tool.description  # how a refusal looks
-    defs = listed["calculate"].input_schema["$defs"]
-    scenario = ScenarioDocument.model_json_schema()  # what `tactica schema scenario` prints
-    assert {k: v for k, v in defs["ScenarioDocument"].items()} == \
-        {k: v for k, v in scenario.items() if k != "$defs"}
-    assert defs["SequenceDocument"]["properties"] == Sequence.model_json_schema()["properties"]
+        assert tool.output_schema is not None and "omitted" in tool.output_schema["required"]
     simulate = listed["simulate_combat"].input_schema
-    assert simulate["$defs"]["UnitRef"]["properties"] == \
-        UnitRef.model_json_schema()["properties"]
-    assert simulate["$defs"]["Context"]["properties"] == \
-        Context.model_json_schema()["properties"]
     assert simulate["required"] == ["attacker", "defender"]
+    for side in ("attacker", "defender"):
+        assert simulate["properties"][side]["type"] == "object"
+        assert set(simulate["properties"][side]["properties"]) == set(UnitRef.model_fields)
+    assert set(simulate["properties"]["context"]["properties"]) == set(Context.model_fields)
+    document = listed["calculate"].input_schema["properties"]["document"]
+    assert document["type"] == "object"
+    assert set(document["properties"]) == set(ScenarioDocument.model_fields) | set(
+        SequenceDocument.model_fields)
 
 
 @pytest.mark.parametrize("document", [BOLTERS, UNITS], ids=["weapon lines", "units"])
 def test_calculate_returns_the_result_document(server: Server[Any],
                                                 document: dict[str, Any]) -> None:
-    got = answer(call(server, "calculate", {"document": document}))
+    got = core(answer(call(server, "calculate", {"document": document})))
     want = tactica.calculate(document).model_dump(mode="json")
     assert_close(got, want)
     assert "not_calculated" in got and "notes" in got
@@ -93,7 +96,7 @@ def test_calculate_says_whose_stats_a_standard_target_has(server: Server[Any]) -
 
 def test_calculate_runs_a_sequence_with_library_units(server: Server[Any]) -> None:
     document = json.loads((ROOT / "examples" / "turn_units.json").read_text(encoding="utf-8"))
-    got = answer(call(server, "calculate", {"document": document}))
+    got = core(answer(call(server, "calculate", {"document": document})))
     assert_close(got, tactica.calculate(document).model_dump(mode="json"))
     assert len(got["steps"]) == 4 and got["battle_shock"] is not None
 

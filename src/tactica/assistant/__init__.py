@@ -8,8 +8,8 @@ each tool parses its arguments, calls one function of the core and formats its a
 
 >>> from tactica.assistant import TOOLS
 >>> [t.name for t in TOOLS]  # doctest: +NORMALIZE_WHITESPACE
-['simulate_combat', 'calculate', 'lookup_unit', 'lookup_rule', 'list_units', 'validate_list',
- 'matchup', 'plan']
+['simulate_combat', 'calculate', 'find_units', 'lookup_unit', 'lookup_rule', 'list_units',
+ 'validate_list', 'matchup', 'plan']
 """
 
 from __future__ import annotations

@@ -141,21 +141,24 @@ def refusal(message: str) -> types.CallToolResult:
 def _tool(spec: ToolSpec) -> types.Tool:
     return types.Tool(
         name=spec.name, title=spec.title, description=spec.describe(),
-        input_schema=spec.input_schema(),
-        annotations=types.ToolAnnotations(title=spec.title, read_only_hint=True,
-                                          destructive_hint=False, idempotent_hint=True,
-                                          open_world_hint=False))
+        input_schema=spec.input_schema(), output_schema=spec.output_schema(),
+        # (destructive and idempotent hints mean nothing for a read-only tool: MCP spec)
+        annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False))
 
 
 def _argument_error(spec: ToolSpec, exc: ValidationError) -> str:
     """The one line for arguments that do not fit: a misspelt argument first, with the
     tool's arguments (a model corrects a name faster from the list), else ``one_line``."""
-    for error in exc.errors(include_url=False):
+    errors = exc.errors(include_url=False)
+    for error in errors:
         loc = error.get("loc", ())
         if error.get("type") == "extra_forbidden" and len(loc) == 1:
             return (f"{loc[0]}: unknown argument; {spec.name} takes "
                     f"{', '.join(spec.arguments.model_fields)}")
-    return one_line(exc)
+    text = one_line(exc)
+    if errors and not errors[0].get("loc"):  # the arguments together: the text names them
+        text = text.removeprefix("document: ")
+    return text
 
 
 class _Calls:
