@@ -45,6 +45,8 @@ from mcp.server.lowlevel import Server
 from pydantic import ValidationError
 
 from ..errors import DocumentError, one_line
+from . import early
+from .early import INSTRUCTIONS, SERVER_INFO
 
 if TYPE_CHECKING:
     from ..library import Library
@@ -56,15 +58,6 @@ __all__ = ["MAX_ARGUMENT_BYTES", "STARTUP_TIMEOUT", "Limits", "create_server", "
 MAX_ARGUMENT_BYTES = 256 * 1024
 #: Seconds the first call waits for the library to load.
 STARTUP_TIMEOUT = 120.0
-
-INSTRUCTIONS = (
-    "tactica: Warhammer 40,000 rules engine. Exact combat odds (simulate_combat for units "
-    "by name, calculate for scenario and turn documents), datasheets and rules by name "
-    "(lookup_unit, lookup_rule, list_units), army-list checking (validate_list) and army "
-    "against army (matchup: every unit against every unit; plan: who shoots whom). "
-    "Every tool is read-only. Always tell the user what a result lists under "
-    "'not_calculated': the figures leave those rules out.")
-
 
 @dataclass(frozen=True)
 class Limits:
@@ -282,11 +275,55 @@ class _Job:
                 self.slots.release()
 
 
+class _Dropping:
+    """A write stream that leaves out the SDK's answer to the ``initialize`` request
+    answered before the SDK was imported (``early.REPLAY_ID``): the client has its answer
+    already."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.dropped = False
+
+    async def send(self, item: Any, /) -> None:
+        message = getattr(item, "message", None)
+        if not self.dropped and getattr(message, "id", None) == early.REPLAY_ID:
+            self.dropped = True
+            error = getattr(message, "error", None)
+            if error is not None:  # the early answer and the SDK's disagree: say so
+                import sys
+
+                print(f"tactica mcp: initialize: {getattr(error, 'message', error)}",
+                      file=sys.stderr)
+            return
+        await self.inner.send(item)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    async def __aenter__(self) -> _Dropping:
+        await self.inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        result: bool | None = await self.inner.__aexit__(*exc)
+        return result
+
+
+class _Server(Server[Any]):
+    """The SDK's low-level server; over stdio after an early ``initialize`` answer
+    (``tactica.assistant.early``), the SDK's own answer to it left out."""
+
+    async def run(self, read_stream: Any, write_stream: Any,
+                  initialization_options: Any, raise_exceptions: bool = False) -> None:
+        if early.replayed():
+            write_stream = _Dropping(write_stream)
+        await super().run(read_stream, write_stream, initialization_options,
+                          raise_exceptions)
+
+
 def create_server(limits: Limits | None = None) -> Server[Any]:
     """The tactica MCP server (not yet running); its library loads from the first
     ``tools/list`` or ``tools/call`` on."""
-    from .. import __version__
-
     calls = _Calls(limits or Limits(), _Warm())
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
@@ -296,7 +333,7 @@ def create_server(limits: Limits | None = None) -> Server[Any]:
                         ) -> types.CallToolResult:
         return await calls.call(params.name, params.arguments)
 
-    return Server("tactica", version=__version__, title="tactica",
-                  description="Warhammer 40,000 rules engine: exact combat odds, "
-                  "datasheets, rules and army lists", instructions=INSTRUCTIONS,
-                  on_list_tools=list_tools, on_call_tool=call_tool)
+    return _Server(SERVER_INFO["name"], version=SERVER_INFO["version"],
+                   title=SERVER_INFO["title"], description=SERVER_INFO["description"],
+                   instructions=INSTRUCTIONS, on_list_tools=list_tools,
+                   on_call_tool=call_tool)
