@@ -34,6 +34,7 @@ def answer(result: types.CallToolResult) -> dict[str, Any]:
     assert isinstance(text, types.TextContent)
     document: dict[str, Any] = json.loads(text.text)
     assert document == result.structured_content
+    assert text.text == json.dumps(document, ensure_ascii=False, separators=(",", ":"))
     assert isinstance(document["omitted"], list)
     assert all(isinstance(line, str) and line for line in document["omitted"])
     return document

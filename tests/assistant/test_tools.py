@@ -212,3 +212,46 @@ def test_the_direct_in_process_client_gets_the_same_answer(server: Server[Any]) 
     legacy, direct = (call_many(server, [("calculate", {"document": BOLTERS})], mode=m)[0]
                       for m in ("legacy", "auto"))
     assert answer(legacy) == answer(direct)
+
+
+def test_a_turn_has_the_battle_shock_test_tactica_turn_gives(server: Server[Any]) -> None:
+    """The defender's Leadership is its datasheet's, as ``tactica turn`` takes it; the
+    test after the turn is the engine's, the same through both doors (issue 44, D6)."""
+    from typer.testing import CliRunner
+
+    from tactica.cli import commands
+
+    args = {"attacker": "Atalan Jackals", "defender": {"unit": "Intercessor Squad"},
+            "phases": ["shooting", "charge", "fight"], "charge_distance": 7,
+            "context": {"distance": 9}}
+    got, led = (answer(r) for r in call_many(server, [
+        ("simulate_combat", args), ("simulate_combat", {**args, "leadership": 8})]))
+    printed = CliRunner().invoke(commands.app, [
+        "turn", "--step", "Atalan Jackals:shooting", "--step", "Atalan Jackals:charge@7",
+        "--target", "Intercessor Squad", "--distance", "9", "--json"])
+    assert printed.exit_code == 0, printed.output
+    want = json.loads(printed.stdout)
+    assert got["document"]["target_leadership"] == 6  # Intercessor Squad: Ld 6+
+    assert_close(got["battle_shock"], want["battle_shock"])
+    assert abs(got["headline"]["expected_models_destroyed"]
+               - want["models_destroyed"]["mean"]) <= 1e-12
+    # a worse Leadership: the same chance to be tested, a greater one to fail
+    assert led["battle_shock"]["leadership"] == 8
+    assert abs(led["battle_shock"]["p_tested"] - got["battle_shock"]["p_tested"]) <= 1e-12
+    assert led["battle_shock"]["p_battle_shocked"] > got["battle_shock"]["p_battle_shocked"]
+
+
+def test_a_leader_in_the_context_is_fielded_with_the_attacker(server: Server[Any]) -> None:
+    """D3: ``context.led_by`` did nothing (the same damage with or without the
+    Lieutenant); it is now the attacker's leader, as ``attacker.led_by`` makes it."""
+    plain, in_context, attached = (answer(r) for r in call_many(server, [
+        ("simulate_combat", {"attacker": "Intercessor Squad", "defender": "meq"}),
+        ("simulate_combat", {"attacker": "Intercessor Squad", "defender": "meq",
+                             "context": {"led_by": ["Lieutenant"]}}),
+        ("simulate_combat", {"attacker": {"unit": "Intercessor Squad",
+                                          "led_by": "Lieutenant"}, "defender": "meq"})]))
+    assert in_context["document"] == attached["document"]
+    assert in_context["document"]["attacker"]["led_by"] == ["Lieutenant"]
+    assert "led_by" not in in_context["document"]["context"]
+    assert in_context["headline"] == attached["headline"]
+    assert in_context["headline"]["expected_damage"] > plain["headline"]["expected_damage"]

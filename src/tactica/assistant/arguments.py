@@ -209,8 +209,9 @@ class LookupRuleArgs(_Args):
     rules: RulesVersion | None = None
 
 
-#: Rows of ``list_units`` and ``find_units`` a call may ask for (about 100 bytes a row).
-MAX_ROWS = 200
+#: Rows of ``list_units`` and ``find_units`` a call may ask for (100-230 bytes a row: a
+#: page is at most 20 KB).
+MAX_ROWS = 80
 
 
 class ListUnitsArgs(_Args):

@@ -7,11 +7,13 @@ the next."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from ..library import Library
 from ..model.datasheet import Datasheet
+from ..names import UnknownNameError
 from .arguments import (
     FindUnitsArgs,
     ListUnitsArgs,
@@ -61,10 +63,21 @@ def _page(rows: Sequence[Document], offset: int, limit: int, what: str) -> Docum
     return {"total": len(rows), "offset": offset, "units": page, "omitted": omitted}
 
 
+@contextmanager
+def _argument_named() -> Iterator[None]:
+    """A faction or keyword no unit has, refused naming the argument (``faction: no
+    faction named ...``)."""
+    try:
+        yield
+    except UnknownNameError as exc:
+        raise LookupError(f"{exc.kind}: {exc}") from None
+
+
 def list_units(args: ListUnitsArgs, library: Library) -> Document:
     from ..lookup import find_units
 
-    sheets = find_units(library, args.faction, args.keyword, args.rules)
+    with _argument_named():
+        sheets = find_units(library, args.faction, args.keyword, args.rules)
     return _page([_row(d) for d in sheets], args.offset, args.limit, "units")
 
 
@@ -73,7 +86,8 @@ def find_units(args: FindUnitsArgs, library: Library) -> Document:
     matched."""
     from ..lookup.search import search_units
 
-    found = search_units(args.query, library, args.faction, args.keyword, args.rules)
+    with _argument_named():
+        found = search_units(args.query, library, args.faction, args.keyword, args.rules)
     rows = [{**_row(f.sheet), "matched": f.matched} for f in found]
     out = _page(rows, args.offset, args.limit, "matches")
     if not rows:

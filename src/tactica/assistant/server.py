@@ -239,7 +239,8 @@ class _Calls:
             job.abandon()
             return refusal(f"no answer within {timeout:g} s; {spec.late}")
         try:  # strict JSON: a number that is not finite is a bug, not "Infinity"
-            text = json.dumps(document, ensure_ascii=False, allow_nan=False)
+            text = json.dumps(document, ensure_ascii=False, allow_nan=False,
+                              separators=(",", ":"))
         except ValueError as exc:
             return refusal(f"{spec.name} failed unexpectedly ({one_line(exc)}); this is a "
                            "bug in tactica")
