@@ -3,10 +3,11 @@ official SDK's low-level ``Server`` (``mcp.server.lowlevel``).
 
 The low-level server rather than the SDK's ``MCPServer`` decorator API, for two things
 the decorators decide for us: the input schemas are the JSON Schemas of tactica's own
-pydantic models (``UnitRef``, ``Context``, ``ScenarioDocument``, the turn ``Sequence``),
-not ones derived from a function signature; and a refusal is exactly the one line the
-command line prints (``error: attacker.unit: no unit named ...``), not the SDK's
-"Error executing tool" prefix over pydantic's multi-line report.
+pydantic models (``UnitRef``, ``Context``, ``ScenarioDocument``, the turn
+``SequenceDocument``), flattened (``tactica.assistant.schemas``), not ones derived from a
+function signature, and each tool declares its output schema (``outputs``); and a refusal
+is exactly the one line the command line prints (``error: attacker.unit: no unit named
+...``), not the SDK's "Error executing tool" prefix over pydantic's multi-line report.
 
 Every call is bounded:
 
@@ -22,12 +23,13 @@ Every call is bounded:
   above keep to a few seconds; a call abandoned before its thread started never runs.
 
 The library and every faction's rules are loaded once, on a thread (``warm_up``) started
-by the first ``tools/list`` or ``tools/call``, not before: the server answers
-``initialize`` with nothing but the SDK imported, and loading does not compete with that
-answer. tactica's own side (the tools, their argument models and schemas, the engine) is
-imported on a worker thread at the first ``tools/list`` or ``tools/call`` too
-(``_Calls.catalogue``): importing it costs about as much CPU as the SDK's own start. A
-call made while the library loads waits for it (up to ``STARTUP_TIMEOUT``).
+by the first ``tools/list`` or ``tools/call``, not before. Over stdio ``initialize`` is
+answered before the SDK is imported (``tactica.assistant.early``); the SDK's own answer
+to the request handed on to it is left out (``_Server.run``). tactica's own side (the
+tools, their argument models and schemas, the engine) is imported on a worker thread at
+the first ``tools/list`` or ``tools/call`` (``_Calls.catalogue``): importing it costs
+about as much CPU as the SDK's own start. A call made while the library loads waits for
+it (up to ``STARTUP_TIMEOUT``).
 """
 
 from __future__ import annotations
