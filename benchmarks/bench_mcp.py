@@ -17,6 +17,9 @@ two library units (10 Intercessors against 10 Neophyte Hybrids) in at most 50 ms
   included) and over stdio to a ``tactica mcp`` subprocess; median and max of
   ``--runs`` calls.
 
+* sizes: the tool listing, and ``matchup`` and ``plan`` for two real 2,000-point lists,
+  their default summary and their whole document (``detail: "all"``).
+
 ``python benchmarks/bench_mcp.py [--runs N] [--no-write]`` prints a markdown table and
 writes it into ``benchmarks/README.md`` between ``<!-- mcp:start -->`` and
 ``<!-- mcp:end -->``. Times are reported, never asserted.
@@ -152,9 +155,40 @@ def warm_calls(runs: int) -> dict[str, list[tuple[float, float]]]:
             "over stdio (`tactica mcp` subprocess)": anyio.run(over_stdio)}
 
 
+def sizes() -> list[tuple[str, int]]:
+    """Bytes of the tool listing and of the army tools' answers for two real 2,000-point
+    lists (the app's exports of an Aeldari and an Ork list), by default and whole."""
+    from mcp import Client
+
+    from tactica.assistant import Limits, create_server
+
+    rosters = ROOT / "tests" / "fixtures" / "rosters" / "gw-app-11e"
+    armies = {"mine": (rosters / "official_9.txt").read_text(encoding="utf-8"),
+              "enemy": (rosters / "official_16.txt").read_text(encoding="utf-8")}
+
+    async def go() -> list[tuple[str, int]]:
+        async with Client(create_server(Limits(army_timeout=600)), mode="legacy",
+                          read_timeout_seconds=600) as client:
+            listed = (await client.list_tools()).model_dump(by_alias=True,
+                                                             exclude_none=True, mode="json")
+            out = [("the tool listing (`tools/list`)",
+                    len(json.dumps(listed, separators=(",", ":")).encode()))]
+            for tool, detail in (("matchup", "summary"), ("matchup", "all"),
+                                 ("plan", "summary"), ("plan", "all")):
+                result = await client.call_tool(tool, {**armies, "detail": detail})
+                assert not result.is_error, result.content
+                text = getattr(result.content[0], "text", "")
+                out.append((f"`{tool}` of the two lists, detail `{detail}`",
+                            len(text.encode())))
+            return out
+
+    return anyio.run(go)
+
+
 def table(runs: int) -> str:
     started = starts(max(3, runs // 4))
     called = warm_calls(runs)
+    measured = sizes()
     rows = ["| measure | median (ms) | max (ms) | CPU (ms) |", "|---|---:|---:|---:|"]
     for name, (wall, cpu) in started.items():
         what = f"start of {name} to its `initialize` answer" if name.startswith("`") \
@@ -176,6 +210,11 @@ def table(runs: int) -> str:
         f"({platform.machine()}), load average {os.getloadavg()[0]:.1f} on "
         f"{os.cpu_count()} cores when it ended; `python benchmarks/bench_mcp.py`.", "",
         *rows, "",
+        "Sizes (compact JSON, as the server sends it; two 2,000-point lists of the app, "
+        "`tests/fixtures/rosters/gw-app-11e/official_9.txt` against `official_16.txt`; "
+        "bound: 20 KB):", "",
+        "| what | KB |", "|---|---:|",
+        *(f"| {what} | {n / 1024:.1f} |" for what, n in measured), "",
         "The server answers `initialize` before the SDK is imported "
         "(`tactica.assistant.early`: the first line read and answered with the standard "
         "library, then handed on to the SDK's transport, whose own answer to it is left "
