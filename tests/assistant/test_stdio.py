@@ -18,7 +18,7 @@ import tactica
 from tactica.assistant.stdio import MAX_LINE_BYTES
 from tactica.library import load_library
 
-from .helpers import answer, assert_close, refusal
+from .helpers import answer, assert_close, core, refusal
 
 SRC = Path(tactica.__file__).resolve().parents[1]
 
@@ -49,15 +49,15 @@ def test_tactica_mcp_over_stdio() -> None:
         ("calculate", {"document": BOLTERS}),
         ("lookup_unit", {"name": "Primsu"}),
         ("lookup_rule", {"name": "Cult Demagogue"})])
-    assert tools == ["simulate_combat", "calculate", "lookup_unit", "lookup_rule",
-                     "list_units", "validate_list", "matchup", "plan"]
+    assert tools == ["simulate_combat", "calculate", "find_units", "lookup_unit",
+                     "lookup_rule", "list_units", "validate_list", "matchup", "plan"]
     got = answer(simulated)
     want = tactica.calculate(got["document"], load_library(dataset=False))
     assert abs(got["headline"]["expected_models_destroyed"] - want.models_destroyed.mean) \
         <= 1e-12
     assert abs(got["headline"]["p_unit_destroyed"] - want.p_unit_destroyed) <= 1e-12
     assert got["headline"]["effects_applied"] == ["Primed and Readied"]
-    assert_close(answer(calculated), tactica.calculate(BOLTERS).model_dump(mode="json"))
+    assert_close(core(answer(calculated)), tactica.calculate(BOLTERS).model_dump(mode="json"))
     assert "no unit named 'Primsu'; did you mean: Primus?" in refusal(refused)
     assert answer(looked_up)["rules"][0]["where"] == "Primus"
 
@@ -100,7 +100,7 @@ WIRE: list[tuple[bytes, int | None, str]] = [
     (b'{"jsonrpc": "1.0", "id": 7, "method": "ping"}', 7, "-32600 line 7: not a JSON-RPC"),
     (b"[1, 2]", None, "-32600 line 8: not a JSON-RPC"),
     (b'"x' + b"y" * (MAX_LINE_BYTES + 10) + b'"', None, "-32700 line 9: longer than"),
-    (_lookup(2, "Primus"), 2, '"name": "Primus"'),
+    (_lookup(2, "Primus"), 2, '"name":"Primus"'),
 ]
 
 

@@ -266,6 +266,6 @@ LAZY.update({
              "the most points (exact, overkill counted), beside the naive plan."),
     "mcp": ("tactica.cli.mcp", "mcp",
             "Serve tactica's tools to an AI assistant (Model Context Protocol): "
-            "simulate_combat, calculate, lookup_unit, lookup_rule, list_units, "
-            "validate_list. Read-only."),
+            "simulate_combat, calculate, find_units, lookup_unit, lookup_rule, list_units, "
+            "validate_list, matchup, plan. Read-only."),
 })
