@@ -212,7 +212,7 @@ def test_the_generated_calls_reach_every_outcome(server: _Server) -> None:
 # --- the default run's samples (tests/volume.py) ---
 (test_a_generated_call_is_answered_in_one_line,
  test_a_generated_call_is_answered_in_one_line_at_volume) = sampled(
-    test_a_generated_call_is_answered_in_one_line, 15)
+    test_a_generated_call_is_answered_in_one_line, 10)
 (test_a_line_that_is_no_call_is_answered_with_a_protocol_error,
  test_a_line_that_is_no_call_is_answered_with_a_protocol_error_at_volume) = sampled(
-    test_a_line_that_is_no_call_is_answered_with_a_protocol_error, 15)
+    test_a_line_that_is_no_call_is_answered_with_a_protocol_error, 10)

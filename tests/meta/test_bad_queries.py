@@ -72,4 +72,4 @@ def test_the_generated_queries_reach_both_outcomes(folders: dict[str, str]) -> N
 # --- the default run's sample (tests/volume.py) ---
 (test_meta_query_answers_or_refuses_in_one_line,
  test_meta_query_answers_or_refuses_in_one_line_at_volume) = sampled(
-    test_meta_query_answers_or_refuses_in_one_line, 20)
+    test_meta_query_answers_or_refuses_in_one_line, 15)
