@@ -95,7 +95,7 @@ WIRE: list[tuple[bytes, int | None, str]] = [
     (_lookup(1, "\ud800"), 1, "error: name: text holds a lone surrogate (U+D800)"),
     (b"garbage", None, "-32700 line 4: not JSON"),
     (b"[" * 100_000 + b"]" * 100_000, None, "-32700 line 5: nested deeper than 64 levels"),
-    (b'{"jsonrpc": "2.0", "id": 9, "method": "ping", "params": NaN}', None,
+    (b'{"jsonrpc": "2.0", "id": 9, "method": "ping", "params": NaN}', 9,
      "-32700 line 6: NaN is not a JSON number"),
     (b'{"jsonrpc": "1.0", "id": 7, "method": "ping"}', 7, "-32600 line 7: not a JSON-RPC"),
     (b"[1, 2]", None, "-32600 line 8: not a JSON-RPC"),

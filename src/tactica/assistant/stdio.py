@@ -71,8 +71,8 @@ def read_message(line: bytes, number: int) -> types.JSONRPCMessage | None:
     ...
     tactica.assistant.stdio._Refused: line 3: not JSON (Expecting value at character 1)
     """
-    text = line.decode("utf-8", "replace").strip()  # as the SDK's reader: U+FFFD
-    if not text:
+    text = line.decode("utf-8", "replace")  # as the SDK's reader: U+FFFD
+    if not text.strip(" \t\r\n"):  # blank as JSON sees it (not "\x1c", "\xa0": garbage)
         return None
     place = f"line {number}"
     try:
@@ -82,15 +82,25 @@ def read_message(line: bytes, number: int) -> types.JSONRPCMessage | None:
         raise _Refused(f"{place}: not JSON ({exc.msg} at character {exc.pos + 1})") from None
     except ValueError as exc:  # too deep, NaN, an integer of more than 4,300 digits
         message = str(exc) if str(exc).startswith(place) else f"{place}: {exc}"
-        raise _Refused(message) from None
+        raise _Refused(message, id=_id_of(text)) from None
     try:
         return types.jsonrpc_message_adapter.validate_python(value, by_name=False)
     except ValidationError:
-        asked = value.get("id") if isinstance(value, dict) else None
-        answer_to = asked if isinstance(asked, str | int) and not isinstance(
-            asked, bool) else None
         raise _Refused(f"{place}: not a JSON-RPC 2.0 request, notification or response",
-                       types.INVALID_REQUEST, answer_to) from None
+                       types.INVALID_REQUEST, _id_of(value)) from None
+
+
+def _id_of(message: Any) -> str | int | None:
+    """The id of a request that is refused (a decoded message, or its text when only a
+    lenient reading, with ``NaN``, decodes it), so that its caller is answered; None
+    when it has none."""
+    if isinstance(message, str):
+        try:
+            message = json.loads(message)
+        except (ValueError, RecursionError):
+            return None
+    asked = message.get("id") if isinstance(message, dict) else None
+    return asked if isinstance(asked, str | int) and not isinstance(asked, bool) else None
 
 
 def _error(exc: _Refused) -> SessionMessage:

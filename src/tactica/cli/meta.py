@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
-from ..library import configured_sources, load_library
+from ..library import Library, configured_sources, load_library
 from ..names import UnknownNameError
 from .errors import fail
 
@@ -145,8 +145,7 @@ def meta(
     """Compute the meta table into a folder of Parquet files (a rerun resumes)."""
     if ctx.invoked_subcommand is not None:
         return
-    from ..meta import run, select_units
-    from ..meta.run import SchedulerError
+    from ..meta import select_units
 
     editions = _checked(scheduler, rules)
     lib = load_library()
@@ -162,21 +161,9 @@ def meta(
         fail("no target matches --targets/--target-faction/--target-keyword")
     selection = _selection(attackers, chosen, phase, editions, effect, partition_size,
                            detachment_rules, distance)
-    bar = _Bar(Console(stderr=True, highlight=False))
     mode: Literal["auto", "in-process", "local"] = (
         "in-process" if in_process else "local" if local_cluster else "auto")
-    try:
-        report = run(selection, out, mode=mode, scheduler=scheduler, workers=workers,
-                     progress=bar, lib=lib)
-    except SchedulerError as exc:
-        bar.bar.live.transient = True  # the refusal alone: no bar left above it
-        fail(f"--scheduler {exc}")
-    except ValueError as exc:
-        bar.bar.live.transient = True
-        fail(str(exc))
-    finally:
-        bar.bar.stop()
-    _report(out, report)
+    _report(out, _run(selection, out, mode, scheduler, workers, lib))
 
 
 def _report(out: Path, report: RunReport) -> None:
@@ -187,6 +174,27 @@ def _report(out: Path, report: RunReport) -> None:
         markup=False)
     if report.failed:
         fail(f"{len(report.failed)} partitions not done; run the same command again")
+
+
+def _run(selection: Selection, out: Path, mode: Literal["auto", "in-process", "local"],
+         scheduler: str | None, workers: int, lib: Library) -> RunReport:
+    """``tactica.meta.run`` with a progress bar on stderr; a refusal is its one line, the
+    bar left out."""
+    from ..meta import run
+    from ..meta.run import SchedulerError
+
+    bar = _Bar(Console(stderr=True, highlight=False))
+    try:
+        return run(selection, out, mode=mode, scheduler=scheduler, workers=workers,
+                   progress=bar, lib=lib)
+    except SchedulerError as exc:
+        bar.bar.live.transient = True  # the refusal alone: no bar left above it
+        fail(f"--scheduler {exc}")
+    except ValueError as exc:
+        bar.bar.live.transient = True
+        fail(str(exc))
+    finally:
+        bar.bar.stop()
 
 
 def _selection(attackers: tuple[str, ...], targets: tuple[str, ...],
