@@ -35,7 +35,7 @@ from .facts import TargetPreset
 from .index import Library, UnitAbility
 from .loaders.bulk import collector_paused
 from .loaders.report import LoadReport, UnitReport
-from .model.common import Frozen, RulesVersion, constructed
+from .model.common import Frozen, RulesVersion
 from .model.datasheet import Datasheet
 from .names import UnknownNameError, name_key, suggest
 from .units.resolve import preset_target, sheet_target
@@ -328,10 +328,11 @@ class SourcedLibrary(Library):
         notes += [f"sources differ: {d}" for d in decisions]
         self._decisions[(name_key(sheet.name), rules)] = tuple(decisions)
         update["notes"] = tuple(notes)
-        # every field is a source's validated value: the datasheet made from them, not
-        # validated again (``model_validate`` of its whole dump rebuilt every nested
-        # model: a third of merging the library's datasheets)
-        return constructed(Datasheet, {**sheet.__dict__, **update})
+        # validated again from its dump, not copied: the sources' nested models (a
+        # converted ability) may not hold their discriminator as set, and a document
+        # dumped with ``exclude_unset`` would lose it (``tests/combat/test_batch.py``
+        # with the cache off)
+        return Datasheet.model_validate({**sheet.model_dump(), **update})
 
     def _rejections(self, name: str) -> list[tuple[str, str]]:
         """Sources that have the unit but rejected it, with their reasons."""

@@ -91,8 +91,12 @@ class _Strict(BaseModel):
     @classmethod
     def _plain_text(cls, value: Any) -> Any:
         """Names and other text are plain (``inputs.clean_text``): a lone surrogate would
-        break the result's JSON, a control character the report's line."""
-        return checked_texts(value, clean_text)
+        break the result's JSON, a control character the report's line. (Asked of every
+        field of every model of a document: a number, a flag or a model is returned at
+        once.)"""
+        if isinstance(value, str | tuple):
+            return checked_texts(value, clean_text)
+        return value
 
 
 #: A weapon ability as printed, which the validators read (``parse_weapon_ability``).

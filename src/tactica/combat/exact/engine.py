@@ -28,7 +28,7 @@ one thread during a call (``threads``).
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 from itertools import product
 from typing import Any, NamedTuple
 
@@ -278,8 +278,10 @@ def calculate_exact(scenario: Scenario, memo: dict[Any, Any] | None = None) -> R
     """The exact result of ``scenario`` (see ``shared/spec/scenario.md``). ``memo``: the
     work kept between calls of a batch (``batch.calculate_many``); every entry is keyed on
     all it depends on."""
-    memo = {} if memo is None else memo
+    # alone (no batch's memo) a call's weapon lines and groups are made once: kept in a
+    # memo of its own they would cost their keys and nothing would read them again
     prep = _prepare(scenario, memo)
+    memo = {} if memo is None else memo
     choice, found = _lethal_search(scenario, memo=memo, prep=prep)
     done = found if found is not None else _states(prep, choice, True, memo, None)
     return _finish(prep, done, notes=lethal_notes(scenario, choice))
@@ -507,8 +509,9 @@ class _Prepared(NamedTuple):
 
 
 def _groups(target: Target) -> tuple[tuple[Group, ...], tuple[tuple[Any, ...], ...]]:
-    groups = build_groups(target)
-    return groups, tuple(astuple(g)[1:] for g in groups)
+    groups = build_groups(target)  # every field but the name (``astuple`` deep-copies)
+    return groups, tuple((g.count, g.W, g.Sv, g.invuln, g.fnp, g.character, g.first_wounds,
+                          g.alloc) for g in groups)
 
 
 def _prepare(scenario: Scenario, memo: dict[Any, Any] | None = None) -> _Prepared:
