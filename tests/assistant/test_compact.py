@@ -92,7 +92,13 @@ def test_the_plan_summary_is_the_plan_without_the_naive_volleys(server: Server[A
                                   "target): detail \"all\""]
 
 
-@pytest.mark.parametrize("tool", ["matchup", "plan"])
+#: The plan of two real lists runs scipy's integer programme, which loads scipy's own
+#: OpenBLAS after the engine found its BLAS libraries (``combat.exact.threads._blas``,
+#: found once): a later test of the BLAS limit (``tests/combat/test_readout.py``) then
+#: sees that one at two threads. In the slow suite (its own process) until ``_blas``
+#: finds a library loaded later; the default run checks the plan's summary on small
+#: armies (``test_the_plan_summary_is_the_plan_without_the_naive_volleys``).
+@pytest.mark.parametrize("tool", ["matchup", pytest.param("plan", marks=pytest.mark.slow)])
 def test_two_real_2000_point_lists_answer_within_20_kb(server: Server[Any], tool: str) -> None:
     """Two lists of the Warhammer 40,000 app (Aeldari and Orks, 2,000 points each): the
     whole matrix is 672 cells, over 500 KB; the default answer is a summary."""

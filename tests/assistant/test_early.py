@@ -115,13 +115,16 @@ def _replies(child: subprocess.Popen[bytes], messages: list[dict[str, Any]],
     assert child.stdin is not None and child.stdout is not None
     child.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in messages))
     child.stdin.flush()
-    lines = []
-    for _ in range(count):
-        ready, _, _ = select.select([child.stdout], [], [], 60)
-        assert ready, f"no reply within 60 s after {lines}"
-        lines.append(child.stdout.readline())
-    out, err = child.communicate(timeout=300)
-    return [json.loads(line) for line in [*lines, *out.splitlines()] if line], err
+    out = b""
+    fd = child.stdout.fileno()
+    while out.count(b"\n") < count:  # unbuffered: select sees every byte not yet read
+        ready, _, _ = select.select([fd], [], [], 60)
+        assert ready, f"no reply within 60 s after {out!r}"
+        chunk = os.read(fd, 65536)
+        assert chunk, f"the server ended after {out!r}"
+        out += chunk
+    rest, err = child.communicate(timeout=300)
+    return [json.loads(line) for line in (out + rest).splitlines() if line], err
 
 
 def test_tactica_mcp_answers_initialize_once_and_serves_after_it() -> None:
