@@ -18,10 +18,16 @@ answered: unlike the wall times it is not inflated by other jobs on the machine.
 shares the machine's cores with the server). The load average is printed with the
 figures.
 
+``--session calc`` sends calculations only, each client the same body every time (the
+issue 45 case: a player's phone pressing Calculate again, a monitor polling one
+scenario); ``--session calc-varied`` sends calculations of the same work whose bodies all
+differ (the weapon's name is numbered: 64 bodies, each client starting at its own).
+
 Run ``python benchmarks/bench_clients.py`` (``--seconds N``, ``--clients 1,4,16,64``,
-``--src PATH`` to serve another tree, e.g. an older commit's ``git archive``,
-``--no-write``). It prints a markdown table and writes it into ``benchmarks/README.md``
-between ``<!-- clients:start -->`` and ``<!-- clients:end -->``. Times are reported,
+``--session mixed|calc|calc-varied``, ``--src PATH`` to serve another tree, e.g. an older
+commit's ``git archive``, ``--no-write``). It prints a markdown table and writes it into
+``benchmarks/README.md`` between ``<!-- clients:start -->`` and ``<!-- clients:end -->``
+(``clients-calc``, ``clients-calc-varied`` for the other sessions). Times are reported,
 never asserted.
 """
 
@@ -46,15 +52,29 @@ from readme import write_section
 ROOT = Path(__file__).resolve().parents[1]
 LIST = (ROOT / "tests" / "army" / "fixtures" / "host_of_ascension.txt").read_text(
     encoding="utf-8")
-CALC = {"attacker": {"weapons": [{"name": "Bolt rifle", "count": 10, "range": 24, "A": "1",
-                                  "skill": 3, "S": 4, "AP": -1, "D": "1"}]},
-        "target": {"models": [{"count": 10, "T": 4, "Sv": 3, "W": 2}]}}
+CALC: dict[str, Any] = {
+    "attacker": {"weapons": [{"name": "Bolt rifle", "count": 10, "range": 24, "A": "1",
+                              "skill": 3, "S": 4, "AP": -1, "D": "1"}]},
+    "target": {"models": [{"count": 10, "T": 4, "Sv": 3, "W": 2}]}}
 SESSION: list[tuple[str, str, Any]] = [
     ("POST", "/api/calc", CALC),
     ("GET", "/api/units/Primus", None),
     ("GET", "/api/targets", None),
     ("POST", "/api/list/validate", {"text": LIST}),
 ]
+
+
+def _numbered(i: int) -> dict[str, Any]:
+    weapon = {**CALC["attacker"]["weapons"][0], "name": f"Bolt rifle {i}"}
+    return {**CALC, "attacker": {"weapons": [weapon]}}
+
+
+#: The sessions a client may send, in turn (``--session``).
+SESSIONS: dict[str, list[tuple[str, str, Any]]] = {
+    "mixed": SESSION,
+    "calc": [("POST", "/api/calc", CALC)],
+    "calc-varied": [("POST", "/api/calc", _numbered(i)) for i in range(64)],
+}
 #: The server as ``tactica serve`` runs it, over the packaged seed library (or, in a tree
 #: before ``tactica.web.serve``, as it ran it then).
 SERVER = """
@@ -93,11 +113,12 @@ async def read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
 
 
 async def _client(port: int, until: float, latencies: list[float],
-                  errors: list[str]) -> None:
-    requests = [_request(m, p, b, port) for m, p, b in SESSION]
+                  errors: list[str], session: list[tuple[str, str, Any]] = SESSION,
+                  first: int = 0) -> None:
+    requests = [_request(m, p, b, port) for m, p, b in session]
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     writer.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    i = 0
+    i = first
     try:
         while time.perf_counter() < until:
             start = time.perf_counter()
@@ -105,7 +126,7 @@ async def _client(port: int, until: float, latencies: list[float],
             status, body = await read_response(reader)
             latencies.append(time.perf_counter() - start)
             if status != 200:
-                errors.append(f"{SESSION[i % len(SESSION)][:2]}: {status} {body[:100]!r}")
+                errors.append(f"{session[i % len(session)][:2]}: {status} {body[:100]!r}")
             i += 1
     finally:
         writer.close()
@@ -123,17 +144,19 @@ def _cpu(server: psutil.Process) -> float:
     return total
 
 
-async def _measure(port: int, clients: int, seconds: float,
-                   server: psutil.Process) -> dict[str, float]:
+async def _measure(port: int, clients: int, seconds: float, server: psutil.Process,
+                   session: list[tuple[str, str, Any]] = SESSION) -> dict[str, float]:
     latencies: list[float] = []
     errors: list[str] = []
-    await _client(port, time.perf_counter() + 1.0, [], errors)  # warm-up: workers, caches
+    # warm-up: workers, caches
+    await _client(port, time.perf_counter() + 1.0, [], errors, session)
     cpu0 = _cpu(server)
     own0 = time.process_time()
     start = time.perf_counter()
     until = start + seconds
-    await asyncio.gather(*(_client(port, until, latencies, errors)
-                           for _ in range(clients)))
+    step = max(1, len(session) // max(clients, 1))
+    await asyncio.gather(*(_client(port, until, latencies, errors, session, k * step)
+                           for k in range(clients)))
     for error in sorted(set(errors)):
         print(f"{clients} clients: {errors.count(error)} x {error}", file=sys.stderr)
     elapsed = time.perf_counter() - start
@@ -154,7 +177,8 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def run(seconds: float, counts: list[int], src: Path) -> list[dict[str, float]]:
+def run(seconds: float, counts: list[int], src: Path,
+        session: list[tuple[str, str, Any]] = SESSION) -> list[dict[str, float]]:
     port = _free_port()
     env = {**os.environ, "PYTHONPATH": str(src)}
     server = subprocess.Popen([sys.executable, "-c", SERVER, str(port)], env=env)
@@ -166,17 +190,24 @@ def run(seconds: float, counts: list[int], src: Path) -> list[dict[str, float]]:
             except OSError:
                 time.sleep(0.1)
         proc = psutil.Process(server.pid)
-        return [asyncio.run(_measure(port, n, seconds, proc)) for n in counts]
+        return [asyncio.run(_measure(port, n, seconds, proc, session)) for n in counts]
     finally:
         server.terminate()
         server.wait(timeout=10)
 
 
-def table(rows: list[dict[str, float]], seconds: float, label: str) -> str:
+#: What each session is, as the table says it.
+SAID = {"mixed": "a session is a calculation, a datasheet, the target presets and a list "
+                 "check",
+        "calc": "calculations only, the same body every time",
+        "calc-varied": "calculations only, of the same work, every body different"}
+
+
+def table(rows: list[dict[str, float]], seconds: float, label: str,
+          session: str = "mixed") -> str:
     lines = [f"{label}: Python {platform.python_version()}, {platform.machine()}, "
-             f"{os.cpu_count()} CPUs shared with other jobs; {seconds:g} s per row; a "
-             "session is a calculation, a datasheet, the target presets and a list check. "
-             "`load` is the 1-minute load average after the row.", "",
+             f"{os.cpu_count()} CPUs shared with other jobs; {seconds:g} s per row; "
+             f"{SAID[session]}. `load` is the 1-minute load average after the row.", "",
              "| clients | requests | not 200 | req/s | p50 ms | p99 ms | server CPU ms/req | "
              "client CPU ms/req | load |", "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     lines += [f"| {r['clients']} | {r['requests']} | {r['errors']} | {r['rps']:.0f} | "
@@ -192,15 +223,18 @@ def main() -> None:
     parser.add_argument("--src", type=Path, default=ROOT / "src",
                         help="the tactica tree to serve (e.g. an older commit's src)")
     parser.add_argument("--label", default="after")
+    parser.add_argument("--session", choices=sorted(SESSIONS), default="mixed",
+                        help="what each client sends in turn (module text)")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
     counts = [int(c) for c in args.clients.split(",")]
-    rows = run(args.seconds, counts, args.src)
-    block = table(rows, args.seconds, args.label)
+    rows = run(args.seconds, counts, args.src, SESSIONS[args.session])
+    block = table(rows, args.seconds, args.label, args.session)
     print(block)
     print(json.dumps(rows))
     if not args.no_write:
-        write_section("clients", block, appended="## Web server under load (bench_clients)\n\n")
+        section = "clients" if args.session == "mixed" else f"clients-{args.session}"
+        write_section(section, block, appended="## Web server under load (bench_clients)\n\n")
 
 
 if __name__ == "__main__":

@@ -524,17 +524,17 @@ async def test_tactica_serve_runs_the_app_with_uvicorn(monkeypatch: pytest.Monke
     calls: list[tuple[Any, list[int]]] = []
     taken: list[tuple[str, int]] = []
 
-    def listen(host: str, port: int) -> socket.socket:  # the address asked, on a free port
+    def take(host: str, port: int) -> socket.socket:  # the address asked, on a free port
         taken.append((host, port))
-        return real_listen(host, 0)
+        return real_take(host, 0)
 
     def run(self: Any, sockets: list[socket.socket]) -> None:
         calls.append((self.config.app, [s.getsockname()[1] for s in sockets]))
         for s in sockets:
             s.close()
 
-    real_listen = serve.listen
-    monkeypatch.setattr(serve, "listen", listen)
+    real_take = serve.take_address
+    monkeypatch.setattr(serve, "take_address", take)
     monkeypatch.setattr(uvicorn.Server, "run", run)
     result = CliRunner().invoke(commands.app, ["--no-dataset", "serve", "--port", "8123",
                                                "--timeout", "2.5"])
@@ -542,6 +542,7 @@ async def test_tactica_serve_runs_the_app_with_uvicorn(monkeypatch: pytest.Monke
     [(app, [port])] = calls
     assert f"http://127.0.0.1:{port}/" in result.stdout
     assert isinstance(app, FastAPI)
+    assert app.state.freeze_heap  # the process is the server's (tactica.web.heap)
     assert taken == [("127.0.0.1", 8123)]
     assert app.state.calc_pool.timeout == 2.5  # exact: a setting, never computed
     default = CliRunner().invoke(commands.app, ["--no-dataset", "serve"])

@@ -63,8 +63,8 @@ def test_the_allowed_hosts_come_from_the_environment_too(monkeypatch: pytest.Mon
     from tactica.web import serve
 
     hosts: list[list[str]] = []
-    real_listen = serve.listen
-    monkeypatch.setattr(serve, "listen", lambda host, port: real_listen("127.0.0.1", 0))
+    real_take = serve.take_address
+    monkeypatch.setattr(serve, "take_address", lambda host, port: real_take("127.0.0.1", 0))
     monkeypatch.setattr(web_app, "create_app",
                         lambda **kw: hosts.append(sorted(kw["allowed_hosts"])))
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets: sockets[0].close())

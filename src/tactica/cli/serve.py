@@ -40,10 +40,10 @@ def serve(
     from .errors import fail
 
     with needs_extra("web", "tactica serve"):  # uvicorn, FastAPI, Jinja
-        from ..web.serve import AddressError, listen, run
+        from ..web.serve import AddressError, run, take_address
 
     try:  # the address first: a busy port or a foreign host refused before anything starts
-        sock = listen(host, port)
+        sock = take_address(host, port)
     except AddressError as exc:
         fail(str(exc))
     from ..web import create_app

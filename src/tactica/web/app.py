@@ -39,7 +39,7 @@ from ..errors import needs_extra
 from ..library import Library, load_library
 from ..units.scenario import document_loc
 from ..version import __version__
-from . import api, app_shell, factions, pages, pickers
+from . import api, app_shell, factions, heap, pages, pickers
 from . import meta as meta_page
 from . import plan as plan_page
 from .compute import CalcPool
@@ -220,6 +220,8 @@ def create_app(
         # the server accepts connections once the workers and the library are loaded,
         # so that no request's bound includes a start-up
         await asyncio.gather(pool.started(), run_in_threadpool(app.state.library))
+        if getattr(app.state, "freeze_heap", False):  # tactica.web.serve.run: our process
+            heap.freeze_loaded()
         yield
         if owned:
             pool.close()

@@ -1,11 +1,13 @@
 """Serving the app: ``run(app, host, port)`` is uvicorn with the connection guard
 (``tactica.web.connections``) and the server limits below, as ``tactica serve`` runs it.
 
-``listen(host, port)`` takes the address first: a port in use or a host that is not an
-address of this machine is refused at once, in one line (``AddressError``), before the
+``take_address(host, port)`` takes the address first: a port in use or a host that is not
+an address of this machine is refused at once, in one line (``AddressError``), before the
 app or its workers are started (``tactica serve`` says so and exits with code 2, before
-it prints the address). ``server_options(limits)`` gives the same as ``uvicorn.Config``
-keywords, for a program that starts uvicorn itself.
+it prints the address). uvicorn listens on it once the app has started, so a connection
+is refused until then, as when uvicorn took the address itself.
+``server_options(limits)`` gives the same as ``uvicorn.Config`` keywords, for a program
+that starts uvicorn itself.
 """
 
 from __future__ import annotations
@@ -17,10 +19,7 @@ from typing import Any
 from .connections import Limits, guarded_protocol
 from .guard import MAX_HEADER_BYTES
 
-__all__ = ["AddressError", "Limits", "default_limits", "listen", "run", "server_options"]
-
-#: Connections the system queues before the server accepts them (uvicorn's default).
-BACKLOG = 2048
+__all__ = ["AddressError", "Limits", "default_limits", "run", "server_options", "take_address"]
 
 
 class AddressError(ValueError):
@@ -41,20 +40,22 @@ def _refusal(host: str, port: int, exc: OSError) -> str:
     return f"--host {host!r} --port {port}: cannot listen there ({exc.strerror or exc})"
 
 
-def listen(host: str = "127.0.0.1", port: int = 8000) -> socket.socket:
-    """A socket listening on ``host``:``port``, as uvicorn would open it (address reuse
-    on, so a restart does not wait for old connections to time out); ``AddressError``
-    when it cannot be.
+def take_address(host: str = "127.0.0.1", port: int = 8000) -> socket.socket:
+    """A socket bound to ``host``:``port`` as uvicorn binds one (address reuse on, so a
+    restart does not wait for old connections to time out), not listening yet;
+    ``AddressError`` when the address cannot be had.
 
-    >>> sock = listen("127.0.0.1", 0)
-    >>> sock.getsockname()[0]
-    '127.0.0.1'
+    >>> server = socket.create_server(("127.0.0.1", 0))  # another server, listening
     >>> try:
-    ...     listen("127.0.0.1", sock.getsockname()[1])
+    ...     take_address("127.0.0.1", server.getsockname()[1])
     ... except AddressError as exc:
     ...     print(str(exc).startswith("--port"), "already in use" in str(exc))
     True True
-    >>> sock.close()
+    >>> mine = take_address("127.0.0.1", 0)
+    >>> mine.getsockname()[0]
+    '127.0.0.1'
+    >>> mine.close(), server.close()
+    (None, None)
     """
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
@@ -68,12 +69,11 @@ def listen(host: str = "127.0.0.1", port: int = 8000) -> socket.socket:
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
-        sock.listen(BACKLOG)
     except OSError as exc:
         sock.close()
         raise AddressError(_refusal(host, port, exc)) from None
-    sock.set_inheritable(True)
     return sock
+
 
 #: Seconds an idle kept-alive connection stays open.
 KEEP_ALIVE = 5
@@ -118,11 +118,16 @@ def server_options(limits: Limits | None = None) -> dict[str, Any]:
 def run(app: Any, host: str = "127.0.0.1", port: int = 8000, *,
         limits: Limits | None = None, log_level: str = "info",
         sock: socket.socket | None = None) -> None:
-    """Serve ``app`` until interrupted, on ``sock`` (a ``listen`` socket) or else on
-    ``host``:``port`` (``AddressError`` when it cannot be listened on)."""
+    """Serve ``app`` until interrupted, on ``sock`` (``take_address``'s) or else on
+    ``host``:``port`` (``AddressError`` when it cannot be listened on). The process is
+    the server's: once the app has loaded, what it loaded is frozen out of the garbage
+    collector's way (``tactica.web.app._freeze_heap``)."""
     import uvicorn
 
-    sock = sock if sock is not None else listen(host, port)
+    sock = sock if sock is not None else take_address(host, port)
+    state = getattr(app, "state", None)
+    if state is not None:  # this process is the server's: its heap frozen once loaded
+        state.freeze_heap = True
     bound = sock.getsockname()
     config = uvicorn.Config(app, host=str(bound[0]), port=int(bound[1]), log_level=log_level,
                             **server_options(limits))
