@@ -1,8 +1,8 @@
 """Army against army: ``matchup`` (``tactica.plan.matchup_sides``) and ``plan``
 (``tactica.plan.solve``), each army read from its text by ``tactica.plan.read_side``.
 
-By default an answer is a summary an assistant can read whole (about 10 KB for two
-2,000-point lists, whose whole matrix is over 500 KB): the matrix's best cells per side
+By default an answer is a summary an assistant can read whole (14 KB for two 2,000-point
+lists of the app, whose whole matrix is 484 KB): the matrix's best cells per side
 and phase, the units that cannot attack and why, and each note once with the units it
 concerns; the plan without the naive plan's volleys. ``detail: "all"`` gives the whole
 document ``tactica matchup --json`` / ``tactica plan --json`` prints. Every answer says
