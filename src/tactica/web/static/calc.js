@@ -13,7 +13,12 @@
  * The page never shows a state it does not hold: a failed look-up clears what it would
  * have replaced and says why next to the field; a result is marked stale as soon as an
  * input changes; a phase or rules switch keeps every weapon choice that still exists and
- * says what it dropped. Nothing typed here is evaluated: JSON.parse only. */
+ * says what it dropped. Nothing typed here is evaluated: JSON.parse only.
+ *
+ * Requests race one way only: each field (the attacker, its wargear, the target, the
+ * rules check, the calculation) has one AbortController; asking again aborts the
+ * earlier request, and the earlier call, seeing its signal aborted after any await,
+ * writes nothing (`fresh`). */
 (function () {
   "use strict";
   const C = window.TacticaCharts;
@@ -32,11 +37,7 @@
   let loadedTarget = null;   // {name, preset, leader}: the library target the rows came from
   let handTarget = false;    // the target rows were edited: sent as typed
   let phaseMemory = {};      // phase -> [{name, selected, count}] of attackerUnit's rows
-  let calcSeq = 0;
-  let checkSeq = 0;
-  let attackerSeq = 0;
-  let wargearSeq = 0;
-  let targetSeq = 0;
+  const controllers = new Map();  // field -> the AbortController of its latest request
   let checkTimer = null;
 
   // --- small helpers -----------------------------------------------------------------
@@ -45,10 +46,20 @@
     s.textContent = text;
     s.dataset.kind = kind || "";
   }
+  /* The signal of a field's new request: the field's earlier request is aborted, and
+   * its caller sees `signal.aborted` after its awaits (the target and its leader share
+   * one field: a leader typed meanwhile supersedes the target's load). */
+  function fresh(field) {
+    const earlier = controllers.get(field);
+    if (earlier) earlier.abort();
+    const controller = new AbortController();
+    controllers.set(field, controller);
+    return controller.signal;
+  }
   async function getJSON(url, options) {
     let response;
     try { response = await fetch(url, options); } catch (e) {
-      return { ok: false, status: 0, body: null };
+      return { ok: false, status: 0, body: null, aborted: e.name === "AbortError" };
     }
     let body = null;
     try { body = await response.json(); } catch (e) { body = null; }
@@ -118,8 +129,9 @@
 
   // --- units and targets from the library ------------------------------------------------
   /* The units that can lead `name`, as the choices of a Leader field's list. */
-  async function fillLeaders(list, name) {
-    const r = name ? await getJSON(`/api/units/${encodeURIComponent(name)}/leaders`) : { ok: false };
+  async function fillLeaders(list, name, signal) {
+    const r = name ? await getJSON(`/api/units/${encodeURIComponent(name)}/leaders`, { signal }) : { ok: false };
+    if (signal && signal.aborted) return [];
     $(list).replaceChildren(...(r.ok ? r.body : []).map((n) => node("option", { value: n })));
     return r.ok ? r.body : [];
   }
@@ -152,20 +164,20 @@
     }
     return dropped;
   }
-  async function attackerChoice(name, phase, models) {
+  async function attackerChoice(name, phase, models, signal) {
     const q = new URLSearchParams({ phase, rules: $("rules").value });
     if (models) q.set("models", models);
     const target = $("target-unit").value.trim();
     if (target) q.set("target", target);
-    return getJSON(`/api/units/${encodeURIComponent(name)}/attacker?${q}`);
+    return getJSON(`/api/units/${encodeURIComponent(name)}/attacker?${q}`, { signal });
   }
   /* Fill the attacker from the library. `how`: "pick" (a new unit), "phase" or "rules"
    * (a switch: keep what is still valid), "models" (a new model count). */
   async function loadAttacker(how) {
     const name = $("attacker-unit").value.trim();
     const notes = $("attacker-notes");
+    const signal = fresh("attacker");
     if (!name) { clearAttacker(); setNotes(notes, []); edited(); return; }
-    const seq = ++attackerSeq;
     const phase = $("phase").value;
     const other = phase === "fight" ? "shooting" : "fight";
     const keep = how !== "pick";
@@ -175,13 +187,14 @@
     // an answer comes too late once another load has started, or once the player has
     // typed another unit's name since this one asked (leaving the field loads that one):
     // it never writes over what they typed
-    const late = () => seq !== attackerSeq || $("attacker-unit").value.trim() !== name;
-    let [r, r2] = await Promise.all([attackerChoice(name, phase, models), attackerChoice(name, other, "")]);
+    const late = () => signal.aborted || $("attacker-unit").value.trim() !== name;
+    let [r, r2] = await Promise.all([attackerChoice(name, phase, models, signal),
+                                     attackerChoice(name, other, "", signal)]);
     if (late()) return;
     const items = [];
     if (!r.ok && r.status === 422 && models) {  // the model count does not fit this datasheet
       items.push({ text: message(r.body).replace(/^models: /, "") + ": the smallest unit is used", kind: "warn" });
-      r = await attackerChoice(name, phase, "");
+      r = await attackerChoice(name, phase, "", signal);
       if (late()) return;
     }
     if (!r.ok) {
@@ -242,20 +255,22 @@
     setNotes(notes, items);
     edited();
     window.TacticaFactions.showRules(c.factions, chosen, edited);
-    const [leaders] = await Promise.all([fillLeaders("attacker-leaders", c.unit),
-                                         showWargear(c.unit, c.rules, wargearKept)]);
+    const [leaders] = await Promise.all([fillLeaders("attacker-leaders", c.unit, signal),
+                                         showWargear(c.unit, c.rules, wargearKept, signal)]);
+    if (signal.aborted) return;
     fieldedMode();
-    if (seq !== attackerSeq || !leaders.length) return;
+    if (!leaders.length) return;
     notes.appendChild(node("li", { class: "leaders" },
       `Can be led by: ${leaders.slice(0, 8).join(", ")}${leaders.length > 8 ? ", …" : ""}`));
   }
   /* The datasheet's wargear options as controls (one per option, from the units core via
    * /api/units/{name}/wargear); `pending`: the choices to set (a link's). */
-  async function showWargear(unit, rules, pending) {
+  async function showWargear(unit, rules, pending, signal) {
     const box = $("wargear");
     const q = new URLSearchParams({ rules });
     if ($("attacker-models").value) q.set("models", $("attacker-models").value);
-    const r = await getJSON(`/api/units/${encodeURIComponent(unit)}/wargear?${q}`);
+    const r = await getJSON(`/api/units/${encodeURIComponent(unit)}/wargear?${q}`, { signal });
+    if (signal.aborted) return;
     const options = r.ok ? r.body.options : [];
     $("wargear-controls").replaceChildren(...options.map((o, k) => wargearControl(o, k)));
     box.hidden = !options.length;
@@ -379,15 +394,15 @@
   }
   /* Ask the core whether the choices field the unit; its refusal goes next to `row`. */
   async function checkWargear(row) {
-    const seq = ++wargearSeq;
+    const signal = fresh("wargear");
     document.querySelectorAll(".wg-error").forEach((p) => { p.hidden = true; p.textContent = ""; });
     fieldedMode();
     if (!attackerUnit) return;
     const q = new URLSearchParams({ rules: $("rules").value });
     if ($("attacker-models").value) q.set("models", $("attacker-models").value);
     for (const spec of wargearSpecs()) q.append("choice", spec);
-    const r = await getJSON(`/api/units/${encodeURIComponent(attackerUnit)}/wargear?${q}`);
-    if (seq !== wargearSeq || !r.ok) return;
+    const r = await getJSON(`/api/units/${encodeURIComponent(attackerUnit)}/wargear?${q}`, { signal });
+    if (signal.aborted || !r.ok) return;
     $("wargear-loadout").replaceChildren(...r.body.loadout.map((t) => node("li", {}, t)));
     if (r.body.error) {
       const at = row || document.querySelector(".wg-option");
@@ -442,18 +457,18 @@
     const name = $("target-unit").value.trim();
     const notes = $("target-notes");
     if (!name) return;
-    const seq = ++targetSeq;
+    const signal = fresh("target");
     const q = new URLSearchParams({ rules: $("rules").value });
     if (withModels && $("target-models").value) q.set("models", $("target-models").value);
     // too late once another load has started or another name is typed (``loadAttacker``)
-    const late = () => seq !== targetSeq || $("target-unit").value.trim() !== name;
-    let r = await getJSON(`/api/targets/${encodeURIComponent(name)}?${q}`);
+    const late = () => signal.aborted || $("target-unit").value.trim() !== name;
+    let r = await getJSON(`/api/targets/${encodeURIComponent(name)}?${q}`, { signal });
     if (late()) return;
     const items = [];
     if (!r.ok && r.status === 422 && q.has("models")) {
       items.push({ text: message(r.body).replace(/^models: /, "") + ": the smallest unit is used", kind: "warn" });
       q.delete("models");
-      r = await getJSON(`/api/targets/${encodeURIComponent(name)}?${q}`);
+      r = await getJSON(`/api/targets/${encodeURIComponent(name)}?${q}`, { signal });
       if (late()) return;
     }
     if (!r.ok) {
@@ -478,10 +493,10 @@
     const preset = [...$("target-names").options].some(
       (o) => o.textContent && o.value.toLowerCase() === name.toLowerCase());
     loadedTarget = { name: preset ? name : t.name, typed: name, preset, leader: null };
-    await fillLeaders("target-leaders", preset ? "" : t.name);  // a preset leads no one
+    await fillLeaders("target-leaders", preset ? "" : t.name, signal);  // a preset leads no one
     // a leader typed meanwhile has loaded (or is loading) itself: not a second time, which
     // would take its models away again while the page says they are there
-    if (seq !== targetSeq) return;
+    if (signal.aborted) return;
     if ($("target-leader").value.trim()) await loadTargetLeader();
     edited();
   }
@@ -494,7 +509,7 @@
   /* A leader attached to the target: its models join the target's as their own group. */
   async function loadTargetLeader() {
     const name = $("target-leader").value.trim();
-    const seq = ++targetSeq;
+    const signal = fresh("target");
     for (const row of [...$("target-groups").children]) if (row.dataset.leader) row.remove();
     const base = $("target-name").dataset.unit || $("target-name").value;
     $("target-name").value = base;
@@ -503,8 +518,8 @@
     for (const li of [...notes.children]) if (li.dataset.leader) li.remove();
     if (!name) { edited(); return; }
     const q = new URLSearchParams({ rules: $("rules").value, models: "1" });
-    const r = await getJSON(`/api/targets/${encodeURIComponent(name)}?${q}`);
-    if (seq !== targetSeq) return;
+    const r = await getJSON(`/api/targets/${encodeURIComponent(name)}?${q}`, { signal });
+    if (signal.aborted) return;
     if (!r.ok) {
       const li = node("li", { class: "error-text", "data-leader": "1" }, "Leader: " + message(r.body));
       notes.appendChild(li);
@@ -551,7 +566,7 @@
     $("distance-note").hidden = !text;
   }
   async function checkEffects() {
-    const seq = ++checkSeq;
+    const signal = fresh("check");
     let s;
     try { s = F.readScenario(null); } catch (e) { return; }
     if (!s.attacker.weapons.length) {
@@ -560,8 +575,8 @@
     }
     if (!s.target.models.length) s.target.models = [{ T: 4, Sv: 4, W: 1 }];
     const r = await getJSON("/api/effects/check", {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(s) });
-    if (seq !== checkSeq || !r.ok) return;
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(s), signal });
+    if (signal.aborted || !r.ok) return;
     effects = r.body;
     renderEffects();
   }
@@ -668,11 +683,11 @@
   }
   async function calculate() {
     document.querySelectorAll(".invalid").forEach((n) => n.classList.remove("invalid"));
-    const seq = ++calcSeq;
+    const signal = fresh("calc");
     if (last) $("result").dataset.state = "loading";  // never the earlier result as current
     status("Calculating…");
     await settle();
-    if (seq !== calcSeq) return;
+    if (signal.aborted) return;
     let s;
     try { s = F.readScenario(chosen, true); } catch (e) { return showError(e.message); }
     if (s.attacker.weapons && !s.attacker.weapons.length) {
@@ -683,8 +698,8 @@
     status("Calculating…");
     $("calculate").disabled = true;
     const r = await getJSON("/api/calc", {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(s) });
-    if (seq !== calcSeq) return;
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(s), signal });
+    if (signal.aborted) return;
     $("calculate").disabled = false;
     if (!r.ok) {
       markInvalid(r.body);
