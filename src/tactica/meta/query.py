@@ -50,7 +50,9 @@ def query(folder: str | Path, sql: str) -> pd.DataFrame:
     """The result of ``sql`` over the table in ``folder`` (the view ``meta``)."""
     with _view(folder) as con:
         result = con.execute(sql)
-        if result is None:  # DuckDB found no statement: blank, ";" or a comment alone
+        # DuckDB found no statement (blank, ";" or a comment alone): None from DuckDB 1.1
+        # on, the connection with no result set open before (DuckDB 1.0)
+        if result is None or result.description is None:
             raise QueryError(f"SQL {sql.strip()[:40]!r}: no statement to run (a query over "
                              "the view meta, such as SELECT * FROM meta LIMIT 10)")
         frame: pd.DataFrame = result.df()

@@ -252,13 +252,15 @@ def create_app(
     if allowed_hosts is not None:
         app.add_middleware(app_shell.HostCheck, allowed_hosts=list(allowed_hosts))
     app.add_middleware(RequestGuard, body_timeout=body_timeout)
-    app.include_router(api.router, prefix="/api", tags=["api"])
-    app.include_router(pickers.router, prefix="/api", tags=["api"])
-    app.include_router(factions.router, prefix="/api", tags=["api"])
-    app.include_router(pages.router, include_in_schema=False)
-    app.include_router(plan_page.router, include_in_schema=False)
-    app.include_router(meta_page.router, include_in_schema=False)
-    app.include_router(app_shell.router, include_in_schema=False)
+    _routes(app)
+    return app
+
+
+def _routes(app: FastAPI) -> None:
+    """The API under /api, the pages, the static files."""
+    for router in (api.router, pickers.router, factions.router):
+        app.include_router(router, prefix="/api", tags=["api"])
+    for router in (pages.router, plan_page.router, meta_page.router, app_shell.router):
+        app.include_router(router, include_in_schema=False)
     app.mount("/static", StaticFiles(packages=[("tactica.web", "static")]), name="static")
     pages.install(app)
-    return app
