@@ -24,11 +24,12 @@ scenario); ``--session calc-varied`` sends calculations of the same work whose b
 differ (the weapon's name is numbered: 64 bodies, each client starting at its own).
 
 Run ``python benchmarks/bench_clients.py`` (``--seconds N``, ``--clients 1,4,16,64``,
-``--session mixed|calc|calc-varied``, ``--src PATH`` to serve another tree, e.g. an older
-commit's ``git archive``, ``--no-write``). It prints a markdown table and writes it into
-``benchmarks/README.md`` between ``<!-- clients:start -->`` and ``<!-- clients:end -->``
-(``clients-calc``, ``clients-calc-varied`` for the other sessions). Times are reported,
-never asserted.
+``--session mixed|calc|calc-varied``, ``--bundled`` to serve the bundled dataset as
+``tactica serve`` does rather than the seed pages, ``--src PATH`` to serve another tree,
+e.g. an older commit's ``git archive``, ``--no-write``). It prints a markdown table and
+writes it into ``benchmarks/README.md`` between ``<!-- clients:start -->`` and
+``<!-- clients:end -->`` (``clients-calc``, ``clients-calc-varied`` for the other
+sessions). Times are reported, never asserted.
 """
 
 from __future__ import annotations
@@ -178,10 +179,13 @@ def _free_port() -> int:
 
 
 def run(seconds: float, counts: list[int], src: Path,
-        session: list[tuple[str, str, Any]] = SESSION) -> list[dict[str, float]]:
+        session: list[tuple[str, str, Any]] = SESSION,
+        bundled: bool = False) -> list[dict[str, float]]:
     port = _free_port()
     env = {**os.environ, "PYTHONPATH": str(src)}
-    server = subprocess.Popen([sys.executable, "-c", SERVER, str(port)], env=env)
+    script = SERVER.replace("library=load_seed_library", "library=load_library").replace(
+        "import load_seed_library", "import load_library") if bundled else SERVER
+    server = subprocess.Popen([sys.executable, "-c", script, str(port)], env=env)
     try:
         for _ in range(1200):
             try:
@@ -225,10 +229,13 @@ def main() -> None:
     parser.add_argument("--label", default="after")
     parser.add_argument("--session", choices=sorted(SESSIONS), default="mixed",
                         help="what each client sends in turn (module text)")
+    parser.add_argument("--bundled", action="store_true",
+                        help="serve the library tactica serve serves (the bundled dataset), "
+                        "not the seed pages")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
     counts = [int(c) for c in args.clients.split(",")]
-    rows = run(args.seconds, counts, args.src, SESSIONS[args.session])
+    rows = run(args.seconds, counts, args.src, SESSIONS[args.session], args.bundled)
     block = table(rows, args.seconds, args.label, args.session)
     print(block)
     print(json.dumps(rows))
