@@ -167,6 +167,7 @@ async def _measure(port: int, clients: int, seconds: float, server: psutil.Proce
     return {"clients": clients, "requests": len(ordered), "rps": len(ordered) / elapsed,
             "p50": statistics.median(ordered) * 1000,
             "p99": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000,
+            "p999": ordered[min(len(ordered) - 1, int(len(ordered) * 0.999))] * 1000,
             "cpu_ms": cpu / len(ordered) * 1000, "client_ms": own / len(ordered) * 1000,
             "load": os.getloadavg()[0],
             "errors": len(errors)}
@@ -212,10 +213,12 @@ def table(rows: list[dict[str, float]], seconds: float, label: str,
     lines = [f"{label}: Python {platform.python_version()}, {platform.machine()}, "
              f"{os.cpu_count()} CPUs shared with other jobs; {seconds:g} s per row; "
              f"{SAID[session]}. `load` is the 1-minute load average after the row.", "",
-             "| clients | requests | not 200 | req/s | p50 ms | p99 ms | server CPU ms/req | "
-             "client CPU ms/req | load |", "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "| clients | requests | not 200 | req/s | p50 ms | p99 ms | p99.9 ms | "
+             "server CPU ms/req | client CPU ms/req | load |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     lines += [f"| {r['clients']} | {r['requests']} | {r['errors']} | {r['rps']:.0f} | "
-              f"{r['p50']:.1f} | {r['p99']:.1f} | {r['cpu_ms']:.2f} | "
+              f"{r['p50']:.1f} | {r['p99']:.1f} | {r.get('p999', float('nan')):.1f} | "
+              f"{r['cpu_ms']:.2f} | "
               f"{r.get('client_ms', float('nan')):.2f} | {r['load']:.1f} |" for r in rows]
     return "\n".join(lines)
 
