@@ -59,7 +59,7 @@ async def test_two_lists_give_the_matrix_the_plan_and_a_share_link(
     assert res.status_code == 200, res.text
     page = res.text
     assert "The shooting plan:" in page and "The naive plan" in page
-    assert page.count('class="table heat"') == 4  # 2 sides x 2 phases
+    assert page.count('class="table heat') == 4  # 2 sides x 2 phases
     assert re.search(r'class="heat-\d"', page)
     link = unescape(re.search(r'id="share-link" href="([^"]+)"', page).group(1))  # type: ignore[union-attr]
     again = await client.get(link)
