@@ -5,14 +5,20 @@ two library units (10 Intercessors against 10 Neophyte Hybrids) in at most 50 ms
 
 * start: ``tactica mcp`` spawned as an assistant spawns it (the console script, in a
   fresh process, tactica's cache filled), until its answer to ``initialize`` arrives on
-  stdout; the library loads on a thread after that (``tactica.assistant.server``), so
-  the start is the SDK's and tactica's imports. Also the same with ``python -m
-  tactica.assistant`` (no command line around it). Wall time and the child's CPU time
-  at that moment (``/proc``, Linux), medians of ``--runs`` starts;
+  stdout. The answer is written before the SDK is imported
+  (``tactica.assistant.early``), so the start is Python's, the command line's and the
+  first line's reading; the SDK, the tools and the library load after it. Also the same
+  with ``python -m tactica.assistant`` (no command line around it), beside ``python -c
+  pass``; and until the answer to the first ``tools/list`` (the SDK and the tools
+  imported, their schemas built). Wall time and the child's CPU time at that moment
+  (``/proc``, Linux), medians of ``--runs`` starts;
 * warm call: one ``simulate_combat`` after a first one, through the SDK's client,
   in-process over memory streams (JSON-RPC framing, the server's threads and bounds
   included) and over stdio to a ``tactica mcp`` subprocess; median and max of
   ``--runs`` calls.
+
+* sizes: the tool listing, and ``matchup`` and ``plan`` for two real 2,000-point lists,
+  their default summary and their whole document (``detail: "all"``).
 
 ``python benchmarks/bench_mcp.py [--runs N] [--no-write]`` prints a markdown table and
 writes it into ``benchmarks/README.md`` between ``<!-- mcp:start -->`` and
@@ -43,6 +49,8 @@ ARGS = {"attacker": {"unit": "Intercessor Squad", "models": 10},
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
     "protocolVersion": "2025-06-18", "capabilities": {},
     "clientInfo": {"name": "bench", "version": "0"}}}
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+LIST = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
 _TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -61,8 +69,9 @@ def _cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / _TICK
 
 
-def one_start(command: list[str]) -> tuple[float, float]:
-    """Wall and CPU seconds from spawning the server to its ``initialize`` answer."""
+def one_start(command: list[str], listing: bool = False) -> tuple[float, float]:
+    """Wall and CPU seconds from spawning the server to its ``initialize`` answer (with
+    ``listing``: to its answer to the first ``tools/list``)."""
     start = time.perf_counter()
     child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.DEVNULL, env=_env())
@@ -70,6 +79,10 @@ def one_start(command: list[str]) -> tuple[float, float]:
     child.stdin.write((json.dumps(INITIALIZE) + "\n").encode())
     child.stdin.flush()
     line = child.stdout.readline()
+    if listing:
+        child.stdin.write((json.dumps(INITIALIZED) + "\n" + json.dumps(LIST) + "\n").encode())
+        child.stdin.flush()
+        line = child.stdout.readline()
     wall = time.perf_counter() - start
     cpu = _cpu(child.pid)
     assert b'"result"' in line, line
@@ -97,10 +110,13 @@ def starts(runs: int) -> dict[str, tuple[float, float]]:
                "the SDK's protocol types alone (`import mcp.types`)": "import mcp.types",
                "the SDK's import alone (`import mcp.server.lowlevel, mcp.server.stdio`)":
                "import mcp.server.lowlevel, mcp.server.stdio"}
-    times: dict[str, list[tuple[float, float]]] = {k: [] for k in (*commands, *imports)}
+    listed = "first `tools/list` answered by `tactica mcp` (from its start)"
+    times: dict[str, list[tuple[float, float]]] = {
+        k: [] for k in (*commands, listed, *imports)}
     for _ in range(runs):
         for name, command in commands.items():
             times[name].append(one_start(command))
+        times[listed].append(one_start(commands["`tactica mcp`"], listing=True))
         for name, code in imports.items():
             times[name].append(one_import(code))
     return {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
@@ -139,9 +155,40 @@ def warm_calls(runs: int) -> dict[str, list[tuple[float, float]]]:
             "over stdio (`tactica mcp` subprocess)": anyio.run(over_stdio)}
 
 
+def sizes() -> list[tuple[str, int]]:
+    """Bytes of the tool listing and of the army tools' answers for two real 2,000-point
+    lists (the app's exports of an Aeldari and an Ork list), by default and whole."""
+    from mcp import Client
+
+    from tactica.assistant import Limits, create_server
+
+    rosters = ROOT / "tests" / "fixtures" / "rosters" / "gw-app-11e"
+    armies = {"mine": (rosters / "official_9.txt").read_text(encoding="utf-8"),
+              "enemy": (rosters / "official_16.txt").read_text(encoding="utf-8")}
+
+    async def go() -> list[tuple[str, int]]:
+        async with Client(create_server(Limits(army_timeout=600)), mode="legacy",
+                          read_timeout_seconds=600) as client:
+            listed = (await client.list_tools()).model_dump(by_alias=True,
+                                                             exclude_none=True, mode="json")
+            out = [("the tool listing (`tools/list`)",
+                    len(json.dumps(listed, separators=(",", ":")).encode()))]
+            for tool, detail in (("matchup", "summary"), ("matchup", "all"),
+                                 ("plan", "summary"), ("plan", "all")):
+                result = await client.call_tool(tool, {**armies, "detail": detail})
+                assert not result.is_error, result.content
+                text = getattr(result.content[0], "text", "")
+                out.append((f"`{tool}` of the two lists, detail `{detail}`",
+                            len(text.encode())))
+            return out
+
+    return anyio.run(go)
+
+
 def table(runs: int) -> str:
     started = starts(max(3, runs // 4))
     called = warm_calls(runs)
+    measured = sizes()
     rows = ["| measure | median (ms) | max (ms) | CPU (ms) |", "|---|---:|---:|---:|"]
     for name, (wall, cpu) in started.items():
         what = f"start of {name} to its `initialize` answer" if name.startswith("`") \
@@ -163,12 +210,17 @@ def table(runs: int) -> str:
         f"({platform.machine()}), load average {os.getloadavg()[0]:.1f} on "
         f"{os.cpu_count()} cores when it ended; `python benchmarks/bench_mcp.py`.", "",
         *rows, "",
-        "The server answers `initialize` with only the SDK and the command line imported "
-        "(tactica's tools, their schemas and the engine are imported on a worker thread at "
-        "the first `tools/list` or call), so its start is the SDK's import: `import mcp` "
-        "builds some 550 pydantic model classes (client and server, two protocol "
-        "versions), a floor this project cannot lower. On this machine it is 1.3-2.4 s of "
-        "CPU with the load, above the issue's 1 s."])
+        "Sizes (compact JSON, as the server sends it; two 2,000-point lists of the app, "
+        "`tests/fixtures/rosters/gw-app-11e/official_9.txt` against `official_16.txt`; "
+        "bound: 20 KB):", "",
+        "| what | KB |", "|---|---:|",
+        *(f"| {what} | {n / 1024:.1f} |" for what, n in measured), "",
+        "The server answers `initialize` before the SDK is imported "
+        "(`tactica.assistant.early`: the first line read and answered with the standard "
+        "library, then handed on to the SDK's transport, whose own answer to it is left "
+        "out), so its start is Python's and the command line's, beside `python -c pass`; "
+        "the SDK's import (some 550 pydantic models), the tools and their schemas come "
+        "with the first `tools/list`, and the library loads after it."])
 
 
 def write_readme(text: str) -> None:

@@ -54,6 +54,7 @@ from tactica.combat import Distribution
 from tactica.combat.exact import allocation as tactica_allocation
 from tactica.combat.exact import one_group as tactica_one_group
 from tactica.combat.exact import totals as tactica_totals
+from tactica.combat.exact.stages import inputs as tactica_inputs
 
 MC_TRIALS = 100_000
 MC_SEED = 1
@@ -67,7 +68,7 @@ def clear_tactica_caches() -> None:
     for holder, name in ((tactica_allocation, "loss_pmf"), (tactica_dice, "die_weights"),
                          (tactica_dice, "_float_pmf"), (tactica_one_group, "packet_matrix"),
                          (tactica_one_group, "_binomial_rows"), (tactica_totals, "_dft"),
-                         (tactica_names, "normalise")):
+                         (tactica_names, "normalise"), (tactica_inputs, "_stealth")):
         cached = getattr(holder, name, None)
         clear: Callable[[], None] | None = getattr(cached, "cache_clear", None)
         if clear is not None:
@@ -99,13 +100,16 @@ class Medians:
     after_other: dict[str, float]
 
 
-def interleaved_medians(jobs: dict[str, Job], runs: int, block: int = BLOCK) -> Medians:
+def interleaved_medians(jobs: dict[str, Job], runs: int, block: int = BLOCK,
+                        clock: Callable[[], float] = time.perf_counter) -> Medians:
     """Median wall times of each job over ``runs`` rounds, after one warm-up call each.
     Every round times every job ``block`` times in a row, job after job, so that load on
     a shared machine falls on all of them alike; the first call of each job in a round
     follows another job's call (a tool called between others' calls: the CPU's caches
     and predictors hold the other tool's work, which slows a call by up to 2.5x here),
-    the others follow its own call (a tool called repeatedly: a batch, a web app)."""
+    the others follow its own call (a tool called repeatedly: a batch, a web app).
+    ``clock``: wall time (``time.perf_counter``) or, on a shared machine, the thread's CPU
+    time (``time.thread_time``: what other jobs' load inflates least)."""
     for job in jobs.values():
         job.fn()
     first: dict[str, list[float]] = {key: [] for key in jobs}
@@ -115,9 +119,9 @@ def interleaved_medians(jobs: dict[str, Job], runs: int, block: int = BLOCK) -> 
             for call in range(max(1, block)):
                 if job.setup is not None:
                     job.setup()
-                start = time.perf_counter()
+                start = clock()
                 job.fn()
-                (rest if call else first)[key].append(time.perf_counter() - start)
+                (rest if call else first)[key].append(clock() - start)
     after = {key: statistics.median(values) for key, values in first.items()}
     in_row = {key: statistics.median(rest[key] or first[key]) for key in jobs}
     return Medians(in_row, after)

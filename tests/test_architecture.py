@@ -60,7 +60,9 @@ SIDEWAYS: frozenset[tuple[str, str]] = frozenset({
 SHELLS = frozenset({"cli", "web", "assistant"})
 LAUNCHERS: dict[str, frozenset[str]] = {
     "tactica.cli.serve": frozenset({"tactica.web", "tactica.web.serve"}),
-    "tactica.cli.mcp": frozenset({"tactica.assistant", "tactica.assistant.server"}),
+    # the early answer to an assistant's initialize, before the server is imported
+    "tactica.cli.mcp": frozenset({"tactica.assistant", "tactica.assistant.server",
+                                  "tactica.assistant.early"}),
 }
 
 

@@ -7,7 +7,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tactica.library import load_library
-from tactica.names import UnknownNameError, _normalise_any, name_key, normalise, suggest
+from tactica.names import (
+    Query,
+    UnknownNameError,
+    _normalise_any,
+    name_key,
+    normalise,
+    rank,
+    stem,
+    suggest,
+)
 
 UNITS = ["Primus", "Banehammer", "Death Riders", "Tyrannocyte", "Neophyte Hybrids"]
 
@@ -76,6 +85,54 @@ def test_suggest_returns_candidates_in_their_own_spelling_once() -> None:
     assert suggest("primed", ["PRIMED AND READIED", "Primed and Readied"]) == (
         "PRIMED AND READIED",
     )
+
+
+#: Names as the library has them, in the library's order (the plain unit is not first).
+MARINES = ["Assault Intercessors with Jump Packs", "Interceptor Squad", "Heavy Intercessor Squad",
+           "Assault Intercessor Squad", "Intercessor Squad", "Blood Angels Captain",
+           "Captain in Gravis Armour", "Captain", "Plague Marines", "Carnifexes"]
+
+
+@pytest.mark.parametrize(("typed", "first"), [
+    ("Intercessors", "Intercessor Squad"),  # the plural, and the plain unit first
+    ("intercessor", "Intercessor Squad"),
+    ("Intercesor Squad", "Intercessor Squad"),  # misspelt
+    ("Space Marine Captain", "Captain"),  # words the name lacks: the plain name first
+    ("captain", "Captain"),
+    ("Carnifex", "Carnifexes"),
+    ("Interceptors", "Interceptor Squad"),
+])
+def test_the_plain_name_comes_first(typed: str, first: str) -> None:
+    assert suggest(typed, MARINES)[0] == first
+
+
+def test_rank_orders_by_the_words_found_then_the_words_besides() -> None:
+    """Every name with the typed word (as a plural too) before a close misspelling; among
+    them the name that starts with it, then fewer other words."""
+    assert rank("Intercessors", MARINES) == [
+        "Intercessor Squad", "Heavy Intercessor Squad", "Assault Intercessor Squad",
+        "Assault Intercessors with Jump Packs", "Interceptor Squad"]
+
+
+def test_words_that_name_nothing_do_not_match() -> None:
+    assert "Shield of the Emperor" not in rank("Oath of Moment", ["Shield of the Emperor"])
+
+
+def test_stems_and_coverage() -> None:
+    assert stem("termagants") == stem("termagant") == "termagant"
+    # exact: one word of two, a single division
+    assert Query("Tactical Marines").coverage(["tactical", "squad"]) == 0.5
+    assert Query("").score("Primus") is None
+
+
+def test_the_librarys_own_names_rank_the_plain_unit_first() -> None:
+    """The issue's case (D4): "Intercessors" suggested Assault Intercessors with Jump Packs
+    first, which gives 3.7 Termagants destroyed instead of 9.8."""
+    names = load_library().names()
+    assert suggest("Intercessors", names)[0] == "Intercessor Squad"
+    assert suggest("Termagaunts", names)[0] == "Termagants"
+    assert suggest("Space Marine Captain", names)[0] == "Captain"
+    assert suggest("Hellblasters", names)[0] == "Hellblaster Squad"
 
 
 def test_unknown_name_error_message() -> None:

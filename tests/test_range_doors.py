@@ -62,8 +62,11 @@ def test_every_door_gives_the_same_numbers_at_a_distance(
            "context": {"distance": distance}}
     reference = tactica.calculate(doc, library)
     expected, beyond = numbers(reference), _beyond(reference)
+    # exact: an input distance echoed back, not a sum
     if distance == 30.0:
+        # exact: nothing in range (or nothing can happen): a point mass at 0, no sum
         assert reference.attacks.pmf == (1.0,) and beyond
+    # exact: an input distance echoed back, not a sum
     elif distance == 20.0:
         assert reference.attacks.mean > 0 and beyond
     else:

@@ -94,7 +94,8 @@ def test_without_the_cache_there_is_no_index_and_the_look_up_still_answers(
 
 
 def test_the_newest_few_other_indexes_are_kept(tmp_path: Path) -> None:
-    from tactica.lookup.rule_index import _KEPT, build_index
+    from tactica.lookup.index_files import KEPT as _KEPT
+    from tactica.lookup.rule_index import build_index
 
     folder = tmp_path / "cache"
     folder.mkdir()

@@ -55,7 +55,7 @@ def field_path(loc: Sequence[int | str]) -> str:
 #: unable to parse string as an integer" -> "should be a whole number").
 _TYPE_WORDS = {"integer": "a whole number", "number": "a number", "boolean": "true or false",
                "string": "text", "list": "a list", "dictionary": "an object ({...})",
-               "array": "a list"}
+               "array": "a list", "tuple": "a list"}
 
 
 def _message(error: Any) -> str:

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = ["MAX_DEPTH", "InputError", "check_depth", "checked_texts", "clean_text", "loads",
-           "no_surrogates", "printable"]
+           "no_surrogates", "printable", "surrogates_in"]
 
 #: JSON arrays and objects nested deeper than this are refused (a scenario or a list
 #: file needs some 10; pydantic's own JSON reader stops at 200).
@@ -89,6 +89,31 @@ def no_surrogates(value: str) -> str:
         return value
     raise ValueError(f"text holds a lone surrogate (U+{ord(m.group()):04X}) at character "
                      f"{m.start() + 1}; plain text only")
+
+
+def surrogates_in(value: Any, place: str = "") -> None:
+    """Refuse (``InputError``) a decoded JSON ``value`` with a lone surrogate in any of
+    its texts or keys, naming where it is from ``place`` (``name``, ``units[2].name``).
+
+    >>> try:
+    ...     surrogates_in({"units": ["Boyz", {"name": "Nob\\ud800"}]})
+    ... except InputError as exc:
+    ...     print(exc)
+    units[1].name: text holds a lone surrogate (U+D800) at character 4; plain text only
+    """
+    if isinstance(value, str):
+        try:
+            no_surrogates(value)
+        except ValueError as exc:
+            raise InputError(f"{place or 'text'}: {exc}") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            inner = printable(f"{place}.{key}" if place else str(key))
+            surrogates_in(key, inner)
+            surrogates_in(item, inner)
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            surrogates_in(item, f"{place}[{i}]")
 
 
 def checked_texts(value: Any, check: Callable[[str], str]) -> Any:

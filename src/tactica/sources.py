@@ -328,6 +328,10 @@ class SourcedLibrary(Library):
         notes += [f"sources differ: {d}" for d in decisions]
         self._decisions[(name_key(sheet.name), rules)] = tuple(decisions)
         update["notes"] = tuple(notes)
+        # validated again from its dump, not copied: the sources' nested models (a
+        # converted ability) may not hold their discriminator as set, and a document
+        # dumped with ``exclude_unset`` would lose it (``tests/combat/test_batch.py``
+        # with the cache off)
         return Datasheet.model_validate({**sheet.model_dump(), **update})
 
     def _rejections(self, name: str) -> list[tuple[str, str]]:
@@ -414,17 +418,25 @@ class SourcedLibrary(Library):
 
     def faction(self, name: str) -> str:
         """A faction's name as the sources spell it; ``UnknownNameError`` otherwise."""
-        key = name_key(name)
+        found = self.faction_spellings().get(name_key(name))
+        if found is None:
+            raise UnknownNameError("faction", name, suggest(name, self.factions()))
+        return found
+
+    def faction_spellings(self) -> dict[str, str]:
+        """Every name ``faction`` reads, by its look-up key (``name_key``), with the
+        sources' spelling: the factions' own names (the first source's spelling), then
+        the other names a source knows them by (the dataset's aliases, a source's
+        ``faction_aliases``), so that a look-up kept on disk reads faction names as the
+        library does (``tactica.lookup.unit_index``)."""
+        found: dict[str, str] = {}
         for f in self.factions():
-            if name_key(f) == key:
-                return f
+            found.setdefault(name_key(f), f)
         for src in self.sources:
-            spelled = getattr(src, "faction", None)
-            if callable(spelled):
-                found = spelled(name)
-                if isinstance(found, str):
-                    return found
-        raise UnknownNameError("faction", name, suggest(name, self.factions()))
+            aliases = getattr(src, "faction_aliases", None)
+            for key, spelled in (aliases() if callable(aliases) else {}).items():
+                found.setdefault(key, spelled)
+        return found
 
     def faction_names(self, faction: str) -> tuple[str, ...]:
         """Names of the units some source files under ``faction`` (no conversion)."""

@@ -26,13 +26,24 @@ def call(server: Server[Any], name: str, args: dict[str, Any]) -> types.CallTool
 
 
 def answer(result: types.CallToolResult) -> dict[str, Any]:
-    """A successful call's document; its text and structured content agree."""
+    """A successful call's document; its text and structured content agree (the SDK's
+    client has checked it against the tool's output schema), and it says what it left
+    out (``omitted``: sentences, each saying how to ask for it)."""
     assert not result.is_error, result.content
     text = result.content[0]
     assert isinstance(text, types.TextContent)
     document: dict[str, Any] = json.loads(text.text)
     assert document == result.structured_content
+    assert text.text == json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    assert isinstance(document["omitted"], list)
+    assert all(isinstance(line, str) and line for line in document["omitted"])
     return document
+
+
+def core(document: dict[str, Any]) -> dict[str, Any]:
+    """An answer without what the assistant's door adds (``omitted``, ``detail``): the
+    core's document."""
+    return {k: v for k, v in document.items() if k not in ("omitted", "detail")}
 
 
 def refusal(result: types.CallToolResult) -> str:

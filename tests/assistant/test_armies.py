@@ -19,7 +19,7 @@ from tactica.cli import commands
 from tactica.library import load_library
 from tactica.plan import Conditions
 
-from .helpers import answer, assert_close, call, call_many, refusal
+from .helpers import answer, assert_close, call, call_many, core, refusal
 
 pytest.importorskip("wh40kdc")
 
@@ -50,11 +50,12 @@ def test_the_army_tools_are_listed_with_their_schemas(server: Server[Any]) -> No
 
 
 def test_matchup_is_the_cores_matrix(server: Server[Any]) -> None:
-    args = {"mine": MINE, "enemy": ENEMY, "half_range": True, "charge": 7}
+    args = {"mine": MINE, "enemy": ENEMY, "half_range": True, "charge": 7, "detail": "all"}
     got = answer(call(server, "matchup", args))
     want = tactica.plan.matchup(MINE, ENEMY, conditions=Conditions(charge=7, half_range=True),
                                 library=load_library())
-    assert_close(got, want.to_json())
+    assert got["detail"] == "all" and got["omitted"] == []
+    assert_close(core(got), want.to_json())
     # 2 x 3 units, both phases, both sides
     assert len(got["cells"]) == 2 * 2 * 3 * 2
     # 2D6 >= 7 is exactly 21/36; the engine sums 21 of the 36 outcomes' chances, so the
@@ -66,8 +67,9 @@ def test_matchup_is_the_cores_matrix(server: Server[Any]) -> None:
 def test_matchup_of_a_real_list_is_what_the_command_line_prints(server: Server[Any]) -> None:
     text = ORKS.read_text(encoding="utf-8")
     args = {"mine": text, "enemy": "Intercessor Squad:10", "phases": ["shooting"],
-            "sides": "mine", "stratagems": {"Intercessor Squad": ["Armour of Contempt"]}}
-    got = answer(call(server, "matchup", args))
+            "sides": "mine", "stratagems": {"Intercessor Squad": ["Armour of Contempt"]},
+            "detail": "all"}
+    got = core(answer(call(server, "matchup", args)))
     printed = CliRunner().invoke(commands.app, [
         "matchup", str(ORKS), "Intercessor Squad:10", "--phase", "shooting", "--side",
         "mine", "--stratagem", "Intercessor Squad=Armour of Contempt", "--json"])
@@ -83,7 +85,8 @@ def test_matchup_of_a_real_list_is_what_the_command_line_prints(server: Server[A
                                                                       "Gretchin"]]}],
                          ids=["points", "threat", "destroy and forbid"])
 def test_plan_is_the_cores_plan(server: Server[Any], extra: dict[str, Any]) -> None:
-    got = answer(call(server, "plan", {"mine": MINE, "enemy": ENEMY, **extra}))
+    got = core(answer(call(server, "plan", {"mine": MINE, "enemy": ENEMY, "detail": "all",
+                                            **extra})))
     want = tactica.plan.plan(MINE, ENEMY, library=load_library(),
                              objective=extra.get("objective", "points"),
                              destroy=extra.get("destroy", ()),

@@ -19,7 +19,7 @@ from mcp import Client
 import tactica
 from tactica.assistant import create_server
 
-from .helpers import answer, assert_close, refusal
+from .helpers import answer, assert_close, core, refusal
 
 BOLTERS = {"attacker": {"weapons": [{"name": "Bolt rifle", "count": 10, "A": "1", "skill": 3,
                                      "S": 4, "AP": -1, "D": "1"}]},
@@ -52,7 +52,7 @@ def test_tools_over_streamable_http(url: str) -> None:
                     await client.call_tool("lookup_unit", {"name": "Primsu"})]
 
     calculated, refused = anyio.run(go)
-    assert_close(answer(calculated), tactica.calculate(BOLTERS).model_dump(mode="json"))
+    assert_close(core(answer(calculated)), tactica.calculate(BOLTERS).model_dump(mode="json"))
     assert "Primus" in refusal(refused)
 
 

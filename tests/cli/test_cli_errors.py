@@ -129,3 +129,27 @@ def test_a_scenario_too_large_for_the_exact_engine_is_one_line_pointing_to_monte
                                            "500"])
     assert sampled.exit_code == 0, sampled.output
     assert json.loads(sampled.stdout)["method"] == "monte-carlo"
+
+
+def test_how_a_file_was_read_is_said_after_the_answer_never_before_a_refusal(
+        tmp_path: Path) -> None:
+    """A scenario file in Windows-1252: its note follows the result; refused, the file
+    gives the one error line alone (issue 47, 4)."""
+    doc = {"attacker": {"weapons": [{"name": "Fusil bolter é", "count": 10, "A": "1",
+                                     "skill": 3, "S": 4, "AP": -1, "D": "1"}]},
+           "target": {"models": [{"count": 10, "T": 4, "Sv": 3, "W": 2}]}}
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    good.write_bytes(json.dumps(doc, ensure_ascii=False).encode("cp1252"))
+    doc["attacker"]["weapons"][0]["D"] = "X"
+    bad.write_bytes(json.dumps(doc, ensure_ascii=False).encode("cp1252"))
+    refused = runner.invoke(commands.app, ["calc", str(bad)])
+    assert refused.exit_code == 2
+    lines = refused.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: invalid scenario: "), lines
+    answered = runner.invoke(commands.app, ["calc", str(good)])
+    assert answered.exit_code == 0, answered.output
+    assert "Fusil bolter é" in answered.stdout
+    assert answered.stderr.strip().startswith(f"note: {good}: read as Windows-1252")
+    piped = runner.invoke(commands.app, ["calc", "-"], input=bad.read_bytes())
+    assert piped.exit_code == 2 and len(piped.stderr.strip().splitlines()) == 1
+    assert "codec" not in piped.stderr

@@ -39,3 +39,41 @@ def test_converting_to_a_format_without_attachments_says_what_is_dropped(
     assert "(Primus: with Neophyte Hybrids); the exported list leaves them out" in wtc.stderr
     kept = runner.invoke(commands.app, ["list", "convert", str(path), "--to", "gw-text"])
     assert kept.exit_code == 0 and "warning" not in kept.stderr  # the app text keeps them
+
+
+def test_a_list_piped_in_another_encoding_is_read_as_a_file_is() -> None:
+    """Bytes that are not UTF-8 on standard input: the encoding found, as for a file,
+    with a note (no ``'utf-8' codec can't decode byte``; issue 47, 5)."""
+    text = export_roster(ROSTER.model_copy(update={"name": "Démo"}), "newrecruit-json")
+    result = CliRunner().invoke(commands.app, ["list", "show", "-", "--json"],
+                                input=text.encode("cp1252"))
+    assert result.exit_code == 0, result.output
+    assert '"name": "Démo"' in result.stdout
+    assert "standard input: read as Windows-1252" in result.stdout
+    assert "codec" not in result.output
+
+
+ROSTERIZER = Path(__file__).resolve().parents[1] / "fixtures" / "rosters" / \
+    "sm-dual-detachment" / "input.rosterizer.json"
+
+
+def test_a_rosterizer_figure_out_of_range_is_one_line_naming_the_file_and_unit(
+        tmp_path: Path) -> None:
+    """1e9 points stated for the roster or a unit: one line naming the file and where,
+    not pydantic's report (issue 47, 5)."""
+    import json
+
+    doc = json.loads(ROSTERIZER.read_text(encoding="utf-8"))
+    roster_total = json.loads(json.dumps(doc))
+    roster_total["snapshot"]["stats"]["Points"]["value"] = 1e9
+    unit_points = json.loads(json.dumps(doc))
+    unit_points["snapshot"]["assets"]["included"][4]["stats"]["Points"]["value"] = 1e9
+    for changed, place in [(roster_total, "(the roster): declared_points"),
+                           (unit_points, "(unit 1, 'Gladiator Lancer'): points")]:
+        path = tmp_path / "army.json"
+        path.write_text(json.dumps(changed), encoding="utf-8")
+        result = CliRunner().invoke(commands.app, ["list", "show", str(path)])
+        assert result.exit_code == 2
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"error: {path} {place}: "), lines
+        assert "100000" in lines[0] and "pydantic" not in lines[0]

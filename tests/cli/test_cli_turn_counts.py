@@ -35,6 +35,7 @@ def test_turn_and_the_api_count_the_models_left() -> None:
     # fewer, as both doors say
     alone = tactica.calculate({"rules": "11th", "target": {
         "unit": "Cadian Shock Troops", "models": 20}, "attacker": {"unit": "Mek Gunz"}})
+    # exact: a fixed number of attack dice: a point mass, its mean is that number
     assert alone.attacks.mean == 7.0
     assert cli["steps"][1]["attacks"]["mean"] < 6.0
     assert any("selects its targets" in n for n in cli["notes"])

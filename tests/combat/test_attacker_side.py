@@ -191,7 +191,7 @@ def test_generated_fixed_dice_of_two_outcomes_are_the_exact_binomial(
         exact = comb(dice, k) * Fraction(p) ** k * Fraction(q) ** (dice - k)
         floor = _FFT_FLOOR if dice >= FFT_FROM_DICE else 0.0
         if exact < floor * (1 - 1e-12):
-            assert got == 0.0
+            assert got == 0.0  # exact: a cell below the floor is set to 0.0
         elif exact > floor * (1 + 1e-12):
             assert got == pytest.approx(float(exact), rel=1e-12, abs=0.0)
     if dice < FFT_FROM_DICE:

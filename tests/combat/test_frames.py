@@ -28,7 +28,8 @@ def test_the_frame_is_the_result_s_pmfs() -> None:
         # the column's mean is the result's mean (the frame's own arithmetic)
         assert math.isclose(float((df.index * df[stage]).sum()), getattr(r, stage).mean,
                             abs_tol=1e-12)
-    assert df["attacks"][11] == 1.0  # 5 x 2 + 1 attacks, for sure
+    # exact: 5 x 2 + 1 attacks, for sure: products and sums of 0.0 and 1.0 alone
+    assert df["attacks"][11] == 1.0
 
 
 def test_a_batch_frame_has_a_row_per_result_and_keeps_refusals() -> None:

@@ -180,6 +180,7 @@ def test_library_totals_equal_die_by_die_for_one_certain_die() -> None:
         prep = _prepare(s)
         space = StateSpace(build_groups(prep.scenario.target))
         for wi, w in enumerate(prep.weapons):
+            # exact: picks the certain single die, parsed from "1" (no sum made)
             if w.attacks_pmf.tolist() != [0.0, 1.0]:
                 continue
             t = _weapon_totals(w, wi, prep.scenario, space, prep.rules, (), {})
@@ -244,14 +245,21 @@ def test_antidiagonal_and_one_convolution_are_the_plain_sums(nm: np.ndarray) -> 
 @pytest.mark.parametrize("shape", [(3,), (2,), (2, 1), (1, 3), (3, 4), (2, 3, 2)])
 def test_transforms_are_numpys_bit_for_bit(shape: tuple[int, ...]) -> None:
     """``totals._rfftn``/``_irfftn`` (numpy's n-dimensional transforms without their
-    argument handling) give exactly what ``np.fft.rfftn``/``irfftn`` give."""
+    argument handling) give exactly what ``np.fft.rfftn``/``irfftn`` give. Bit for bit up
+    to two axes (at most one complex transform after the real one); with three or more,
+    numpy 1.26's ``rfftn`` takes the complex axes first to last where numpy 2 (and
+    ``_rfftn``) take them last to first: the same sums in another order, so within
+    1e-12."""
     from tactica.combat.exact.totals import _irfftn, _rfftn
 
     die = np.random.default_rng(len(shape) * 7 + shape[0]).random(shape)
     size = tuple((d - 1) * 9 + 1 for d in shape)
     axes = tuple(range(len(shape)))
     spectrum = np.fft.rfftn(die, s=size, axes=axes)
-    assert _rfftn(die, size).tobytes() == spectrum.tobytes()
+    if len(shape) <= 2:
+        assert _rfftn(die, size).tobytes() == spectrum.tobytes()
+    else:
+        assert np.abs(_rfftn(die, size) - spectrum).max() <= 1e-12
     assert _irfftn(spectrum, size).tobytes() == np.fft.irfftn(spectrum, s=size,
                                                               axes=axes).tobytes()
 

@@ -132,6 +132,7 @@ def test_a_cleave_fight_after_a_charge_counts_the_models_left() -> None:
     for k, p in killed.items():
         dice[2 + (10 - k) // 5] += p
     assert _gap(r.steps[2].attacks, dice) <= TOLERANCE
+    # exact: a certainty (1) or an impossibility (0): no sum
     assert r.steps[1].p_happens == 1.0
 
 
@@ -184,10 +185,12 @@ def test_a_cleave_fight_after_a_fight_that_never_happens_is_the_standalone() -> 
     alone = calculate_exact(Scenario.model_validate({
         "rules": "11th", "phase": "fight", "attacker": {"name": "Klaw", "weapons": [klaw]},
         "target": CADIANS}))
+    # exact: a certainty (1) or an impossibility (0): no sum
     assert r.steps[0].p_charge == 0.0 and r.steps[1].p_happens == 0.0
     for name in ("attacks", "hits", "wounds", "unsaved", "damage", "models_destroyed"):
         assert _gap(getattr(r, name) if name not in ("attacks", "hits", "wounds")
                     else getattr(r.steps[2], name), getattr(alone, name)) <= TOLERANCE, name
+    # exact: a fixed number of attack dice: a point mass, its mean is that number
     assert alone.attacks.mean == 5.0  # 3 + 1 x (10 // 5)
 
 

@@ -99,9 +99,11 @@ def test_one_step_sequence_is_the_scenario() -> None:
         {"phase": "shooting", "attacker": NEOPHYTES, "context": CONTEXT,
          "effects": data["effects"]}]})
     result = calculate_sequence(seq)
+    # bit for bit: the step is the scenario's own calculation, mixed over one world of
+    # weight 1.0 (products with 1.0, sums with 0.0: exact in any order)
     _same(result, single, 0.0)
     assert result.cp_spent == single.cp_spent == 1
-    assert result.steps[0].p_happens == 1.0
+    assert result.steps[0].p_happens == 1.0  # exact: the first step's one world, p = 1.0
 
 
 @pytest.mark.parametrize("distance", range(2, 13))
@@ -193,9 +195,10 @@ def test_a_failed_charge_means_no_fight() -> None:
     r = calculate_sequence(Sequence.model_validate({"target": GROTS, "steps": [
         {"phase": "charge", "unit": "Hero", "distance": 13},
         {"phase": "fight", "attacker": HERO}]}))
+    # exact: P(2D6 >= 13) is a sum of no terms, 0.0; the one world left has p = 1.0
     assert r.steps[1].p_happens == 0.0
-    assert r.attacks.pmf == (1.0,)
-    assert r.models_destroyed.pmf[0] == 1.0
+    assert r.attacks.pmf == (1.0,)  # exact: as above
+    assert r.models_destroyed.pmf[0] == 1.0  # exact: as above
 
 
 def test_stratagems_once_per_phase_across_steps_and_cp_summed() -> None:

@@ -8,12 +8,19 @@ with this, given the modifiers each test reads from the record by hand.
 
 Damage 1 against W1 models with enough models that nothing is lost to overkill: the mean
 number of unsaved wounds is the mean damage and models destroyed.
+
+Issue 41 adds hit-roll modifiers from several sources (``hit_mods``: an effect, [HEAVY]
+while stationary, Stealth) summed *before* the cap (02.02.01: "can never be modified by
+more than -1/+1"), and readers of the raw records (``nodes``, ``keyword_tests``,
+``distances``) so that a test finds the records of a class without the compiler.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction as F
+from typing import Any
 
 SIXTH = F(1, 6)
 
@@ -69,6 +76,8 @@ class Attack:
     Sv: int
     invuln: int | None = None
     hit_mod: int = 0
+    #: more hit-roll modifiers, of other sources: summed with ``hit_mod``, then capped
+    hit_mods: tuple[int, ...] = ()
     wound_mod: int = 0
     save_mod: int = 0
     reroll_hit: str | None = None
@@ -87,7 +96,8 @@ class Attack:
 
     def unsaved(self) -> F:
         """The mean number of unsaved wounds."""
-        ch, h = _roll(self.skill, self.hit_mod, self.crit_hit, self.reroll_hit)
+        ch, h = _roll(self.skill, self.hit_mod + sum(self.hit_mods), self.crit_hit,
+                      self.reroll_hit)
         need = wound_need(self.S + self.S_mod, self.T)
         cw, w = _roll(need, self.wound_mod, self.crit_wound, self.reroll_wound)
         pw = cw + w
@@ -104,3 +114,117 @@ class Attack:
 def mortal_mean(dice: int, threshold: int, per: int = 1) -> F:
     """``dice`` D6, each ``threshold``+ inflicting ``per`` mortal wounds."""
     return dice * F(7 - threshold, 6) * per
+
+
+def mortal_lost(count: F | int, fnp: int | None = None) -> F:
+    """The mean wounds lost to ``count`` mortal wounds (on models with enough wounds
+    left), each ignored on a ``fnp``+ (reference facts §4.7)."""
+    return F(count) * (1 if fnp is None else F(fnp - 1, 6))
+
+
+# --- reading the raw records (no code of the compiler) -------------------------------------
+
+
+def nodes(tree: Any) -> Iterator[Mapping[str, Any]]:
+    """Every mapping in a record's effect tree, depth first."""
+    if isinstance(tree, Mapping):
+        yield tree
+        for v in tree.values():
+            yield from nodes(v)
+    elif isinstance(tree, list):
+        for v in tree:
+            yield from nodes(v)
+
+
+def keyword_tests(tree: Any) -> list[tuple[str, str]]:
+    """(kind, keyword) of each ``unit-has-keyword`` / ``target-has-keyword`` test."""
+    return [(str(n["type"]), str((n.get("parameters") or {})["keyword"])) for n in nodes(tree)
+            if n.get("type") in ("unit-has-keyword", "target-has-keyword")
+            and (n.get("parameters") or {}).get("keyword")]
+
+
+#: ``unit-within-range-of`` one of these: an enemy unit, for one attack its target.
+ENEMY = ("enemy", "visible-enemy", "current-ranged-attack-target", "triggering-enemy-unit")
+
+
+#: The leaves that change an attack: a roll of the attack, a characteristic of the
+#: attack or of the target, a weapon ability, a defence (the Benefit of Cover too),
+#: mortal wounds.
+_ROLLS = ("hit", "wound", "save", "saving-throw", "damage")
+_STATS = ("A", "S", "AP", "D", "BS", "WS", "T", "Sv", "W")
+
+
+def combat_leaf(node: Mapping[str, Any]) -> bool:
+    m = node.get("modifier") if isinstance(node.get("modifier"), Mapping) else {}
+    kind = node.get("type")
+    return (kind in ("roll-modifier", "re-roll") and m.get("roll") in _ROLLS) or (
+        kind == "stat-modifier" and m.get("stat") in _STATS) or kind in (
+        "bs-modifier", "keyword-grant", "feel-no-pain", "invulnerable-save",
+        "damage-reduction", "mortal-wounds") or (
+        kind == "rule-state" and m.get("rule") == "benefit-of-cover")
+
+
+def _flat(c: Any, negated: bool = False) -> Iterator[tuple[Mapping[str, Any], bool]]:
+    """The simple conditions of a condition node, each with whether it is negated."""
+    if not isinstance(c, Mapping):
+        return
+    if c.get("operator"):
+        for o in c.get("operands") or ():
+            yield from _flat(o, negated != (c["operator"] == "not"))
+    else:
+        yield c, negated != bool(c.get("negated"))
+
+
+def _elsewhere(c: Any) -> bool:
+    """A condition that holds in a phase other than the Shooting and Fight phases only
+    (a ``phase-is`` command, movement...): what is under it is no attack's."""
+    return any(n.get("type") == "phase-is" and not negated and (n.get("parameters") or {})
+               .get("phase") not in ("shooting", "fight") for n, negated in _flat(c))
+
+
+def conditions(tree: Any) -> Iterator[tuple[Mapping[str, Any], bool]]:
+    """(condition node, negated) of every condition over a leaf that changes an attack
+    (``combat_leaf``): the conditions of each ``conditional`` whose effect has one (not
+    under a condition of another phase, ``_elsewhere``), and a combat leaf's own
+    ``condition`` key; negated under a ``not`` (or ``negated``)."""
+    if isinstance(tree, list):
+        for v in tree:
+            yield from conditions(v)
+        return
+    if not isinstance(tree, Mapping):
+        return
+    if "condition" in tree and "effect" in tree:
+        if _elsewhere(tree["condition"]):
+            return
+        if any(combat_leaf(x) for x in nodes(tree["effect"])):
+            yield from _flat(tree["condition"])
+    m = tree.get("modifier")
+    if combat_leaf(tree) and isinstance(m, Mapping):
+        yield from _flat(m.get("condition"))
+    for key, v in tree.items():
+        if key != "condition":
+            yield from conditions(v)
+
+
+def distances(tree: Any) -> list[tuple[float, bool]]:
+    """(inches, negated) of each condition on the distance to an enemy unit over a leaf
+    that changes an attack (``conditions``): an ``opponent-unit-within-range`` or
+    ``unit-within-range-of`` an enemy with a number of inches, or a combat leaf's
+    ``range_inches``."""
+    out: list[tuple[float, bool]] = []
+    for c, negated in conditions(tree):
+        p = c.get("parameters") or {}
+        kind = c.get("type")
+        inches = next((p[k] for k in ("range_inches", "range", "within_inches")
+                       if isinstance(p.get(k), int | float) and not isinstance(p[k], bool)
+                       and p[k] > 0), None)
+        near = (kind == "opponent-unit-within-range" and not p.get("target_qualifier")) or (
+            kind == "unit-within-range-of" and p.get("target_type") in ENEMY)
+        if near and inches is not None:
+            out.append((float(inches), negated))
+    for n in nodes(tree):
+        m = n.get("modifier")
+        if combat_leaf(n) and isinstance(m, Mapping) and isinstance(
+                m.get("range_inches"), int | float) and m["range_inches"] > 0:
+            out.append((float(m["range_inches"]), False))
+    return out

@@ -111,4 +111,4 @@ def test_a_condition_answers_alike_whatever_the_parts_it_does_not_read() -> None
 def test_what_a_condition_node_reads(raw: dict[str, Any], owner: str,
                                      reads: set[str]) -> None:
     check = compile_condition(raw, owner)  # type: ignore[arg-type]
-    assert check.check is not None and check.check.reads == reads
+    assert check.checks and set().union(*(c.reads for c in check.checks)) == reads

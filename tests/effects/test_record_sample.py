@@ -3,17 +3,21 @@ each checked by hand against its effect code and notes, with the expected value 
 by ``record_oracle`` from the modifiers read off the record (written in ``CHECKS``).
 
 The sample: the modelled records of the installed dataset (wh40kdc 1.4.5) with an effect,
-sorted by (kind, key), ``random.Random(24).sample(..., 30)``. A new dataset version gives
+sorted by (kind, key), ``random.Random(24).sample(..., 30)`` (the pool of issue 24: the
+Feel No Pain against mortal wounds only, modelled since, is checked record by record in
+``test_record_limits``). A new dataset version gives
 another sample: the test is then skipped (``pinned_dataset``).
 
 Baseline: 10 models x A1, BS/WS4+, S4 AP0 D1 against 20 models T4 Sv7 W1 (20 models:
 no overkill), unless the check says otherwise. Conditions a scenario cannot state (an
-objective, the battle round, "below half strength", a model being the leader) are
-applied with a note, as the calculator does; those it can state are given.
+objective, the battle round, a model being the leader) are applied with a note, as the
+calculator does; those it can state (a charge, "below half strength":
+``context.below_strength``) are given.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +32,7 @@ from .record_oracle import Attack
 pytest.importorskip("wh40kdc")
 
 from tactica.effects.dataset import dataset_effects
+from tactica.loaders.wh40kdc_rules import dataset_rules
 
 pytestmark = pytest.mark.usefixtures("pinned_dataset")
 
@@ -107,19 +112,21 @@ CHECKS: dict[str, Check] = {
     "brute-bosses/ard-as-nails-brute-bosses": Check(
         "'Ard As Nails", ("ADEPTUS ASTARTES",), base(fnp=3), defender=("ORKS",),
         phase="fight"),
-    # melee re-roll of failed hits; failed wounds (below half strength: assumed)
+    # melee re-roll of failed hits; failed wounds when below half strength (stated)
     "righteous-vengeance-hallowed-martyrs": Check(
         "Righteous Vengeance", ("ADEPTA SORORITAS",),
-        base(reroll_hit="failed", reroll_wound="failed"), phase="fight"),
+        base(reroll_hit="failed", reroll_wound="failed"), phase="fight",
+        context={"below_strength": "half"}),
     # melee AP "add -1": improved by 1, target Sv3+
     "blades-of-valour-bastion-task-force": Check(
         "Blades of Valour", AA, base(Sv=3, AP_mod=-1), phase="fight", tgt={"Sv": 3}),
     # re-roll any Hit roll against the designated unit (a failed one is re-rolled)
     "pinpoint-counter-offensive-montka": Check(
         "Pinpoint Counter-offensive", ("T'AU EMPIRE",), base(reroll_hit="failed")),
-    # +1 to hit; +1 to wound when below half strength (assumed)
+    # +1 to hit; +1 to wound when below half strength (stated)
     "heroes-of-the-chapter-1st-company-task-force": Check(
-        "Heroes of the Chapter", (*AA, "TERMINATOR"), base(hit_mod=1, wound_mod=1)),
+        "Heroes of the Chapter", (*AA, "TERMINATOR"), base(hit_mod=1, wound_mod=1),
+        context={"below_strength": "half"}),
     # [LETHAL HITS] for an ADEPTUS ASTARTES VEHICLE near the Techmarine bearer
     "target-augury-web-ironstorm-spearhead": Check(
         "Target Augury Web", (*AA, "VEHICLE"), base(lethal=True)),
@@ -161,11 +168,21 @@ CHECKS: dict[str, Check] = {
 }
 
 
+def _mortal_only(e: Any) -> bool:
+    """A record whose Feel No Pain has the ``scope`` mortal (or psychic-and-mortal) and
+    is all it does: not modelled before issue 41 (``Effect.fnp_mortal``), each checked in
+    ``test_record_limits``; left out of this pool, which is issue 24's."""
+    raw = json.dumps(dataset_rules().effect_of(e.record))
+    mods = [m for p in e.compiled.parts for m in p.modifiers]
+    return ('"scope": "mortal"' in raw or '"scope": "psychic-and-mortal"' in raw) \
+        and len(mods) == len(e.compiled.parts) and all(m.fnp_mortal for m in mods)
+
+
 def sample() -> list[Any]:
     data = dataset_effects()
     assert data is not None
-    pool = sorted((e for e in data.entries if e.status == "modelled" and e.has_effect),
-                  key=lambda e: (e.record.record, e.record.key))
+    pool = sorted((e for e in data.entries if e.status == "modelled" and e.has_effect
+                   and not _mortal_only(e)), key=lambda e: (e.record.record, e.record.key))
     return random.Random(24).sample(pool, 30)
 
 

@@ -223,15 +223,19 @@ def test_critical_on_is_a_critical_threshold(aid: str, name: str, keywords: list
 
 
 def test_keyword_with_a_value_keeps_it() -> None:
-    """Root out Heresy: {keyword: "Sustained Hits", value: 1} against a CHAOS unit."""
+    """Root out Heresy: {keyword: "Sustained Hits", value: 1} against a CHAOS unit, for
+    the models its notes name (Inquisitors, Arbites...: ``record_readings``)."""
     step = RAW["root-out-heresy"]["effect"]["steps"][1]["effect"]["modifier"]
     assert (step["keyword"], step["value"]) == ("Sustained Hits", 1)
     tgt = target()
     tgt["keywords"] = ["CHAOS"]
-    got = mean_damage(["Root out Heresy"], ["AGENTS OF THE IMPERIUM"], tgt=tgt)
+    inquisitor = ["AGENTS OF THE IMPERIUM", "INQUISITOR"]
+    got = mean_damage(["Root out Heresy"], inquisitor, tgt=tgt)
     assert got == approx(Attack(10, 4, 4, 0, 4, 7, sustained=1).unsaved())
-    plain = mean_damage(["Root out Heresy"], ["AGENTS OF THE IMPERIUM"])
+    plain = mean_damage(["Root out Heresy"], inquisitor)
     assert plain == approx(Attack(10, 4, 4, 0, 4, 7).unsaved())
+    with pytest.raises(NamedEffectError, match="not a ADEPTUS ARBITES or INQUISITOR"):
+        mean_damage(["Root out Heresy"], ["AGENTS OF THE IMPERIUM"], tgt=tgt)
 
 
 # --- 5. target: attacker bonuses are the buffed unit's own -------------------------------
@@ -251,13 +255,22 @@ def test_bonded_heroes_buffs_the_tau_unit() -> None:
 
 
 def test_tau_hunters_instincts_is_the_kroot_units_own() -> None:
-    """Kroot Hunting Pack's Hunter's Instincts: +1 to hit and +1 to wound for the T'au
-    unit (conditions on its strength are assumed and noted)."""
-    r = calculate(scenario(weapon(count=10), effects=["Hunter's Instincts"],
-                           keywords=["T'AU EMPIRE", "KROOT"]))
-    assert float(r.damage.mean) == approx(
+    """Kroot Hunting Pack's Hunter's Instincts: +1 to hit below Starting Strength, and +1
+    to wound too when Below Half-strength, for the T'au unit: the unit's strength is
+    read from ``context.below_strength`` (issue 41: never assumed)."""
+    keywords = ["T'AU EMPIRE", "KROOT"]
+    half = calculate(scenario(weapon(count=10), effects=["Hunter's Instincts"],
+                              keywords=keywords, below_strength="half"))
+    assert float(half.damage.mean) == approx(
         Attack(10, 4, 4, 0, 4, 7, hit_mod=1, wound_mod=1).unsaved())
-    assert any("assumes" in n for n in r.notes)
+    below = calculate(scenario(weapon(count=10), effects=["Hunter's Instincts"],
+                               keywords=keywords, below_strength="starting"))
+    assert float(below.damage.mean) == approx(Attack(10, 4, 4, 0, 4, 7, hit_mod=1).unsaved())
+    assert any("not applied: +1 to wound rolls: needs context.below_strength" in n
+               for n in below.notes)
+    with pytest.raises(NamedEffectError, match=r"needs context\.below_strength"):
+        calculate(scenario(weapon(count=10), effects=["Hunter's Instincts"],
+                           keywords=keywords))
 
 
 # --- 6. unit-keyword limits, factions, resolution by army --------------------------------
@@ -317,8 +330,8 @@ def test_uncaptured_parts_are_listed() -> None:
     notes = RAW["root-out-heresy"]["community_notes"]
     assert "not modeled" in notes
     r = calculate(scenario(weapon(count=10), effects=["Root out Heresy"],
-                           keywords=["AGENTS OF THE IMPERIUM"]))
-    assert any("Adeptus Arbites" in n for n in r.not_calculated)
+                           keywords=["AGENTS OF THE IMPERIUM", "INQUISITOR"]))
+    assert any("5 or more models" in n for n in r.not_calculated)
 
 
 def test_coverage_counts_what_records_do() -> None:

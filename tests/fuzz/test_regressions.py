@@ -47,7 +47,7 @@ def test_a_die_whose_mass_underflows_compounds_to_nothing() -> None:
     counts = np.zeros(201)
     counts[200] = 1.0  # (3/100)^200 is about 1e-305: below what the totals can hold
     out = compound(counts, np.array([0.01, 0.01, 0.01]))
-    assert out.sum() == 0.0 and out.shape == (401,)
+    assert out.sum() == 0.0 and out.shape == (401,)  # exact: every total is set to 0.0
 
 
 def test_the_sparse_product_is_the_scatter_of_each_transition() -> None:

@@ -361,7 +361,7 @@ def test_report_counts_every_unit(ds: Wh40kdcDataset) -> None:
 def test_other_version_is_noted() -> None:
     assert Wh40kdcDataset(bundle(), version="9.9.9").report().notes == (
         f"wh40kdc 9.9.9 is installed; the conversion was written for {PINNED_VERSION} "
-        "(pip install 'wh40kdc>=1.4,<1.5')",)
+        "(pip install 'wh40kdc>=1.4.5,<1.5')",)
 
 
 # --- the installed dataset ---------------------------------------------------------------
@@ -370,7 +370,7 @@ def test_other_version_is_noted() -> None:
 def test_installed_version_is_in_the_supported_range() -> None:
     version = installed_version()
     assert version is not None and supported(version)
-    assert SUPPORTED_VERSIONS == ">=1.4,<1.5" and PINNED_VERSION in TESTED_VERSIONS
+    assert SUPPORTED_VERSIONS == ">=1.4.5,<1.5" and PINNED_VERSION in TESTED_VERSIONS
     pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
     assert f'"wh40kdc{SUPPORTED_VERSIONS}"' in pyproject.read_text(encoding="utf-8")
 
@@ -472,7 +472,7 @@ def test_missing_package_gives_the_install_hint(monkeypatch: pytest.MonkeyPatch)
     with pytest.raises(DatasetMissingError) as info:
         fresh()
     assert str(info.value) == INSTALL_HINT
-    assert "pip install 'wh40kdc>=1.4,<1.5'" in INSTALL_HINT
+    assert "pip install 'wh40kdc>=1.4.5,<1.5'" in INSTALL_HINT
 
 
 def test_shared_leader_id_takes_its_own_factions_list(pinned_dataset: str) -> None:

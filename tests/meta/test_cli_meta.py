@@ -3,6 +3,8 @@ line (the seed library: ``--no-dataset``)."""
 
 from __future__ import annotations
 
+import importlib
+import socket
 from pathlib import Path
 
 import pytest
@@ -78,6 +80,52 @@ def test_bad_input_is_one_line(args: list[str], needle: str) -> None:
     assert code == 2
     lines = [line for line in text.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error:") and needle in lines[0]
+
+
+@pytest.mark.parametrize("sql", ["", " ", ";", "/* */", ";\n-- nothing"])
+def test_a_query_with_no_statement_is_one_line(folder: Path, sql: str) -> None:
+    """DuckDB runs nothing and returns no result (issue 47: an AttributeError)."""
+    code, text = _run("meta", "query", "-o", str(folder), sql)
+    assert code == 2, text
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: SQL") and "no statement" in lines[0]
+
+
+def _silent_server() -> tuple[socket.socket, int]:
+    """A port that accepts connections and never says a word (not a Dask scheduler)."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    return server, server.getsockname()[1]
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])  # closed again: nothing listens there
+
+
+def test_a_scheduler_that_cannot_be_reached_is_one_line_leaving_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Malformed, refused, or a server that is not Dask's: refused in one line before
+    anything is written (Dask alone waited 30 s, then left ``_selection.json`` and a
+    progress line above the error; issue 47, 4)."""
+    meta_run = importlib.import_module("tactica.meta.run")  # the module, not its run()
+    monkeypatch.setattr(meta_run, "_HANDSHAKE", 0.5)  # the deadline is not what is tested
+    silent, port = _silent_server()
+    with silent:
+        for address, words in [
+                ("nonsense", "not a Dask scheduler's address; write tcp://HOST:PORT"),
+                ("tcp://127.0.0.1:99999", "not a Dask scheduler's address"),
+                (f"tcp://127.0.0.1:{_closed_port()}", "connection refused"),
+                (f"tcp://127.0.0.1:{port}", "no Dask scheduler answered there")]:
+            out = tmp_path / "t"
+            code, text = _run("meta", "-o", str(out), "--unit", "Primus", "--target", "meq",
+                              "--scheduler", address)
+            lines = [line for line in text.splitlines() if line.strip()]
+            assert code == 2 and len(lines) == 1, text
+            assert lines[0].startswith(f"error: --scheduler {address!r}: ") and words in lines[0]
+            assert not out.exists()
 
 
 def test_plot_refuses_other_formats(folder: Path, tmp_path: Path) -> None:

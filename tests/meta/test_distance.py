@@ -62,8 +62,11 @@ def test_the_rows_at_a_distance(tables: dict[float | None, pd.DataFrame],
             assert row["expected_damage"] == far["expected_damage"] == \
                 plain[key]["expected_damage"]
             continue
+        # exact: an input distance echoed back, not a sum
         assert (row["distance"], far["distance"]) == (20.0, 40.0)
+        # exact: nothing in range (or nothing can happen): a point mass at 0, no sum
         assert far["status"] == "computed" and far["expected_damage"] == 0.0
+        # exact: nothing in range (or nothing can happen): a point mass at 0, no sum
         assert far["p_destroyed"] == 0.0
         if attacker == "Intercessor Squad":
             assert row["expected_damage"] == plain[key]["expected_damage"] > 0
@@ -94,6 +97,7 @@ def test_the_command_line_takes_a_distance(tmp_path: Path) -> None:
         "--phase", "shooting", "--distance", "30", "--in-process"])
     assert result.exit_code == 0, result.output
     df = load(out)
+    # exact: an input distance echoed back, not a sum
     assert list(df["distance"]) == [30.0] and list(df["expected_damage"]) == [0.0]
     bad = CliRunner().invoke(commands.app, ["meta", "-o", str(out), "--distance", "500"])
     assert bad.exit_code != 0 and "--distance" in bad.output

@@ -115,6 +115,7 @@ def test_the_lists_points_and_the_models_points(sides: dict[str, Side]) -> None:
             assert math.isclose(sum(n * p for n, p in u.entry_points), u.points)
     orks = sides["official_16.txt"]
     grots = orks.unit("Gretchin #1 + Zodgrod Wortsnagga + Runtherd")
+    # exact: points shared by models, one division each (no sum), as the code makes it
     assert grots.entry_points == ((20, 90 / 20), (1, 50.0), (1, 10.0))
 
 

@@ -57,6 +57,7 @@ def test_at_30_inches_nobody_shoots_and_the_cells_say_why(sides: tuple[Side, Sid
     plain = matchup_sides(mine, enemy)
     for side, c in m.cells():
         if c.phase == "shooting":
+            # exact: nothing in range (or nothing can happen): a point mass at 0, no sum
             assert c.ok and c.models_destroyed == c.damage == c.points == 0.0, c
             assert c.notes and all(n.endswith('out of range at 30"') for n in c.notes
                                    if "out of range" in n)
@@ -77,6 +78,7 @@ def test_a_pair_has_its_own_distance_whichever_side_shoots(sides: tuple[Side, Si
                    (m.cell("enemy", "shooting", "Gretchin", "Hellblaster Squad"),
                     at_10.cell("enemy", "shooting", "Gretchin", "Hellblaster Squad"))):
         assert c.models_destroyed == ref.models_destroyed > 0
+    # exact: nothing in range (or nothing can happen): a point mass at 0, no sum
     assert m.cell("mine", "shooting", "Intercessor Squad", "Gretchin").models_destroyed == 0.0
     # the cell is the calculator's answer on the same scenario at 10"
     armed = mine.unit("Hellblaster Squad").attack["shooting"]
@@ -121,6 +123,7 @@ def test_the_command_line_takes_a_distance_and_pairs() -> None:
     assert code == 0, text
     doc = json.loads(text)
     cells = {(c["attacker"], c["target"]): c for c in doc["cells"]}
+    # exact: nothing in range (or nothing can happen): a point mass at 0, no sum
     assert cells[("Intercessor Squad", "Gretchin")]["models_destroyed"] == 0.0
     assert cells[("Hellblaster Squad", "Gretchin")]["models_destroyed"] > 0
     code, text = _cli("plan", MINE, ENEMY, "--distance", "30")

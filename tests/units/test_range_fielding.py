@@ -45,6 +45,7 @@ def test_a_profile_beyond_its_range_is_worth_nothing_to_the_choice() -> None:
     p = WeaponProfile(name="Bolt rifle", range=24, A="2", skill=3, S=4, AP=-1, D="1")
     near = expected_damage(p, Aim(distance=24))
     assert near == expected_damage(p, Aim()) == pytest.approx(1 / 3)  # 2 x 2/3 x 1/2 x 1/2
+    # exact: nothing in range (or nothing can happen): a point mass at 0, no sum
     assert expected_damage(p, Aim(distance=24.5)) == 0.0
 
 
@@ -97,7 +98,9 @@ def _sweep(lib: Library, sheets: list[Datasheet]) -> dict[str, int]:
             met["range beyond the contract"] += 1
             continue
         far = _shooting(lib, sheet, {**fixed, "distance": longest + 1})
+        # exact: nothing in range (or nothing can happen): a point mass at 0, no sum
         assert far.attacks.pmf == (1.0,), sheet.name
+        # exact: nothing in range (or nothing can happen): a point mass at 0, no sum
         assert far.damage.pmf == (1.0,) and far.p_unit_destroyed == 0.0, sheet.name
         assert far.resolved is not None
         for w in far.resolved.attacker:

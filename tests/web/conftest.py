@@ -154,6 +154,15 @@ def live_server(calc_pool: CalcPool) -> Iterator[LiveServer]:
 
 
 @pytest.fixture(scope="session")
+def library_server(calc_pool: CalcPool) -> Iterator[LiveServer]:
+    """A server of the packaged library (every faction), for what the seed pages lack."""
+    server = LiveServer(create_app(calc_pool=calc_pool))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
 def browser(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A Chromium browser context with a fresh profile (Playwright's persistent context,
     so the profile directory is ours). Playwright's own browser download is not used."""

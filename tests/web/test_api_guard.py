@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import socket
 import threading
 from collections.abc import AsyncIterator, Iterator
@@ -226,3 +227,55 @@ async def test_a_slow_body_is_cut_with_408_under_any_server() -> None:
         assert cut.json()["detail"][0]["type"] == "too_slow"
     finally:
         application.state.calc_pool.close()
+
+
+class _Records(logging.Handler):
+    """The log records of the server's loggers (uvicorn's do not propagate)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+#: Requests whose framing h11 refuses, each sent in one piece (issue 47, 6): answered 400
+#: by the server while the app answers too (a POST to a page: 405 without reading the
+#: body), for a HEAD request (whose answer h11 lets have no body), and mid-body.
+BROKEN = [
+    b"POST / HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n",
+    b"HEAD /api/targets HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
+    b"ZZ\r\n",
+    b"POST /api/calc HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+    b"Transfer-Encoding: chunked\r\n\r\n5\r\n{\"att\r\nZZ\r\n",
+    b"POST /api/calc HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+    b"Transfer-Encoding: chunked\r\n\r\n2\r\nabcdef\r\n",
+]
+
+
+def test_a_request_with_broken_framing_is_one_log_line_and_a_400(plain_app: FastAPI) -> None:
+    """A bad chunk, a chunk longer than it says: the server logs one line, answers 400
+    (unless an answer has begun) and closes; no "Exception in ASGI application"
+    traceback, however the app's answer and the error meet."""
+    handler = _Records()
+    loggers = [logging.getLogger(n) for n in ("uvicorn.error", "asyncio")]
+    with _served(plain_app) as served:
+        for logger in loggers:  # once the server has set its logging up
+            logger.addHandler(handler)
+        try:
+            for _ in range(3):  # the app's answer and the error meet in more than one order
+                for raw in BROKEN:
+                    conn = served.connect()
+                    conn.sendall(raw)
+                    assert _answer(conn).startswith(b"HTTP/1.1 400 "), raw
+                    conn.close()
+            assert served.get() == 200
+        finally:
+            for logger in loggers:
+                logger.removeHandler(handler)
+    assert not [r for r in handler.records if r.exc_info or r.levelno >= logging.ERROR], \
+        [r.getMessage() for r in handler.records]
+    warnings = [r.getMessage() for r in handler.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 3 * len(BROKEN)
+    assert all("\n" not in w for w in warnings)

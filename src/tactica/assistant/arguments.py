@@ -1,6 +1,7 @@
-"""The arguments of each tool, as pydantic models: their JSON Schemas are the tools'
-input schemas, built from the same models as ``tactica schema`` (``UnitRef``,
-``Context``, the effect entries, ``ScenarioDocument`` and the turn ``Sequence``).
+"""The arguments of each tool, as pydantic models: their JSON Schemas, flattened
+(``tactica.assistant.schemas``), are the tools' input schemas, built from the same models
+as ``tactica schema`` (``UnitRef``, ``Context``, the effect entries, ``ScenarioDocument``
+and the turn ``SequenceDocument``).
 
 Every model refuses unknown fields, so a misspelt argument is a one-line error naming it
 rather than ignored.
@@ -13,6 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Discriminator,
     Field,
@@ -21,16 +23,19 @@ from pydantic import (
     model_validator,
 )
 
+from ..combat.contract import sampling
 from ..combat.contract.scenario import Context, EffectEntry
-from ..combat.contract.sequence import Sequence
 from ..model.common import RulesVersion
 from ..units.scenario import ScenarioDocument, UnitRef
+from ..units.sequence import SequenceDocument
+from .schemas import flatten, merge_objects, prefer_object
 
 __all__ = [
     "MAX_ARMY_UNITS",
     "MAX_LIST_BYTES",
     "MAX_TRIALS",
     "CalculateArgs",
+    "FindUnitsArgs",
     "ListUnitsArgs",
     "LookupRuleArgs",
     "LookupUnitArgs",
@@ -39,13 +44,14 @@ __all__ = [
     "SimulateArgs",
     "ValidateListArgs",
     "calculate_schema",
+    "input_schema",
 ]
 
 #: A list's text, at most (the web API's request bound).
 MAX_LIST_BYTES = 256 * 1024
-#: Monte Carlo trials a call may ask for (the sequence contract's own bound, applied to
-#: single scenarios too: a million trials take about 3 s on one core).
-MAX_TRIALS = 1_000_000
+#: Monte Carlo trials a call may ask for: the contract's bound, the same at every door
+#: (a million trials of one line take about 1 s on one core).
+MAX_TRIALS = sampling.MAX_TRIALS
 
 _NAME = Field(min_length=1, max_length=200)
 
@@ -54,41 +60,58 @@ def _kind(value: Any) -> str:
     return "Name" if isinstance(value, str) else "Unit"
 
 
+def _named(value: Any) -> Any:
+    """A unit's name must say something (an empty one is refused in words, not
+    pydantic's "String should have at least 1 character")."""
+    name = value if isinstance(value, str) else \
+        value.get("unit") if isinstance(value, dict) else None
+    if isinstance(name, str) and not name.strip():
+        raise ValueError("an empty unit name; name a library unit (find_units finds one) "
+                         "or a standard target (meq, geq, ...)")
+    return value
+
+
 #: A unit by name, or as fielded; the tags are capitalised so that a refusal's field path
 #: leaves them out (``attacker.models``, not ``attacker.Unit.models``).
 UnitArg = Annotated[Annotated[str, Tag("Name")] | Annotated[UnitRef, Tag("Unit")],
-                    Discriminator(_kind)]
+                    Discriminator(_kind), BeforeValidator(_named)]
 
 
 class _Args(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-def _merge_defs(into: dict[str, Any], schema: dict[str, Any], name: str) -> dict[str, Any]:
-    """Move ``schema`` into ``into['$defs'][name]`` (with its own definitions); a
-    definition of the same name must be the same definition."""
-    defs = into.setdefault("$defs", {})
-    for key, value in schema.pop("$defs", {}).items():
-        if defs.setdefault(key, value) != value:
-            raise ValueError(f"two different schema definitions named {key!r}")
-    defs[name] = schema
-    return {"$ref": f"#/$defs/{name}"}
+def input_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """A tool's input schema: its argument model's, flattened (``schemas.flatten``: no
+    ``$ref``, words on the arguments only, nested objects past two levels by their type
+    alone); an argument that is a unit (a name or ``{"unit": ...}``) advertised as the
+    object."""
+    flat = flatten(model.model_json_schema(), detail=1, depth=2)
+    flat.pop("description", None)  # the model's docstring: the tool's description says it
+    units = [k for k, v in flat["properties"].items()
+             if any(b.get("type") == "object" and "unit" in b.get("properties", {})
+                    for b in v.get("anyOf", ()))]
+    return prefer_object(flat, *units) if units else flat
 
 
 def calculate_schema() -> dict[str, Any]:
     """``calculate``'s input: ``document``, a scenario (``tactica schema scenario``) or a
-    turn sequence (``docs/sequence.md``)."""
-    out: dict[str, Any] = {"type": "object", "additionalProperties": False}
-    scenario = _merge_defs(out, ScenarioDocument.model_json_schema(), "ScenarioDocument")
-    sequence = _merge_defs(out, Sequence.model_json_schema(), "SequenceDocument")
-    out["properties"] = {"document": {
-        "description": "a scenario (attacker, target, phase, context, effects) or a "
-        "sequence (target and steps: a turn of shooting, charging and fighting); the "
-        "attacker, the target and each step's attacker may name a library unit "
-        "({\"unit\": \"Intercessor Squad\", \"models\": 10, \"led_by\": [\"Lieutenant\"]})",
-        "anyOf": [scenario, sequence]}}
-    out["required"] = ["document"]
-    return out
+    turn (``units.sequence.SequenceDocument``: its target and each step's attacker may be
+    library units), flattened into one object with the fields of both (each object two
+    levels down by its type alone: the server checks every field and refuses in one
+    line)."""
+    scenario = flatten(ScenarioDocument.model_json_schema(), detail=0, depth=3, level=1)
+    sequence = flatten(SequenceDocument.model_json_schema(), detail=0, depth=3, level=1)
+    # the context's fields are simulate_combat's (listed there): here its type alone
+    scenario["properties"]["context"] = {"type": "object"}
+    document = merge_objects(
+        "a scenario {rules, phase, attacker, target, context, effects} or a turn {rules, "
+        "target, steps, target_leadership}; an attacker, the target or a step's attacker "
+        "is weapon lines and model groups, or a library unit {\"unit\": \"Intercessor "
+        "Squad\", \"models\": 10, \"led_by\": [\"Lieutenant\"]} (docs/scenario.md, "
+        "docs/sequence.md)", scenario, sequence)
+    return {"type": "object", "properties": {"document": document},
+            "required": ["document"], "additionalProperties": False}
 
 
 class CalculateArgs(_Args):
@@ -111,34 +134,33 @@ class CalculateArgs(_Args):
 class SimulateArgs(_Args):
     """One unit attacking another, by name (the scenario contract's unit references)."""
 
-    attacker: UnitArg = Field(description="the attacking unit: its name, or "
-                                    "{unit, models, wargear, led_by, weapons, profiles}")
-    defender: UnitArg = Field(description="the target: a unit name, a standard "
-                                    "target (meq, geq, teq, ...), or {unit, models, "
-                                    "wargear, led_by}")
+    attacker: UnitArg = Field(description="the attacking unit: {\"unit\": NAME, \"models\", "
+                              "\"wargear\", \"led_by\", \"weapons\", \"profiles\"} (a bare "
+                              "name is read as {\"unit\": NAME})")
+    defender: UnitArg = Field(description="the target, the same way; or a standard target "
+                              "{\"unit\": \"meq\"} (geq, teq, ...)")
     phases: tuple[Literal["shooting", "charge", "fight"], ...] = Field(
         default=("shooting",), min_length=1, max_length=3,
-        description="the attacker's phases, in turn order: [\"shooting\"], [\"fight\"], "
-        "or a turn such as [\"shooting\", \"charge\", \"fight\"] (a charge needs "
-        "charge_distance)")
+        description="[\"shooting\"], [\"fight\"], or a turn in order, e.g. [\"shooting\", "
+        "\"charge\", \"fight\"] (a charge needs charge_distance)")
     charge_distance: float | None = Field(default=None, ge=0, le=48,
                                           description="inches the charge roll must reach")
-    context: Context = Field(default=Context(), description="circumstances: distance, "
-                             "cover, charged, remained_stationary, ...")
+    context: Context = Field(default=Context(), description="circumstances: distance "
+                             "(inches), cover, remained_stationary, charged, detachment, ...")
     effects: tuple[EffectEntry, ...] = Field(
-        default=(), max_length=50, description="stratagems, detachment rules, "
-        "enhancements, abilities by name (\"Oath of Moment\"), or plain modifiers "
-        "({\"hit\": 1})")
+        default=(), max_length=50, description="rules by name (stratagems, detachment "
+        "rules, enhancements: \"Oath of Moment\") or plain modifiers ({\"hit\": 1})")
     effects_by_phase: dict[Literal["shooting", "fight"], tuple[EffectEntry, ...]] = Field(
-        default_factory=dict, description="for a turn of several phases: each phase's "
-        "effects ({\"shooting\": [...], \"fight\": [...]}) instead of 'effects'")
+        default_factory=dict, description="a turn's effects per phase: {\"shooting\": [...], "
+        "\"fight\": [...]}")
+    leadership: int | None = Field(default=None, ge=2, le=12, description="the defender's "
+                                   "Leadership for battle-shock after a turn (default: its "
+                                   "datasheet's)")
     rules: RulesVersion = Field(default="11th", description="rules edition")
     method: Literal["exact", "monte-carlo"] = "exact"
-    trials: int | None = Field(default=None, ge=100, le=MAX_TRIALS,
-                               description="Monte Carlo trials (method monte-carlo)")
-    seed: int | None = Field(default=None, ge=0)
-    full_result: bool = Field(default=False, description="also return the whole result "
-                              "document (every distribution, stage by stage)")
+    trials: sampling.Trials = None
+    seed: sampling.Seed = None
+    full_result: bool = Field(default=False, description="also the whole result document")
 
     @field_validator("phases")
     @classmethod
@@ -161,20 +183,35 @@ class SimulateArgs(_Args):
         missing = [p for p in self.effects_by_phase if p not in attacking]
         if missing:
             raise ValueError(f"effects_by_phase: {missing[0]} is not one of the phases")
+        if "charge" in self.phases and self.charge_distance is None:
+            raise ValueError("charge_distance: a charge needs the inches to the target")
+        if self.charge_distance is not None and "charge" not in self.phases:
+            raise ValueError("charge_distance: only a turn with a charge reads it; phases "
+                             "[\"charge\", \"fight\"] or [\"shooting\", \"charge\", \"fight\"]")
+        if self.leadership is not None and len(self.phases) == 1:
+            raise ValueError("leadership: battle-shock is tested after a turn; phases of "
+                             "more than one step (e.g. [\"shooting\", \"charge\", "
+                             "\"fight\"])")
         return self
 
 
 class LookupUnitArgs(_Args):
-    name: str = _NAME
-    rules: RulesVersion | None = Field(default=None, description="10th or 11th; default: "
-                                       "11th where the library has it")
+    name: str = Field(min_length=1, max_length=200, description="the unit's name "
+                      "(find_units finds one)")
+    rules: RulesVersion | None = Field(default=None, description="10th or 11th (default: "
+                                       "11th where the library has it)")
 
 
 class LookupRuleArgs(_Args):
     name: str = Field(min_length=1, max_length=200, description="a stratagem, "
-                      "enhancement, detachment rule, army rule, core rule or ability "
-                      "name, or an 11th-edition section number (\"15.02\")")
+                      "enhancement, detachment rule, army rule, core rule or ability, or "
+                      "an 11th-edition section (\"15.02\")")
     rules: RulesVersion | None = None
+
+
+#: Rows of ``list_units`` and ``find_units`` a call may ask for (100-230 bytes a row: a
+#: page is at most 20 KB).
+MAX_ROWS = 80
 
 
 class ListUnitsArgs(_Args):
@@ -183,75 +220,75 @@ class ListUnitsArgs(_Args):
     keyword: str | None = Field(default=None, max_length=200,
                                 description="e.g. \"Character\", \"Infantry\", \"Vehicle\"")
     rules: RulesVersion | None = None
-    offset: int = Field(default=0, ge=0)
-    limit: int = Field(default=200, ge=1, le=2000)
+    offset: int = Field(default=0, ge=0, description="the first row (paging)")
+    limit: int = Field(default=50, ge=1, le=MAX_ROWS, description="rows at most")
+
+
+class FindUnitsArgs(_Args):
+    query: str = Field(min_length=1, max_length=200, description="what the player "
+                       "calls it, misspelt or plural too (\"Intercessors\"), or keywords "
+                       "(\"tyranids monster\")")
+    faction: str | None = Field(default=None, max_length=200,
+                                description="only this faction's units")
+    keyword: str | None = Field(default=None, max_length=200,
+                                description="only units with this keyword")
+    rules: RulesVersion | None = None
+    offset: int = Field(default=0, ge=0, description="the first row (paging)")
+    limit: int = Field(default=10, ge=1, le=MAX_ROWS, description="rows at most")
 
 
 class ValidateListArgs(_Args):
     text: str = Field(min_length=1, max_length=MAX_LIST_BYTES,
-                      description="the list as exported by the Warhammer 40,000 app, New "
-                      "Recruit (JSON or text, WTC), List Forge, Rosterizer or tactica")
+                      description="the list as exported (the Warhammer 40,000 app, New "
+                      "Recruit, WTC, List Forge, Rosterizer, tactica)")
     format: str | None = Field(default=None, max_length=40,
                                description="gw-text, newrecruit-json, newrecruit-text, wtc, "
-                               "listforge-text, listforge-json, rosterizer, tactica-json; "
-                               "detected when omitted")
+                               "listforge-text, listforge-json, rosterizer, tactica-json "
+                               "(detected when omitted)")
 
 
 #: Units an army may field in ``matchup`` and ``plan`` (a 3,000-point list has about 30).
 MAX_ARMY_UNITS = 40
 
-_ARMY = ("a list's text in any format validate_list reads, or unit names separated by "
-         "commas, each NAME[:MODELS][+LEADER]: \"Intercessor Squad:10+Lieutenant, "
-         "Hellblaster Squad:5\" (not a file name)")
+_ARMY = "a list's text, or unit names NAME[:MODELS][+LEADER] separated by commas"
 _UNIT_NAME = Annotated[str, Field(min_length=1, max_length=200)]
 
 
 class _ArmyArgs(_Args):
     """Two armies and the table situation (``tactica.plan.Conditions``)."""
 
-    mine: str = Field(min_length=1, max_length=MAX_LIST_BYTES,
-                      description="my army: " + _ARMY)
-    enemy: str = Field(min_length=1, max_length=MAX_LIST_BYTES,
-                       description="the enemy army, the same way")
-    stationary: bool = Field(default=False, description="the shooters remained "
-                             "stationary (Heavy)")
-    half_range: bool = Field(default=False, description="targets within half range "
-                             "(Rapid Fire, Melta)")
+    mine: str = Field(min_length=1, max_length=MAX_LIST_BYTES, description=_ARMY)
+    enemy: str = Field(min_length=1, max_length=MAX_LIST_BYTES)
+    stationary: bool = Field(default=False, description="shooters remained stationary")
+    half_range: bool = Field(default=False, description="targets within half range")
     cover: bool = Field(default=False, description="targets have the Benefit of Cover")
-    distance: float | None = Field(
-        default=None, ge=0, le=200, description="inches between each shooting unit and its "
-        "target: a weapon beyond its range makes no attacks (default: every target within "
-        "range)")
+    distance: float | None = Field(default=None, ge=0, le=200,
+                                   description="inches from each shooter to its target")
     stratagems: dict[_UNIT_NAME, tuple[_UNIT_NAME, ...]] = Field(
         default_factory=dict, max_length=MAX_ARMY_UNITS,
-        description="rules for one unit's attacks: {\"UNIT\": [\"STRATAGEM\", ...]} "
-        "(applied where their conditions hold)")
-    rules: RulesVersion = Field(default="11th", description="rules edition for unit names "
-                                "(a list states its own)")
-    strict: bool = Field(default=False, description="refuse a list that does not validate "
-                         "(by default it is answered, its problems under warnings)")
+        description="{\"UNIT\": [\"RULE\", ...]}: rules for one unit's attacks")
+    rules: RulesVersion = "11th"
+    strict: bool = Field(default=False, description="refuse a list that does not validate")
+    detail: Literal["summary", "all"] = Field(
+        default="summary", description="all: the whole document (hundreds of KB)")
 
 
 class MatchupArgs(_ArmyArgs):
     phases: tuple[Literal["shooting", "fight"], ...] = Field(
-        default=("shooting", "fight"), min_length=1, max_length=2,
-        description="the phases of the matrix")
+        default=("shooting", "fight"), min_length=1, max_length=2)
     sides: Literal["mine", "enemy", "both"] = Field(
-        default="both", description="whose attacks: my units at the enemy's, theirs at "
-        "mine, or both")
-    charge: float | None = Field(default=None, ge=0, le=48, description="fights happen "
-                                 "after a charge of this many inches (the fight's values "
-                                 "weighed by the chance it reaches)")
+        default="both", description="whose attacks")
+    charge: float | None = Field(default=None, ge=0, le=48, description="fights follow a "
+                                 "charge of this many inches")
+    top: int = Field(default=10, ge=1, le=50, description="summary: the best cells per "
+                     "side and phase")
 
 
 class PlanArgs(_ArmyArgs):
     forbid: tuple[tuple[_UNIT_NAME, _UNIT_NAME], ...] = Field(
         default=(), max_length=MAX_ARMY_UNITS ** 2,
-        description="[MY UNIT, ENEMY UNIT] pairs that cannot shoot (out of range, not "
-        "visible, engaged)")
+        description="[MY UNIT, ENEMY UNIT] pairs that cannot shoot")
     destroy: tuple[_UNIT_NAME, ...] = Field(
-        default=(), max_length=MAX_ARMY_UNITS, description="enemy units to destroy: the "
-        "plan maximises the chance to destroy them (summed), then the points")
+        default=(), max_length=MAX_ARMY_UNITS, description="enemy units to destroy first")
     objective: Literal["points", "threat"] = Field(
-        default="points", description="points: expected points destroyed; threat: the "
-        "enemy's expected points destroyed next turn, removed")
+        default="points", description="points destroyed, or the enemy's threat removed")

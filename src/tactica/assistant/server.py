@@ -3,10 +3,11 @@ official SDK's low-level ``Server`` (``mcp.server.lowlevel``).
 
 The low-level server rather than the SDK's ``MCPServer`` decorator API, for two things
 the decorators decide for us: the input schemas are the JSON Schemas of tactica's own
-pydantic models (``UnitRef``, ``Context``, ``ScenarioDocument``, the turn ``Sequence``),
-not ones derived from a function signature; and a refusal is exactly the one line the
-command line prints (``error: attacker.unit: no unit named ...``), not the SDK's
-"Error executing tool" prefix over pydantic's multi-line report.
+pydantic models (``UnitRef``, ``Context``, ``ScenarioDocument``, the turn
+``SequenceDocument``), flattened (``tactica.assistant.schemas``), not ones derived from a
+function signature, and each tool declares its output schema (``outputs``); and a refusal
+is exactly the one line the command line prints (``error: attacker.unit: no unit named
+...``), not the SDK's "Error executing tool" prefix over pydantic's multi-line report.
 
 Every call is bounded:
 
@@ -22,12 +23,13 @@ Every call is bounded:
   above keep to a few seconds; a call abandoned before its thread started never runs.
 
 The library and every faction's rules are loaded once, on a thread (``warm_up``) started
-by the first ``tools/list`` or ``tools/call``, not before: the server answers
-``initialize`` with nothing but the SDK imported, and loading does not compete with that
-answer. tactica's own side (the tools, their argument models and schemas, the engine) is
-imported on a worker thread at the first ``tools/list`` or ``tools/call`` too
-(``_Calls.catalogue``): importing it costs about as much CPU as the SDK's own start. A
-call made while the library loads waits for it (up to ``STARTUP_TIMEOUT``).
+by the first ``tools/list`` or ``tools/call``, not before. Over stdio ``initialize`` is
+answered before the SDK is imported (``tactica.assistant.early``); the SDK's own answer
+to the request handed on to it is left out (``_Server.run``). tactica's own side (the
+tools, their argument models and schemas, the engine) is imported on a worker thread at
+the first ``tools/list`` or ``tools/call`` (``_Calls.catalogue``): importing it costs
+about as much CPU as the SDK's own start. A call made while the library loads waits for
+it (up to ``STARTUP_TIMEOUT``).
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ from mcp.server.lowlevel import Server
 from pydantic import ValidationError
 
 from ..errors import DocumentError, one_line
+from ..inputs import InputError, surrogates_in
+from . import early
+from .early import INSTRUCTIONS, SERVER_INFO
 
 if TYPE_CHECKING:
     from ..library import Library
@@ -56,15 +61,6 @@ __all__ = ["MAX_ARGUMENT_BYTES", "STARTUP_TIMEOUT", "Limits", "create_server", "
 MAX_ARGUMENT_BYTES = 256 * 1024
 #: Seconds the first call waits for the library to load.
 STARTUP_TIMEOUT = 120.0
-
-INSTRUCTIONS = (
-    "tactica: Warhammer 40,000 rules engine. Exact combat odds (simulate_combat for units "
-    "by name, calculate for scenario and turn documents), datasheets and rules by name "
-    "(lookup_unit, lookup_rule, list_units), army-list checking (validate_list) and army "
-    "against army (matchup: every unit against every unit; plan: who shoots whom). "
-    "Every tool is read-only. Always tell the user what a result lists under "
-    "'not_calculated': the figures leave those rules out.")
-
 
 @dataclass(frozen=True)
 class Limits:
@@ -141,21 +137,24 @@ def refusal(message: str) -> types.CallToolResult:
 def _tool(spec: ToolSpec) -> types.Tool:
     return types.Tool(
         name=spec.name, title=spec.title, description=spec.describe(),
-        input_schema=spec.input_schema(),
-        annotations=types.ToolAnnotations(title=spec.title, read_only_hint=True,
-                                          destructive_hint=False, idempotent_hint=True,
-                                          open_world_hint=False))
+        input_schema=spec.input_schema(), output_schema=spec.output_schema(),
+        # (destructive and idempotent hints mean nothing for a read-only tool: MCP spec)
+        annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False))
 
 
 def _argument_error(spec: ToolSpec, exc: ValidationError) -> str:
     """The one line for arguments that do not fit: a misspelt argument first, with the
     tool's arguments (a model corrects a name faster from the list), else ``one_line``."""
-    for error in exc.errors(include_url=False):
+    errors = exc.errors(include_url=False)
+    for error in errors:
         loc = error.get("loc", ())
         if error.get("type") == "extra_forbidden" and len(loc) == 1:
             return (f"{loc[0]}: unknown argument; {spec.name} takes "
                     f"{', '.join(spec.arguments.model_fields)}")
-    return one_line(exc)
+    text = one_line(exc)
+    if errors and not errors[0].get("loc"):  # the arguments together: the text names them
+        text = text.removeprefix("document: ")
+    return text
 
 
 class _Calls:
@@ -200,6 +199,10 @@ class _Calls:
         if spec is None:
             return refusal(f"no tool named {name!r}; tools: {', '.join(specs)}")
         arguments = arguments or {}
+        try:  # a lone surrogate ("\\ud800"): valid JSON, yet no text (nor UTF-8)
+            surrogates_in(arguments)
+        except InputError as exc:
+            return refusal(str(exc))
         size = len(json.dumps(arguments, ensure_ascii=False).encode())
         if size > MAX_ARGUMENT_BYTES:
             return refusal(f"arguments of {size:,} bytes; at most {MAX_ARGUMENT_BYTES:,}")
@@ -243,7 +246,8 @@ class _Calls:
             job.abandon()
             return refusal(f"no answer within {timeout:g} s; {spec.late}")
         try:  # strict JSON: a number that is not finite is a bug, not "Infinity"
-            text = json.dumps(document, ensure_ascii=False, allow_nan=False)
+            text = json.dumps(document, ensure_ascii=False, allow_nan=False,
+                              separators=(",", ":"))
         except ValueError as exc:
             return refusal(f"{spec.name} failed unexpectedly ({one_line(exc)}); this is a "
                            "bug in tactica")
@@ -279,11 +283,55 @@ class _Job:
                 self.slots.release()
 
 
+class _Dropping:
+    """A write stream that leaves out the SDK's answer to the ``initialize`` request
+    answered before the SDK was imported (``early.REPLAY_ID``): the client has its answer
+    already."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.dropped = False
+
+    async def send(self, item: Any, /) -> None:
+        message = getattr(item, "message", None)
+        if not self.dropped and getattr(message, "id", None) == early.REPLAY_ID:
+            self.dropped = True
+            error = getattr(message, "error", None)
+            if error is not None:  # the early answer and the SDK's disagree: say so
+                import sys
+
+                print(f"tactica mcp: initialize: {getattr(error, 'message', error)}",
+                      file=sys.stderr)
+            return
+        await self.inner.send(item)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    async def __aenter__(self) -> _Dropping:
+        await self.inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        result: bool | None = await self.inner.__aexit__(*exc)
+        return result
+
+
+class _Server(Server[Any]):
+    """The SDK's low-level server; over stdio after an early ``initialize`` answer
+    (``tactica.assistant.early``), the SDK's own answer to it left out."""
+
+    async def run(self, read_stream: Any, write_stream: Any,
+                  initialization_options: Any, raise_exceptions: bool = False) -> None:
+        if early.replayed():
+            write_stream = _Dropping(write_stream)
+        await super().run(read_stream, write_stream, initialization_options,
+                          raise_exceptions)
+
+
 def create_server(limits: Limits | None = None) -> Server[Any]:
     """The tactica MCP server (not yet running); its library loads from the first
     ``tools/list`` or ``tools/call`` on."""
-    from .. import __version__
-
     calls = _Calls(limits or Limits(), _Warm())
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
@@ -293,7 +341,7 @@ def create_server(limits: Limits | None = None) -> Server[Any]:
                         ) -> types.CallToolResult:
         return await calls.call(params.name, params.arguments)
 
-    return Server("tactica", version=__version__, title="tactica",
-                  description="Warhammer 40,000 rules engine: exact combat odds, "
-                  "datasheets, rules and army lists", instructions=INSTRUCTIONS,
-                  on_list_tools=list_tools, on_call_tool=call_tool)
+    return _Server(SERVER_INFO["name"], version=SERVER_INFO["version"],
+                   title=SERVER_INFO["title"], description=SERVER_INFO["description"],
+                   instructions=INSTRUCTIONS, on_list_tools=list_tools,
+                   on_call_tool=call_tool)

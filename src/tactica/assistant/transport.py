@@ -1,6 +1,6 @@
 """How the server is reached: over stdin/stdout (an assistant starts ``tactica mcp`` as
-a subprocess; the default) or over streamable HTTP (``tactica mcp --http``), both from
-the SDK.
+a subprocess; the default: ``tactica.assistant.stdio``, which answers every line) or over
+streamable HTTP (``tactica mcp --http``, the SDK's).
 
 Over HTTP the SDK's own guards apply: requests whose Host or Origin is not localhost are
 refused when listening on a loopback address (DNS rebinding), a request body is at most
@@ -9,8 +9,6 @@ connections and idle keep-alives as ``tactica serve`` does.
 """
 
 from __future__ import annotations
-
-import anyio
 
 from .server import MAX_ARGUMENT_BYTES, Limits, create_server
 
@@ -22,15 +20,9 @@ _ENVELOPE = 16 * 1024
 
 def run_stdio(limits: Limits | None = None) -> None:
     """Serve one assistant over stdin/stdout until it closes them."""
-    from mcp.server.stdio import stdio_server
+    from .stdio import serve_stdio
 
-    server = create_server(limits)
-
-    async def serve() -> None:
-        async with stdio_server() as (read, write):
-            await server.run(read, write, server.create_initialization_options())
-
-    anyio.run(serve)
+    serve_stdio(create_server(limits))
 
 
 def run_http(host: str = "127.0.0.1", port: int = 8765,

@@ -149,17 +149,12 @@ def units(
     ] = None,
 ) -> None:
     """List the units in the library: name, faction keywords, rules version, points, source."""
-    from .render import units_table
+    from .unit_view import show_units, unknown_faction
 
-    if faction is None:
-        _out().print(units_table(load_library().datasheets(rules)))
-        return
-    from ..lookup import find_units
-
-    try:
-        _out().print(units_table(find_units(load_library(), faction=faction, rules=rules)))
+    try:  # from the unit index kept on disk (``tactica.lookup.unit_index``)
+        show_units(_out(), faction, rules)
     except UnknownNameError as exc:
-        _unknown(exc)
+        raise typer.Exit(unknown_faction(Console(stderr=True, highlight=False), exc)) from None
 
 
 @app.command("sheet")
@@ -271,6 +266,6 @@ LAZY.update({
              "the most points (exact, overkill counted), beside the naive plan."),
     "mcp": ("tactica.cli.mcp", "mcp",
             "Serve tactica's tools to an AI assistant (Model Context Protocol): "
-            "simulate_combat, calculate, lookup_unit, lookup_rule, list_units, "
-            "validate_list. Read-only."),
+            "simulate_combat, calculate, find_units, lookup_unit, lookup_rule, list_units, "
+            "validate_list, matchup, plan. Read-only."),
 })

@@ -23,11 +23,12 @@ from rich.console import Console
 
 from ..combat import Result, Scenario, calculate
 from ..combat.contract.result import Resolved
-from ..combat.contract.scenario import Attacker, Context, Effect
+from ..combat.contract.sampling import MAX_SEED, MAX_TRIAL_LINES, MAX_TRIALS
+from ..combat.contract.scenario import Attacker, Context, Effect, Strength
 from ..errors import one_line
 from ..inputs import loads
 from ..model.datasheet import Datasheet
-from ..textfile import read_text_file
+from ..textfile import decode, read_text_file
 from ..units import UnitError
 from .errors import FLAG_WORDS, fail
 from .result_view import render_result
@@ -202,10 +203,12 @@ def calc(
     designated: Annotated[list[str] | None, typer.Option(
         help="a rule whose chosen enemy unit the target is (Oath of Moment); repeatable. "
         "Not given: naming such a rule says the target is its chosen unit")] = None,
-    monte_carlo: Annotated[
-        int | None, typer.Option("--monte-carlo", min=1, help="sample N trials")
-    ] = None,
-    seed: Annotated[int | None, typer.Option(help="Monte Carlo seed")] = None,
+    monte_carlo: Annotated[int | None, typer.Option(
+        "--monte-carlo", min=100, max=MAX_TRIALS,
+        help=f"sample N trials (at most {MAX_TRIALS:,}; trials x weapon lines at most "
+        f"{MAX_TRIAL_LINES:,})")] = None,
+    seed: Annotated[int | None, typer.Option(
+        min=0, max=MAX_SEED, help="Monte Carlo seed (0 to 2**53 - 1)")] = None,
     embarked: Annotated[str | None, typer.Option(
         help="NAME[:MODELS]: a unit embarked in the attacking TRANSPORT; its models' guns "
         "join the attack through Firing Deck")] = None,
@@ -218,6 +221,11 @@ def calc(
     reroll_damage: Annotated[str | None, typer.Option(
         "--reroll-damage", help="re-roll damage rolls: 'ones' (the lowest result), or N "
         "(every result below N), once per roll")] = None,
+    below_strength: Annotated[Strength | None, typer.Option(
+        "--below-strength", help="the attacking unit is below its Starting Strength "
+        "('starting') or Below Half-strength ('half'); not given: neither")] = None,
+    target_below_strength: Annotated[Strength | None, typer.Option(
+        "--target-below-strength", help="the same for the target")] = None,
 ) -> None:
     """Compute the exact odds of an attack (a scenario file, or units from the library)."""
     _run(CalcOptions(**locals()))
@@ -259,6 +267,8 @@ class CalcOptions:
     list_file: Path | None
     detachment: str | None = None
     reroll_damage: str | None = None
+    below_strength: Strength | None = None
+    target_below_strength: Strength | None = None
 
 
 @dataclass
@@ -281,26 +291,34 @@ def _check_flags(o: CalcOptions) -> None:
              "and target would be used and the flags ignored)")
 
 
-def _read(file: str) -> str:
-    """The scenario file's text (its encoding found: ``textfile``, a note on stderr when
-    it is not UTF-8)."""
-    text, note = read_text_file(file)
+def _read(file: str) -> tuple[str, str | None]:
+    """The scenario file's text (its encoding found: ``textfile``; standard input as
+    bytes, ``-``), and a note when it was not UTF-8: said after the answer (``_say``),
+    never before a refusal."""
+    if file == "-":
+        return decode(sys.stdin.buffer.read(), "standard input")
+    return read_text_file(file)
+
+
+def _say(file: str | None, note: str | None) -> None:
+    """How the file was read, on stderr, once it is answered."""
     if note is not None:
         Console(stderr=True, highlight=False, soft_wrap=True).print(
-            f"note: {file}: {note}", markup=False)
-    return text
+            f"note: {'standard input' if file == '-' else file}: {note}", markup=False)
 
 
 def _run(o: CalcOptions) -> None:
     out = Console(width=120) if not sys.stdout.isatty() else Console()
     _check_flags(o)
+    note = None
     try:
         if o.file is not None:
-            text = sys.stdin.read() if o.file == "-" else _read(o.file)
+            text, note = _read(o.file)
             if _is_sequence(text):
                 from .turn import run_sequence_text
 
-                return run_sequence_text(text, o.as_json, out, o.monte_carlo, o.seed)
+                run_sequence_text(text, o.as_json, out, o.monte_carlo, o.seed)
+                return _say(o.file, note)
             prep = _from_file(text, o)
         else:
             prep = _from_flags(o)
@@ -317,6 +335,7 @@ def _run(o: CalcOptions) -> None:
     except (ValueError, LookupError, OSError) as exc:
         fail(one_line(exc))
     _print(result, prep, o.as_json, out)
+    _say(o.file, note)
 
 
 def _print(result: Result, prep: _Prepared, as_json: bool, out: Console) -> None:
@@ -349,7 +368,9 @@ def _context(o: CalcOptions) -> Context:
                    disembarked=o.disembarked, tyranids_nearby=o.tyranids_nearby,
                    attacker_wounds_left=o.wounds_left,
                    designated=None if o.designated is None else tuple(o.designated),
-                   game_mode=o.game_mode, detachment=o.detachment)
+                   game_mode=o.game_mode, detachment=o.detachment,
+                   below_strength=o.below_strength,
+                   target_below_strength=o.target_below_strength)
 
 
 def _from_flags(o: CalcOptions) -> _Prepared:

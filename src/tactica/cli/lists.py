@@ -37,7 +37,9 @@ from ..army.formats import (
 from ..army.pricing import PriceBreakdown, price_roster, resolve
 from ..army.roster import Roster
 from ..army.validation import ValidationReport, validate
+from ..errors import one_line
 from ..library import Library, load_library
+from ..textfile import decode
 
 __all__ = ["EXIT_ILLEGAL", "EXIT_UNREADABLE", "list_app"]
 
@@ -70,12 +72,17 @@ def _fail(message: str) -> NoReturn:
 def _load(file: Path, fmt: str | None) -> tuple[Roster, Library]:
     library = load_library()
     try:
-        if str(file) == "-":  # a list piped in (pasted from the clipboard)
-            text = sys.stdin.read()
-            return parse_roster(text, fmt, file="standard input", library=library), library
+        if str(file) == "-":  # a list piped in (pasted from the clipboard): its bytes,
+            # the encoding found as a file's (a note on the roster when not UTF-8)
+            text, note = decode(sys.stdin.buffer.read(), "standard input")
+            roster = parse_roster(text, fmt, file="standard input", library=library)
+            if note is not None:
+                roster = roster.model_copy(update={
+                    "notes": (*roster.notes, f"standard input: {note}")})
+            return roster, library
         return load_roster(file, fmt, library=library), library
     except (RosterParseError, UnsupportedFormatError, ValueError, OSError) as exc:
-        _fail(str(exc))  # ValueError: a file that is not UTF-8 text, a roster out of range
+        _fail(one_line(exc))  # ValueError: a file that is not text, a roster out of range
 
 
 def _header(roster: Roster) -> Text:

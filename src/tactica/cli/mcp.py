@@ -25,8 +25,12 @@ def mcp(
         min=1, max=600, help="seconds a matchup or plan call may run")] = 60.0,
 ) -> None:
     """Serve tactica's tools to an AI assistant (Model Context Protocol): simulate_combat,
-    calculate, lookup_unit, lookup_rule, list_units, validate_list, matchup, plan.
-    Read-only."""
+    calculate, find_units, lookup_unit, lookup_rule, list_units, validate_list, matchup,
+    plan. Read-only."""
+    if not http:  # initialize answered before the SDK is imported (assistant.early)
+        from ..assistant.early import answer_early
+
+        answer_early()
     from ..assistant import Limits, run_http, run_stdio
 
     limits = Limits(timeout=timeout, workers=workers, army_timeout=army_timeout)

@@ -17,11 +17,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
-from ..library import configured_sources, load_library
+from ..library import Library, configured_sources, load_library
 from ..names import UnknownNameError
 from .errors import fail
 
 if TYPE_CHECKING:  # tactica.meta loads pyarrow: imported when a meta command runs
+    from ..meta.run import RunReport
     from ..meta.tasks import Selection
 
 __all__ = ["meta_app"]
@@ -81,6 +82,22 @@ class _Bar:
         self.bar.console.print(f"note: {text}", markup=False)
 
 
+def _checked(scheduler: str | None, rules: list[str] | None) -> tuple[str, ...]:
+    """The editions asked for; a malformed scheduler address or edition refused before
+    the library loads."""
+    from ..meta.run import SchedulerError, check_address
+
+    if scheduler is not None:
+        try:
+            check_address(scheduler)
+        except SchedulerError as exc:
+            fail(f"--scheduler {exc}")
+    editions = tuple(rules or ())
+    for r in (r for r in editions if r not in ("10th", "11th")):
+        fail(f"--rules {r!r}: write 10th or 11th")
+    return editions
+
+
 @meta_app.callback()
 def meta(
     ctx: typer.Context,
@@ -128,12 +145,10 @@ def meta(
     """Compute the meta table into a folder of Parquet files (a rerun resumes)."""
     if ctx.invoked_subcommand is not None:
         return
-    from ..meta import run, select_units
+    from ..meta import select_units
 
+    editions = _checked(scheduler, rules)
     lib = load_library()
-    editions = tuple(rules or ())
-    for r in (r for r in editions if r not in ("10th", "11th")):
-        fail(f"--rules {r!r}: write 10th or 11th")
     try:
         attackers = select_units(lib, factions=faction or (), keywords=keyword or (),
                                  names=unit or ())
@@ -146,22 +161,40 @@ def meta(
         fail("no target matches --targets/--target-faction/--target-keyword")
     selection = _selection(attackers, chosen, phase, editions, effect, partition_size,
                            detachment_rules, distance)
-    bar = _Bar(Console(stderr=True, highlight=False))
     mode: Literal["auto", "in-process", "local"] = (
         "in-process" if in_process else "local" if local_cluster else "auto")
+    _report(out, _run(selection, out, mode, scheduler, workers, lib))
+
+
+def _report(out: Path, report: RunReport) -> None:
+    """The run's one-line summary; partitions not done refused (a rerun resumes)."""
+    Console(highlight=False, soft_wrap=True).print(
+        f"{out}: {report.partitions} partitions ({len(report.written)} written now, "
+        f"{len(report.skipped)} already there) in {report.seconds:.1f} s ({report.mode})",
+        markup=False)
+    if report.failed:
+        fail(f"{len(report.failed)} partitions not done; run the same command again")
+
+
+def _run(selection: Selection, out: Path, mode: Literal["auto", "in-process", "local"],
+         scheduler: str | None, workers: int, lib: Library) -> RunReport:
+    """``tactica.meta.run`` with a progress bar on stderr; a refusal is its one line, the
+    bar left out."""
+    from ..meta import run
+    from ..meta.run import SchedulerError
+
+    bar = _Bar(Console(stderr=True, highlight=False))
     try:
-        report = run(selection, out, mode=mode, scheduler=scheduler, workers=workers,
-                     progress=bar, lib=lib)
+        return run(selection, out, mode=mode, scheduler=scheduler, workers=workers,
+                   progress=bar, lib=lib)
+    except SchedulerError as exc:
+        bar.bar.live.transient = True  # the refusal alone: no bar left above it
+        fail(f"--scheduler {exc}")
     except ValueError as exc:
+        bar.bar.live.transient = True
         fail(str(exc))
     finally:
         bar.bar.stop()
-    console = Console(highlight=False, soft_wrap=True)
-    console.print(f"{out}: {report.partitions} partitions ({len(report.written)} written now, "
-                  f"{len(report.skipped)} already there) in {report.seconds:.1f} s "
-                  f"({report.mode})", markup=False)
-    if report.failed:
-        fail(f"{len(report.failed)} partitions not done; run the same command again")
 
 
 def _selection(attackers: tuple[str, ...], targets: tuple[str, ...],

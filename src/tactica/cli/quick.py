@@ -5,6 +5,8 @@ pydantic models it checks every option with, costs more than the look-up itself)
 * ``tactica rule NAME`` (``--rules 10th|11th`` before or after the name), answered exactly
   as the ``rule`` command does: the same function (``tactica.cli.rule_view.show_rule``),
   the same one-line errors and exit codes;
+* ``tactica units [--faction F] [--rules V]`` (issue 40), answered as the ``units``
+  command does (``tactica.cli.unit_view.show_units``: the unit index kept on disk);
 * ``tactica --help``: the text typer renders, kept in tactica's cache folder
   (``tactica.cache``) for this terminal. The file is named for everything the rendering
   reads: the command line's code (``tactica.cli``), typer's and rich's installed files, the
@@ -29,9 +31,51 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-__all__ = ["help_text", "parse_rule", "quick"]
+__all__ = ["help_text", "parse_rule", "parse_units", "quick"]
 
 _VERSIONS = ("10th", "11th")
+
+
+def _options(words: Sequence[str], names: Sequence[str]
+             ) -> tuple[dict[str, str], list[str]] | None:
+    """The values of the options ``names`` (``--name VALUE`` or ``--name=VALUE``, each at
+    most once, a value not starting with ``-``) and the other words; ``None`` for a line
+    typer should read (an option twice, one without its value)."""
+    found: dict[str, str] = {}
+    rest: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        name, equals, value = word.partition("=")
+        if name in names:
+            if not equals:
+                if i + 1 >= len(words):
+                    return None
+                value, i = words[i + 1], i + 1
+            if name in found or value.startswith("-"):
+                return None
+            found[name] = value
+        else:
+            rest.append(word)
+        i += 1
+    return found, rest
+
+
+def parse_units(argv: Sequence[str]) -> tuple[str | None, str | None] | None:
+    """``(faction, rules)`` of ``units [--faction F] [--rules V]``, or ``None`` for
+    anything else (typer says what is wrong with it).
+
+    >>> parse_units(["units", "--faction", "Orks"]), parse_units(["units", "--rules=10th"])
+    (('Orks', None), (None, '10th'))
+    >>> parse_units(["units", "--rules", "9th"]) is None  # typer refuses it
+    True
+    """
+    if not argv or argv[0] != "units":
+        return None
+    parsed = _options(argv[1:], ("--faction", "--rules"))
+    if parsed is None or parsed[1] or parsed[0].get("--rules", "10th") not in _VERSIONS:
+        return None
+    return parsed[0].get("--faction"), parsed[0].get("--rules")
 
 
 def parse_rule(argv: Sequence[str]) -> tuple[str, str | None] | None:
@@ -154,6 +198,9 @@ def quick(argv: Sequence[str]) -> int | None:
     code; ``None`` otherwise."""
     if list(argv) == ["--help"]:
         return _help()
+    units = parse_units(argv)
+    if units is not None:
+        return _units(*units)
     parsed = parse_rule(argv)
     if parsed is None:
         return None
@@ -173,6 +220,30 @@ def quick(argv: Sequence[str]) -> int | None:
         return unknown_rule(Console(stderr=True, highlight=False), exc)
     except (ValueError, LookupError, OSError) as exc:  # as every command: one line
         err.print(f"error: {one_line(exc)}", markup=False)
+        return 2
+    sys.stdout.flush()
+    return 0
+
+
+def _units(faction: str | None, rules: str | None) -> int:
+    """``tactica units [--faction F] [--rules V]``, as the ``units`` command answers it
+    (``tactica.cli.unit_view``): the exit code."""
+    from rich.console import Console
+
+    from ..errors import one_line
+    from ..loaders.bulk import start_up_done
+    from ..names import UnknownNameError
+    from .unit_view import show_units, unknown_faction
+
+    start_up_done()  # the collector resumes (paused by the console script)
+    try:
+        show_units(Console(highlight=False, soft_wrap=False), faction,
+                   rules)  # type: ignore[arg-type]
+    except UnknownNameError as exc:
+        return unknown_faction(Console(stderr=True, highlight=False), exc)
+    except (ValueError, LookupError, OSError) as exc:  # as every command: one line
+        Console(stderr=True, highlight=False, soft_wrap=True).print(
+            f"error: {one_line(exc)}", markup=False)
         return 2
     sys.stdout.flush()
     return 0

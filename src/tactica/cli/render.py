@@ -8,7 +8,6 @@ rule text are never read as markup.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from pathlib import PurePath
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -16,16 +15,15 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..model.common import Source
+from ..lookup.unit_index import ordinal, points_text, source_text, unit_cells
 from ..model.datasheet import (
     CompositionLine,
     Datasheet,
-    EscalatingPoints,
-    PointsBracket,
     Weapon,
     WeaponProfile,
 )
 from ..units.loadout import loadout_lines
+from .unit_view import rows_table
 
 __all__ = [
     "composition_text",
@@ -38,78 +36,15 @@ __all__ = [
 ]
 
 
-def source_text(source: Source) -> str:
-    """A source as ``file:line`` with the file's base name (seed pages are read from the
-    installed package, whose directory says nothing).
-
-    >>> source_text(Source(file="/x/tactica/data/seeds/000_0f63.txt", line=550))
-    '000_0f63.txt:550'
-    """
-    name = PurePath(source.file).name or source.file
-    return f"{name}:{source.line}" if source.line is not None else name
-
-
-def ordinal(n: int) -> str:
-    """``1`` -> ``"1st"``, ``4`` -> ``"4th"``, ``22`` -> ``"22nd"``.
-
-    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23)]
-    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd']
-    """
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def _brackets(brackets: Iterable[PointsBracket]) -> str:
-    return ", ".join(
-        f"{b.models} model{'s' if b.models != 1 else ''}: {b.points} pts" for b in brackets
-    )
-
-
-def points_text(points: tuple[PointsBracket, ...] | EscalatingPoints) -> str:
-    """Points in one line; escalating costs (the Tyrannocyte's "YOUR 1ST TO 3RD UNITS
-    COST") name the units each tier covers.
-
-    >>> points_text((PointsBracket(models=5, points=70), PointsBracket(models=10, points=140)))
-    '5 models: 70 pts, 10 models: 140 pts'
-    >>> from tactica.model import PointsTier
-    >>> points_text(EscalatingPoints(tiers=(
-    ...     PointsTier(first=1, last=3, brackets=(PointsBracket(models=1, points=80),)),
-    ...     PointsTier(first=4, brackets=(PointsBracket(models=1, points=90),)))))
-    'units 1st–3rd: 1 model: 80 pts; units 4th+: 1 model: 90 pts'
-    """
-    if isinstance(points, EscalatingPoints):
-        parts = []
-        for tier in points.tiers:
-            if tier.last is None:
-                which = f"{ordinal(tier.first)}+"
-            elif tier.last == tier.first:
-                which = ordinal(tier.first)
-            else:
-                which = f"{ordinal(tier.first)}–{ordinal(tier.last)}"
-            parts.append(f"units {which}: {_brackets(tier.brackets)}")
-        return "; ".join(parts)
-    return _brackets(points) if points else "-"
-
-
 def composition_text(lines: Iterable[CompositionLine]) -> str:
     """``1 Ridemaster + 4-9 Death Riders``."""
     return " + ".join(f"{c.min if c.min == c.max else f'{c.min}-{c.max}'} {c.model}" for c in lines)
 
 
 def units_table(sheets: Iterable[Datasheet]) -> Table:
-    """The ``tactica units`` table: name, faction keywords, rules version, points, source."""
-    table = Table(box=box.SIMPLE_HEAD, title="Units")
-    for column in ("Unit", "Faction keywords", "Rules", "Points", "Source"):
-        table.add_column(column)
-    for sheet in sheets:
-        table.add_row(
-            Text(sheet.name),
-            Text(", ".join(sheet.faction_keywords) or "-"),
-            Text(sheet.rules),
-            Text(points_text(sheet.points)),
-            Text(source_text(sheet.source)),
-        )
-    return table
+    """The ``tactica units`` table: name, faction keywords, rules version, points, source
+    (``cli.unit_view``: the same table from the unit index's rows)."""
+    return rows_table(unit_cells(s) for s in sheets)
 
 
 def _profile_cells(profile: WeaponProfile, label: str) -> list[Text]:
@@ -151,6 +86,8 @@ def _heading(text: str) -> Text:
 
 
 def _abilities(sheet: Datasheet) -> list[RenderableType]:
+    from ..lookup import GENERATED, ability_text
+
     out: list[RenderableType] = []
     for kind, label in (("core", "CORE"), ("faction", "FACTION")):
         named = [str(a) for a in sheet.abilities if a.kind == kind]
@@ -160,6 +97,11 @@ def _abilities(sheet: Datasheet) -> list[RenderableType]:
         if ability.kind in ("core", "faction"):
             continue
         tag = "" if ability.kind == "unit" else f" ({ability.kind})"
+        generated = None if ability.text else ability_text(ability)
+        if generated is not None:  # issue 41: the effect code in words, marked
+            out.append(Text.assemble((f"{ability}{tag}: ", "bold"), generated.text,
+                                     (f" ({GENERATED})", "dim italic")))
+            continue
         out.append(Text.assemble((f"{ability}{tag}: ", "bold"), ability.text or "(no text)"))
     if sheet.damaged is not None:
         d = sheet.damaged

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from ..lookup.entries import RuleEntry, Rules
 
-__all__ = ["rule_panel", "show_rule", "unknown_rule"]
+__all__ = ["NO_CODE", "generated_lines", "rule_panel", "show_rule", "unknown_rule"]
 
 Record = dict[str, Any]
 Field = Callable[[str, Any], None]
@@ -112,9 +112,45 @@ def _rule_lines(kind: str, record: Record) -> tuple[str, list[Text]]:
     return title, lines
 
 
+#: What a record without published text shows in place of it.
+_NO_TEXT = frozenset({"(no text in the source)", "(no rule text in the source)",
+                      "(no text on the datasheet)"})
+
+
+#: A dataset record with neither text nor effect code (issue 41: most of the dataset's
+#: stratagems and enhancements without an ability record).
+NO_CODE = "(no text: the dataset has neither the published text nor effect code for it)"
+_RECORDS = frozenset({"stratagem", "enhancement", "detachment_rule", "army_rule"})
+
+
+def _wordless(entry: RuleEntry) -> bool:
+    """A rule record of the bundled dataset with no text and none generated."""
+    return entry.kind in _RECORDS and (entry.source or "").startswith("wh40kdc") and \
+        not any(entry.record.get(k) for k in ("text", "when", "target", "effect"))
+
+
+def generated_lines(text: str, notes: str | None, mark: str | None = None) -> list[Text]:
+    """A text generated from the dataset's effect code, marked as such (``mark``: the
+    entry's own, default ``GENERATED``), and the dataset's notes beside it."""
+    from ..lookup import GENERATED
+
+    lines = [Text.assemble(("Effect: ", "bold"), text),
+             Text(f"({mark or GENERATED})", style="dim italic")]
+    if notes:
+        lines.append(Text.assemble(("Dataset notes: ", "bold"), notes))
+    return lines
+
+
 def rule_panel(entry: RuleEntry, note: str | None = None) -> Panel:
-    """One rule with its rules version and source (``note``: e.g. a version fallback)."""
+    """One rule with its rules version and source (``note``: e.g. a version fallback);
+    a record without published text shows its effect code in words, marked generated."""
     title, lines = _rule_lines(entry.kind, entry.record)
+    if entry.generated:
+        lines = [line for line in lines if line.plain not in _NO_TEXT]
+        lines += generated_lines(entry.generated, entry.notes, entry.generated_from)
+    elif _wordless(entry):
+        lines = [line for line in lines if line.plain not in _NO_TEXT]
+        lines.append(Text(NO_CODE, style="dim"))
     if note:
         lines.append(Text(f"note: {note}", style="dim"))
     where = "" if entry.source is None else f" · source: {entry.source}"

@@ -117,7 +117,9 @@ def find_effect(text: str, rules: str | None = None, detachment: str | None = No
         raise UnknownEffectError(f"unknown effect {text!r}")
     names = [e.name for e in EFFECTS] + list(NON_COMBAT)
     data = dataset_effects()
-    hint = suggest(name, names) or (suggest(name, data.names()) if data is not None else ())
+    # one ranking over the seed catalogue's names and every faction's (names.rank): a
+    # seed rule sharing a word must not hide the dataset's close name
+    hint = suggest(name, [*names, *(data.names() if data is not None else ())])
     raise UnknownEffectError(f"unknown effect {text!r}"
                              + (f"; did you mean: {', '.join(hint)}?" if hint else ""))
 

@@ -26,9 +26,10 @@ class Part:
     assumptions: tuple[str, ...] = ()
     attack: Attack | None = None
     option: str | None = None
-    #: only the attacker's weapons with this ability or name (``weapon_keyword``/``_name``)
+    #: only the attacker's weapons with this ability or one of these names
+    #: (``weapon_keyword``/``weapon_name``: a name or a list of names)
     weapon_keyword: str | None = None
-    weapon_name: str | None = None
+    weapon_names: tuple[str, ...] = ()
     modifiers: tuple[Effect, ...] = ()
     target_changes: tuple[tuple[str, str, int], ...] = ()
     context: tuple[tuple[str, object], ...] = ()

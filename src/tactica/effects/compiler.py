@@ -65,7 +65,7 @@ from .dsl_tables import (
     REROLL_WHICH,
     UNMODELLED_KINDS,
 )
-from .leaf_keys import leaf_scope
+from .leaf_keys import feel_no_pain_scope, leaf_scope, weapon_names
 from .model import Condition
 from .mortal_dice import mortal_pmf
 
@@ -233,10 +233,15 @@ def _stat_modifier(node: Raw, m: Raw) -> _Leaf:
                                                  else ""), (e,))
     if stat in ("BS", "WS"):
         op = m.get("operation", "add")
-        # "add" improves the characteristic, "subtract" worsens it (the Benefit of Cover
-        # record: bs-modifier subtract 1 on the attacker is 13.08's BS worsened by 1)
-        skill = -abs(value) if op in ("improve", "add") else abs(value) if op in (
-            "worsen", "subtract") else value
+        # "add" improves, "subtract" worsens (Benefit of Cover: subtract 1 on the attacker
+        # is 13.08's BS worsened by 1); on the rule's own unit any change but "worsen"
+        # improves, on an enemy's any but "improve" worsens, however the sign is written
+        # (Coordinate to Engage "add -1": "improved"; EMP Grenades "add 1": "worsens")
+        own = target in OWN_TARGETS and m.get("incoming") is not True and op != "worsen"
+        enemy = on_enemy and op != "improve"
+        defensive = defensive and not own
+        skill = -abs(value) if own or (op in ("improve", "add") and not enemy) else abs(
+            value) if enemy or op in ("worsen", "subtract") else value
         e = _effect(skill=skill)
         if e is not None:
             word = "improved" if skill < 0 else "worsened"
@@ -329,9 +334,13 @@ def _defensive(node: Raw, m: Raw) -> _Leaf:
     if node.get("target") in ENEMY_TARGETS:
         return _Leaf(unmodelled=f"{kind} for an enemy unit")
     if kind == "feel-no-pain":
-        t = m.get("threshold")
-        if m.get("scope") not in (None, "all", "any") or not isinstance(t, int):
-            return _Leaf(unmodelled=f"Feel No Pain against {m.get('scope')} only")
+        t, scope = m.get("threshold"), m.get("scope")
+        if scope in ("mortal", "psychic-and-mortal") and isinstance(t, int):  # fnp_mortal
+            e = _effect(fnp_mortal=t)  # (against Psychic Attacks: leaf_keys lists it)
+            return _Leaf("target", f"Feel No Pain {t}+ against mortal wounds", (e,)) \
+                if e else _Leaf(unmodelled="Feel No Pain value")
+        if scope not in (None, "all", "any") or not isinstance(t, int):
+            return _Leaf(unmodelled=f"Feel No Pain against {scope} only")
         e = _effect(fnp=t)
         return _Leaf("target", f"Feel No Pain {t}+", (e,)) if e else _Leaf(
             unmodelled="Feel No Pain value")
@@ -455,8 +464,8 @@ def _option(opt: Any, i: int, ctx: _Ctx, out: Compiled,
         return
     named = opt.get("name") if "effect" in opt and "type" not in opt else None
     node = opt.get("effect") if named is not None else opt
-    outer_conds = {c.check.description for raw in ctx.conds for owner in ("attacker", "target")
-                   if (c := compile_condition(raw, owner)).check is not None}
+    outer_conds = {check.description for raw in ctx.conds for owner in ("attacker", "target")
+                   for check in compile_condition(raw, owner).checks}
     start, first = len(out.parts), len(out.options)
     before = Counter(out.non_combat)
     go(node, replace(ctx, option=None))
@@ -540,6 +549,8 @@ def _dice_gated(node: Raw, ctx: _Ctx, out: Compiled, name: str,
 
 
 def _leaf(node: Raw, ctx: _Ctx, out: Compiled) -> None:
+    node, conds, left = feel_no_pain_scope(node, ctx.conds)
+    out.unmodelled.extend(left)
     try:
         leaf = _LEAVES[str(node["type"])](node, node.get("modifier") or {})
     except (ValueError, TypeError, KeyError) as exc:  # a malformed leaf: counted, not raised
@@ -554,7 +565,7 @@ def _leaf(node: Raw, ctx: _Ctx, out: Compiled) -> None:
     assumed = list(ctx.assumptions)
     attack = _attack_of(node)
     s_over_t = False
-    for raw in ctx.conds:
+    for raw in conds:
         p = raw.get("parameters") or {}
         if (raw.get("type") == "attack-stat-compare" and (p.get("attacker_stat"), p.get(
                 "comparison"), p.get("target_stat")) == ("S", "greater-than", "T")) or (
@@ -565,8 +576,7 @@ def _leaf(node: Raw, ctx: _Ctx, out: Compiled) -> None:
         if c.outside is not None:
             out.non_combat[f"effects in {c.outside}"] += 1
             return
-        if c.check is not None:
-            checks.append(c.check)
+        checks.extend(c.checks)
         if c.assumption:
             assumed.append(c.assumption)
         attack = c.attack or attack
@@ -583,7 +593,7 @@ def _leaf(node: Raw, ctx: _Ctx, out: Compiled) -> None:
         option=ctx.option,
         weapon_keyword=str(m["weapon_keyword"]) if m.get("weapon_keyword") else
         scope.weapon_keyword,
-        weapon_name=str(m["weapon_name"]) if m.get("weapon_name") else None,
+        weapon_names=weapon_names(m.get("weapon_name")),
         modifiers=leaf.modifiers + grants, target_changes=leaf.target_changes,
         context=leaf.context, mortal_before=leaf.mortal_before, side=leaf.side,
         strength_over_toughness=scope.strength_over_toughness or s_over_t,

@@ -35,6 +35,7 @@ from .dsl_conditions import Owner
 from .faction_checks import FactionKeys, unit_limits
 from .model import Condition, EffectKind, NamedEffect
 from .record_apply import RecordApply, Status, name_options, note_gaps
+from .record_readings import read_record
 from .same_name import SameName, candidate_label
 
 __all__ = ["DatasetEffect", "DatasetEffects", "Status", "dataset_effects"]
@@ -164,7 +165,9 @@ class DatasetEffects:
                 continue
             factions = rules.factions_for(record)
             raw = rules.effect_of(record)
-            effect = None if raw is None else raw.get("effect")
+            effect, gaps = read_record((raw or {}).get("ability_id"), None if raw is None
+                                       else raw.get("effect"),
+                                       note_gaps((raw or {}).get("community_notes")))
             entry = None if effect is None else name_options(
                 record.name, compile_effect(effect, record.name, rules.ability))
             compiled.append((record, factions, entry))
@@ -173,8 +176,7 @@ class DatasetEffects:
             if isinstance(record, Enhancement) and _reaches_others(effect):
                 limit = None  # the bearer's keywords, not those of the units it buffs
             self._limits[(record.record, record.key or "")] = limit
-            self._gaps[(record.record, record.key or "")] = note_gaps(
-                (raw or {}).get("community_notes"))
+            self._gaps[(record.record, record.key or "")] = gaps
             if entry is not None:
                 by_name.setdefault(f"{record.record}/{normalise(record.name)}", []).append(
                     (factions, entry))
@@ -353,8 +355,10 @@ class DatasetEffects:
             picked += [e for e in self.listing(faction=faction) if e.effect.kind == "army rule"]
         for e in picked:
             assumed = [a for p in e.compiled.parts for a in p.assumptions]
+            # what holds unless the scenario says otherwise: the picked unit, the target
+            # within a distance (a state a unit is not in is not assumed)
             assumed += [c.description for p in e.compiled.parts for c in p.conditions
-                        if c.description.startswith("the target is the ")]
+                        if c.designation or c.description.startswith("the target is within")]
             if e.behavior in ("activated", "reactive"):
                 assumed.append("the player uses it (it is not always on)")
             out.setdefault(e.record.name, tuple(dict.fromkeys(assumed)))

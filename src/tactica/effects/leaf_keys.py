@@ -27,10 +27,20 @@ from typing import Any
 from ..combat.contract.scenario import Scenario
 from ..model.abilities import UnknownAbilityError, parse_weapon_ability
 from ..names import name_key, normalise
-from .dsl_conditions import Attack, Owner, Raw, compile_condition, side_of, who, within
+from .dsl_conditions import (
+    Attack,
+    Owner,
+    Raw,
+    compile_condition,
+    mortal_wound_trigger,
+    side_of,
+    who,
+    within,
+)
 from .model import Condition
 
-__all__ = ["LeafScope", "has_keyword_phrase", "leaf_scope"]
+__all__ = ["LeafScope", "feel_no_pain_scope", "has_keyword_phrase", "leaf_scope",
+           "weapon_names"]
 
 #: Keys every combat leaf reader understands (what the leaf does, whom, which attacks).
 _COMMON = frozenset({"operation", "value", "attack_type", "weapon_type", "weapon_keyword",
@@ -129,8 +139,7 @@ def _condition_key(value: Any, owner: Owner) -> tuple[list[Condition], list[str]
         c = compile_condition(value, owner)
         if c.outside is not None:
             return [], [f"only in {c.outside}"], None
-        return ([c.check] if c.check else []), ([c.assumption] if c.assumption else []), \
-            c.attack
+        return list(c.checks), ([c.assumption] if c.assumption else []), c.attack
     return [], [_text(value)], None
 
 
@@ -183,8 +192,7 @@ def leaf_scope(kind: str, m: Raw, owner: Owner) -> LeafScope:
             assumed.append(f"while {_text(context)}")
     inches = m.get("range_inches")
     if isinstance(inches, int | float) and not isinstance(inches, bool) and inches > 0:
-        checks.append(within(float(inches)))
-        assumed.append(f"the target is within {inches:g}\" (unless context.distance says)")
+        checks.append(within(float(inches)))  # not given: assumed, and noted
     if m.get("anti_keyword") and isinstance(m.get("anti_threshold"), int):
         grants.append(f"Anti-{m['anti_keyword']} {m['anti_threshold']}+")
     for key, word in (("until", "until"), ("vs_target", "against"), ("while", "while")):
@@ -194,3 +202,28 @@ def leaf_scope(kind: str, m: Raw, owner: Owner) -> LeafScope:
     unread = tuple(k for k in m if k not in known)
     return LeafScope(tuple(checks), tuple(assumed), attack, weapon, s_over_t, tuple(grants),
                      unread)
+
+
+def weapon_names(value: Any) -> tuple[str, ...]:
+    """A leaf's ``weapon_name``: one name, or several (Infernal Fusillade's inferno
+    weapons, ``effects.record_readings``)."""
+    if isinstance(value, str):
+        return (value,) if value else ()
+    return tuple(str(v) for v in value or () if isinstance(v, str) and v)
+
+
+def feel_no_pain_scope(node: Raw, conds: tuple[Raw, ...]
+                       ) -> tuple[Raw, tuple[Raw, ...], tuple[str, ...]]:
+    """A ``feel-no-pain`` leaf under "each time the unit suffers a mortal wound"
+    (``mortal_wound_trigger``) as one of ``scope`` mortal (Catalytic Biofortification:
+    against mortal wounds only, not the attacks' damage), the conditions left, and what
+    is not calculated of it (against Psychic Attacks, ``psychic-and-mortal``)."""
+    if node.get("type") != "feel-no-pain":
+        return node, conds, ()
+    mortal, conds = mortal_wound_trigger(conds)
+    if mortal:
+        node = {**node, "modifier": {**(node.get("modifier") or {}), "scope": "mortal"}}
+    if (node.get("modifier") or {}).get("scope") == "psychic-and-mortal":
+        return node, conds, ("its Feel No Pain against Psychic Attacks (only that against "
+                             "mortal wounds is calculated)",)
+    return node, conds, ()

@@ -53,6 +53,13 @@ class Condition:
     failure: str
     test: Callable[[Scenario], bool]
     reads: frozenset[str] = SCENARIO_PARTS
+    #: true when the scenario does not state what ``test`` reads (no
+    #: ``context.distance``, no ``context.designated``, a state no keyword of the unit
+    #: says): ``test`` then gives the default (within range, the picked unit, not in the
+    #: state) and a part applied under it says "assumes ..." in the result's notes
+    unstated: Callable[[Scenario], bool] | None = None
+    #: the target is an enemy unit a rule picks (``context.designated`` names the rule)
+    designation: bool = False
 
 
 def _kw(keywords: tuple[str, ...], name: str, wanted: str) -> bool:

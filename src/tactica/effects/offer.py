@@ -60,14 +60,17 @@ def _faction_side(e: NamedEffect, known: frozenset[str]) -> tuple[str, str] | No
 
 def _seed_offers(s: Scenario, known: frozenset[str], mine: set[str], theirs: set[str],
                  detachment: str | None) -> list[NamedEffect]:
-    own = {name_key(k) for k in (s.attacker.name, *s.attacker.keywords)}
+    own = {name_key(k) for k in (s.attacker.name, *s.attacker.keywords, *s.context.led_by)}
     out = []
     for e in EFFECTS:
         if s.rules not in e.rules:
             continue
         owner = _faction_side(e, known)
+        leader = any(c.description.startswith("led by") for c in e.conditions)
+        if leader and owner is None:  # a leader's ability (Cult Demagogue): to its army's
+            owner = ("attacker", name_key(next(iter(_SEED_FACTIONS))))  # "needs: led by"
         if e.kind == "ability" and name_key(e.source) not in own and owner is None:
-            continue  # a datasheet's ability (Damaged) is offered to that unit alone
+            continue  # a datasheet's ability (Damaged) to that unit (or its leader's) alone
         if owner is None and e.source != "Core" and e.kind != "ability":
             continue
         if owner is not None and owner[1] not in (mine if owner[0] == "attacker" else theirs):

@@ -54,6 +54,10 @@ def note_gaps(notes: str | None) -> tuple[str, ...]:
     return found
 
 
+#: "Plasma incinerator – Supercharge": a weapon's name, then its profile's.
+_PROFILE = re.compile(r"\s+[–-]\s+")
+
+
 def _scoped(part: Part, s: Scenario) -> Part | None:
     """``part`` with its modifiers limited to the attacker's weapon lines it concerns:
     those it names (by weapon ability or weapon name) and, for a part that applies only
@@ -61,14 +65,17 @@ def _scoped(part: Part, s: Scenario) -> Part | None:
     those whose S is greater than every target model's T; ``None`` when none is left. A
     defensive part's modifiers are limited the same way: they change the enemy's
     attack lines too (Flawless Construction)."""
-    if not (part.weapon_keyword or part.weapon_name or part.strength_over_toughness):
+    if not (part.weapon_keyword or part.weapon_names or part.strength_over_toughness):
         return part
     lines = s.attacker.weapons
-    if part.weapon_keyword or part.weapon_name:
-        wanted = name_key(part.weapon_keyword or part.weapon_name or "")
+    if part.weapon_names:
+        named = {name_key(n) for n in part.weapon_names}
+        lines = tuple(w for w in lines if name_key(w.name) in named
+                      or name_key(_PROFILE.split(w.name)[0]) in named)
+    elif part.weapon_keyword:
+        wanted = name_key(part.weapon_keyword)
         lines = tuple(w for w in lines
-                      if (part.weapon_name and name_key(w.name) == wanted)
-                      or any(name_key(str(a)).startswith(wanted) for a in w.abilities))
+                      if any(name_key(str(a)).startswith(wanted) for a in w.abilities))
     if part.strength_over_toughness:
         toughness = max(g.T for g in s.target.models)
         lines = tuple(w for w in lines if toughness < w.S)
@@ -129,9 +136,10 @@ def pick_option(rule: str, param: str, options: Sequence[str],
 
 
 def _no_weapon(part: Part) -> str:
-    if part.strength_over_toughness and not (part.weapon_keyword or part.weapon_name):
+    if part.strength_over_toughness and not (part.weapon_keyword or part.weapon_names):
         return "no attack has a Strength greater than the target's Toughness"
-    return f"the attacker has no {part.weapon_keyword or part.weapon_name} weapon" + (
+    what = part.weapon_keyword or " or ".join(part.weapon_names)
+    return f"the attacker has no {what} weapon" + (
         " with a Strength greater than the target's Toughness"
         if part.strength_over_toughness else "")
 
@@ -221,10 +229,9 @@ class RecordApply:
     def _outcome(self, applied: list[Part], skipped: list[str], s: Scenario) -> Outcome:
         notes = [f"{self.name}: not applied: {x}" for x in skipped]
         assumed = dict.fromkeys(a for p in applied for a in p.assumptions)
-        if s.context.designated is None:
-            assumed.update(dict.fromkeys(
-                c.description for p in applied for c in p.conditions
-                if c.description.startswith("the target is the ")))
+        assumed.update(dict.fromkeys(  # not stated: the distance, the picked unit
+            c.description for p in applied for c in p.conditions
+            if c.unstated is not None and c.unstated(s)))
         notes += [f"{self.name}: assumes {a}" for a in assumed]
         not_calc = [f"{self.name}: part not modelled ({u})"
                     for u in dict.fromkeys(self.entry.unmodelled)]

@@ -94,7 +94,7 @@ class UnitAbility:
             return self.mark  # a defence that marks an enemy, a bonus not the unit's own
         if part.owner == "target" and any(_helps_attacker(m) for m in part.modifiers):
             return "the dataset gives it as a bonus to attacks on the unit"
-        if any(c.description.startswith("the target is the ") for c in part.conditions):
+        if any(c.designation for c in part.conditions):
             return PICKED
         assumed = [a for a in part.assumptions if a != AURA]
         if assumed:

@@ -49,17 +49,20 @@ def granted_ids(node: Any, depth: int = 0) -> list[str]:
 
 def effect_record(raw: Raw, ds: RecordLookup, faction: str) -> str:
     """The ability record ``raw``'s effect as JSON text (``Ability.effect``): ``effect``,
-    ``behavior``, ``notes``, ``granted`` (id -> ``{"effect": tree}``, looked up in
-    ``faction`` first like the unit's own abilities), ``mark`` (why a record read as
+    ``behavior``, ``notes``, ``granted`` (id -> ``{"effect": tree, "name": name}``, looked
+    up in ``faction`` first like the unit's own abilities), ``mark`` (why a record read as
     a defence marks an enemy instead, or a bonus is not the unit's own:
-    ``wh40kdc_readings``) and ``mark_all`` (the reason covers every part, not only the
-    defence)."""
+    ``wh40kdc_readings``), ``mark_all`` (the reason covers every part, not only the
+    defence), and what the rule's generated text reads besides (issue 41:
+    ``tactica.effects.wording``): ``scope``, ``trigger``, ``usage``, ``disputed``."""
     granted: dict[str, Raw] = {}
     for aid in granted_ids(raw.get("effect")):
         found = ds.ability(faction, aid)
         if found is not None and found.get("effect"):
-            granted[aid] = {"effect": found["effect"]}
+            granted[aid] = {"effect": found["effect"], "name": found.get("name")}
     return json.dumps({"effect": mended_effect(raw), "behavior": raw.get("behavior"),
                        "notes": raw.get("community_notes"), "granted": granted,
-                       "mark": mark_reason(raw), "mark_all": marks_every_part(raw)},
+                       "mark": mark_reason(raw), "mark_all": marks_every_part(raw),
+                       "scope": raw.get("scope"), "trigger": raw.get("trigger"),
+                       "usage": raw.get("usage"), "disputed": raw.get("dispute_notes")},
                       sort_keys=True, ensure_ascii=False)

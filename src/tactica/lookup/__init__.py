@@ -7,7 +7,9 @@ detachment rule, army rule, core rule and datasheet ability of that name
 (``tactica.lookup.entries``). Without a library it answers from the index of rules by
 name on disk (``tactica.lookup.rule_index``: the configured sources, built once), so a
 look-up does not load the library; ``rule_notes`` gives the calculator's own notes on a
-rule it computes, per rules version.
+rule it computes, per rules version. A dataset record without published text carries
+its effect code in plain English (``RuleEntry.generated``, marked ``GENERATED``;
+``ability_text`` for a datasheet's ability).
 
 >>> from tactica.library import load_seed_library
 >>> [e.kind for e in rule_entries("Primed and Readied", library=load_seed_library())]
@@ -21,14 +23,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..names import UnknownNameError, name_key, suggest
-from .entries import RuleEntry, Rules, entries_of, own_ability_status
+from .entries import GENERATED, RuleEntry, Rules, entries_of, own_ability_status
+from .unit_index import find_units
 
 if TYPE_CHECKING:
+    from ..effects.rule_text import GeneratedText
     from ..index import Library
-    from ..model.datasheet import Datasheet
+    from ..model.datasheet import Ability
 
-__all__ = ["RuleEntry", "find_units", "own_ability_status", "rule_entries", "rule_notes",
-           "sources_missing"]
+__all__ = ["GENERATED", "RuleEntry", "ability_text", "find_units", "own_ability_status",
+           "rule_entries", "rule_notes", "sources_missing"]
 
 _VERSIONS: tuple[Rules, ...] = ("11th", "10th")
 
@@ -91,6 +95,15 @@ def rule_notes(name: str, rules: Rules | None = None,
     return [notes[v] for v in ((rules,) if rules else _VERSIONS) if v in notes]
 
 
+def ability_text(ability: Ability) -> GeneratedText | None:
+    """A datasheet ability's text generated from the dataset's effect code, with the
+    dataset's notes (``None`` when it has published text or no effect code): what
+    ``tactica sheet`` and the web's datasheet show, marked ``GENERATED``."""
+    from ..effects.rule_text import ability_text as generated
+
+    return generated(ability)
+
+
 def sources_missing() -> tuple[str, ...]:
     """What the configured sources lack (the dataset not installed: how to install it),
     from the index when there is one, so that a refused look-up loads no library."""
@@ -106,40 +119,3 @@ def _library() -> Library:
     from ..library import load_library
 
     return load_library()
-
-
-def find_units(library: Library | None = None, faction: str | None = None,
-               keyword: str | None = None, rules: Rules | None = None
-               ) -> tuple[Datasheet, ...]:
-    """The library's datasheets, optionally one faction's (the units a source files
-    under it, else those with the faction keyword) and only those with ``keyword``
-    (a keyword or faction keyword; case and punctuation ignored). ``UnknownNameError``
-    for a faction or keyword no unit has.
-
-    >>> from tactica.library import load_seed_library
-    >>> [d.name for d in find_units(load_seed_library(), keyword="character")]
-    ['Primus']
-    """
-    from ..model.datasheet import Datasheet
-
-    lib = _library() if library is None else library
-    sheets = lib.datasheets(rules)
-    if faction is not None:
-        by_faction = getattr(lib, "faction_datasheets", None)
-        key = name_key(faction)
-        if callable(by_faction):
-            sheets = tuple(d for d in by_faction(faction, rules) if isinstance(d, Datasheet))
-        else:
-            sheets = tuple(d for d in sheets
-                           if any(name_key(k) == key for k in d.faction_keywords))
-            if not sheets:
-                known = {k.title() for d in lib.datasheets() for k in d.faction_keywords}
-                raise UnknownNameError("faction", faction, suggest(faction, sorted(known)))
-    if keyword is not None:
-        key = name_key(keyword)
-        every = {k for d in sheets for k in (*d.keywords, *d.faction_keywords)}
-        if key not in {name_key(k) for k in every}:
-            raise UnknownNameError("keyword", keyword, suggest(keyword, sorted(every)))
-        sheets = tuple(d for d in sheets
-                       if key in {name_key(k) for k in (*d.keywords, *d.faction_keywords)})
-    return sheets

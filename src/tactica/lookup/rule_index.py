@@ -11,12 +11,11 @@ rule the calculator has a note for), holding what ``rule_entries`` returns for i
 version; the caller keeps the one asked for) and the calculator's notes per rules version,
 plus every rule name for the "did you mean" suggestions.
 
-The file is named for a stamp (``tactica.cache.files_stamp``: names, sizes and
-modification times, no file read) of the code that builds it, of tactica's version, of the
-bundled dataset's installed files and of every ``--data`` catalogue: a changed source gives
-another file, so a stale index is never read. The first look-up after a change builds it
-(the library loaded once, every key computed: some seconds) and writes it whole, renamed
-into place; of the other index files (other sources, other code) the newest few are kept.
+The file is named for the stamps of the code that builds it and of its sources
+(``tactica.lookup.index_files``): a changed source gives another file, so a stale index is
+never read. The first look-up after a change builds it (the library loaded once, every key
+computed: some seconds) and writes it whole, renamed into place; of the other index files
+(other sources, other code) the newest few are kept.
 With the cache off (``TACTICA_CACHE=0``), or a folder that cannot be written, there is no
 index and the look-up loads the library.
 """
@@ -25,17 +24,16 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
-import importlib.util
 import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..cache import cache_dir, cache_enabled, code_stamp, files_stamp, write_atomically
+from ..cache import cache_dir, cache_enabled, write_atomically
 from ..source_choice import configured_sources, skip_bad_files
 from .entries import RuleEntry, Statuses, entries_of, entry_from_json
+from .index_files import keep_newest, sources_digest
 
 if TYPE_CHECKING:
     from ..index import Library
@@ -43,37 +41,12 @@ if TYPE_CHECKING:
 __all__ = ["RuleIndex", "build_index", "configured_index", "index_path"]
 
 _PREFIX = "rules-"
-#: The parts of tactica whose code or data decide what the index holds.
-_CODE = ("loaders", "model", "data", "effects", "rules", "lookup", "units", "names.py",
-         "dice.py", "facts.py", "library.py", "index.py", "sources.py", "datasheet_diff.py",
-         "cache.py", "version.py")
 _VERSIONS = ("11th", "10th")
-#: Index files kept in the cache folder (about 7 MB each with the bundled dataset).
-_KEPT = 4
-
-
-def _dataset_stamp() -> str:
-    """The installed dataset package's files (its version is in its folder's name)."""
-    spec = importlib.util.find_spec("wh40kdc")
-    if spec is None or spec.origin is None:
-        return "no dataset"
-    package = Path(spec.origin).parent
-    infos = sorted(p.name for p in package.parent.glob("wh40kdc-*.dist-info"))
-    return f"{infos} {files_stamp([package])}"
-
-
-def _catalogues_stamp(paths: tuple[str, ...]) -> str:
-    """A ``--data`` folder's JSON files; a file's and its folder's (links resolve there)."""
-    folders = [p if p.is_dir() else p.parent for p in map(Path, paths)]
-    return files_stamp([*map(Path, paths), *folders], (".json",))
 
 
 def index_path(paths: tuple[str, ...], dataset: bool, skip_bad: bool) -> Path:
     """Where the index of these sources is kept (module text)."""
-    parts = ["rules index 1", code_stamp(_CODE), f"skip bad {skip_bad}",
-             f"dataset {_dataset_stamp() if dataset else 'off'}",
-             f"catalogues {list(paths)} {_catalogues_stamp(paths)}"]
-    digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()[:24]
+    digest = sources_digest("rules index 1", paths, dataset, skip_bad)
     return cache_dir() / f"{_PREFIX}{digest}.sqlite"
 
 
@@ -118,9 +91,11 @@ def _rows(library: Library) -> Iterator[tuple[str, str]]:
     from ..rules.notes import rule_note, rule_note_keys
 
     statuses = Statuses()
-    for key in dict.fromkeys([*library.rule_keys(), *rule_note_keys()]):
+    known = library.rule_keys()  # the keys ``find_rules`` answers: no other key is
+    every = set(known)  # asked (its refusal would compute suggestions over every name)
+    for key in dict.fromkeys([*known, *rule_note_keys()]):
         try:
-            entries = entries_of(library, key, None, statuses)
+            entries = entries_of(library, key, None, statuses) if key in every else []
         except UnknownNameError:
             entries = []
         notes = {v: n for v in _VERSIONS if (n := rule_note(key, v)) is not None}  # type: ignore[arg-type]
@@ -150,18 +125,7 @@ def build_index(library: Library, path: Path) -> None:
             db.close()
 
     write_atomically(path, write, stale=path.name)
-    # other sources or code (another --data folder, another checkout): the newest few kept
-    older = sorted(path.parent.glob(f"{_PREFIX}*.sqlite"), key=_modified, reverse=True)
-    for old in older[_KEPT:]:
-        if old != path:
-            old.unlink(missing_ok=True)
-
-
-def _modified(path: Path) -> float:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return 0.0
+    keep_newest(path, f"{_PREFIX}*.sqlite")
 
 
 def configured_index() -> RuleIndex | None:
@@ -180,6 +144,11 @@ def _index(path: Path, paths: tuple[str, ...], dataset: bool) -> RuleIndex | Non
     from ..library import load_library
 
     with contextlib.suppress(sqlite3.Error, OSError):
-        build_index(load_library(paths, dataset=dataset), path)
+        library = load_library(paths, dataset=dataset)
+        build_index(library, path)
+        # every datasheet is merged by now: the unit list's index costs little more
+        from .unit_index import keep_unit_index
+
+        keep_unit_index(library, paths, dataset)
         return RuleIndex(path)
     return None

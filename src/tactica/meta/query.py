@@ -49,7 +49,11 @@ def _view(folder: str | Path) -> Iterator[Any]:
 def query(folder: str | Path, sql: str) -> pd.DataFrame:
     """The result of ``sql`` over the table in ``folder`` (the view ``meta``)."""
     with _view(folder) as con:
-        frame: pd.DataFrame = con.execute(sql).df()
+        result = con.execute(sql)
+        if result is None:  # DuckDB found no statement: blank, ";" or a comment alone
+            raise QueryError(f"SQL {sql.strip()[:40]!r}: no statement to run (a query over "
+                             "the view meta, such as SELECT * FROM meta LIMIT 10)")
+        frame: pd.DataFrame = result.df()
         return frame
 
 

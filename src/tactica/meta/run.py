@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import gc
 import logging
+import re
+import socket
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,8 +31,8 @@ from .compute import compute_partition, field_targets
 from .table import done_partitions, parquet_bytes, write_partition, write_selection
 from .tasks import Partition, Selection, library_of, plan
 
-__all__ = ["IN_PROCESS_MATCHUPS", "Mode", "Progress", "RunReport", "Silent", "partition_task",
-           "run"]
+__all__ = ["IN_PROCESS_MATCHUPS", "Mode", "Progress", "RunReport", "SchedulerError", "Silent",
+           "check_address", "partition_task", "run"]
 
 Mode = Literal["auto", "in-process", "local"]
 
@@ -99,6 +102,16 @@ def run(selection: Selection, folder: str | Path, *, mode: Mode = "auto",
         progress: Progress | None = None, lib: Library | None = None) -> RunReport:
     """Compute and write every partition of ``selection`` not yet in ``folder``."""
     out = Path(folder)
+    client = _connect(scheduler) if scheduler else None  # before anything is written
+    try:
+        return _run(selection, out, mode, scheduler, workers, progress, lib, client)
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _run(selection: Selection, out: Path, mode: Mode, scheduler: str | None, workers: int,
+         progress: Progress | None, lib: Library | None, client: Any) -> RunReport:
     write_selection(out, selection)
     lib = library_of(selection) if lib is None else lib
     parts = plan(selection, lib)
@@ -121,9 +134,76 @@ def run(selection: Selection, folder: str | Path, *, mode: Mode = "auto",
             report.written.append(part.id)
             progress.advance(part)
     else:
-        _on_dask(selection, todo, out, report, progress, scheduler, workers)
+        _on_dask(selection, todo, out, report, progress, scheduler, workers, client)
     report.seconds = time.perf_counter() - t0
     return report
+
+
+class SchedulerError(ValueError):
+    """A Dask scheduler's address that is malformed or where no scheduler answers; the
+    message starts with the address as given."""
+
+
+#: A scheduler's address: ``[tcp|tls|ws|wss://]HOST:PORT`` (an IPv6 host in brackets).
+_ADDRESS = re.compile(r"(?:(tcp|tls|ws|wss)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)"
+                      r":(\d{1,5})")
+#: Seconds to reach the scheduler's port, then for Dask's handshake: refused within 10 s.
+_PROBE, _HANDSHAKE = 3.0, 5.0
+
+
+def check_address(address: str) -> tuple[str, int]:
+    """The host and port of a scheduler's ``address``, or ``SchedulerError``.
+
+    >>> check_address("tcp://127.0.0.1:8786")
+    ('127.0.0.1', 8786)
+    >>> try:
+    ...     check_address("nonsense")
+    ... except SchedulerError as exc:
+    ...     print(exc)
+    'nonsense': not a Dask scheduler's address; write tcp://HOST:PORT
+    """
+    m = _ADDRESS.fullmatch(address)
+    if m is None or not 0 < int(m.group(3)) < 65536:
+        raise SchedulerError(f"{address!r}: not a Dask scheduler's address; write "
+                             "tcp://HOST:PORT")
+    return m.group(2).strip("[]"), int(m.group(3))
+
+
+def _connect(scheduler: str) -> Any:
+    """A client of the scheduler at ``scheduler``; ``SchedulerError`` within 10 s when
+    the address is malformed or nothing answers (Dask alone retries for its whole
+    timeout, 30 s, even when the connection is refused at once)."""
+    host, port = check_address(scheduler)
+    try:
+        socket.create_connection((host, port), timeout=_PROBE).close()
+    except OSError as exc:
+        why = ("connection refused" if isinstance(exc, ConnectionRefusedError) else
+               f"no answer within {_PROBE:g} s" if isinstance(exc, TimeoutError) else
+               "unknown host" if isinstance(exc, socket.gaierror) else
+               exc.strerror or type(exc).__name__)
+        raise SchedulerError(f"{scheduler!r}: no Dask scheduler answers there ({why})"
+                             ) from None
+    import distributed
+
+    dist: Any = distributed  # untyped calls
+    made: dict[str, Any] = {}
+
+    def handshake() -> None:
+        try:
+            made["client"] = dist.Client(scheduler, timeout=f"{_HANDSHAKE:g}s")
+        except Exception as exc:  # a timeout, or another server's bytes read as Dask's
+            made["error"] = f"{type(exc).__name__}: {' '.join(str(exc).split())[:160]}"
+
+    # on a daemon thread with a deadline of its own: Dask's timeout does not cover every
+    # wait (another kind of server that answers, then says nothing, holds it for ever)
+    waiting = threading.Thread(target=handshake, name="tactica-meta-connect", daemon=True)
+    waiting.start()
+    waiting.join(_HANDSHAKE + 0.5)
+    if "client" in made:
+        return made["client"]
+    raise SchedulerError(f"{scheduler!r}: no Dask scheduler answered there within "
+                         f"{_HANDSHAKE:g} s" + (f" ({made['error']})" if "error" in made
+                                                else ""))
 
 
 def _client(scheduler: str | None, workers: int) -> Any:
@@ -131,19 +211,20 @@ def _client(scheduler: str | None, workers: int) -> Any:
 
     dist: Any = distributed  # untyped calls
     if scheduler:
-        return dist.Client(scheduler, timeout="30s")
+        return _connect(scheduler)
     cluster = dist.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                 dashboard_address=None, silence_logs=logging.ERROR)
     return dist.Client(cluster)
 
 
 def _on_dask(selection: Selection, todo: Sequence[Partition], out: Path, report: RunReport,
-             progress: Progress, scheduler: str | None, workers: int) -> None:
+             progress: Progress, scheduler: str | None, workers: int,
+             client: Any = None) -> None:
     import distributed
 
     wait: Any = distributed.wait
     t0 = time.perf_counter()
-    client = _client(scheduler, workers)
+    client = client if client is not None else _client(scheduler, workers)
     if not scheduler:
         client.wait_for_workers(workers)
     _warm(client, selection)

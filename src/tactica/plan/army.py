@@ -40,10 +40,12 @@ from ..army.roster import Roster, RosterUnit
 from ..army.validation import validate
 from ..combat.contract.scenario import Target
 from ..effects.candidates import ability_effects
+from ..errors import one_line, quote
 from ..library import Library, load_library
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet
 from ..names import UnknownNameError
+from ..textfile import read_text_file
 from ..units import UnitError, UnitRef
 from ..units.defences import Held
 from ..units.firing import Aim
@@ -167,6 +169,21 @@ def _is_list(text: str) -> bool:
     return "\n" in stripped or stripped.startswith(("{", "["))
 
 
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` names a file; False for a name no file can have (too long, a NUL)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def _names_roster(text: str, lib: Library, rules: RulesVersion) -> Roster:
     """``NAME[:MODELS][+LEADER[+LEADER]]``, separated by commas or semicolons, as a
     roster: each unit at the size given (default: the datasheet's minimum)."""
@@ -179,22 +196,25 @@ def _names_roster(text: str, lib: Library, rules: RulesVersion) -> Roster:
         try:
             sheet = lib.datasheet(name.strip(), rules)
         except UnknownNameError as exc:
-            raise SideError(f"unit {i + 1} ({part!r}): {exc}") from None
+            raise SideError(f"unit {i + 1} ({quote(part)}): {exc}") from None
         if size and not size.strip().isdigit():
-            raise SideError(f"unit {i + 1} ({part!r}): write NAME:MODELS, e.g. "
+            raise SideError(f"unit {i + 1} ({quote(part)}): write NAME:MODELS, e.g. "
                             f"\"{sheet.name}:10\"")
         models = int(size) if size else (sum(c.min for c in sheet.composition) or 1)
         bid = f"u{len(units) + 1}"
-        units.append(RosterUnit(id=bid, name=sheet.name, models=models))
+        try:
+            units.append(RosterUnit(id=bid, name=sheet.name, models=models))
+        except ValueError as exc:  # 0 models, a million
+            raise SideError(f"unit {i + 1} ({quote(part)}): {one_line(exc)}") from None
         for leader in leaders:
             try:
                 lsheet = lib.datasheet(leader, rules)
             except UnknownNameError as exc:
-                raise SideError(f"unit {i + 1} ({part!r}): {exc}") from None
+                raise SideError(f"unit {i + 1} ({quote(part)}): {exc}") from None
             units.append(RosterUnit(id=f"u{len(units) + 1}", name=lsheet.name,
                                     attached_to=bid))
     if not units:
-        raise SideError("no unit named (write unit names separated by commas, or give a "
+        raise SideError("no unit names (write unit names separated by commas, or give a "
                         "list file)")
     return Roster(name="Units", rules=rules, units=tuple(units))
 
@@ -233,17 +253,29 @@ def read_side(source: str | Path, lib: Library | None = None, *, name: str | Non
     assistant). A list that does not validate is read with its problems in ``warnings``
     (``strict``: refused). Raises ``SideError``."""
     lib = lib or load_library()
+    where = str(source) if isinstance(source, Path) else (name or "list")
+    try:
+        return _read_side(source, lib, name, rules, strict, files)
+    except SideError as exc:  # each refusal names the side as given: its file or its name
+        given = source.strip()[:80] if isinstance(source, str) else ""
+        if str(exc).startswith(where) or (given and str(exc).startswith(given)):
+            raise
+        raise SideError(f"{where}: {exc}") from None
+
+
+def _read_side(source: str | Path, lib: Library, name: str | None, rules: RulesVersion,
+               strict: bool, files: bool) -> Side:
     path = Path(source) if isinstance(source, Path) else None
     if path is None and files and isinstance(source, str) and not _is_list(source) \
             and len(source) < 4096:
         candidate = Path(source)
-        path = candidate if candidate.is_file() else None
+        path = candidate if _is_file(candidate) else None
     where = str(path) if path is not None else (name or "list")
     if path is not None:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeError) as exc:
-            raise SideError(f"{path}: cannot be read ({exc.__class__.__name__})") from None
+        try:  # the encoding found as for any list file (``textfile``)
+            text, _ = read_text_file(path)
+        except ValueError as exc:
+            raise SideError(str(exc)) from None
     else:
         text = str(source)
     named = path is None and not _is_list(text)
@@ -253,14 +285,19 @@ def read_side(source: str | Path, lib: Library | None = None, *, name: str | Non
             if not files:
                 raise SideError(f"{where}: {text.strip()[:80]!r} reads as a file name; give "
                                 "the list's text, or unit names separated by commas")
-            raise SideError(f"{text.strip()}: no such file (or write unit names separated "
-                            "by commas)")
+            if _is_dir(Path(text.strip())):
+                raise SideError(f"{text.strip()}: is a folder, not a file (give the list "
+                                "file inside it)")
+            raise SideError(f"{text.strip()[:200]}: no such file (or write unit names "
+                            "separated by commas)")
         roster = _names_roster(text, lib, rules)
     else:
         try:
             roster = parse_roster(text, file=where, library=lib)
         except (RosterParseError, UnsupportedFormatError) as exc:
-            raise SideError(str(exc)) from None
+            message = str(exc)
+            raise SideError(message if message.startswith(where) else f"{where}: {message}"
+                            ) from None
         problems = _problems(roster, text, where, lib)
         if strict and problems:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""

@@ -80,6 +80,8 @@ TOO_MANY = _answer(503, "Service Unavailable",
                    "too many connections from your address; close some and try again")
 FULL = _answer(503, "Service Unavailable", "the server is busy; try again in a moment")
 TOO_SLOW = _answer(408, "Request Timeout", "the request was not sent in time")
+BAD_REQUEST = _answer(400, "Bad Request", "invalid HTTP request (its framing: a chunk, "
+                      "Content-Length or a line)")
 
 
 class _GuardedH11(H11Protocol):
@@ -184,6 +186,28 @@ class _GuardedH11(H11Protocol):
             self.transport.write(TOO_SLOW)
         if cycle is not None:  # the app reading the body sees the client gone, and its
             cycle.disconnected = True  # answer, if any, is dropped
+            cycle.message_event.set()
+        self.transport.close()
+
+    # --- a request whose framing is broken ---------------------------------------------
+
+    def send_400_response(self, msg: str) -> None:
+        """A request whose framing h11 refuses (a bad chunk, bytes past the body, a
+        pipelined line that is no request): uvicorn has logged one line; a 400 unless an
+        answer has begun, the connection closed, and the app, if it has the request, sees
+        the client gone so that its answer is dropped. (uvicorn's own 400 goes through
+        h11, which refuses it while the app answers or for a HEAD request, and leaves the
+        app's answer to fail: a traceback in the log each time.)"""
+        self._disarm()
+        self.registry.waiting.pop(self, None)
+        cycle = self.cycle if self.cycle is not None and not self.cycle.response_complete \
+            else None
+        if self.transport.is_closing():
+            return
+        if cycle is None or not cycle.response_started:
+            self.transport.write(BAD_REQUEST)
+        if cycle is not None:
+            cycle.disconnected = True
             cycle.message_event.set()
         self.transport.close()
 

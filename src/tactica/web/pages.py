@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..library import Library
 from ..loaders.wh40kdc import ATTRIBUTION
 from ..loaders.wh40kdc_factions import PlayerFaction, player_faction
-from ..lookup import RuleEntry
+from ..lookup import GENERATED, RuleEntry, ability_text
 from ..model.abilities import RECOGNISED_WEAPON_ABILITIES
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet, WeaponProfile
@@ -89,7 +89,8 @@ def _environment() -> Environment:
                       autoescape=select_autoescape(["html"]), undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True)
     env.globals.update(unit_url=unit_url, rule_url=rule_url, nav=NAV, version=__version__,
-                       source_label=source_label, credit_url=CREDIT_URL)
+                       source_label=source_label, credit_url=CREDIT_URL,
+                       generated_label=GENERATED, generated_text=ability_text)
     env.filters["plain"] = player_text
     return env
 

@@ -46,7 +46,8 @@ CONTEXT_WORDS = {
     "tyranids_nearby": "a TYRANIDS unit within 6\u2033 of the target",
     "indirect": "Indirect Fire", "plunging_fire": "Plunging Fire",
     "engaged": "the attacker engaged", "target_engaged": "the target engaged",
-    "detachment": "the detachment",
+    "detachment": "the detachment", "below_strength": "the attacker's strength",
+    "target_below_strength": "the target's strength",
 }
 _CONTEXT_FIELD = re.compile(r"\bcontext\.(\w+)")
 

@@ -47,6 +47,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from tactica.errors import one_line
 from tactica.inputs import loads
 from tactica.library import Library
@@ -170,6 +172,13 @@ def parse_roster(text: str, fmt: str | None = None, *, file: str | None = None,
         raise RosterParseError(f"a list of more than {MAX_LINES} lines (real lists have a "
                                "few hundred)", MAX_LINES + 1, file)
     kind = fmt or detect_format(text)
+    try:
+        return _parse(text, kind, file, library)
+    except ValidationError as exc:  # a value a reader passed on unchecked: one line still
+        raise RosterParseError(one_line(exc), None, file, "the roster") from None
+
+
+def _parse(text: str, kind: str, file: str | None, library: Library | None) -> Roster:
     if kind == "gw-text":
         return parse_gw_text(text, file, library)
     if kind in ("newrecruit-json", "listforge-json"):

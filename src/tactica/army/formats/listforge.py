@@ -178,9 +178,9 @@ def dump_listforge_text(roster: Roster) -> str:
            f"({roster.limit or 0} Points)"]
     section: str | None = None
     for unit in roster.units:
-        if unit.section != section or section is None:
-            out += ["", "", f"{unit.section or 'Other'}:"]
-            section = unit.section or "Other"
+        if (unit.section or "Other") != section:  # units of no section: one header,
+            section = unit.section or "Other"      # as the list reads back
+            out += ["", "", f"{section}:"]
         out.append(f"{unit.name} ({unit.points or 0} pts)")
         out += _unit_items(unit)
         out.append("")

@@ -202,7 +202,10 @@ class _Simple:
                     "a '•' model line under no unit line (a unit line missing?)", number, file)
             known = model_names(self.library, self.unit.name)
             said = name_key(model.group("name")).rstrip("s")
-            if known and said not in known and said != name_key(self.unit.name).rstrip("s"):
+            # a model may be named by the end of its datasheet name ("Nob": "Boss Nob"),
+            # as the official app writes it
+            if known and not any(k.endswith(said) for k in known) \
+                    and said != name_key(self.unit.name).rstrip("s"):
                 raise RosterParseError(
                     f"{model.group('name').strip()!r} is not a model of "
                     f"{self.unit.name!r} (a unit line missing?)", number, file)
@@ -218,9 +221,9 @@ class _Simple:
 
 
 def _wtc_header(lines: list[str], file: str | None) -> tuple[list[tuple[str, str, int]], int]:
-    """The "+++" block: its (KEY, value, line) entries and the index of the first body
-    line. Every line of the block starts with "+"; any other line means the closing
-    "+++" line is missing (it would otherwise swallow the units)."""
+    """The "+++" block: its (key as written, value, line) entries and the index of the
+    first body line. Every line of the block starts with "+"; any other line means the
+    closing "+++" line is missing (it would otherwise swallow the units)."""
     number = 0
     while number < len(lines) and not lines[number].strip():
         number += 1
@@ -239,7 +242,7 @@ def _wtc_header(lines: list[str], file: str | None) -> tuple[list[tuple[str, str
             key, sep, value = body.partition(":")
             if not sep:
                 raise RosterParseError("expected 'KEY: value'", number + 1, file)
-            header.append((key.strip().upper(), value.strip(), number + 1))
+            header.append((key.strip(), value.strip(), number + 1))  # as written
         number += 1
     if number >= len(lines):
         raise RosterParseError("the '+++' header is not closed", first + 1, file)
@@ -248,8 +251,8 @@ def _wtc_header(lines: list[str], file: str | None) -> tuple[list[tuple[str, str
 
 def _wtc_fields(header: list[tuple[str, str, int]], fields: dict[str, Any],
                 notes: list[str]) -> None:
-    for key, value, _line in header:
-        empty = value in ("", "—", "-")
+    for written, value, _line in header:
+        key, empty = written.upper(), value in ("", "—", "-")
         if key == "LIST NAME":
             fields["name"] = value or "Army"
         elif key == "FACTION KEYWORD":
@@ -263,7 +266,7 @@ def _wtc_fields(header: list[tuple[str, str, int]], fields: dict[str, Any],
             limit = int(re.sub(r"\D", "", value) or 0)
             fields.update(points_limit=limit, battle_size=parse_battle_size(value)[0])
         elif key not in ("WARLORD", "ENHANCEMENT", "NUMBER OF UNITS", _EXPORTED):
-            notes.append(f"{key}: {value}")
+            notes.append(f"{written}: {value}")  # as written: it reads back the same
     if fields.get("points_limit") and fields.get("battle_size") is None:
         from ..roster import battle_size_for_points
 
@@ -320,8 +323,8 @@ def _wtc_check(header: list[tuple[str, str, int]], drafts: list[UnitDraft],
     the header is the file's own account of its units, so a unit line lost or an
     enhancement that moved to another unit is reported, not merged."""
     labelled = {d.label: d for d in drafts if d.label}
-    for key, value, line in header:
-        empty = value in ("", "—", "-")
+    for written, value, line in header:
+        key, empty = written.upper(), value in ("", "—", "-")
         if key == "NUMBER OF UNITS" and value.isdecimal() and int(value) != len(drafts):
             raise RosterParseError(f"the header counts {int(value)} units, the list has "
                                    f"{len(drafts)}", line, file)
@@ -361,7 +364,8 @@ def parse_wtc(text: str, file: str | None = None) -> Roster:
         _wtc_fields(header, fields, notes)
     drafts = _wtc_body(lines, start, file)
     _wtc_check(header, drafts, file)
-    generator = next((value for key, value, _ in header if key == _EXPORTED), None)
+    generator = next((value for key, value, _ in header if key.upper() == _EXPORTED),
+                     None)
     return _finish(fields, drafts, WTC, file, generator, notes)
 
 
@@ -394,9 +398,9 @@ def dump_newrecruit_text(roster: Roster) -> str:
         if unit.force != force:
             out += ["", f"# ++ {unit.force} ++"]
             force, section = unit.force, None
-        if unit.section != section or section is None:
-            out += ["", f"## {unit.section or 'Other Datasheets'}"]
-            section = unit.section or "Other Datasheets"
+        if (unit.section or "Other Datasheets") != section:  # units of no section: one
+            section = unit.section or "Other Datasheets"      # header, as read back
+            out += ["", f"## {section}"]
         out += _simple_unit(unit)
     out.append("")
     out.append(f"Exported with tactica (rules {roster.rules})")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...errors import one_line, quote
 from ...inputs import loads
 from ..roster import EnhancementChoice, Roster, RosterSource, RosterUnit, WargearItem
 from ..roster import parse_battle_size as _battle
@@ -86,19 +87,35 @@ def _attach(units: list[RosterUnit], raws: list[dict[str, Any]]) -> list[RosterU
     return out
 
 
+def _checked_unit(i: int, raw: dict[str, Any], file: str | None) -> RosterUnit:
+    """``_unit``; a value the roster refuses (1e9 points, a million models) is refused
+    naming the unit."""
+    try:
+        return _unit(i, raw, file)
+    except RosterParseError:
+        raise
+    except (ValueError, TypeError) as exc:
+        name = str(raw.get("raw_name") or "").strip()
+        raise RosterParseError(one_line(exc), None, file,
+                               f"unit {i + 1}, {quote(name)}") from None
+
+
 def parse_rosterizer(text: str, file: str | None = None) -> Roster:
     """A Rosterizer roster JSON as a ``Roster`` (see the module text)."""
     parsed = _parsed(text, file)
     raws = [u for u in parsed.get("units") or () if isinstance(u, dict)]
-    units = _attach([_unit(i, u, file) for i, u in enumerate(raws)], raws)
+    units = _attach([_checked_unit(i, u, file) for i, u in enumerate(raws)], raws)
     size, limit = _battle(str(parsed.get("battle_size_raw") or ""))
     faction = parsed.get("faction_raw_name")
-    return Roster(
-        name=str(parsed.get("name") or "Army"),
-        faction=clean_faction(str(faction)) if faction else None,
-        detachments=tuple(str(d) for d in parsed.get("detachment_raw_names") or ()),
-        battle_size=size, points_limit=parsed.get("declared_limit") or limit,
-        declared_points=parsed.get("total_reported"), units=tuple(units),
-        embarkation_recorded=False,
-        source=RosterSource(format="rosterizer", file=file,
-                            generated_by=parsed.get("generated_by")))
+    try:  # the roster's own figures: its stated points, its points limit
+        return Roster(
+            name=str(parsed.get("name") or "Army"),
+            faction=clean_faction(str(faction)) if faction else None,
+            detachments=tuple(str(d) for d in parsed.get("detachment_raw_names") or ()),
+            battle_size=size, points_limit=parsed.get("declared_limit") or limit,
+            declared_points=parsed.get("total_reported"), units=tuple(units),
+            embarkation_recorded=False,
+            source=RosterSource(format="rosterizer", file=file,
+                                generated_by=parsed.get("generated_by")))
+    except ValueError as exc:
+        raise RosterParseError(one_line(exc), None, file, "the roster") from None

@@ -73,7 +73,7 @@ def distribution_mean(pmf: npt.NDArray[np.float64], length: int | None = None) -
     entries as a tuple (a table reads the means alone).
 
     >>> pmf = np.array([0.25, 0.5, 0.25, 0.0])
-    >>> distribution_mean(pmf) == distribution_fields(pmf)["mean"] == 1.0
+    >>> distribution_mean(pmf) == distribution_fields(pmf)["mean"] == 1.0  # exact: dyadic
     True
     """
     p, values = _trimmed(pmf, length)

@@ -37,6 +37,8 @@ from tactica.model.abilities import (
 )
 from tactica.model.common import RulesVersion, inches_or_melee
 
+from .sampling import DEFAULT_TRIALS, Seed, Trials, check_trial_lines
+
 __all__ = [
     "MAX_MODELS",
     "MAX_WEAPON_LINES",
@@ -47,6 +49,7 @@ __all__ = [
     "Phase",
     "Scenario",
     "ScenarioError",
+    "Strength",
     "Target",
     "WeaponLine",
 ]
@@ -57,6 +60,9 @@ MAX_MODELS = 200
 
 Phase = Literal["shooting", "fight"]
 RerollStage = Literal["hit", "wound", "save", "damage", "attacks"]
+#: How far below its Starting Strength a unit is: "starting" (below it), "half" (Below
+#: Half-strength, which is below it too).
+Strength = Literal["starting", "half"]
 RerollWhich = Literal["ones", "failed", "any", "below"]
 #: The rolls whose results a threshold re-roll (``"which": "below"``) applies to: a
 #: characteristic rolled with dice (damage, attacks), not a test against a target number.
@@ -85,8 +91,12 @@ class _Strict(BaseModel):
     @classmethod
     def _plain_text(cls, value: Any) -> Any:
         """Names and other text are plain (``inputs.clean_text``): a lone surrogate would
-        break the result's JSON, a control character the report's line."""
-        return checked_texts(value, clean_text)
+        break the result's JSON, a control character the report's line. (Asked of every
+        field of every model of a document: a number, a flag or a model is returned at
+        once.)"""
+        if isinstance(value, str | tuple):
+            return checked_texts(value, clean_text)
+        return value
 
 
 #: A weapon ability as printed, which the validators read (``parse_weapon_ability``).
@@ -313,6 +323,13 @@ class Context(_Strict):
     game_mode: Literal["standard", "boarding actions", "combat patrol"] = Field(
         default="standard", description="the game mode: Boarding Actions and Combat Patrol "
         "stratagems are refused outside theirs (15.01)")
+    below_strength: Strength | None = Field(
+        default=None, description="the attacking unit is below its Starting Strength "
+        "(\"starting\") or Below Half-strength (\"half\", and so below its Starting "
+        "Strength too); unset: neither, and a rule that needs it does not apply (Heroes "
+        "of the Chapter's +1 to wound)")
+    target_below_strength: Strength | None = Field(
+        default=None, description="the same for the target unit (Kill Shot)")
     designated: tuple[str, ...] | None = Field(
         default=None, description="the rules whose chosen enemy unit the target is (Oath "
         "of Moment); unset: naming such a rule says the target is its chosen unit")
@@ -361,6 +378,10 @@ class Effect(_Strict):
     critical_wound_on: int | None = Field(default=None, ge=2, le=6)
     grant: WeaponAbility | None = Field(default=None, json_schema_extra=_or_ability_text)
     fnp: int | None = Field(default=None, ge=2, le=6)
+    fnp_mortal: int | None = Field(
+        default=None, ge=2, le=6, description="Feel No Pain against mortal wounds only "
+        "(mortal wounds before the attacks, Devastating Wounds); normal damage is not "
+        "rolled for")
     snap_shooting: bool | None = None
     snap_hit_on: int | None = Field(
         default=None, ge=2, le=6,
@@ -418,12 +439,19 @@ class Scenario(_Strict):
     rules: RulesVersion = "11th"
     phase: Phase = "shooting"
     method: Literal["exact", "monte-carlo"] = "exact"
-    trials: int | None = Field(default=None, ge=100, le=10_000_000)
-    seed: int | None = None
+    trials: Trials = None
+    seed: Seed = None
     attacker: Attacker
     target: Target
     context: Context = Context()
     effects: tuple[EffectEntry, ...] = Field(default=(), max_length=50)
+
+    @model_validator(mode="after")
+    def _trial_lines(self) -> Scenario:
+        """Monte Carlo: trials x weapon lines within ``sampling.MAX_TRIAL_LINES``."""
+        if self.method == "monte-carlo" and isinstance(self.attacker, Attacker):
+            check_trial_lines(self.trials or DEFAULT_TRIALS, len(self.attacker.weapons))
+        return self
 
     @model_validator(mode="after")
     def _firing_deck_phase(self) -> Scenario:

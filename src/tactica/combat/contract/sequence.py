@@ -25,6 +25,7 @@ from pydantic import Field, model_validator
 from tactica.model.common import RulesVersion
 
 from .result import Distribution, NamedDistribution, Resolved, Result, WeaponSummary, _Out
+from .sampling import DEFAULT_TRIALS, Seed, Trials, check_trial_lines
 from .scenario import (
     MAX_MODELS,
     Attacker,
@@ -104,12 +105,25 @@ class Sequence(_Strict):
 
     rules: RulesVersion = "11th"
     method: Literal["exact", "monte-carlo"] = "exact"
-    trials: int | None = Field(default=None, ge=100, le=1_000_000)
-    seed: int | None = Field(default=None, ge=0)
+    trials: Trials = None
+    seed: Seed = None
     target: Target
     steps: tuple[Step, ...] = Field(min_length=1, max_length=MAX_STEPS)
     target_leadership: int | None = Field(
         default=None, ge=2, le=12, description="the target's best Ld (battle-shock)")
+
+    @model_validator(mode="after")
+    def _trial_lines(self) -> Sequence:
+        """Monte Carlo: trials x every step's weapon lines within the bound
+        (``sampling.MAX_TRIAL_LINES``)."""
+        if self.method == "monte-carlo":
+            check_trial_lines(self.trials or DEFAULT_TRIALS, self.lines)
+        return self
+
+    @property
+    def lines(self) -> int:
+        """The weapon lines of every step."""
+        return sum(len(st.attacker.weapons) for st in self.steps if st.attacker is not None)
 
     @model_validator(mode="after")
     def _order(self) -> Sequence:

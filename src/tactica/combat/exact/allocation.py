@@ -186,6 +186,8 @@ class StateSpace:
         self.parts: dict[int, list[int]] = {}
         for gi, g in enumerate(groups):
             self.parts.setdefault(g.alloc, []).append(gi)
+        #: what a reader derives from the states, kept with them (the read-out's bins)
+        self.derived: dict[str, Any] = {}
 
     # --- the order of allocation --------------------------------------------------------
     def _alive(self, s: State, alloc: int) -> bool:

@@ -45,14 +45,14 @@ def expected_values(w: ResolvedWeapon, space: StateSpace,
     assert g is not None
     grp = space.groups[g]
     p_save = save_chance(grp, w, rules)
-    fnp = min((f for f in (grp.fnp, w.fnp_effect) if f is not None), default=None)
 
-    def mean_loss(pmf: FloatArray) -> float:
+    def mean_loss(pmf: FloatArray, effect: int | None) -> float:
+        fnp = min((f for f in (grp.fnp, effect) if f is not None), default=None)
         loss = loss_pmf(tuple(pmf.tolist()), grp.first_wounds, fnp)
         return float(np.dot(np.arange(len(loss)), loss))
 
-    e_normal = (1 - p_save) * mean_loss(w.damage_pmf)
-    e_mortal = mean_loss(w.mortal_pmf)
+    e_normal = (1 - p_save) * mean_loss(w.damage_pmf, w.fnp_effect)
+    e_mortal = mean_loss(w.mortal_pmf, w.fnp_mortal)
     return e_normal, e_mortal
 
 
@@ -95,7 +95,7 @@ def packets(weapons: tuple[ResolvedWeapon, ...], space: StateSpace,
                      tuple(w.damage_pmf.tolist()), w.fnp_effect, w.precision)
               for w in weapons]
     mortal = [Packet((0.0,) * len(space.groups), tuple(w.mortal_pmf.tolist()),
-                     w.fnp_effect, w.mortal_precision, mortal=w.mortal_afresh)
+                     w.fnp_mortal, w.mortal_precision, mortal=w.mortal_afresh)
               for w in weapons]
     return normal, mortal
 

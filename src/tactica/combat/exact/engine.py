@@ -28,7 +28,7 @@ one thread during a call (``threads``).
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 from itertools import product
 from typing import Any, NamedTuple
 
@@ -70,6 +70,7 @@ from .size import (
     precision_alone,
     wound_losses,
 )
+from .stages.damage import feel_no_pain
 from .threads import one_blas_thread
 from .totals import compound
 
@@ -277,8 +278,10 @@ def calculate_exact(scenario: Scenario, memo: dict[Any, Any] | None = None) -> R
     """The exact result of ``scenario`` (see ``shared/spec/scenario.md``). ``memo``: the
     work kept between calls of a batch (``batch.calculate_many``); every entry is keyed on
     all it depends on."""
-    memo = {} if memo is None else memo
+    # alone (no batch's memo) a call's weapon lines and groups are made once: kept in a
+    # memo of its own they would cost their keys and nothing would read them again
     prep = _prepare(scenario, memo)
+    memo = {} if memo is None else memo
     choice, found = _lethal_search(scenario, memo=memo, prep=prep)
     done = found if found is not None else _states(prep, choice, True, memo, None)
     return _finish(prep, done, notes=lethal_notes(scenario, choice))
@@ -410,17 +413,17 @@ def _start(space: StateSpace, initial: Initial | None, before: list[FloatArray],
 
 def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches: Branches,
                    space: StateSpace, rules: RuleSet, before: list[tuple[str, FloatArray]],
-                   fnp_effect: int | None, track_unsaved: bool | None,
+                   fnp_mortal: int | None, track_unsaved: bool | None,
                    memo: dict[Any, Any], initial: Initial | None = None,
                    ) -> tuple[StateSpace, FloatArray, bool]:
     """The target's states (``allocation``) after mortal wounds before the attacks (06.02:
-    one at a time, spilling over), then every line in order (``chain``: 05.03 allocation
-    order, 05.04 saves, 24.10 Devastating Wounds), summed over the branches; one group of
-    one part takes the fast path (``one_group``). Also says whether the unsaved counts
-    were kept (``track_unsaved`` None: on the fast path only, see ``_states``)."""
+    one at a time, spilling over, ``fnp_mortal``), then every line in order (``chain``:
+    05.03 allocation order, 05.04 saves, 24.10 Devastating Wounds), summed over the
+    branches; one group of one part takes the fast path (``one_group``). Also says whether
+    the unsaved counts were kept (``track_unsaved`` None: on the fast path only)."""
     fast = one_group_chain(space, lines.normal, lines.mortal, branches,
                            rules.devastating_wounds_per_line, [pmf for _, pmf in before],
-                           fnp_effect, track_unsaved is not False, memo, initial)
+                           fnp_mortal, track_unsaved is not False, memo, initial)
     if fast is not None:
         return (*fast, track_unsaved is not False)
     # the search (``_lethal_search``) makes the choice it takes again with the unsaved
@@ -429,7 +432,7 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
     track_unsaved = bool(track_unsaved)
     maps = ["reset", *(["precision_start", "precision_end"]
                        if any(w.precision for w in weapons) else [])]
-    mw_packet = Packet((0.0,) * len(space.groups), (0.0, 1.0), fnp_effect, False,
+    mw_packet = Packet((0.0,) * len(space.groups), (0.0, 1.0), fnp_mortal, False,
                        counts=False, mortal=True)
     # operators only for what happens: criticals of Devastating Wounds weapons, mortal
     # wounds before the attacks, the classes of pooled save dice
@@ -506,8 +509,9 @@ class _Prepared(NamedTuple):
 
 
 def _groups(target: Target) -> tuple[tuple[Group, ...], tuple[tuple[Any, ...], ...]]:
-    groups = build_groups(target)
-    return groups, tuple(astuple(g)[1:] for g in groups)
+    groups = build_groups(target)  # every field but the name (``astuple`` deep-copies)
+    return groups, tuple((g.count, g.W, g.Sv, g.invuln, g.fnp, g.character, g.first_wounds,
+                          g.alloc) for g in groups)
 
 
 def _prepare(scenario: Scenario, memo: dict[Any, Any] | None = None) -> _Prepared:
@@ -566,9 +570,9 @@ def _states(prep: _Prepared, lethal: tuple[bool | None, ...], track_unsaved: boo
     branches = _branches(lines, weapons, command)
     before = [(f"{e.mortal_wounds} mortal wounds", e.mortal_wounds.pmf())
               for e in effects if e.mortal_wounds is not None] + list(named.mortal_before)
-    fnp_effect = min((e.fnp for e in effects if e.fnp), default=None)
+    fnp_mortal = feel_no_pain(effects, mortal=True)  # the mortal wounds before (06.02)
     end, final, tracked = _target_states(weapons, lines, branches, space, rules, before,
-                                         fnp_effect, track_unsaved, memo, initial)
+                                         fnp_mortal, track_unsaved, memo, initial)
     return _Final(lines, branches, before, end, final, tracked)
 
 

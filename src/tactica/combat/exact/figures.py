@@ -75,7 +75,8 @@ def figures_key(prep: _Prepared, memo: dict[Any, Any] | None = None) -> tuple[An
     lines = tuple(_line_key(w) if memo is None else _kept_line_key(w, memo)
                   for w in prep.weapons)
     return ("figures", prep.scenario.rules, _ENABLED.get(), lines, prep.plain_groups,
-            tuple((e.command_reroll, e.mortal_wounds, e.fnp) for e in prep.effects),
+            tuple((e.command_reroll, e.mortal_wounds, e.fnp, e.fnp_mortal)
+                  for e in prep.effects),
             tuple((pmf.shape, pmf.tobytes()) for _, pmf in prep.named.mortal_before))
 
 

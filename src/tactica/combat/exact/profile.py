@@ -106,6 +106,9 @@ class ResolvedWeapon:
     mortal_afresh: bool = True  # Devastating Wounds criticals pick a model per wound (06.02)
     mortal_precision: bool = False  # ... or are allocated like attacks, with Precision
     hit_fails_on: int = 1  # unmodified hit rolls 1..X fail (10.07 indirect shooting)
+    #: the Feel No Pain against this line's mortal wounds (Devastating Wounds): the
+    #: effects' and those against mortal wounds only (``Effect.fnp_mortal``)
+    fnp_mortal: int | None = None
 
     @classmethod
     def made(cls, **values: Any) -> ResolvedWeapon:
@@ -234,6 +237,7 @@ def _record(weapon: WeaponLine, inp: WeaponInputs, rules: RuleSet,
         damage_pmf=damage.damage_pmf,
         mortal_pmf=damage.mortal_pmf,
         fnp_effect=damage.fnp_effect,
+        fnp_mortal=damage.fnp_mortal,
         save_modifier=save.modifier,
         save_reroll=save.reroll,
         circumstances=inp.circumstances,

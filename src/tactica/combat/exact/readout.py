@@ -24,7 +24,6 @@ import numpy as np
 import numpy.typing as npt
 
 from tactica.dice import FloatArray
-from tactica.kept import kept_one
 from tactica.rules.base import RuleSet
 
 from ..contract.result import Result, StageFields, distribution_fields, pmf_mean
@@ -137,11 +136,6 @@ class _Bins(NamedTuple):
     above: tuple[int, ...] | None
 
 
-#: ``_one_group_bins``' answers per space and its count of states (``kept_one``: a
-#: batch's spaces are kept in its memo). At most 4096.
-_bins: dict[tuple[Any, ...], Any] = {}
-
-
 def _one_group_bins(space: StateSpace) -> _Bins:
     """A state (k, t, ...) of the one group (K models of W wounds) has h = (k - 1) W + t
     wounds left (0 when k = 0) and k models; the damage is h0 - h, the models destroyed
@@ -163,7 +157,10 @@ def _one_group_bins(space: StateSpace) -> _Bins:
         return _Bins(np.array(damage, dtype=np.intp), np.array(killed, dtype=np.intp), h0,
                      k0, np.array(hurt, dtype=np.bool_), above)
 
-    bins: _Bins = kept_one(_bins, (len(space.states),), space, made, limit=4096)
+    kept = space.derived.get("bins")  # with the space (a batch keeps its spaces)
+    if kept is None or kept[0] != len(space.states):
+        kept = space.derived["bins"] = (len(space.states), made())
+    bins: _Bins = kept[1]
     return bins
 
 
@@ -210,10 +207,14 @@ def _by_states(space: StateSpace, by_state: FloatArray, chars: list[int]
                          minlength=start_wounds + 1).astype(np.float64)
     killed = np.bincount(start_models - np.array(models, dtype=np.int64), weights=by_state,
                          minlength=start_models + 1).astype(np.float64)
+    # P(a CHARACTER model is destroyed): its states added one by one in state order, as
+    # ``_one_group`` adds them (not ``sum()``: from Python 3.12 it adds floats with a
+    # compensation, another float than the plain additions)
     p_char = 0.0
     if chars:
-        p_char = float(sum(p for p, s in zip(by_state.tolist(), space.states, strict=True)
-                           if any(s[2 * gi] < groups[gi].count for gi in chars)))
+        for p, s in zip(by_state.tolist(), space.states, strict=True):
+            if any(s[2 * gi] < groups[gi].count for gi in chars):
+                p_char += p
     return damage, killed, p_char
 
 

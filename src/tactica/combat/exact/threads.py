@@ -5,8 +5,10 @@ shared 2-core machine OpenBLAS's default of one thread per core makes them 2-14x
 (threads spin and wait on each other, and on every other process). ``one_blas_thread``
 limits the BLAS pool to one thread for the duration of a call and restores it after,
 through ``threadpoolctl`` (the library that knows every BLAS numpy may be linked with),
-its controllers found once: entering the limit then costs about a microsecond per BLAS
-library, and once per batch (``batch.calculate_many``), not per calculation in it.
+its controllers found once for each set of BLAS libraries that can be loaded (numpy's;
+scipy's own, once ``scipy.linalg`` is imported, by the plan's integer programme for one):
+entering the limit then costs about a microsecond per BLAS library, and once per batch
+(``batch.calculate_many``), not per calculation in it.
 
 >>> @one_blas_thread
 ... def f() -> int:
@@ -18,6 +20,7 @@ library, and once per batch (``batch.calculate_many``), not per calculation in i
 from __future__ import annotations
 
 import functools
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
@@ -29,8 +32,9 @@ R = TypeVar("R")
 
 
 @functools.cache
-def _blas() -> tuple[Any, ...]:
-    """The BLAS libraries numpy is linked with (``threadpoolctl``'s controllers)."""
+def _blas(with_scipy: bool) -> tuple[Any, ...]:
+    """The BLAS libraries loaded (``threadpoolctl``'s controllers): numpy's, and scipy's
+    when ``with_scipy`` (the key: the libraries found depend on it, nothing else)."""
     import numpy as np
     from threadpoolctl import ThreadpoolController
 
@@ -52,7 +56,7 @@ def one_blas_thread(fn: Callable[P, R]) -> Callable[P, R]:
         if getattr(_depth, "n", 0):
             return fn(*args, **kwargs)
         _depth.n = 1
-        libs = _blas()
+        libs = _blas("scipy.linalg" in sys.modules)
         before = [lib.get_num_threads() for lib in libs]
         try:
             for lib, n in zip(libs, before, strict=True):

@@ -247,9 +247,11 @@ def _power(spectrum: npt.NDArray[np.complex128], k: int) -> npt.NDArray[np.compl
 
 
 def _rfftn(a: FloatArray, shape: tuple[int, ...]) -> Any:
-    """``np.fft.rfftn(a, s=shape)`` over every axis, as numpy computes it (a real
+    """``np.fft.rfftn(a, s=shape)`` over every axis, as numpy 2 computes it (a real
     transform of the last axis, then complex ones of the others, last to first) without
-    its argument handling (half the time of a small transform)."""
+    its argument handling (half the time of a small transform). numpy 1.26 takes the
+    complex axes first to last: with three axes or more, the same sums in another order
+    (equal within round-off, not bit for bit)."""
     out = np.fft.rfft(a, shape[-1], axis=-1)
     for ax in range(a.ndim - 2, -1, -1):
         out = np.fft.fft(out, shape[ax], axis=ax)

@@ -66,6 +66,7 @@ from ..contract.result import (
     StageExplanation,
     WeaponSummary,
 )
+from ..contract.sampling import DEFAULT_TRIALS, check_sampling
 from ..contract.scenario import Effect, Scenario
 from ..exact.allocation import Group, StateSpace, TooLargeError, build_groups
 from ..exact.attack_lines import expected_values
@@ -80,6 +81,7 @@ from ..exact.engine import (
 )
 from ..exact.profile import ResolvedWeapon, save_probability
 from ..exact.select_targets import Part, counts_models, mixed
+from ..exact.stages.damage import feel_no_pain
 from .dice import (
     Sampler,
     codes,
@@ -93,7 +95,6 @@ from .target import NO_SAVE, Packets, TrialTarget
 
 __all__ = ["DEFAULT_SEED", "DEFAULT_TRIALS", "simulate"]
 
-DEFAULT_TRIALS = 100_000
 DEFAULT_SEED = 0
 
 IntArray = npt.NDArray[np.int64]
@@ -149,10 +150,11 @@ def _plan(w: ResolvedWeapon, scenario: Scenario, space: StateSpace, rules: RuleS
         saves.append(NO_SAVE - round(6 * p))
         texts.append(f"{g.name}: {save_probability(g, w, rules)[1]}")
     keep = _keep(space.groups, w.fnp_effect)
+    keep_mortal = _keep(space.groups, w.fnp_mortal)
     normal = Packets(np.array(saves, dtype=np.int64), w.save_reroll, Sampler.of(w.damage_pmf),
                       keep, w.precision)
     mortal = Packets(np.full(len(space.groups), NO_SAVE, dtype=np.int64), None,
-                      Sampler.of(w.mortal_pmf), keep, w.mortal_precision)
+                      Sampler.of(w.mortal_pmf), keep_mortal, w.mortal_precision)
     return _Plan(
         w=w,
         attacks=Sampler.of(w.attacks_pmf),
@@ -331,9 +333,12 @@ def simulate(scenario: Scenario, start: tuple[IntArray, IntArray] | None = None,
     trials = scenario.trials if scenario.trials is not None else DEFAULT_TRIALS
     trials = len(start[0]) if start is not None else trials
     seed = scenario.seed if scenario.seed is not None else DEFAULT_SEED
-    if seed < 0:
-        raise ScenarioError(f"seed: {seed} must be 0 or more")
     setup = _set_up(scenario)
+    if start is None:  # a sequence's steps are bounded together (turn.sampled)
+        try:  # the contract's bounds, on the lines as fielded and a copy never validated
+            check_sampling(trials, seed, len(setup.plans))
+        except ValueError as exc:
+            raise ScenarioError(str(exc)) from None
     rng = np.random.default_rng(seed) if rng is None else rng
     parts = _by_models_alive(setup, start) if start is not None else None
     if start is None or parts is None:
@@ -430,9 +435,9 @@ def _set_up(original: Scenario, models: int | None = None) -> _SetUp:
                                                               command, lethal)
     for wi in use:
         plans[wi] = replace(plans[wi], command=command)
-    fnp_effect = min((e.fnp for e in effects if e.fnp), default=None)
+    fnp_mortal = feel_no_pain(effects, mortal=True)
     mw = Packets(np.full(len(groups), NO_SAVE, dtype=np.int64), None,
-                  Sampler.of(np.array([0.0, 1.0])), _keep(groups, fnp_effect), False)
+                  Sampler.of(np.array([0.0, 1.0])), _keep(groups, fnp_mortal), False)
     before = tuple((Sampler.of(e.mortal_wounds.pmf()), mw) for e in effects
                    if e.mortal_wounds is not None) + tuple(
         (Sampler.of(pmf), mw) for _, pmf in named.mortal_before)

@@ -24,6 +24,7 @@ import numpy.typing as npt
 from tactica.rules.turn import get_turn_rules
 
 from ..contract.result import Distribution
+from ..contract.sampling import check_sampling
 from ..contract.scenario import Attacker, ModelGroup, ScenarioError, Target
 from ..contract.sequence import Sequence, SequenceResult, Step, StepResult, TurnDistribution
 from ..exact.allocation import StateSpace, build_groups
@@ -184,6 +185,10 @@ def simulate_sequence(seq: Sequence, trials: int | None = None,
     ``numpy.random.default_rng(seed)`` (default 0)."""
     n = trials or DEFAULT_TRIALS
     seed = DEFAULT_SEED if seed is None else seed
+    try:  # the contract's bounds, every step's lines together
+        check_sampling(n, seed, seq.lines)
+    except ValueError as exc:
+        raise ScenarioError(str(exc)) from None
     play = _Play(seq, n, np.random.default_rng(seed))
     rules = get_turn_rules(seq.rules)
     cps = step_cps(seq, rules)

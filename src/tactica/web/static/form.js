@@ -8,6 +8,8 @@
   const CTX_FLAGS = ["remained_stationary", "advanced", "charged", "cover", "stealth",
                      "arrived_from_reserves", "disembarked", "tyranids_nearby",
                      "plunging_fire", "engaged", "target_engaged"];
+  /* Context fields picked from a select (their values are the contract's). */
+  const CTX_CHOICES = ["below_strength", "target_below_strength"];
   const WEAPON_FIELDS = [["count", "N", "numeric"], ["range", "Range", "text"],
                          ["A", "A", "text"], ["skill", "BS/WS", "numeric"],
                          ["S", "S", "numeric"], ["AP", "AP", "text"], ["D", "D", "text"],
@@ -255,6 +257,7 @@
     };
     if ($("ctx-detachment").value) s.context.detachment = $("ctx-detachment").value;
     if ($("ctx-indirect").value) s.context.indirect = $("ctx-indirect").value;
+    for (const key of CTX_CHOICES) if ($("ctx-" + key).value) s.context[key] = $("ctx-" + key).value;
     const half = $("ctx-half-range").value;
     if (half) s.context.within_half_range = half === "yes";
     for (const flag of CTX_FLAGS) s.context[flag] = $("ctx-" + flag).checked;
@@ -338,6 +341,7 @@
     $("ctx-led-by").value = [...new Set(leaders)].join(", ");
     setDetachments(c.detachment ? [c.detachment] : [], c.detachment || "");
     $("ctx-indirect").value = c.indirect || "";
+    for (const key of CTX_CHOICES) $("ctx-" + key).value = c[key] || "";
     $("ctx-wounds-left").value = c.attacker_wounds_left ?? "";
     $("ctx-attacker-toughness").value = c.attacker_toughness ?? "";
     for (const flag of CTX_FLAGS) $("ctx-" + flag).checked = !!c[flag];

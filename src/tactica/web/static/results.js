@@ -37,6 +37,7 @@
     tyranids_nearby: "a TYRANIDS unit within 6″ of the target", indirect: "Indirect Fire",
     plunging_fire: "Plunging Fire", engaged: "the attacker engaged",
     target_engaged: "the target engaged", detachment: "the detachment",
+    below_strength: "the attacker's strength", target_below_strength: "the target's strength",
   };
   function plain(text) {
     let t = String(text);
@@ -79,6 +80,7 @@
     ["plunging_fire", "Plunging Fire", "no Plunging Fire"],
     ["engaged", "attacker engaged", "attacker not engaged"],
     ["target_engaged", "target engaged with friendly units", "target not engaged"]];
+  const STRENGTH_WORDS = { starting: "below Starting Strength", half: "Below Half-strength" };
   function models(target) {
     return (target.models || []).reduce((n, g) => n + (g.count || 1), 0);
   }
@@ -121,6 +123,8 @@
               has(c.attacker_wounds_left)]);
     out.push(["indirect", c.indirect === "spotted" ? "indirect, spotted" : c.indirect ? "indirect, target not visible"
       : "target visible", !!c.indirect]);
+    for (const [k, who] of [["below_strength", "attacker"], ["target_below_strength", "target"]])
+      out.push([k, c[k] ? `${who} ${STRENGTH_WORDS[c[k]]}` : `${who} at Starting Strength`, !!c[k]]);
     out.push(["detachment", c.detachment || "any detachment", !!c.detachment]);
     out.push(["rolls", plainEffects.join(", ") || "no modifiers", plainEffects.length > 0]);
     out.push(["rules in play", named.join(", ") || "no named rules", named.length > 0]);

@@ -7,13 +7,15 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tactica.combat.contract.scenario import Effect
 from tactica.dice import DiceExpr, FloatArray
 from tactica.model.abilities import Melta
 
 from .attacks import reroll_roll
 from .inputs import WeaponInputs
 
-__all__ = ["DamageStage", "damage_distribution", "damage_stage", "damage_stage_key"]
+__all__ = ["DamageStage", "damage_distribution", "damage_stage", "damage_stage_key",
+           "feel_no_pain"]
 
 
 class DamageStage(NamedTuple):
@@ -22,6 +24,17 @@ class DamageStage(NamedTuple):
     fnp_effect: int | None
     mortal_afresh: bool  # 11th: each mortal wound picks a model (06.02)
     explanation: str
+    fnp_mortal: int | None = None  # against mortal wounds: also the mortal-only FNP
+
+
+def feel_no_pain(effects: tuple[Effect, ...], mortal: bool) -> int | None:
+    """The best Feel No Pain the effects give against normal damage, or (``mortal``)
+    against mortal wounds, where a Feel No Pain "against mortal wounds" only (``fnp_mortal``:
+    Catalytic Biofortification, Faithful Fortitude) also counts (reference facts §4.7)."""
+    found = [e.fnp for e in effects if e.fnp]
+    if mortal:
+        found += [e.fnp_mortal for e in effects if e.fnp_mortal]
+    return min(found, default=None)
 
 
 def damage_distribution(base: FloatArray, plus: FloatArray, half: bool,
@@ -74,8 +87,8 @@ def damage_stage(inp: WeaponInputs) -> DamageStage:
     # the same pmf when nothing halves or reduces the damage (one array for both)
     plain = not target.half_damage and not reduction
     mortal = damage_distribution(base, plus, False, 0) if afresh and not plain else damage
-    fnp = min((e.fnp for e in inp.effects if e.fnp), default=None)
-    return DamageStage(damage, mortal, fnp, afresh, " ".join(parts))
+    return DamageStage(damage, mortal, feel_no_pain(inp.effects, False), afresh,
+                       " ".join(parts), feel_no_pain(inp.effects, True))
 
 
 def damage_stage_key(inp: WeaponInputs) -> tuple[object, ...]:

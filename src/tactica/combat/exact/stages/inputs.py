@@ -3,6 +3,7 @@ it, the scenario's circumstances and the rule set."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Literal, NamedTuple
 
 from tactica.combat.contract.scenario import Effect, RerollStage, Scenario, Target, WeaponLine
@@ -155,10 +156,9 @@ def _against(abilities: tuple[WeaponAbility, ...], keywords: tuple[str, ...]
                  if not isinstance(a, Limited) or a.applies(keywords))
 
 
-#: ``_kinds``' and ``_stealthy``'s answers (``kept_one``): a line's own abilities and a
-#: target are the same objects for every matchup of a table. At most 4096 each.
+#: ``_kinds``' answers (``kept_one``): a line's own abilities are the same tuple for
+#: every matchup of a table. At most 4096.
 _kinds_kept: dict[tuple[Any, ...], Any] = {}
-_stealth: dict[tuple[Any, ...], Any] = {}
 
 
 def _kinds(abilities: tuple[WeaponAbility, ...]) -> AbilityKinds:
@@ -169,8 +169,12 @@ def _kinds(abilities: tuple[WeaponAbility, ...]) -> AbilityKinds:
 
 
 def _stealthy(target: Target) -> bool:
-    """Whether ``target`` has Stealth among its abilities (24.33; kept per target)."""
-    stealthy: bool = kept_one(
-        _stealth, (), target,
-        lambda: any(a.casefold() == "stealth" for a in target.abilities), limit=4096)
-    return stealthy
+    """Whether ``target`` has Stealth among its abilities (24.33)."""
+    return _stealth(target.abilities)
+
+
+@functools.lru_cache(maxsize=4096)
+def _stealth(abilities: tuple[str, ...]) -> bool:
+    """``_stealthy`` of a target with these abilities (kept per abilities: the same for
+    every matchup of a table's target)."""
+    return any(a.casefold() == "stealth" for a in abilities)
