@@ -24,11 +24,12 @@ scenario); ``--session calc-varied`` sends calculations of the same work whose b
 differ (the weapon's name is numbered: 64 bodies, each client starting at its own).
 
 Run ``python benchmarks/bench_clients.py`` (``--seconds N``, ``--clients 1,4,16,64``,
-``--session mixed|calc|calc-varied``, ``--src PATH`` to serve another tree, e.g. an older
-commit's ``git archive``, ``--no-write``). It prints a markdown table and writes it into
-``benchmarks/README.md`` between ``<!-- clients:start -->`` and ``<!-- clients:end -->``
-(``clients-calc``, ``clients-calc-varied`` for the other sessions). Times are reported,
-never asserted.
+``--session mixed|calc|calc-varied``, ``--bundled`` to serve the bundled dataset as
+``tactica serve`` does rather than the seed pages, ``--src PATH`` to serve another tree,
+e.g. an older commit's ``git archive``, ``--no-write``). It prints a markdown table and
+writes it into ``benchmarks/README.md`` between ``<!-- clients:start -->`` and
+``<!-- clients:end -->`` (``clients-calc``, ``clients-calc-varied`` for the other
+sessions). Times are reported, never asserted.
 """
 
 from __future__ import annotations
@@ -166,6 +167,7 @@ async def _measure(port: int, clients: int, seconds: float, server: psutil.Proce
     return {"clients": clients, "requests": len(ordered), "rps": len(ordered) / elapsed,
             "p50": statistics.median(ordered) * 1000,
             "p99": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000,
+            "p999": ordered[min(len(ordered) - 1, int(len(ordered) * 0.999))] * 1000,
             "cpu_ms": cpu / len(ordered) * 1000, "client_ms": own / len(ordered) * 1000,
             "load": os.getloadavg()[0],
             "errors": len(errors)}
@@ -178,10 +180,13 @@ def _free_port() -> int:
 
 
 def run(seconds: float, counts: list[int], src: Path,
-        session: list[tuple[str, str, Any]] = SESSION) -> list[dict[str, float]]:
+        session: list[tuple[str, str, Any]] = SESSION,
+        bundled: bool = False) -> list[dict[str, float]]:
     port = _free_port()
     env = {**os.environ, "PYTHONPATH": str(src)}
-    server = subprocess.Popen([sys.executable, "-c", SERVER, str(port)], env=env)
+    script = SERVER.replace("library=load_seed_library", "library=load_library").replace(
+        "import load_seed_library", "import load_library") if bundled else SERVER
+    server = subprocess.Popen([sys.executable, "-c", script, str(port)], env=env)
     try:
         for _ in range(1200):
             try:
@@ -208,10 +213,12 @@ def table(rows: list[dict[str, float]], seconds: float, label: str,
     lines = [f"{label}: Python {platform.python_version()}, {platform.machine()}, "
              f"{os.cpu_count()} CPUs shared with other jobs; {seconds:g} s per row; "
              f"{SAID[session]}. `load` is the 1-minute load average after the row.", "",
-             "| clients | requests | not 200 | req/s | p50 ms | p99 ms | server CPU ms/req | "
-             "client CPU ms/req | load |", "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "| clients | requests | not 200 | req/s | p50 ms | p99 ms | p99.9 ms | "
+             "server CPU ms/req | client CPU ms/req | load |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     lines += [f"| {r['clients']} | {r['requests']} | {r['errors']} | {r['rps']:.0f} | "
-              f"{r['p50']:.1f} | {r['p99']:.1f} | {r['cpu_ms']:.2f} | "
+              f"{r['p50']:.1f} | {r['p99']:.1f} | {r.get('p999', float('nan')):.1f} | "
+              f"{r['cpu_ms']:.2f} | "
               f"{r.get('client_ms', float('nan')):.2f} | {r['load']:.1f} |" for r in rows]
     return "\n".join(lines)
 
@@ -225,10 +232,13 @@ def main() -> None:
     parser.add_argument("--label", default="after")
     parser.add_argument("--session", choices=sorted(SESSIONS), default="mixed",
                         help="what each client sends in turn (module text)")
+    parser.add_argument("--bundled", action="store_true",
+                        help="serve the library tactica serve serves (the bundled dataset), "
+                        "not the seed pages")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
     counts = [int(c) for c in args.clients.split(",")]
-    rows = run(args.seconds, counts, args.src, SESSIONS[args.session])
+    rows = run(args.seconds, counts, args.src, SESSIONS[args.session], args.bundled)
     block = table(rows, args.seconds, args.label, args.session)
     print(block)
     print(json.dumps(rows))

@@ -83,6 +83,14 @@ LIBRARY_ENV = "TACTICA_WORKER_LIBRARY"
 LIST_PREFIX = "list "
 
 
+#: A calculation a worker makes before it says it is ready: the exact engine's modules are
+#: imported on a first calculation, and no player's request should pay for that.
+WARM_UP = json.dumps({
+    "attacker": {"weapons": [{"name": "warm-up", "count": 2, "A": "D3", "skill": 3, "S": 4,
+                              "AP": -1, "D": "D3", "abilities": ["Sustained Hits 1"]}]},
+    "target": {"models": [{"count": 2, "T": 4, "Sv": 3, "W": 2, "fnp": 5}]}})
+
+
 def main() -> None:
     """A worker's loop: "ready" once loaded, then one document per line on stdin, one
     answer per line on stdout. Loading includes every faction's rules (the bundled
@@ -97,6 +105,7 @@ def main() -> None:
         from .lists import recipe_library
 
         recipe_library(recipe)
+    _answer(WARM_UP)  # the engine's modules imported now, and frozen below with the rest
     # what was loaded lives as long as the worker: out of the collector's way, so that
     # no request pays for a full collection walking the library (``gc.freeze``)
     gc.collect()

@@ -12,7 +12,8 @@
 
 The Host allow-list is starlette's ``TrustedHostMiddleware`` (``create_app(
 allowed_hosts=...)``; ``tactica serve`` allows localhost only unless ``--allow-host``
-adds names), which stops DNS rebinding against the local app.
+adds names), which stops DNS rebinding against the local app; ``/healthz`` alone answers
+any Host (``tactica.web.app_shell.HostCheck``: probes ask by address).
 
 These hold under any ASGI server. Under ``tactica serve`` the server's protocol also
 bounds each connection before the app sees a request (``tactica.web.connections``: the

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
+from ..loaders.wh40kdc_factions import player_faction
+
 if TYPE_CHECKING:
     from ..meta.query import Browse
 
@@ -29,7 +31,7 @@ PAGE_ROWS = 50
 #: The table's columns as the page shows them: (column, heading, format).
 COLUMNS = (
     ("attacker", "Unit", "text"),
-    ("attacker_faction", "Faction", "text"),
+    ("attacker_faction", "Faction", "faction"),
     ("attacker_points", "Points", "int"),
     ("target", "Target", "text"),
     ("phase", "Phase", "text"),
@@ -56,6 +58,8 @@ def _cell(value: Any, kind: str) -> str:
         return f"{float(value):.0%}"
     if kind in ("1f", "2f"):
         return f"{float(value):.{kind[0]}f}"
+    if kind == "faction":  # as players name it (Space Marines for Adeptus Astartes)
+        return player_faction(str(value)).name
     return str(value)
 
 
@@ -126,6 +130,7 @@ def meta_page(request: Request) -> HTMLResponse:
                       if here else None})
     context.update(
         errors=errors, known=known, labels=_LABELS, heads=heads, total=total, page=page,
+        said=lambda column, v: _cell(v, "faction") if column == "attacker_faction" else v,
         pages=pages,
         rows=[[_cell(r.get(c), kind) for c, _, kind in columns]
               for r in rows.to_dict("records")],
