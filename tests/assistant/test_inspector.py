@@ -56,8 +56,11 @@ def _inspector(*options: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         p for p in (str(SRC), os.environ.get("PYTHONPATH")) if p)}
     done = subprocess.run(
+        # the server's bound per call raised from 5 s: each call here starts a server whose
+        # first call loads the library, on a machine that may be busy (the schemas are
+        # what this checks, not the speed)
         [npx, "--yes", INSPECTOR, "--cli", *options, "--", sys.executable, "-m", "tactica",
-         "mcp"], capture_output=True, text=True, env=env, timeout=600)
+         "mcp", "--timeout", "60"], capture_output=True, text=True, env=env, timeout=600)
     if done.returncode != 0 and any(word in done.stderr for word in OFFLINE):
         pytest.skip(f"the npm registry cannot be reached: {done.stderr.strip()[-200:]}")
     return done
