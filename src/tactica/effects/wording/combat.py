@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...model.abilities import NamedWeaponRule, UnknownAbilityError, parse_weapon_ability
-from ..compiler import _defensive_target, _keyword_text, _with_value
+from ..compiler import _defensive_target, _keyword_text, _value, _with_value
 from ..dsl_tables import ENEMY_TARGETS
 from .conditions import Notes, conditions, lead
 from .words import (
@@ -61,16 +61,10 @@ class Ctx:
 
 
 def signed(m: M) -> int | None:
-    """The modifier's value with the sign its operation gives (``subtract`` 1 -> -1)."""
-    v = m.get("value")
-    if isinstance(v, bool) or not isinstance(v, int | float) or int(v) != v:
-        return None
-    op = m.get("operation", "add")
-    if op in ("add", "improve"):
-        return int(v)
-    if op in ("subtract", "worsen"):
-        return -abs(int(v))
-    return None
+    """The modifier's value with the sign its operation gives (``subtract`` 1 -> -1), as
+    the compiler reads it (``compiler._value``), so the words say what the numbers do;
+    ``None`` without a value."""
+    return None if m.get("value") is None else _value(m)
 
 
 def weapons(m: M) -> str:
