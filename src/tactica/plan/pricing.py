@@ -21,7 +21,10 @@ is worth at most
 
 Copies of one unit (``kinds``) are worth the same in any set, so of the sets that
 differ only by which copies they hold, the one holding the cheapest copies is worth the
-most: the search passes over a copy only after passing over every cheaper one.
+most: the search takes a copy only if it took every cheaper one. Likewise against one
+model, whose value grows with each unit's damage in distribution (a convolution, then
+P(at least W)): a unit whose damage is at least another's in distribution, at no higher
+price, is taken before that other (``_dominated``).
 
 The search is exact: its answer is the maximum over every set (``Priced.best``), or, if
 it stopped at its node limit, an upper bound on it (``Priced.complete`` false).
@@ -75,7 +78,7 @@ class _Search:
     limit: int
     out: Priced
     kinds: list[int] = field(default_factory=list)
-    before: list[int] = field(default_factory=list)  # the last copy of each's kind before it
+    before: list[int] = field(default_factory=list)  # ``_dominated``
     top: float = 0.0
     unexplored: float = -np.inf
     shares: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # one model
@@ -91,7 +94,7 @@ class _Search:
         w = tb.caps[0]
         adds = tb.slope * (self.shares[i:] @ first[w - 1::-1])
         extra = float(np.maximum(0.0, adds - self.costs[i:]).sum())
-        return float(tb.slope * first[-1]) - paid + extra
+        return float(tb.slope * first[-1]) + extra - paid
 
     def bound(self, members: Members, margins: Callable[[], Margins], precise: bool
               ) -> float:
@@ -130,7 +133,7 @@ class _Search:
             return
         for k in range(i, len(self.cand)):
             if self.before[k] >= i:
-                continue  # a copy of a unit passed over, at no higher price (module text)
+                continue  # a unit passed over does as much at no higher price (module text)
             pb = self.pairs[k]
             child = capped(first, pb.pmfs[0])
             self.run(k + 1, child, _lazy(child, margins, pb), paid + self.prices[k],
@@ -151,6 +154,26 @@ def _lazy(first: FloatArray, margins: Callable[[], Margins], pb: PairBound
         return made[0]
 
     return get
+
+
+def _dominated(tb: TargetBound, pairs: list[PairBound], kinds: list[int],
+               prices: list[float]) -> list[int]:
+    """Per candidate, the last one before it that does all it does at no higher price:
+    a copy of it (``kinds``) or, for one model, a unit whose damage is at least as
+    large in distribution (its margin's CDF nowhere above); -1 if none. A set holding
+    the candidate but not that one is worth no more than with the two exchanged."""
+    cdfs = [np.cumsum(p.pmfs[0]) for p in pairs]
+    out = []
+    for k in range(len(pairs)):
+        found = -1
+        for m in range(k - 1, -1, -1):
+            if prices[m] > prices[k] + 1e-12:
+                continue
+            if kinds[m] == kinds[k] or (tb.single and bool(np.all(cdfs[m] <= cdfs[k] + 1e-12))):
+                found = m
+                break
+        out.append(found)
+    return out
 
 
 def price(tb: TargetBound, units: list[int], pairs: Mapping[int, PairBound],
@@ -188,10 +211,8 @@ def price(tb: TargetBound, units: list[int], pairs: Mapping[int, PairBound],
                      {} if cache is None else cache, keep, limit, out,
                      top=0.0 if not must else -np.inf)
     search.kinds = [kind(u) for u in free]
-    last: dict[int, int] = {}
-    for k, x in enumerate(search.kinds):
-        search.before.append(last.get(x, -1))
-        last[x] = k
+    search.before = _dominated(tb, [pairs[u] for u in free], search.kinds,
+                               [prices[u] for u in free])
     search.costs = np.array([prices[u] for u in free])
     if tb.single and free:
         w = tb.caps[0]

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from .bounds import PairBound, TargetBound, capped
+from .enumerated import MAX_UNITS, Enumerated
 from .pricing import Members, price
 
 __all__ = ["TOLERANCE", "Found", "Instance", "search"]
@@ -57,6 +58,11 @@ _ROUNDS = 80  # column generation rounds in one branch
 _PER_TARGET = 16  # sets evaluated per target in one pricing ...
 _EARLY, _NEAR = 2, 0.05  # ... but this many while the bound is this far above
 _NEAR_COLUMNS = 0.01
+_LP_METHOD = "highs"
+_LP_OPTIONS: dict[str, Any] = {}
+_TRACE = False
+_ENOUGH = 4
+_TRIES = 50  # batches of sets evaluated at one target in one round
 
 
 @dataclass(frozen=True)
@@ -111,6 +117,7 @@ class _Search:
         self.exact: dict[int, dict[Members, float]] = {j: {} for j in inst.targets}
         self.alike: dict[tuple[int, tuple[int, ...]], float] = {}  # by kinds
         self.cache: dict[int, dict[Members, float]] = {j: {} for j in inst.targets}
+        self.tables: dict[int, Enumerated | None] = {}
         #: per branch: its least bound L and the prices that gave it
         self.duals: dict[_Branch, tuple[float, dict[int, float], dict[int, float]]] = {}
         self.evaluated = 0
@@ -141,7 +148,24 @@ class _Search:
             if v > b + 1e-7 * max(1.0, abs(b)):
                 self.violated.append((j, s))
             self.exact[j][s] = v
+            table = self.tables.get(j)
+            if table is not None:
+                table.exact(s, v)
         return self.exact[j][s]
+
+    def table(self, j: int) -> Enumerated | None:
+        """Every set's value at target ``j``, when it is a lone model (exact values, from
+        the convolution) and its units are few (``enumerated``)."""
+        if j not in self.tables:
+            units = [k for k, ok in enumerate(self.inst.allowed) if j in ok]
+            pairs = {k: self.inst.pairs[(k, j)] for k in units}
+            table = None
+            if len(units) <= MAX_UNITS and self.inst.targets[j].single:
+                table = Enumerated(self.inst.targets[j], units, pairs)
+                for s, v in self.exact[j].items():
+                    table.exact(s, v)
+            self.tables[j] = table
+        return self.tables[j]
 
     def spent(self) -> bool:
         """Whether the search has used up what it may do (``EVALUATION_LIMIT``,
@@ -190,7 +214,7 @@ class _Search:
         res = linprog(-v, A_ub=a[~eq], b_ub=np.ones(int((~eq).sum())),
                       A_eq=a[eq] if eq.any() else None,
                       b_eq=np.ones(int(eq.sum())) if eq.any() else None,
-                      bounds=(0, None), method="highs")
+                      bounds=(0, None), method=_LP_METHOD, options=_LP_OPTIONS)
         if res.status != 0:
             return None
         duals = np.zeros(len(lower))
@@ -292,6 +316,9 @@ class _Search:
 
     def set_bound(self, j: int, s: Members) -> float:
         """The bound of the units ``s`` at ``j`` (``tactica.plan.bounds``), kept."""
+        table = self.tables.get(j)
+        if table is not None:
+            return float(table.bounds[table.mask(s)])
         found = self.cache[j].get(s)
         if found is None:
             tb, pairs = self.inst.targets[j], [self.inst.pairs[(k, j)] for k in s]
@@ -320,31 +347,35 @@ class _Search:
 
     # --- pricing ------------------------------------------------------------------------
     def price_target(self, br: _Branch, j: int, pi: Mapping[int, float], keep: float,
-                     batch: int = _PER_TARGET) -> tuple[float, bool]:
-        """The most any set at ``j`` is worth less its prices (an upper bound), after
-        evaluating the sets whose bound beats ``keep``; and whether one evaluated does
-        (a new column)."""
+                     batch: int = _PER_TARGET) -> tuple[float, bool, bool]:
+        """The most any set at ``j`` is worth less its prices (an upper bound: its sets'
+        exact values where known, their bounds otherwise), after evaluating up to a few
+        batches of the sets whose bound beats ``keep``; whether one evaluated does (a new
+        column); whether none is left to evaluate."""
         units, must = br.units_at(self.inst, j)
         if not units:
-            return 0.0, False
+            return 0.0, False, True
         pairs = {k: self.inst.pairs[(k, j)] for k in units}
         prices = {k: pi.get(k, 0.0) for k in units}
-        new = False
-        sure = frozenset(k for k in units if self.inst.targets[j].single
-                         and not pairs[k].open_lethal)  # their bounds are the values
-        while True:
-            pr = price(self.inst.targets[j], units, pairs, prices, self.exact[j], must=must,
-                       keep=keep, cache=self.cache[j], kinds=self.inst.kind,
-                       limit=max(_SEARCH_FLOOR, SEARCH_LIMIT - self.searched))
-            self.searched += pr.nodes
-            todo = [s for _, s, exact in pr.found if not exact][:batch]
+        table = self.table(j)
+        for _ in range(_TRIES):
+            if table is not None:  # every set valued once (exact for a lone model)
+                self.searched += 1
+                top, found = table.best(prices, must, frozenset(units), keep, batch)
+                todo = [s for _, s in found if s not in self.exact[j]]
+            else:
+                pr = price(self.inst.targets[j], units, pairs, prices, self.exact[j],
+                           must=must, keep=keep, cache=self.cache[j], kinds=self.inst.kind,
+                           limit=max(_SEARCH_FLOOR, SEARCH_LIMIT - self.searched))
+                self.searched += pr.nodes
+                top = pr.best
+                todo = [s for _, s, exact in pr.found if not exact][:batch]
             if not todo or self.spent():
-                return pr.best, new
-            for s in todo:
-                v = self.value(j, s)
-                new = new or v - sum(prices[k] for k in s) > keep
-            if new or all(s <= sure for s in todo):
-                return pr.best, new
+                return top, False, not todo
+            new = [s for s in todo if self.value(j, s) - sum(prices[k] for k in s) > keep]
+            if new:
+                return top, True, False
+        return top, False, False
 
     def bound(self, br: _Branch) -> tuple[float, dict[tuple[int, int], float] | None]:
         """Column generation in one branch: its bound (the least L(pi) met; it stops
@@ -352,6 +383,8 @@ class _Search:
         over targets."""
         best_bound = np.inf
         share = None
+        targets = list(self.inst.targets)
+        first = 0
         for _ in range(_ROUNDS):
             relaxed = self.relaxation(br)
             if relaxed is None:
@@ -359,18 +392,27 @@ class _Search:
             z, pi, mu, share = relaxed
             tol = TOLERANCE * max(1.0, abs(z))
             total = sum(pi.values())
-            grew = False
+            grew, pending = 0, False
             # few sets a round while the prices are far from the end (the bound far
             # above the programme's value: most sets worth a look then are not later)
             batch = _PER_TARGET if best_bound - z <= _NEAR * max(1.0, abs(z)) else _EARLY
-            for j in self.inst.targets:
-                best, new = self.price_target(br, j, pi, mu.get(j, 0.0) + tol, batch)
+            # the targets from where the last round stopped: a round that finds enough
+            # new volleys stops early (its prices are about to change), without a bound
+            for n, j in enumerate(targets[first:] + targets[:first]):
+                best, new, done = self.price_target(br, j, pi, mu.get(j, 0.0) + tol, batch)
                 total += best
-                grew = grew or new
+                grew += new
+                pending = pending or not done
+                if grew >= _ENOUGH and n < len(targets) - 1:
+                    first = (first + n + 1) % len(targets)
+                    total = np.inf
+                    break
             if total < best_bound:
                 best_bound = total
                 self.duals[br] = (total, pi, mu)
-            if not grew or self.spent() or \
+            if _TRACE:
+                print(f"round z={z:.2f} L={total:.2f} evaluated={self.evaluated}", flush=True)
+            if not (grew or pending) or self.spent() or \
                     best_bound <= self.best[0] + TOLERANCE * max(1.0, abs(self.best[0])):
                 break
         return float(best_bound), share
@@ -394,9 +436,11 @@ def _split(share: Mapping[tuple[int, int], float]) -> tuple[int, int] | None:
     return min(fractional)[1] if fractional else None
 
 
-def search(inst: Instance, start: list[tuple[int, Members]]) -> Found:
+def search(inst: Instance, start: list[tuple[int, Members]], *, gap: float = 0.0) -> Found:
     """The best plan and its proof (the module text). ``start``: volleys of a plan
-    known (evaluated first: the search starts from at least that plan's value)."""
+    known (evaluated first: the search starts from at least that plan's value);
+    ``gap``: stop once the bound is within this share of the best plan (0: prove it
+    optimal, within the limits)."""
     s = _Search(inst, start)
     root = _Branch()
     s.improve(None)
@@ -410,7 +454,8 @@ def search(inst: Instance, start: list[tuple[int, Members]]) -> Found:
         tol = TOLERANCE * max(1.0, abs(s.best[0]))
         if inherited <= s.best[0] + tol:
             continue
-        if nodes >= NODE_LIMIT or s.spent():
+        close = inherited <= s.best[0] * (1.0 + gap) + tol  # the highest bound open
+        if close or nodes >= NODE_LIMIT or s.spent():
             open_bound = max(open_bound, inherited, *(-n for n, _, _ in heap))
             break
         nodes += 1
@@ -429,7 +474,8 @@ def search(inst: Instance, start: list[tuple[int, Members]]) -> Found:
             continue
         for child in s.children(br, *kj):
             heapq.heappush(heap, (-b, next(counter), child))
-    s.integer(root)
+    if open_bound > s.best[0] + TOLERANCE * max(1.0, abs(s.best[0])):
+        s.integer(root)  # not proved: a last look for a better plan among the volleys
     value, chosen = s.best
     bound = max(value, open_bound)
     proved = bound <= value + TOLERANCE * max(1.0, abs(value)) and not s.violated

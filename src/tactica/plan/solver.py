@@ -1,32 +1,26 @@
-"""The shooting plan: each of my shooting units assigned to one enemy unit, so as to
-maximise the expected points destroyed (or the chance to destroy named enemy units, then
-the points), with several units at one target evaluated exactly in their firing order
-(``tactica.plan.volley``: overkill counts, a wounded model is finished first).
+"""The plan: each of my units assigned to one enemy unit (or to none), so as to maximise
+the expected points destroyed (or the chance to destroy named enemy units, then the
+points, or the enemy's threat removed), with several units at one target evaluated
+exactly in their order (``tactica.plan.volley``: overkill counts, a wounded model is
+finished first, Blast counts the models alive). In the shooting phase (the shooting
+plan) or in the fight after charges (the charge plan, ``phase="fight"``: each unit's
+fight weighed by the exact chance its charge reaches).
 
-How the plan is found, and how close to the optimum it is:
+How the plan is found, and how close to the optimum it is proved to be:
 
 * **exhaustive** when the assignments number at most ``EXHAUSTIVE_LIMIT``: every
-  assignment is evaluated exactly; the plan is optimal (over assignments; the firing
-  order at each target is the best of every order up to ``MAX_ORDERS`` units there);
-* otherwise **integer programme + local search**: ``scipy.optimize.milp`` (HiGHS)
-  maximises the sum over targets of min(the target's cap, r x the sum of the expected
-  wounds the units assigned to it make it lose alone), where r is the most a wound is
-  worth there (the largest points per wound of its models; for P(destroyed): one over
-  its total wounds) and the cap its points (1 for P(destroyed)). A model destroyed has
-  lost all its wounds, and with one allocation group wounds carried over never make a
-  later attack lose more, so this optimum is an upper bound on the exact optimum (for a
-  unit with an attached leader of another save, the same model's estimate); its plan is
-  a start. A local search then moves one unit to another of its ``CANDIDATES`` best
-  targets, or swaps the targets of two units, while the exact value improves. The gap to
-  the bound is reported (an exact value above the bound is noted).
+  assignment is evaluated exactly; the plan is optimal (over assignments; the order at
+  each target is the best of every order up to ``MAX_ORDERS`` units there);
+* otherwise **branch and price** (``tactica.plan.proof``): column generation over the
+  volleys with a Lagrangian bound that holds for every plan (each set of units at a
+  target valued exactly or bounded from above, ``tactica.plan.bounds``), branch and
+  bound on the units' targets. The plan is reported "optimal" only when the bound meets
+  its value; else the bound and the certified gap (bound less value) are reported.
 
-The naive plan (each unit at its own best target, alone) is evaluated exactly as well and
-shown beside the plan.
-
-Objectives: the expected points destroyed (default); the chance to destroy named enemy
-units (summed), then the points; or the enemy's threat removed: each enemy unit's
-expected points destroyed next turn (``threats``: its best shooting plus its best fight
-against my units, exact cells), shared evenly by its models, times the models destroyed.
+A unit the best plan leaves without a target joins the target where it lowers the plan
+least if that lowers it not at all; else it does not attack ("no target worth its
+attacks"). The naive plan (each unit at its own best target, alone) is evaluated exactly
+as well and shown beside the plan.
 """
 
 from __future__ import annotations
@@ -120,13 +114,13 @@ class Plan:
                 "warnings": list(self.warnings)}
 
 
-def _search(p: Problem, naive: Assignment) -> tuple[Assignment, Found]:
+def _search(p: Problem, naive: Assignment, gap: float = 0.0) -> tuple[Assignment, Found]:
     """The proved search (``tactica.plan.proof``), started from the naive plan; a unit
     it leaves without a target joins the target where it lowers the plan least, if that
     lowers it not at all (a unit whose shots add nothing anywhere)."""
     start = [(j, frozenset(k for k, t in enumerate(naive) if t == j))
              for j in set(naive) if j is not None]
-    found = search(p.instance(), start)
+    found = search(p.instance(), start, gap=gap)
     chosen = list(found.assignment)
     engine = p.value(found.assignment)
     if abs(engine - found.value) > 1e-7 * max(1.0, abs(engine)):  # one model's convolution
@@ -146,7 +140,7 @@ def plan(mine: str | Path | Side, enemy: str | Path | Side, *,
          conditions: Conditions | None = None, forbidden: Iterable[tuple[str, str]] = (),
          destroy: Iterable[str] = (), objective: Objective = "points",
          library: Library | None = None, rules: RulesVersion = "11th",
-         strict: bool = False, phase: Phase = "shooting") -> Plan:
+         strict: bool = False, phase: Phase = "shooting", gap: float = 0.0) -> Plan:
     """The shooting plan of two armies, each a list file, a list's text or unit names
     (``tactica.plan.army.read_side``); see ``solve``.
 
@@ -160,19 +154,22 @@ def plan(mine: str | Path | Side, enemy: str | Path | Side, *,
     b = enemy if isinstance(enemy, Side) else read_side(enemy, lib, name="enemy list",
                                                         rules=rules, strict=strict)
     return solve(a, b, conditions, forbidden=forbidden, destroy=destroy, objective=objective,
-                 phase=phase)
+                 phase=phase, gap=gap)
 
 
 def solve(mine: Side, enemy: Side, conditions: Conditions | None = None, *,
           forbidden: Iterable[tuple[str, str]] = (), destroy: Iterable[str] = (),
           objective: Objective = "points", exhaustive_limit: int = EXHAUSTIVE_LIMIT,
-          phase: Phase = "shooting") -> Plan:
+          phase: Phase = "shooting", gap: float = 0.0) -> Plan:
     """The plan of ``mine`` against ``enemy`` (the module text). ``forbidden``: (my
     unit, enemy unit) pairs that cannot attack (out of range, not visible);
     ``destroy``: enemy units whose destruction is the objective; otherwise ``objective``
     "points" (expected points destroyed) or "threat" (the enemy's expected points
     destroyed next turn removed: ``threats``, shared evenly by each unit's models);
-    ``phase``: "shooting", or "fight" (the charge plan: ``tactica.plan.volley``)."""
+    ``phase``: "shooting", or "fight" (the charge plan: ``tactica.plan.volley``);
+    ``gap``: past the exhaustive limit, the search may stop once its certified gap is at
+    most this share of the plan's value (0: it proves the plan optimal if it can within
+    its limits, ``tactica.plan.proof``)."""
     conditions = (conditions or Conditions()).for_sides(mine, enemy)
     conditions.check(mine.units, mine.rules)
     p = Problem(mine, enemy, conditions, forbidden, destroy, objective, phase)
@@ -196,7 +193,7 @@ def solve(mine: Side, enemy: Side, conditions: Conditions | None = None, *,
     if size <= exhaustive_limit:
         best, optimal = p.exhaustive(), True
     else:
-        best, found = _search(p, naive)
+        best, found = _search(p, naive, gap)
         method = "branch and price"
         scale = DESTROY_WEIGHT if p.named else 1.0
         bound, optimal = found.bound / scale, found.proved
