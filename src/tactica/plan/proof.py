@@ -17,10 +17,12 @@ evaluated exactly). "Optimal" is said only when they meet.
 The prices come from the linear programme over the volleys evaluated so far (its duals;
 ``scipy.optimize.linprog``, HiGHS): each set whose bound beats its price is evaluated and
 joins the programme (column generation), until none does: L(pi) then equals the
-programme's optimum. The best plan from the volleys evaluated is the integer programme
-over them (``scipy.optimize.milp``). While L exceeds it, the search branches on a unit and
-a target the programme splits (the unit fires at it / does not) and repeats in each
-branch, the best bound first; a branch whose bound is not above the best plan is closed.
+programme's optimum. The best plan from the volleys evaluated comes from the integer
+programme over them (``scipy.optimize.milp``) and a local search (one unit moved, two
+exchanged, every value exact). While L exceeds it, the search branches on a unit and a
+target the programme splits (a unit of that kind fires at it: any of its copies would
+do; or none does) and repeats in each branch, the highest bound first; a branch whose
+bound is not above the best plan is closed.
 Stopped at its limits, the search reports the best plan and the largest bound left open:
 their difference is the certified gap.
 
@@ -57,11 +59,8 @@ _SEARCH_FLOOR = 2_000  # a subproblem's search may visit this many sets at least
 _ROUNDS = 80  # column generation rounds in one branch
 _PER_TARGET = 16  # sets evaluated per target in one pricing ...
 _EARLY, _NEAR = 2, 0.05  # ... but this many while the bound is this far above
-_NEAR_COLUMNS = 0.01
-_LP_METHOD = "highs"
-_LP_OPTIONS: dict[str, Any] = {}
-_TRACE = False
-_ENOUGH = 4
+_NEAR_COLUMNS = 0.01  # the integer programme takes the volleys this near the bound
+_ENOUGH = 4  # new volleys that end a round of pricing early (its prices will change)
 _TRIES = 50  # batches of sets evaluated at one target in one round
 
 
@@ -214,7 +213,7 @@ class _Search:
         res = linprog(-v, A_ub=a[~eq], b_ub=np.ones(int((~eq).sum())),
                       A_eq=a[eq] if eq.any() else None,
                       b_eq=np.ones(int(eq.sum())) if eq.any() else None,
-                      bounds=(0, None), method=_LP_METHOD, options=_LP_OPTIONS)
+                      bounds=(0, None), method="highs")
         if res.status != 0:
             return None
         duals = np.zeros(len(lower))
@@ -410,8 +409,6 @@ class _Search:
             if total < best_bound:
                 best_bound = total
                 self.duals[br] = (total, pi, mu)
-            if _TRACE:
-                print(f"round z={z:.2f} L={total:.2f} evaluated={self.evaluated}", flush=True)
             if not (grew or pending) or self.spent() or \
                     best_bound <= self.best[0] + TOLERANCE * max(1.0, abs(self.best[0])):
                 break
