@@ -189,3 +189,19 @@ def test_no_move_or_swap_improves_a_real_plan() -> None:
 def test_no_move_or_swap_improves_the_other_real_plans(pair: tuple[str, str]) -> None:
     lib = load_library()
     _no_move_improves(read_side(ROSTERS / pair[0], lib), read_side(ROSTERS / pair[1], lib))
+
+
+@pytest.mark.parametrize("objective", [{"destroy": ["Boyz"]}, {"objective": "threat"}],
+                         ids=["destroy", "threat"])
+def test_the_search_proves_the_other_objectives_too(objective: dict[str, object]) -> None:
+    """The chance to destroy a named unit (then the points), and the threat removed: the
+    search's plan is worth what the exhaustive one is, proved."""
+    lib = load_library()
+    mine = read_side("Intercessor Squad:10, Hellblaster Squad:5, Eradicator Squad:3", lib)
+    enemy = read_side("Boyz:10+Warboss, Gretchin:10, Battlewagon", lib)
+    every = solve(mine, enemy, **objective)  # type: ignore[arg-type]
+    searched = solve(mine, enemy, exhaustive_limit=0, **objective)  # type: ignore[arg-type]
+    assert searched.optimal and searched.gap is not None and searched.gap <= 1e-6
+    assert math.isclose(searched.score, every.score, rel_tol=1e-9, abs_tol=1e-12)
+    assert math.isclose(searched.points, every.points, rel_tol=1e-6) or \
+        searched.points >= every.points

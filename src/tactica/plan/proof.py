@@ -389,7 +389,9 @@ class _Search:
             if relaxed is None:
                 return -np.inf, None
             z, pi, mu, share = relaxed
-            tol = TOLERANCE * max(1.0, abs(z))
+            # new volleys must beat their prices by this much: then L exceeds z by at
+            # most the targets' count of it, within the tolerance of a proof
+            tol = TOLERANCE * max(1.0, abs(z)) / (2 * len(targets) + 1)
             total = sum(pi.values())
             grew, pending = 0, False
             # few sets a round while the prices are far from the end (the bound far

@@ -195,8 +195,7 @@ def solve(mine: Side, enemy: Side, conditions: Conditions | None = None, *,
     else:
         best, found = _search(p, naive, gap)
         method = "branch and price"
-        scale = DESTROY_WEIGHT if p.named else 1.0
-        bound, optimal = found.bound / scale, found.proved
+        optimal = found.proved
         if found.violated:
             optimal = False
             notes.append("a volley's exact value exceeds its bound, or a lone model's "
@@ -212,6 +211,9 @@ def solve(mine: Side, enemy: Side, conditions: Conditions | None = None, *,
             p.idle[mine.units[p.shooters[k]].label] = "no target worth its attacks (it " \
                 "would lower the plan's value anywhere)"
     (score, points), (naive_score, naive_points) = p.totals(best), p.totals(naive)
+    if found is not None:  # the certified gap, in the objective's own unit
+        scale = DESTROY_WEIGHT if p.named else 1.0
+        bound = score + max(0.0, found.bound - found.value) / scale
     return Plan(what, _describe(p, best), points, score, _describe(p, naive), naive_points,
                 naive_score, method, optimal, size, bound, p.volleys.steps, p.idle,
                 tuple(notes), warnings=warnings, phase=phase,
