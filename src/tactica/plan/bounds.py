@@ -18,33 +18,44 @@ here hold whatever the order and whatever the others did:
   stays one). So P(destroyed) = P(D_1 + ... + D_n >= W) with independent D_k, each read
   off the unit's attack alone (its final wounds give min(D_k, W)): a convolution, exact.
 * **several models**: per unit, independent numbers read off its attack against
-  *stand-ins* of the target, each at least as easy to hurt and as many models (so a
-  Blast count at least the real one, which counts the models alive):
+  *stand-ins* of the target, each at least as easy to hurt and with at least as many
+  models (so a Blast count at least the real one, which counts the models alive), at the
+  unit's Toughness for the attack (``attack_toughness``: the bodyguard's, 05.02.01):
 
-  - K: models destroyed against every model made 1 wound, the lowest Toughness, the
-    worst save, no invulnerable save or Feel No Pain. An attack that gets through
-    against the real target gets through there (the same dice: a lower Toughness is
-    wounded at least as easily, a roll that fails a model's save fails the worst one)
-    and destroys a model; a real model needs at least one such attack (a mortal wound:
-    one point). So the real models destroyed are at most K_1 + ... + K_n.
+  - K: models destroyed against models of 1 wound, the worst save, the worst
+    invulnerable save (none if a model has none) and the worst Feel No Pain, as many as
+    the target has models or wounds (so K counts up to that many attacks). An attack
+    that gets through against a real model gets through there (the same dice: a roll
+    that fails a model's save fails the worst) and destroys a stand-in; a real model
+    needs at least one such attack (a mortal wound: one point). So the real models
+    destroyed are at most K_1 + ... + K_n, and the attacks each takes too.
+  - H_w, for each wounds size w of the target's models: the sum over those attacks of
+    min(the most damage one can do, w), each set of the unit's weapon lines of one most
+    damage counting its own attacks (its K; the lines' dice are independent, unless a
+    Command Re-roll ties them: then the unit's most damage). Destroying a model of W
+    wounds takes attacks whose min(damage, w) add up to at least min(W, w).
   - D: the damage of all the unit's attacks against a model of the worst save and as
-    many wounds as the target has (no Feel No Pain, the lowest Toughness): the wounds
-    the target loses are at most D_1 + ... + D_n, and a model destroyed has lost all
-    its wounds (without Precision a CHARACTER is destroyed only after every other
-    model: after the others' wounds and its own).
-  - C (per CHARACTER model): the same with the CHARACTER's own save, invulnerable save,
-    Feel No Pain and wounds: the wounds it loses are at most C_1 + ... + C_n.
+    many wounds as the target has (no Feel No Pain): the wounds the target loses are at
+    most D_1 + ... + D_n, and a model destroyed has lost all its wounds.
+  - C (per CHARACTER model): the damage against the CHARACTER's own save, invulnerable
+    save, Feel No Pain and wounds: the wounds it loses are at most C_1 + ... + C_n.
 
-  The points destroyed are at most phi(K, D, C...): the non-CHARACTER models' worth, at
-  most that of the K most expensive and of the dearest set whose wounds add up to at
-  most D (a knapsack); each CHARACTER's worth if its C reaches its wounds, K exceeds
-  the non-CHARACTER models and D their wounds and its own (without Precision they go
-  first: 05.04.01, 06.02); with a Precision weapon among the units, K at least 1 and
-  D at least its wounds. phi grows in each number and is
-  supermodular (sums of minima and products of indicators of growing functions), so
-  over every joint law of the sums with these margins, E[phi] is largest when they are
-  comonotone (Tchen 1980): the bound is that expectation, from the margins' quantiles
-  (each margin a convolution over the units).
+  The points destroyed are at most phi(K, H, D, C...): the non-CHARACTER models' worth,
+  at most that of the dearest set they can cover, by each of K, H_w and D (a knapsack
+  each: the least of them); each CHARACTER's worth if its C reaches its wounds and K,
+  H_w and D cover the non-CHARACTER models and it (without Precision they go first:
+  05.04.01, 06.02; with a Precision weapon among the units, it alone). phi grows in each
+  number and is supermodular (a minimum of growing functions of one number each, plus
+  products of indicators of growing functions), so over every joint law of the sums
+  with these margins, E[phi] is largest when they are comonotone (Tchen 1980): the
+  bound is that expectation, from the margins' quantiles (each margin a convolution
+  over the units).
+
+These arguments take an attack's numbers as monotone in the target's Toughness, saves,
+Feel No Pain and wounds (the rules' thresholds are), and the target's model count as read
+only by Blast and Cleave (``combat.exact.select_targets``). Every volley the search
+evaluates is checked against its bound (``proof``): one above it is reported, and the
+plan is then not said to be optimal.
 
 A unit whose Lethal Hits is a choice (24.23: the engine takes the one of higher expected
 damage *from the state it attacks*, so its attack depends on what fired before) gets the
