@@ -128,6 +128,12 @@ def test_the_command_line_takes_a_distance_and_pairs() -> None:
     assert cells[("Hellblaster Squad", "Gretchin")]["models_destroyed"] > 0
     code, text = _cli("plan", MINE, ENEMY, "--distance", "30")
     assert code == 0 and "no target within range" in text, text
-    for bad in ("far", "-1", "Hellblaster Squad=10", "Hellblaster Squad>Gretchin=999"):
+    code, text = _cli("matchup", MINE, ENEMY, "--phase", "shooting", "--json",
+                      "--distance", "30", "--distance", "Hellblaster Squad=10")
+    assert code == 0, text  # one unit's distance to every unit of the other side
+    cells = {(c["attacker"], c["target"]): c for c in json.loads(text)["cells"]}
+    assert cells[("Intercessor Squad", "Gretchin")]["models_destroyed"] == 0.0
+    assert cells[("Hellblaster Squad", "Gretchin")]["models_destroyed"] > 0
+    for bad in ("far", "-1", "Hellblaster Squad>=10", "=10", "Hellblaster Squad>Gretchin=999"):
         code, text = _cli("matchup", MINE, ENEMY, "--distance", bad)
         assert code != 0 and "--distance" in text and len(text.strip().splitlines()) == 1, text

@@ -263,7 +263,8 @@ LAZY.update({
                 "points, models, P(destroy))."),
     "plan": ("tactica.cli.plan", "plan_command",
              "The shooting plan: each of my shooting units at one enemy unit, to destroy "
-             "the most points (exact, overkill counted), beside the naive plan."),
+             "the most points (exact, overkill counted), beside the naive plan; with "
+             "--phase fight, the charge plan."),
     "mcp": ("tactica.cli.mcp", "mcp",
             "Serve tactica's tools to an AI assistant (Model Context Protocol): "
             "simulate_combat, calculate, find_units, lookup_unit, lookup_rule, list_units, "

@@ -9,6 +9,7 @@ Each list is a list file in any format tactica reads, or unit names
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -45,8 +46,9 @@ HalfRange = Annotated[bool, typer.Option("--half-range", help="targets within ha
 Cover = Annotated[bool, typer.Option("--cover", help="targets have the Benefit of Cover")]
 Distance = Annotated[list[str] | None, typer.Option(
     "--distance", help="inches between the shooters and their targets: INCHES for every "
-    "pair, or \"MY UNIT>ENEMY UNIT=INCHES\" for one (repeatable); a weapon beyond its "
-    "range makes no attacks")]
+    "pair, \"UNIT=INCHES\" for one unit and every unit of the other side, or "
+    "\"MY UNIT>ENEMY UNIT=INCHES\" for one pair (repeatable); a weapon beyond its range "
+    "makes no attacks; in the fight plan, the charge's distance")]
 Stratagem = Annotated[list[str] | None, typer.Option(
     "--stratagem", help="a stratagem or other rule for one unit: \"UNIT=NAME\" "
     "(repeatable; applied where its conditions hold)")]
@@ -65,21 +67,27 @@ def _inches(text: str, option: str) -> float:
     return inches
 
 
-def _distances(texts: list[str] | None) -> tuple[float | None, dict[tuple[str, str], float]]:
-    """``--distance``: INCHES for every pair (the last given), "MY UNIT>ENEMY UNIT=INCHES"
-    for one."""
+def _distances(texts: list[str] | None) -> tuple[float | None, dict[tuple[str, str], float],
+                                                dict[str, float]]:
+    """``--distance``: INCHES for every pair (the last given), "UNIT=INCHES" for one unit,
+    "MY UNIT>ENEMY UNIT=INCHES" for one pair."""
     every: float | None = None
     pairs: dict[tuple[str, str], float] = {}
+    units: dict[str, float] = {}
     for text in texts or ():
         pair, sep, inches = text.rpartition("=")
         if not sep:
             every = _inches(text, text)
             continue
         a, arrow, t = pair.partition(">")
-        if not arrow or not a.strip() or not t.strip():
-            fail(f"--distance {text!r}: write INCHES or \"MY UNIT>ENEMY UNIT=INCHES\"")
-        pairs[(a.strip(), t.strip())] = _inches(inches.strip(), text)
-    return every, pairs
+        if not a.strip() or (arrow and not t.strip()):
+            fail(f"--distance {text!r}: write INCHES, \"UNIT=INCHES\" or "
+                 "\"MY UNIT>ENEMY UNIT=INCHES\"")
+        if arrow:
+            pairs[(a.strip(), t.strip())] = _inches(inches.strip(), text)
+        else:
+            units[a.strip()] = _inches(inches.strip(), text)
+    return every, pairs, units
 
 
 def _conditions(charge: float | None, stationary: bool, half_range: bool, cover: bool,
@@ -92,9 +100,10 @@ def _conditions(charge: float | None, stationary: bool, half_range: bool, cover:
             fail(f"--stratagem {text!r}: write UNIT=NAME, e.g. \"Dark Reapers=Fire "
                  "Overwatch\"")
         named[unit.strip()] = (*named.get(unit.strip(), ()), name.strip())
-    every, pairs = _distances(distance)
+    every, pairs, units = _distances(distance)
     return Conditions(charge=charge, stationary=stationary, half_range=half_range,
-                      cover=cover, stratagems=named, distance=every, distances=pairs)
+                      cover=cover, stratagems=named, distance=every, distances=pairs,
+                      unit_distances=units)
 
 
 def _fmt(value: float, what: str) -> str:
@@ -186,47 +195,102 @@ def matchup_command(
 
 def _volleys(title: str, p: Plan, naive: bool) -> Table:
     table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left")
-    for col, just in (("target", "left"), ("units firing, in order", "left"),
-                      ("points", "right"), ("models", "right"), ("P(destroy)", "right")):
+    who = "units charging, in order (P charge)" if p.phase == "fight" else \
+        "units firing, in order"
+    for col, just in (("target", "left"), (who, "left"), ("points", "right"),
+                      ("models", "right"), ("P(destroy)", "right")):
         table.add_column(col, justify=just)  # type: ignore[arg-type]
     for v in p.naive_volleys if naive else p.volleys:
-        table.add_row(v.target, ", then ".join(v.order), f"{v.outcome.points:.1f}",
+        units = [f"{u} ({c:.0%})" if p.phase == "fight" else u
+                 for u, c in zip(v.order, v.p_charge or (1.0,) * len(v.order), strict=True)]
+        table.add_row(v.target, ", then ".join(units), f"{v.outcome.points:.1f}",
                       f"{v.outcome.models:.2f}", f"{v.outcome.p_destroyed:.0%}")
     return table
+
+
+def _how(p: Plan) -> str:
+    """How the plan was found and how close to the best it is proved to be."""
+    if p.method == "exhaustive":
+        return f"the best of all {p.assignments} assignments (exhaustive search)"
+    if p.method == "nothing to assign":
+        return "no unit to assign"
+    gap = p.gap or 0.0
+    share = f" ({gap / p.bound:.2%})" if p.bound else ""
+    if p.optimal:
+        return (f"proved optimal by branch and price over {p.assignments:.3g} assignments "
+                f"(its bound {p.bound:.1f} meets the plan; {p.branches} branches, "
+                f"{p.volleys_evaluated} volleys evaluated)")
+    return (f"the best found by branch and price over {p.assignments:.3g} assignments, "
+            f"not proved optimal: bound {p.bound:.1f}, certified gap {gap:.1f}{share}")
+
+
+def _charge_rolls(modifiers: list[str] | None) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for text in modifiers or ():
+        unit, sep, value = text.rpartition("=")
+        try:
+            number = int(value)
+        except ValueError:
+            number = 99
+        if not sep or not unit.strip() or abs(number) > 6:
+            fail(f"--charge-modifier {text!r}: write \"UNIT=+1\" (from -6 to +6)")
+        out[unit.strip()] = number
+    return out
 
 
 def plan_command(
     mine: MyList, enemy: EnemyList,
     forbid: Annotated[list[str] | None, typer.Option(
-        "--forbid", help="\"MY UNIT>ENEMY UNIT\": that unit cannot shoot that target (out "
-        "of range, not visible, engaged); repeatable")] = None,
+        "--forbid", help="\"MY UNIT>ENEMY UNIT\": that unit cannot attack that target "
+        "(out of range, not visible, engaged); repeatable")] = None,
     destroy: Annotated[list[str] | None, typer.Option(
         "--destroy", help="maximise the chance to destroy this enemy unit (repeatable; "
         "then the points)")] = None,
     objective: Annotated[str, typer.Option(
         "--objective", help="points (expected points destroyed) or threat (the enemy's "
         "expected points destroyed next turn, removed)")] = "points",
+    phase: Annotated[str, typer.Option(
+        "--phase", help="shooting (the shooting plan) or fight (the charge plan: which "
+        "units charge which, each fight weighed by P(the charge reaches) at --distance)")
+    ] = "shooting",
+    charge_modifier: Annotated[list[str] | None, typer.Option(
+        "--charge-modifier", help="\"UNIT=+1\": a modifier to that unit's charge rolls "
+        "(repeatable)")] = None,
+    reroll_charge: Annotated[list[str] | None, typer.Option(
+        "--reroll-charge", help="UNIT: that unit re-rolls its charge rolls (repeatable)")
+    ] = None,
     stationary: Stationary = False, half_range: HalfRange = False, cover: Cover = False,
     stratagem: Stratagem = None, distance: Distance = None, rules: Rules = "11th",
     json_out: Json = False, strict: Strict = False,
 ) -> None:
     """The shooting plan: each of my shooting units at one enemy unit, to destroy the most
-    points (exact, overkill counted), beside the naive plan."""
+    points (exact, overkill counted), beside the naive plan; with --phase fight, the
+    charge plan."""
     if objective not in ("points", "threat"):
         fail(f"--objective {objective}: points or threat")
+    if phase not in ("shooting", "fight"):
+        fail(f"--phase {phase}: shooting or fight")
     pairs = []
     for text in forbid or ():
         a, sep, t = text.partition(">")
         if not sep or not a.strip() or not t.strip():
             fail(f"--forbid {text!r}: write \"MY UNIT>ENEMY UNIT\"")
         pairs.append((a.strip(), t.strip()))
-    p = plan(mine, enemy, conditions=_conditions(None, stationary, half_range, cover,
-                                                 stratagem, distance),
-             forbidden=pairs, destroy=destroy or (), objective=objective,  # type: ignore[arg-type]
-             library=load_library(), rules=rules, strict=strict)
+    conditions = replace(_conditions(None, stationary, half_range, cover, stratagem,
+                                     distance),
+                         charge_modifiers=_charge_rolls(charge_modifier),
+                         charge_rerolls=tuple(u.strip() for u in reroll_charge or ()))
+    p = plan(mine, enemy, conditions=conditions, forbidden=pairs,
+             destroy=destroy or (), objective=objective,  # type: ignore[arg-type]
+             library=load_library(), rules=rules, strict=strict,
+             phase=phase)  # type: ignore[arg-type]
     if json_out:
         typer.echo(json.dumps(p.to_json(), indent=2))
         return
+    _print_plan(p)
+
+
+def _print_plan(p: Plan) -> None:
     out = Console(highlight=False, soft_wrap=False, width=max(100, Console().width))
     for w in p.warnings:
         out.print(f"warning: {w}", markup=False)
@@ -234,13 +298,9 @@ def plan_command(
     out.print(_volleys(f"The plan: {p.points:.1f} points destroyed", p, False))
     out.print(_volleys(f"The naive plan (each unit at its own best target): "
                        f"{p.naive_points:.1f} points destroyed", p, True))
-    if p.optimal:
-        how = f"the best of all {p.assignments} assignments (exhaustive search)"
-    else:
-        how = (f"integer programme and local search over {p.assignments:.3g} assignments; "
-               f"bound {p.bound:.1f}, gap {p.gap:.1f}")
-    out.print(f"Method: {how}; {p.steps} attacks computed exactly.", markup=False)
+    out.print(f"Method: {_how(p)}; {p.steps} attacks computed exactly.", markup=False)
+    verb = "charge" if p.phase == "fight" else "shoot"
     for unit, why in p.idle.items():
-        out.print(f"  - {unit} does not shoot: {why}", markup=False)
+        out.print(f"  - {unit} does not {verb}: {why}", markup=False)
     for n in p.notes:
         out.print(f"  - {n}", markup=False)

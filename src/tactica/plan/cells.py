@@ -47,8 +47,11 @@ class Conditions:
     fight (``None``: the unit is in combat after a successful charge); ``stratagems``:
     unit label -> named effects for that unit's attacks. ``distance``: inches between
     the shooter and its target in every shooting cell, ``distances`` for one pair (my
-    unit, the enemy unit: labels or names, whichever side shoots); a ranged weapon
-    beyond its range makes no attacks (04.02). ``None``: every target within range."""
+    unit, the enemy unit: labels or names, whichever side shoots), ``unit_distances``
+    for one unit and every unit of the other side; a ranged weapon beyond its range
+    makes no attacks (04.02). ``None``: every target within range. The fight plan reads
+    the same distances as the charge's (``charge_modifiers``, ``charge_rerolls``: a
+    unit's modifier to its charge rolls and its re-roll of them)."""
 
     charge: float | None = None
     stationary: bool = False
@@ -57,6 +60,9 @@ class Conditions:
     stratagems: dict[str, tuple[str, ...]] = field(default_factory=dict)
     distance: float | None = None
     distances: dict[tuple[str, str], float] = field(default_factory=dict)
+    unit_distances: dict[str, float] = field(default_factory=dict)
+    charge_modifiers: dict[str, int] = field(default_factory=dict)
+    charge_rerolls: tuple[str, ...] = ()
 
     def check(self, units: Iterable[SideUnit], rules: str) -> None:
         """Refuse a stratagem named for a unit no side has, or a name no rule has
@@ -74,18 +80,31 @@ class Conditions:
     def for_sides(self, mine: Side, enemy: Side) -> Conditions:
         """These conditions with each pair of ``distances`` named by the units' labels
         (a unit's name finds it when one unit has it: ``Side.unit``; an unknown one is
-        refused with ``UnknownNameError``)."""
-        if not self.distances:
+        refused with ``UnknownNameError``); likewise the units of ``unit_distances``
+        (of either side: mine first), ``charge_modifiers`` and ``charge_rerolls`` (mine)."""
+        if not (self.distances or self.unit_distances or self.charge_modifiers
+                or self.charge_rerolls):
             return self
         pairs = {(mine.unit(a).label, enemy.unit(t).label): inches
                  for (a, t), inches in self.distances.items()}
-        return replace(self, distances=pairs)
+        units = {_either(mine, enemy, u): inches for u, inches in self.unit_distances.items()}
+        return replace(self, distances=pairs, unit_distances=units,
+                       charge_modifiers={mine.unit(u).label: m
+                                         for u, m in self.charge_modifiers.items()},
+                       charge_rerolls=tuple(mine.unit(u).label for u in self.charge_rerolls))
 
     def between(self, attacker: str, target: str) -> float | None:
         """The inches between two units by label (``distances`` either way round, else
-        ``distance``)."""
+        either unit's ``unit_distances``, else ``distance``)."""
         found = self.distances.get((attacker, target), self.distances.get((target, attacker)))
+        if found is None:
+            found = self.unit_distances.get(attacker, self.unit_distances.get(target))
         return self.distance if found is None else found
+
+    def charge_roll(self, label: str) -> tuple[int, bool]:
+        """The modifier to the charge rolls of the unit labelled ``label`` and whether it
+        re-rolls them."""
+        return self.charge_modifiers.get(label, 0), label in self.charge_rerolls
 
     def context(self, armed: Armed, phase: Phase, distance: float | None = None) -> Context:
         built = armed.built
@@ -152,6 +171,16 @@ def pair_scenario(armed: Armed, target: Target, phase: Phase, rules: str,
         scenario, more = apply_candidates(scenario, named, "named for this unit")
         notes += more
     return scenario, notes
+
+
+def _either(mine: Side, enemy: Side, name: str) -> str:
+    """The label of the unit named ``name`` in ``mine``, else in ``enemy``."""
+    from ..names import UnknownNameError
+
+    try:
+        return mine.unit(name).label
+    except UnknownNameError:
+        return enemy.unit(name).label
 
 
 def fresh(target: Target) -> Initial:
