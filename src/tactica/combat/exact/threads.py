@@ -5,8 +5,9 @@ shared 2-core machine OpenBLAS's default of one thread per core makes them 2-14x
 (threads spin and wait on each other, and on every other process). ``one_blas_thread``
 limits the BLAS pool to one thread for the duration of a call and restores it after,
 through ``threadpoolctl`` (the library that knows every BLAS numpy may be linked with),
-its controllers found once: entering the limit then costs about a microsecond per BLAS
-library, and once per batch (``batch.calculate_many``), not per calculation in it.
+its controllers found once, and OpenBLAS's own two functions with them (``_pool``):
+entering the limit then costs about a microsecond per BLAS library, and once per batch
+(``batch.calculate_many``), not per calculation in it.
 
 >>> @one_blas_thread
 ... def f() -> int:
@@ -20,7 +21,7 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NamedTuple, ParamSpec, TypeVar
 
 __all__ = ["one_blas_thread"]
 
@@ -28,14 +29,39 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+class _Pool(NamedTuple):
+    """One BLAS library's thread count: read it, set it."""
+
+    get: Callable[[], int | None]
+    set: Callable[[int], object]
+
+
+def _pool(lib: Any) -> _Pool:
+    """OpenBLAS's own two functions, found once (``threadpoolctl``'s controller looks
+    each one up by name at every call, which a small calculation's share of noticed,
+    tenfold after another library's work: its Python code no longer in the CPU's
+    caches); another BLAS through its controller. OpenBLAS's functions set its one
+    thread pool: each call puts back what it found."""
+    if type(lib).__name__ == "OpenBLASController" and getattr(
+            lib, "threading_layer", None) != "openmp":
+        symbol = getattr(lib, "_get_symbol", None)
+        get = symbol("openblas_get_num_threads") if callable(symbol) else None
+        put = symbol("openblas_set_num_threads") if callable(symbol) else None
+        if get is not None and put is not None:
+            return _Pool(get, put)
+    return _Pool(lib.get_num_threads, lib.set_num_threads)
+
+
 @functools.cache
-def _blas() -> tuple[Any, ...]:
-    """The BLAS libraries numpy is linked with (``threadpoolctl``'s controllers)."""
+def _blas() -> tuple[_Pool, ...]:
+    """The thread pools of the BLAS libraries numpy is linked with (``threadpoolctl``'s
+    controllers)."""
     import numpy as np
     from threadpoolctl import ThreadpoolController
 
     np.ones((2, 2)) @ np.ones((2, 2))  # BLAS is loaded (lazily on some builds)
-    return tuple(ThreadpoolController().select(user_api="blas").lib_controllers)
+    return tuple(_pool(lib) for lib in
+                 ThreadpoolController().select(user_api="blas").lib_controllers)
 
 
 _depth = threading.local()  # calls under way in this thread (nested ones: one limit)
@@ -52,17 +78,17 @@ def one_blas_thread(fn: Callable[P, R]) -> Callable[P, R]:
         if getattr(_depth, "n", 0):
             return fn(*args, **kwargs)
         _depth.n = 1
-        libs = _blas()
-        before = [lib.get_num_threads() for lib in libs]
+        pools = _blas()
+        before = [pool.get() for pool in pools]
         try:
-            for lib, n in zip(libs, before, strict=True):
-                if n != 1:
-                    lib.set_num_threads(1)
+            for pool, n in zip(pools, before, strict=True):
+                if n is not None and n != 1:
+                    pool.set(1)
             return fn(*args, **kwargs)
         finally:
-            for lib, n in zip(libs, before, strict=True):
-                if n != 1:
-                    lib.set_num_threads(n)
+            for pool, n in zip(pools, before, strict=True):
+                if n is not None and n != 1:
+                    pool.set(n)
             _depth.n = 0
 
     return wrapper
