@@ -79,7 +79,11 @@ class WeaponInputs(NamedTuple):
 
     @classmethod
     def of(cls, weapon: WeaponLine, scenario: Scenario, rules: RuleSet,
-           effects: tuple[Effect, ...]) -> WeaponInputs:
+           effects: tuple[Effect, ...], kept: bool = True) -> WeaponInputs:
+        """``kept``: what is found among a line's own abilities is kept per abilities
+        tuple (``_kinds``: a batch's or table's lines meet many targets); a single
+        calculation, whose document is new, keeps nothing (it would only hold its
+        abilities alive)."""
         if effects:
             effects = tuple(e for e in effects if e.applies_to(weapon.name))
         # an ability limited to some targets counts only against those (Limited); most
@@ -91,7 +95,8 @@ class WeaponInputs(NamedTuple):
                 break
         grants = tuple(e.grant for e in effects if e.grant is not None) if effects else ()
         abilities = own + grants if grants else own
-        found = _kinds(abilities) if abilities is weapon.abilities else kinds(abilities)
+        found = _kinds(abilities) if kept and abilities is weapon.abilities else \
+            kinds(abilities)
         flags = found.flags
         ctx = scenario.context
         ranged = scenario.phase == "shooting"  # reference facts §5.11
