@@ -133,7 +133,7 @@ def resolve_weapon(
     answers and what the line reads besides (``kept``: a line whose stages come to the
     same answers is the same record; the keys of the attack dice and the hit roll hold
     its name, count, flags and circumstances)."""
-    inp = WeaponInputs.of(weapon, scenario, rules, effects, models)
+    inp = WeaponInputs.of(weapon, scenario, rules, effects, models, kept=memo is not None)
     if memo is None:
         attacks, hit, damage = attack_dice(inp), hit_roll(inp), damage_stage(inp)
         wound = wound_roll(inp)
@@ -147,7 +147,7 @@ def resolve_weapon(
         key = wound_roll_key(inp)
         wound = memo.get(key) or _made(wound_roll, key, inp, memo)
     save = save_stage(inp)
-    not_calc = _not_calculated(inp) + hit.not_calculated
+    not_calc = _not_calculated(inp, kept=memo is not None) + hit.not_calculated
     precision = "Precision" in inp.flags and any(g.character for g in scenario.target.models)
 
     def made() -> ResolvedWeapon:
@@ -192,17 +192,17 @@ def range_note(weapon: str, distance: float) -> str:
 _unmodelled_kept: dict[tuple[Any, ...], Any] = {}
 
 
-def _not_calculated(inp: WeaponInputs) -> tuple[str, ...]:
+def _not_calculated(inp: WeaponInputs, kept: bool = True) -> tuple[str, ...]:
     """What the engine does not compute of the line's abilities: its flags that are
-    eligibility rules (``NOT_MODELLED``), then ``_unmodelled`` (kept per abilities tuple
-    and whether the line fires indirectly: all it reads)."""
+    eligibility rules (``NOT_MODELLED``), then ``_unmodelled`` (with ``kept``, a batch's:
+    kept per abilities tuple and whether the line fires indirectly, all it reads)."""
     def made() -> tuple[str, ...]:
         out = [NOT_MODELLED[f] for f in sorted(inp.flags) if f in NOT_MODELLED]
         out += [f"{a}: {reason}" for a, reason in _unmodelled(inp)]
         return tuple(out)
 
-    if inp.abilities is not inp.weapon.abilities:  # a tuple made for this line
-        return made()
+    if not kept or inp.abilities is not inp.weapon.abilities:  # (a tuple made for
+        return made()  # this line, or a single calculation's: met once)
     found: tuple[str, ...] = kept_one(_unmodelled_kept, (inp.circumstances.indirect is None,),
                                       inp.abilities, made, limit=4096)
     return found

@@ -6,7 +6,8 @@ shared 2-core machine OpenBLAS's default of one thread per core makes them 2-14x
 limits the BLAS pool to one thread for the duration of a call and restores it after,
 through ``threadpoolctl`` (the library that knows every BLAS numpy may be linked with),
 its controllers found once for each set of BLAS libraries that can be loaded (numpy's;
-scipy's own, once ``scipy.linalg`` is imported, by the plan's integer programme for one):
+scipy's own, once ``scipy.linalg`` is imported, by the plan's integer programme for one),
+and OpenBLAS's own two functions with them (``_pool``):
 entering the limit then costs about a microsecond per BLAS library, and once per batch
 (``batch.calculate_many``), not per calculation in it.
 
@@ -23,7 +24,7 @@ import functools
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NamedTuple, ParamSpec, TypeVar
 
 __all__ = ["one_blas_thread"]
 
@@ -31,15 +32,40 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+class _Pool(NamedTuple):
+    """One BLAS library's thread count: read it, set it."""
+
+    get: Callable[[], int | None]
+    set: Callable[[int], object]
+
+
+def _pool(lib: Any) -> _Pool:
+    """OpenBLAS's own two functions, found once (``threadpoolctl``'s controller looks
+    each one up by name at every call, which a small calculation's share of noticed,
+    tenfold after another library's work: its Python code no longer in the CPU's
+    caches); another BLAS through its controller. OpenBLAS's functions set its one
+    thread pool: each call puts back what it found."""
+    if type(lib).__name__ == "OpenBLASController" and getattr(
+            lib, "threading_layer", None) != "openmp":
+        symbol = getattr(lib, "_get_symbol", None)
+        get = symbol("openblas_get_num_threads") if callable(symbol) else None
+        put = symbol("openblas_set_num_threads") if callable(symbol) else None
+        if get is not None and put is not None:
+            return _Pool(get, put)
+    return _Pool(lib.get_num_threads, lib.set_num_threads)
+
+
 @functools.cache
-def _blas(with_scipy: bool) -> tuple[Any, ...]:
-    """The BLAS libraries loaded (``threadpoolctl``'s controllers): numpy's, and scipy's
-    when ``with_scipy`` (the key: the libraries found depend on it, nothing else)."""
+def _blas(with_scipy: bool) -> tuple[_Pool, ...]:
+    """The thread pools of the BLAS libraries loaded (``threadpoolctl``'s controllers):
+    numpy's, and scipy's when ``with_scipy`` (the key: the libraries found depend on it,
+    nothing else)."""
     import numpy as np
     from threadpoolctl import ThreadpoolController
 
     np.ones((2, 2)) @ np.ones((2, 2))  # BLAS is loaded (lazily on some builds)
-    return tuple(ThreadpoolController().select(user_api="blas").lib_controllers)
+    return tuple(_pool(lib) for lib in
+                 ThreadpoolController().select(user_api="blas").lib_controllers)
 
 
 _depth = threading.local()  # calls under way in this thread (nested ones: one limit)
@@ -56,17 +82,17 @@ def one_blas_thread(fn: Callable[P, R]) -> Callable[P, R]:
         if getattr(_depth, "n", 0):
             return fn(*args, **kwargs)
         _depth.n = 1
-        libs = _blas("scipy.linalg" in sys.modules)
-        before = [lib.get_num_threads() for lib in libs]
+        pools = _blas("scipy.linalg" in sys.modules)
+        before = [pool.get() for pool in pools]
         try:
-            for lib, n in zip(libs, before, strict=True):
-                if n != 1:
-                    lib.set_num_threads(1)
+            for pool, n in zip(pools, before, strict=True):
+                if n is not None and n != 1:
+                    pool.set(1)
             return fn(*args, **kwargs)
         finally:
-            for lib, n in zip(libs, before, strict=True):
-                if n != 1:
-                    lib.set_num_threads(n)
+            for pool, n in zip(pools, before, strict=True):
+                if n is not None and n != 1:
+                    pool.set(n)
             _depth.n = 0
 
     return wrapper

@@ -83,9 +83,13 @@ class WeaponInputs(NamedTuple):
 
     @classmethod
     def of(cls, weapon: WeaponLine, scenario: Scenario, rules: RuleSet,
-           effects: tuple[Effect, ...], models: int | None = None) -> WeaponInputs:
+           effects: tuple[Effect, ...], models: int | None = None,
+           kept: bool = True) -> WeaponInputs:
         """``weapon``'s inputs; ``models``: the target's models at the Select Targets
-        step, when not all of ``scenario.target``'s models are alive then."""
+        step, when not all of ``scenario.target``'s models are alive then. ``kept``: what
+        is found among a line's own abilities is kept per abilities tuple (``_kinds``: a
+        batch's or table's lines meet many targets); a single calculation, whose document
+        is new, keeps nothing (it would only hold its abilities alive)."""
         if effects:
             effects = tuple(e for e in effects if e.applies_to(weapon.name))
         # an ability limited to some targets counts only against those (Limited); most
@@ -97,7 +101,8 @@ class WeaponInputs(NamedTuple):
                 break
         grants = tuple(e.grant for e in effects if e.grant is not None) if effects else ()
         abilities = own + grants if grants else own
-        found = _kinds(abilities) if abilities is weapon.abilities else kinds(abilities)
+        found = _kinds(abilities) if kept and abilities is weapon.abilities else \
+            kinds(abilities)
         flags = found.flags
         ctx = scenario.context
         ranged = scenario.phase == "shooting"  # reference facts §5.11
