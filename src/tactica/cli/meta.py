@@ -17,13 +17,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
-from ..library import Library, configured_sources, load_library
-from ..names import UnknownNameError
+from ..service import Library, UnknownNameError, configured_sources, load_library
 from .errors import fail
 
 if TYPE_CHECKING:  # tactica.meta loads pyarrow: imported when a meta command runs
-    from ..meta.run import RunReport
-    from ..meta.tasks import Selection
+    from ..service import RunReport, Selection
 
 __all__ = ["meta_app"]
 
@@ -85,7 +83,7 @@ class _Bar:
 def _checked(scheduler: str | None, rules: list[str] | None) -> tuple[str, ...]:
     """The editions asked for; a malformed scheduler address or edition refused before
     the library loads."""
-    from ..meta.run import SchedulerError, check_address
+    from ..service import SchedulerError, check_address
 
     if scheduler is not None:
         try:
@@ -145,7 +143,7 @@ def meta(
     """Compute the meta table into a folder of Parquet files (a rerun resumes)."""
     if ctx.invoked_subcommand is not None:
         return
-    from ..meta import select_units
+    from ..service import select_units
 
     editions = _checked(scheduler, rules)
     lib = load_library()
@@ -180,8 +178,7 @@ def _run(selection: Selection, out: Path, mode: Literal["auto", "in-process", "l
          scheduler: str | None, workers: int, lib: Library) -> RunReport:
     """``tactica.meta.run`` with a progress bar on stderr; a refusal is its one line, the
     bar left out."""
-    from ..meta import run
-    from ..meta.run import SchedulerError
+    from ..service import SchedulerError, run
 
     bar = _Bar(Console(stderr=True, highlight=False))
     try:
@@ -203,7 +200,7 @@ def _selection(attackers: tuple[str, ...], targets: tuple[str, ...],
                detachment_rules: bool = False, distance: float | None = None) -> Selection:
     """The selection the flags name, with the configured sources (``--data``,
     ``--no-dataset``)."""
-    from ..meta.tasks import Selection
+    from ..service import Selection
 
     paths, dataset = configured_sources()
     return Selection(
@@ -217,8 +214,7 @@ def _selection(attackers: tuple[str, ...], targets: tuple[str, ...],
 
 def _targets(lib: object, targets: TargetSet, names: list[str] | None,
              factions: list[str] | None, keywords: list[str] | None) -> tuple[str, ...]:
-    from ..library import Library
-    from ..meta.tasks import select_units
+    from ..service import Library, select_units
 
     assert isinstance(lib, Library)
     if names:
@@ -243,8 +239,8 @@ def query(
     csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")] = False,
 ) -> None:
     """Run SQL over the meta table (the view `meta`)."""
-    from ..meta.query import QueryError
-    from ..meta.query import query as run_query
+    from ..service import QueryError
+    from ..service import query as run_query
 
     try:
         frame = run_query(out, sql)
@@ -283,8 +279,7 @@ def plot(
                                      "in all (heatmap).")] = 5,
 ) -> None:
     """Draw the meta table: ranked bars per faction, or a unit x target heatmap."""
-    from ..meta import load
-    from ..meta.plot import bars, heatmap
+    from ..service import bars, heatmap, load
 
     try:
         df = load(out)
