@@ -44,6 +44,10 @@ if TYPE_CHECKING:
         resolve_sequence as resolve_sequence, SequenceDocument as SequenceDocument,
     )
     # The documents: the scenario contract, its units by name, the results
+    from .combat.contract.circumstances import (
+        Circumstance as Circumstance, circumstances as circumstances,
+        context_words as context_words,
+    )
     from .combat.contract.result import (
         Resolved as Resolved,
     )
@@ -255,6 +259,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ".summary": ("headline",),
     ".units.sequence": ("resolve_sequence", "SequenceDocument"),
     # The documents: the scenario contract, its units by name, the results
+    ".combat.contract.circumstances": ("Circumstance", "circumstances", "context_words"),
     ".combat.contract.result": ("Resolved",),
     ".combat.contract.sampling": ("MAX_SEED", "MAX_TRIAL_LINES", "MAX_TRIALS", "Seed", "Trials"),
     ".combat.contract.scenario": (
