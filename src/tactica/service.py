@@ -111,7 +111,7 @@ if TYPE_CHECKING:
         leaders_of as leaders_of, leads_anything as leads_anything,
     )
     from .units.loadout import (
-        loadout_lines as loadout_lines, sizes as sizes,
+        check_size as check_size, loadout_lines as loadout_lines, sizes as sizes,
     )
     from .units.resolve import (
         aim_for as aim_for, aim_of as aim_of, UnitError as UnitError,
@@ -287,7 +287,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ".units.audit": ("fielding_audit",),
     ".units.carriers": ("carriers",),
     ".units.leaders": ("leaders_of", "leads_anything"),
-    ".units.loadout": ("loadout_lines", "sizes"),
+    ".units.loadout": ("check_size", "loadout_lines", "sizes"),
     ".units.resolve": ("aim_for", "aim_of", "UnitError"),
     # Rules: named effects, the rules on offer, look-ups by name
     ".effects": ("dataset_effects", "EFFECTS", "list_effects", "NamedEffect", "NON_COMBAT"),

@@ -137,15 +137,13 @@ def _check_effects(effects: list[str]) -> None:
 
 
 def _check_models(sheet: Datasheet, models: int) -> None:
-    """``--models`` within the datasheet's unit composition (its tiers, ``tactica.units``)."""
-    from ..service import sizes
+    """``--models`` within the datasheet's unit composition (``check_size``)."""
+    from ..service import WargearError, check_size
 
-    spans = sizes(sheet)
-    if not any(a <= models <= b for a, b in spans):
-        allowed = " or ".join(f"{a}" if a == b else f"{a} to {b}" for a, b in spans)
-        raise typer.BadParameter(
-            f"{sheet.name} has {allowed} model{'s' if spans[-1][1] > 1 else ''}",
-            param_hint="--models")
+    try:
+        check_size(sheet, models)
+    except WargearError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--models") from None
 
 
 def _check_leaders(sheet: Datasheet, leaders: list[str], lib: Any) -> None:
