@@ -69,6 +69,7 @@ if TYPE_CHECKING:
     # Units: fielded from the library with their choices, look-ups and presets
     from .army.attack import (
         apply_list_effects as apply_list_effects, list_attacker as list_attacker,
+        unit_abilities as unit_abilities, with_unit_rules as with_unit_rules,
     )
     from .army.firing_deck import (
         firing_deck_size as firing_deck_size, with_firing_deck as with_firing_deck,
@@ -269,7 +270,8 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ".combat.contract.sequence": ("Sequence", "SequenceResult"),
     ".units.scenario": ("document_loc", "ScenarioDocument", "UnitRef"),
     # Units: fielded from the library with their choices, look-ups and presets
-    ".army.attack": ("apply_list_effects", "list_attacker"),
+    ".army.attack": ("apply_list_effects", "list_attacker", "unit_abilities",
+                     "with_unit_rules"),
     ".army.firing_deck": ("firing_deck_size", "with_firing_deck"),
     ".facts": ("load_presets",),
     ".lookup.search": ("search_units",),

@@ -10,7 +10,6 @@ With ``--list FILE`` the attacker is the unit as built in an army list
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sys
 from dataclasses import dataclass, field
@@ -407,14 +406,9 @@ def _from_flags(o: CalcOptions) -> _Prepared:
 def _list_scenario(lib: Any, built: Any, data: dict[str, Any], led_by: list[str],
                    notes: list[str]) -> tuple[Scenario, Resolved | None, list[str]]:
     """The attacker as built in an army list (``tactica.army.attack``) against the target
-    of the options, with the unit's and its leaders' abilities and the list's effects."""
-    from ..service import (
-        ability_effects,
-        apply_attacker_abilities,
-        apply_candidates,
-        apply_list_effects,
-        prepare,
-    )
+    of the options, with the unit's and its leaders' rules and the list's effects
+    (``with_unit_rules``: the order the army matrix uses too)."""
+    from ..service import prepare, unit_abilities, with_unit_rules
 
     sheet = built.sheet
     context = data["context"].model_copy(update={
@@ -423,21 +417,7 @@ def _list_scenario(lib: Any, built: Any, data: dict[str, Any], led_by: list[str]
         "attacker_toughness": next((m.T for m in sheet.models if m.T is not None), None)})
     scenario, resolved, more = prepare({**data, "attacker": built.attacker,
                                         "context": context}, lib)
-    notes = [*notes, *more]
-    own = ability_effects(sheet)
-    for leader in led_by:
-        try:
-            own += ability_effects(lib.datasheet(leader), damaged=False)
-        except LookupError:
-            notes.append(f"leader {leader!r} is not in the library: its abilities "
-                         "are not applied")
-    # an ability is not a choice: only those that apply are reported
-    scenario, more = apply_candidates(scenario, own, "ability", report_skipped=False)
-    notes += more
-    sheets = [sheet]
-    for leader in led_by:
-        with contextlib.suppress(LookupError):
-            sheets.append(lib.datasheet(leader))
-    scenario = apply_attacker_abilities(scenario, sheets)
-    scenario, more = apply_list_effects(scenario, built.candidates, built.situational)
-    return scenario, resolved, notes + more
+    abilities, sheets, missing = unit_abilities(sheet, led_by, lib)
+    scenario, applied = with_unit_rules(scenario, abilities, sheets, built.candidates,
+                                        built.situational)
+    return scenario, resolved, [*notes, *more, *missing, *applied]
