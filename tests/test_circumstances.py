@@ -125,3 +125,19 @@ def test_the_page_shows_every_circumstance(model: type[Context],
     if model is WithFlares:
         assert 'data-ctx="lit_by_flares"' in html and "Lit by flares" in html
         assert '<option value="fog">' in html
+
+
+def test_the_documents_table_is_the_contracts() -> None:
+    """``docs/scenario.md``'s table of circumstances is generated from the contract; after
+    a change, paste ``circumstances_table()`` between its markers."""
+    import re
+    from pathlib import Path
+
+    from tactica.combat.contract.circumstances import circumstances_table
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "scenario.md").read_text(
+        encoding="utf-8")
+    found = re.search(r"<!-- circumstances:start -->\n(.*?)\n<!-- circumstances:end -->",
+                      text, re.S)
+    assert found is not None
+    assert found.group(1) == circumstances_table()

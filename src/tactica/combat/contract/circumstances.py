@@ -27,7 +27,8 @@ from pydantic.fields import FieldInfo
 
 from .scenario import Context, Said
 
-__all__ = ["Circumstance", "CircumstanceKind", "circumstances", "context_words"]
+__all__ = ["Circumstance", "CircumstanceKind", "circumstances", "circumstances_table",
+           "context_words"]
 
 CircumstanceKind = Literal["flag", "either", "number", "whole", "choice", "text", "names"]
 
@@ -113,3 +114,21 @@ def circumstances(model: type[BaseModel] = Context) -> tuple[Circumstance, ...]:
 def context_words() -> dict[str, str]:
     """What each circumstance is called in a sentence ("the target in cover")."""
     return {c.name: c.words for c in circumstances()}
+
+
+_KIND_WORDS = {"flag": "true/false", "either": "true/false/unset", "number": "number",
+               "whole": "integer", "choice": "one of", "text": "text", "names": "names"}
+
+
+def circumstances_table() -> str:
+    """The circumstances as a Markdown table (``docs/scenario.md`` holds it: a test
+    compares): field, ``tactica calc`` flag, type, what it means."""
+    rows = ["| field | `tactica calc` | type | what it means |", "|---|---|---|---|"]
+    for c in circumstances():
+        kind = _KIND_WORDS[c.kind]
+        if c.choices:
+            kind += " " + ", ".join(f'"{v}"' for v in c.choices)
+        if c.minimum is not None or c.maximum is not None:
+            kind += f" {c.minimum} to {c.maximum}"
+        rows.append(f"| `{c.name}` | `{c.flag}` | {kind} | {c.help.replace('|', '/')} |")
+    return "\n".join(rows)
