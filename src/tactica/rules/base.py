@@ -15,7 +15,7 @@ python-chess variants). The engine asks the rule set; it never branches on the v
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal, NamedTuple
 
@@ -116,6 +116,26 @@ class RuleSet:
     #: Models with these keywords may fire their Pistols alongside their other ranged
     #: weapons; every other model fires one or the other (11th 24.07, 24.27).
     pistol_choice_exempt: ClassVar[frozenset[str]]
+
+    # --- Muster Armies: the army-building limits (``army.validation`` reads them) ------
+    #: How many detachments an army takes: (at least, at most; ``None``: no upper limit).
+    detachments_allowed: ClassVar[tuple[int, int | None]]
+    #: The detachment-point budget by battle size (detachments cost detachment points),
+    #: or ``None`` when detachments cost none.
+    detachment_budget: ClassVar[Mapping[str, int] | None]
+    #: How many enhancements an army may include, by battle size.
+    enhancement_limit: ClassVar[Mapping[str, int]]
+    #: A bodyguard unit takes a leader unit and a support unit (24.22); ``False``: every
+    #: unit attached counts as a leader unit, one at most (10th Leader).
+    support_units: ClassVar[bool]
+
+    def unit_repeat_limit(self, size: str | None, keywords: frozenset[str] | set[str]) -> int:
+        """How many units of one datasheet an army may include (10th Muster Armies, the
+        Rule of Three: "up to three times, or up to six times if it is a BATTLELINE or
+        DEDICATED TRANSPORT unit"; EPIC HEROES once)."""
+        if "EPIC HERO" in keywords:
+            return 1
+        return 6 if keywords & {"BATTLELINE", "DEDICATED TRANSPORT"} else 3
 
     # --- tables -----------------------------------------------------------------------
     @staticmethod
