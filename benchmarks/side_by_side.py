@@ -5,8 +5,9 @@ Two worker processes, one importing this tree's ``src/`` and one the other commi
 (``git archive`` into a temporary folder), each with its own cache folder and
 ``TACTICA_VALIDATE_ALL`` off. After a warm-up (the library loaded, the document
 computed once), rounds alternate which worker goes first; in each round a worker makes
-``--calls`` calls and reports each one's CPU time (``time.process_time``: the machine is
-shared, so wall time would count other jobs). Two kinds of call:
+``--calls`` calls (``DOCUMENTS`` in turn) and reports each one's CPU time
+(``time.process_time``: the machine is shared, so wall time would count other jobs).
+Two kinds of call:
 
 * ``warm``: a new document dict each call (validated in the call), every cache as the
   process keeps it between calls (a door answering the same question again);
@@ -35,26 +36,34 @@ from pathlib import Path
 from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCUMENT: dict[str, Any] = {
-    "attacker": {"unit": "Intercessor Squad"},
-    "target": {"unit": "Termagants", "models": 10},
-    "context": {"distance": 12},
-}
+#: The documents, called in turn: a plain target, a target led by a CHARACTER (the
+#: allocation order at work), a fight against a led unit.
+DOCUMENTS: list[dict[str, Any]] = [
+    {"attacker": {"unit": "Intercessor Squad"}, "target": {"unit": "Termagants", "models": 10},
+     "context": {"distance": 12}},
+    {"attacker": {"unit": "Intercessor Squad"},
+     "target": {"unit": "Neophyte Hybrids", "models": 10, "led_by": "Primus"},
+     "context": {"distance": 12}},
+    {"attacker": {"unit": "Primus"}, "target": {"unit": "Intercessor Squad", "led_by": "Captain"},
+     "phase": "fight"},
+]
 
 
 def _worker() -> None:
     """Read commands ("warm N", "cold N") and answer each with a JSON list of CPU times."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import tactica
     from run import clear_tactica_caches
 
-    tactica.calculate(json.loads(json.dumps(DOCUMENT)))  # warm-up: library, code, caches
+    import tactica
+
+    for doc in DOCUMENTS:  # warm-up: library, code, caches
+        tactica.calculate(json.loads(json.dumps(doc)))
     print("ready", flush=True)
     for line in sys.stdin:
         kind, n = line.split()
         times = []
-        for _ in range(int(n)):
-            doc = json.loads(json.dumps(DOCUMENT))
+        for i in range(int(n)):
+            doc = json.loads(json.dumps(DOCUMENTS[i % len(DOCUMENTS)]))
             if kind == "cold":
                 clear_tactica_caches()
             t0 = time.process_time()
@@ -108,16 +117,23 @@ def main() -> None:
         other = _export(base, Path(tmp) / "base")
         workers = {"this": _start(ROOT, Path(tmp) / "cache-this"),
                    base: _start(other, Path(tmp) / "cache-base")}
+        n = len(DOCUMENTS)
+        calls = max(n, args.calls - args.calls % n)
         for kind in ("warm", "cold"):
             got: dict[str, list[float]] = {k: [] for k in workers}
             for r in range(args.rounds):
                 order = list(workers) if r % 2 == 0 else list(reversed(workers))
                 for k in order:
-                    got[k] += _ask(workers[k], kind, args.calls)
-            med = {k: statistics.median(v) for k, v in got.items()}
-            print(f"{kind}: " + ", ".join(f"{k} {1e3 * m:.2f} ms" for k, m in med.items())
-                  + f"; this / {base} = {med['this'] / med[base]:.3f} "
-                  f"({args.rounds} rounds x {args.calls} calls each, CPU time medians)")
+                    got[k] += _ask(workers[k], kind, calls)
+            for d in range(n):
+                med = {k: statistics.median(v[d::n]) for k, v in got.items()}
+                print(f"{kind} document {d}: "
+                      + ", ".join(f"{k} {1e3 * m:.3f} ms" for k, m in med.items())
+                      + f"; this / {base} = {med['this'] / med[base]:.3f}")
+            total = {k: sum(statistics.median(v[d::n]) for d in range(n))
+                     for k, v in got.items()}
+            print(f"{kind} all {n}: this / {base} = {total['this'] / total[base]:.3f} "
+                  f"({args.rounds} rounds x {calls} calls each, CPU time medians)")
         for proc in workers.values():
             assert proc.stdin is not None
             proc.stdin.close()
