@@ -104,6 +104,9 @@ def _ask(proc: subprocess.Popen[str], kind: str, n: int) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", default="main", help="the commit to compare with")
+    parser.add_argument("--this", default=None,
+                        help="a commit to time instead of this tree (exported like the "
+                             "base, so both workers import from the same kind of folder)")
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--calls", type=int, default=20)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -115,8 +118,9 @@ def main() -> None:
                           check=True, capture_output=True, text=True).stdout.strip()
     with tempfile.TemporaryDirectory() as tmp:
         other = _export(base, Path(tmp) / "base")
-        workers = {"this": _start(ROOT, Path(tmp) / "cache-this"),
-                   base: _start(other, Path(tmp) / "cache-base")}
+        this = ROOT if args.this is None else _export(args.this, Path(tmp) / "this")
+        workers = {base: _start(other, Path(tmp) / "cache-base"),
+                   "this": _start(this, Path(tmp) / "cache-this")}
         n = len(DOCUMENTS)
         calls = max(n, args.calls - args.calls % n)
         for kind in ("warm", "cold"):
