@@ -83,7 +83,7 @@ def _export(ref: str, into: Path) -> Path:
 
 def _start(tree: Path, cache: Path) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(tree / "src"), "TACTICA_CACHE_DIR": str(cache),
-           "TACTICA_VALIDATE_ALL": "0", "OMP_NUM_THREADS": "1",
+           "TACTICA_VALIDATE_ALL": "0", "PYTHONHASHSEED": "0", "OMP_NUM_THREADS": "1",
            "OPENBLAS_NUM_THREADS": "1"}
     proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker"],
                             cwd=tree / "benchmarks", env=env, text=True,
@@ -109,6 +109,9 @@ def main() -> None:
                              "base, so both workers import from the same kind of folder)")
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--calls", type=int, default=20)
+    parser.add_argument("--pairs", type=int, default=4,
+                        help="pairs of worker processes, started in turn in either order "
+                             "(one process pair alone differs by up to 10%% on the same code)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -119,29 +122,34 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         other = _export(base, Path(tmp) / "base")
         this = ROOT if args.this is None else _export(args.this, Path(tmp) / "this")
-        workers = {base: _start(other, Path(tmp) / "cache-base"),
-                   "this": _start(this, Path(tmp) / "cache-this")}
         n = len(DOCUMENTS)
         calls = max(n, args.calls - args.calls % n)
-        for kind in ("warm", "cold"):
-            got: dict[str, list[float]] = {k: [] for k in workers}
-            for r in range(args.rounds):
-                order = list(workers) if r % 2 == 0 else list(reversed(workers))
-                for k in order:
-                    got[k] += _ask(workers[k], kind, calls)
+        got: dict[str, dict[str, list[float]]] = {
+            kind: {k: [] for k in (base, "this")} for kind in ("warm", "cold")}
+        for pair in range(args.pairs):
+            trees = [(base, other), ("this", this)]
+            workers = {k: _start(tree, Path(tmp) / f"cache-{k}-{pair}")
+                       for k, tree in (trees if pair % 2 == 0 else trees[::-1])}
+            for kind in ("warm", "cold"):
+                for r in range(args.rounds):
+                    order = list(workers) if r % 2 == 0 else list(reversed(workers))
+                    for k in order:
+                        got[kind][k] += _ask(workers[k], kind, calls)
+            for proc in workers.values():
+                assert proc.stdin is not None
+                proc.stdin.close()
+                proc.wait()
+        for kind, times in got.items():
             for d in range(n):
-                med = {k: statistics.median(v[d::n]) for k, v in got.items()}
+                med = {k: statistics.median(v[d::n]) for k, v in times.items()}
                 print(f"{kind} document {d}: "
                       + ", ".join(f"{k} {1e3 * m:.3f} ms" for k, m in med.items())
                       + f"; this / {base} = {med['this'] / med[base]:.3f}")
             total = {k: sum(statistics.median(v[d::n]) for d in range(n))
-                     for k, v in got.items()}
+                     for k, v in times.items()}
             print(f"{kind} all {n}: this / {base} = {total['this'] / total[base]:.3f} "
-                  f"({args.rounds} rounds x {calls} calls each, CPU time medians)")
-        for proc in workers.values():
-            assert proc.stdin is not None
-            proc.stdin.close()
-            proc.wait()
+                  f"({args.pairs} process pairs x {args.rounds} rounds x {calls} calls, "
+                  "CPU time medians)")
 
 
 if __name__ == "__main__":
