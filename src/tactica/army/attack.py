@@ -162,7 +162,7 @@ def _unit_lines(sheet: Datasheet, unit: RosterUnit, phase: str, suffix: str,
         loadout = Loadout(unit=sheet.name, models=tuple(groups))
     try:
         lines = weapon_lines(sheet, loadout, "fight" if phase == "fight" else "shooting",
-                             "10th" if sheet.rules == "10th" else "11th", aim=aim,
+                             sheet.rules, aim=aim,
                              notes=notes)
     except NoWeaponsError:
         return []

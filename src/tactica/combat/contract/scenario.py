@@ -37,6 +37,7 @@ from tactica.model.abilities import (
     parse_weapon_ability,
 )
 from tactica.model.common import RulesVersion, inches_or_melee
+from tactica.model.trusted import constructed
 
 from .sampling import DEFAULT_TRIALS, Seed, Trials, check_trial_lines
 
@@ -53,6 +54,7 @@ __all__ = [
     "Strength",
     "Target",
     "WeaponLine",
+    "together_refusal",
 ]
 
 #: Sane-size limits: larger requests are refused with the field named.
@@ -518,6 +520,21 @@ class Effect(_Strict):
 EffectEntry = Annotated[Effect | str, Field(union_mode="left_to_right")]
 
 
+def together_refusal(attacker: Attacker, phase: Phase, method: str,
+                     trials: int | None) -> str | None:
+    """What the scenario's parts refuse together, written once (the contract's validator
+    and ``Scenario.trusted`` ask it), or None: Monte Carlo trials x weapon lines within
+    ``sampling.MAX_TRIAL_LINES``; 24.14: Firing Deck works "In your Shooting phase"."""
+    if method == "monte-carlo":
+        try:
+            check_trial_lines(trials or DEFAULT_TRIALS, len(attacker.weapons))
+        except ValueError as exc:
+            return str(exc)
+    if phase != "shooting" and any(w.firing_deck for w in attacker.weapons):
+        return "attacker.weapons: Firing Deck weapons shoot in the shooting phase only"
+    return None
+
+
 class Scenario(_Strict):
     """An attacking unit's weapons, a target unit and the circumstances."""
 
@@ -532,22 +549,27 @@ class Scenario(_Strict):
     effects: tuple[EffectEntry, ...] = Field(default=(), max_length=50)
 
     @model_validator(mode="after")
-    def _trial_lines(self) -> Scenario:
-        """Monte Carlo: trials x weapon lines within ``sampling.MAX_TRIAL_LINES``."""
-        if self.method == "monte-carlo" and isinstance(self.attacker, Attacker):
-            check_trial_lines(self.trials or DEFAULT_TRIALS, len(self.attacker.weapons))
+    def _together(self) -> Scenario:
+        """The checks of the scenario's parts together (``together_refusal``). (A library
+        unit's weapons, picked by name in a version-2 document, are checked once they are
+        resolved: ``trusted``.)"""
+        if isinstance(self.attacker, Attacker):
+            why = together_refusal(self.attacker, self.phase, self.method, self.trials)
+            if why is not None:
+                raise ValueError(why)
         return self
 
-    @model_validator(mode="after")
-    def _firing_deck_phase(self) -> Scenario:
-        """24.14: Firing Deck works "In your Shooting phase". (A library unit's weapons,
-        picked by name in a version-2 document, are checked once they are resolved.)"""
-        if not isinstance(self.attacker, Attacker):
-            return self
-        if self.phase != "shooting" and any(w.firing_deck for w in self.attacker.weapons):
-            raise ValueError("attacker.weapons: Firing Deck weapons shoot in the shooting "
-                             "phase only")
-        return self
+    @classmethod
+    def trusted(cls, data: dict[str, Any]) -> Scenario:
+        """The scenario of ``data`` whose parts are valid already (a document's fields,
+        validated as a scenario's, and the units as fielded): made without validating
+        them again (``model.trusted.constructed``), only the checks of the parts together
+        run (``together_refusal``); when one refuses, ``data`` is validated, so the
+        refusal is the one any document gets."""
+        if together_refusal(data["attacker"], data.get("phase", "shooting"),
+                            data.get("method", "exact"), data.get("trials")) is not None:
+            return cls.model_validate(data)
+        return constructed(cls, data)
 
     @property
     def plain_effects(self) -> tuple[Effect, ...]:
