@@ -45,6 +45,8 @@ NOT_CARRIED: dict[str, tuple[str, ...]] = {
 
 #: The formats that can say a unit's price is not stated (the others write 0 pts).
 _STATES_NO_PRICE = ("tactica-json",)
+#: The formats whose layout prints a list total (the app's title line "NAME (N points)").
+_PRINTS_A_TOTAL = ("gw-text",)
 
 _UNIT_FIELDS = ("models", "wargear", "enhancements", "points", "warlord", "markers",
                 "attached_to", "embarked_in", "force")
@@ -123,6 +125,10 @@ def export_warnings(roster: Roster, fmt: str) -> tuple[str, ...]:
             said = [str(army_view(roster)[key])]
         out.append(f"{fmt} cannot carry {_WORDS[key]} ({'; '.join(said)}); the exported "
                    "list leaves them out")
+    if roster.declared_points is None and fmt in _PRINTS_A_TOTAL:
+        lines = sum(u.points or 0 for u in roster.units)
+        out.append(f"{fmt} prints a list total and the list states none: its units' points "
+                   f"added up ({lines}) are written")
     unpriced = [u.name for u in roster.units if u.points is None]
     if unpriced and fmt not in _STATES_NO_PRICE:
         out.append(f"{fmt} gives every unit a price: units without one ({', '.join(unpriced)})"
