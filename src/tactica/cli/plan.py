@@ -187,8 +187,8 @@ def matchup_command(
     out = Console(highlight=False, soft_wrap=False, width=max(120, Console().width))
     for w in (*m.mine.warnings, *m.enemy.warnings):
         out.print(f"warning: {w}", markup=False)
-    out.print(f"{m.mine.name} ({m.mine.points} pts) against {m.enemy.name} "
-              f"({m.enemy.points} pts)", markup=False)
+    out.print(f"{m.mine.name} ({m.mine.points} pts: {m.mine.points_source}) against "
+              f"{m.enemy.name} ({m.enemy.points} pts: {m.enemy.points_source})", markup=False)
     for (s, p) in m.grids:
         table, notes = _grid_table(m, s, p, value)
         out.print(table)
@@ -303,6 +303,8 @@ def _print_plan(p: Plan) -> None:
     for w in p.warnings:
         out.print(f"warning: {w}", markup=False)
     out.print(f"Objective: {p.objective}", markup=False)
+    for line in p.points_from:
+        out.print(f"Points: {line}", markup=False)
     out.print(_volleys(f"The plan: {p.points:.1f} points destroyed", p, False))
     out.print(_volleys(f"The naive plan (each unit at its own best target): "
                        f"{p.naive_points:.1f} points destroyed", p, True))

@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 from ..library import Library, load_library
 from ..model.common import RulesVersion
-from .army import Phase, Side, read_side
+from .army import Phase, Prices, Side, read_sides
 from .cells import Conditions
 from .problem import DESTROY_WEIGHT, Assignment, Problem, threats
 from .proof import Found, search
@@ -80,6 +80,9 @@ class Plan:
     #: the lists' rule problems (``Side.warnings``): the plan is answered all the same
     warnings: tuple[str, ...] = ()
     phase: Phase = "shooting"
+    #: each side's points and where they came from ("my list: 1,995 pts, the list's
+    #: printed points"; ``Side.points_source``)
+    points_from: tuple[str, ...] = ()
     #: the proved search's work: branches opened, volleys evaluated exactly
     branches: int = 0
     volleys_evaluated: int = 0
@@ -111,6 +114,7 @@ class Plan:
                 "naive": {"score": self.naive_score, "points_destroyed": self.naive_points,
                           "volleys": volleys(self.naive_volleys)},
                 "idle": self.idle, "notes": list(self.notes),
+                "points_from": list(self.points_from),
                 "warnings": list(self.warnings)}
 
 
@@ -140,7 +144,8 @@ def plan(mine: str | Path | Side, enemy: str | Path | Side, *,
          conditions: Conditions | None = None, forbidden: Iterable[tuple[str, str]] = (),
          destroy: Iterable[str] = (), objective: Objective = "points",
          library: Library | None = None, rules: RulesVersion = "11th",
-         strict: bool = False, phase: Phase = "shooting", gap: float = 0.0) -> Plan:
+         strict: bool = False, phase: Phase = "shooting", gap: float = 0.0,
+         files: bool = True, prices: Prices = "list") -> Plan:
     """The shooting plan of two armies, each a list file, a list's text or unit names
     (``tactica.plan.army.read_side``); see ``solve``.
 
@@ -148,11 +153,8 @@ def plan(mine: str | Path | Side, enemy: str | Path | Side, *,
     >>> p.method, p.optimal, len(p.volleys), p.points >= p.naive_points
     ('exhaustive', True, 1, True)
     """
-    lib = library or load_library()
-    a = mine if isinstance(mine, Side) else read_side(mine, lib, name="my list", rules=rules,
-                                                      strict=strict)
-    b = enemy if isinstance(enemy, Side) else read_side(enemy, lib, name="enemy list",
-                                                        rules=rules, strict=strict)
+    a, b = read_sides(mine, enemy, library or load_library(), rules=rules, strict=strict,
+                      files=files, prices=prices)
     return solve(a, b, conditions, forbidden=forbidden, destroy=destroy, objective=objective,
                  phase=phase, gap=gap)
 
@@ -182,9 +184,10 @@ def solve(mine: Side, enemy: Side, conditions: Conditions | None = None, *,
     if phase == "fight":
         what += " in the fight, each charge weighed by P(it reaches)"
     warnings = (*mine.warnings, *enemy.warnings)
+    sources = tuple(f"{s.name}: {s.points} pts, {s.points_source}" for s in (mine, enemy))
     if not p.shooters:
         return Plan(what, (), 0.0, 0.0, (), 0.0, 0.0, "nothing to assign", True, 0,
-                    None, 0, p.idle, warnings=warnings, phase=phase)
+                    None, 0, p.idle, warnings=warnings, phase=phase, points_from=sources)
     naive, size = p.naive(), p.size()
     notes: list[str] = []
     found: Found | None = None
@@ -216,7 +219,7 @@ def solve(mine: Side, enemy: Side, conditions: Conditions | None = None, *,
         bound = score + max(0.0, found.bound - found.value) / scale
     return Plan(what, _describe(p, best), points, score, _describe(p, naive), naive_points,
                 naive_score, method, optimal, size, bound, p.volleys.steps, p.idle,
-                tuple(notes), warnings=warnings, phase=phase,
+                tuple(notes), warnings=warnings, phase=phase, points_from=sources,
                 branches=found.nodes if found else 0,
                 volleys_evaluated=found.evaluated if found else 0)
 
