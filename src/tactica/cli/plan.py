@@ -30,6 +30,7 @@ from ..service import (
     matchup,
     plan,
     plot_matchup,
+    plot_plan,
 )
 from .errors import fail
 
@@ -270,6 +271,9 @@ def plan_command(
     stationary: Stationary = False, half_range: HalfRange = False, cover: Cover = False,
     stratagem: Stratagem = None, distance: Distance = None, rules: Rules = "11th",
     json_out: Json = False, strict: Strict = False,
+    plot: Annotated[Path | None, typer.Option(
+        "--plot", help="draw the plan into FILE.png or FILE.svg: my units, their "
+        "targets, the points and P(destroyed) on each arrow")] = None,
 ) -> None:
     """The shooting plan: each of my shooting units at one enemy unit, to destroy the most
     points (exact, overkill counted), beside the naive plan; with --phase fight, the
@@ -292,10 +296,14 @@ def plan_command(
              destroy=destroy or (), objective=objective,  # type: ignore[arg-type]
              library=load_library(), rules=rules, strict=strict,
              phase=phase)  # type: ignore[arg-type]
+    if plot is not None:
+        plot_plan(p, plot)
     if json_out:
         typer.echo(json.dumps(p.to_json(), indent=2))
         return
     _print_plan(p)
+    if plot is not None:
+        typer.echo(f"picture: {plot}")
 
 
 def _print_plan(p: Plan) -> None:

@@ -17,10 +17,10 @@ How the plan is found, and how close to the optimum it is proved to be:
   bound on the units' targets. The plan is reported "optimal" only when the bound meets
   its value; else the bound and the certified gap (bound less value) are reported.
 
-A unit the best plan leaves without a target joins the target where it lowers the plan
-least if that lowers it not at all; else it does not attack ("no target worth its
-attacks"). The naive plan (each unit at its own best target, alone) is evaluated exactly
-as well and shown beside the plan.
+A unit the plan's value does not need (the best plan leaves it without a target, or its
+attack adds nothing where the plan sends it) does not attack, and is said so ("no
+target worth its shots"). The naive plan (each unit at its own best target, alone) is
+evaluated exactly as well and shown beside the plan.
 """
 
 from __future__ import annotations
@@ -57,6 +57,9 @@ class Volley:
     order: tuple[str, ...]
     outcome: Outcome
     p_charge: tuple[float, ...] = ()
+    #: the outcome after each unit in ``order`` attacks (the last is ``outcome``): what
+    #: each adds, for the plan drawn (``plot_plan``)
+    after: tuple[Outcome, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,10 @@ class Plan:
                      "points_destroyed": v.outcome.points,
                      "models_destroyed": v.outcome.models,
                      "p_destroyed": v.outcome.p_destroyed, "damage": v.outcome.damage,
-                     "threat_removed": v.outcome.threat}
+                     "threat_removed": v.outcome.threat,
+                     "after_each": [{"unit": u, "points_destroyed": o.points,
+                                     "p_destroyed": o.p_destroyed}
+                                    for u, o in zip(v.order, v.after, strict=True)]}
                     for v in vs]
         return {"objective": self.objective, "phase": self.phase, "method": self.method,
                 "optimal": self.optimal,
@@ -120,8 +126,8 @@ class Plan:
 
 def _search(p: Problem, naive: Assignment, gap: float = 0.0) -> tuple[Assignment, Found]:
     """The proved search (``tactica.plan.proof``), started from the naive plan; a unit
-    it leaves without a target joins the target where it lowers the plan least, if that
-    lowers it not at all (a unit whose shots add nothing anywhere)."""
+    it leaves without a target joins the target where it raises the plan most, if it
+    raises it at all."""
     start = [(j, frozenset(k for k, t in enumerate(naive) if t == j))
              for j in set(naive) if j is not None]
     found = search(p.instance(), start, gap=gap)
@@ -135,9 +141,27 @@ def _search(p: Problem, naive: Assignment, gap: float = 0.0) -> tuple[Assignment
         base = p.value(tuple(chosen))
         options = [(p.value((*chosen[:k], j, *chosen[k + 1:])), j) for j in p.allowed[k]]
         v, j = max(options)
-        if v >= base - 1e-9:
+        if v > base + _NOTHING * max(1.0, abs(base)):
             chosen[k] = j
     return tuple(chosen), found
+
+
+#: An attack adding at most this share of the plan's value adds nothing (float sums).
+_NOTHING = 1e-12
+
+
+def _unneeded(p: Problem, a: Assignment) -> Assignment:
+    """``a`` with each unit whose attack adds nothing where it is sent (the volley as
+    good without it) left without a target."""
+    chosen = list(a)
+    for k, j in enumerate(a):
+        if j is None:
+            continue
+        base = p.value(tuple(chosen))
+        without = p.value((*chosen[:k], None, *chosen[k + 1:]))
+        if without >= base - _NOTHING * max(1.0, abs(base)):
+            chosen[k] = None
+    return tuple(chosen)
 
 
 def plan(mine: str | Path | Side, enemy: str | Path | Side, *,
@@ -209,10 +233,12 @@ def solve(mine: Side, enemy: Side, conditions: Conditions | None = None, *,
         notes.append(f"at a target attacked by more than {MAX_ORDERS} units, they attack "
                      "in the order of what each does alone, the most first (not every "
                      "order is tried)")
+    best = _unneeded(p, best)
     for k, j in enumerate(best):
         if j is None:
-            p.idle[mine.units[p.shooters[k]].label] = "no target worth its attacks (it " \
-                "would lower the plan's value anywhere)"
+            p.idle[mine.units[p.shooters[k]].label] = (
+                "no target worth its shots" if phase == "shooting" else
+                "no target worth its charge") + " (its attack adds nothing to the plan)"
     (score, points), (naive_score, naive_points) = p.totals(best), p.totals(naive)
     if found is not None:  # the certified gap, in the objective's own unit
         scale = DESTROY_WEIGHT if p.named else 1.0
@@ -230,5 +256,7 @@ def _describe(p: Problem, a: Assignment) -> tuple[Volley, ...]:
         order, o = p.best(j, s)
         out.append(Volley(p.enemy.units[j].label,
                           tuple(p.mine.units[i].label for i in order), o,
-                          tuple(p.volleys.charge(i, j) for i in order)))
+                          tuple(p.volleys.charge(i, j) for i in order),
+                          tuple(p.volleys.outcome(j, order[:n])
+                                for n in range(1, len(order) + 1))))
     return tuple(out)
