@@ -161,10 +161,10 @@ def test_the_generated_inputs_reach_both_outcomes() -> None:
 KEPT = [
     (["plan", "Boyz" * 100, "Boyz"], "my list: unit 1 ("),
     (["plan", "/tmp", "Boyz"], "my list: /tmp: is a folder, not a file"),
-    (["matchup", "Boyz:0", "Gretchin"], "my list: unit 1 ('Boyz:0'): 0 models; the Boyz "
-     "datasheet allows 10 to 20"),
-    (["matchup", "Boyz", "Gretchin:25"], "enemy list: unit 1 ('Gretchin:25'): 25 models; "
-     "the Gretchin datasheet allows 10 to 20"),
+    (["matchup", "Boyz:0", "Gretchin"], "my list: unit 1 ('Boyz:0'): Boyz has 10-20 "
+     "models; 0 asked for"),
+    (["matchup", "Boyz", "Gretchin:25"], "enemy list: unit 1 ('Gretchin:25'): Gretchin has "
+     "10-20 models; 25 asked for"),
     (["plan", "Boyz", "/nonexistent/list.txt"], "enemy list: /nonexistent/list.txt: no "
      "such file"),
     (["plan", ", ".join(["Intercessor Squad:5"] * 40 + ["Gretchen"]), "Boyz"],

@@ -66,12 +66,12 @@ def test_a_unit_printed_at_0_is_priced_from_the_dataset() -> None:
 
 
 @pytest.mark.parametrize(("names", "message"), [
-    ("Gretchin:25", "enemy list: unit 1 ('Gretchin:25'): 25 models; the Gretchin datasheet "
-     "allows 10 to 20"),
-    ("Boyz, Gretchin:9", "enemy list: unit 2 ('Gretchin:9'): 9 models; the Gretchin "
-     "datasheet allows 10 to 20"),
-    ("Lieutenant:2", "enemy list: unit 1 ('Lieutenant:2'): 2 models; the Lieutenant "
-     "datasheet allows 1"),
+    ("Gretchin:25", "enemy list: unit 1 ('Gretchin:25'): Gretchin has 10-20 models; 25 "
+     "asked for"),
+    ("Boyz, Gretchin:9", "enemy list: unit 2 ('Gretchin:9'): Gretchin has 10-20 models; 9 "
+     "asked for"),
+    ("Lieutenant:2", "enemy list: unit 1 ('Lieutenant:2'): Lieutenant has 1 models; 2 "
+     "asked for"),
 ])
 def test_unit_names_are_sized_as_their_datasheet_allows(names: str, message: str) -> None:
     with pytest.raises(SideError) as info:

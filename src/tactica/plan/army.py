@@ -52,6 +52,7 @@ from ..textfile import read_text_file
 from ..units import UnitError, UnitRef
 from ..units.defences import Held
 from ..units.firing import Aim
+from ..units.loadout import WargearError, check_size
 from ..units.resolve import aim_of, resolve_attacker, resolve_target
 
 __all__ = ["Armed", "Phase", "Prices", "Side", "SideError", "SideUnit", "read_side",
@@ -222,13 +223,11 @@ def _names_roster(text: str, lib: Library, rules: RulesVersion) -> Roster:
         if size and not size.strip().isdigit():
             raise SideError(f"unit {i + 1} ({quote(part)}): write NAME:MODELS, e.g. "
                             f"\"{sheet.name}:10\"")
-        models = int(size) if size else (sum(c.min for c in sheet.composition) or 1)
-        low, high = (sum(c.min for c in sheet.composition),
-                     sum(c.max for c in sheet.composition))
-        if sheet.composition and not low <= models <= high:  # as army.validation checks
-            allowed = f"{low}" if low == high else f"{low} to {high}"
-            raise SideError(f"unit {i + 1} ({quote(part)}): {models} models; the "
-                            f"{sheet.name} datasheet allows {allowed}")
+        try:  # every door's size check, in its words (``units.check_size``)
+            models = check_size(sheet, int(size) if size else None) \
+                if sheet.composition else int(size or 1)
+        except WargearError as exc:
+            raise SideError(f"unit {i + 1} ({quote(part)}): {exc}") from None
         bid = f"u{len(units) + 1}"
         try:
             units.append(RosterUnit(id=bid, name=sheet.name, models=models))
