@@ -16,7 +16,9 @@ order of units are layout (``Roster.canonical`` fixes the order).
 >>> print(*export_warnings(r, "wtc"))  # doctest: +NORMALIZE_WHITESPACE
 wtc cannot carry unit keyword lines (Primus: Some Keyword: Character); the exported list
 leaves them out
->>> export_warnings(r, "gw-text")
+>>> print(*export_warnings(r, "gw-text"))
+gw-text prints a list total and the list states none: its units' points added up (70) are written
+>>> export_warnings(r.model_copy(update={"declared_points": 70}), "gw-text")
 ()
 """
 
