@@ -170,7 +170,8 @@ if TYPE_CHECKING:
         SideError as SideError, solve as solve,
     )
     from .plan.plot import (
-        cell_value as cell_value, plot_matchup as plot_matchup, VALUES as VALUES,
+        cell_value as cell_value, plot_matchup as plot_matchup, plot_plan as plot_plan,
+        VALUES as VALUES,
     )
     # The meta table (the meta extra): selection, run, query, plots
     from .meta import (
@@ -319,7 +320,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "Conditions", "Matchup", "matchup", "matchup_sides", "Plan", "plan", "read_side",
         "SideError", "solve",
     ),
-    ".plan.plot": ("cell_value", "plot_matchup", "VALUES"),
+    ".plan.plot": ("cell_value", "plot_matchup", "plot_plan", "VALUES"),
     # The meta table (the meta extra): selection, run, query, plots
     ".meta": ("load", "run"),
     ".meta.plot": ("bars", "heatmap"),

@@ -201,12 +201,18 @@ def _points(c: _Check) -> None:
     if roster.limit is not None and prices.total > roster.limit:
         c.add("POINTS_LIMIT", f"{prices.total} pts, over the {roster.limit} pts limit")
     for line in prices.units:
-        if line.stated is not None and line.source == "datasheet" and line.stated != line.total:
+        # a stated 0 is how a format that must print a price writes an unknown one
+        # (``formats.export_warnings`` says so on export): not the list's price
+        if line.stated and line.source == "datasheet" and line.stated != line.total:
             unpriced = [e.name for e in line.enhancements if e.source == "unknown"]
             why = f" (no points known for {', '.join(unpriced)})" if unpriced else ""
             c.add("POINTS_MISMATCH", f"the list says {line.stated} pts, the datasheet "
                   f"{line.total} pts{why}", c.roster.unit(line.unit_id), "warning")
-    if roster.declared_points is not None and roster.declared_points != prices.total:
+    lines = sum(u.points or 0 for u in roster.units)
+    # a total that is the list's own lines added up says nothing the lines do not: each
+    # line that differs is warned above (the app's text prints a total where the list
+    # stated none: ``formats.gw_text``)
+    if roster.declared_points not in (None, prices.total, lines):
         c.add("POINTS_MISMATCH", f"the list's total is {roster.declared_points} pts, the "
               f"priced total {prices.total} pts", severity="warning")
 

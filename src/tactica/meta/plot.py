@@ -66,7 +66,8 @@ def bars(df: pd.DataFrame, path: str | Path, *, metric: str = "points_per_100",
         raise ValueError(f"no rows with a value of {metric} to draw")
     cols = min(3, len(factions))
     rows = math.ceil(len(factions) / cols)
-    plt, fig = _figure(5.5 * cols, 0.35 * top * rows + 1.2 * rows + 0.6)
+    drawn = int(best.groupby("attacker_faction").size().max())  # not ``top``: a billion
+    plt, fig = _figure(5.5 * cols, 0.35 * drawn * rows + 1.2 * rows + 0.6)
     for i, faction in enumerate(factions):
         ax = fig.add_subplot(rows, cols, i + 1)
         part = best[best["attacker_faction"] == faction].iloc[::-1]
@@ -109,7 +110,11 @@ def _save(plt: Any, fig: Any, path: str | Path) -> Path:
     if out.suffix.lower() not in (".png", ".svg"):
         plt.close(fig)
         raise ValueError(f"{out}: the picture is written as .png or .svg")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=120, metadata={"Date": None} if out.suffix == ".svg" else None)
-    plt.close(fig)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(out, dpi=120, metadata={"Date": None} if out.suffix == ".svg" else None)
+    except OSError as exc:  # a folder where a file goes, a file where a folder goes
+        raise ValueError(f"{out}: cannot be written ({exc.strerror or exc})") from None
+    finally:
+        plt.close(fig)
     return out

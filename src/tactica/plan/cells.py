@@ -223,7 +223,17 @@ def compute_cell(unit: SideUnit, enemy: SideUnit, phase: Phase, rules: str,
                  p_charge=p if phase == "fight" and conditions.charge is not None else None,
                  target_models=sum(g.count for g in target.models),
                  effects=result.effects_applied, cp=result.cp_spent,
-                 notes=tuple(dict.fromkeys((*notes, *result.notes, *_beyond(scenario, result)))))
+                 notes=_notes(scenario, notes, result))
+
+
+def _notes(scenario: Scenario, notes: list[str], result: Result) -> tuple[str, ...]:
+    """A cell's notes: the rules applied (the attacker's own abilities, the target's
+    defences, as fielded: Fire Dragons' re-rolls against a VEHICLE), the effects' notes,
+    the result's and the lines out of range, each once."""
+    applied = (*scenario.attacker.rules_applied, *scenario.target.rules_applied)
+    said = " ".join(result.notes)
+    return tuple(dict.fromkeys((*(f"applied: {r}" for r in applied if r not in said),
+                                *notes, *result.notes, *_beyond(scenario, result))))
 
 
 def _beyond(scenario: Scenario, result: Result) -> list[str]:
