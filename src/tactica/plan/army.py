@@ -36,13 +36,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from ..army.attack import ListAttacker, list_attacker
+from ..army.attack import ListAttacker, list_attacker, unit_abilities
 from ..army.formats import RosterParseError, UnsupportedFormatError, parse_roster
 from ..army.pricing import price_roster
 from ..army.roster import Roster, RosterUnit
 from ..army.validation import validate
 from ..combat.contract.scenario import Target
-from ..effects.candidates import ability_effects
 from ..errors import one_line, quote
 from ..library import Library, load_library
 from ..model.common import RulesVersion
@@ -403,12 +402,10 @@ def _armed(unit: SideUnit, f: _Fielding, phase: Phase, aim: Aim | None) -> Armed
     try:
         built = (_fielded(f.ref, unit, lib, rules, phase, aim) if f.named
                  else list_attacker(f.roster, unit.uid, lib, phase, aim))
-        own = ability_effects(built.sheet)
-        sheets = [built.sheet]
-        for leader in built.led_by:
-            sheets.append(lib.datasheet(leader, rules))
-            own += ability_effects(sheets[-1], damaged=False)
-        return Armed(built, tuple(dict.fromkeys(own)), tuple(sheets))
+        own, sheets, missing = unit_abilities(built.sheet, built.led_by, lib, rules)
+        if missing:
+            return missing[0]
+        return Armed(built, tuple(own), tuple(sheets))
     except (ValueError, UnknownNameError) as exc:
         return _reason(exc)
 

@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..army.attack import apply_list_effects
+from ..army.attack import with_unit_rules
 from ..combat.contract.result import Result
 from ..combat.contract.scenario import Context, Scenario, ScenarioError, Target
 from ..combat.exact.allocation import StateSpace, build_groups
@@ -32,7 +32,6 @@ from ..combat.exact.profile import range_note
 from ..combat.turn.charge import charge_probability
 from ..effects.candidates import apply_candidates
 from ..rules.turn import get_turn_rules
-from ..units.abilities import apply_attacker_abilities, apply_pending_defences
 from .army import Armed, Pending, Phase, Side, SideUnit
 from .points import points_destroyed
 
@@ -156,16 +155,9 @@ def pair_scenario(armed: Armed, target: Target, phase: Phase, rules: str,
         conditions.between(label, target_label)
     scenario = Scenario(rules=rules, phase=phase, attacker=armed.built.attacker,
                         target=target, context=conditions.context(armed, phase, distance))
-    notes: list[str] = []
-    if armed.abilities:
-        scenario, more = apply_candidates(scenario, armed.abilities, "ability",
-                                          report_skipped=False)
-        notes += more
-    scenario = apply_attacker_abilities(scenario, list(armed.sheets))
-    scenario = apply_pending_defences(scenario, list(pending))
-    scenario, more = apply_list_effects(scenario, armed.built.candidates,
-                                        armed.built.situational)
-    notes += more
+    scenario, notes = with_unit_rules(scenario, armed.abilities, armed.sheets,
+                                      armed.built.candidates, armed.built.situational,
+                                      tuple(pending))
     named = conditions.stratagems.get(label, ())
     if named:
         scenario, more = apply_candidates(scenario, named, "named for this unit")
