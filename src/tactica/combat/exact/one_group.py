@@ -54,13 +54,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from tactica.cache_registry import lasting_cache
 from tactica.dice import FloatArray
 from tactica.kept import kept, kept_one
 
@@ -94,7 +94,7 @@ def general_chain() -> Iterator[None]:
         _ENABLED.reset(token)
 
 
-@lru_cache(maxsize=512)
+@lasting_cache(maxsize=512)
 def packet_matrix(damage: tuple[float, ...], fnp: int | None, W: int, top: int) -> PacketMatrix:
     """The packet's matrix over h = 0..top for models of ``W`` wounds: from h the wounded
     model (t(h) wounds left) loses l wounds with ``loss_pmf(damage, t(h), fnp)``.
@@ -207,7 +207,7 @@ def _thin_factored(nm: FloatArray, p_fail: float) -> FloatArray:
     return out
 
 
-@lru_cache(maxsize=64)
+@lasting_cache(maxsize=64)
 def _binomial_rows(rows: int, p_fail: float) -> FloatArray:
     """``b[n, f]`` = C(n, f) p^f (1 - p)^(n - f) for n, f < rows (from log factorials);
     read-only (kept between calls)."""

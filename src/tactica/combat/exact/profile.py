@@ -146,6 +146,10 @@ class LineInputs(NamedTuple):
                    "Hazardous" in flags)
 
 
+#: The run's table of resolved lines in its memo (``LineInputs`` -> ``ResolvedWeapon``).
+_LINES = ("resolved lines",)
+
+
 def resolve_weapon(
     weapon: WeaponLine, scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...],
     memo: dict[Any, Any] | None = None, models: int | None = None,
@@ -160,9 +164,9 @@ def resolve_weapon(
     rec = LineInputs.of(WeaponInputs.of(weapon, scenario, rules, effects, models))
     if memo is None:
         return _resolved(rec, None)
-    lines = memo.get(LineInputs)
+    lines = memo.get(_LINES)
     if lines is None:
-        lines = memo[LineInputs] = {}
+        lines = memo[_LINES] = {}
     line: ResolvedWeapon | None = lines.get(rec)
     if line is None:
         line = lines[rec] = _resolved(rec, memo)
@@ -271,9 +275,10 @@ def _cached(stage: Callable[[R], T], record: R, memo: dict[Any, Any]) -> T:
     reads, and nothing else), in a table of the stage's own (records of two stages are
     never compared). The stages' answers are immutable records (their arrays are never
     written): shared as they are."""
-    table = memo.get(stage)
+    key = ("stage", stage)
+    table = memo.get(key)
     if table is None:
-        table = memo[stage] = {}
+        table = memo[key] = {}
     got: T | None = table.get(record)
     if got is not None:
         return got
