@@ -140,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--old", help="the commit to compare against")
     parser.add_argument("--old-src", type=Path,
                         help="its src folder, checked out already (else a worktree is made)")
+    parser.add_argument("--new-src", type=Path, default=ROOT / "src",
+                        help="the src folder of the tree to compare (this one's)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--only", default=",".join(WORKLOADS))
     parser.add_argument("--child", choices=WORKLOADS, help=argparse.SUPPRESS)
@@ -150,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.old:
         parser.error("--old <commit> is needed")
     if args.old_src:
-        print(table(side_by_side(args.old_src, ROOT / "src", args.only.split(","),
+        print(table(side_by_side(args.old_src, args.new_src, args.only.split(","),
                                  args.rounds), args.old))
         return 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -158,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run(["git", "worktree", "add", "--detach", str(tree), args.old], cwd=ROOT,
                        check=True, capture_output=True)
         try:
-            found = side_by_side(tree / "src", ROOT / "src", args.only.split(","),
+            found = side_by_side(tree / "src", args.new_src, args.only.split(","),
                                  args.rounds)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT,

@@ -10,7 +10,9 @@ thresholds per allocation group and damage distributions.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
+from operator import itemgetter
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 import numpy as np
@@ -112,6 +114,14 @@ class ResolvedWeapon:
     #: effects' and those against mortal wounds only (``Effect.fnp_mortal``)
     fnp_mortal: int | None = None
 
+    @cached_property
+    def numbers(self) -> tuple[Any, ...]:
+        """The line's numbers: its fields but ``FIGURES_IGNORE``, its arrays (float64,
+        one dimension) by content (``figures.figures_key``: made once per line, cached
+        on it; a batch shares its lines, ``resolve_weapon``)."""
+        values = self.__dict__
+        return (_numbers(values), *(values[a].tobytes() for a in _ARRAYS))
+
     @classmethod
     def made(cls, **values: Any) -> ResolvedWeapon:
         """The record with every field given (``model.common.made``: its ``__dict__``
@@ -119,6 +129,17 @@ class ResolvedWeapon:
         field, 34 of them, about 5 us per weapon line). Still frozen;
         ``dataclasses.replace`` goes through ``__init__``."""
         return frozen_made(cls, values)
+
+
+#: What no figure reads of a resolved line (``ResolvedWeapon.numbers``): its labels and
+#: texts, and what only the stages before it read (Strength and Toughness: the wound
+#: roll's numbers are kept) or only the result document (the models' count and
+#: Hazardous: the hazard rolls, 06.03). A new field is read unless named here.
+FIGURES_IGNORE = frozenset({"name", "explanations", "notes", "not_calculated", "strength",
+                            "toughness", "count", "hazardous"})
+_ARRAYS = ("attacks_pmf", "damage_pmf", "mortal_pmf")
+_numbers = itemgetter(*(f.name for f in fields(ResolvedWeapon)
+                        if f.name not in FIGURES_IGNORE and f.name not in _ARRAYS))
 
 
 class LineInputs(NamedTuple):
