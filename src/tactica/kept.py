@@ -4,9 +4,10 @@ Fielding (``tactica.units``) keeps what a table of many matchups asks again and 
 (a unit fielded, an attacker's notes, a target's aim). The engine no longer uses it: a
 batch's memo holds each stage's answer under its input record, by value, and the caches
 that outlive a run are in ``tactica.cache_registry`` (issue 42). Where the inputs are
-objects made once and shared (a frozen datasheet, a fielded target), their identity is a cheap key; the entry keeps the objects, so
-an identity is not reused for another object while the entry lives, and a lookup checks
-it is still theirs. A kept table may be bounded: full, it is emptied before a new entry.
+objects made once and shared (a frozen datasheet, a fielded target), their identity is a
+cheap key; the entry keeps the objects, so an identity is not reused for another object
+while the entry lives, and a lookup checks it is still theirs. A kept table may be
+bounded: full, it is emptied before a new entry.
 
 >>> memo = {}
 >>> a = [1, 2]
