@@ -47,14 +47,8 @@ from cases import CASES, Case, CaseSpec, describe
 from peers import PEERS, CannotExpress, Peer, PeerOutcome, PeerResult, Prepared
 from readme import README, write_section
 
-from tactica import Result, calculate
-from tactica import dice as tactica_dice
-from tactica import names as tactica_names
+from tactica import Result, cache_registry, calculate
 from tactica.combat import Distribution
-from tactica.combat.exact import allocation as tactica_allocation
-from tactica.combat.exact import one_group as tactica_one_group
-from tactica.combat.exact import totals as tactica_totals
-from tactica.combat.exact.stages import inputs as tactica_inputs
 
 MC_TRIALS = 100_000
 MC_SEED = 1
@@ -64,15 +58,9 @@ TOLERANCE = 5e-4
 
 
 def clear_tactica_caches() -> None:
-    """Forget what earlier calls computed (so each timed call starts cold)."""
-    for holder, name in ((tactica_allocation, "loss_pmf"), (tactica_dice, "die_weights"),
-                         (tactica_dice, "_float_pmf"), (tactica_one_group, "packet_matrix"),
-                         (tactica_one_group, "_binomial_rows"), (tactica_totals, "_dft"),
-                         (tactica_names, "normalise"), (tactica_inputs, "_stealth")):
-        cached = getattr(holder, name, None)
-        clear: Callable[[], None] | None = getattr(cached, "cache_clear", None)
-        if clear is not None:
-            clear()
+    """Forget what earlier calls computed (so each timed call starts cold): every cache
+    of answers in ``tactica.cache_registry`` (the library and dataset stay loaded)."""
+    cache_registry.clear("answers")
 
 
 @dataclass(frozen=True)

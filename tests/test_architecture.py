@@ -24,6 +24,7 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
 #: The parts, lowest first. A part may import its own modules and any part of a lower
 #: layer; parts of one layer may not import each other unless listed in ``SIDEWAYS``.
 LAYERS: tuple[tuple[str, ...], ...] = (
+    ("cache_registry",),
     ("dice", "errors", "names", "version", "inputs", "textfile", "source_choice", "kept"),
     ("cache", "model"),
     ("rules", "loaders", "code_cache"),

@@ -25,11 +25,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from tactica.cache_registry import lasting_cache
 
 __all__ = ["MAX_DICE", "MAX_VALUE", "DiceError", "DiceExpr", "die_weights"]
 
@@ -49,7 +50,7 @@ class DiceError(ValueError):
     """A dice expression that cannot be parsed or is out of range; quotes the text."""
 
 
-@cache
+@lasting_cache(maxsize=None)
 def die_weights(sides: int, n: int) -> tuple[int, ...]:
     """Integer weights of the sum of ``n`` dice with ``sides`` sides, index = total.
 
@@ -192,7 +193,7 @@ class DiceExpr:
         )
 
 
-@cache
+@lasting_cache(maxsize=None)
 def _float_pmf(expr: DiceExpr) -> FloatArray:
     total = expr.total_weight
     # Python's int / int is correctly rounded, as numpy's float division of the

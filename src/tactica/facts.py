@@ -5,11 +5,12 @@ a preset makes a target. The facts that complete a seed page (§1) are
 
 from __future__ import annotations
 
-import functools
 import importlib.resources
 from typing import Any
 
 from pydantic import Field
+
+from tactica.cache_registry import lasting_cache
 
 from .combat.contract.scenario import ModelGroup, Phase, Target
 from .model.common import Frozen, RulesVersion
@@ -101,7 +102,7 @@ class TargetPreset(Frozen):
         )
 
 
-@functools.cache
+@lasting_cache(maxsize=None, kind="data")
 def load_presets() -> tuple[TargetPreset, ...]:
     """The packaged target presets, in the order of reference_facts.md §2."""
     data = read_data_yaml(PRESETS_FILE)

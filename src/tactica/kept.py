@@ -1,12 +1,13 @@
 """Answers kept under the identity of the objects they were made from.
 
-A batch of calculations (``combat.batch.figures_each``) keeps what recurs between its
-scenarios in one memo, and fielding keeps what a table of many matchups asks again and
-again (a unit fielded, an attacker's notes, a target's aim). Where the inputs are
-objects made once and shared (a frozen datasheet, a fielded target, an array the memo
-holds once per content), their identity is a cheap key; the entry keeps the objects, so
-an identity is not reused for another object while the entry lives, and a lookup checks
-it is still theirs. A kept table may be bounded: full, it is emptied before a new entry.
+Fielding (``tactica.units``) keeps what a table of many matchups asks again and again
+(a unit fielded, an attacker's notes, a target's aim). The engine no longer uses it: a
+batch's memo holds each stage's answer under its input record, by value, and the caches
+that outlive a run are in ``tactica.cache_registry`` (issue 42). Where the inputs are
+objects made once and shared (a frozen datasheet, a fielded target), their identity is a
+cheap key; the entry keeps the objects, so an identity is not reused for another object
+while the entry lives, and a lookup checks it is still theirs. A kept table may be
+bounded: full, it is emptied before a new entry.
 
 >>> memo = {}
 >>> a = [1, 2]

@@ -12,10 +12,11 @@ up by name, suggestions) is ``tactica.index``.
 from __future__ import annotations
 
 import contextlib
-import functools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from tactica.cache_registry import lasting_cache
 
 from .facts import PRESETS_FILE, TargetPreset, load_presets
 from .index import RULES_PREFERENCE, Library, UnitAbility, record_name
@@ -112,7 +113,7 @@ class SeedCache(Frozen):
                        aliases=self.aliases)
 
 
-@functools.cache
+@lasting_cache(maxsize=None, kind="data")
 def load_seed_library() -> Library:
     """The packaged library, built on first use and cached: every seed page loaded with
     ``load_seed_page``, its datasheet completed from the reference facts (§1), plus the
@@ -167,7 +168,7 @@ def load_library(
     return _load_sourced_library(paths, use_dataset, skip_bad_files())
 
 
-@functools.cache
+@lasting_cache(maxsize=None, kind="data")
 def _load_sourced_library(paths: tuple[str, ...], dataset: bool, skip_bad: bool) -> Library:
     from .sources import build_library
 

@@ -21,9 +21,10 @@ UnknownNameError: no unit named 'Primsu'; did you mean: Primus?
 from __future__ import annotations
 
 import difflib
-import functools
 import unicodedata
 from collections.abc import Iterable
+
+from tactica.cache_registry import lasting_cache
 
 __all__ = ["Query", "UnknownNameError", "name_key", "normalise", "rank", "stem", "suggest"]
 
@@ -37,7 +38,7 @@ _ASCII = {c: None if chr(c) in _APOSTROPHES else " "
           or unicodedata.category(chr(c))[0] in "PSZC"}
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@lasting_cache(maxsize=1 << 16)
 def normalise(name: str) -> str:
     """Casefold, strip accents, turn punctuation (curly quotes and dashes included) into
     spaces, drop apostrophes, and collapse runs of spaces.
@@ -71,7 +72,7 @@ def _normalise_any(name: str) -> str:
     return " ".join("".join(out).split())
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@lasting_cache(maxsize=1 << 16)
 def name_key(name: str) -> str:
     """The look-up key: ``normalise`` without spaces, so "deathriders" finds
     "Death Riders" too.

@@ -133,12 +133,12 @@ def _fields(w: Any) -> dict[str, Any]:
 
 
 def test_a_resolved_line_is_kept_per_its_stages_and_what_it_reads_besides() -> None:
-    """A batch keeps a resolved line once per its four stages' answers (the attack dice,
-    the hit and wound rolls, the damage: each kept under all it reads) and what the line
-    reads besides: its AP and save modifiers, what is not calculated, Precision against a
-    CHARACTER. The same line into targets alike is one record; pairs that differ only in
-    one of those give each its own record, through one memo in either order, field for
-    field the line resolved alone (no memo)."""
+    """A batch keeps a resolved line once per its record (``LineInputs``: its four
+    stages' records, the attack dice, the hit and wound rolls, the damage, each what its
+    stage reads) and what the line reads besides: its AP and save modifiers, what is not
+    calculated, Precision against a CHARACTER. The same line into targets alike is one
+    record; pairs that differ only in one of those give each its own record, through one
+    memo in either order, field for field the line resolved alone (no memo)."""
     from tactica.combat.exact.engine import _prepare
 
     precise = {**BOLT, "abilities": ["Precision"]}
@@ -165,4 +165,4 @@ def test_a_resolved_line_is_kept_per_its_stages_and_what_it_reads_besides() -> N
     one = _prepare(_s([BOLT], MEQ), memo).weapons[0]
     again = _prepare(_s([BOLT], [{**MEQ[0], "name": "Other"}]), memo).weapons[0]
     assert one is again
-    assert sum(1 for k in memo if k[0] == "resolved line") == 1
+    assert len(memo[("resolved lines",)]) == 1

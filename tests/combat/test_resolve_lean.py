@@ -81,7 +81,7 @@ def test_made_refuses_a_missing_or_unknown_field() -> None:
 def _plain_inputs(weapon: WeaponLine, s: Scenario, rules: RuleSet,
                   effects: tuple[Effect, ...]) -> tuple[object, ...]:
     """``WeaponInputs.of``'s abilities, flags, circumstances, what is not calculated and
-    what the stages' keys look for among the abilities (Blast, Cleave, Rapid Fire,
+    what the stages' records take from the abilities (Blast, Cleave, Rapid Fire,
     Sustained Hits, Anti, Melta) as plainly computed (every ability looked at, nothing
     kept), written for the test."""
     if effects:
@@ -123,7 +123,7 @@ def test_the_inputs_lean_paths_are_the_plain_ones_on_the_library() -> None:
     """Every line of the library sample (and a Limited line) against every preset (and
     one with Stealth), with and without effects that grant abilities, under both rule
     sets and with the context's cover, Stealth and indirect fire: ``WeaponInputs.of``
-    and ``_not_calculated`` (kept per line's abilities) give the plain computation's
+    and ``_not_calculated`` (cached by the line's abilities) give the plain computation's
     answers."""
     attackers, targets = library_sample(9)
     targets = [*targets, targets[0].model_copy(update={"abilities": ("STEALTH",)})]
@@ -144,7 +144,8 @@ def test_the_inputs_lean_paths_are_the_plain_ones_on_the_library() -> None:
             inp = WeaponInputs.of(w, s, rs, extra)
             plain = _plain_inputs(w, s, rs, extra)
             assert (inp.effects, inp.abilities, inp.flags, inp.circumstances,
-                    _not_calculated(inp), tuple(inp.kinds)) == plain
+                    _not_calculated(inp.flags, inp.abilities, inp.circumstances.indirect is None),
+                    tuple(inp.kinds)) == plain
             seen += 1
             limited += any(isinstance(x, Limited) for x in w.abilities)
             k = plain[-1]

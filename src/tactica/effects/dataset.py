@@ -20,12 +20,13 @@ unless that phase is listed).
 
 from __future__ import annotations
 
-import functools
 import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
+
+from tactica.cache_registry import lasting_cache
 
 from ..loaders.wh40kdc_rules import DatasetRules
 from ..model.rules import ArmyRule, DetachmentRule, Enhancement, Stratagem
@@ -397,7 +398,7 @@ class DatasetEffects:
         return out
 
 
-@functools.cache
+@lasting_cache(maxsize=None, kind="data")
 def dataset_effects() -> DatasetEffects | None:
     """The named effects of the installed dataset, built once; ``None`` without it."""
     from ..loaders.bulk import collector_paused

@@ -46,11 +46,12 @@ Every conversion decision below follows the record layout of wh40kdc 1.4.5 (its
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from tactica.cache_registry import lasting_cache
 
 from ..model.datasheet import Datasheet
 from ..names import UnknownNameError, name_key, suggest
@@ -126,7 +127,7 @@ def dataset_available() -> bool:
     return True
 
 
-@functools.cache
+@lasting_cache(maxsize=None, kind="data")
 def embedded_dataset() -> Wh40kdcDataset:
     """The installed dataset, indexed once per process. Raises ``DatasetMissingError``."""
     try:

@@ -36,6 +36,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
+from tactica.cache_registry import lasting_cache
+
 from ..combat.contract.scenario import Phase, WeaponLine
 from ..dice import DiceExpr
 from ..kept import kept_one
@@ -67,16 +69,12 @@ class Aim:
     distance: float | None = None
 
 
-#: ``_mean``'s answers per dice expression (``kept_one``); at most 4096.
-_means: dict[tuple[Any, ...], Any] = {}
-
-
+@lasting_cache(maxsize=4096)
 def _mean(d: DiceExpr) -> float:
-    """``float(d.mean)``, kept per expression (by identity: a profile's own, not hashed
-    field by field): choosing profiles for a table of many targets asks it for the same
-    few dice expressions again and again."""
-    mean: float = kept_one(_means, (), d, lambda: float(d.mean), limit=4096)
-    return mean
+    """``float(d.mean)``, cached by the expression's value (three small integers):
+    choosing profiles for a table of many targets asks it for the same few dice
+    expressions again and again."""
+    return float(d.mean)
 
 
 def expected_damage(p: WeaponProfile, aim: Aim) -> float:

@@ -11,5 +11,6 @@ damage). ``size`` refuses what would not finish within the bound before the work
 (Deadly Demise) and lists what is not calculated.
 
 May import: ``combat.contract``, ``tactica.rules``, ``tactica.effects`` (named effects as
-engine modifiers), ``tactica.dice``, ``tactica.model``; never ``sampled`` or ``turn``.
+engine modifiers), ``tactica.dice``, ``tactica.model``, ``tactica.cache_registry`` (the
+caches that outlive a run); never ``sampled`` or ``turn``.
 """

@@ -34,12 +34,12 @@ reference facts §5.1).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from math import comb
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from tactica.cache_registry import lasting_cache
 from tactica.dice import FloatArray
 
 from ...rules import RuleSet, get_ruleset
@@ -124,7 +124,7 @@ def build_groups(target: Target) -> tuple[Group, ...]:
     return tuple(groups)
 
 
-@cache
+@lasting_cache(maxsize=None)
 def loss_pmf(damage: tuple[float, ...], left: int, fnp: int | None) -> tuple[float, ...]:
     """P(the model loses l wounds), l = 0..left, from one attack whose damage has pmf
     ``damage``: Feel No Pain is rolled for each wound that would be lost (reference facts

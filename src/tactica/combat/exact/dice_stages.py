@@ -220,6 +220,13 @@ class DieOutcome:
         extent: ``_Parts.wounds`` (without building ``joint``)."""
         return self.parts.wounds()
 
+    @cached_property
+    def contents(self) -> tuple[tuple[tuple[int, ...], bytes], tuple[tuple[int, ...], bytes]]:
+        """``hits`` and ``to_save`` by value (shape and bytes): the keys of the line's
+        hit and wound totals in a batch's memo (``exact._totals_keys``)."""
+        hits, to_save = self.hits, self.to_save
+        return (hits.shape, hits.tobytes()), (to_save.shape, to_save.tobytes())
+
 
 def trim(a: FloatArray) -> FloatArray:
     """``a`` without trailing all-zero rows and columns (at least one of each).

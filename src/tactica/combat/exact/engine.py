@@ -35,7 +35,6 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tactica.dice import FloatArray
-from tactica.kept import kept_one
 from tactica.rules import get_ruleset
 from tactica.rules.base import RuleSet
 
@@ -128,7 +127,7 @@ def _weapon_totals(w: ResolvedWeapon, wi: int, scenario: Scenario, space: StateS
     for the attacker's Lethal Hits choice, kept in ``memo`` per choice; ``one``: its die
     (``attack_lines.weapon_die``) and ``keys`` its ``_totals_keys``, when known."""
     die = one if one is not None else weapon_die(w, wi, space, rules, lethal, memo)
-    nm_key, hits_key = keys if keys is not None else _totals_keys(w, die, memo)
+    nm_key, hits_key = keys if keys is not None else _totals_keys(w, die)
     if nm_key not in memo:
         check_compound(w.name, len(w.attacks_pmf) - 1, die.to_save)
         memo[nm_key] = compound(w.attacks_pmf, die.to_save)
@@ -137,23 +136,15 @@ def _weapon_totals(w: ResolvedWeapon, wi: int, scenario: Scenario, space: StateS
     return _WeaponTotals(die, memo[hits_key], memo[nm_key])
 
 
-def _totals_keys(w: ResolvedWeapon, die: DieOutcome, memo: dict[Any, Any]
-                 ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+def _totals_keys(w: ResolvedWeapon, die: DieOutcome) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """The keys of a line's wound totals and hit totals: each keyed on what it depends
     on (the count of dice and one die's wounds, or its hits), so the Lethal Hits choices
     share the hits, and a batch (``batch.calculate_many``) shares the hits between
     targets (they do not depend on the target's Toughness) and both between targets and
     attackers."""
     attacks = _content(w.attacks_pmf)
-    hits, to_save = _die_contents(die, memo)
+    hits, to_save = die.contents  # made once per die (a batch's dice are shared)
     return ("wound totals", attacks, to_save), ("hit totals", attacks, hits)
-
-
-def _die_contents(die: DieOutcome, memo: dict[Any, Any]) -> tuple[Any, Any]:
-    """``_content`` of one die's hits and of its wounds, made once per die of a batch
-    (``kept``)."""
-    return kept_one(memo, ("die contents",), die,
-                lambda: (_content(die.hits), _content(die.to_save)))
 
 
 def _content(a: FloatArray) -> tuple[tuple[int, ...], bytes]:
@@ -335,7 +326,7 @@ def _weapon_lines(weapons: tuple[ResolvedWeapon, ...], scenario: Scenario, space
     out = _Lines([], [], [], [], {}, [], not_calculated)
     normal, mortal = packets(weapons, space, rules)
     dies = [weapon_die(w, wi, space, rules, lethal, memo) for wi, w in enumerate(weapons)]
-    keys = [_totals_keys(w, d, memo) for w, d in zip(weapons, dies, strict=True)]
+    keys = [_totals_keys(w, d) for w, d in zip(weapons, dies, strict=True)]
     if not all(nm_key in memo for nm_key, _ in keys):
         check_lines(weapons, [d.to_save for d in dies], space, rules, mortal)
     for wi, w in enumerate(weapons):
@@ -516,13 +507,16 @@ def _groups(target: Target) -> tuple[tuple[Group, ...], tuple[tuple[Any, ...], .
 
 def _prepare(scenario: Scenario, memo: dict[Any, Any] | None = None) -> _Prepared:
     """``scenario`` prepared: with a batch's ``memo``, the target's groups made once per
-    target (``kept``: a table's targets each meet many attackers)."""
+    target (cached by its value: a table's targets each meet many attackers)."""
     rules = get_ruleset(scenario.rules)
     effects, named = resolve_effects(scenario)
     applied = named.scenario(scenario)
     target = applied.target
-    groups = _groups(target) if memo is None else kept_one(
-        memo, ("groups",), target, lambda: _groups(target))
+    groups = memo.get(("groups", target)) if memo is not None else None
+    if groups is None:
+        groups = _groups(target)
+        if memo is not None:
+            memo["groups", target] = groups
     return _Prepared(applied, rules, effects, named,
                      resolve_weapons(applied, rules, effects, memo), *groups)
 

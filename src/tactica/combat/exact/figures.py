@@ -28,52 +28,24 @@ True
 
 from __future__ import annotations
 
-from dataclasses import fields
-from operator import itemgetter
 from typing import Any
-
-from tactica.kept import kept_one
 
 from ..contract.result import distribution_mean
 from ..contract.scenario import Scenario
 from .engine import _lethal_search, _prepare, _Prepared, _states
 from .one_group import _ENABLED
-from .profile import ResolvedWeapon
 from .readout import read_out
 from .threads import one_blas_thread
 
 __all__ = ["figures_exact", "figures_key"]
 
-#: What no figure reads of a resolved line: its labels and texts, and what only the
-#: stages before it read (Strength and Toughness: the wound roll's numbers are kept) or
-#: only the result document (the models' count and Hazardous: the hazard rolls, 06.03).
-_TEXTS = frozenset({"name", "explanations", "notes", "not_calculated", "strength",
-                    "toughness", "count", "hazardous"})
-_ARRAYS = ("attacks_pmf", "damage_pmf", "mortal_pmf")
-_scalars = itemgetter(*(f.name for f in fields(ResolvedWeapon)
-                        if f.name not in _TEXTS and f.name not in _ARRAYS))
-
-
-def _line_key(w: ResolvedWeapon) -> tuple[Any, ...]:
-    """A resolved line's numbers: its fields but ``_TEXTS``, its arrays (float64, one
-    dimension) by content."""
-    values = w.__dict__
-    return (_scalars(values), *(values[a].tobytes() for a in _ARRAYS))
-
-
-def _kept_line_key(w: ResolvedWeapon, memo: dict[Any, Any]) -> tuple[Any, ...]:
-    key: tuple[Any, ...] = kept_one(memo, ("line key",), w, lambda: _line_key(w))
-    return key
-
-
 def figures_key(prep: _Prepared, memo: dict[Any, Any] | None = None) -> tuple[Any, ...]:
     """Everything ``figures_exact`` reads of a prepared scenario once its lines are
     resolved (see the module docstring; the target's keywords only decide which models
     are CHARACTERs, ``readout``, which none of the three figures reads). With a batch's
-    ``memo``, each line's part is kept per resolved line (the memo shares the records:
-    ``profile.resolve_weapon``)."""
-    lines = tuple(_line_key(w) if memo is None else _kept_line_key(w, memo)
-                  for w in prep.weapons)
+    ``memo``, each line's part is made once per resolved line (``ResolvedWeapon.numbers``,
+    cached on the line: the memo shares the lines, ``profile.resolve_weapon``)."""
+    lines = tuple(w.numbers for w in prep.weapons)
     return ("figures", prep.scenario.rules, _ENABLED.get(), lines, prep.plain_groups,
             tuple((e.command_reroll, e.mortal_wounds, e.fnp, e.fnp_mortal)
                   for e in prep.effects),

@@ -54,15 +54,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from tactica.cache_registry import lasting_cache
 from tactica.dice import FloatArray
-from tactica.kept import kept, kept_one
 
 from . import allocation
 from .allocation import Group, Packet, State, StateSpace, loss_pmf
@@ -94,7 +93,7 @@ def general_chain() -> Iterator[None]:
         _ENABLED.reset(token)
 
 
-@lru_cache(maxsize=512)
+@lasting_cache(maxsize=512)
 def packet_matrix(damage: tuple[float, ...], fnp: int | None, W: int, top: int) -> PacketMatrix:
     """The packet's matrix over h = 0..top for models of ``W`` wounds: from h the wounded
     model (t(h) wounds left) loses l wounds with ``loss_pmf(damage, t(h), fnp)``.
@@ -134,7 +133,7 @@ def packet_matrix(damage: tuple[float, ...], fnp: int | None, W: int, top: int) 
     flat[0] = 1.0  # the destroyed unit stays destroyed
     full = flat.reshape(n, n)
     full.flags.writeable = False  # kept between calls (lru_cache): shared, never written
-    return PacketMatrix(full, full[1:, 1:], full[0, 1:])
+    return PacketMatrix(full, full[1:, 1:], full[0, 1:], (damage, fnp, W, top))
 
 
 def thin(nm: FloatArray, p_fail: float) -> FloatArray:
@@ -207,7 +206,7 @@ def _thin_factored(nm: FloatArray, p_fail: float) -> FloatArray:
     return out
 
 
-@lru_cache(maxsize=64)
+@lasting_cache(maxsize=64)
 def _binomial_rows(rows: int, p_fail: float) -> FloatArray:
     """``b[n, f]`` = C(n, f) p^f (1 - p)^(n - f) for n, f < rows (from log factorials);
     read-only (kept between calls)."""
@@ -305,16 +304,15 @@ def _cut(nmf: FloatArray, same: bool) -> FloatArray:
 
 def _once(key: tuple[Any, ...], pmf: FloatArray, memo: dict[Any, Any],
           make: Callable[[FloatArray, Any], FloatArray]) -> FloatArray:
-    """``make(pmf, key[1])`` kept in the batch ``memo`` for the array ``pmf`` (``kept``:
-    a line's totals, themselves kept in the memo by content, so lines and targets that
-    share them share these). Read only from then on."""
-
-    def made() -> FloatArray:
-        out = make(pmf, key[1])
+    """``make(pmf, key[1])`` cached in the batch ``memo`` under ``key`` and the content of
+    ``pmf`` (a line's totals: lines and targets that share them share these). Read only
+    from then on."""
+    full = ("one_group", *key, pmf.shape, pmf.tobytes())
+    out: FloatArray | None = memo.get(full)
+    if out is None:
+        out = memo[full] = make(pmf, key[1])
         out.flags.writeable = False
-        return out
-
-    return kept_one(memo, ("one_group", *key), pmf, made)
+    return out
 
 
 def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequence[Packet],
@@ -339,21 +337,22 @@ def one_group_chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequenc
         return _chain(space, normal, mortal, branches, per_line, before, fnp_effect, track,
                       memo, initial)
     # from the undamaged target the chain reads its group, the packets, the lines' (n, m)
-    # pmfs (kept in the memo by content: one object per content, ``kept``), the mortal
+    # pmfs (by content), the mortal
     # wounds before and whether the unsaved counts are kept: attackers whose lines come
     # to the same (AP-1 and AP0 into Sv4+ with a 4+ invulnerable save) share the
     # target's final states
 
-    def made() -> tuple[StateSpace, FloatArray] | None:
-        done = _chain(space, normal, mortal, branches, per_line, before, fnp_effect, track,
-                      memo, None)
-        if done is not None:
-            done[1].flags.writeable = False  # shared from now on
-        return done
-
     key = ("one_group", "chain", space.groups, tuple(normal), tuple(mortal), len(branches),
-           per_line, tuple(pmf.tobytes() for pmf in before), fnp_effect, track)
-    return kept(memo, key, [nm for br in branches for _, nm in br], made)
+           per_line, tuple(pmf.tobytes() for pmf in before), fnp_effect, track,
+           tuple((nm.shape, nm.tobytes()) for br in branches for _, nm in br))
+    if key in memo:
+        got: tuple[StateSpace, FloatArray] | None = memo[key]
+        return got
+    done = memo[key] = _chain(space, normal, mortal, branches, per_line, before, fnp_effect,
+                              track, memo, None)
+    if done is not None:
+        done[1].flags.writeable = False  # shared from now on
+    return done
 
 
 def _chain(space: StateSpace, normal: Sequence[Packet], mortal: Sequence[Packet],

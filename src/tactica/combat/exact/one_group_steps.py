@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 
 from tactica.dice import FloatArray
-from tactica.kept import kept_one
 
 __all__ = ["PacketMatrix", "held_back", "line_step", "padded_sum"]
 
@@ -32,6 +31,8 @@ class PacketMatrix:
     full: FloatArray
     alive: FloatArray
     kill: FloatArray
+    #: what it was made of (``one_group.packet_matrix``'s arguments): its value as a key
+    made_of: tuple[Any, ...]
 
 
 def _skew(z: FloatArray, start: int, track: bool) -> FloatArray:
@@ -148,9 +149,9 @@ _KEPT_CELLS = 4096
 
 def _living_after(fail: PacketMatrix, alive: FloatArray, f_max: int,
                   memo: dict[Any, Any] | None) -> FloatArray:
-    """``fail.alive^f alive`` for f = 0..f_max (``alive`` one column), as rows; kept in
-    ``memo`` by the packet's matrix (``kept``) and the states' numbers, for the most
-    counts asked so far: fewer are its first rows (``_powers_applied`` makes each power
+    """``fail.alive^f alive`` for f = 0..f_max (``alive`` one column), as rows; cached in
+    ``memo`` by what the packet's matrix was made of and the states' numbers, for the
+    most counts asked so far: fewer are its first rows (``_powers_applied`` makes each power
     by the same products whatever the count, bit for bit). A large one is made each
     time (at most ``_KEPT_CELLS`` numbers are kept per entry: a long batch's memo stays
     small)."""
@@ -162,8 +163,10 @@ def _living_after(fail: PacketMatrix, alive: FloatArray, f_max: int,
         v.flags.writeable = False
         return v
 
-    rows = kept_one(memo, ("one_group", "living", alive.shape, alive.tobytes()), fail, made,
-                enough=lambda v: v.shape[0] > f_max)
+    key = ("one_group", "living", fail.made_of, alive.shape, alive.tobytes())
+    rows: FloatArray | None = memo.get(key)
+    if rows is None or rows.shape[0] <= f_max:
+        rows = memo[key] = made()
     return rows[:f_max + 1]
 
 

@@ -10,29 +10,32 @@ thresholds per allocation group and damage distributions.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
+from operator import itemgetter
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 import numpy as np
 
+from tactica.cache_registry import lasting_cache
 from tactica.dice import DiceExpr, FloatArray
-from tactica.kept import kept, kept_one
-from tactica.model.abilities import NamedWeaponRule
+from tactica.model.abilities import NamedWeaponRule, WeaponAbility
 from tactica.model.trusted import made as frozen_made
 from tactica.rules.base import AttackCircumstances, RuleSet
 
 from ..contract.scenario import Effect, Scenario, WeaponLine
 from .stages import (
+    AttackInputs,
+    DamageInputs,
+    HitInputs,
+    SaveInputs,
     WeaponInputs,
+    WoundInputs,
     attack_dice,
-    attack_dice_key,
     damage_stage,
-    damage_stage_key,
-    hit_key,
     hit_roll,
     save_stage,
     wound_roll,
-    wound_roll_key,
 )
 from .stages.attacks import AttackDice
 from .stages.damage import DamageStage
@@ -55,6 +58,7 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+R = TypeVar("R", bound=Hashable)
 
 # Abilities the engine takes in (computed) versus those it only reports.
 #: Recognised abilities whose effect is positional or a choice outside one attack
@@ -110,6 +114,14 @@ class ResolvedWeapon:
     #: effects' and those against mortal wounds only (``Effect.fnp_mortal``)
     fnp_mortal: int | None = None
 
+    @cached_property
+    def numbers(self) -> tuple[Any, ...]:
+        """The line's numbers: its fields but ``FIGURES_IGNORE``, its arrays (float64,
+        one dimension) by content (``figures.figures_key``: made once per line, cached
+        on it; a batch shares its lines, ``resolve_weapon``)."""
+        values = self.__dict__
+        return (_numbers(values), *(values[a].tobytes() for a in _ARRAYS))
+
     @classmethod
     def made(cls, **values: Any) -> ResolvedWeapon:
         """The record with every field given (``model.trusted.made``: its ``__dict__``
@@ -119,6 +131,46 @@ class ResolvedWeapon:
         return frozen_made(cls, values)
 
 
+#: What no figure reads of a resolved line (``ResolvedWeapon.numbers``): its labels and
+#: texts, and what only the stages before it read (Strength and Toughness: the wound
+#: roll's numbers are kept) or only the result document (the models' count and
+#: Hazardous: the hazard rolls, 06.03). A new field is read unless named here.
+FIGURES_IGNORE = frozenset({"name", "explanations", "notes", "not_calculated", "strength",
+                            "toughness", "count", "hazardous"})
+_ARRAYS = ("attacks_pmf", "damage_pmf", "mortal_pmf")
+_numbers = itemgetter(*(f.name for f in fields(ResolvedWeapon)
+                        if f.name not in FIGURES_IGNORE and f.name not in _ARRAYS))
+
+
+class LineInputs(NamedTuple):
+    """Everything a resolved line reads: its stages' records and what the line reads
+    besides (a batch resolves each line once for the matchups whose records are equal;
+    the record is the key, issue 42)."""
+
+    attacks: AttackInputs
+    hit: HitInputs
+    damage: DamageInputs
+    wound: WoundInputs
+    save: SaveInputs
+    not_calculated: tuple[str, ...]
+    precision: bool  # has Precision, and the target a CHARACTER
+    hazardous: bool
+
+    @classmethod
+    def of(cls, inp: WeaponInputs) -> LineInputs:
+        """The record of the line ``inp``."""
+        flags = inp.flags
+        return cls(AttackInputs.of(inp), HitInputs.of(inp), DamageInputs.of(inp),
+                   WoundInputs.of(inp), SaveInputs(inp.weapon.AP, inp.effects),
+                   _not_calculated(flags, inp.abilities, inp.circumstances.indirect is None),
+                   "Precision" in flags and any(g.character for g in inp.scenario.target.models),
+                   "Hazardous" in flags)
+
+
+#: The run's table of resolved lines in its memo (``LineInputs`` -> ``ResolvedWeapon``).
+_LINES = ("resolved lines",)
+
+
 def resolve_weapon(
     weapon: WeaponLine, scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...],
     memo: dict[Any, Any] | None = None, models: int | None = None,
@@ -126,39 +178,32 @@ def resolve_weapon(
     """Decide every number of ``weapon``'s attack sequence (reference facts §4-§6), one
     roll at a time (``combat.stages``); ``models``: the target's models at the Select
     Targets step, if not all of them (``WeaponInputs.of``). ``memo``: a batch's
-    (``batch.figures_each``), in which the attack dice, the hit and wound rolls and the
-    damage, each the same for every target that does not change it (a hit roll's
-    Toughness, say), are made once per key (``attack_dice_key``, ``hit_key``,
-    ``wound_roll_key``, ``damage_stage_key``), and the resolved line once per those four
-    answers and what the line reads besides (``kept``: a line whose stages come to the
-    same answers is the same record; the keys of the attack dice and the hit roll hold
-    its name, count, flags and circumstances)."""
-    inp = WeaponInputs.of(weapon, scenario, rules, effects, models, kept=memo is not None)
+    (``batch.figures_each``), in which the resolved line is cached under its
+    ``LineInputs`` record, and each stage under its own record (``AttackInputs``,
+    ``HitInputs``, ``WoundInputs``, ``DamageInputs``): made once for every target and
+    attacker that gives the same record."""
+    rec = LineInputs.of(WeaponInputs.of(weapon, scenario, rules, effects, models))
     if memo is None:
-        attacks, hit, damage = attack_dice(inp), hit_roll(inp), damage_stage(inp)
-        wound = wound_roll(inp)
-    else:  # each looked up here, not through a helper: four times per line of a table
-        key = attack_dice_key(inp)
-        attacks = memo.get(key) or _made(attack_dice, key, inp, memo)
-        key = hit_key(inp)
-        hit = memo.get(key) or _made(hit_roll, key, inp, memo)
-        key = damage_stage_key(inp)
-        damage = memo.get(key) or _made(damage_stage, key, inp, memo)
-        key = wound_roll_key(inp)
-        wound = memo.get(key) or _made(wound_roll, key, inp, memo)
-    save = save_stage(inp)
-    not_calc = _not_calculated(inp, kept=memo is not None) + hit.not_calculated
-    precision = "Precision" in inp.flags and any(g.character for g in scenario.target.models)
-
-    def made() -> ResolvedWeapon:
-        return _record(weapon, inp, rules, (attacks, hit, damage, wound), save,
-                       not_calc, precision)
-
-    if memo is None:
-        return made()
-    line: ResolvedWeapon = kept(memo, ("resolved line", save, not_calc, precision),
-                                (attacks, hit, damage, wound), made)
+        return _resolved(rec, None)
+    lines = memo.get(_LINES)
+    if lines is None:
+        lines = memo[_LINES] = {}
+    line: ResolvedWeapon | None = lines.get(rec)
+    if line is None:
+        line = lines[rec] = _resolved(rec, memo)
     return line
+
+
+def _resolved(rec: LineInputs, memo: dict[Any, Any] | None) -> ResolvedWeapon:
+    """The resolved line of ``rec``, each stage cached in ``memo`` under its record."""
+    if memo is None:
+        stages = (attack_dice(rec.attacks), hit_roll(rec.hit), damage_stage(rec.damage),
+                  wound_roll(rec.wound))
+    else:
+        stages = (_cached(attack_dice, rec.attacks, memo), _cached(hit_roll, rec.hit, memo),
+                  _cached(damage_stage, rec.damage, memo),
+                  _cached(wound_roll, rec.wound, memo))
+    return _record(rec, stages, save_stage(rec.save))
 
 
 #: No attack dice, for certain (read only: shared by every line out of range).
@@ -188,34 +233,26 @@ def range_note(weapon: str, distance: float) -> str:
     return f"{weapon}: out of range at {distance:g}\""
 
 
-#: ``_not_calculated``'s answers per line's abilities (``kept_one``); at most 4096.
-_unmodelled_kept: dict[tuple[Any, ...], Any] = {}
-
-
-def _not_calculated(inp: WeaponInputs, kept: bool = True) -> tuple[str, ...]:
+@lasting_cache(maxsize=4096)
+def _not_calculated(flags: frozenset[str], abilities: tuple[WeaponAbility, ...],
+                    visible: bool) -> tuple[str, ...]:
     """What the engine does not compute of the line's abilities: its flags that are
-    eligibility rules (``NOT_MODELLED``), then ``_unmodelled`` (with ``kept``, a batch's:
-    kept per abilities tuple and whether the line fires indirectly, all it reads)."""
-    def made() -> tuple[str, ...]:
-        out = [NOT_MODELLED[f] for f in sorted(inp.flags) if f in NOT_MODELLED]
-        out += [f"{a}: {reason}" for a, reason in _unmodelled(inp)]
-        return tuple(out)
-
-    if not kept or inp.abilities is not inp.weapon.abilities:  # (a tuple made for
-        return made()  # this line, or a single calculation's: met once)
-    found: tuple[str, ...] = kept_one(_unmodelled_kept, (inp.circumstances.indirect is None,),
-                                      inp.abilities, made, limit=4096)
-    return found
+    eligibility rules (``NOT_MODELLED``), then ``_unmodelled`` (``visible``: no indirect
+    fire at an unseen target). Cached by value: a line's abilities meet many targets."""
+    out = [NOT_MODELLED[f] for f in sorted(flags) if f in NOT_MODELLED]
+    out += [f"{a}: {reason}" for a, reason in _unmodelled(flags, abilities, visible)]
+    return tuple(out)
 
 
-def _record(weapon: WeaponLine, inp: WeaponInputs, rules: RuleSet,
-            stages: tuple[AttackDice, HitRoll, DamageStage, WoundRoll], save: SaveStage,
-            not_calc: tuple[str, ...], precision: bool) -> ResolvedWeapon:
-    """The resolved line of ``weapon`` from its stages' answers."""
+def _record(rec: LineInputs, stages: tuple[AttackDice, HitRoll, DamageStage, WoundRoll],
+            save: SaveStage) -> ResolvedWeapon:
+    """The resolved line of ``rec`` from its stages' answers (the answers to its stage
+    records: a function of ``rec`` alone)."""
     attacks, hit, damage, wound = stages
+    precision = rec.precision
     return ResolvedWeapon.made(
-        name=weapon.name,
-        count=weapon.count,
+        name=rec.attacks.name,
+        count=rec.attacks.copies,
         attacks_pmf=attacks.pmf,
         torrent=hit.torrent,
         skill=hit.skill,
@@ -225,7 +262,7 @@ def _record(weapon: WeaponLine, inp: WeaponInputs, rules: RuleSet,
         hit_reroll=hit.reroll,
         sustained=hit.sustained,
         lethal_hits=hit.lethal,
-        lethal_mandatory=not rules.lethal_hits_optional,
+        lethal_mandatory=not rec.attacks.rules.lethal_hits_optional,
         strength=wound.strength,
         toughness=wound.toughness,
         wound_needed=wound.needed,
@@ -240,13 +277,13 @@ def _record(weapon: WeaponLine, inp: WeaponInputs, rules: RuleSet,
         fnp_mortal=damage.fnp_mortal,
         save_modifier=save.modifier,
         save_reroll=save.reroll,
-        circumstances=inp.circumstances,
+        circumstances=rec.hit.circumstances,
         precision=precision,
-        hazardous="Hazardous" in inp.flags,
+        hazardous=rec.hazardous,
         explanations={"attacks": attacks.explanation, "hit": hit.explanation,
                       "wound": wound.explanation, "damage": damage.explanation},
         notes=attacks.notes + hit.notes,
-        not_calculated=not_calc,
+        not_calculated=rec.not_calculated + hit.not_calculated,
         snap_hit_on=hit.snap_hit_on,
         mortal_afresh=damage.mortal_afresh,
         mortal_precision=precision and not damage.mortal_afresh,
@@ -254,23 +291,31 @@ def _record(weapon: WeaponLine, inp: WeaponInputs, rules: RuleSet,
     )
 
 
-def _made(stage: Callable[[WeaponInputs], T], key: Hashable, inp: WeaponInputs,
-          memo: dict[Any, Any]) -> T:
-    """``stage(inp)``, kept in ``memo`` under ``key`` (everything the stage reads:
-    ``hit_key``...). The stages' answers are immutable records (their arrays are never
+def _cached(stage: Callable[[R], T], record: R, memo: dict[Any, Any]) -> T:
+    """``stage(record)``, cached in the run's ``memo`` under ``record`` (what the stage
+    reads, and nothing else), in a table of the stage's own (records of two stages are
+    never compared). The stages' answers are immutable records (their arrays are never
     written): shared as they are."""
-    got = memo[key] = stage(inp)
+    key = ("stage", stage)
+    table = memo.get(key)
+    if table is None:
+        table = memo[key] = {}
+    got: T | None = table.get(record)
+    if got is not None:
+        return got
+    got = table[record] = stage(record)
     for part in got if isinstance(got, tuple) else ():
         if isinstance(part, np.ndarray):
             part.flags.writeable = False  # shared from now on: never written
     return got
 
 
-def _unmodelled(inp: WeaponInputs) -> list[tuple[str, str]]:
+def _unmodelled(flags: frozenset[str], abilities: tuple[WeaponAbility, ...],
+                visible: bool) -> list[tuple[str, str]]:
     """Weapon abilities the engine carries but does not compute (``model.abilities``'
     ``NamedWeaponRule``, Hunter), and Indirect Fire at a visible target."""
-    out = [(str(a), a.reason) for a in inp.abilities if isinstance(a, NamedWeaponRule)]
-    if "Indirect Fire" in inp.flags and inp.circumstances.indirect is None:
+    out = [(str(a), a.reason) for a in abilities if isinstance(a, NamedWeaponRule)]
+    if "Indirect Fire" in flags and visible:
         out.append(("Indirect Fire", "the target is taken to be visible (context.indirect "
                     "unset): an ordinary attack"))
     return out

@@ -11,13 +11,13 @@ second: a wound or a Devastating Wounds critical) by the multinomial one.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from math import comb
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from tactica.cache_registry import lasting_cache
 from tactica.dice import FloatArray
 
 __all__ = ["FFT_FROM_DICE", "compound"]
@@ -213,7 +213,7 @@ def _spectrum(per_die: FloatArray, shape: tuple[int, ...]) -> npt.NDArray[np.com
     return out
 
 
-@lru_cache(maxsize=256)
+@lasting_cache(maxsize=256)
 def _dft(n: int, size: int, half: bool) -> npt.NDArray[np.complex128]:
     """``out[j, k] = exp(-2 pi i j k / n)`` for j < ``size`` and the frequencies k of a
     transform of length ``n`` (``half``: the ``n // 2 + 1`` of a real one); the angle

@@ -11,8 +11,9 @@ it)``; [EXTRA ATTACKS] lines are carried besides: ``min(share, alive)``.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
+
+from tactica.cache_registry import lasting_cache
 
 from ...rules import RuleSet, get_ruleset
 from ..contract.scenario import Attacker, ModelGroup, ScenarioError, Target
@@ -21,7 +22,7 @@ from ..exact.allocation import Group, State, build_groups
 __all__ = ["Shares", "alive_per_entry", "line_counts", "line_shares", "scaled_attacker"]
 
 
-@functools.cache
+@lasting_cache(maxsize=None)
 def _parts(entries: tuple[ModelGroup, ...]) -> tuple[tuple[int, ...], ...]:
     """The entries each allocation part holds, found by building the parts entry by entry
     (``build_groups`` itself decides; an entry either grows a part or adds new ones)."""

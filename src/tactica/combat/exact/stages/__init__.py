@@ -9,31 +9,37 @@ and save modifiers) and ``damage`` (Melta, halving, reductions, Devastating Woun
 Their inputs and answers are immutable records made once per weapon line and roll, as
 ``NamedTuple`` (a third of the cost of a frozen dataclass, which sets every field
 through ``object.__setattr__``: microseconds per calculation).
+
+Each stage is a pure function of one input record that holds what the stage reads and
+nothing else (``AttackInputs``, ``HitInputs``, ``WoundInputs``, ``DamageInputs``,
+``SaveInputs``, each made ``of`` a line's ``WeaponInputs``): the record is the stage's
+cache key, so no key function exists to fall out of step with the stage (issue 42).
 """
 
 from __future__ import annotations
 
-from .attacks import AttackDice, attack_dice, attack_dice_key
-from .damage import DamageStage, damage_stage, damage_stage_key
-from .hit import HitRoll, hit_key, hit_roll
+from .attacks import AttackDice, AttackInputs, attack_dice
+from .damage import DamageInputs, DamageStage, damage_stage
+from .hit import HitInputs, HitRoll, hit_roll
 from .inputs import WeaponInputs
-from .save import SaveStage, save_stage
-from .wound import WoundRoll, wound_roll, wound_roll_key
+from .save import SaveInputs, SaveStage, save_stage
+from .wound import WoundInputs, WoundRoll, wound_roll
 
 __all__ = [
     "AttackDice",
+    "AttackInputs",
+    "DamageInputs",
     "DamageStage",
+    "HitInputs",
     "HitRoll",
+    "SaveInputs",
     "SaveStage",
     "WeaponInputs",
+    "WoundInputs",
     "WoundRoll",
     "attack_dice",
-    "attack_dice_key",
     "damage_stage",
-    "damage_stage_key",
-    "hit_key",
     "hit_roll",
     "save_stage",
     "wound_roll",
-    "wound_roll_key",
 ]

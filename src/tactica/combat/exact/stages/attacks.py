@@ -1,5 +1,6 @@
 """Gather attack dice (05.01): the A characteristic, its modifiers and the abilities that
-add attack dice."""
+add attack dice. ``attack_dice`` is a pure function of one ``AttackInputs`` record (the
+cache key: it holds what the stage reads and nothing else, issue 42)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,46 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tactica.combat.contract.scenario import Effect
 from tactica.dice import DiceExpr, FloatArray
-from tactica.model.abilities import Blast, Cleave, RapidFire
+from tactica.model.abilities import Blast, Cleave, RapidFire, WeaponAbility
+from tactica.rules.base import RuleSet
 
-from .inputs import RerollPolicy, WeaponInputs
+from .inputs import (
+    RerollPolicy,
+    WeaponInputs,
+    effects_reroll,
+    effects_reroll_below,
+    effects_total,
+)
 
-__all__ = ["AttackDice", "attack_dice", "attack_dice_key", "reroll_roll", "shift_floor"]
+__all__ = ["AttackDice", "AttackInputs", "attack_dice", "reroll_roll", "shift_floor"]
+
+
+class AttackInputs(NamedTuple):
+    """Everything ``attack_dice`` reads (a batch counts each line's dice once for the
+    targets whose records are equal)."""
+
+    rules: RuleSet
+    name: str  # the line's, in the notes
+    A: DiceExpr
+    copies: int  # the line's count
+    extra_attacks: bool  # an Extra Attacks weapon
+    effects: tuple[Effect, ...]
+    #: Blast, Cleave and Rapid Fire, in order
+    adding: tuple[WeaponAbility, ...]
+    #: the target's models at the Select Targets step; None when no Blast or Cleave
+    #: counts them
+    target_models: int | None
+    half_range: bool
+
+    @classmethod
+    def of(cls, inp: WeaponInputs) -> AttackInputs:
+        """The attack dice's record of the line ``inp``."""
+        w, found = inp.weapon, inp.kinds
+        return cls(inp.rules, w.name, w.A, w.count, "Extra Attacks" in inp.flags,
+                   inp.effects, found.adding,
+                   inp.target_models if found.counts_models else None, inp.half_range)
 
 
 class AttackDice(NamedTuple):
@@ -81,26 +116,27 @@ def reroll_roll(expr: DiceExpr, policy: RerollPolicy, below: int | None = None
     return keep + float(pmf[reroll].sum()) * pmf
 
 
-def attack_dice(inp: WeaponInputs) -> AttackDice:
+def attack_dice(inp: AttackInputs) -> AttackDice:
     """02.02.03: a random A is rolled per weapon; effects add to A, which "cannot be less
     than 1" (02.02.01); 10th Extra Attacks weapons ignore such modifiers. Then the
     abilities that add dice for the line: 24.05 [BLAST X] and 24.06 [CLEAVE X] (X per
     five models in the target at the Select Targets step, ``rules.per_five_models``:
     the same count, reference facts §5.9 / §6.6) and [RAPID FIRE X] within half range."""
-    w, rules = inp.weapon, inp.rules
+    rules, effects = inp.rules, inp.effects
     notes: list[str] = []
-    unmodifiable = "Extra Attacks" in inp.flags and rules.extra_attacks_unmodifiable
-    bonus = 0 if unmodifiable else inp.total("attacks")
-    per_copy = shift_floor(reroll_roll(w.A, inp.reroll("attacks"),
-                                       inp.reroll_below("attacks")), bonus, 1)
-    parts = [f"A{w.A}"]
+    unmodifiable = inp.extra_attacks and rules.extra_attacks_unmodifiable
+    bonus = 0 if unmodifiable else effects_total(effects, "attacks")
+    per_copy = shift_floor(reroll_roll(inp.A, effects_reroll(effects, "attacks"),
+                                       effects_reroll_below(effects, "attacks")), bonus, 1)
+    parts = [f"A{inp.A}"]
     if bonus:
         parts.append(f"{bonus:+d} (effects, minimum 1)")
-    if unmodifiable and inp.total("attacks"):
-        notes.append(f"{w.name}: Extra Attacks weapon, attacks not modified (10th)")
+    if unmodifiable and effects_total(effects, "attacks"):
+        notes.append(f"{inp.name}: Extra Attacks weapon, attacks not modified (10th)")
     models = inp.target_models
-    for ab in inp.abilities:
+    for ab in inp.adding:
         if isinstance(ab, Blast | Cleave):
+            assert models is not None  # AttackInputs.of: counted for Blast and Cleave
             extra = ab.extra * rules.per_five_models(models)
             per_copy = shift_floor(per_copy, extra, 1) if extra else per_copy
             parts.append(f"+{extra} {ab} ({models} models)" if extra
@@ -108,17 +144,6 @@ def attack_dice(inp: WeaponInputs) -> AttackDice:
         elif isinstance(ab, RapidFire) and inp.half_range:
             per_copy = np.convolve(per_copy, ab.extra.pmf())
             parts.append(f"+{ab.extra} {ab} (half range)")
-    return AttackDice(power(per_copy, w.count), f"{w.count} x " + " ".join(parts),
+    return AttackDice(power(per_copy, inp.copies), f"{inp.copies} x " + " ".join(parts),
                       tuple(notes))
 
-
-def attack_dice_key(inp: WeaponInputs) -> tuple[object, ...]:
-    """Everything ``attack_dice(inp)`` reads, as a key (a batch counts each line's dice
-    once for the targets that share them): the rule set, the line's name (in the notes),
-    A and count, its flags, the effects that apply to it, its Blast, Cleave and Rapid
-    Fire abilities, the target's model count where Blast or Cleave reads it, and half
-    range. Keep it in step with ``attack_dice``."""
-    w, found = inp.weapon, inp.kinds
-    models = inp.target_models if found.counts_models else None
-    return ("attacks", inp.rules, w.name, w.A, w.count, inp.flags, inp.effects, found.adding,
-            models, inp.half_range)

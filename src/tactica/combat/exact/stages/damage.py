@@ -1,5 +1,7 @@
 """Inflict damage (05.05 / Inflict Damage): the D characteristic and its additions,
-halving and reductions; Devastating Wounds packets."""
+halving and reductions; Devastating Wounds packets. ``damage_stage`` is a pure function
+of one ``DamageInputs`` record (the cache key: it holds what the stage reads and nothing
+else, issue 42)."""
 
 from __future__ import annotations
 
@@ -10,12 +12,34 @@ import numpy as np
 from tactica.combat.contract.scenario import Effect
 from tactica.dice import DiceExpr, FloatArray
 from tactica.model.abilities import Melta
+from tactica.rules.base import RuleSet
 
 from .attacks import reroll_roll
-from .inputs import WeaponInputs
+from .inputs import WeaponInputs, effects_reroll, effects_reroll_below, effects_total
 
-__all__ = ["DamageStage", "damage_distribution", "damage_stage", "damage_stage_key",
+__all__ = ["DamageInputs", "DamageStage", "damage_distribution", "damage_stage",
            "feel_no_pain"]
+
+
+class DamageInputs(NamedTuple):
+    """Everything ``damage_stage`` reads (a batch makes each line's damage once for the
+    targets whose records are equal)."""
+
+    rules: RuleSet
+    D: DiceExpr
+    effects: tuple[Effect, ...]
+    #: the line's Melta abilities within half range (none beyond it)
+    melta: tuple[Melta, ...]
+    damage_reduction: int
+    half_damage: bool
+
+    @classmethod
+    def of(cls, inp: WeaponInputs) -> DamageInputs:
+        """The damage's record of the line ``inp``."""
+        target = inp.scenario.target
+        return cls(inp.rules, inp.weapon.D, inp.effects,
+                   inp.kinds.melta if inp.half_range else (), target.damage_reduction,
+                   target.half_damage)
 
 
 class DamageStage(NamedTuple):
@@ -55,48 +79,37 @@ def damage_distribution(base: FloatArray, plus: FloatArray, half: bool,
     return np.array(out, dtype=np.float64)
 
 
-def damage_stage(inp: WeaponInputs) -> DamageStage:
+def damage_stage(inp: DamageInputs) -> DamageStage:
     """D rolled per attack (re-rolled under the effects' policy), plus [MELTA X] within
     half range (24.24) and positive ``damage`` effects; halved if the target halves it;
     reduced by its damage reduction and negative ``damage`` effects (minimum 1).
     Devastating Wounds (the rule set's variant): 11th 24.10 mortal wounds equal to the
     weapon's D (not halved or reduced), each picking a model afresh (06.02); 10th: the
     damage after modifiers, allocated like an attack."""
-    w, target = inp.weapon, inp.scenario.target
-    below = inp.reroll_below("damage")
-    base = reroll_roll(w.D, inp.reroll("damage"), below)
+    effects = inp.effects
+    below = effects_reroll_below(effects, "damage")
+    base = reroll_roll(inp.D, effects_reroll(effects, "damage"), below)
     plus = np.array([1.0])
-    parts = [f"Damage {w.D}"]
-    if below is not None and w.D.is_random:
+    parts = [f"Damage {inp.D}"]
+    if below is not None and inp.D.is_random:
         parts.append(f"(rolls below {below} re-rolled)")
-    for ab in inp.abilities:
-        if isinstance(ab, Melta) and inp.half_range:
-            plus = np.convolve(plus, ab.extra.pmf())
-            parts.append(f"+{ab.extra} {ab} (half range)")
-    add = inp.total("damage", sign=1)
+    for ab in inp.melta:
+        plus = np.convolve(plus, ab.extra.pmf())
+        parts.append(f"+{ab.extra} {ab} (half range)")
+    add = effects_total(effects, "damage", sign=1)
     if add:
         plus = np.convolve(plus, DiceExpr.parse(add).pmf())
         parts.append(f"+{add} (effects)")
-    reduction = target.damage_reduction - inp.total("damage", sign=-1)
-    if target.half_damage:
+    reduction = inp.damage_reduction - effects_total(effects, "damage", sign=-1)
+    if inp.half_damage:
         parts.append("halved (round up)")
     if reduction:
         parts.append(f"-{reduction} (minimum 1)")
-    damage = damage_distribution(base, plus, target.half_damage, reduction)
+    damage = damage_distribution(base, plus, inp.half_damage, reduction)
     afresh = inp.rules.devastating_wounds == "mortal"
     # the same pmf when nothing halves or reduces the damage (one array for both)
-    plain = not target.half_damage and not reduction
+    plain = not inp.half_damage and not reduction
     mortal = damage_distribution(base, plus, False, 0) if afresh and not plain else damage
-    return DamageStage(damage, mortal, feel_no_pain(inp.effects, False), afresh,
-                       " ".join(parts), feel_no_pain(inp.effects, True))
+    return DamageStage(damage, mortal, feel_no_pain(effects, False), afresh,
+                       " ".join(parts), feel_no_pain(effects, True))
 
-
-def damage_stage_key(inp: WeaponInputs) -> tuple[object, ...]:
-    """Everything ``damage_stage(inp)`` reads, as a key (a batch makes each line's
-    damage once for the targets that share it): the rule set, D, the effects that apply
-    to the line, its Melta abilities within half range, the target's damage reduction
-    and halving. Keep it in step with ``damage_stage``."""
-    melta = inp.kinds.melta if inp.half_range else ()
-    target = inp.scenario.target
-    return ("damage", inp.rules, inp.weapon.D, inp.effects, melta, target.damage_reduction,
-            target.half_damage)

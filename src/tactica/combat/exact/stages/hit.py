@@ -1,16 +1,21 @@
 """The hit roll (05.01 / Hit Roll): the BS or WS after characteristic changes and their
-bounds, the capped hit-roll modifier, the critical-hit threshold and re-rolls."""
+bounds, the capped hit-roll modifier, the critical-hit threshold and re-rolls.
+
+``hit_roll`` is a pure function of one ``HitInputs`` record, which holds what it reads
+and nothing else: the record is the cache key (issue 42), so no key can forget a field
+the roll reads (the roll cannot reach what the record does not hold)."""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
+from tactica.combat.contract.scenario import Effect
 from tactica.dice import DiceExpr
-from tactica.model.abilities import SustainedHits
+from tactica.rules.base import AttackCircumstances, RuleSet
 
-from .inputs import RerollPolicy, WeaponInputs
+from .inputs import RerollPolicy, WeaponInputs, effects_reroll, effects_values
 
-__all__ = ["HitRoll", "hit_key", "hit_roll"]
+__all__ = ["HitInputs", "HitRoll", "hit_roll"]
 
 
 class HitRoll(NamedTuple):
@@ -32,6 +37,41 @@ class HitRoll(NamedTuple):
 _BIG = frozenset({"MONSTER", "VEHICLE"})
 
 
+class HitInputs(NamedTuple):
+    """Everything ``hit_roll`` reads (a batch makes each hit roll once for the targets
+    and attackers whose records are equal)."""
+
+    rules: RuleSet
+    name: str  # the line's, in the notes
+    skill: int | None
+    melee: bool
+    flags: frozenset[str]
+    sustained: DiceExpr | None  # the first Sustained Hits' extra hits
+    effects: tuple[Effect, ...]
+    circumstances: AttackCircumstances
+    cover: bool  # the context's (the circumstances' cover may come of indirect fire)
+    plunging_fire: bool
+    remained_stationary: bool
+    engaged: bool
+    arrived_from_reserves: bool
+    target_engaged: bool
+    distance: float | None
+    attacker_big: bool  # MONSTER or VEHICLE
+    target_big: bool
+
+    @classmethod
+    def of(cls, inp: WeaponInputs) -> HitInputs:
+        """The hit roll's record of the line ``inp``."""
+        w, s = inp.weapon, inp.scenario
+        ctx = s.context
+        return cls(inp.rules, w.name, w.skill, w.range == "Melee", inp.flags,
+                   inp.kinds.sustained, inp.effects, inp.circumstances, ctx.cover,
+                   ctx.plunging_fire, ctx.remained_stationary, ctx.engaged,
+                   ctx.arrived_from_reserves, ctx.target_engaged, ctx.distance,
+                   not _BIG.isdisjoint(s.attacker.keywords),
+                   not _BIG.isdisjoint(s.target.keywords))
+
+
 class _Changes(NamedTuple):
     """The BS/WS changes and hit-roll modifiers, each with a label, before Psychic."""
 
@@ -41,40 +81,39 @@ class _Changes(NamedTuple):
     not_calculated: list[str]
 
 
-def _changes(inp: WeaponInputs) -> _Changes:
+def _changes(inp: HitInputs) -> _Changes:
     """Every characteristic change and hit-roll modifier that applies to the attack."""
-    rules, ctx, circ, w = inp.rules, inp.scenario.context, inp.circumstances, inp.weapon
-    skill: list[tuple[int, str]] = [(x, "effect") for x in inp.values("skill")]
+    rules, circ = inp.rules, inp.circumstances
+    skill: list[tuple[int, str]] = [(x, "effect") for x in effects_values(inp.effects, "skill")]
     penalty = rules.skill_penalty(circ)
     if penalty:
-        why = "indirect shooting: cover" if circ.indirect and not ctx.cover else "cover"
+        why = "indirect shooting: cover" if circ.indirect and not inp.cover else "cover"
         skill.append((penalty, f"{why}: BS worsened by {penalty} (13.08)"))
     notes: list[str] = []
     not_calc: list[str] = []
-    if ctx.plunging_fire and circ.ranged:
+    if inp.plunging_fire and circ.ranged:
         better = rules.plunging_fire_improvement
         if better is None:
             not_calc.append(f"Plunging Fire: no {rules.name}-edition text in the data; "
                             "not applied")
         else:
             skill.append((-better, f"Plunging Fire: BS improved by {better} (22.05)"))
-    hit: list[tuple[int, str]] = [(x, "effect") for x in inp.values("hit")]
+    hit: list[tuple[int, str]] = [(x, "effect") for x in effects_values(inp.effects, "hit")]
     target = rules.hit_modifier_from_target(circ)
     if target:
         hit.append((target, "Stealth"))
     if "Heavy" in inp.flags and rules.heavy_applies(
-            circ.ranged, ctx.remained_stationary, ctx.engaged, ctx.arrived_from_reserves):
+            circ.ranged, inp.remained_stationary, inp.engaged, inp.arrived_from_reserves):
         hit.append((1, "Heavy"))
-    elif "Heavy" in inp.flags and ctx.remained_stationary:
-        notes.append(f"{w.name}: Heavy does not apply (engaged, or set up this turn)")
+    elif "Heavy" in inp.flags and inp.remained_stationary:
+        notes.append(f"{inp.name}: Heavy does not apply (engaged, or set up this turn)")
     if circ.indirect:
         ind = rules.indirect_shooting(circ.indirect)
         if ind.hit_modifier:
             hit.append((ind.hit_modifier, "indirect fire"))
     engaged = rules.engaged_hit_modifier(
-        ranged=circ.ranged, engaged=ctx.engaged, target_engaged=ctx.target_engaged,
-        attacker_big=not _BIG.isdisjoint(inp.scenario.attacker.keywords),
-        target_big=not _BIG.isdisjoint(inp.scenario.target.keywords),
+        ranged=circ.ranged, engaged=inp.engaged, target_engaged=inp.target_engaged,
+        attacker_big=inp.attacker_big, target_big=inp.target_big,
         close_quarters=bool({"Close-quarters", "Pistol"} & inp.flags))
     if engaged:
         hit.append((engaged, "engaged MONSTER/VEHICLE (10.06 / 17.03)"))
@@ -95,47 +134,47 @@ def _dropped(changes: list[tuple[int, str]], kept: tuple[int, ...], what: str) -
     return out
 
 
-def _restrictions(inp: WeaponInputs, snap: bool, notes: list[str]
+def _restrictions(inp: HitInputs, snap: bool, notes: list[str]
                   ) -> tuple[RerollPolicy, int]:
     """The hit re-roll allowed and the unmodified rolls that always fail: snap shooting
     (15.09: no re-rolls in 11th) and indirect shooting (10.07: no re-rolls, 1-5 or 1-3
     fail)."""
-    rules, w, circ = inp.rules, inp.weapon, inp.circumstances
-    reroll = inp.reroll("hit")
+    rules, circ = inp.rules, inp.circumstances
+    reroll = effects_reroll(inp.effects, "hit")
     if snap and reroll and not rules.snap_shooting_hit_rerolls:
-        notes.append(f"{w.name}: snap shooting, hit re-rolls not allowed (15.09)")
+        notes.append(f"{inp.name}: snap shooting, hit re-rolls not allowed (15.09)")
         reroll = None
     fails_on = 1
     if circ.indirect:
         ind = rules.indirect_shooting(circ.indirect)
         fails_on = ind.fails_on
         if reroll and not ind.rerolls_allowed:
-            notes.append(f"{w.name}: indirect shooting, hit rolls cannot be re-rolled (10.07)")
+            notes.append(f"{inp.name}: indirect shooting, hit rolls cannot be re-rolled (10.07)")
             reroll = None
     return reroll, fails_on
 
 
-def _critical(inp: WeaponInputs, notes: list[str]) -> int:
+def _critical(inp: HitInputs, notes: list[str]) -> int:
     """The critical-hit threshold: 6, an effect's, or [CONVERSION] beyond 12"."""
     critical = min([6] + [e.critical_hit_on for e in inp.effects if e.critical_hit_on])
     if "Conversion" in inp.flags:
-        conv = inp.rules.conversion_critical_hit(inp.scenario.context.distance)
+        conv = inp.rules.conversion_critical_hit(inp.distance)
         if conv is not None:
             critical = min(critical, conv)
-        notes.append(f"{inp.weapon.name}: Conversion " + (
+        notes.append(f"{inp.name}: Conversion " + (
             f"critical hits on {conv}+ (the target is more than 12\" away)" if conv
             else "not triggered (the target is not more than 12\" away, or no distance)"))
     return critical
 
 
-def hit_roll(inp: WeaponInputs) -> HitRoll:
+def hit_roll(inp: HitInputs) -> HitRoll:
     """Hit Roll (reference facts §4.1, §6.1): an unmodified 1 fails, an unmodified roll
     at or above the critical threshold hits; otherwise roll + modifier (net, capped at
     +1/-1) >= BS/WS. The BS/WS is the characteristic after every change (effects, cover,
     Plunging Fire), kept within the rule set's bounds (11th 02.02.01: 2+..6+). [PSYCHIC]
     ignores what the rule set says (11th: the harmful modifiers). Indirect shooting (10.07
     / 10th Indirect Fire) and snap shooting (15.09) restrict the roll."""
-    rules, w, circ = inp.rules, inp.weapon, inp.circumstances
+    rules, circ = inp.rules, inp.circumstances
     notes: list[str] = []
     torrent = "Torrent" in inp.flags
     snap = bool(inp.effects) and any(e.snap_shooting for e in inp.effects)
@@ -148,9 +187,9 @@ def hit_roll(inp: WeaponInputs) -> HitRoll:
     if ignored:
         dropped = _dropped(ch.skill, skill_changes, "BS/WS")
         dropped += _dropped(ch.hit, hit_modifiers, "to hit")
-        notes.append(f"{w.name}: Psychic, ignored " + ", ".join(dropped)
+        notes.append(f"{inp.name}: Psychic, ignored " + ", ".join(dropped)
                      + " (the modifiers that lower the hit chance, 24.29)")
-    base = w.skill if w.skill is not None else 7
+    base = inp.skill if inp.skill is not None else 7
     raw_skill = base + sum(skill_changes)
     skill = rules.bound_skill(raw_skill)
     raw_hit = sum(hit_modifiers)
@@ -183,24 +222,9 @@ def hit_roll(inp: WeaponInputs) -> HitRoll:
         if reroll:
             parts.append(f"re-roll {reroll}")
         text = "; ".join(parts)
-    sustained = next((a.hits for a in inp.abilities if isinstance(a, SustainedHits)), None)
     return HitRoll(torrent=torrent, snap_shooting=snap, snap_hit_on=snap_hit_on,
                    reroll=reroll, skill=skill, modifier=modifier, critical=critical,
-                   fails_on=fails_on, sustained=sustained, lethal="Lethal Hits" in inp.flags,
+                   fails_on=fails_on, sustained=inp.sustained, lethal="Lethal Hits" in inp.flags,
                    explanation=text, notes=tuple(notes),
                    not_calculated=tuple(ch.not_calculated))
 
-
-def hit_key(inp: WeaponInputs) -> tuple[object, ...]:
-    """Everything ``hit_roll(inp)`` reads, as a key (a batch makes each hit roll once
-    for the targets and attackers that share it): the rule set, the line's name (in the
-    notes), skill and range, its flags and Sustained Hits, the effects that apply to it,
-    the circumstances, the context's fields read above (cover, Plunging Fire, remained
-    stationary, engaged, arrived from Reserves, the target engaged, the distance), and
-    whether the attacker and the target are MONSTER or VEHICLE. Keep it in step with
-    ``_changes``, ``_restrictions``, ``_critical`` and ``hit_roll``."""
-    w, ctx, s = inp.weapon, inp.scenario.context, inp.scenario
-    return ("hit", inp.rules, w.name, w.skill, w.range, inp.flags, inp.kinds.sustained,
-            inp.effects, inp.circumstances, ctx.cover, ctx.plunging_fire, ctx.remained_stationary,
-            ctx.engaged, ctx.arrived_from_reserves, ctx.target_engaged, ctx.distance,
-            not _BIG.isdisjoint(s.attacker.keywords), not _BIG.isdisjoint(s.target.keywords))

@@ -3,12 +3,11 @@ it, the scenario's circumstances and the rule set."""
 
 from __future__ import annotations
 
-import functools
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
+from tactica.cache_registry import lasting_cache
 from tactica.combat.contract.scenario import Effect, RerollStage, Scenario, Target, WeaponLine
 from tactica.dice import DiceExpr
-from tactica.kept import kept_one
 from tactica.model.abilities import (
     Anti,
     Blast,
@@ -22,7 +21,8 @@ from tactica.model.abilities import (
 )
 from tactica.rules.base import AttackCircumstances, RuleSet
 
-__all__ = ["AbilityKinds", "RerollPolicy", "WeaponInputs", "kinds", "stronger"]
+__all__ = ["AbilityKinds", "RerollPolicy", "WeaponInputs", "effects_reroll",
+           "effects_reroll_below", "effects_total", "effects_values", "kinds", "stronger"]
 
 RerollPolicy = Literal["ones", "failed", "any"] | None
 
@@ -35,10 +35,38 @@ def stronger(a: RerollPolicy, b: RerollPolicy) -> RerollPolicy:
     return a if _STRENGTH[a] >= _STRENGTH[b] else b
 
 
+def effects_reroll(effects: tuple[Effect, ...], stage: RerollStage) -> RerollPolicy:
+    """The strongest re-roll ``effects`` give for ``stage``."""
+    policy: RerollPolicy = None
+    for e in effects:
+        if e.reroll == stage and e.which != "below":
+            policy = stronger(policy, e.which)
+    return policy
+
+
+def effects_reroll_below(effects: tuple[Effect, ...], stage: RerollStage) -> int | None:
+    """The highest threshold of the effects' "re-roll results below X" for ``stage``
+    (a damage or attacks roll), or None."""
+    return max((e.below for e in effects if e.reroll == stage and e.below), default=None)
+
+
+def effects_values(effects: tuple[Effect, ...], name: str) -> list[int]:
+    """Each effect's ``name`` modifier, one by one."""
+    return [getattr(e, name) for e in effects if getattr(e, name)]
+
+
+def effects_total(effects: tuple[Effect, ...], name: str, sign: int = 0) -> int:
+    """The sum of the effects' ``name`` modifiers (``sign`` > 0: only the positive ones,
+    < 0: only the negative ones)."""
+    if not effects:
+        return 0
+    return sum(v for v in effects_values(effects, name) if sign == 0 or (v > 0) == (sign > 0))
+
+
 class AbilityKinds(NamedTuple):
-    """What the stages' keys look for among a line's abilities (``attack_dice_key``,
-    ``hit_key``, ``wound_roll_key``, ``damage_stage_key``), found once per abilities
-    tuple (``kinds``)."""
+    """What the stages' input records take from a line's abilities (``AttackInputs``,
+    ``HitInputs``, ``WoundInputs``, ``DamageInputs``), found once per abilities tuple
+    (``kinds``)."""
 
     flags: frozenset[str]
     #: Blast, Cleave and Rapid Fire, in order (the attack dice)
@@ -51,8 +79,10 @@ class AbilityKinds(NamedTuple):
     melta: tuple[Melta, ...]
 
 
+@lasting_cache(maxsize=4096)
 def kinds(abilities: tuple[WeaponAbility, ...]) -> AbilityKinds:
-    """``AbilityKinds`` of ``abilities``."""
+    """``AbilityKinds`` of ``abilities`` (cached by value: a line's abilities are the
+    same for every matchup of a table)."""
     adding = tuple(a for a in abilities if isinstance(a, Blast | Cleave | RapidFire))
     return AbilityKinds(
         frozenset(a.name for a in abilities if isinstance(a, Flag)), adding,
@@ -74,7 +104,7 @@ class WeaponInputs(NamedTuple):
     flags: frozenset[str]
     circumstances: AttackCircumstances
     half_range: bool
-    #: what the stages' keys look for among ``abilities`` (``flags`` among them)
+    #: what the stages' input records take from ``abilities`` (``flags`` among them)
     kinds: AbilityKinds
     #: the models in the target unit at the Select Targets step, which [BLAST] and
     #: [CLEAVE] count (24.05, 24.06): the target's models, or those alive when the unit
@@ -83,17 +113,15 @@ class WeaponInputs(NamedTuple):
 
     @classmethod
     def of(cls, weapon: WeaponLine, scenario: Scenario, rules: RuleSet,
-           effects: tuple[Effect, ...], models: int | None = None,
-           kept: bool = True) -> WeaponInputs:
+           effects: tuple[Effect, ...], models: int | None = None) -> WeaponInputs:
         """``weapon``'s inputs; ``models``: the target's models at the Select Targets
-        step, when not all of ``scenario.target``'s models are alive then. ``kept``: what
-        is found among a line's own abilities is kept per abilities tuple (``_kinds``: a
-        batch's or table's lines meet many targets); a single calculation, whose document
-        is new, keeps nothing (it would only hold its abilities alive)."""
+        step, when not all of ``scenario.target``'s models are alive then. What is found
+        among the abilities is cached by their value (``kinds``: a batch's or table's
+        lines meet many targets)."""
         if effects:
             effects = tuple(e for e in effects if e.applies_to(weapon.name))
         # an ability limited to some targets counts only against those (Limited); most
-        # lines have none, and then their own abilities and flags as they are (kept)
+        # lines have none, and then their own abilities and flags as they are
         own = weapon.abilities
         for a in own:
             if isinstance(a, Limited):
@@ -101,8 +129,7 @@ class WeaponInputs(NamedTuple):
                 break
         grants = tuple(e.grant for e in effects if e.grant is not None) if effects else ()
         abilities = own + grants if grants else own
-        found = _kinds(abilities) if kept and abilities is weapon.abilities else \
-            kinds(abilities)
+        found = kinds(abilities)
         flags = found.flags
         ctx = scenario.context
         ranged = scenario.phase == "shooting"  # reference facts §5.11
@@ -120,34 +147,6 @@ class WeaponInputs(NamedTuple):
                    ctx.half_range(weapon.range), found,
                    scenario.target.model_count if models is None else models)
 
-    def reroll(self, stage: RerollStage) -> RerollPolicy:
-        """The strongest re-roll the effects give for ``stage``."""
-        policy: RerollPolicy = None
-        if not self.effects:  # the common case: asked for every roll of every line
-            return policy
-        for e in self.effects:
-            if e.reroll == stage and e.which != "below":
-                policy = stronger(policy, e.which)
-        return policy
-
-    def reroll_below(self, stage: RerollStage) -> int | None:
-        """The highest threshold of the effects' "re-roll results below X" for ``stage``
-        (a damage or attacks roll), or None."""
-        return max((e.below for e in self.effects if e.reroll == stage and e.below),
-                   default=None)
-
-    def total(self, name: str, sign: int = 0) -> int:
-        """The sum of the effects' ``name`` modifiers (``sign`` > 0: only the positive
-        ones, < 0: only the negative ones)."""
-        if not self.effects:
-            return 0
-        values = [getattr(e, name) for e in self.effects if getattr(e, name)]
-        return sum(v for v in values if sign == 0 or (v > 0) == (sign > 0))
-
-    def values(self, name: str) -> list[int]:
-        """Each effect's ``name`` modifier, one by one."""
-        return [getattr(e, name) for e in self.effects if getattr(e, name)]
-
     @property
     def melee(self) -> bool:
         return self.weapon.range == "Melee"
@@ -161,25 +160,13 @@ def _against(abilities: tuple[WeaponAbility, ...], keywords: tuple[str, ...]
                  if not isinstance(a, Limited) or a.applies(keywords))
 
 
-#: ``_kinds``' answers (``kept_one``): a line's own abilities are the same tuple for
-#: every matchup of a table. At most 4096.
-_kinds_kept: dict[tuple[Any, ...], Any] = {}
-
-
-def _kinds(abilities: tuple[WeaponAbility, ...]) -> AbilityKinds:
-    """``kinds(abilities)``, kept per tuple."""
-    found: AbilityKinds = kept_one(_kinds_kept, (), abilities, lambda: kinds(abilities),
-                                   limit=4096)
-    return found
-
-
 def _stealthy(target: Target) -> bool:
     """Whether ``target`` has Stealth among its abilities (24.33)."""
     return _stealth(target.abilities)
 
 
-@functools.lru_cache(maxsize=4096)
+@lasting_cache(maxsize=4096)
 def _stealth(abilities: tuple[str, ...]) -> bool:
-    """``_stealthy`` of a target with these abilities (kept per abilities: the same for
+    """``_stealthy`` of a target with these abilities (cached by value: the same for
     every matchup of a table's target)."""
     return any(a.casefold() == "stealth" for a in abilities)

@@ -6,9 +6,18 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .inputs import RerollPolicy, WeaponInputs
+from tactica.combat.contract.scenario import Effect
 
-__all__ = ["SaveStage", "save_stage"]
+from .inputs import RerollPolicy, effects_reroll, effects_total
+
+__all__ = ["SaveInputs", "SaveStage", "save_stage"]
+
+
+class SaveInputs(NamedTuple):
+    """Everything ``save_stage`` reads: the line's AP and the effects that apply to it."""
+
+    AP: int
+    effects: tuple[Effect, ...]
 
 
 class SaveStage(NamedTuple):
@@ -17,10 +26,12 @@ class SaveStage(NamedTuple):
     reroll: RerollPolicy
 
 
-def save_stage(inp: WeaponInputs) -> SaveStage:
+def save_stage(inp: SaveInputs) -> SaveStage:
     """AP plus the effects' AP changes, "cannot be worse than 0" (02.02.01); the save-roll
     modifiers of the effects, summed (the rule set caps them per group)."""
-    if not inp.effects:  # most lines: nothing changes the save (the same answer)
-        return SaveStage(min(0, inp.weapon.AP), 0, None)
-    return SaveStage(ap=min(0, inp.weapon.AP + inp.total("ap")), modifier=inp.total("save"),
-                     reroll=inp.reroll("save"))
+    effects = inp.effects
+    if not effects:  # most lines: nothing changes the save (the same answer)
+        return SaveStage(min(0, inp.AP), 0, None)
+    return SaveStage(ap=min(0, inp.AP + effects_total(effects, "ap")),
+                     modifier=effects_total(effects, "save"),
+                     reroll=effects_reroll(effects, "save"))
