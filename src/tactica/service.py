@@ -13,7 +13,8 @@ same answer from every door. What is offered, by topic:
 - rules: ``rules_on_offer`` (an attacker's own army's rules in a phase), named effects,
   rules by name (``rule_entries``);
 - army lists: ``parse_roster``, ``load_roster``, ``price_roster``, ``validate``,
-  ``export_roster`` (the formats: ``EXPORT_FORMATS``);
+  ``export_roster`` (the formats, from one registry: ``import_formats``,
+  ``export_formats``, ``formats_help``, ``format_names``);
 - army against army: ``matchup``, ``plan``, ``read_side``, ``solve``;
 - the meta table: ``select_units``, ``run``, ``query``, ``browse``, the plots;
 - the library and its sources (``load_library``, ``use_sources``), the cache folder;
@@ -141,7 +142,11 @@ if TYPE_CHECKING:
     )
     # Army lists: read, price, validate, export
     from .army.formats import (
-        EXPORT_FORMATS as EXPORT_FORMATS, export_roster as export_roster,
+        detect_format as detect_format, EXPORT_FORMATS as EXPORT_FORMATS,
+        export_formats as export_formats, format_names as format_names,
+        formats_help as formats_help, import_formats as import_formats,
+        IMPORT_FORMATS as IMPORT_FORMATS, ListFormat as ListFormat,
+        export_roster as export_roster,
         export_warnings as export_warnings, load_roster as load_roster,
         parse_roster as parse_roster, RosterParseError as RosterParseError,
         UnsupportedFormatError as UnsupportedFormatError,
@@ -300,7 +305,9 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     # Army lists: read, price, validate, export
     ".army.formats": (
-        "EXPORT_FORMATS", "export_roster", "export_warnings", "load_roster", "parse_roster",
+        "detect_format", "EXPORT_FORMATS", "export_formats", "format_names", "formats_help",
+        "import_formats", "IMPORT_FORMATS", "ListFormat", "export_roster", "export_warnings",
+        "load_roster", "parse_roster",
         "RosterParseError", "UnsupportedFormatError",
     ),
     ".army.lookups": ("known_detachments",),
