@@ -161,10 +161,10 @@ def simulate_combat(args: SimulateArgs, library: Library) -> Document:
         result = compute(document, library)
     except ValueError as exc:  # the document calls the defender "target"
         text = str(exc)
-        for word in ("target", "steps[0].attacker"):
+        for word, argument in (("target", "defender"), ("steps[0].attacker", "attacker"),
+                               ("phase:", "phases:")):
             if text.startswith(word):
-                text = ("defender" if word == "target" else "attacker") + \
-                    text.removeprefix(word)
+                text = argument + text.removeprefix(word)
         raise ValueError(text) from None
     shock = getattr(result, "battle_shock", None)
     out: Document = {"headline": headline(result).model_dump(mode="json"),

@@ -50,7 +50,13 @@ __all__ = ["Aim", "Armament", "Choice", "NoWeaponsError", "armament", "expected_
 
 
 class NoWeaponsError(ValueError):
-    """The unit has no weapon for the phase ("Arco-flagellants have no ranged weapons")."""
+    """The unit has no weapon for the phase ("Arco-flagellants have no ranged weapons"):
+    ``field`` is what is at fault, ``"phase"`` when none of its models has a weapon of the
+    phase's kind, else ``"weapons"`` (a weapon picked by hand)."""
+
+    def __init__(self, message: str, field: str = "weapons") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,7 +358,7 @@ def armament(sheet: Datasheet, unit: Loadout, phase: Phase, rules: RulesVersion 
         what = "melee" if phase == "fight" else "ranged"
         none = "" if sheet.weapons else " (the data lists none)"
         raise NoWeaponsError(f"{sheet.name} {'have' if unit.size > 1 else 'has'} no {what} "
-                             f"weapons{none}")
+                             f"weapons{none}", "phase")
     options = tuple(_Options.of(sheet, weapons, profiles, rules, phase)
                     for _, weapons in groups)
     arm = Armament(sheet, phase, rules, tuple(profiles), exempt, groups, options,

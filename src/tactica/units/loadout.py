@@ -45,7 +45,13 @@ __all__ = ["FieldedModels", "Loadout", "WargearError", "field_unit", "loadout_li
 
 
 class WargearError(ValueError):
-    """A unit that cannot be fielded as asked; the message names the unit and the rule."""
+    """A unit that cannot be fielded as asked; the message names the unit and the rule.
+    ``field`` is the unit reference's field at fault: ``"models"`` (a size its datasheet
+    does not allow) or ``"wargear"``."""
+
+    def __init__(self, message: str, field: str = "wargear") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class FieldedModels(Frozen):
@@ -324,7 +330,8 @@ def _field_unit(sheet: Datasheet, models: int | None,
     fitting = [ts for ts in tier_types(sheet)
                if max(1, sum(t.min for t in ts)) <= n <= max(1, sum(t.max for t in ts))]
     if not fitting:
-        raise WargearError(f"{sheet.name} has {_sizes_text(spans)} models; {n} asked for")
+        raise WargearError(f"{sheet.name} has {_sizes_text(spans)} models; {n} asked for",
+                           "models")
     refusals: list[WargearError] = []
     for types in fitting:
         try:

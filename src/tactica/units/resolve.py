@@ -107,8 +107,8 @@ def _field(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, where: str) -> _
     sheet = _sheet(lib, ref.unit, rules, f"{where}.unit")
     try:
         own = field_unit(sheet, ref.models, ref.wargear)
-    except WargearError as exc:
-        raise UnitError(f"{where}: {exc}") from None
+    except WargearError as exc:  # the field at fault: models or wargear
+        raise UnitError(f"{where}.{exc.field}: {exc}") from None
     side = _Side(sheet, [(sheet, own)], [f"{sheet.name} {d}" for d in own.defaults],
                  [*own.notes])
     leaders = [_sheet(lib, name, rules, f"{where}.led_by") for name in ref.led_by]
@@ -243,18 +243,36 @@ def _armed(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
         side.picked = [f"{line.count} x {line.name} (picked by hand)" for line in picked]
     profiles = _full_profiles(ref.profiles, side)
     arms = []
-    refusals = []
+    refusals: list[NoWeaponsError] = []
     for sheet, loadout in side.loadouts if not ref.weapons else ():
         try:
             arms.append(armament(sheet, loadout, phase, rules, keywords, profiles,
                                  side.notes))
         except NoWeaponsError as exc:
-            refusals.append(str(exc))
+            refusals.append(exc)
     if not picked and not arms:
-        raise UnitError(f"attacker: {'; '.join(refusals)}")
+        raise UnitError(_unarmed(refusals, side, phase, rules))
     keywords = unit_keywords(s for s, _ in side.loadouts)
     abilities = tuple(dict.fromkeys(str(a) for s, _ in side.loadouts for a in s.abilities))
     return _Armed(side, tuple(picked), tuple(arms), keywords, abilities)
+
+
+def _unarmed(refusals: list[NoWeaponsError], side: _Side, phase: Phase,
+             rules: RulesVersion) -> str:
+    """Why the attacker cannot attack, naming the field at fault: ``phase`` when no model
+    has a weapon of its kind (saying so when the other phase has one), else ``attacker``."""
+    text = "; ".join(str(e) for e in refusals)
+    if not refusals or any(e.field != "phase" for e in refusals):
+        return f"attacker: {text}"
+    other: Phase = "fight" if phase == "shooting" else "shooting"
+    for sheet, loadout in side.loadouts:
+        try:
+            armament(sheet, loadout, other, rules)
+        except NoWeaponsError:
+            continue
+        kind = "melee" if other == "fight" else "ranged"
+        return f"phase: {text}; its {kind} weapons attack in the {other} phase"
+    return f"phase: {text}"
 
 
 def resolve_attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
