@@ -18,7 +18,8 @@ same answer from every door. What is offered, by topic:
 - army against army: ``matchup``, ``plan``, ``read_side``, ``solve``;
 - the meta table: ``select_units``, ``run``, ``query``, ``browse``, the plots;
 - the library and its sources (``load_library``, ``use_sources``), the cache folder;
-- errors and names: tactica's error types (one line each), ``suggest``, ``normalise``.
+- errors and names: tactica's error types (one line each); the one look-up of names
+  (``find``, ``name_key``, ``suggest`` ranked by ``rank``, ``normalise``, ``bare``).
 
 Every name is imported on first use (``tactica units`` answers without loading the
 engine; the meta and web stacks load only for their doors).
@@ -244,7 +245,8 @@ if TYPE_CHECKING:
         LoadError as LoadError,
     )
     from .names import (
-        name_key as name_key, normalise as normalise, suggest as suggest,
+        bare as bare, find as find, name_key as name_key, normalise as normalise,
+        rank as rank, suggest as suggest,
         UnknownNameError as UnknownNameError,
     )
     from .textfile import (
@@ -346,7 +348,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ".errors": ("DocumentError", "needs_extra", "one_line"),
     ".inputs": ("check_depth", "InputError", "loads", "printable", "surrogates_in"),
     ".loaders.errors": ("LoadError",),
-    ".names": ("name_key", "normalise", "suggest", "UnknownNameError"),
+    ".names": ("bare", "find", "name_key", "normalise", "rank", "suggest", "UnknownNameError"),
     ".textfile": ("decode", "read_text_file"),
 }
 

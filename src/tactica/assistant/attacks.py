@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..service import Library, name_key, suggest
+from ..service import Library, UnknownNameError, find
 from .arguments import MAX_TRIALS, CalculateArgs, SimulateArgs
 
 __all__ = ["calculate", "check_context", "simulate_combat", "simulate_document"]
@@ -31,11 +31,10 @@ def check_context(context: Any, library: Library, where: str) -> None:
     if isinstance(detachment, str) and detachment.strip():
         from ..service import known_detachments
 
-        known = known_detachments(library)
-        if name_key(detachment) not in known:
-            close = suggest(detachment, list(known.values()))
-            raise ValueError(f"{where}.detachment: no detachment named {detachment!r}"
-                             + (f"; did you mean: {', '.join(close)}?" if close else ""))
+        try:
+            find("detachment", detachment, known_detachments(library).values())
+        except UnknownNameError as exc:
+            raise ValueError(f"{where}.detachment: {exc}") from None
     faction = context.get("army_faction")
     spelled = getattr(library, "faction", None)  # the merged sources' (Library.faction)
     if isinstance(faction, str) and faction.strip() and callable(spelled):
