@@ -125,8 +125,8 @@ def effects(
         if _dataset_listing(faction, detachment, as_json):
             return
         if faction is not None:
-            Console(stderr=True).print(f"error: no rules known for faction {faction!r}",
-                                       markup=False)
+            Console(stderr=True, soft_wrap=True).print(
+                f"error: no rules known for faction {faction!r}", markup=False)
             raise typer.Exit(2)
     keywords: tuple[str, ...] = ()
     unit_name = unit

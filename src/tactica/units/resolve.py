@@ -27,7 +27,7 @@ from ..kept import kept_one
 from ..model.common import RulesVersion, Source, constructed
 from ..model.datasheet import Datasheet, ModelProfile
 from ..model.wargear import equipment_text
-from ..names import UnknownNameError, name_key
+from ..names import UnknownNameError, name_key, suggest
 from .abilities import HeldAbilities, apply_held, apply_pending_defences, held_by, judgement
 from .defences import Held, stat_line, target_groups
 from .editions import edition_note, preset_note
@@ -100,6 +100,9 @@ def _sheet(lib: UnitLibrary, name: str, rules: RulesVersion, where: str) -> Data
     try:
         return lib.datasheet(name, rules)
     except UnknownNameError as exc:
+        if where == "target.unit":  # a target may be a standard one too ("meq")
+            exc = UnknownNameError("target", name, suggest(
+                name, [*(p.name for p in lib.presets()), *exc.suggestions]))
         raise UnitError(f"{where}: {exc}") from None
 
 
