@@ -101,7 +101,7 @@ def _sheet(lib: UnitLibrary, name: str, rules: RulesVersion, where: str) -> Data
         return lib.datasheet(name, rules)
     except UnknownNameError as exc:
         if where == "target.unit":  # a target may be a standard one too ("meq")
-            exc = UnknownNameError("target", name, suggest(
+            exc = UnknownNameError("unit", name, suggest(
                 name, [*(p.name for p in lib.presets()), *exc.suggestions]))
         raise UnitError(f"{where}: {exc}") from None
 
