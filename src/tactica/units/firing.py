@@ -46,7 +46,7 @@ from .conditions import may_target
 from .loadout import Loadout
 
 __all__ = ["Aim", "Armament", "Choice", "NoWeaponsError", "armament", "expected_damage",
-           "lines_of", "picked_lines", "weapon_lines"]
+           "lines_of", "picked_lines", "unarmed", "weapon_lines"]
 
 
 class NoWeaponsError(ValueError):
@@ -498,3 +498,23 @@ def _check_choice(sheet: Datasheet, loadout: Loadout, p: WeaponProfile, count: i
         raise NoWeaponsError(f"{sheet.name}: a model shoots its Pistols or its other ranged "
                              f"weapons, not both; {both} models' worth picked for "
                              f"{loadout.size} models")
+
+
+def unarmed(refusals: Sequence[NoWeaponsError], loadouts: Sequence[tuple[Datasheet, Loadout]],
+            phase: Phase, rules: RulesVersion) -> str:
+    """Why a unit cannot attack, naming the field at fault (a ``UnitError``'s message):
+    ``phase`` when no model has a weapon of its kind, saying which phase its weapons
+    attack in when the other has some (a melee-only unit asked to shoot); else
+    ``attacker``."""
+    text = "; ".join(str(e) for e in refusals)
+    if not refusals or any(e.field != "phase" for e in refusals):
+        return f"attacker: {text}"
+    other: Phase = "fight" if phase == "shooting" else "shooting"
+    for sheet, loadout in loadouts:
+        try:
+            armament(sheet, loadout, other, rules)
+        except NoWeaponsError:
+            continue
+        kind = "melee" if other == "fight" else "ranged"
+        return f"phase: {text}; its {kind} weapons attack in the {other} phase"
+    return f"phase: {text}"

@@ -32,6 +32,7 @@ from .abilities import HeldAbilities, apply_held, apply_pending_defences, held_b
 from .defences import Held, stat_line, target_groups
 from .editions import edition_note, preset_note
 from .firing import Aim, Armament, Choice, NoWeaponsError, armament, lines_of, picked_lines
+from .firing import unarmed as why_unarmed
 from .leaders import LeaderError, check_leaders, unit_keywords
 from .loadout import Loadout, WargearError, field_unit
 from .scenario import ScenarioDocument, UnitRef
@@ -254,28 +255,10 @@ def _armed(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
         except NoWeaponsError as exc:
             refusals.append(exc)
     if not picked and not arms:
-        raise UnitError(_unarmed(refusals, side, phase, rules))
+        raise UnitError(why_unarmed(refusals, side.loadouts, phase, rules))
     keywords = unit_keywords(s for s, _ in side.loadouts)
     abilities = tuple(dict.fromkeys(str(a) for s, _ in side.loadouts for a in s.abilities))
     return _Armed(side, tuple(picked), tuple(arms), keywords, abilities)
-
-
-def _unarmed(refusals: list[NoWeaponsError], side: _Side, phase: Phase,
-             rules: RulesVersion) -> str:
-    """Why the attacker cannot attack, naming the field at fault: ``phase`` when no model
-    has a weapon of its kind (saying so when the other phase has one), else ``attacker``."""
-    text = "; ".join(str(e) for e in refusals)
-    if not refusals or any(e.field != "phase" for e in refusals):
-        return f"attacker: {text}"
-    other: Phase = "fight" if phase == "shooting" else "shooting"
-    for sheet, loadout in side.loadouts:
-        try:
-            armament(sheet, loadout, other, rules)
-        except NoWeaponsError:
-            continue
-        kind = "melee" if other == "fight" else "ranged"
-        return f"phase: {text}; its {kind} weapons attack in the {other} phase"
-    return f"phase: {text}"
 
 
 def resolve_attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
@@ -314,7 +297,7 @@ def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
         except UnitError as exc:
             if not plain or ref.models is None:
                 raise
-            notes.append(_odd_size_note(preset, str(exc).removeprefix("target: ")))
+            notes.append(_odd_size_note(preset, str(exc).partition(": ")[2]))
         else:
             return _target(side, phase), side
     if not plain:  # the unit's wargear and leaders need its datasheet
