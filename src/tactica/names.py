@@ -2,13 +2,19 @@
 
 Names are compared case-, accent- and punctuation-insensitively (the library brief:
 "Name look-up is case-, accent- and punctuation-insensitive and suggests close names when
-nothing matches").
+nothing matches"), every kind of apostrophe alike (' ’ ‘ ʼ), and without the kind the app
+and the dataset write after a rule's name ("Snarling Rivalry (Upgrade)", "Final Howl
+(Aura)": ``bare``). This module is the one look-up every door shares (issue 46, item 7):
+``name_key`` is the key, ``find`` the match, ``suggest`` (ranked by ``rank``, the plain
+name first) the "did you mean".
 
 >>> normalise("  Death-Riders ")
 'death riders'
 >>> normalise("Prímus"), normalise("VENGEANCE FOR THE MARTYR!")
 ('primus', 'vengeance for the martyr')
 >>> name_key("C’tan Shard of the Nightbringer") == name_key("ctan shard of the nightbringer")
+True
+>>> name_key("Snarling Rivalry (Upgrade)") == name_key("snarling rivalry")
 True
 >>> suggest("Primsu", ["Primus", "Banehammer", "Death Riders"])
 ('Primus',)
@@ -21,12 +27,14 @@ UnknownNameError: no unit named 'Primsu'; did you mean: Primus?
 from __future__ import annotations
 
 import difflib
+import re
 import unicodedata
 from collections.abc import Iterable
 
 from tactica.cache_registry import lasting_cache
 
-__all__ = ["Query", "UnknownNameError", "name_key", "normalise", "rank", "stem", "suggest"]
+__all__ = ["Query", "UnknownNameError", "bare", "find", "name_key", "normalise", "rank", "stem",
+           "suggest"]
 
 #: Apostrophes vanish ("C'tan" -> "ctan"); every other punctuation mark separates words.
 _APOSTROPHES = frozenset("'’‘`´ʼ")
@@ -72,15 +80,33 @@ def _normalise_any(name: str) -> str:
     return " ".join("".join(out).split())
 
 
+#: The kinds written after a rule's name, in brackets, that are not part of it.
+_KIND = re.compile(r"\s*\((?:upgrade|aura|psychic)\)\s*$", re.I)
+
+
+def bare(name: str) -> str:
+    """``name`` without the kind written after it ("(Upgrade)", "(Aura)", "(Psychic)"),
+    as the app and the dataset write some enhancements.
+
+    >>> bare("Final Howl (Aura)"), bare("Bolt rifle (Saturation)"), bare("(Aura)")
+    ('Final Howl', 'Bolt rifle (Saturation)', '(Aura)')
+    """
+    if not name.endswith(")"):
+        return name
+    return _KIND.sub("", name) or name
+
+
 @lasting_cache(maxsize=1 << 16)
 def name_key(name: str) -> str:
-    """The look-up key: ``normalise`` without spaces, so "deathriders" finds
-    "Death Riders" too.
+    """The look-up key: ``normalise`` of the ``bare`` name without spaces, so
+    "deathriders" finds "Death Riders" too.
 
     >>> name_key("Death Riders") == name_key("death-riders") == name_key("DEATHRIDERS")
     True
+    >>> name_key("Gene-sire’s Reliquant") == name_key("GENE-SIREʼS reliquant")
+    True
     """
-    return normalise(name).replace(" ", "")
+    return normalise(bare(name)).replace(" ", "")
 
 
 #: Words that say nothing of which unit or rule is meant: left out of a match unless the
@@ -116,7 +142,7 @@ class Query:
     (three letters at least), or a close misspelling (difflib ratio 0.8 or more)."""
 
     def __init__(self, text: str) -> None:
-        self.text = normalise(text)
+        self.text = normalise(bare(text))
         self.key = self.text.replace(" ", "")
         words = self.text.split()
         meaningful = [w for w in words if w not in _FILLER]
@@ -169,7 +195,7 @@ class Query:
         of those words (the plain unit first, "Intercessor Squad" before "Assault
         Intercessor Squad"); fewer words of its own besides; difflib's ratio of the whole
         names (0.7 at least when nothing else matches)."""
-        text = normalise(name)
+        text = normalise(bare(name))
         if not text or not self.text:
             return None
         key = text.replace(" ", "")
@@ -265,6 +291,29 @@ def suggest(name: str, candidates: Iterable[str], n: int = 3) -> tuple[str, ...]
         return ()
     floor = min(ranked[0][0][1], _CLEAR)
     return tuple(c for score, c in ranked if score[1] >= floor)[:n]
+
+
+def find(kind: str, name: str, candidates: Iterable[str]) -> str:
+    """The candidate ``name`` names (``name_key``: case, punctuation, apostrophes and the
+    kind after it ignored), in its own spelling; else ``UnknownNameError`` with the
+    closest (``suggest``): the one look-up of every door.
+
+    >>> find("detachment", "host of ascension", ["Host of Ascension", "Biosanctic Broodsurge"])
+    'Host of Ascension'
+    >>> find("rule", "Final Howl", ["Final Howl (Aura)"])
+    'Final Howl (Aura)'
+    >>> try:
+    ...     find("detachment", "Host of Acension", ["Host of Ascension"])
+    ... except UnknownNameError as exc:
+    ...     print(exc.suggestions)
+    ('Host of Ascension',)
+    """
+    listed = list(candidates)
+    key = name_key(name)
+    found = next((c for c in listed if name_key(c) == key), None)
+    if found is None:
+        raise UnknownNameError(kind, name, suggest(name, listed))
+    return found
 
 
 class UnknownNameError(LookupError):

@@ -13,11 +13,13 @@ same answer from every door. What is offered, by topic:
 - rules: ``rules_on_offer`` (an attacker's own army's rules in a phase), named effects,
   rules by name (``rule_entries``);
 - army lists: ``parse_roster``, ``load_roster``, ``price_roster``, ``validate``,
-  ``export_roster`` (the formats: ``EXPORT_FORMATS``);
+  ``export_roster`` (the formats, from one registry: ``import_formats``,
+  ``export_formats``, ``formats_help``, ``format_names``);
 - army against army: ``matchup``, ``plan``, ``read_side``, ``solve``;
 - the meta table: ``select_units``, ``run``, ``query``, ``browse``, the plots;
 - the library and its sources (``load_library``, ``use_sources``), the cache folder;
-- errors and names: tactica's error types (one line each), ``suggest``, ``normalise``.
+- errors and names: tactica's error types (one line each); the one look-up of names
+  (``find``, ``name_key``, ``suggest`` ranked by ``rank``, ``normalise``, ``bare``).
 
 Every name is imported on first use (``tactica units`` answers without loading the
 engine; the meta and web stacks load only for their doors).
@@ -146,7 +148,11 @@ if TYPE_CHECKING:
     )
     # Army lists: read, price, validate, export
     from .army.formats import (
-        EXPORT_FORMATS as EXPORT_FORMATS, export_roster as export_roster,
+        detect_format as detect_format, EXPORT_FORMATS as EXPORT_FORMATS,
+        export_formats as export_formats, format_names as format_names,
+        formats_help as formats_help, import_formats as import_formats,
+        IMPORT_FORMATS as IMPORT_FORMATS, ListFormat as ListFormat,
+        export_roster as export_roster,
         export_warnings as export_warnings, load_roster as load_roster,
         parse_roster as parse_roster, RosterParseError as RosterParseError,
         UnsupportedFormatError as UnsupportedFormatError,
@@ -245,7 +251,8 @@ if TYPE_CHECKING:
         LoadError as LoadError,
     )
     from .names import (
-        name_key as name_key, normalise as normalise, suggest as suggest,
+        bare as bare, find as find, name_key as name_key, normalise as normalise,
+        rank as rank, suggest as suggest,
         UnknownNameError as UnknownNameError,
     )
     from .textfile import (
@@ -308,7 +315,9 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     # Army lists: read, price, validate, export
     ".army.formats": (
-        "EXPORT_FORMATS", "export_roster", "export_warnings", "load_roster", "parse_roster",
+        "detect_format", "EXPORT_FORMATS", "export_formats", "format_names", "formats_help",
+        "import_formats", "IMPORT_FORMATS", "ListFormat", "export_roster", "export_warnings",
+        "load_roster", "parse_roster",
         "RosterParseError", "UnsupportedFormatError",
     ),
     ".army.lookups": ("known_detachments",),
@@ -347,7 +356,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ".errors": ("DocumentError", "needs_extra", "one_line"),
     ".inputs": ("check_depth", "InputError", "loads", "printable", "surrogates_in"),
     ".loaders.errors": ("LoadError",),
-    ".names": ("name_key", "normalise", "suggest", "UnknownNameError"),
+    ".names": ("bare", "find", "name_key", "normalise", "rank", "suggest", "UnknownNameError"),
     ".textfile": ("decode", "read_text_file"),
 }
 

@@ -253,7 +253,8 @@ def test_real_data_sweep_every_unit_both_phases_both_sides(bsdata: Path) -> None
                 counts["target result"] += 1
                 continue
             except UnitError as exc:
-                side = "attacker" if str(exc).startswith("attacker") else "target"
+                # the attacker's (its fields, or the phase it has no weapons for)
+                side = "target" if str(exc).startswith("target") else "attacker"
                 named = sheet.name if side == "attacker" else other.name
                 assert named in str(exc), str(exc)
                 counts[f"{side} refusal"] += 1

@@ -77,7 +77,7 @@ def test_units_equal_their_resolved_plain_lines(lib: Library) -> None:
 def test_a_unit_that_cannot_be_fielded_names_the_step(lib: Library) -> None:
     doc = _units_doc()
     doc["steps"][2]["attacker"] = {"unit": "Atalan Jackals", "models": 99}
-    with pytest.raises(UnitError, match=r"^steps\[2\]\.attacker: "):
+    with pytest.raises(UnitError, match=r"^steps\[2\]\.attacker\.models: "):
         tactica.calculate(doc, lib)
     doc = _units_doc()
     doc["steps"][0]["attacker"]["led_by"] = ["No Such Leader"]

@@ -86,7 +86,8 @@ async def test_turn_takes_unit_references_as_tactica_calc_does(
 
 
 @pytest.mark.parametrize(("change", "loc", "words"), [
-    (lambda d: d["steps"][0]["attacker"].update(models=99), ["body", "steps", 0, "attacker"],
+    (lambda d: d["steps"][0]["attacker"].update(models=99), ["body", "steps", 0, "attacker",
+                                                                  "models"],
      "99 asked for"),
     (lambda d: d["steps"][1].pop("distance"), ["body", "steps", 1], "needs 'distance'"),
     (lambda d: d["target"].update(modelz=5), ["body", "target", "modelz"], "Extra inputs"),

@@ -33,6 +33,8 @@ from ..service import (
     SequenceDocument,
     Trials,
     UnitRef,
+    format_names,
+    formats_help,
 )
 from .schemas import flatten, merge_objects, prefer_object
 
@@ -245,12 +247,9 @@ class FindUnitsArgs(_Args):
 
 class ValidateListArgs(_Args):
     text: str = Field(min_length=1, max_length=MAX_LIST_BYTES,
-                      description="the list as exported (the Warhammer 40,000 app, New "
-                      "Recruit, WTC, List Forge, Rosterizer, tactica)")
+                      description=f"the list as exported ({format_names()})")
     format: str | None = Field(default=None, max_length=40,
-                               description="gw-text, newrecruit-json, newrecruit-text, wtc, "
-                               "listforge-text, listforge-json, rosterizer, tactica-json "
-                               "(detected when omitted)")
+                               description=f"{formats_help()} (detected when omitted)")
 
 
 #: Units an army may field in ``matchup`` and ``plan`` (a 3,000-point list has about 30).

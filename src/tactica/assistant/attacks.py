@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..service import Library, name_key, suggest
+from ..service import Library, UnknownNameError, find
 from .arguments import MAX_TRIALS, CalculateArgs, SimulateArgs
 
 __all__ = ["calculate", "check_context", "simulate_combat", "simulate_document"]
@@ -31,11 +31,10 @@ def check_context(context: Any, library: Library, where: str) -> None:
     if isinstance(detachment, str) and detachment.strip():
         from ..service import known_detachments
 
-        known = known_detachments(library)
-        if name_key(detachment) not in known:
-            close = suggest(detachment, list(known.values()))
-            raise ValueError(f"{where}.detachment: no detachment named {detachment!r}"
-                             + (f"; did you mean: {', '.join(close)}?" if close else ""))
+        try:
+            find("detachment", detachment, known_detachments(library).values())
+        except UnknownNameError as exc:
+            raise ValueError(f"{where}.detachment: {exc}") from None
     faction = context.get("army_faction")
     spelled = getattr(library, "faction", None)  # the merged sources' (Library.faction)
     if isinstance(faction, str) and faction.strip() and callable(spelled):
@@ -161,10 +160,10 @@ def simulate_combat(args: SimulateArgs, library: Library) -> Document:
         result = compute(document, library)
     except ValueError as exc:  # the document calls the defender "target"
         text = str(exc)
-        for word in ("target", "steps[0].attacker"):
+        for word, argument in (("target", "defender"), ("steps[0].attacker", "attacker"),
+                               ("phase:", "phases:")):
             if text.startswith(word):
-                text = ("defender" if word == "target" else "attacker") + \
-                    text.removeprefix(word)
+                text = argument + text.removeprefix(word)
         raise ValueError(text) from None
     shock = getattr(result, "battle_shock", None)
     out: Document = {"headline": headline(result).model_dump(mode="json"),

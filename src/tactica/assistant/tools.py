@@ -31,7 +31,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ..service import Library
+from ..service import Library, format_names
 from . import armies, attacks, lookups
 from .arguments import (
     CalculateArgs,
@@ -138,9 +138,8 @@ TOOLS: tuple[ToolSpec, ...] = (
         ListUnitsArgs, lookups.list_units),
     ToolSpec(
         "validate_list", "Check an army list",
-        "Read an army list (the app's export, New Recruit, WTC, List Forge, Rosterizer, "
-        "tactica JSON), price it and check every army-building rule: 'legal', the total "
-        "and limit, each violation with its code and rule. " + _READ_ONLY,
+        f"Read an army list ({format_names()}), price it and check every army-building "
+        "rule: 'legal', the total and limit, each violation with its code and rule. " + _READ_ONLY,
         ValidateListArgs, lookups.validate_list),
     ToolSpec(
         "matchup", "Matchup matrix of two armies",

@@ -79,8 +79,13 @@ def _out() -> Console:
     return Console(highlight=False, soft_wrap=False)
 
 
+def _err() -> Console:
+    """stderr, each message on one line whatever the terminal's width."""
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
 def _unknown(exc: UnknownNameError) -> NoReturn:
-    err = Console(stderr=True, highlight=False)
+    err = _err()
     err.print(f"error: {exc}", markup=False)
     for hint in getattr(load_library(), "missing", ()):  # issue 6: dataset not installed
         err.print(f"note: {hint}", markup=False)
@@ -154,7 +159,7 @@ def units(
     try:  # from the unit index kept on disk (``tactica.lookup.unit_index``)
         show_units(_out(), faction, rules)
     except UnknownNameError as exc:
-        raise typer.Exit(unknown_faction(Console(stderr=True, highlight=False), exc)) from None
+        raise typer.Exit(unknown_faction(_err(), exc)) from None
 
 
 @app.command("sheet")
@@ -194,7 +199,7 @@ def rule(
     try:
         show_rule(_out(), name, rules)
     except UnknownNameError as exc:
-        raise typer.Exit(unknown_rule(Console(stderr=True, highlight=False), exc)) from None
+        raise typer.Exit(unknown_rule(_err(), exc)) from None
 
 
 def schema_of(kind: SchemaKind) -> dict[str, Any]:

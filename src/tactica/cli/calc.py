@@ -14,7 +14,7 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NoReturn
 
 import typer
 from pydantic import ValidationError
@@ -44,11 +44,14 @@ from .result_view import render_result
 
 __all__ = ["calc", "render_result"]
 
-#: The flag each field of a unit reference comes from (``UnitError`` names the field).
+#: The flag each field of a unit reference comes from (``UnitError`` names the field); a
+#: scenario FILE's refusal names the file's own field instead (``_unit_refusal``).
 _FLAGS = {"attacker.unit": "--attacker", "attacker.weapons": "--weapon",
-          "attacker.led_by": "--led-by", "attacker": "--wargear/--models",
-          "target.unit": "--target", "target.led_by": "--target-led-by",
-          "target": "--target-wargear/--target-models"}
+          "attacker.led_by": "--led-by", "attacker.models": "--models",
+          "attacker.wargear": "--wargear", "attacker.profiles": "--profile",
+          "attacker": "--attacker", "target.unit": "--target",
+          "target.led_by": "--target-led-by", "target.models": "--target-models",
+          "target.wargear": "--target-wargear", "target": "--target", "phase": "--phase"}
 
 
 def _embark(lib: Any, transport: Datasheet, atk: Attacker, spec: str,
@@ -305,15 +308,27 @@ def _run(o: CalcOptions) -> None:
             result = result.model_copy(update={"resolved": prep.resolved})
     except typer.BadParameter:
         raise
-    except UnitError as exc:  # a unit that cannot be fielded as asked: name the flag
-        field, _, message = str(exc).partition(": ")
-        raise typer.BadParameter(message, param_hint=_FLAGS.get(field, "--attacker")) from None
+    except UnitError as exc:  # a unit that cannot be fielded as asked
+        _unit_refusal(exc, o)
     except ValidationError as exc:
         fail(f"invalid scenario: {one_line(exc)}")
     except (ValueError, LookupError, OSError) as exc:
         fail(one_line(exc))
     _print(result, prep, o.as_json, out)
     _say(o.file, note)
+
+
+def _unit_refusal(exc: UnitError, o: CalcOptions) -> NoReturn:
+    """A unit that cannot be fielded as asked, refused naming the place as the user gave
+    it: a scenario file's field (``attacker.models``), else the flag at fault (a default
+    one included: a melee-only unit shooting is the phase's fault, ``--phase fight``)."""
+    if o.file is not None:
+        fail(f"{'standard input' if o.file == '-' else o.file}: {exc}")
+    field, _, message = str(exc).partition(": ")
+    if field == "phase":
+        other = "fight" if o.phase == "shooting" else "shooting"
+        message = f"{message.split('; its ')[0]}; give --phase {other}"
+    raise typer.BadParameter(message, param_hint=_FLAGS.get(field, "--attacker")) from None
 
 
 def _print(result: Result, prep: _Prepared, as_json: bool, out: Console) -> None:

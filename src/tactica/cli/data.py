@@ -87,7 +87,7 @@ def report(
         if doc is None:
             from ..service import INSTALL_HINT
 
-            Console(stderr=True).print(f"error: {INSTALL_HINT}", markup=False)
+            Console(stderr=True, soft_wrap=True).print(f"error: {INSTALL_HINT}", markup=False)
             raise typer.Exit(2)
         if as_json:
             typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
@@ -97,7 +97,7 @@ def report(
             wide.print(unit_abilities_table(doc))
         return
     reports, missing = _reports(load_library())
-    err = Console(stderr=True, highlight=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
     for message in missing:
         err.print(f"note: {message}", markup=False)
     if as_json:

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..service import EFFECTS, NON_COMBAT, list_effects, normalise, suggest
+from ..service import EFFECTS, NON_COMBAT, UnknownNameError, find, list_effects, normalise
 from .errors import fail
 
 __all__ = ["effects"]
@@ -125,18 +125,18 @@ def effects(
         if _dataset_listing(faction, detachment, as_json):
             return
         if faction is not None:
-            Console(stderr=True).print(f"error: no rules known for faction {faction!r}",
-                                       markup=False)
+            Console(stderr=True, soft_wrap=True).print(
+                f"error: no rules known for faction {faction!r}", markup=False)
             raise typer.Exit(2)
     keywords: tuple[str, ...] = ()
     unit_name = unit
     if detachment is not None:
         sources = sorted({e.source for e in EFFECTS if normalise(e.source) != "core"})
-        if normalise(detachment) not in {normalise(s) for s in sources}:
-            close = suggest(detachment, sources)
-            hint = f"did you mean: {', '.join(close)}?" if close else \
-                f"known: {', '.join(sources)}"
-            fail(f"--detachment: no detachment named {detachment!r}; {hint}")
+        try:
+            find("detachment", detachment, sources)
+        except UnknownNameError as exc:
+            hint = "" if exc.suggestions else f"; known: {', '.join(sources)}"
+            fail(f"--detachment: {exc}{hint}")
     if unit is not None:
         from ..service import load_library
 

@@ -26,7 +26,6 @@ from rich.table import Table
 from rich.text import Text
 
 from ..service import (
-    EXPORT_FORMATS,
     Library,
     PriceBreakdown,
     Roster,
@@ -36,6 +35,8 @@ from ..service import (
     decode,
     export_roster,
     export_warnings,
+    format_names,
+    formats_help,
     load_library,
     load_roster,
     one_line,
@@ -54,12 +55,11 @@ EXIT_UNREADABLE = 2
 list_app = typer.Typer(name="list", help="Army lists: show, price, validate, convert.",
                        no_args_is_help=True)
 
-FileArg = Annotated[Path, typer.Argument(help="army list: app text, New Recruit JSON/text, "
-                                               "WTC, List Forge, or tactica JSON; - reads "
+FileArg = Annotated[Path, typer.Argument(help=f"army list: {format_names()}; - reads "
                                                "standard input")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="machine-readable output")]
-FormatOpt = Annotated[str | None, typer.Option("--format", help="input format (default: "
-                                                                "detected)")]
+FormatOpt = Annotated[str | None, typer.Option(
+    "--format", help=f"input format: {formats_help()} (default: detected)")]
 
 
 def _out() -> Console:
@@ -210,7 +210,7 @@ def validate_cmd(file: FileArg, as_json: JsonOpt = False, fmt: FormatOpt = None)
 @list_app.command("convert")
 def convert(
     file: FileArg,
-    to: Annotated[str, typer.Option("--to", help=f"output format: {', '.join(EXPORT_FORMATS)}")],
+    to: Annotated[str, typer.Option("--to", help=f"output format: {formats_help(write=True)}")],
     fmt: FormatOpt = None,
     out: Annotated[Path | None, typer.Option("--out", help="write here (default: stdout)")]
     = None,

@@ -26,6 +26,7 @@ from ..service import (
     Plan,
     RulesVersion,
     cell_value,
+    format_names,
     load_library,
     matchup,
     plan,
@@ -36,9 +37,9 @@ from .errors import fail
 
 __all__ = ["matchup_command", "plan_command"]
 
-MyList = Annotated[str, typer.Argument(metavar="MY_LIST", help="my army: a list file (app "
-                                       "text, New Recruit, WTC, List Forge...) or unit "
-                                       "names, e.g. \"Intercessor Squad:10, Lieutenant\"")]
+MyList = Annotated[str, typer.Argument(metavar="MY_LIST", help=(
+    f"my army: a list file ({format_names()}) or unit names, e.g. "
+    "\"Intercessor Squad:10, Lieutenant\""))]
 EnemyList = Annotated[str, typer.Argument(metavar="ENEMY_LIST",
                                           help="the enemy army, the same way")]
 Json = Annotated[bool, typer.Option("--json", help="machine-readable output")]

@@ -215,7 +215,7 @@ def quick(argv: Sequence[str]) -> int | None:
         show_rule(Console(highlight=False, soft_wrap=False), parsed[0],
                   parsed[1])  # type: ignore[arg-type]
     except UnknownNameError as exc:
-        return unknown_rule(Console(stderr=True, highlight=False), exc)
+        return unknown_rule(Console(stderr=True, highlight=False, soft_wrap=True), exc)
     except (ValueError, LookupError, OSError) as exc:  # as every command: one line
         err.print(f"error: {one_line(exc)}", markup=False)
         return 2
@@ -236,7 +236,7 @@ def _units(faction: str | None, rules: str | None) -> int:
         show_units(Console(highlight=False, soft_wrap=False), faction,
                    rules)  # type: ignore[arg-type]
     except UnknownNameError as exc:
-        return unknown_faction(Console(stderr=True, highlight=False), exc)
+        return unknown_faction(Console(stderr=True, highlight=False, soft_wrap=True), exc)
     except (ValueError, LookupError, OSError) as exc:  # as every command: one line
         Console(stderr=True, highlight=False, soft_wrap=True).print(
             f"error: {one_line(exc)}", markup=False)

@@ -20,7 +20,6 @@ unless that phase is listed).
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -30,7 +29,7 @@ from tactica.cache_registry import lasting_cache
 
 from ..loaders.wh40kdc_rules import DatasetRules
 from ..model.rules import ArmyRule, DetachmentRule, Enhancement, Stratagem
-from ..names import name_key, normalise
+from ..names import bare, name_key, normalise
 from .compiler import Compiled, compile_effect
 from .dsl_conditions import Owner
 from .faction_checks import FactionKeys, unit_limits
@@ -253,9 +252,9 @@ class DatasetEffects:
 
     def _keys(self, entry: DatasetEffect) -> list[str]:
         keys = [normalise(entry.record.name)]
-        bare = re.sub(r"\s*\((upgrade|aura)\)\s*$", "", entry.record.name, flags=re.I)
-        if bare != entry.record.name:  # a list says "Snarling Rivalry" for "... (Upgrade)"
-            keys.append(normalise(bare))
+        plain = bare(entry.record.name)
+        if plain != entry.record.name:  # a list says "Snarling Rivalry" for "... (Upgrade)"
+            keys.append(normalise(plain))
         where = getattr(entry.record, "detachment", None)
         if where:
             keys.append(normalise(f"{entry.record.name} ({where})"))

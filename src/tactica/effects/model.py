@@ -17,6 +17,7 @@ import numpy as np
 from ..combat.contract.scenario import Effect, Scenario
 from ..dice import DiceExpr, FloatArray
 from ..model.common import RulesVersion
+from ..names import name_key
 
 __all__ = [
     "SCENARIO_PARTS",
@@ -66,7 +67,7 @@ def _kw(keywords: tuple[str, ...], name: str, wanted: str) -> bool:
     """``wanted`` is "A", "A B" (all words' keywords: "GENESTEALER CULTS INFANTRY" means
     both), matched against keywords and, for datasheet names, the unit's name."""
     kws = {k.upper() for k in keywords}
-    return wanted.upper() in kws or wanted.casefold() == name.casefold()
+    return wanted.upper() in kws or name_key(wanted) == name_key(name)
 
 
 def attacker_has(*any_of: str, also: str | None = None) -> Condition:
@@ -91,7 +92,7 @@ def led_by(leader: str) -> Condition:
     """The attacking unit is led by ``leader`` (``context.led_by``)."""
     return Condition(
         f"led by a {leader}", f"the attacking unit is not led by a {leader} (context.led_by)",
-        lambda s: any(x.casefold() == leader.casefold() for x in s.context.led_by))
+        lambda s: any(name_key(x) == name_key(leader) for x in s.context.led_by))
 
 
 def target_has(*any_of: str, character_models: bool = False) -> Condition:

@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from ..dice import DiceExpr
+from ..names import name_key
 from .abilities import WeaponAbility
 from .common import Frozen, RulesVersion, Source, inches_or_melee
 from .conditions import ConditionalSave, TargetCondition
@@ -245,12 +246,12 @@ class Datasheet(Frozen):
         return k in self.keywords or k in self.faction_keywords
 
     def weapon(self, name: str) -> Weapon:
-        key = name.casefold()
+        key = name_key(name)
         for w in self.weapons:
-            if w.name.casefold() == key:
+            if name_key(w.name) == key:
                 return w
         raise KeyError(f"{self.name} has no weapon {name!r}")
 
     def ability(self, name: str) -> Ability | None:
-        key = name.casefold()
-        return next((a for a in self.abilities if a.name.casefold() == key), None)
+        key = name_key(name)
+        return next((a for a in self.abilities if name_key(a.name) == key), None)

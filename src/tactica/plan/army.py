@@ -46,7 +46,7 @@ from ..errors import one_line, quote
 from ..library import Library, load_library
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet
-from ..names import UnknownNameError
+from ..names import UnknownNameError, name_key, suggest
 from ..textfile import read_text_file
 from ..units import UnitError, UnitRef
 from ..units.defences import Held
@@ -159,11 +159,13 @@ class Side:
         for u in self.units:
             if u.label == label:
                 return u
-        found = [u for u in self.units if u.body.name.casefold() == label.casefold()
-                 or u.label.casefold() == label.casefold()]
+        key = name_key(label)
+        found = [u for u in self.units if key in (name_key(u.body.name), name_key(u.label))]
         if len(found) == 1:
             return found[0]
-        raise UnknownNameError(f"unit of {self.name}", label, [u.label for u in self.units])
+        raise UnknownNameError(f"unit of {self.name}", label,
+                               suggest(label, [u.label for u in self.units]) if not found
+                               else [u.label for u in found])
 
     @property
     def points(self) -> int:

@@ -49,11 +49,17 @@ from .conditions import may_target
 from .loadout import Loadout
 
 __all__ = ["Aim", "Armament", "Choice", "NoWeaponsError", "armament", "expected_damage",
-           "lines_of", "picked_lines", "weapon_lines"]
+           "lines_of", "picked_lines", "unarmed", "weapon_lines"]
 
 
 class NoWeaponsError(ValueError):
-    """The unit has no weapon for the phase ("Arco-flagellants have no ranged weapons")."""
+    """The unit has no weapon for the phase ("Arco-flagellants have no ranged weapons"):
+    ``field`` is what is at fault, ``"phase"`` when none of its models has a weapon of the
+    phase's kind, else ``"weapons"`` (a weapon picked by hand)."""
+
+    def __init__(self, message: str, field: str = "weapons") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,7 +358,7 @@ def armament(sheet: Datasheet, unit: Loadout, phase: Phase, rules: RulesVersion 
         what = "melee" if phase == "fight" else "ranged"
         none = "" if sheet.weapons else " (the data lists none)"
         raise NoWeaponsError(f"{sheet.name} {'have' if unit.size > 1 else 'has'} no {what} "
-                             f"weapons{none}")
+                             f"weapons{none}", "phase")
     options = tuple(_Options.of(sheet, weapons, profiles, rules, phase)
                     for _, weapons in groups)
     arm = Armament(sheet, phase, rules, tuple(profiles), exempt, groups, options,
@@ -492,3 +498,23 @@ def _check_choice(sheet: Datasheet, loadout: Loadout, p: WeaponProfile, count: i
         raise NoWeaponsError(f"{sheet.name}: a model shoots its Pistols or its other ranged "
                              f"weapons, not both; {both} models' worth picked for "
                              f"{loadout.size} models")
+
+
+def unarmed(refusals: Sequence[NoWeaponsError], loadouts: Sequence[tuple[Datasheet, Loadout]],
+            phase: Phase, rules: RulesVersion) -> str:
+    """Why a unit cannot attack, naming the field at fault (a ``UnitError``'s message):
+    ``phase`` when no model has a weapon of its kind, saying which phase its weapons
+    attack in when the other has some (a melee-only unit asked to shoot); else
+    ``attacker``."""
+    text = "; ".join(str(e) for e in refusals)
+    if not refusals or any(e.field != "phase" for e in refusals):
+        return f"attacker: {text}"
+    other: Phase = "fight" if phase == "shooting" else "shooting"
+    for sheet, loadout in loadouts:
+        try:
+            armament(sheet, loadout, other, rules)
+        except NoWeaponsError:
+            continue
+        kind = "melee" if other == "fight" else "ranged"
+        return f"phase: {text}; its {kind} weapons attack in the {other} phase"
+    return f"phase: {text}"

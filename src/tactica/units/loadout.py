@@ -45,7 +45,13 @@ __all__ = ["FieldedModels", "Loadout", "WargearError", "check_size", "field_unit
 
 
 class WargearError(ValueError):
-    """A unit that cannot be fielded as asked; the message names the unit and the rule."""
+    """A unit that cannot be fielded as asked; the message names the unit and the rule.
+    ``field`` is the unit reference's field at fault: ``"models"`` (a size its datasheet
+    does not allow) or ``"wargear"``."""
+
+    def __init__(self, message: str, field: str = "wargear") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class FieldedModels(Frozen):
@@ -303,7 +309,8 @@ def check_size(sheet: Datasheet, models: int | None) -> int:
     spans = sizes(sheet)
     n = spans[0][0] if models is None else models
     if not any(a <= n <= b for a, b in spans):
-        raise WargearError(f"{sheet.name} has {_sizes_text(spans)} models; {n} asked for")
+        raise WargearError(f"{sheet.name} has {_sizes_text(spans)} models; {n} asked for",
+                           "models")
     return n
 
 
@@ -334,7 +341,7 @@ def _field_unit(sheet: Datasheet, models: int | None,
                if max(1, sum(t.min for t in ts)) <= n <= max(1, sum(t.max for t in ts))]
     if not fitting:  # the sizes merged cover no gap (``sizes``): not reached
         raise WargearError(f"{sheet.name} has {_sizes_text(sizes(sheet))} models; "
-                           f"{n} asked for")
+                           f"{n} asked for", "models")
     refusals: list[WargearError] = []
     for types in fitting:
         try:

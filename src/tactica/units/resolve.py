@@ -30,11 +30,12 @@ from ..model.common import RulesVersion, Source
 from ..model.datasheet import Datasheet, ModelProfile
 from ..model.trusted import constructed
 from ..model.wargear import equipment_text
-from ..names import UnknownNameError, name_key
+from ..names import UnknownNameError, name_key, suggest
 from .abilities import HeldAbilities, apply_held, apply_pending_defences, held_by, judgement
 from .defences import Held, stat_line, target_groups
 from .editions import edition_note, preset_note
 from .firing import Aim, Armament, Choice, NoWeaponsError, armament, lines_of, picked_lines
+from .firing import unarmed as why_unarmed
 from .leaders import LeaderError, check_leaders, unit_keywords
 from .loadout import Loadout, WargearError, field_unit
 from .scenario import ScenarioDocument, UnitRef
@@ -103,6 +104,9 @@ def _sheet(lib: UnitLibrary, name: str, rules: RulesVersion, where: str) -> Data
     try:
         return lib.datasheet(name, rules)
     except UnknownNameError as exc:
+        if where == "target.unit":  # a target may be a standard one too ("meq")
+            exc = UnknownNameError("unit", name, suggest(
+                name, [*(p.name for p in lib.presets()), *exc.suggestions]))
         raise UnitError(f"{where}: {exc}") from None
 
 
@@ -110,8 +114,8 @@ def _field(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, where: str) -> _
     sheet = _sheet(lib, ref.unit, rules, f"{where}.unit")
     try:
         own = field_unit(sheet, ref.models, ref.wargear)
-    except WargearError as exc:
-        raise UnitError(f"{where}: {exc}") from None
+    except WargearError as exc:  # the field at fault: models or wargear
+        raise UnitError(f"{where}.{exc.field}: {exc}") from None
     side = _Side(sheet, [(sheet, own)], [f"{sheet.name} {d}" for d in own.defaults],
                  [*own.notes])
     leaders = [_sheet(lib, name, rules, f"{where}.led_by") for name in ref.led_by]
@@ -246,15 +250,15 @@ def _armed(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
         side.picked = [f"{line.count} x {line.name} (picked by hand)" for line in picked]
     profiles = _full_profiles(ref.profiles, side)
     arms = []
-    refusals = []
+    refusals: list[NoWeaponsError] = []
     for sheet, loadout in side.loadouts if not ref.weapons else ():
         try:
             arms.append(armament(sheet, loadout, phase, rules, keywords, profiles,
                                  side.notes))
         except NoWeaponsError as exc:
-            refusals.append(str(exc))
+            refusals.append(exc)
     if not picked and not arms:
-        raise UnitError(f"attacker: {'; '.join(refusals)}")
+        raise UnitError(why_unarmed(refusals, side.loadouts, phase, rules))
     keywords = unit_keywords(s for s, _ in side.loadouts)
     abilities = tuple(dict.fromkeys(str(a) for s, _ in side.loadouts for a in s.abilities))
     return _Armed(side, tuple(picked), tuple(arms), keywords, abilities)
@@ -296,7 +300,7 @@ def resolve_target(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion,
         except UnitError as exc:
             if not plain or ref.models is None:
                 raise
-            notes.append(_odd_size_note(preset, str(exc).removeprefix("target: ")))
+            notes.append(_odd_size_note(preset, str(exc).partition(": ")[2]))
         else:
             return _target(side, phase), side
     if not plain:  # the unit's wargear and leaders need its datasheet

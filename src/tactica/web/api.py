@@ -260,7 +260,9 @@ def attacker_choice(lib: Library, sheet: Datasheet, models: int | None,
             aim = aim_for(UnitRef(unit=target), lib, sheet.rules, candidate) if target else None
             attacker, _ = resolve_attacker(ref, lib, sheet.rules, candidate, aim)
         except UnitError as exc:
-            notes.append(str(exc).removeprefix("attacker: "))
+            # the phase shown next says which phase it attacks in
+            notes.append(str(exc).removeprefix("attacker: ").removeprefix("phase: ")
+                         .partition("; its ")[0])
             continue
         lines, used = list(attacker.weapons), candidate
         break

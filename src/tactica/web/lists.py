@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..service import Library
+from ..service import Library, format_names, formats_help
 
 __all__ = ["LIST_TIMEOUT", "ListReport", "ListRequest", "ListUnit", "ListViolation",
            "available", "check", "check_line", "library_recipe", "recipe_library", "report",
@@ -50,11 +50,9 @@ class ListRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: str = Field(min_length=1, max_length=256 * 1024,
-                      description="the list as exported by the app, New Recruit, List Forge")
+                      description=f"the list as exported: {format_names()}")
     format: str | None = Field(default=None, max_length=40,
-                               description="gw-text, newrecruit-json, newrecruit-text, wtc, "
-                                           "listforge-text, listforge-json, tactica-json; "
-                                           "detected when omitted")
+                               description=f"{formats_help()}; detected when omitted")
     file: str | None = Field(default=None, max_length=200,
                              description="the uploaded file's name, for messages")
 

@@ -37,6 +37,8 @@ from ..service import (
     __version__,
     ability_text,
     circumstances,
+    format_names,
+    import_formats,
     player_faction,
 )
 from .rule_groups import rule_index
@@ -290,7 +292,8 @@ def about(request: Request) -> HTMLResponse:
 
 @router.get("/list", response_class=HTMLResponse)
 def army_list(request: Request) -> HTMLResponse:
-    return _page(request, "list.html", title="Army list")
+    return _page(request, "list.html", title="Army list", formats=import_formats(),
+                 format_names=format_names())
 
 
 def _schema_name(ref: str) -> str:

@@ -1,20 +1,10 @@
 """Army-list formats: read and write the lists players paste around.
 
-=================== =================================== ======== ========
-format              what                                import   export
-=================== =================================== ======== ========
-``gw-text``         the official app's text export      yes      yes
-``newrecruit-json`` New Recruit JSON                    yes      yes
-``listforge-json``  List Forge JSON (New Recruit's      yes      (as NR)
-                    layout)
-``newrecruit-text`` New Recruit text, "simple"          yes      yes
-``wtc``             New Recruit text, WTC compact/full  yes      yes
-``listforge-text``  List Forge text                     yes      yes
-``tactica-json``    this package's own roster document  yes      yes
-``rosterizer``      Rosterizer roster JSON (the bundled yes      no
-                    dataset's importer)
-``battlescribe``    BattleScribe ``.ros`` / ``.rosz``   no: refused in one line
-=================== =================================== ======== ========
+The formats are the entries of ``registry.FORMATS`` (its key, the name players know it
+by, its reader, its writer if any, how a text of it is recognised): the app's text
+(``gw-text``), New Recruit's text, WTC and JSON, List Forge's text and JSON, Rosterizer
+JSON (read only), and this package's own JSON. BattleScribe ``.ros`` / ``.rosz`` files are
+refused in one line (``battlescribe.py``).
 
 ``detect_format`` names the format of a text, or raises ``UnsupportedFormatError`` saying
 what the text is and why it is refused (Rosterizer JSON; the 40kdc-data conformance
@@ -42,8 +32,6 @@ True
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +42,7 @@ from tactica.inputs import loads
 from tactica.library import Library
 from tactica.textfile import check_readable, read_text_file
 
-from ..roster import Roster, RosterSource
+from ..roster import Roster
 from ._common import ExportRefusedError, RosterParseError, UnsupportedFormatError
 from .battlescribe import refuse_battlescribe
 from .carried import (
@@ -65,68 +53,73 @@ from .carried import (
     first_difference,
     lost_fields,
 )
-from .gw_text import dump_gw_text, parse_gw_text
-from .listforge import TITLE as _LISTFORGE_TITLE
-from .listforge import dump_listforge_text, parse_listforge_text
-from .newrecruit_json import dump_newrecruit_json, parse_newrecruit_json
-from .newrecruit_text import dump_newrecruit_text, dump_wtc, parse_newrecruit_text, parse_wtc
-from .rosterizer import is_rosterizer, parse_rosterizer
+from .registry import (
+    EXPORT_FORMATS,
+    FORMATS,
+    FORMATS_BY_KEY,
+    IMPORT_FORMATS,
+    ListFormat,
+    Sample,
+    export_formats,
+    format_names,
+    formats_help,
+    import_formats,
+    register,
+)
 
 __all__ = [
     "EXPORT_FORMATS",
+    "FORMATS",
     "IMPORT_FORMATS",
     "MAX_LINES",
     "NOT_CARRIED",
     "ExportRefusedError",
+    "ListFormat",
     "RosterParseError",
     "UnsupportedFormatError",
     "army_view",
     "carried_view",
     "detect_format",
+    "export_formats",
     "export_roster",
     "export_warnings",
+    "format_names",
+    "formats_help",
+    "import_formats",
     "load_roster",
     "lost_fields",
     "parse_roster",
+    "register",
     "roundtrip_view",
 ]
 
-IMPORT_FORMATS = ("gw-text", "newrecruit-json", "listforge-json", "newrecruit-text", "wtc",
-                  "listforge-text", "tactica-json", "rosterizer")
-
-EXPORT_FORMATS: dict[str, Callable[[Roster], str]] = {
-    "gw-text": dump_gw_text,
-    "newrecruit-json": dump_newrecruit_json,
-    "newrecruit-text": dump_newrecruit_text,
-    "wtc": dump_wtc,
-    "wtc-full": lambda r: dump_wtc(r, full=True),
-    "listforge-text": dump_listforge_text,
-    "tactica-json": lambda r: r.model_dump_json(indent=2) + "\n",
-}
-
-_NR_SIMPLE = re.compile(r"^.+ - .* - \[\d+ pts\]\s*$")
-_GW_TITLE = re.compile(r"^.+\(\d[\d,]*\s*points\)\s*$", re.I)
 
 
-def _json_kind(doc: Any) -> str:
+def _sample(stripped: str) -> Sample:
+    if stripped[0] not in "{[":
+        return Sample(None, tuple(line.strip() for line in stripped.splitlines()
+                                  if line.strip()))
+    try:
+        doc = loads(stripped)
+    except RecursionError:
+        raise UnsupportedFormatError("JSON nested too deeply: not an army list") from None
+    except ValueError as exc:  # JSONDecodeError, or a lone surrogate
+        raise UnsupportedFormatError(f"not valid JSON ({exc})") from None
     if not isinstance(doc, dict):
         raise UnsupportedFormatError("JSON that is not an object: not an army list")
-    if doc.get("format") == "tactica-roster":
-        return "tactica-json"
-    if isinstance(doc.get("roster"), dict) and "forces" in doc["roster"]:
-        made_by = str(doc.get("generatedBy") or "").lower()
-        return "listforge-json" if "list forge" in made_by else "newrecruit-json"
-    if is_rosterizer(doc):
-        return "rosterizer"
+    return Sample(doc, ())
+
+
+def _refuse_json(doc: dict[str, Any]) -> UnsupportedFormatError:
     if "faction_raw_name" in doc or "detachment_raw_names" in doc:
-        raise UnsupportedFormatError(
+        return UnsupportedFormatError(
             "40kdc-data parsed-roster document (expected.parsed.json): a conformance "
             "result, not an army-list export")
     if "faction_id" in doc and "units" in doc:
-        raise UnsupportedFormatError(
+        return UnsupportedFormatError(
             "40kdc-data resolved roster (roster JSON): data already resolved against the "
             "40kdc dataset's ids, not an army-list export")
-    raise UnsupportedFormatError("JSON of an unknown kind: not a supported army-list format")
+    return UnsupportedFormatError("JSON of an unknown kind: not a supported army-list format")
 
 
 def detect_format(text: str) -> str:
@@ -134,27 +127,16 @@ def detect_format(text: str) -> str:
     stripped = text.lstrip("\ufeff").strip()
     if not stripped:
         raise UnsupportedFormatError("empty file")
-    if stripped[0] in "{[":
-        try:
-            doc = loads(stripped)
-        except RecursionError:
-            raise UnsupportedFormatError("JSON nested too deeply: not an army list") from None
-        except ValueError as exc:  # JSONDecodeError, or a lone surrogate
-            raise UnsupportedFormatError(f"not valid JSON ({exc})") from None
-        return _json_kind(doc)
-    lines = [line.strip() for line in stripped.splitlines() if line.strip()]
-    first = lines[0]
-    if first.startswith("+++"):
-        return "gw-text" if any(line.startswith("•") for line in lines) else "wtc"
-    if _NR_SIMPLE.match(first):
-        return "newrecruit-text"
-    if _LISTFORGE_TITLE.match(first) and " - " in first:
-        return "listforge-text"
-    if _GW_TITLE.match(first):
-        return "gw-text"
+    sample = _sample(stripped)
+    for fmt in FORMATS:
+        if fmt.detect is not None and fmt.detect(sample):
+            return fmt.key
+    if sample.doc is not None:
+        raise _refuse_json(sample.doc)
+    texts = ", ".join(f.name for f in FORMATS if f.detect is not None
+                      and not f.key.endswith("json"))
     raise UnsupportedFormatError(
-        f"unrecognised first line {first!r}: not an app, New Recruit, WTC or List Forge "
-        "export")
+        f"unrecognised first line {sample.first!r}: not {texts}")
 
 
 #: The longest list read, in lines (real exports have a few hundred): reading and
@@ -179,26 +161,11 @@ def parse_roster(text: str, fmt: str | None = None, *, file: str | None = None,
 
 
 def _parse(text: str, kind: str, file: str | None, library: Library | None) -> Roster:
-    if kind == "gw-text":
-        return parse_gw_text(text, file, library)
-    if kind in ("newrecruit-json", "listforge-json"):
-        return parse_newrecruit_json(text, file)
-    if kind == "newrecruit-text":
-        return parse_newrecruit_text(text, file, library)
-    if kind in ("wtc", "wtc-full"):
-        return parse_wtc(text, file)
-    if kind == "listforge-text":
-        return parse_listforge_text(text, file)
-    if kind == "rosterizer":
-        return parse_rosterizer(text, file)
-    if kind == "tactica-json":
-        try:
-            roster = Roster.model_validate_json(text)
-        except ValueError as exc:
-            raise RosterParseError(one_line(exc), None, file, "$") from None
-        source = roster.source or RosterSource(format="tactica-json")
-        return roster.model_copy(update={"source": source.model_copy(update={"file": file})})
-    raise UnsupportedFormatError(f"unknown format {kind!r}; known: {', '.join(IMPORT_FORMATS)}")
+    fmt = FORMATS_BY_KEY.get(kind)
+    if fmt is None or fmt.read is None:
+        raise UnsupportedFormatError(
+            f"unknown format {kind!r}; known: {', '.join(IMPORT_FORMATS)}")
+    return fmt.read(text, file, library)
 
 
 def load_roster(path: str | Path, fmt: str | None = None,

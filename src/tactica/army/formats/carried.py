@@ -24,26 +24,36 @@ gw-text prints a list total and the list states none: its units' points added up
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..roster import Roster, RosterUnit
+from .registry import FORMATS_BY_KEY, export_formats
 
 __all__ = ["NOT_CARRIED", "army_view", "carried_view", "export_warnings", "first_difference",
            "lost_fields"]
 
-_LIST_ONLY = ("embarked_in",)
-_TEXT = (*_LIST_ONLY, "attached_to", "markers", "force_disposition")
+
+
+class _NotCarried(Mapping[str, tuple[str, ...]]):
+    """Each format written, by key: the fields of ``army_view`` it cannot carry (its
+    registry entry's ``not_carried``)."""
+
+    def __getitem__(self, key: str) -> tuple[str, ...]:
+        fmt = FORMATS_BY_KEY.get(key)
+        if fmt is None or fmt.write is None:
+            raise KeyError(key)
+        return fmt.not_carried
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([f.key for f in export_formats()])
+
+    def __len__(self) -> int:
+        return len(export_formats())
+
 
 #: The fields of ``army_view`` each export format cannot carry.
-NOT_CARRIED: dict[str, tuple[str, ...]] = {
-    "tactica-json": (),
-    "gw-text": (*_LIST_ONLY, "force"),
-    "newrecruit-json": (*_LIST_ONLY, "attached_to", "force_disposition"),
-    "newrecruit-text": (*_TEXT, "detachment_points"),
-    "wtc": (*_TEXT, "detachment_points", "force"),
-    "wtc-full": (*_TEXT, "detachment_points", "force"),
-    "listforge-text": (*_TEXT, "detachment_points", "force"),
-}
+NOT_CARRIED: Mapping[str, tuple[str, ...]] = _NotCarried()
 
 #: The formats that can say a unit's price is not stated (the others write 0 pts).
 _STATES_NO_PRICE = ("tactica-json",)
