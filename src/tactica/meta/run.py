@@ -234,7 +234,7 @@ def _on_dask(selection: Selection, todo: Sequence[Partition], out: Path, report:
         futures = {client.submit(partition_task, selection, p, key=f"meta-{key}-{p.id}",
                                  pure=False): p for p in todo}
         pending = set(futures)
-        seen = _workers(client)
+        seen = _departures(client) or set()  # the workers gone before this run
         while pending:
             try:
                 finished, pending = wait(pending, timeout=1.0, return_when="FIRST_COMPLETED")
@@ -296,18 +296,39 @@ def _collect(fut: Any, part: Partition, out: Path, report: RunReport,
 
 
 def _workers(client: Any) -> set[str]:
+    """The workers the scheduler lists now (an empty set when it does not say)."""
     try:
         return set(client.scheduler_info().get("workers", {}))
     except (OSError, TimeoutError):
         return set()
 
 
-def _watch_workers(client: Any, seen: set[str], report: RunReport, progress: Progress,
-                   pending: int) -> set[str]:
-    now = _workers(client)
-    for address in sorted(seen - now):
+#: A worker's departure as the scheduler logs it: (the scheduler's time, its address).
+Departure = tuple[float, str]
+
+
+def _departures(client: Any) -> set[Departure] | None:
+    """The workers the scheduler has removed (its ``remove-worker`` events on the topic
+    ``all``), or ``None`` when it cannot be asked now."""
+    try:
+        events = client.get_events("all")
+    except (OSError, TimeoutError):
+        return None
+    return {(float(t), str(m["worker"])) for t, m in events
+            if isinstance(m, dict) and m.get("action") == "remove-worker" and "worker" in m}
+
+
+def _watch_workers(client: Any, seen: set[Departure], report: RunReport, progress: Progress,
+                   pending: int) -> set[Departure]:
+    """Report each worker the scheduler removed since ``seen`` (the departures known
+    before): only the scheduler's own event says a worker is gone. A reply of
+    ``scheduler_info`` without its worker list (it happens under load) says nothing of
+    the kind, and a scheduler that does not answer now is asked again next time."""
+    now = _departures(client)
+    if now is None:
+        return seen
+    for _, address in sorted(now - seen):
         report.workers_lost.append(address)
         progress.message(f"worker {address} left the cluster; a partition it was computing "
                          f"or holding goes to another worker ({pending} partitions to go)")
-    return now if now else seen
-
+    return seen | now
