@@ -148,7 +148,7 @@ def test_a_worker_joining_fields_the_targets_and_freezes_what_it_loaded(
     import gc
 
     from tactica.meta.compute import _target, field_targets
-    from tactica.meta.run import prepare_worker
+    from tactica.meta.workers import prepare_worker
 
     _target.cache_clear()
     gc.unfreeze()

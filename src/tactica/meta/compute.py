@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -63,10 +64,22 @@ from ..units import (
     scenario_against,
 )
 from .detachments import Detachment, applied_rules, faction_detachments
-from .tasks import Partition, Selection, library_of, plan, target_kind, unit_faction
+from .tasks import (
+    Partition,
+    Selection,
+    library_of,
+    plan,
+    target_kind,
+    targets_in,
+    unit_faction,
+)
 
-__all__ = ["WEAPON_ORDER", "Row", "compute_partition", "field_targets", "forget",
+__all__ = ["PREPARING", "WEAPON_ORDER", "Row", "compute_partition", "field_targets", "forget",
            "points_artefact", "points_of", "scenario_of"]
+
+#: Held while a Dask worker prepares (``workers.prepare_worker``): a partition waits
+#: for it rather than fielding the same targets beside it.
+PREPARING = threading.Lock()
 
 #: The order a row's weapon lines are resolved in: the datasheet's (its wargear's order),
 #: not the order that does most. Where damage carries from one line to the next (a model
@@ -240,17 +253,6 @@ def _target(lib: Library, name: str, edition: RulesVersion, phase: Phase
                  points_of(sheet, models), points_artefact(sheet, models)), fielded
 
 
-def _targets(selection: Selection, lib: Library, edition: RulesVersion) -> list[str]:
-    """The selection's targets that exist in ``edition`` (a unit target is fielded from
-    that edition's datasheet; presets are in every edition)."""
-    out = []
-    for name in selection.targets:
-        if target_kind(lib, name) == "preset" or any(
-                s.rules == edition for s in lib.datasheet_versions(name)):
-            out.append(name)
-    return out
-
-
 def field_targets(selection: Selection, lib: Library | None = None) -> int:
     """Field every target of ``selection`` in each of its editions and phases (kept by
     ``_target`` for this process's partitions): what a Dask worker does once, as it
@@ -259,7 +261,7 @@ def field_targets(selection: Selection, lib: Library | None = None) -> int:
     editions = dict.fromkeys(p.edition for p in plan(selection, lib))
     n = 0
     for edition in editions:
-        for name in _targets(selection, lib, edition):
+        for name in targets_in(selection, lib, edition):
             for phase in selection.phases:
                 _target(lib, name, edition, phase)
                 n += 1
@@ -319,7 +321,7 @@ def _matchups(selection: Selection, lib: Library, part: Partition) -> Iterator[_
     edition = part.edition
     effects = selection.effects
     detachments = faction_detachments(part.faction) if selection.detachment_rules else ()
-    targets = [(t, target_kind(lib, t)) for t in _targets(selection, lib, edition)]
+    targets = [(t, target_kind(lib, t)) for t in targets_in(selection, lib, edition)]
     for name in part.attackers:
         side = _attacker_side(lib, name, edition)
         for phase in selection.phases:
