@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
 from ..library import Library, configured_sources, load_library
@@ -57,29 +56,6 @@ Distance = Annotated[float | None, typer.Option(
     "--distance", min=0, max=200, help="Inches between attacker and target in the "
     "shooting rows: a ranged weapon beyond its range makes no attacks (a column says it). "
     "Default: every target within range.")]
-
-
-class _Bar:
-    """``tactica.meta.run.Progress`` as a rich progress bar on stderr."""
-
-    def __init__(self, console: Console) -> None:
-        self.console = console
-        self.bar = Progress("{task.description}", BarColumn(), MofNCompleteColumn(),
-                            TimeElapsedColumn(), console=console, transient=False)
-        self.task = self.bar.add_task("partitions", total=None)
-
-    def start(self, total: int, done: int) -> None:
-        if done:
-            self.console.print(f"{done} of {total} partitions already written: skipped",
-                               markup=False)
-        self.bar.update(self.task, total=total, completed=done)
-        self.bar.start()
-
-    def advance(self, part: object) -> None:
-        self.bar.advance(self.task)
-
-    def message(self, text: str) -> None:
-        self.bar.console.print(f"note: {text}", markup=False)
 
 
 def _checked(scheduler: str | None, rules: list[str] | None) -> tuple[str, ...]:
@@ -139,8 +115,11 @@ def meta(
     local_cluster: Annotated[bool, typer.Option(
         "--local-cluster", help="Use a local Dask cluster even for a small job.")] = False,
     partition_size: Annotated[int, typer.Option(
-        "--partition-size", min=1, help="Attacker units per partition (one file each).")
-    ] = 16,
+        "--partition-size", min=1, help="Attacker units per partition at most (one file "
+        "each; the partitions are also cut by their cost).")] = 16,
+    performance_report: Annotated[Path | None, typer.Option(
+        "--performance-report", help="On Dask: write Dask's performance report (the task "
+        "stream, each task's time) to this HTML file.")] = None,
 ) -> None:
     """Compute the meta table into a folder of Parquet files (a rerun resumes)."""
     if ctx.invoked_subcommand is not None:
@@ -163,7 +142,7 @@ def meta(
                            detachment_rules, distance)
     mode: Literal["auto", "in-process", "local"] = (
         "in-process" if in_process else "local" if local_cluster else "auto")
-    _report(out, _run(selection, out, mode, scheduler, workers, lib))
+    _report(out, _run(selection, out, mode, scheduler, workers, lib, performance_report))
 
 
 def _report(out: Path, report: RunReport) -> None:
@@ -177,24 +156,28 @@ def _report(out: Path, report: RunReport) -> None:
 
 
 def _run(selection: Selection, out: Path, mode: Literal["auto", "in-process", "local"],
-         scheduler: str | None, workers: int, lib: Library) -> RunReport:
-    """``tactica.meta.run`` with a progress bar on stderr; a refusal is its one line, the
-    bar left out."""
+         scheduler: str | None, workers: int, lib: Library,
+         performance_report: Path | None = None) -> RunReport:
+    """``tactica.meta.run`` with its progress on stderr (``meta.progress.progress_for``: a
+    bar with the time left on a terminal, a line each 10% otherwise); a refusal is its
+    one line, the bar left out."""
     from ..meta import run
+    from ..meta.progress import progress_for
     from ..meta.run import SchedulerError
 
-    bar = _Bar(Console(stderr=True, highlight=False))
+    bar = progress_for()
+    failed = True
     try:
-        return run(selection, out, mode=mode, scheduler=scheduler, workers=workers,
-                   progress=bar, lib=lib)
+        report = run(selection, out, mode=mode, scheduler=scheduler, workers=workers,
+                     progress=bar, lib=lib, performance_report=performance_report)
+        failed = False
+        return report
     except SchedulerError as exc:
-        bar.bar.live.transient = True  # the refusal alone: no bar left above it
         fail(f"--scheduler {exc}")
     except ValueError as exc:
-        bar.bar.live.transient = True
         fail(str(exc))
     finally:
-        bar.bar.stop()
+        bar.close(failed)
 
 
 def _selection(attackers: tuple[str, ...], targets: tuple[str, ...],
