@@ -4,6 +4,7 @@ writing (an interrupted run, then the rerun, gives the clean run's files)."""
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 from pathlib import Path
@@ -123,7 +124,7 @@ def test_files_are_written_with_the_users_umask(seed_selection: Selection, seed_
     """Every file of the table gets the mode ``open`` gives a new file (0644 with the
     usual umask 022, 0640 with 027): the partitions as readable as ``_selection.json``
     (``mkstemp`` alone made them 0600)."""
-    from tactica.meta import table
+    table = importlib.import_module("tactica.meta.table")  # the module: table() is the call
 
     for mask, mode in ((0o022, 0o644), (0o027, 0o640)):
         before = os.umask(mask)

@@ -43,6 +43,7 @@ __all__ = [
     "SCHEMA",
     "SCHEMA_VERSION",
     "SELECTION_FILE",
+    "arrow_table",
     "done_partitions",
     "load",
     "parquet_bytes",
@@ -167,17 +168,21 @@ def _file_metadata(selection: Selection, part: Partition) -> dict[str, str]:
             "tactica.partition": part.id}
 
 
-def parquet_bytes(rows: Sequence[Row], selection: Selection, part: Partition) -> bytes:
-    """The partition's Parquet file, deterministic (module text)."""
+def arrow_table(rows: Sequence[Row], selection: Selection) -> pa.Table:
+    """A partition's rows as an Arrow table in the file's order (module text)."""
     schema = schema_for(selection)
     columns = {name: list(map(attrgetter(name), rows)) for name in schema.names}
     table = pa.Table.from_pydict(columns, schema=schema)
     if "detachment" in schema.names:  # the row without the detachment rules first
-        table = table.sort_by([*((c, "ascending") for c in _SORT),
-                               ("detachment", "ascending", "at_start")])
-    else:
-        table = table.sort_by([(c, "ascending") for c in _SORT])
-    table = table.replace_schema_metadata(_file_metadata(selection, part))
+        return table.sort_by([*((c, "ascending") for c in _SORT),
+                              ("detachment", "ascending", "at_start")])
+    return table.sort_by([(c, "ascending") for c in _SORT])
+
+
+def parquet_bytes(rows: Sequence[Row], selection: Selection, part: Partition) -> bytes:
+    """The partition's Parquet file, deterministic (module text)."""
+    table = arrow_table(rows, selection).replace_schema_metadata(
+        _file_metadata(selection, part))
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink, row_group_size=ROW_GROUP_SIZE, compression="zstd",
                    write_statistics=True)
