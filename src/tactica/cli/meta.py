@@ -51,6 +51,13 @@ class PlotKind(StrEnum):
     heatmap = "heatmap"
 
 
+class HeatmapBy(StrEnum):
+    auto = "auto"
+    unit = "unit"
+    faction = "faction"
+    keyword = "keyword"
+
+
 Folder = Annotated[Path, typer.Option("--out", "-o", help="The table's folder.")]
 Distance = Annotated[float | None, typer.Option(
     "--distance", min=0, max=200, help="Inches between attacker and target in the "
@@ -251,7 +258,8 @@ def _cell(v: object) -> str:
 @meta_app.command("plot")
 def plot(
     kind: Annotated[PlotKind, typer.Argument(help="bars (best units per faction) or "
-                                             "heatmap (unit x target).")],
+                                             "heatmap (unit x target, or by faction or "
+                                             "keyword).")],
     file: Annotated[Path, typer.Option("--file", "-f", help="The picture: .png or .svg.")],
     out: Folder = Path("meta"),
     metric: Annotated[str | None, typer.Option(
@@ -263,28 +271,23 @@ def plot(
     faction: Annotated[list[str] | None, typer.Option(
         "--faction", help="Only these factions' attackers; repeatable.")] = None,
     top: Annotated[int, typer.Option("--top", min=1, help="Units per faction (bars) or "
-                                     "in all (heatmap).")] = 5,
+                                     "in all (heatmap by unit).")] = 5,
+    by: Annotated[HeatmapBy, typer.Option(
+        "--by", help="heatmap: unit x target, faction x faction or keyword x keyword (the "
+        "mean of --metric); auto: by unit up to 40 targets, else by faction.")
+    ] = HeatmapBy.auto,
+    shared_x: Annotated[bool, typer.Option(
+        "--shared-x", help="bars: one x scale for every faction's panel.")] = False,
 ) -> None:
-    """Draw the meta table: ranked bars per faction, or a unit x target heatmap."""
-    from ..meta import load
-    from ..meta.plot import bars, heatmap
+    """Draw the meta table: ranked bars per faction, or a heatmap."""
+    from ..meta.plot import Filters, draw
+    from ..meta.query import QueryError
 
+    filters = Filters(targets=tuple(target or ()), factions=tuple(faction or ()),
+                      phase=phase.value if phase else None)
     try:
-        df = load(out)
-    except FileNotFoundError as exc:
-        fail(str(exc))
-    if target:
-        df = df[df["target"].str.casefold().isin([t.casefold() for t in target])]
-    if faction:
-        df = df[df["attacker_faction"].str.casefold().isin([f.casefold() for f in faction])]
-    if phase is not None and kind == PlotKind.bars:
-        df = df[df["phase"] == phase.value]
-    try:
-        if kind == PlotKind.bars:
-            path = bars(df, file, metric=metric or "points_per_100", top=top)
-        else:
-            path = heatmap(df, file, metric=metric or "expected_damage",
-                           phase=phase.value if phase else "shooting", units=top)
-    except ValueError as exc:
+        path = draw(out, kind.value, file, metric=metric, filters=filters, top=top,
+                    by=by.value, shared_x=shared_x)
+    except (QueryError, ValueError) as exc:
         fail(str(exc))
     typer.echo(f"wrote {path}")

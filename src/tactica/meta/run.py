@@ -20,6 +20,7 @@ partitions whose files exist.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import logging
 import re
 import socket
@@ -103,6 +104,9 @@ def run(selection: Selection, folder: str | Path, *, mode: Mode = "auto",
     Dask, ``performance_report`` names an HTML file for Dask's performance report (the
     task stream, each task's time)."""
     out = Path(folder)
+    if performance_report is not None and importlib.util.find_spec("bokeh") is None:
+        raise ValueError("a performance report is drawn by Dask with bokeh, which is not "
+                         "installed (pip install bokeh)")
     client = _connect(scheduler) if scheduler else None  # before anything is written
     try:
         return _run(selection, out, _Where(mode, scheduler, workers, performance_report),
