@@ -41,6 +41,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("calculator", "army", "lookup", "summary"),
     ("tactica",),
     ("plan", "meta"),
+    ("service",),
     ("cli", "web", "assistant"),
     ("launch",),
     ("__main__",),
@@ -237,6 +238,42 @@ def test_arrows_point_down_the_layers() -> None:
             elif rank[b] > rank[a] or (rank[b] == rank[a] and (a, b) not in SIDEWAYS):
                 wrong.append(f"{module} -> {target} ({a} may not import {b})")
     assert wrong == []
+
+
+def test_doors_import_only_the_service() -> None:
+    """One core under every door (issue 46): a door imports its own modules, the service
+    (``tactica.service``) and a launcher's entry point, never another part of the core."""
+    wrong = []
+    for module, targets in import_graph().items():
+        door = part_of(module)
+        if door not in SHELLS:
+            continue
+        for target in targets:
+            allowed = (part_of(target) == door or target == "tactica.service"
+                       or target in LAUNCHERS.get(module, ()))
+            if not allowed:
+                wrong.append(f"{module} -> {target}")
+    assert wrong == []
+
+
+def test_the_service_offers_what_it_imports() -> None:
+    """Every name the service offers is imported on first use from the module its
+    typing block names (the two lists cannot drift apart), and each resolves."""
+    import tactica.service as service
+
+    tree = _tree(SRC / "tactica" / "service.py")
+    typed: dict[str, str] = {}
+    for node in _statements(tree):
+        if isinstance(node, ast.If):  # if TYPE_CHECKING:
+            for inner in node.body:
+                if isinstance(inner, ast.ImportFrom):
+                    for alias in inner.names:
+                        typed[alias.asname or alias.name] = "." + (inner.module or "")
+    typed.pop("UnitLibrary", None)  # a type of ``calculate``'s signature only
+    lazy = {name: module for module, names in service._LAZY.items() for name in names}
+    assert lazy == typed
+    missing = [name for name in service.__all__ if getattr(service, name, None) is None]
+    assert missing == []
 
 
 def reduced(arrows: dict[str, set[str]]) -> dict[str, set[str]]:

@@ -17,7 +17,7 @@ import pytest
 from tactica.library import Library
 from tactica.meta import SCHEMA, Selection, run
 from tactica.meta.plot import MAX_INCHES, _bars_figure, _heatmap_figure, draw
-from tactica.meta.plotdata import KINDS, Filters, best_rows, grid_rows
+from tactica.meta.plotdata import KINDS, PlotFilters, best_rows, grid_rows
 
 FACTIONS, PER_FACTION, TARGETS = 24, 12, 120  # 288 attackers x 120 targets x 2 phases
 
@@ -65,7 +65,7 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_bars_name_each_target_and_keep_the_title_clear(big: Path, tmp_path: Path) -> None:
-    best = best_rows(big, "expected_damage", Filters(), top=3)
+    best = best_rows(big, "expected_damage", PlotFilters(), top=3)
     assert len(best) == FACTIONS * 3
     top = best[best.attacker_faction == "F05"]
     assert top.attacker.tolist() == ["F05 U11", "F05 U10", "F05 U09"]
@@ -85,7 +85,7 @@ def test_bars_name_each_target_and_keep_the_title_clear(big: Path, tmp_path: Pat
     assert len({ax.get_xlim() for ax in shown}) == 1  # one x scale: --shared-x
     assert "each bar: its best target and phase" in fig._suptitle.get_text()
     plt.close(fig)
-    one = best_rows(big, "expected_damage", Filters(targets=("T001",)), top=2)
+    one = best_rows(big, "expected_damage", PlotFilters(targets=("T001",)), top=2)
     plt, fig = _bars_figure(one, metric="expected_damage", top=2, title="", shared_x=False)
     assert fig._suptitle.get_text().endswith("against T001")  # one target: in the title
     assert fig.axes[0].get_yticklabels()[0].get_text() == "F00 U10 (shooting)"
@@ -96,7 +96,7 @@ def test_bars_name_each_target_and_keep_the_title_clear(big: Path, tmp_path: Pat
 
 
 def test_a_big_heatmap_is_faction_by_faction(big: Path, tmp_path: Path) -> None:
-    cells, by = grid_rows(big, "expected_damage", Filters(), "auto", 30)
+    cells, by = grid_rows(big, "expected_damage", PlotFilters(), "auto", 30)
     assert by == "faction" and len(cells) == FACTIONS * 6
     cell = cells.set_index(["row", "column"])["value"]
     # F05's units: 5 + j/100 (j 0..11) + 0.5 in the shooting; T005 (of G5) +0.001
@@ -121,7 +121,7 @@ def test_a_big_heatmap_is_faction_by_faction(big: Path, tmp_path: Path) -> None:
 def test_a_unit_heatmap_of_many_targets_is_refused(big: Path, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="120 targets: too many columns"):
         draw(big, "heatmap", tmp_path / "h.png", by="unit")
-    few = Filters(targets=("T001", "t002", "T007"))
+    few = PlotFilters(targets=("T001", "t002", "T007"))
     cells, by = grid_rows(big, "expected_damage", few, "auto", 10)
     assert by == "unit" and set(cells.target) == {"T001", "T002", "T007"}
     assert cells.attacker.nunique() == 10 and "F23 U11" in set(cells.attacker)
@@ -132,7 +132,7 @@ def test_a_unit_heatmap_of_many_targets_is_refused(big: Path, tmp_path: Path) ->
 def test_a_keyword_heatmap_reads_the_units_kinds(seed_selection: Selection,
                                                  seed_lib: Library, tmp_path: Path) -> None:
     run(seed_selection, tmp_path / "t", lib=seed_lib)
-    cells, by = grid_rows(tmp_path / "t", "expected_damage", Filters(), "keyword", 30)
+    cells, by = grid_rows(tmp_path / "t", "expected_damage", PlotFilters(), "keyword", 30)
     assert by == "keyword" and not cells.empty
     assert set(cells["row"]) | set(cells["column"]) <= {*KINDS, "OTHER"}
     svg = draw(tmp_path / "t", "heatmap", tmp_path / "k.svg", by="keyword")

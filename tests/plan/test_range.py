@@ -132,6 +132,7 @@ def test_the_command_line_takes_a_distance_and_pairs() -> None:
                       "--distance", "30", "--distance", "Hellblaster Squad=10")
     assert code == 0, text  # one unit's distance to every unit of the other side
     cells = {(c["attacker"], c["target"]): c for c in json.loads(text)["cells"]}
+    # exact: out of range, no attack: a point mass at 0
     assert cells[("Intercessor Squad", "Gretchin")]["models_destroyed"] == 0.0
     assert cells[("Hellblaster Squad", "Gretchin")]["models_destroyed"] > 0
     for bad in ("far", "-1", "Hellblaster Squad>=10", "=10", "Hellblaster Squad>Gretchin=999"):

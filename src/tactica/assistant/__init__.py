@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from ..errors import needs_extra
+from ..service import needs_extra
 
 if TYPE_CHECKING:
     from .server import Limits, create_server

@@ -23,11 +23,17 @@ from pydantic import (
     model_validator,
 )
 
-from ..combat.contract import sampling
-from ..combat.contract.scenario import Context, EffectEntry
-from ..model.common import RulesVersion
-from ..units.scenario import ScenarioDocument, UnitRef
-from ..units.sequence import SequenceDocument
+from ..service import (
+    MAX_TRIALS,
+    Context,
+    EffectEntry,
+    RulesVersion,
+    ScenarioDocument,
+    Seed,
+    SequenceDocument,
+    Trials,
+    UnitRef,
+)
 from .schemas import flatten, merge_objects, prefer_object
 
 __all__ = [
@@ -51,7 +57,7 @@ __all__ = [
 MAX_LIST_BYTES = 256 * 1024
 #: Monte Carlo trials a call may ask for: the contract's bound, the same at every door
 #: (a million trials of one line take about 1 s on one core).
-MAX_TRIALS = sampling.MAX_TRIALS
+MAX_TRIALS = MAX_TRIALS
 
 _NAME = Field(min_length=1, max_length=200)
 
@@ -158,8 +164,8 @@ class SimulateArgs(_Args):
                                    "datasheet's)")
     rules: RulesVersion = Field(default="11th", description="rules edition")
     method: Literal["exact", "monte-carlo"] = "exact"
-    trials: sampling.Trials = None
-    seed: sampling.Seed = None
+    trials: Trials = None
+    seed: Seed = None
     full_result: bool = Field(default=False, description="also the whole result document")
 
     @field_validator("phases")

@@ -14,8 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from ..errors import one_line
-from ..library import Library
+from ..service import Library, one_line
 from .arguments import MAX_ARMY_UNITS, MatchupArgs, PlanArgs
 
 __all__ = ["matchup", "plan", "summary_of_matchup", "summary_of_plan"]
@@ -30,7 +29,7 @@ _FIGURES = ("attacker", "target", "models_destroyed", "p_destroyed", "damage",
 def _sides(args: MatchupArgs | PlanArgs, library: Library) -> tuple[Any, Any, Any]:
     """Both armies read from their text (never from a file of the server's) and the
     conditions, each army of at most ``MAX_ARMY_UNITS`` units."""
-    from ..plan import Conditions, SideError, read_side
+    from ..service import Conditions, SideError, read_side
 
     sides = []
     for field, label in (("mine", "my list"), ("enemy", "enemy list")):
@@ -142,7 +141,7 @@ def summary_of_plan(whole: Document) -> Document:
 
 def matchup(args: MatchupArgs, library: Library) -> Document:
     """The matchup matrix: ``tactica matchup --json``'s document, or its summary."""
-    from ..plan import matchup_sides
+    from ..service import matchup_sides
 
     mine, enemy, conditions = _sides(args, library)
     sides: tuple[Literal["mine", "enemy"], ...] = \
@@ -156,7 +155,7 @@ def matchup(args: MatchupArgs, library: Library) -> Document:
 
 def plan(args: PlanArgs, library: Library) -> Document:
     """The shooting plan: ``tactica plan --json``'s document, or its summary."""
-    from ..plan import solve
+    from ..service import solve
 
     mine, enemy, conditions = _sides(args, library)
     p = solve(mine, enemy, conditions, forbidden=args.forbid, destroy=args.destroy,

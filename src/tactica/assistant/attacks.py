@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..library import Library
-from ..names import name_key, suggest
+from ..service import Library, name_key, suggest
 from .arguments import MAX_TRIALS, CalculateArgs, SimulateArgs
 
 __all__ = ["calculate", "check_context", "simulate_combat", "simulate_document"]
@@ -30,7 +29,7 @@ def check_context(context: Any, library: Library, where: str) -> None:
         return
     detachment = context.get("detachment")
     if isinstance(detachment, str) and detachment.strip():
-        from ..army.lookups import known_detachments
+        from ..service import known_detachments
 
         known = known_detachments(library)
         if name_key(detachment) not in known:
@@ -72,7 +71,7 @@ def _check_document(document: Document, library: Library) -> None:
 
 def calculate(args: CalculateArgs, library: Library) -> Document:
     """The result document of a scenario or a sequence."""
-    from .. import calculate as compute
+    from ..service import calculate as compute
 
     _bounded_trials(args.document)
     _check_document(args.document, library)
@@ -152,8 +151,8 @@ def _fielded(result: Any) -> list[str]:
 def simulate_combat(args: SimulateArgs, library: Library) -> Document:
     """The headline figures of one unit attacking another (module text), a turn's
     battle-shock test, the units as fielded and the document computed."""
-    from .. import calculate as compute
-    from ..summary import headline
+    from ..service import calculate as compute
+    from ..service import headline
 
     check_context(args.context.model_dump(mode="json", exclude_defaults=True), library,
                   "context")

@@ -27,7 +27,7 @@ import os
 import threading
 from typing import Any
 
-from ..version import __version__
+from ..service import __version__
 
 __all__ = ["CAPABILITIES", "HANDSHAKE_VERSIONS", "INSTRUCTIONS", "REPLAY_ID", "SERVER_INFO",
            "answer_early", "early_answer", "initialize_result", "replayed"]

@@ -11,9 +11,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from ..library import Library
-from ..model.datasheet import Datasheet
-from ..names import UnknownNameError
+from ..service import Datasheet, Library, UnknownNameError
 from .arguments import (
     FindUnitsArgs,
     ListUnitsArgs,
@@ -38,7 +36,7 @@ def lookup_unit(args: LookupUnitArgs, library: Library) -> Document:
 
 
 def lookup_rule(args: LookupRuleArgs, library: Library) -> Document:
-    from ..lookup import rule_entries
+    from ..service import rule_entries
 
     found = rule_entries(args.name, args.rules, library)
     return {"rules": [e.as_json() for e in found], "omitted": []}
@@ -74,7 +72,7 @@ def _argument_named() -> Iterator[None]:
 
 
 def list_units(args: ListUnitsArgs, library: Library) -> Document:
-    from ..lookup import find_units
+    from ..service import find_units
 
     with _argument_named():
         sheets = find_units(library, args.faction, args.keyword, args.rules)
@@ -84,7 +82,7 @@ def list_units(args: ListUnitsArgs, library: Library) -> Document:
 def find_units(args: FindUnitsArgs, library: Library) -> Document:
     """The units a player's words find, best first (``search_units``), each with what
     matched."""
-    from ..lookup.search import search_units
+    from ..service import search_units
 
     with _argument_named():
         found = search_units(args.query, library, args.faction, args.keyword, args.rules)
@@ -97,7 +95,7 @@ def find_units(args: FindUnitsArgs, library: Library) -> Document:
 
 
 def validate_list(args: ValidateListArgs, library: Library) -> Document:
-    from ..army import parse_roster, validate
+    from ..service import parse_roster, validate
 
     roster = parse_roster(args.text, args.format, library=library)
     checked = validate(roster, library)

@@ -46,13 +46,12 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from pydantic import ValidationError
 
-from ..errors import DocumentError, one_line
-from ..inputs import InputError, surrogates_in
+from ..service import DocumentError, InputError, one_line, surrogates_in, warm_up
 from . import early
 from .early import INSTRUCTIONS, SERVER_INFO
 
 if TYPE_CHECKING:
-    from ..library import Library
+    from ..service import Library
     from .tools import ToolSpec
 
 __all__ = ["MAX_ARGUMENT_BYTES", "STARTUP_TIMEOUT", "Limits", "create_server", "warm_up"]
@@ -61,6 +60,7 @@ __all__ = ["MAX_ARGUMENT_BYTES", "STARTUP_TIMEOUT", "Limits", "create_server", "
 MAX_ARGUMENT_BYTES = 256 * 1024
 #: Seconds the first call waits for the library to load.
 STARTUP_TIMEOUT = 120.0
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -107,21 +107,6 @@ class _Warm:
                     self.library.find_rules("Deep Strike")
         finally:
             self.indexed.set()
-
-
-def warm_up() -> Library:
-    """Load what every call needs: the library (seed pages, the bundled dataset, any
-    ``--data`` catalogues), every faction's rules as named effects, and the engine. (The
-    index of every datasheet's abilities, which rule look-ups read, is built after it,
-    while calls are served.)"""
-    from ..effects import dataset_effects
-    from ..library import load_library
-
-    library = load_library()
-    dataset_effects()
-    from .. import calculator  # noqa: F401  (the engine's modules)
-
-    return library
 
 
 def _text(payload: str, error: bool = False) -> types.CallToolResult:

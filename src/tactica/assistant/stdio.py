@@ -38,8 +38,7 @@ from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
-from ..errors import one_line
-from ..inputs import check_depth, printable
+from ..service import check_depth, one_line, printable
 from .server import MAX_ARGUMENT_BYTES
 
 __all__ = ["MAX_LINE_BYTES", "serve_stdio"]

@@ -31,7 +31,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ..library import Library
+from ..service import Library
 from . import armies, attacks, lookups
 from .arguments import (
     CalculateArgs,
@@ -78,7 +78,7 @@ class ToolSpec:
         """The description, the standard targets' names filled in (``PRESETS``)."""
         if "PRESETS" not in self.description:
             return self.description
-        from ..facts import load_presets
+        from ..service import load_presets
 
         names = ", ".join(p.name for p in load_presets())
         return self.description.replace("PRESETS", names)

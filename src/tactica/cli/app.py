@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn
 import typer
 from rich.console import Console
 
-from ..names import UnknownNameError
+from ..service import UnknownNameError
 from .errors import LAZY, LazyGroup
 
 if TYPE_CHECKING:
-    from ..library import Library
+    from ..service import Library
 
 #: ``tactica.model.common.RulesVersion``, written here so that the command line starts
 #: without loading the data models (``tactica --help`` stays quick).
@@ -44,7 +44,7 @@ app = typer.Typer(
 
 def load_library() -> Library:
     """``tactica.library.load_library``, imported when a command needs the library."""
-    from ..library import load_library as load
+    from ..service import load_library as load
 
     return load()
 
@@ -90,7 +90,7 @@ def _unknown(exc: UnknownNameError) -> NoReturn:
 def _version_callback(value: bool) -> None:
     if value:
         typer.echo(f"tactica {version()}")
-        from ..loaders.wh40kdc_credit import ATTRIBUTION, installed_version
+        from ..service import ATTRIBUTION, installed_version
 
         if installed_version() is not None:  # issue 6: the 40kdc-data credit
             typer.echo(f"bundled dataset: wh40kdc {installed_version()}. {ATTRIBUTION}")
@@ -134,7 +134,7 @@ def _root(
     ] = False,
 ) -> None:
     """Warhammer 40,000 rules engine: datasheets as data and exact combat odds."""
-    from ..loaders.bulk import start_up_done
+    from ..service import start_up_done
     from .sources import configure  # issue 6: sources for this command
 
     start_up_done()  # the collector resumes, if no command's module was imported
@@ -201,14 +201,14 @@ def schema_of(kind: SchemaKind) -> dict[str, Any]:
     """The JSON Schema of a scenario (version 2: attackers and targets may name library
     units), a result or a datasheet (from the models)."""
     if kind is SchemaKind.scenario:
-        from ..units.scenario import ScenarioDocument
+        from ..service import ScenarioDocument
 
         return ScenarioDocument.model_json_schema()
     if kind is SchemaKind.result:
-        from ..combat.contract.result import Result
+        from ..service import Result
 
         return Result.model_json_schema()
-    from ..model.datasheet import Datasheet
+    from ..service import Datasheet
 
     return Datasheet.model_json_schema()
 

@@ -21,15 +21,25 @@ import typer
 from pydantic import ValidationError
 from rich.console import Console
 
-from ..combat import Result, Scenario, calculate
-from ..combat.contract.result import Resolved
-from ..combat.contract.sampling import MAX_SEED, MAX_TRIAL_LINES, MAX_TRIALS
-from ..combat.contract.scenario import Attacker, Context, Effect, Strength
-from ..errors import one_line
-from ..inputs import loads
-from ..model.datasheet import Datasheet
-from ..textfile import decode, read_text_file
-from ..units import UnitError
+from ..service import (
+    MAX_SEED,
+    MAX_TRIAL_LINES,
+    MAX_TRIALS,
+    Attacker,
+    Context,
+    Datasheet,
+    Effect,
+    Resolved,
+    Result,
+    Scenario,
+    Strength,
+    UnitError,
+    calculate,
+    decode,
+    loads,
+    one_line,
+    read_text_file,
+)
 from .errors import FLAG_WORDS, fail
 from .result_view import render_result
 
@@ -46,7 +56,7 @@ def _embark(lib: Any, transport: Datasheet, atk: Attacker, spec: str,
             phase: str) -> tuple[Attacker, list[str]]:
     """``--embarked NAME[:MODELS]``: the passengers' default guns (one per model, up to
     the transport's Firing Deck X) join the transport's attack (``army.firing_deck``)."""
-    from ..army.firing_deck import firing_deck_size, with_firing_deck
+    from ..service import firing_deck_size, with_firing_deck
 
     if phase != "shooting":
         raise typer.BadParameter("Firing Deck shoots in the shooting phase",
@@ -60,7 +70,7 @@ def _embark(lib: Any, transport: Datasheet, atk: Attacker, spec: str,
     if count.strip() and not count.strip().isdigit():
         raise typer.BadParameter(f"{spec!r}: MODELS must be a number", param_hint="--embarked")
     n = int(count) if count.strip() else sum(c.min for c in passengers.composition) or 1
-    from ..units import UnitError, UnitRef, resolve_attacker
+    from ..service import UnitError, UnitRef, resolve_attacker
 
     try:
         # the whole unit as fielded; the Firing Deck takes up to X of its models' guns
@@ -128,7 +138,7 @@ def _check_effects(effects: list[str]) -> None:
 
 def _check_models(sheet: Datasheet, models: int) -> None:
     """``--models`` within the datasheet's unit composition (its tiers, ``tactica.units``)."""
-    from ..units.loadout import sizes
+    from ..service import sizes
 
     spans = sizes(sheet)
     if not any(a <= models <= b for a, b in spans):
@@ -140,7 +150,7 @@ def _check_models(sheet: Datasheet, models: int) -> None:
 
 def _check_leaders(sheet: Datasheet, leaders: list[str], lib: Any) -> None:
     """The ``--led-by`` units may lead this one together (the units core's check, 24.22)."""
-    from ..units import LeaderError, check_leaders
+    from ..service import LeaderError, check_leaders
 
     found = []
     for name in leaders:
@@ -353,7 +363,7 @@ def _print(result: Result, prep: _Prepared, as_json: bool, out: Console) -> None
 
 def _from_file(text: str, o: CalcOptions) -> _Prepared:
     """A scenario file: the units named in it are fielded (``calculator.prepare``)."""
-    from ..calculator import prepare
+    from ..service import prepare
 
     scenario, resolved, notes = prepare(text)
     if o.monte_carlo:
@@ -378,22 +388,19 @@ def _from_flags(o: CalcOptions) -> _Prepared:
     attacker as built in an army list, ``--list``)."""
     if o.attacker is None or o.target is None:
         raise typer.BadParameter("give a scenario FILE, or --attacker and --target")
-    from ..calculator import prepare
-    from ..library import load_library
+    from ..service import load_library, prepare
 
     lib = load_library()
     built = None
     notes: list[str] = []
     led_by = list(o.led_by or ())
     if o.list_file is not None:  # issue 7: the unit as built in an army list
-        from ..army.attack import list_attacker
-        from ..army.formats import load_roster
+        from ..service import list_attacker, load_roster
 
         if o.weapon or o.models or o.wargear:
             raise typer.BadParameter("--weapon, --wargear and --models come from the "
                                      "list with --list")
-        from ..units import UnitRef
-        from ..units.resolve import aim_for
+        from ..service import UnitRef, aim_for
 
         aim = aim_for(UnitRef(unit=o.target, models=o.target_models,
                               wargear=tuple(o.target_wargear or ()),
@@ -437,10 +444,13 @@ def _list_scenario(lib: Any, built: Any, data: dict[str, Any], led_by: list[str]
                    notes: list[str]) -> tuple[Scenario, Resolved | None, list[str]]:
     """The attacker as built in an army list (``tactica.army.attack``) against the target
     of the options, with the unit's and its leaders' abilities and the list's effects."""
-    from ..army.attack import apply_list_effects
-    from ..calculator import prepare
-    from ..effects.candidates import ability_effects, apply_candidates
-    from ..units.abilities import apply_attacker_abilities
+    from ..service import (
+        ability_effects,
+        apply_attacker_abilities,
+        apply_candidates,
+        apply_list_effects,
+        prepare,
+    )
 
     sheet = built.sheet
     context = data["context"].model_copy(update={

@@ -14,9 +14,8 @@ from typing import Any
 from rich import box
 from rich.table import Table
 
-from ..effects import dataset_effects
-from ..effects.unit_abilities import coverage as unit_coverage
-from ..library import load_library
+from ..service import coverage as unit_coverage
+from ..service import dataset_effects, load_library
 
 __all__ = ["coverage_document", "coverage_table", "unit_abilities_table"]
 

@@ -22,8 +22,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..library import Library, load_library
-from ..loaders.report import LoadReport
+from ..service import Library, LoadReport, load_library
 from .sources import configure
 
 __all__ = ["configure", "data_app", "report", "report_table"]
@@ -53,7 +52,7 @@ def _reports(lib: Library) -> tuple[tuple[LoadReport, ...], tuple[str, ...]]:
     if callable(reports):
         found = tuple(r for r in reports() if isinstance(r, LoadReport))
         return found, tuple(str(m) for m in missing)
-    from ..sources import SeedSource
+    from ..service import SeedSource
 
     return (SeedSource(lib).report(),), ()
 
@@ -86,7 +85,7 @@ def report(
     if coverage:
         doc = coverage_document()
         if doc is None:
-            from ..loaders.wh40kdc import INSTALL_HINT
+            from ..service import INSTALL_HINT
 
             Console(stderr=True).print(f"error: {INSTALL_HINT}", markup=False)
             raise typer.Exit(2)
@@ -133,7 +132,7 @@ def _units_report(as_json: bool) -> None:
     ``tactica.units.audit``)."""
     from collections import Counter
 
-    from ..units.audit import fielding_audit
+    from ..service import fielding_audit
 
     found = fielding_audit(load_library().datasheets())
     if as_json:

@@ -11,8 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..effects import EFFECTS, NON_COMBAT, list_effects
-from ..names import normalise, suggest
+from ..service import EFFECTS, NON_COMBAT, list_effects, normalise, suggest
 from .errors import fail
 
 __all__ = ["effects"]
@@ -21,7 +20,7 @@ __all__ = ["effects"]
 def _faction_name(faction: str) -> str:
     """The dataset's spelling of a faction or its alias ("Space Marines")."""
     try:
-        from ..loaders.wh40kdc import embedded_dataset
+        from ..service import embedded_dataset
 
         return embedded_dataset().faction(faction) or faction
     except RuntimeError:
@@ -31,7 +30,7 @@ def _faction_name(faction: str) -> str:
 def _dataset_listing(faction: str | None, detachment: str | None, as_json: bool) -> bool:
     """Every faction's rules (issue 16): print the dataset records a faction (or a
     detachment) has, with each one's status; False when there are none."""
-    from ..effects import dataset_effects
+    from ..service import dataset_effects
 
     data = dataset_effects()
     if data is None:
@@ -64,12 +63,11 @@ def _dataset_listing(faction: str | None, detachment: str | None, as_json: bool)
 def _offered(unit: str, phase: str, target: str, detachment: str | None,
              as_json: bool) -> None:
     """``--for UNIT``: the rules its army may use on one attack (``effects.offer``)."""
-    from ..calculator import prepare
-    from ..effects.offer import rules_on_offer
+    from ..service import prepare, rules_on_offer
 
     if phase not in ("shooting", "fight"):
         fail(f"--phase: {phase!r} is not a phase; shooting or fight")
-    from ..errors import one_line
+    from ..service import one_line
 
     try:
         plain, _, _ = prepare({"phase": phase, "attacker": {"unit": unit},
@@ -140,7 +138,7 @@ def effects(
                 f"known: {', '.join(sources)}"
             fail(f"--detachment: no detachment named {detachment!r}; {hint}")
     if unit is not None:
-        from ..library import load_library
+        from ..service import load_library
 
         try:
             sheet = load_library().datasheet(unit)

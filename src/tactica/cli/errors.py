@@ -19,7 +19,7 @@ import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
-from ..errors import one_line
+from ..service import one_line
 
 __all__ = ["EXIT_BAD_INPUT", "OneLineGroup", "fail"]
 
@@ -115,7 +115,7 @@ class LazyGroup(OneLineGroup):
     def _load(self, name: str) -> Any:
         import typer.main
 
-        from ..loaders.bulk import start_up_done
+        from ..service import start_up_done
 
         module, attribute, _ = LAZY[name]
         found = getattr(importlib.import_module(module), attribute)

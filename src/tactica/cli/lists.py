@@ -25,21 +25,25 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..army.formats import (
+from ..service import (
     EXPORT_FORMATS,
+    Library,
+    PriceBreakdown,
+    Roster,
     RosterParseError,
     UnsupportedFormatError,
+    ValidationReport,
+    decode,
     export_roster,
     export_warnings,
+    load_library,
     load_roster,
+    one_line,
     parse_roster,
+    price_roster,
+    resolve,
+    validate,
 )
-from ..army.pricing import PriceBreakdown, price_roster, resolve
-from ..army.roster import Roster
-from ..army.validation import ValidationReport, validate
-from ..errors import one_line
-from ..library import Library, load_library
-from ..textfile import decode
 
 __all__ = ["EXIT_ILLEGAL", "EXIT_UNREADABLE", "list_app"]
 

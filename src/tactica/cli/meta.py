@@ -16,13 +16,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..library import Library, configured_sources, load_library
-from ..names import UnknownNameError
+from ..service import Library, UnknownNameError, configured_sources, load_library
 from .errors import fail
 
 if TYPE_CHECKING:  # tactica.meta loads pyarrow: imported when a meta command runs
-    from ..meta.run import RunReport
-    from ..meta.tasks import Selection
+    from ..service import RunReport, Selection
 
 __all__ = ["meta_app"]
 
@@ -68,7 +66,7 @@ Distance = Annotated[float | None, typer.Option(
 def _checked(scheduler: str | None, rules: list[str] | None) -> tuple[str, ...]:
     """The editions asked for; a malformed scheduler address or edition refused before
     the library loads."""
-    from ..meta.run import SchedulerError, check_address
+    from ..service import SchedulerError, check_address
 
     if scheduler is not None:
         try:
@@ -131,7 +129,7 @@ def meta(
     """Compute the meta table into a folder of Parquet files (a rerun resumes)."""
     if ctx.invoked_subcommand is not None:
         return
-    from ..meta import select_units
+    from ..service import select_units
 
     editions = _checked(scheduler, rules)
     lib = load_library()
@@ -168,9 +166,7 @@ def _run(selection: Selection, out: Path, mode: Literal["auto", "in-process", "l
     """``tactica.meta.run`` with its progress on stderr (``meta.progress.progress_for``: a
     bar with the time left on a terminal, a line each 10% otherwise); a refusal is its
     one line, the bar left out."""
-    from ..meta import run
-    from ..meta.progress import progress_for
-    from ..meta.run import SchedulerError
+    from ..service import SchedulerError, progress_for, run
 
     bar = progress_for()
     failed = True
@@ -193,7 +189,7 @@ def _selection(attackers: tuple[str, ...], targets: tuple[str, ...],
                detachment_rules: bool = False, distance: float | None = None) -> Selection:
     """The selection the flags name, with the configured sources (``--data``,
     ``--no-dataset``)."""
-    from ..meta.tasks import Selection
+    from ..service import Selection
 
     paths, dataset = configured_sources()
     return Selection(
@@ -207,8 +203,7 @@ def _selection(attackers: tuple[str, ...], targets: tuple[str, ...],
 
 def _targets(lib: object, targets: TargetSet, names: list[str] | None,
              factions: list[str] | None, keywords: list[str] | None) -> tuple[str, ...]:
-    from ..library import Library
-    from ..meta.tasks import select_units
+    from ..service import Library, select_units
 
     assert isinstance(lib, Library)
     if names:
@@ -233,8 +228,8 @@ def query(
     csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")] = False,
 ) -> None:
     """Run SQL over the meta table (the view `meta`)."""
-    from ..meta.query import QueryError
-    from ..meta.query import query as run_query
+    from ..service import QueryError
+    from ..service import query as run_query
 
     try:
         frame = run_query(out, sql)
@@ -280,10 +275,9 @@ def plot(
         "--shared-x", help="bars: one x scale for every faction's panel.")] = False,
 ) -> None:
     """Draw the meta table: ranked bars per faction, or a heatmap."""
-    from ..meta.plot import Filters, draw
-    from ..meta.query import QueryError
+    from ..service import PlotFilters, QueryError, draw
 
-    filters = Filters(targets=tuple(target or ()), factions=tuple(faction or ()),
+    filters = PlotFilters(targets=tuple(target or ()), factions=tuple(faction or ()),
                       phase=phase.value if phase else None)
     try:
         path = draw(out, kind.value, file, metric=metric, filters=filters, top=top,

@@ -19,10 +19,18 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..library import load_library
-from ..model.common import RulesVersion
-from ..plan import Conditions, Matchup, Plan, matchup, plan
-from ..plan.plot import VALUES, cell_value, plot_matchup
+from ..service import (
+    VALUES,
+    Conditions,
+    Matchup,
+    Plan,
+    RulesVersion,
+    cell_value,
+    load_library,
+    matchup,
+    plan,
+    plot_matchup,
+)
 from .errors import fail
 
 __all__ = ["matchup_command", "plan_command"]

@@ -112,7 +112,7 @@ def _help_path() -> Path | None:
     import importlib.util
     import os
 
-    from ..cache import cache_dir, cache_enabled, code_stamp, files_stamp
+    from ..service import cache_dir, cache_enabled, code_stamp, files_stamp
 
     if not cache_enabled():
         return None
@@ -173,7 +173,7 @@ def help_text() -> str:
 def _help() -> int:
     import contextlib
 
-    from ..cache import write_atomically
+    from ..service import write_atomically
 
     path = _help_path()
     if path is not None:
@@ -206,9 +206,7 @@ def quick(argv: Sequence[str]) -> int | None:
         return None
     from rich.console import Console
 
-    from ..errors import one_line
-    from ..loaders.bulk import start_up_done
-    from ..names import UnknownNameError
+    from ..service import UnknownNameError, one_line, start_up_done
     from .rule_view import show_rule, unknown_rule
 
     start_up_done()  # the collector resumes (paused by the console script)
@@ -230,9 +228,7 @@ def _units(faction: str | None, rules: str | None) -> int:
     (``tactica.cli.unit_view``): the exit code."""
     from rich.console import Console
 
-    from ..errors import one_line
-    from ..loaders.bulk import start_up_done
-    from ..names import UnknownNameError
+    from ..service import UnknownNameError, one_line, start_up_done
     from .unit_view import show_units, unknown_faction
 
     start_up_done()  # the collector resumes (paused by the console script)

@@ -15,14 +15,17 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..lookup.unit_index import ordinal, points_text, source_text, unit_cells
-from ..model.datasheet import (
+from ..service import (
     CompositionLine,
     Datasheet,
     Weapon,
     WeaponProfile,
+    loadout_lines,
+    ordinal,
+    points_text,
+    source_text,
+    unit_cells,
 )
-from ..units.loadout import loadout_lines
 from .unit_view import rows_table
 
 __all__ = [
@@ -86,7 +89,7 @@ def _heading(text: str) -> Text:
 
 
 def _abilities(sheet: Datasheet) -> list[RenderableType]:
-    from ..lookup import GENERATED, ability_text
+    from ..service import GENERATED, ability_text
 
     out: list[RenderableType] = []
     for kind, label in (("core", "CORE"), ("faction", "FACTION")):

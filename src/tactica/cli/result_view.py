@@ -8,7 +8,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ..combat import Result
+from ..service import Result
 
 __all__ = ["render_result"]
 

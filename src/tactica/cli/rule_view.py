@@ -19,7 +19,7 @@ from rich.text import Text
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ..lookup.entries import RuleEntry, Rules
+    from ..service import RuleEntry, Rules
 
 __all__ = ["NO_CODE", "generated_lines", "rule_panel", "show_rule", "unknown_rule"]
 
@@ -132,7 +132,7 @@ def _wordless(entry: RuleEntry) -> bool:
 def generated_lines(text: str, notes: str | None, mark: str | None = None) -> list[Text]:
     """A text generated from the dataset's effect code, marked as such (``mark``: the
     entry's own, default ``GENERATED``), and the dataset's notes beside it."""
-    from ..lookup import GENERATED
+    from ..service import GENERATED
 
     lines = [Text.assemble(("Effect: ", "bold"), text),
              Text(f"({mark or GENERATED})", style="dim italic")]
@@ -162,7 +162,7 @@ def show_rule(console: Console, name: str, rules: Rules | None = None) -> None:
     """``tactica rule NAME``: a panel per rule found (``tactica.lookup.rule_entries``),
     then the calculator's notes on it. ``UnknownNameError`` (with close names) when
     nothing has that name."""
-    from ..lookup import rule_entries, rule_notes
+    from ..service import rule_entries, rule_notes
 
     for entry in rule_entries(name, rules):
         if not entry.published:  # the calculator's note alone: printed below
@@ -180,7 +180,7 @@ def show_rule(console: Console, name: str, rules: Rules | None = None) -> None:
 def unknown_rule(err: Console, exc: LookupError) -> int:
     """A name nothing has: the error with its close names, and what the sources lack (the
     dataset not installed), on stderr; the exit code (2, the usage-error code)."""
-    from ..lookup import sources_missing
+    from ..service import sources_missing
 
     err.print(f"error: {exc}", markup=False)
     for hint in sources_missing():

@@ -36,7 +36,7 @@ def serve(
     \f
     (Host checking guards against DNS rebinding; the server's protocol bounds every
     connection: ``tactica.web.connections``.)"""
-    from ..errors import needs_extra
+    from ..service import needs_extra
     from .errors import fail
 
     with needs_extra("web", "tactica serve"):  # uvicorn, FastAPI, Jinja

@@ -14,7 +14,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-from ..source_choice import configured_sources, skip_bad_files, use_sources
+from ..service import configured_sources, skip_bad_files, use_sources
 from .errors import EXIT_BAD_INPUT
 
 __all__ = ["configure"]
@@ -36,9 +36,7 @@ def configure(ctx: typer.Context, data: Sequence[Path] | None, dataset: bool,
 
 def _check(path: Path, skip_bad: bool) -> None:
     """Refuse a ``--data`` path that cannot be read (``configure``)."""
-    from ..loaders.bsdata import read_folder
-    from ..loaders.bsdata_files import read_file
-    from ..loaders.errors import LoadError
+    from ..service import LoadError, read_file, read_folder
 
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if not path.exists():

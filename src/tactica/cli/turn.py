@@ -16,15 +16,19 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
-from ..calculator import calculate as calculate_document
-from ..combat.contract.scenario import Context
-from ..combat.contract.sequence import SequenceResult
-from ..errors import one_line
-from ..inputs import loads
-from ..units import UnitError, UnitRef, resolve_attacker
-from ..units.abilities import armed_with_abilities
-from ..units.carriers import carriers
-from ..units.resolve import aim_of
+from ..service import (
+    Context,
+    SequenceResult,
+    UnitError,
+    UnitRef,
+    aim_of,
+    armed_with_abilities,
+    carriers,
+    loads,
+    one_line,
+    resolve_attacker,
+)
+from ..service import calculate as calculate_document
 from .errors import fail
 from .result_view import render_result
 
@@ -79,7 +83,7 @@ def parse_step(text: str) -> tuple[str, str, float | None, int | None]:
 def _steps(specs: list[str], rules: str, distance: float | None, stationary: bool,
            target_name: str, fight_back: bool, target_models: int | None,
            target: Any) -> list[dict[str, Any]]:
-    from ..library import load_library
+    from ..service import load_library
 
     lib = load_library()
     steps: list[dict[str, Any]] = []
@@ -128,7 +132,7 @@ def sequence_document(steps: list[str], target: str, target_models: int | None =
     """The sequence document the ``tactica turn`` flags describe (library units; each
     unit's weapons as ``tactica calc`` picks them; the target's Leadership and Deadly
     Demise from its datasheet unless given)."""
-    from ..library import load_library
+    from ..service import load_library
 
     lib = load_library()
     tgt = lib.target(target, models=target_models)

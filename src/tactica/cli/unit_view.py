@@ -18,7 +18,7 @@ from rich.text import Text
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ..lookup.entries import Rules
+    from ..service import Rules
 
 __all__ = ["rows_table", "show_units", "unknown_faction"]
 
@@ -38,7 +38,7 @@ def show_units(console: Console, faction: str | None = None,
     """``tactica units``: the table of the units of ``faction`` (every unit without one)
     in ``rules`` (``tactica.lookup.unit_index.unit_rows``). ``UnknownNameError`` (with
     close names) for a faction no unit has."""
-    from ..lookup.unit_index import unit_rows
+    from ..service import unit_rows
 
     console.print(rows_table(unit_rows(faction, rules)))
 
@@ -46,7 +46,7 @@ def show_units(console: Console, faction: str | None = None,
 def unknown_faction(err: Console, exc: LookupError) -> int:
     """A faction nothing has: the error with its close names, and what the sources lack
     (the dataset not installed), on stderr; the exit code (2, the usage-error code)."""
-    from ..lookup.unit_index import units_missing
+    from ..service import units_missing
 
     err.print(f"error: {exc}", markup=False)
     for hint in units_missing():

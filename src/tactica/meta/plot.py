@@ -28,7 +28,7 @@ from .plotdata import (
     BY,
     MAX_COLUMNS,
     METRICS,
-    Filters,
+    PlotFilters,
     best_rows,
     grid_rows,
     metric_label,
@@ -37,7 +37,7 @@ from .plotdata import (
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["BY", "MAX_COLUMNS", "METRICS", "Filters", "bars", "best_per_faction", "draw",
+__all__ = ["BY", "MAX_COLUMNS", "METRICS", "PlotFilters", "bars", "best_per_faction", "draw",
            "heatmap"]
 
 Kind = Literal["bars", "heatmap"]
@@ -46,13 +46,13 @@ MAX_INCHES = 40.0
 
 
 def draw(folder: str | Path, kind: Kind, path: str | Path, *, metric: str | None = None,
-         filters: Filters | None = None, top: int = 5, by: str = "auto",
+         filters: PlotFilters | None = None, top: int = 5, by: str = "auto",
          shared_x: bool = False, title: str = "") -> Path:
     """Draw the table in ``folder``: ``bars`` (each faction's ``top`` units by ``metric``,
     default points per 100) or ``heatmap`` (``by`` unit, faction or keyword; ``auto``:
     units x targets when there are at most ``MAX_COLUMNS`` targets, else faction x
     faction; the metric's default is expected damage)."""
-    f = filters or Filters()
+    f = filters or PlotFilters()
     if kind == "bars":
         m = metric or "points_per_100"
         return bars(best_rows(folder, m, f, top), path, metric=m, top=top,

@@ -23,7 +23,7 @@ from .query import _view
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["BY", "KINDS", "MAX_COLUMNS", "MEMORY_LIMIT", "METRICS", "Filters", "best_rows",
+__all__ = ["BY", "KINDS", "MAX_COLUMNS", "MEMORY_LIMIT", "METRICS", "PlotFilters", "best_rows",
            "grid_rows", "kind_of", "metric_label"]
 
 #: The columns a picture may show, with their axis labels.
@@ -53,7 +53,7 @@ def metric_label(metric: str) -> str:
 
 
 @dataclass(frozen=True)
-class Filters:
+class PlotFilters:
     """The rows a picture shows: these targets and attacker factions (any case; none:
     all), this phase (``None``: both for bars, shooting for a heatmap)."""
 
@@ -62,7 +62,7 @@ class Filters:
     phase: str | None = None
 
 
-def _where(f: Filters, metric: str, phase: str | None) -> tuple[str, list[Any]]:
+def _where(f: PlotFilters, metric: str, phase: str | None) -> tuple[str, list[Any]]:
     clauses, params = [f"{metric} IS NOT NULL"], []
     for column, values in (("target", f.targets), ("attacker_faction", f.factions)):
         if values:
@@ -81,7 +81,7 @@ def _con(folder: str | Path) -> Iterator[Any]:
         yield con
 
 
-def best_rows(folder: str | Path, metric: str, f: Filters, top: int) -> pd.DataFrame:
+def best_rows(folder: str | Path, metric: str, f: PlotFilters, top: int) -> pd.DataFrame:
     """Each faction's ``top`` units by ``metric``: one row a unit (its best, ties to the
     phase then the target in name order), with its target and phase."""
     metric_label(metric)
@@ -101,7 +101,7 @@ def best_rows(folder: str | Path, metric: str, f: Filters, top: int) -> pd.DataF
     return out
 
 
-def grid_rows(folder: str | Path, metric: str, f: Filters, by: str, units: int
+def grid_rows(folder: str | Path, metric: str, f: PlotFilters, by: str, units: int
               ) -> tuple[pd.DataFrame, str]:
     """A heatmap's rows and how they are grouped (``by``; ``auto`` made ``unit`` or
     ``faction``): by unit the table's columns (``attacker``, ``target``, ``phase``,

@@ -20,7 +20,7 @@ __all__ = ["MAX_BODY", "create_app"]
 
 def __getattr__(name: str) -> Any:
     if name in __all__:
-        from ..errors import needs_extra
+        from ..service import needs_extra
 
         with needs_extra("web", "tactica serve"):  # FastAPI, uvicorn, Jinja
             from . import app

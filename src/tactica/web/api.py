@@ -26,19 +26,27 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from ..combat.contract.result import Result
-from ..combat.contract.scenario import MAX_MODELS, Phase, Scenario, Target, WeaponLine
-from ..combat.contract.sequence import Sequence as TurnSequence
-from ..combat.contract.sequence import SequenceResult
-from ..effects import NamedEffect
-from ..library import Library
-from ..lookup import RuleEntry
-from ..model.common import RulesVersion
-from ..model.datasheet import Datasheet
-from ..names import UnknownNameError
-from ..units.resolve import UnitError
-from ..units.scenario import ScenarioDocument, document_loc
-from ..units.sequence import SequenceDocument, resolve_sequence
+from ..service import (
+    MAX_MODELS,
+    Datasheet,
+    Library,
+    NamedEffect,
+    Phase,
+    Result,
+    RuleEntry,
+    RulesVersion,
+    Scenario,
+    ScenarioDocument,
+    SequenceDocument,
+    SequenceResult,
+    Target,
+    UnitError,
+    UnknownNameError,
+    WeaponLine,
+    document_loc,
+    resolve_sequence,
+)
+from ..service import Sequence as TurnSequence
 from . import lists
 from .compute import CalcBusy, CalcCrashed, CalcInvalid, CalcPool, CalcTimeout
 from .rules import found_rules
@@ -236,9 +244,7 @@ def attacker_choice(lib: Library, sheet: Datasheet, models: int | None,
     selected, each weapon's profile picked against ``target`` as the calculator picks it),
     with every other weapon profile of the phase as an unselected row. Without a
     ``phase``, or when the unit has no weapon for it, the phase it has weapons for."""
-    from ..units import UnitError, UnitRef, resolve_attacker
-    from ..units.loadout import sizes
-    from ..units.resolve import aim_for
+    from ..service import UnitError, UnitRef, aim_for, resolve_attacker, sizes
 
     spans = sizes(sheet)
     n = spans[0][0] if models is None else models
@@ -357,7 +363,7 @@ async def calc(request: Request, scenario: ScenarioDocument) -> Response:
     the result document out (`tactica schema scenario|result`). Units named as attacker or
     target are fielded from the library first. A calculation that does not finish within
     a few seconds is stopped and refused."""
-    from ..calculator import prepare
+    from ..service import prepare
 
     refused = await _strict_refusal(request, scenario)
     if refused is not None:
@@ -436,7 +442,7 @@ def effects_check(scenario: Scenario) -> list[EffectCheck]:
     faction's), each with the conditions it fails for this scenario (rules version,
     phase, attacker and target keywords, circumstances). The scenario's own effects are
     ignored."""
-    from ..effects.offer import rules_on_offer
+    from ..service import rules_on_offer
 
     return [EffectCheck(**effect_info(o.effect), holds=o.holds, failures=list(o.failures))
             for o in rules_on_offer(scenario)]
@@ -449,7 +455,7 @@ def effects(
     unit: Annotated[str | None, Query(max_length=200,
                                       description="only those this library unit can use")] = None,
 ) -> Any:
-    from ..effects import list_effects
+    from ..service import list_effects
 
     keywords: tuple[str, ...] = ()
     if unit is not None:

@@ -35,10 +35,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import needs_extra
-from ..library import Library, load_library
-from ..units.scenario import document_loc
-from ..version import __version__
+from ..service import Library, __version__, document_loc, load_library, needs_extra
 from . import api, app_shell, factions, heap, pages, pickers
 from . import meta as meta_page
 from . import plan as plan_page

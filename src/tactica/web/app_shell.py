@@ -22,7 +22,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import Receive, Scope, Send
 
-from ..version import __version__
+from ..service import __version__
 from .compute import CalcPool
 
 __all__ = ["HEALTH_PATH", "HostCheck", "manifest", "router"]

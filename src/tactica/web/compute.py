@@ -96,7 +96,7 @@ def main() -> None:
     answer per line on stdout. Loading includes every faction's rules (the bundled
     dataset's named effects) and, when ``LIBRARY_ENV`` names one, the library the lists
     are checked against, so no request pays for them."""
-    from ..effects import dataset_effects
+    from ..service import dataset_effects
 
     out = sys.stdout
     dataset_effects()
@@ -120,7 +120,7 @@ def main() -> None:
 def _answer(line: str) -> str:
     """The answer line to one request line: a scenario (or sequence) as JSON, or
     ``list <library recipe>\\t<list request JSON>``."""
-    from ..combat import calculate
+    from ..service import calculate
 
     try:
         if line.startswith(LIST_PREFIX):

@@ -19,9 +19,7 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..library import Library
-from ..loaders.wh40kdc_factions import player_faction
-from ..names import name_key, suggest
+from ..service import Library, name_key, player_faction, suggest
 
 __all__ = ["FactionRules", "FactionUnits", "RuleChoice", "router"]
 
@@ -101,7 +99,7 @@ def _choice(entry: Any) -> RuleChoice:
 def faction_rules(faction: str) -> FactionRules | None:
     """The dataset's records for ``faction`` (a faction keyword, the dataset's name or
     the players' name: ASURYANI, Aeldari); ``None`` when it has none (or no dataset)."""
-    from ..effects import dataset_effects
+    from ..service import dataset_effects
 
     data = dataset_effects()
     named = player_faction(faction)

@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..library import Library
+from ..service import Library
 
 __all__ = ["LIST_TIMEOUT", "ListReport", "ListRequest", "ListUnit", "ListViolation",
            "available", "check", "check_line", "library_recipe", "recipe_library", "report",
@@ -209,8 +209,7 @@ def library_recipe(library: Callable[[], Library]) -> str | None:
     >>> library_recipe(lambda: load_seed_library()) is None
     True
     """
-    from ..library import configured_sources, load_library, load_seed_library
-    from ..source_choice import skip_bad_files
+    from ..service import configured_sources, load_library, load_seed_library, skip_bad_files
 
     if library is load_seed_library:
         return json.dumps({"seed": True})
@@ -226,7 +225,7 @@ def library_recipe(library: Callable[[], Library]) -> str | None:
 def recipe_library(recipe: str) -> Library:
     """The library a ``library_recipe`` line describes, built (and cached) in this
     process."""
-    from ..library import load_library, load_seed_library, use_sources
+    from ..service import load_library, load_seed_library, use_sources
 
     spec = json.loads(recipe)
     if spec.get("seed"):

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from ..loaders.wh40kdc_factions import player_faction
+from ..service import player_faction
 
 if TYPE_CHECKING:
-    from ..meta.query import Browse
+    from ..service import Browse
 
 __all__ = ["COLUMNS", "DETACHMENT_COLUMN", "PAGE_ROWS", "router"]
 
@@ -65,7 +65,7 @@ def _cell(value: Any, kind: str) -> str:
 
 def _view(params: dict[str, str], known: dict[str, list[str]]) -> tuple[Browse, list[str]]:
     """The page's view from its query string; what cannot be read is named and dropped."""
-    from ..meta.query import BROWSE_FILTERS, SORTABLE, Browse
+    from ..service import BROWSE_FILTERS, SORTABLE, Browse
     errors = []
     filters = []
     for column in BROWSE_FILTERS:
@@ -99,7 +99,7 @@ def _link(params: dict[str, str], **change: Any) -> str:
 @router.get("/meta", response_class=HTMLResponse)
 def meta_page(request: Request) -> HTMLResponse:
     """The table's page: the filters and sort in the query string."""
-    from ..meta.query import BROWSE_FILTERS, QueryError, browse, choices  # on first use
+    from ..service import BROWSE_FILTERS, QueryError, browse, choices  # on first use
     from .pages import _page
 
     folder: Path | None = request.app.state.meta_folder

@@ -19,16 +19,24 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..library import Library
-from ..loaders.wh40kdc import ATTRIBUTION
-from ..loaders.wh40kdc_factions import PlayerFaction, player_faction
-from ..lookup import GENERATED, RuleEntry, ability_text
-from ..model.abilities import RECOGNISED_WEAPON_ABILITIES
-from ..model.common import RulesVersion
-from ..model.datasheet import Datasheet, WeaponProfile
-from ..model.rules import Detachment, Errata, FaqEntry
-from ..names import UnknownNameError
-from ..version import __version__
+from ..service import (
+    ATTRIBUTION,
+    GENERATED,
+    RECOGNISED_WEAPON_ABILITIES,
+    Datasheet,
+    Detachment,
+    Errata,
+    FaqEntry,
+    Library,
+    PlayerFaction,
+    RuleEntry,
+    RulesVersion,
+    UnknownNameError,
+    WeaponProfile,
+    __version__,
+    ability_text,
+    player_faction,
+)
 from .rule_groups import rule_index
 from .rules import found_rules, rule_source_label, rules_notes
 from .wording import player_text, source_label

@@ -17,14 +17,20 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from ..library import Library
-from ..model.common import RulesVersion
-from ..model.datasheet import Datasheet
-from ..model.wargear import WargearOption, equipment_text
-from ..names import UnknownNameError
-from ..units import Loadout, WargearError, field_unit
-from ..units.leaders import leaders_of, leads_anything
-from ..units.loadout import sizes
+from ..service import (
+    Datasheet,
+    Library,
+    Loadout,
+    RulesVersion,
+    UnknownNameError,
+    WargearError,
+    WargearOption,
+    equipment_text,
+    field_unit,
+    leaders_of,
+    leads_anything,
+    sizes,
+)
 
 __all__ = ["WargearPicker", "leaders_index", "router"]
 

@@ -23,10 +23,19 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from ..library import Library
-from ..names import UnknownNameError
-from ..plan import Conditions, Matchup, Plan, SideError, matchup_sides, read_side, solve
-from ..plan.plot import VALUES, cell_value
+from ..service import (
+    VALUES,
+    Conditions,
+    Library,
+    Matchup,
+    Plan,
+    SideError,
+    UnknownNameError,
+    cell_value,
+    matchup_sides,
+    read_side,
+    solve,
+)
 
 __all__ = ["PLAN_TIMEOUT", "decode_share", "encode_share", "router"]
 

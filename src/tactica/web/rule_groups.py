@@ -12,16 +12,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..library import record_name
-from ..loaders.wh40kdc_factions import PlayerFaction, player_faction
-from ..model.rules import (
+from ..service import (
     ArmyRule,
     CoreRule,
     Detachment,
     DetachmentRule,
     Enhancement,
+    PlayerFaction,
     RuleRecord,
     Stratagem,
+    player_faction,
+    record_name,
 )
 
 __all__ = ["FactionRules", "RuleIndex", "RuleLink", "rule_index"]

@@ -14,14 +14,13 @@ from __future__ import annotations
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from ..lookup import RuleEntry, rule_entries, rule_notes
-from ..model.common import RulesVersion, Source
+from ..service import RuleEntry, RulesVersion, Source, rule_entries, rule_notes
 from .wording import source_label
 
 if TYPE_CHECKING:
     from fastapi import Request
 
-    from ..library import Library
+    from ..service import Library
 
 __all__ = ["found_rules", "rule_source_label", "rules_notes"]
 

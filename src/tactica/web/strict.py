@@ -47,7 +47,7 @@ def number_fields(schema: dict[str, Any]) -> frozenset[str]:
 
 @cache
 def scenario_number_fields() -> frozenset[str]:
-    from ..combat.contract.scenario import Scenario
+    from ..service import Scenario
 
     return number_fields(Scenario.model_json_schema())
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..model.common import Source
+from ..service import Source
 
 __all__ = ["CONTEXT_WORDS", "player_text", "source_label"]
 

@@ -59,7 +59,7 @@ from .effects import NamedEffects, resolve_effects
 from .one_group import one_group_chain
 from .profile import ResolvedWeapon, out_of_range, resolve_weapon, save_probability
 from .reach import ChainPlan, LinePlan, reach
-from .readout import AttackerSide, Branches, assemble, read_out
+from .readout import AttackerSide, Branches, assemble, collect_states, read_out
 from .select_targets import by_models_alive
 from .size import (
     ChainSizing,
@@ -576,16 +576,6 @@ def _states(prep: _Prepared, lethal: tuple[bool | None, ...], track_unsaved: boo
     return _Final(lines, branches, before, end, final, tracked)
 
 
-def _collect(done: _Final, states_out: Initial) -> None:
-    """The final states of ``done`` into ``states_out``."""
-    space, final = done.space, done.final
-    by_state = final.sum(axis=1)
-    for i, s in enumerate(space.states):  # a Precision mark means nothing after
-        if by_state[i]:
-            c = space.canonical(s)
-            states_out[c] = states_out[c] + final[i] if c in states_out else final[i]
-
-
 def _finish(prep: _Prepared, done: _Final, states_out: Initial | None = None,
             notes: tuple[str, ...] = ()) -> Result:
     """The result document (``readout``) of a finished calculation, its ``notes`` first
@@ -596,7 +586,7 @@ def _finish(prep: _Prepared, done: _Final, states_out: Initial | None = None,
     stages += [{"weapon": label, "stage": "damage",
                 "detail": "mortal wounds before the attacks (06.02)"} for label, _ in done.before]
     if states_out is not None:
-        _collect(done, states_out)
+        collect_states(done.space, done.final, states_out)
     side = AttackerSide(prep.weapons, done.branches, stages, lines.notes,
                         lines.not_calculated, prep.named, prep.scenario.attacker.keywords,
                         notes)

@@ -27,7 +27,7 @@ from tactica.dice import FloatArray
 from tactica.rules.base import RuleSet
 
 from ..contract.result import Result, StageFields, distribution_fields, pmf_mean
-from .allocation import StateSpace
+from .allocation import State, StateSpace
 from .command_reroll import branch_masses, sum_pmfs, weapon_marginal
 from .effects import NamedEffects
 from .profile import ResolvedWeapon
@@ -289,3 +289,14 @@ def assemble(rules: RuleSet, side: AttackerSide, out: ReadOut) -> Result:
             {"label": label, "distribution": distribution_fields(pmf)}
             for label, pmf in named.side_distributions(out.p_character)),
     })
+
+
+def collect_states(space: StateSpace, final: FloatArray,
+                   states_out: dict[State, FloatArray]) -> None:
+    """The final states (``final``, one row per state of ``space``) added into
+    ``states_out`` under their canonical states: a Precision mark means nothing after."""
+    by_state = final.sum(axis=1)
+    for i, s in enumerate(space.states):
+        if by_state[i]:
+            c = space.canonical(s)
+            states_out[c] = states_out[c] + final[i] if c in states_out else final[i]

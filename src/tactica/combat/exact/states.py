@@ -28,7 +28,6 @@ from ..contract.scenario import Scenario
 from .allocation import StateSpace
 from .engine import (
     Initial,
-    _collect,
     _lethal_search,
     _open_lethal,
     _prepare,
@@ -36,6 +35,7 @@ from .engine import (
     _states,
     resolve_weapons,
 )
+from .readout import collect_states
 from .select_targets import counts_models, mixed_states, parts
 from .threads import one_blas_thread
 
@@ -89,7 +89,7 @@ def final_states_from(scenario: Scenario, initial: Initial,
         choice, found = _lethal_search(scenario, initial=start, memo=memo, prep=part)
         done = found if found is not None else _states(part, choice, False, memo, start)
         out: Initial = {}
-        _collect(done, out)
+        collect_states(done.space, done.final, out)
         return out
 
     if not counts_models(prep.scenario, prep.rules, prep.effects):
