@@ -67,8 +67,10 @@ class Estimate:
 
 def estimate(selection: Selection, lib: Library, parts: Sequence[Partition]) -> Estimate:
     """The work of computing ``parts`` of ``selection`` (module text)."""
-    rows = sum(len(p.attackers) * matchups(selection, lib, p.edition, p.faction)
-               for p in parts)
+    per = {(p.edition, p.faction): 0 for p in parts}
+    for edition, faction in per:
+        per[edition, faction] = matchups(selection, lib, edition, faction)
+    rows = sum(len(p.attackers) * per[p.edition, p.faction] for p in parts)
     editions = dict.fromkeys(p.edition for p in parts)
     fielded = sum(len(targets_in(selection, lib, e)) for e in editions) * len(selection.phases)
     return Estimate(rows, fielded)
