@@ -83,3 +83,16 @@ def test_the_local_cluster_only_when_it_pays(work: Estimate, workers: int, cores
                                              pays: bool) -> None:
     assert work.cluster_pays(workers, cores) is pays
     assert (work.cluster(workers, cores) <= 0.8 * work.in_process()) is pays
+
+
+def test_the_size_model_on_real_selections(lib: Library) -> None:
+    """Necrons against every unit (issue 43: 26.5 CPU-s on the default local cluster
+    against 16.7 in-process, about the same wall) stays in-process on two cores; every
+    unit against every unit goes to the cluster; the presets table stays."""
+    units = select_units(lib)
+    for attackers, targets, pays in [
+            (select_units(lib, factions=("Necrons",)), units, False),
+            (units, units, True),
+            (units, tuple(p.name for p in lib.presets()), False)]:
+        sel = Selection(attackers=attackers, targets=targets, editions=("11th",))
+        assert estimate(sel, lib, plan(sel, lib)).cluster_pays(2, 2) is pays

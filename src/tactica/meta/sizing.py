@@ -8,9 +8,9 @@ stop 38). A local cluster adds each worker's start (a process, its imports, the
 library: ``WORKER_START``) and fields the targets in every worker, in parallel; it
 divides the rows among the workers that have a core. ``mode="auto"`` starts one only
 when that is predicted to save at least a fifth of the wall time (``MARGIN``): on two
-cores that is a table of some 100,000 rows or more (every unit against the ten
-presets, 21,980 rows, stays in-process; one faction against every unit is about even,
-and stays too).
+cores that is a table of some 170,000 rows or more (every unit against the ten
+presets, 21,980 rows, stays in-process; one faction against every unit, Necrons' 124,944
+rows, is about even, and stays too).
 
 >>> small = Estimate(matchups=21_980, fielded=40)
 >>> small.cluster_pays(workers=2, cores=2)
@@ -36,9 +36,10 @@ __all__ = ["FIELD_SECONDS", "MARGIN", "ROW_SECONDS", "WORKER_START", "Estimate",
 ROW_SECONDS = 1.0e-4
 #: CPU seconds to field one target in one edition and phase (2,192 in 0.83 s here).
 FIELD_SECONDS = 4.0e-4
-#: Seconds for a local worker to start: its process, imports and the library (the
-#: cluster's start in ``bench_meta.py``: about 2 s quiet, more beside other work).
-WORKER_START = 3.0
+#: Seconds for a local worker to start: its process, imports and the library (issue 43:
+#: Necrons against every unit took 26.5 CPU-s on two workers against 16.7 in-process,
+#: about 5 s more a worker; ``bench_cluster.py``: 14-15 s at a load average of 8).
+WORKER_START = 5.0
 #: A local cluster must be predicted to take at most this share of the in-process time.
 MARGIN = 0.8
 
