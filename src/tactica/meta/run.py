@@ -306,14 +306,6 @@ def _collect(fut: Any, part: Partition, out: Path, report: RunReport,
                      "to compute it")
 
 
-def _workers(client: Any) -> set[str]:
-    """The workers the scheduler lists now (an empty set when it does not say)."""
-    try:
-        return set(client.scheduler_info().get("workers", {}))
-    except (OSError, TimeoutError):
-        return set()
-
-
 #: A worker's departure as the scheduler logs it: (the scheduler's time, its address).
 Departure = tuple[float, str]
 
