@@ -5,6 +5,7 @@ process, no Dask client (the command line's refusal is tested in test_cli_meta).
 from __future__ import annotations
 
 import socket
+import threading
 import time
 from pathlib import Path
 
@@ -47,7 +48,12 @@ def test_an_unreachable_scheduler_is_refused_within_ten_seconds_leaving_nothing(
             assert "\n" not in text and text.startswith(repr(address)) and words in text
             assert not folder.exists()
     assert _children() <= before
-    assert _clients() <= clients  # no Dask client made and left open
+    assert _clients() <= clients  # no Dask client made and left as a default one
+    # the handshake given up on ends once the silent server is gone
+    deadline = time.monotonic() + 20
+    while any(t.name == "tactica-meta-connect" for t in threading.enumerate()):
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
 
 
 def _clients() -> set[int]:

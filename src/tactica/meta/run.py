@@ -206,7 +206,10 @@ def _connect(scheduler: str) -> Any:
 
     def handshake() -> None:
         try:
-            made["client"] = dist.Client(scheduler, timeout=f"{_HANDSHAKE:g}s")
+            # not the process's default client until it answers: one given up on at
+            # the deadline is no one's (``run`` makes it current while it computes)
+            made["client"] = dist.Client(scheduler, timeout=f"{_HANDSHAKE:g}s",
+                                         set_as_default=False)
         except Exception as exc:  # a timeout, or another server's bytes read as Dask's
             made["error"] = f"{type(exc).__name__}: {' '.join(str(exc).split())[:160]}"
 
@@ -250,8 +253,9 @@ def _on_dask(selection: Selection, todo: Sequence[Partition], out: Path, report:
         # one that joins later does it as it joins
         client.register_plugin(plugin, name=plugin.name)
         report.startup = time.perf_counter() - t0
-        with (dist.performance_report(filename=str(where.performance_report))
-              if where.performance_report else contextlib.nullcontext()):
+        with client.as_current(), (
+                dist.performance_report(filename=str(where.performance_report))
+                if where.performance_report else contextlib.nullcontext()):
             _compute_all(client, selection, todo, out, report, progress)
     finally:
         _close(client, plugin.name, where.scheduler)
