@@ -158,3 +158,24 @@ def test_a_worker_joining_fields_the_targets_and_freezes_what_it_loaded(
         assert fielded == field_targets(seed_selection) == _target.cache_info().currsize
     finally:
         gc.freeze()  # the run's own rule (tests/conftest.py): never leave it unfrozen
+
+
+def test_a_performance_report_without_bokeh_is_refused_first(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """Dask draws its performance report with bokeh: without it the run is refused in
+    one line before anything is written (not after the whole run, by Dask)."""
+    import importlib.util
+
+    from tactica.meta import Selection, run
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "bokeh" else real(name, *a))
+    sel = Selection(attackers=("Primus",), targets=("meq",), dataset=False)
+    try:
+        run(sel, tmp_path / "t", mode="local", performance_report=tmp_path / "r.html")
+    except ValueError as exc:
+        assert "bokeh" in str(exc) and "\n" not in str(exc)
+    else:
+        raise AssertionError("not refused")
+    assert not (tmp_path / "t").exists()
