@@ -25,6 +25,19 @@ before its answer or its close: the bound is the request deadline (``Limits``). 
 ``python benchmarks/bench_attacks.py`` (``--seconds N``, ``--src PATH`` for another
 tree's ``src``, ``--no-write``); it writes its table into ``benchmarks/README.md``
 between ``<!-- attacks:start -->`` and ``<!-- attacks:end -->``. Never asserted in tests.
+
+``--hostile SECONDS`` runs the long hostile run instead (issue 47): 32 connections from
+127.0.1.1-32, each sending one malformed or hostile request after another for that long
+(``HOSTILE``: a bad chunk, bytes past the declared Content-Length, Content-Length with
+chunked, a 20 KB header, a garbage request line, a body over the 256 KB limit, JSON
+nested 100,000 deep, a lone surrogate, a Monte Carlo run past its bound, a list of 6,000
+lines, a Host not allowed, a path of odd bytes), the probes running as above. The
+server's resident memory (``/proc/PID/status``: VmRSS, the server process and its
+calculation workers added up) is sampled every second: its
+start, its peak, its end, and its growth over the second half of the run (a leak grows
+there; a warm-up does not). The table goes between ``<!-- hostile:start -->`` and
+``<!-- hostile:end -->``; the server's log lines are counted (one per refused framing,
+no traceback).
 """
 
 from __future__ import annotations
@@ -34,6 +47,7 @@ import asyncio
 import json
 import os
 import platform
+import random
 import socket
 import subprocess
 import sys
@@ -71,6 +85,7 @@ class Tally:
     probes: list[tuple[int, float]] = field(default_factory=list)  # status, seconds
     ends: Counter[str] = field(default_factory=Counter)
     longest: float = 0.0
+    rss: list[tuple[float, float]] = field(default_factory=list)  # seconds, MB
 
     def end(self, how: str, held: float) -> None:
         self.ends[how] += 1
@@ -189,13 +204,14 @@ async def _attack(port: int, name: str, spread: int, seconds: float) -> Tally:
     return tally
 
 
-def _serve(src: Path) -> tuple[subprocess.Popen[bytes], int]:
+def _serve(src: Path, log: Path | None = None) -> tuple[subprocess.Popen[bytes], int]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
+    err = subprocess.DEVNULL if log is None else log.open("wb")
     server = subprocess.Popen([sys.executable, "-c", SERVER, str(port)],
                               env={**os.environ, "PYTHONPATH": str(src)},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                              stdout=subprocess.DEVNULL, stderr=err)
     for _ in range(1200):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
@@ -204,6 +220,143 @@ def _serve(src: Path) -> tuple[subprocess.Popen[bytes], int]:
             time.sleep(0.1)
     time.sleep(1.0)
     return server, port
+
+
+def _hostile_requests(port: int) -> list[tuple[str, bytes]]:
+    """The hostile requests of ``--hostile`` (the module text), each whole."""
+    host = f"Host: 127.0.0.1:{port}\r\n"
+    def post(path: str, body: bytes, extra: str = "") -> bytes:
+        return (f"POST {path} HTTP/1.1\r\n{host}Content-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\n{extra}\r\n").encode() + body
+    def calc(doc: dict[str, object]) -> bytes:
+        return post("/api/calc", json.dumps(doc).encode())
+    mc = {**json.loads(CALC), "method": "monte-carlo", "trials": 10_000_000}
+    lines = "Boyz (85 points)\n" * 6000
+    return [
+        ("bad chunk", (f"POST /api/calc HTTP/1.1\r\n{host}Transfer-Encoding: chunked\r\n"
+                       "\r\nZZ\r\n{}\r\n0\r\n\r\n").encode()),
+        ("bytes past Content-Length", post("/api/calc", CALC)[:-1] + b"}" + b"x" * 500),
+        ("Content-Length with chunked", post("/api/calc", CALC,
+                                             "Transfer-Encoding: chunked\r\n")),
+        ("20 KB header", (f"GET /api/targets HTTP/1.1\r\n{host}X-Big: {'a' * 20_000}"
+                          "\r\n\r\n").encode()),
+        ("garbage request line", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n"),
+        ("body over the limit", post("/api/calc", b"[" * 300_000)),
+        ("JSON 100,000 deep", post("/api/calc", b"[" * 100_000 + b"]" * 100_000)),
+        ("a lone surrogate", post("/api/calc", b'{"attacker": {"name": "\\ud800"}}')),
+        ("Monte Carlo past its bound", calc(mc)),
+        ("a list of 6,000 lines", post("/api/list/validate", json.dumps({"text": lines}).encode())),
+        ("a Host not allowed", b"GET /api/targets HTTP/1.1\r\nHost: evil.example\r\n\r\n"),
+        ("a path of odd bytes", f"GET /%00%ff%fe/../..%2f {host}".encode()
+         .replace(b" Host", b" HTTP/1.1\r\nHost") + b"\r\n"),
+    ]
+
+
+async def _hostile_client(port: int, source: str, until: float, tally: Tally,
+                          rng: random.Random) -> None:
+    requests = _hostile_requests(port)
+    while time.monotonic() < until:
+        _, payload = rng.choice(requests)
+        start = time.monotonic()
+        data = b""
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(
+                "127.0.0.1", port, local_addr=(source, 0)), 10)
+            writer.write(payload)
+            await writer.drain()
+            data = await asyncio.wait_for(reader.read(64), 30)
+            writer.close()
+        except (OSError, TimeoutError):
+            pass
+        how = (f"answered {data.split()[1].decode()}" if data.startswith(b"HTTP/")
+               else "closed, no answer")
+        tally.end(how, time.monotonic() - start)
+
+
+def _rss_mb(pid: int) -> float:
+    """The resident memory of process ``pid`` in MB (Linux ``/proc``)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _tree_rss_mb(pid: int) -> float:
+    """The resident memory of ``pid`` and its descendants (the calculation workers)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            total += _rss_mb(p)
+        except OSError:
+            continue
+        todo += children.get(p, [])
+    return total
+
+
+async def _sample(pid: int, until: float, tally: Tally) -> None:
+    start = time.monotonic()
+    while time.monotonic() < until + 2:
+        tally.rss.append((time.monotonic() - start, _tree_rss_mb(pid)))
+        await asyncio.sleep(1.0)
+
+
+async def _hostile(port: int, pid: int, seconds: float) -> Tally:
+    tally = Tally()
+    until = time.monotonic() + seconds
+    sampler = asyncio.create_task(_sample(pid, until, tally))
+    clients = [asyncio.create_task(_hostile_client(port, f"127.0.1.{1 + i}", until, tally,
+                                                   random.Random(i)))
+               for i in range(32)]
+    prober = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--probe", str(port), str(seconds),
+        stdout=asyncio.subprocess.PIPE)
+    out, _ = await prober.communicate()
+    tally.probes = [(int(s), float(t)) for s, t in json.loads(out)]
+    await asyncio.wait(clients, timeout=60)
+    await sampler
+    return tally
+
+
+def hostile_main(src: Path, seconds: float, write: bool) -> None:
+    log = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench_attacks_{os.getpid()}.log"
+    server, port = _serve(src, log)
+    try:
+        start_rss = _tree_rss_mb(server.pid)
+        tally = asyncio.run(_hostile(port, server.pid, seconds))
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    text = log.read_text(encoding="utf-8", errors="replace")
+    log.unlink()
+    mb = [m for _, m in tally.rss]
+    half = [m for t, m in tally.rss if t >= seconds / 2]
+    served = sum(1 for status, t in tally.probes if status == 200 and t <= 1.0)
+    sent = sum(tally.ends.values())
+    block = "\n".join([
+        f"Python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} CPUs "
+        f"shared with other jobs (load average {os.getloadavg()[0]:.1f} at the end); "
+        f"{seconds:g} s, 32 hostile clients; `python benchmarks/bench_attacks.py "
+        f"--hostile {seconds:g}`.", "",
+        "| hostile requests | answers | probes served (200 within 1 s) | longest held s | "
+        "server + workers RSS MB: loaded, peak, end | growth over the second half MB | log lines "
+        "(tracebacks) |", "|---:|---|---|---:|---|---:|---|",
+        f"| {sent:,} | " + ", ".join(f"{h} {n:,}" for h, n in tally.ends.most_common())
+        + f" | {served}/{len(tally.probes)} | {tally.longest:.1f} | {start_rss:.0f}, "
+        f"{max(mb, default=0):.0f}, {mb[-1] if mb else 0:.0f} | "
+        f"{(half[-1] - half[0]) if half else 0:+.0f} | {len(text.splitlines())} "
+        f"({text.count('Traceback')}) |"])
+    print(block)
+    if write:
+        write_section("hostile", block, appended="## Web server under a long hostile run "
+                      "(bench_attacks --hostile)\n\n")
 
 
 def row(name: str, spread: int, tally: Tally) -> str:
@@ -234,7 +387,12 @@ def main() -> None:
     parser.add_argument("--only", help="one attack by name (e.g. '300 slow-loris')")
     parser.add_argument("--spread", default="1,50", help="attacking addresses per run")
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--hostile", type=float, metavar="SECONDS",
+                        help="the long hostile run instead (the module text)")
     args = parser.parse_args()
+    if args.hostile:
+        hostile_main(args.src, args.hostile, not args.no_write)
+        return
     rows = []
     for name in [args.only] if args.only else list(ATTACKS):
         for spread in (int(x) for x in args.spread.split(",")):

@@ -32,6 +32,10 @@ start workers of their own.
 from __future__ import annotations
 
 import os
+
+# every record made without validation (``tactica.model.trusted``) is validated again and
+# compared, in this process and the doors' subprocesses: set before tactica is imported
+os.environ.setdefault("TACTICA_VALIDATE_ALL", "1")
 import shutil
 import tempfile
 from collections.abc import Iterator

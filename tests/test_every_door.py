@@ -208,3 +208,81 @@ def _min_models(sheet: Any) -> int:
 
     types, _ = model_types(sheet)
     return max(1, sum(x.min for x in types))
+
+
+# --- the army matrix and the assistant ------------------------------------------------------
+
+#: Matchups the army matrix can ask: unit names on both sides (a side is units by name:
+#: sizes and leaders, no wargear, no preset), the 11th edition's first target of each.
+MATRIX_CASES = [pytest.param(m, id=_id(m)) for m in MATCHUPS[::2]
+                if "wargear" not in m[0] and m[1]["unit"] not in ("meq", "geq", "teq", "tank",
+                                                                  "knight")]
+
+
+def _side(ref: dict[str, Any]) -> str:
+    """A unit reference as a side of unit names (``read_side``)."""
+    text = ref["unit"] + (f":{ref['models']}" if "models" in ref else "")
+    return "+".join([text, *ref.get("led_by", [])])
+
+
+@pytest.mark.parametrize("matchup", MATRIX_CASES)
+def test_the_army_matrix_gives_the_same_numbers(matchup: tuple[Any, ...],
+                                                library: Library) -> None:
+    """A cell of ``tactica matchup`` (its sides of unit names) is what ``tactica.calculate``
+    gives for the pair (the fight after a charge, as the matrix asks it), within 1e-9:
+    the matrix computes through its batch, another order of the same sums."""
+    from tactica.plan import matchup_sides, read_side
+
+    a, t, phase, rules = matchup
+    mine = read_side(_side(a), library, rules=rules)
+    enemy = read_side(_side(t), library, rules=rules)
+    m = matchup_sides(mine, enemy, phases=[phase], sides=["mine"])
+    cells = [c for side, c in m.cells() if side == "mine" and c.phase == phase]
+    assert len(cells) == 1 and cells[0].ok, cells
+    cell = cells[0]
+    sheet = library.datasheet(a["unit"], rules)
+    context = {"charged": phase == "fight", "led_by": a.get("led_by", []),
+               "army_faction": cell_faction(m), "attacker_toughness": next(
+                   (g.T for g in sheet.models if g.T is not None), None)}
+    doc = {**document(a, t, phase, rules), "context": context}
+    reference = tactica.calculate(doc, library)
+    assert abs(cell.models_destroyed - reference.models_destroyed.mean) <= 1e-9, doc
+    assert abs(cell.p_destroyed - reference.p_unit_destroyed) <= 1e-9, doc
+
+
+def cell_faction(m: Any) -> str | None:
+    """The attacking side's faction as the matrix fields it (its army rule's faction)."""
+    unit = m.attackers("mine").units[0]
+    built = unit.attack.get("shooting") or unit.attack.get("fight")
+    return getattr(getattr(built, "built", None), "army_faction", None)
+
+
+@pytest.fixture(scope="module")
+def assistant() -> Any:
+    pytest.importorskip("mcp")
+    from tactica.assistant import create_server
+
+    return create_server()
+
+
+@pytest.mark.parametrize("matchup", [p for p in DOOR_CASES if not p.marks])
+def test_the_assistant_gives_the_same_numbers(matchup: tuple[Any, ...], library: Library,
+                                              assistant: Any) -> None:
+    """The assistant's ``calculate`` tool (over the protocol, in process) answers the
+    matchup's document with ``tactica.calculate``'s numbers."""
+    import anyio
+    from mcp import Client
+
+    a, t, phase, rules = matchup
+    doc = document(a, t, phase, rules)
+    expected = numbers(tactica.calculate(doc, library))
+
+    async def ask() -> Any:
+        async with Client(assistant, mode="legacy", read_timeout_seconds=300) as client:
+            return await client.call_tool("calculate", {"document": doc})
+
+    result = anyio.run(ask)
+    assert not result.is_error, result.content
+    answered = dict(result.structured_content)
+    answered.pop("omitted", None)
+    assert numbers(Result.model_validate(answered)) == expected, "the assistant"

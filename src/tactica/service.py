@@ -44,6 +44,10 @@ if TYPE_CHECKING:
         resolve_sequence as resolve_sequence, SequenceDocument as SequenceDocument,
     )
     # The documents: the scenario contract, its units by name, the results
+    from .combat.contract.circumstances import (
+        Circumstance as Circumstance, circumstances as circumstances,
+        context_words as context_words,
+    )
     from .combat.contract.result import (
         Resolved as Resolved,
     )
@@ -65,6 +69,7 @@ if TYPE_CHECKING:
     # Units: fielded from the library with their choices, look-ups and presets
     from .army.attack import (
         apply_list_effects as apply_list_effects, list_attacker as list_attacker,
+        unit_abilities as unit_abilities, with_unit_rules as with_unit_rules,
     )
     from .army.firing_deck import (
         firing_deck_size as firing_deck_size, with_firing_deck as with_firing_deck,
@@ -107,7 +112,7 @@ if TYPE_CHECKING:
         leaders_of as leaders_of, leads_anything as leads_anything,
     )
     from .units.loadout import (
-        loadout_lines as loadout_lines, sizes as sizes,
+        check_size as check_size, loadout_lines as loadout_lines, sizes as sizes,
     )
     from .units.resolve import (
         aim_for as aim_for, aim_of as aim_of, UnitError as UnitError,
@@ -165,7 +170,8 @@ if TYPE_CHECKING:
         SideError as SideError, solve as solve,
     )
     from .plan.plot import (
-        cell_value as cell_value, plot_matchup as plot_matchup, VALUES as VALUES,
+        cell_value as cell_value, plot_matchup as plot_matchup, plot_plan as plot_plan,
+        VALUES as VALUES,
     )
     # The meta table (the meta extra): selection, run, query, plots
     from .meta import (
@@ -258,6 +264,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ".summary": ("headline",),
     ".units.sequence": ("resolve_sequence", "SequenceDocument"),
     # The documents: the scenario contract, its units by name, the results
+    ".combat.contract.circumstances": ("Circumstance", "circumstances", "context_words"),
     ".combat.contract.result": ("Resolved",),
     ".combat.contract.sampling": ("MAX_SEED", "MAX_TRIAL_LINES", "MAX_TRIALS", "Seed", "Trials"),
     ".combat.contract.scenario": (
@@ -267,7 +274,8 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ".combat.contract.sequence": ("Sequence", "SequenceResult"),
     ".units.scenario": ("document_loc", "ScenarioDocument", "UnitRef"),
     # Units: fielded from the library with their choices, look-ups and presets
-    ".army.attack": ("apply_list_effects", "list_attacker"),
+    ".army.attack": ("apply_list_effects", "list_attacker", "unit_abilities",
+                     "with_unit_rules"),
     ".army.firing_deck": ("firing_deck_size", "with_firing_deck"),
     ".facts": ("load_presets",),
     ".lookup.search": ("search_units",),
@@ -285,7 +293,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ".units.audit": ("fielding_audit",),
     ".units.carriers": ("carriers",),
     ".units.leaders": ("leaders_of", "leads_anything"),
-    ".units.loadout": ("loadout_lines", "sizes"),
+    ".units.loadout": ("check_size", "loadout_lines", "sizes"),
     ".units.resolve": ("aim_for", "aim_of", "UnitError"),
     # Rules: named effects, the rules on offer, look-ups by name
     ".effects": ("dataset_effects", "EFFECTS", "list_effects", "NamedEffect", "NON_COMBAT"),
@@ -315,7 +323,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "Conditions", "Matchup", "matchup", "matchup_sides", "Plan", "plan", "read_side",
         "SideError", "solve",
     ),
-    ".plan.plot": ("cell_value", "plot_matchup", "VALUES"),
+    ".plan.plot": ("cell_value", "plot_matchup", "plot_plan", "VALUES"),
     # The meta table (the meta extra): selection, run, query, plots
     ".meta": ("load", "run"),
     ".meta.plot": ("bars", "draw", "heatmap", "PlotFilters"),

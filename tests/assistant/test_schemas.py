@@ -205,3 +205,21 @@ def test_every_answer_validates_against_its_output_schema(
     assert {name for name, _ in calls} == set(outputs)
     for (name, _), result in zip(calls, call_many(server, calls), strict=True):
         jsonschema.validate(answer(result), outputs[name])
+
+
+def test_the_context_argument_is_the_contracts(listing: dict[str, Any]) -> None:
+    """``simulate_combat``'s ``context`` argument is made from the scenario contract
+    (issue 46): every circumstance, with the contract's bounds (the listing leaves the
+    help of arguments this deep out: it stays under its size bound)."""
+    from tactica.combat.contract.circumstances import circumstances
+
+    tool = next(t for t in listing["tools"] if t["name"] == "simulate_combat")
+    context = tool["inputSchema"]["properties"]["context"]
+    found = context.get("properties") or next(
+        b["properties"] for b in context.get("anyOf", []) if "properties" in b)
+    for c in circumstances():
+        assert c.name in found, c.name
+        if c.maximum is not None:
+            assert f'"maximum": {json.dumps(c.maximum)}' in json.dumps(found[c.name]), c.name
+        for choice in c.choices:
+            assert json.dumps(choice) in json.dumps(found[c.name]), c.name

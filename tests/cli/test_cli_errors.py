@@ -17,7 +17,7 @@ BASE = ["calc", "--attacker", "Neophyte Hybrids", "--target", "meq"]
 #: (arguments, words the one line must contain)
 BAD = [
     ([*BASE, "--models", "0"], ["--models", "1"]),
-    ([*BASE, "--models", "50"], ["--models", "Neophyte Hybrids has 10 to 20 models"]),
+    ([*BASE, "--models", "50"], ["--models", "Neophyte Hybrids has 10-20 models; 50 asked for"]),
     (["calc", "--attacker", "Primus", "--target", "meq", "--models", "2"],
      ["--models", "Primus has 1 model"]),
     ([*BASE, "--monte-carlo", "0"], ["--monte-carlo", "1"]),

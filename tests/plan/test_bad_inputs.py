@@ -160,8 +160,15 @@ def test_the_generated_inputs_reach_both_outcomes() -> None:
 #: Refusals the generators met, kept (issue 47): each names the army as given.
 KEPT = [
     (["plan", "Boyz" * 100, "Boyz"], "my list: unit 1 ("),
-    (["plan", "/tmp", "Boyz"], "/tmp: is a folder, not a file"),
-    (["matchup", "Boyz:0", "Gretchin"], "my list: unit 1 ('Boyz:0'): models:"),
+    (["plan", "/tmp", "Boyz"], "my list: /tmp: is a folder, not a file"),
+    (["matchup", "Boyz:0", "Gretchin"], "my list: unit 1 ('Boyz:0'): Boyz has 10-20 "
+     "models; 0 asked for"),
+    (["matchup", "Boyz", "Gretchin:25"], "enemy list: unit 1 ('Gretchin:25'): Gretchin has "
+     "10-20 models; 25 asked for"),
+    (["plan", "Boyz", "/nonexistent/list.txt"], "enemy list: /nonexistent/list.txt: no "
+     "such file"),
+    (["plan", ", ".join(["Intercessor Squad:5"] * 40 + ["Gretchen"]), "Boyz"],
+     "my list: unit 41 ('Gretchen'): no unit named 'Gretchen'"),
     (["matchup", "Boyz", ""], "enemy list: no unit names"),
     (["matchup", "Boyz", "Boyz:1\nGretchin"], "enemy list: unrecognised first line"),
 ]

@@ -95,6 +95,6 @@ def test_an_illegal_list_is_answered_with_a_warning_naming_its_line(tmp_path: Pa
     res = runner.invoke(commands.app, ["matchup", str(bad), MINE, "--strict"], env=WIDE)
     assert res.exit_code == 2
     line = res.stderr.strip()
-    assert line.startswith(f"error: {bad}:") and "does not validate" in line
+    assert line.startswith(f"error: my list: {bad}:") and "does not validate" in line
     number = int(line.split(f"{bad}:")[1].split(":")[0])
     assert "Asurmen" in text.replace("Avatar of Khaine", "Asurmen", 1).splitlines()[number - 1]

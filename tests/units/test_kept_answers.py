@@ -127,7 +127,7 @@ def test_a_fixed_choice_is_the_choice_against_every_aim() -> None:
 
 
 def test_a_resolved_scenario_is_the_validated_one() -> None:
-    """``resolve`` builds the scenario from parts valid already (``_scenario``): for every
+    """``resolve`` builds the scenario from parts valid already (``Scenario.trusted``): for every
     seed unit against every preset in both phases it is the scenario validating the same
     parts gives, the same fields set; and a Firing Deck weapon in the fight is still
     refused (24.14)."""
@@ -147,7 +147,7 @@ def test_a_resolved_scenario_is_the_validated_one() -> None:
                 except ValueError:
                     continue
                 data = {k: getattr(s, k) for k in Scenario.model_fields}
-                built = resolving._scenario(data, s.attacker, phase)
+                built = Scenario.trusted(data)
                 valid = Scenario.model_validate(data)
                 assert built == valid
                 assert built.model_fields_set == valid.model_fields_set
@@ -157,7 +157,7 @@ def test_a_resolved_scenario_is_the_validated_one() -> None:
                                                        firing_deck=True),))
     data = {"attacker": deck, "target": s.target, "phase": "fight"}
     with pytest.raises(ValueError, match="shooting phase only"):
-        resolving._scenario(data, deck, "fight")
+        Scenario.trusted(data)
 
 
 def _reference_choice(arm: Armament, aim: Aim) -> list[tuple[str, WeaponProfile, int]]:

@@ -293,7 +293,7 @@ def test_a_link_made_elsewhere_opens_with_its_rules_ticked(tab: Tab) -> None:
     assert tab.page.is_checked('#effects input[data-effect="Damaged: 1-8 wounds remaining"]')
     assert tab.page.is_checked('#effects input[data-effect="Command Re-roll"]')
     assert tab.page.input_value('#effects select[aria-label="Command Re-roll option"]') == "wound"
-    assert tab.value("#ctx-wounds-left") == "6"
+    assert tab.value("#ctx-attacker_wounds_left") == "6"
     result = calculate(scenario)
     assert result.cp_spent == 1
     assert_page_shows(tab, result, models=1)

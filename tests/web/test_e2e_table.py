@@ -477,7 +477,7 @@ def test_a_blank_distance_says_rapid_fire_is_not_counted(screen: Screen, live_se
     assert "Distance is blank: Rapid Fire bonuses are not counted" in notes(t, "#notes")
     check_result(t, live_server, models=5)
     edit(t)
-    t.page.select_option("#ctx-half-range", "yes")
+    t.page.select_option("#ctx-within_half_range", "yes")
     t.page.wait_for_selector("#distance-note[hidden]", state="attached")
     press_calculate(t)
     near = check_result(t, live_server, models=5)
@@ -533,7 +533,7 @@ def test_a_share_link_brings_back_every_control(screen: Screen, browser: Any,
     set_weapon(t, "Webber", 2)
     t.page.fill("#ctx-led-by", "Primus")
     t.page.fill("#ctx-distance", "12")
-    t.page.select_option("#ctx-half-range", "no")
+    t.page.select_option("#ctx-within_half_range", "no")
     for flag in ("remained_stationary", "cover", "plunging_fire", "target_engaged"):
         t.page.check(f"#ctx-{flag}")
     t.page.select_option("#ctx-indirect", "spotted")

@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from ..combat.contract.scenario import Attacker, Scenario, WeaponLine
 from ..library import Library
+from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet, Weapon
 from ..names import UnknownNameError, name_key, suggest
 from ..units.editions import edition_note
@@ -37,7 +39,8 @@ from ..units.leaders import check_leaders, unit_keywords
 from ..units.loadout import FieldedModels, Loadout, WargearError, field_unit
 from .roster import Roster, RosterUnit, WargearItem
 
-__all__ = ["SITUATIONAL", "ListAttacker", "apply_list_effects", "find_unit", "list_attacker"]
+__all__ = ["SITUATIONAL", "ListAttacker", "apply_list_effects", "find_unit", "list_attacker",
+           "unit_abilities", "with_unit_rules"]
 
 #: Detachment rules whose trigger the scenario cannot state: they are not applied from a
 #: list, only named (``--effect``) by a player who knows they apply.
@@ -159,7 +162,7 @@ def _unit_lines(sheet: Datasheet, unit: RosterUnit, phase: str, suffix: str,
         loadout = Loadout(unit=sheet.name, models=tuple(groups))
     try:
         lines = weapon_lines(sheet, loadout, "fight" if phase == "fight" else "shooting",
-                             "10th" if sheet.rules == "10th" else "11th", aim=aim,
+                             sheet.rules, aim=aim,
                              notes=notes)
     except NoWeaponsError:
         return []
@@ -296,3 +299,49 @@ def apply_list_effects(scenario: Scenario, candidates: tuple[str, ...],
     chosen = {name_key(d) for d in scenario.context.designated or ()}
     pending = {k: v for k, v in (situational or {}).items() if name_key(k) not in chosen}
     return apply_candidates(scenario, candidates, "from the list", {**SITUATIONAL, **pending})
+
+
+def unit_abilities(sheet: Datasheet, leaders: tuple[str, ...] | list[str], library: Library,
+                   rules: RulesVersion | None = None
+                   ) -> tuple[list[str], list[Datasheet], list[str]]:
+    """The named effects among the abilities of a unit and its attached ``leaders``
+    (24.22: the attached unit attacks as one; a leader's Damaged profile is its own), their
+    datasheets, and a note for each leader the library does not have."""
+    from ..effects.candidates import ability_effects
+
+    own, sheets, notes = ability_effects(sheet), [sheet], []
+    for leader in leaders:
+        try:
+            found = library.datasheet(leader, rules)
+        except LookupError:
+            notes.append(f"leader {leader!r} is not in the library: its abilities are not "
+                         "applied")
+            continue
+        sheets.append(found)
+        own += ability_effects(found, damaged=False)
+    return list(dict.fromkeys(own)), sheets, notes
+
+
+def with_unit_rules(scenario: Scenario, abilities: tuple[str, ...] | list[str],
+                    sheets: tuple[Datasheet, ...] | list[Datasheet],
+                    candidates: tuple[str, ...] = (),
+                    situational: dict[str, str] | None = None, pending: tuple[Any, ...] = ()
+                    ) -> tuple[Scenario, list[str]]:
+    """``scenario`` with the attacker's own rules, in the one order every door uses: its
+    abilities that are named effects (those that apply: an ability is not a choice), the
+    abilities the engine models from its datasheets, the target's defences that wait for
+    the attacker (``pending``), then the list's candidates (enhancements, detachment
+    rules: ``apply_list_effects``)."""
+    from ..effects.candidates import apply_candidates
+    from ..units.abilities import apply_attacker_abilities, apply_pending_defences
+
+    notes: list[str] = []
+    if abilities:
+        scenario, more = apply_candidates(scenario, tuple(abilities), "ability",
+                                          report_skipped=False)
+        notes += more
+    scenario = apply_attacker_abilities(scenario, list(sheets))
+    if pending:
+        scenario = apply_pending_defences(scenario, list(pending))
+    scenario, more = apply_list_effects(scenario, tuple(candidates), situational)
+    return scenario, notes + more

@@ -11,9 +11,7 @@ __all__ = [
     "ALLY_POINTS",
     "BROOD_BROTHERS_EXCLUDED",
     "CODES",
-    "DETACHMENT_BUDGET_11TH",
     "DETACHMENT_POINTS_11TH",
-    "ENHANCEMENT_LIMIT",
     "RESURGENCE",
     "STAR_CHILDREN_EXCLUDED",
 ]
@@ -99,14 +97,9 @@ DETACHMENT_POINTS_11TH: dict[str, int] = {
     "Talons of the Norn Queen": 1, "Unending Swarm": 2, "Vanguard Onslaught": 2,
     "Warrior Bioform Onslaught": 1,
 }
-#: Detachment-point budget by battle size (BSData wh40k-11e game system, "Army Roster").
-DETACHMENT_BUDGET_11TH: dict[BattleSize, int] = {
-    "Incursion": 2, "Strike Force": 3, "Onslaught": 4}
-#: Enhancements per army (10th Muster Armies: 3; BSData wh40k-11e: Incursion 2, else 4).
-ENHANCEMENT_LIMIT: dict[str, dict[BattleSize, int]] = {
-    "10th": {"Incursion": 3, "Strike Force": 3, "Onslaught": 3},
-    "11th": {"Incursion": 2, "Strike Force": 4, "Onslaught": 4},
-}
+#: The limits that differ between editions (detachments, their detachment-point budget,
+#: enhancements per army, the Rule of Three, leader and support units) are knobs of the
+#: rule sets (``rules.tenth``, ``rules.eleventh``: ``RuleSet.enhancement_limit`` ...).
 #: Allied points caps (Star Children's Blessings, seed 000/004; Brood Brothers, BSData).
 ALLY_POINTS: dict[BattleSize, int] = {"Incursion": 500, "Strike Force": 1000, "Onslaught": 1500}
 #: Cult Ambush starting Resurgence points (seed 000, rules_inventory.md §C.1).

@@ -33,6 +33,7 @@ from ..model.common import Frozen
 from ..model.datasheet import Datasheet
 from ..model.rules import Enhancement
 from ..names import UnknownNameError, name_key, suggest
+from ..rules import RuleSet, get_ruleset
 from ..units.leaders import attachment_refusals
 from .detachments import (
     detachment_records,
@@ -44,16 +45,14 @@ from .limits import (
     ALLY_POINTS,
     BROOD_BROTHERS_EXCLUDED,
     CODES,
-    DETACHMENT_BUDGET_11TH,
     DETACHMENT_POINTS_11TH,
-    ENHANCEMENT_LIMIT,
     RESURGENCE,
     STAR_CHILDREN_EXCLUDED,
 )
 from .listed_wargear import enhancements_listed_as_wargear, read_as_enhancements
 from .lookups import known_detachments
 from .pricing import PriceBreakdown, Resolved, find_enhancement, price_roster, resolve
-from .roster import BattleSize, Roster, RosterUnit
+from .roster import Roster, RosterUnit
 from .transport import covers, model_wounds, parse_transport
 
 __all__ = [
@@ -154,6 +153,11 @@ class _Check:
     def sheet(self, unit: RosterUnit) -> Datasheet | None:
         return self.resolved[unit.id].sheet
 
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set of the list's edition: its Muster Armies knobs."""
+        return get_ruleset(self.roster.rules)
+
     def known(self) -> list[tuple[RosterUnit, Datasheet]]:
         return [(u, s) for u in self.roster.units if (s := self.sheet(u)) is not None]
 
@@ -197,12 +201,18 @@ def _points(c: _Check) -> None:
     if roster.limit is not None and prices.total > roster.limit:
         c.add("POINTS_LIMIT", f"{prices.total} pts, over the {roster.limit} pts limit")
     for line in prices.units:
-        if line.stated is not None and line.source == "datasheet" and line.stated != line.total:
+        # a stated 0 is how a format that must print a price writes an unknown one
+        # (``formats.export_warnings`` says so on export): not the list's price
+        if line.stated and line.source == "datasheet" and line.stated != line.total:
             unpriced = [e.name for e in line.enhancements if e.source == "unknown"]
             why = f" (no points known for {', '.join(unpriced)})" if unpriced else ""
             c.add("POINTS_MISMATCH", f"the list says {line.stated} pts, the datasheet "
                   f"{line.total} pts{why}", c.roster.unit(line.unit_id), "warning")
-    if roster.declared_points is not None and roster.declared_points != prices.total:
+    lines = sum(u.points or 0 for u in roster.units)
+    # a total that is the list's own lines added up says nothing the lines do not: each
+    # line that differs is warned above (the app's text prints a total where the list
+    # stated none: ``formats.gw_text``)
+    if roster.declared_points not in (None, prices.total, lines):
         c.add("POINTS_MISMATCH", f"the list's total is {roster.declared_points} pts, the "
               f"priced total {prices.total} pts", severity="warning")
 
@@ -210,17 +220,21 @@ def _points(c: _Check) -> None:
 def _detachments(c: _Check) -> None:
     roster = c.roster
     count = len(roster.detachments)
-    if roster.rules == "10th" and count != 1:
-        c.add("DETACHMENT_COUNT", f"{count} detachments; a 10th-edition army has one")
-    elif roster.rules == "11th" and count == 0:
-        c.add("DETACHMENT_COUNT", "no detachment chosen")
+    least, most = c.rules.detachments_allowed
+    if count < least:
+        c.add("DETACHMENT_COUNT", "no detachment chosen" if not count else
+              f"{count} detachments; a {roster.rules}-edition army has at least {least}")
+    elif most is not None and count > most:
+        c.add("DETACHMENT_COUNT", f"{count} detachments; a {roster.rules}-edition army "
+              f"has {'one' if most == 1 else f'at most {most}'}")
     known = known_detachments(c.library)
     for name in roster.detachments:
         if name_key(name) not in known:
             hint = suggest(name, list(known.values()))
             c.add("DETACHMENT_UNKNOWN", f"detachment {name!r} is not in the data"
                   + (f"; did you mean: {', '.join(hint)}?" if hint else ""), severity="warning")
-    if roster.rules != "11th":
+    budgets = c.rules.detachment_budget
+    if budgets is None:  # detachments cost no detachment points
         return
     table = {name_key(k): v for k, v in DETACHMENT_POINTS_11TH.items()}
     records = detachment_records(c.library, roster.detachments)
@@ -228,7 +242,7 @@ def _detachments(c: _Check) -> None:
              for d in roster.detachments]
     c.dp = sum(x for x in costs if x is not None) if all(x is not None for x in costs) \
         else roster.detachment_points
-    c.budget = DETACHMENT_BUDGET_11TH[roster.size] if roster.size else None
+    c.budget = budgets[roster.size] if roster.size else None
     if c.dp is not None and c.budget is not None and c.dp > c.budget:
         c.add("DETACHMENT_POINTS", f"detachments cost {c.dp} detachment points; the "
               f"{roster.size} budget is {c.budget}")
@@ -383,9 +397,9 @@ def _enhancements(c: _Check) -> None:
                       f"{record.eligibility}; {sheet.name} does not qualify", unit,
                       "warning" if weak else "error")
     size = roster.size
-    if size is not None and counted > ENHANCEMENT_LIMIT[roster.rules][size]:
+    if size is not None and counted > c.rules.enhancement_limit[size]:
         c.add("ENHANCEMENT_TOO_MANY", f"{counted} enhancements; up to "
-              f"{ENHANCEMENT_LIMIT[roster.rules][size]} in {size} ({roster.rules})")
+              f"{c.rules.enhancement_limit[size]} in {size} ({roster.rules})")
 
 
 def _leaders(c: _Check) -> None:
@@ -412,15 +426,6 @@ def _leaders(c: _Check) -> None:
                 c.add("LEADER_NOT_ALLOWED", refusal.message, known[refusal.which][0])
 
 
-def _repeat_limit(rules: str, size: BattleSize | None, kws: set[str]) -> int:
-    if "EPIC HERO" in kws:
-        return 1
-    wide = bool(kws & {"BATTLELINE", "DEDICATED TRANSPORT"})
-    if rules == "11th" and size == "Incursion":
-        return 4 if wide else 2
-    return 6 if wide else 3
-
-
 #: List headings that name a keyword: the app files units under them by that keyword.
 _HEADING_KEYWORDS = {name_key("BATTLELINE"): "BATTLELINE",
                      name_key("DEDICATED TRANSPORTS"): "DEDICATED TRANSPORT"}
@@ -435,7 +440,7 @@ def _repeats(c: _Check) -> None:
         kws = _keywords(sheet, unit, c.granted)
         kws |= {kw for u, _ in members
                 if (kw := _HEADING_KEYWORDS.get(name_key(u.section or ""))) is not None}
-        limit = _repeat_limit(c.roster.rules, c.roster.size, kws)
+        limit = c.rules.unit_repeat_limit(c.roster.size, kws)
         for extra, _ in members[limit:]:
             c.add("UNIT_REPEAT_LIMIT", f"{len(members)} {sheet.name} units; up to {limit}",
                   extra)

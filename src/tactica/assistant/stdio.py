@@ -60,8 +60,10 @@ def _constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def read_message(line: bytes, number: int) -> types.JSONRPCMessage | None:
-    """The message on line ``number`` (None for a blank line), or ``_Refused``.
+def read_message(line: bytes, number: int, place: str | None = None
+                 ) -> types.JSONRPCMessage | None:
+    """The message on line ``number`` (None for a blank line), or ``_Refused`` naming
+    ``place`` (by default "line NUMBER").
 
     >>> read_message(b'{"jsonrpc": "2.0", "id": 7, "method": "ping"}', 1).id
     7
@@ -73,7 +75,7 @@ def read_message(line: bytes, number: int) -> types.JSONRPCMessage | None:
     text = line.decode("utf-8", "replace")  # as the SDK's reader: U+FFFD
     if not text.strip(" \t\r\n"):  # blank as JSON sees it (not "\x1c", "\xa0": garbage)
         return None
-    place = f"line {number}"
+    place = place or f"line {number}"
     try:
         check_depth(text, place)
         value = json.loads(text, parse_constant=_constant)

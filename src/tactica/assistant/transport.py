@@ -2,8 +2,10 @@
 a subprocess; the default: ``tactica.assistant.stdio``, which answers every line) or over
 streamable HTTP (``tactica mcp --http``, the SDK's).
 
-Over HTTP the SDK's own guards apply: requests whose Host or Origin is not localhost are
-refused when listening on a loopback address (DNS rebinding), a request body is at most
+Over HTTP every posted body is checked first (``http_guard``: one line for a body that
+is no JSON-RPC message, as over stdio), then the SDK's own guards apply: requests whose
+Host or Origin is not localhost are refused when listening on a loopback address (DNS
+rebinding), a request body is at most
 ``MAX_ARGUMENT_BYTES`` plus the protocol's envelope, idle sessions expire; uvicorn caps
 connections and idle keep-alives as ``tactica serve`` does.
 """
@@ -30,8 +32,11 @@ def run_http(host: str = "127.0.0.1", port: int = 8765,
     """Serve over streamable HTTP at ``http://HOST:PORT/mcp``."""
     import uvicorn
 
+    from .http_guard import OneLineBodies
+
     server = create_server(limits)
     app = server.streamable_http_app(host=host,
                                      max_request_body_size=MAX_ARGUMENT_BYTES + _ENVELOPE)
-    uvicorn.run(app, host=host, port=port, log_level="warning", limit_concurrency=256,
+    guarded = OneLineBodies(app, MAX_ARGUMENT_BYTES + _ENVELOPE)
+    uvicorn.run(guarded, host=host, port=port, log_level="warning", limit_concurrency=256,
                 timeout_keep_alive=5)

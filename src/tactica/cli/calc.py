@@ -10,10 +10,9 @@ With ``--list FILE`` the attacker is the unit as built in an army list
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -32,7 +31,6 @@ from ..service import (
     Resolved,
     Result,
     Scenario,
-    Strength,
     UnitError,
     calculate,
     decode,
@@ -40,6 +38,7 @@ from ..service import (
     one_line,
     read_text_file,
 )
+from .circumstances import context_of, with_circumstances
 from .errors import FLAG_WORDS, fail
 from .result_view import render_result
 
@@ -137,15 +136,13 @@ def _check_effects(effects: list[str]) -> None:
 
 
 def _check_models(sheet: Datasheet, models: int) -> None:
-    """``--models`` within the datasheet's unit composition (its tiers, ``tactica.units``)."""
-    from ..service import sizes
+    """``--models`` within the datasheet's unit composition (``check_size``)."""
+    from ..service import WargearError, check_size
 
-    spans = sizes(sheet)
-    if not any(a <= models <= b for a, b in spans):
-        allowed = " or ".join(f"{a}" if a == b else f"{a} to {b}" for a, b in spans)
-        raise typer.BadParameter(
-            f"{sheet.name} has {allowed} model{'s' if spans[-1][1] > 1 else ''}",
-            param_hint="--models")
+    try:
+        check_size(sheet, models)
+    except WargearError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--models") from None
 
 
 def _check_leaders(sheet: Datasheet, leaders: list[str], lib: Any) -> None:
@@ -164,6 +161,7 @@ def _check_leaders(sheet: Datasheet, leaders: list[str], lib: Any) -> None:
         raise typer.BadParameter(str(exc), param_hint="--led-by") from None
 
 
+@with_circumstances(skip=("led_by",))  # --led-by: the attacker's leaders, fielded with it
 def calc(
     file: Annotated[str | None, typer.Argument(help="scenario JSON file, or - for stdin")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result document")] = False,
@@ -190,29 +188,10 @@ def calc(
     phase: Annotated[Literal["shooting", "fight"], typer.Option(
         help="shooting or fight")] = "shooting",
     rules: Annotated[Literal["11th", "10th"], typer.Option(help="11th or 10th")] = "11th",
-    distance: Annotated[float | None, typer.Option(
-        min=0, max=1000, help="inches to the target (a ranged weapon beyond its Range "
-        "makes no attacks)")] = None,
-    stationary: Annotated[bool, typer.Option("--stationary", help="remained stationary")] = False,
-    charged: Annotated[bool, typer.Option("--charged", help="the attacker charged")] = False,
-    cover: Annotated[bool, typer.Option("--cover", help="target has cover")] = False,
-    stealth: Annotated[bool, typer.Option("--stealth", help="target has Stealth")] = False,
     effect: Annotated[list[str] | None, typer.Option(
         help='plain modifier (hit=1, \'{"reroll":"wound","which":"ones"}\') or a rule name'
     )] = None,
     led_by: Annotated[list[str] | None, typer.Option(help="leader attached (Primus)")] = None,
-    arrived: Annotated[bool, typer.Option(
-        "--arrived", help="set up as Reinforcements this turn or last")] = False,
-    disembarked: Annotated[bool, typer.Option("--disembarked")] = False,
-    tyranids_nearby: Annotated[bool, typer.Option(
-        "--tyranids-nearby", help="a friendly TYRANIDS unit within 6\" of the target")] = False,
-    wounds_left: Annotated[int | None, typer.Option(
-        min=1, help="wounds left on the attacking model (Damaged profiles)")] = None,
-    game_mode: Annotated[str, typer.Option(
-        help="standard, boarding actions or combat patrol")] = "standard",
-    designated: Annotated[list[str] | None, typer.Option(
-        help="a rule whose chosen enemy unit the target is (Oath of Moment); repeatable. "
-        "Not given: naming such a rule says the target is its chosen unit")] = None,
     monte_carlo: Annotated[int | None, typer.Option(
         "--monte-carlo", min=100, max=MAX_TRIALS,
         help=f"sample N trials (at most {MAX_TRIALS:,}; trials x weapon lines at most "
@@ -225,20 +204,16 @@ def calc(
     list_file: Annotated[Path | None, typer.Option(
         "--list", help="army list file: --attacker is the unit as built in it (models, "
         "wargear, attached leader, enhancement, detachment rule)")] = None,
-    detachment: Annotated[str | None, typer.Option(
-        help="the attacking army's detachment: its rules are found first, and a "
-        "stratagem of another detachment is refused")] = None,
     reroll_damage: Annotated[str | None, typer.Option(
         "--reroll-damage", help="re-roll damage rolls: 'ones' (the lowest result), or N "
         "(every result below N), once per roll")] = None,
-    below_strength: Annotated[Strength | None, typer.Option(
-        "--below-strength", help="the attacking unit is below its Starting Strength "
-        "('starting') or Below Half-strength ('half'); not given: neither")] = None,
-    target_below_strength: Annotated[Strength | None, typer.Option(
-        "--target-below-strength", help="the same for the target")] = None,
+    **circumstances: Any,
 ) -> None:
-    """Compute the exact odds of an attack (a scenario file, or units from the library)."""
-    _run(CalcOptions(**locals()))
+    """Compute the exact odds of an attack (a scenario file, or units from the library).
+    The circumstances (``--distance``, ``--charged``, ...) are the scenario contract's
+    (``cli.circumstances``)."""
+    given = {k: v for k, v in locals().items() if k != "circumstances"}
+    _run(CalcOptions(**given, circumstances=context_of(circumstances)))
 
 
 @dataclass(frozen=True)
@@ -258,27 +233,20 @@ class CalcOptions:
     target_led_by: list[str] | None
     phase: Literal["shooting", "fight"]
     rules: Literal["11th", "10th"]
-    distance: float | None
-    stationary: bool
-    charged: bool
-    cover: bool
-    stealth: bool
     effect: list[str] | None
     led_by: list[str] | None
-    arrived: bool
-    disembarked: bool
-    tyranids_nearby: bool
-    wounds_left: int | None
-    game_mode: str
-    designated: list[str] | None
     monte_carlo: int | None
     seed: int | None
     embarked: str | None
     list_file: Path | None
-    detachment: str | None = None
     reroll_damage: str | None = None
-    below_strength: Strength | None = None
-    target_below_strength: Strength | None = None
+    #: the contract's circumstances given (``cli.circumstances``), by field
+    circumstances: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def distance(self) -> float | None:
+        value = self.circumstances.get("distance")
+        return None if value is None else float(value)
 
 
 @dataclass
@@ -373,14 +341,9 @@ def _from_file(text: str, o: CalcOptions) -> _Prepared:
 
 
 def _context(o: CalcOptions) -> Context:
-    return Context(distance=o.distance, remained_stationary=o.stationary, charged=o.charged,
-                   cover=o.cover, stealth=o.stealth, arrived_from_reserves=o.arrived,
-                   disembarked=o.disembarked, tyranids_nearby=o.tyranids_nearby,
-                   attacker_wounds_left=o.wounds_left,
-                   designated=None if o.designated is None else tuple(o.designated),
-                   game_mode=o.game_mode, detachment=o.detachment,
-                   below_strength=o.below_strength,
-                   target_below_strength=o.target_below_strength)
+    """The circumstances given, as the contract's ``Context`` (a value out of its bounds
+    was refused by its option)."""
+    return Context(**o.circumstances)
 
 
 def _from_flags(o: CalcOptions) -> _Prepared:
@@ -443,14 +406,9 @@ def _from_flags(o: CalcOptions) -> _Prepared:
 def _list_scenario(lib: Any, built: Any, data: dict[str, Any], led_by: list[str],
                    notes: list[str]) -> tuple[Scenario, Resolved | None, list[str]]:
     """The attacker as built in an army list (``tactica.army.attack``) against the target
-    of the options, with the unit's and its leaders' abilities and the list's effects."""
-    from ..service import (
-        ability_effects,
-        apply_attacker_abilities,
-        apply_candidates,
-        apply_list_effects,
-        prepare,
-    )
+    of the options, with the unit's and its leaders' rules and the list's effects
+    (``with_unit_rules``: the order the army matrix uses too)."""
+    from ..service import prepare, unit_abilities, with_unit_rules
 
     sheet = built.sheet
     context = data["context"].model_copy(update={
@@ -459,21 +417,7 @@ def _list_scenario(lib: Any, built: Any, data: dict[str, Any], led_by: list[str]
         "attacker_toughness": next((m.T for m in sheet.models if m.T is not None), None)})
     scenario, resolved, more = prepare({**data, "attacker": built.attacker,
                                         "context": context}, lib)
-    notes = [*notes, *more]
-    own = ability_effects(sheet)
-    for leader in led_by:
-        try:
-            own += ability_effects(lib.datasheet(leader), damaged=False)
-        except LookupError:
-            notes.append(f"leader {leader!r} is not in the library: its abilities "
-                         "are not applied")
-    # an ability is not a choice: only those that apply are reported
-    scenario, more = apply_candidates(scenario, own, "ability", report_skipped=False)
-    notes += more
-    sheets = [sheet]
-    for leader in led_by:
-        with contextlib.suppress(LookupError):
-            sheets.append(lib.datasheet(leader))
-    scenario = apply_attacker_abilities(scenario, sheets)
-    scenario, more = apply_list_effects(scenario, built.candidates, built.situational)
-    return scenario, resolved, notes + more
+    abilities, sheets, missing = unit_abilities(sheet, led_by, lib)
+    scenario, applied = with_unit_rules(scenario, abilities, sheets, built.candidates,
+                                        built.situational)
+    return scenario, resolved, [*notes, *more, *missing, *applied]

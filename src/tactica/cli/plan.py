@@ -30,6 +30,7 @@ from ..service import (
     matchup,
     plan,
     plot_matchup,
+    plot_plan,
 )
 from .errors import fail
 
@@ -187,8 +188,8 @@ def matchup_command(
     out = Console(highlight=False, soft_wrap=False, width=max(120, Console().width))
     for w in (*m.mine.warnings, *m.enemy.warnings):
         out.print(f"warning: {w}", markup=False)
-    out.print(f"{m.mine.name} ({m.mine.points} pts) against {m.enemy.name} "
-              f"({m.enemy.points} pts)", markup=False)
+    out.print(f"{m.mine.name} ({m.mine.points} pts: {m.mine.points_source}) against "
+              f"{m.enemy.name} ({m.enemy.points} pts: {m.enemy.points_source})", markup=False)
     for (s, p) in m.grids:
         table, notes = _grid_table(m, s, p, value)
         out.print(table)
@@ -270,6 +271,9 @@ def plan_command(
     stationary: Stationary = False, half_range: HalfRange = False, cover: Cover = False,
     stratagem: Stratagem = None, distance: Distance = None, rules: Rules = "11th",
     json_out: Json = False, strict: Strict = False,
+    plot: Annotated[Path | None, typer.Option(
+        "--plot", help="draw the plan into FILE.png or FILE.svg: my units, their "
+        "targets, the points and P(destroyed) on each arrow")] = None,
 ) -> None:
     """The shooting plan: each of my shooting units at one enemy unit, to destroy the most
     points (exact, overkill counted), beside the naive plan; with --phase fight, the
@@ -292,10 +296,14 @@ def plan_command(
              destroy=destroy or (), objective=objective,  # type: ignore[arg-type]
              library=load_library(), rules=rules, strict=strict,
              phase=phase)  # type: ignore[arg-type]
+    if plot is not None:
+        plot_plan(p, plot)
     if json_out:
         typer.echo(json.dumps(p.to_json(), indent=2))
         return
     _print_plan(p)
+    if plot is not None:
+        typer.echo(f"picture: {plot}")
 
 
 def _print_plan(p: Plan) -> None:
@@ -303,6 +311,8 @@ def _print_plan(p: Plan) -> None:
     for w in p.warnings:
         out.print(f"warning: {w}", markup=False)
     out.print(f"Objective: {p.objective}", markup=False)
+    for line in p.points_from:
+        out.print(f"Points: {line}", markup=False)
     out.print(_volleys(f"The plan: {p.points:.1f} points destroyed", p, False))
     out.print(_volleys(f"The naive plan (each unit at its own best target): "
                        f"{p.naive_points:.1f} points destroyed", p, True))

@@ -13,7 +13,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 from ..cache import cache_dir, cache_enabled, cache_key, write_atomically
 from ..names import normalise
@@ -33,7 +35,12 @@ def _build() -> dict[str, str]:
 
 
 @functools.cache
-def _names() -> dict[str, str]:
+def _names() -> Mapping[str, str]:
+    """The dataset's record names and their kinds (read-only: cached)."""
+    return MappingProxyType(_names_built())
+
+
+def _names_built() -> dict[str, str]:
     from ..loaders.wh40kdc import installed_version
 
     version = installed_version()

@@ -17,6 +17,7 @@ import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ..loaders.wh40kdc_effects import granted_ids
@@ -130,7 +131,7 @@ def _same_named(kind: str, name: str) -> GeneratedText | None:
 
 
 @functools.cache
-def _with_effect_code() -> dict[tuple[str, str], dict[str, GeneratedText]]:
+def _with_effect_code() -> Mapping[tuple[str, str], Mapping[str, GeneratedText]]:
     """The texts of the dataset's records that have effect code, by kind and name (each
     text once), built on the first record without effect code."""
     from ..loaders.wh40kdc_rules import dataset_rules
@@ -147,4 +148,4 @@ def _with_effect_code() -> dict[tuple[str, str], dict[str, GeneratedText]]:
         text = _from_raw(rules, raw, f"the same-named {other.record.replace('_', ' ')} of "
                                      f"{where}")
         out.setdefault((other.record, normalise(other.name)), {}).setdefault(text.text, text)
-    return out
+    return MappingProxyType({k: MappingProxyType(v) for k, v in out.items()})  # cached

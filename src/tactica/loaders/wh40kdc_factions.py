@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from ..names import name_key
@@ -68,12 +69,13 @@ def _table(factions: list[Mapping[str, Any]]) -> dict[str, PlayerFaction]:
 
 
 @functools.cache
-def _dataset_table() -> dict[str, PlayerFaction]:
+def _dataset_table() -> Mapping[str, PlayerFaction]:
+    """The dataset's factions by name and alias (read-only: cached)."""
     try:
         from wh40kdc.data import raw_data
     except ImportError:  # no dataset: keywords keep their own words
-        return {}
-    return _table(list(raw_data().get("factions") or ()))
+        return MappingProxyType({})
+    return MappingProxyType(_table(list(raw_data().get("factions") or ())))
 
 
 def player_faction(name: str) -> PlayerFaction:

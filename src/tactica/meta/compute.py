@@ -50,8 +50,9 @@ from ..combat.contract.scenario import Phase, Target
 from ..errors import one_line
 from ..library import Library
 from ..loaders.bulk import rare_collections
-from ..model.common import RulesVersion, made
+from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet, EscalatingPoints
+from ..model.trusted import made
 from ..names import UnknownNameError
 from ..units import (
     FieldedTarget,
@@ -399,7 +400,7 @@ def _row(m: _Matchup, result: Figures | ScenarioError | None) -> Row:
     elif result is not None:
         note = one_line(result)
     damage, destroyed, p, pts, per_100 = figures
-    # every field given: made at once (``model.common.made``), one row per matchup
+    # every field given: made at once (``model.trusted.made``), one row per matchup
     return made(Row, {
         "edition": m.edition, "phase": m.phase, "attacker": a.name,
         "attacker_faction": a.faction or "Unaligned", "attacker_models": a.models,

@@ -114,7 +114,8 @@ def _bars_figure(df: pd.DataFrame, *, metric: str, top: int, title: str,
     one = len(targets) == 1
     cols = min(3, len(factions))
     rows = math.ceil(len(factions) / cols)
-    plt, fig = _figure(6.5 * cols, (0.32 * top + 0.9) * rows + 0.8)
+    drawn = int(best.groupby("attacker_faction").size().max())  # not ``top``: a billion
+    plt, fig = _figure(6.5 * cols, (0.32 * drawn + 0.9) * rows + 0.8)
     axes = fig.subplots(rows, cols, sharex=shared_x, squeeze=False).ravel()
     for ax, faction in zip(axes, factions, strict=False):
         part = best[best["attacker_faction"] == faction].iloc[::-1]
@@ -186,8 +187,13 @@ def _save(plt: Any, fig: Any, path: str | Path) -> Path:
     if out.suffix.lower() not in (".png", ".svg"):
         plt.close(fig)
         raise ValueError(f"{out}: the picture is written as .png or .svg")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with plt.rc_context({"svg.fonttype": "none"}):  # an SVG's text stays text
-        fig.savefig(out, dpi=120, metadata={"Date": None} if out.suffix == ".svg" else None)
-    plt.close(fig)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with plt.rc_context({"svg.fonttype": "none"}):  # an SVG's text stays text
+            fig.savefig(out, dpi=120,
+                        metadata={"Date": None} if out.suffix == ".svg" else None)
+    except OSError as exc:  # a folder where a file goes, a file where a folder goes
+        raise ValueError(f"{out}: cannot be written ({exc.strerror or exc})") from None
+    finally:
+        plt.close(fig)
     return out

@@ -21,7 +21,8 @@ import hashlib
 import json
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Literal
 
 from pydantic import Field
@@ -120,9 +121,9 @@ def _slug(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=4)
-def _factions(lib: Library) -> dict[str, str]:
+def _factions(lib: Library) -> Mapping[str, str]:
     """Each unit name's faction: the first faction a source files it under (the library's
-    faction order), else its first faction keyword."""
+    faction order), else its first faction keyword (read-only: cached)."""
     out: dict[str, str] = {}
     factions = getattr(lib, "factions", None)
     names_of = getattr(lib, "faction_names", None)
@@ -133,7 +134,7 @@ def _factions(lib: Library) -> dict[str, str]:
     for sheet in lib.datasheets():
         if sheet.faction_keywords:
             out.setdefault(name_key(sheet.name), sheet.faction_keywords[0].title())
-    return out
+    return MappingProxyType(out)
 
 
 def unit_faction(lib: Library, name: str) -> str:

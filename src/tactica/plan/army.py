@@ -5,8 +5,11 @@ A *unit* here is what acts on the table: a bodyguard unit with the leader and su
 units attached to it (24.22: an attached unit is one unit), or a unit on its own. For each
 unit the side holds:
 
-* its points: the priced list (``tactica.army.pricing``: the datasheet's bracket for its
-  size, enhancements added to the model that bears them), the attached unit's total;
+* its points: the list's printed points where the list gives them (a unit's line,
+  enhancements included), else the priced list's (``tactica.army.pricing``: the
+  datasheet's bracket for its size, enhancements added to the model that bears them);
+  the attached unit's total (``Side.points_source`` says which source a side's came
+  from; ``prices="dataset"`` prices every unit from the dataset);
 * its attacker in each phase, built as the list builds it (``tactica.army.attack``: weapons
   from its wargear, the leaders' weapons, the list's detachment rules and enhancements as
   candidate effects), or the reason it cannot attack in that phase; against each target
@@ -33,13 +36,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from ..army.attack import ListAttacker, list_attacker
+from ..army.attack import ListAttacker, list_attacker, unit_abilities
 from ..army.formats import RosterParseError, UnsupportedFormatError, parse_roster
 from ..army.pricing import price_roster
 from ..army.roster import Roster, RosterUnit
 from ..army.validation import validate
 from ..combat.contract.scenario import Target
-from ..effects.candidates import ability_effects
 from ..errors import one_line, quote
 from ..library import Library, load_library
 from ..model.common import RulesVersion
@@ -49,11 +51,16 @@ from ..textfile import read_text_file
 from ..units import UnitError, UnitRef
 from ..units.defences import Held
 from ..units.firing import Aim
+from ..units.loadout import WargearError, check_size
 from ..units.resolve import aim_of, resolve_attacker, resolve_target
 
-__all__ = ["Armed", "Phase", "Side", "SideError", "SideUnit", "read_side"]
+__all__ = ["Armed", "Phase", "Prices", "Side", "SideError", "SideUnit", "read_side",
+           "read_sides"]
 
 Phase = Literal["shooting", "fight"]
+#: Where a unit's points come from: the list's printed points where it gives them, or
+#: the dataset's for every unit.
+Prices = Literal["list", "dataset"]
 #: A target's defences that wait for the attacker: each ability with its parts applied
 #: when the target was fielded (``units.defences.TargetFielding.pending``)
 Pending = tuple[tuple[Held, tuple[str, ...]], ...]
@@ -105,6 +112,9 @@ class SideUnit:
     #: but Rugged), applied to each attack on it (``units.abilities``)
     pending: dict[str, Pending] = field(default_factory=dict)
     fielding: _Fielding | None = None
+    #: members (the bodyguard, then each leader) whose points are the list's printed
+    #: points; the others' are the dataset's
+    printed: int = 0
     #: ``armed``'s answers, keyed by value: the phase and what the profiles are judged
     #: against (a frozen ``Aim``)
     _armed: dict[tuple[Phase, Aim], Armed | str] = field(default_factory=dict, repr=False)
@@ -159,6 +169,18 @@ class Side:
     def points(self) -> int:
         return sum(u.points for u in self.units)
 
+    @property
+    def points_source(self) -> str:
+        """Where this side's points came from, in a few words (module text)."""
+        members = sum(1 + len(u.leaders) for u in self.units)
+        printed = sum(u.printed for u in self.units)
+        if printed == members:
+            return "the list's printed points"
+        if printed == 0:
+            return "the dataset's points"
+        return (f"the list's printed points for {printed} of {members} units, the "
+                "dataset's for the others")
+
 
 # --- reading ------------------------------------------------------------------------------
 
@@ -200,7 +222,11 @@ def _names_roster(text: str, lib: Library, rules: RulesVersion) -> Roster:
         if size and not size.strip().isdigit():
             raise SideError(f"unit {i + 1} ({quote(part)}): write NAME:MODELS, e.g. "
                             f"\"{sheet.name}:10\"")
-        models = int(size) if size else (sum(c.min for c in sheet.composition) or 1)
+        try:  # every door's size check, in its words (``units.check_size``)
+            models = check_size(sheet, int(size) if size else None) \
+                if sheet.composition else int(size or 1)
+        except WargearError as exc:
+            raise SideError(f"unit {i + 1} ({quote(part)}): {exc}") from None
         bid = f"u{len(units) + 1}"
         try:
             units.append(RosterUnit(id=bid, name=sheet.name, models=models))
@@ -245,26 +271,42 @@ def _problems(roster: Roster, text: str, where: str, lib: Library) -> list[str]:
 
 
 def read_side(source: str | Path, lib: Library | None = None, *, name: str | None = None,
-              rules: RulesVersion = "11th", strict: bool = False, files: bool = True) -> Side:
+              rules: RulesVersion = "11th", strict: bool = False, files: bool = True,
+              prices: Prices = "list") -> Side:
     """A side from a list file (a ``Path``, or a string naming a file that exists), a
     list's text, or unit names (``"Intercessor Squad:10+Lieutenant, Hellblaster Squad"``).
     ``rules`` is for unit names (a list states its own). With ``files=False`` a string is
     never read as a file's name (a door whose text comes from afar: the web, an
     assistant). A list that does not validate is read with its problems in ``warnings``
-    (``strict``: refused). Raises ``SideError``."""
+    (``strict``: refused). ``prices``: "list" (a unit's printed points where the list
+    gives them, the dataset's otherwise) or "dataset". Raises ``SideError``."""
     lib = lib or load_library()
-    where = str(source) if isinstance(source, Path) else (name or "list")
+    side = name or "list"
     try:
-        return _read_side(source, lib, name, rules, strict, files)
-    except SideError as exc:  # each refusal names the side as given: its file or its name
-        given = source.strip()[:80] if isinstance(source, str) else ""
-        if str(exc).startswith(where) or (given and str(exc).startswith(given)):
-            raise
-        raise SideError(f"{where}: {exc}") from None
+        return _read_side(source, lib, name, rules, strict, files, prices)
+    except SideError as exc:  # each refusal names the side, then its file or its text
+        message = str(exc)
+        if isinstance(source, Path) and not message.startswith(str(source)):
+            message = f"{source}: {message}"
+        raise SideError(message if message.startswith(side) else f"{side}: {message}"
+                        ) from None
+
+
+def read_sides(mine: str | Path | Side, enemy: str | Path | Side, lib: Library, *,
+               rules: RulesVersion = "11th", strict: bool = False, files: bool = True,
+               prices: Prices = "list") -> tuple[Side, Side]:
+    """My side and the enemy's (``read_side``, named "my list" and "enemy list"), each
+    kept as it is when already read."""
+    a = mine if isinstance(mine, Side) else read_side(
+        mine, lib, name="my list", rules=rules, strict=strict, files=files, prices=prices)
+    b = enemy if isinstance(enemy, Side) else read_side(
+        enemy, lib, name="enemy list", rules=rules, strict=strict, files=files,
+        prices=prices)
+    return a, b
 
 
 def _read_side(source: str | Path, lib: Library, name: str | None, rules: RulesVersion,
-               strict: bool, files: bool) -> Side:
+               strict: bool, files: bool, prices: Prices = "list") -> Side:
     path = Path(source) if isinstance(source, Path) else None
     if path is None and files and isinstance(source, str) and not _is_list(source) \
             and len(source) < 4096:
@@ -302,7 +344,7 @@ def _read_side(source: str | Path, lib: Library, name: str | None, rules: RulesV
         if strict and problems:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             raise SideError(problems[0] + more)
-    return Side(name=name or roster.name, roster=roster, units=_units(roster, lib, named),
+    return Side(name=name or roster.name, roster=roster, units=_units(roster, lib, named, prices),
                 source=where, warnings=tuple(problems))
 
 
@@ -319,18 +361,23 @@ def _labels(bodies: list[RosterUnit]) -> list[str]:
     return out
 
 
-def _units(roster: Roster, lib: Library, named: bool) -> list[SideUnit]:
+def _units(roster: Roster, lib: Library, named: bool, source: Prices = "list"
+           ) -> list[SideUnit]:
     prices = price_roster(roster, lib)
     bodies = [u for u in roster.units if u.attached_to is None]
     out = []
     for body, label in zip(bodies, _labels(bodies), strict=True):
         leaders = roster.attached(body.id)
         members = (body, *leaders)
-        totals = [prices.line(u.id).total for u in members]
+        # a printed 0 is how a format writes an unknown price (``army.formats``)
+        printed = [u.points if source == "list" and u.points else None for u in members]
+        totals = [p if p is not None else prices.line(u.id).total
+                  for u, p in zip(members, printed, strict=True)]
         if leaders:
             label += " + " + " + ".join(u.name for u in leaders)
         unit = SideUnit(uid=body.id, label=label, body=body, leaders=leaders,
-                        points=sum(totals), entry_points=())
+                        points=sum(totals), entry_points=(),
+                        printed=sum(p is not None for p in printed))
         _arm(unit, roster, lib, named)
         unit.entry_points = _entry_points(unit, members, totals)
         out.append(unit)
@@ -355,12 +402,10 @@ def _armed(unit: SideUnit, f: _Fielding, phase: Phase, aim: Aim | None) -> Armed
     try:
         built = (_fielded(f.ref, unit, lib, rules, phase, aim) if f.named
                  else list_attacker(f.roster, unit.uid, lib, phase, aim))
-        own = ability_effects(built.sheet)
-        sheets = [built.sheet]
-        for leader in built.led_by:
-            sheets.append(lib.datasheet(leader, rules))
-            own += ability_effects(sheets[-1], damaged=False)
-        return Armed(built, tuple(dict.fromkeys(own)), tuple(sheets))
+        own, sheets, missing = unit_abilities(built.sheet, built.led_by, lib, rules)
+        if missing:
+            return missing[0]
+        return Armed(built, tuple(own), tuple(sheets))
     except (ValueError, UnknownNameError) as exc:
         return _reason(exc)
 

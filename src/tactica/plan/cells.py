@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..army.attack import apply_list_effects
+from ..army.attack import with_unit_rules
 from ..combat.contract.result import Result
 from ..combat.contract.scenario import Context, Scenario, ScenarioError, Target
 from ..combat.exact.allocation import StateSpace, build_groups
@@ -32,7 +32,6 @@ from ..combat.exact.profile import range_note
 from ..combat.turn.charge import charge_probability
 from ..effects.candidates import apply_candidates
 from ..rules.turn import get_turn_rules
-from ..units.abilities import apply_attacker_abilities, apply_pending_defences
 from .army import Armed, Pending, Phase, Side, SideUnit
 from .points import points_destroyed
 
@@ -156,16 +155,9 @@ def pair_scenario(armed: Armed, target: Target, phase: Phase, rules: str,
         conditions.between(label, target_label)
     scenario = Scenario(rules=rules, phase=phase, attacker=armed.built.attacker,
                         target=target, context=conditions.context(armed, phase, distance))
-    notes: list[str] = []
-    if armed.abilities:
-        scenario, more = apply_candidates(scenario, armed.abilities, "ability",
-                                          report_skipped=False)
-        notes += more
-    scenario = apply_attacker_abilities(scenario, list(armed.sheets))
-    scenario = apply_pending_defences(scenario, list(pending))
-    scenario, more = apply_list_effects(scenario, armed.built.candidates,
-                                        armed.built.situational)
-    notes += more
+    scenario, notes = with_unit_rules(scenario, armed.abilities, armed.sheets,
+                                      armed.built.candidates, armed.built.situational,
+                                      tuple(pending))
     named = conditions.stratagems.get(label, ())
     if named:
         scenario, more = apply_candidates(scenario, named, "named for this unit")
@@ -223,7 +215,17 @@ def compute_cell(unit: SideUnit, enemy: SideUnit, phase: Phase, rules: str,
                  p_charge=p if phase == "fight" and conditions.charge is not None else None,
                  target_models=sum(g.count for g in target.models),
                  effects=result.effects_applied, cp=result.cp_spent,
-                 notes=tuple(dict.fromkeys((*notes, *result.notes, *_beyond(scenario, result)))))
+                 notes=_notes(scenario, notes, result))
+
+
+def _notes(scenario: Scenario, notes: list[str], result: Result) -> tuple[str, ...]:
+    """A cell's notes: the rules applied (the attacker's own abilities, the target's
+    defences, as fielded: Fire Dragons' re-rolls against a VEHICLE), the effects' notes,
+    the result's and the lines out of range, each once."""
+    applied = (*scenario.attacker.rules_applied, *scenario.target.rules_applied)
+    said = " ".join(result.notes)
+    return tuple(dict.fromkeys((*(f"applied: {r}" for r in applied if r not in said),
+                                *notes, *result.notes, *_beyond(scenario, result))))
 
 
 def _beyond(scenario: Scenario, result: Result) -> list[str]:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..errors import needs_extra
 from ..library import Library, load_library
 from ..model.common import RulesVersion
-from .army import PHASES, Phase, Side, read_side
+from .army import PHASES, Phase, Prices, Side, read_sides
 from .cells import Cell, Conditions, compute_cell
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ class Matchup:
         def side_doc(s: Side) -> dict[str, Any]:
             return {"name": s.name, "faction": s.roster.faction,
                     "detachments": list(s.roster.detachments), "rules": s.rules,
-                    "points": s.points,
+                    "points": s.points, "points_source": s.points_source,
                     "units": [{"label": u.label, "points": u.points,
                                "models": u.body.models + sum(x.models for x in u.leaders),
                                "attacks": {p: (None if not isinstance(u.attack.get(p), str)
@@ -133,14 +133,12 @@ def matchup_sides(mine: Side, enemy: Side, *, phases: Iterable[Phase] = PHASES,
 def matchup(mine: str | Path | Side, enemy: str | Path | Side, *,
             phases: Iterable[Phase] = PHASES, sides: Iterable[SideName] = SIDES,
             conditions: Conditions | None = None, library: Library | None = None,
-            rules: RulesVersion = "11th", strict: bool = False) -> Matchup:
+            rules: RulesVersion = "11th", strict: bool = False, files: bool = True,
+            prices: Prices = "list") -> Matchup:
     """The matchup of two armies, each a list file, a list's text or unit names (see
     ``tactica.plan.army.read_side``). Raises ``SideError`` for a list that cannot be read
     (with ``strict``, or that does not validate; otherwise its problems are the sides'
-    ``warnings``)."""
-    lib = library or load_library()
-    a = mine if isinstance(mine, Side) else read_side(mine, lib, name="my list", rules=rules,
-                                                      strict=strict)
-    b = enemy if isinstance(enemy, Side) else read_side(enemy, lib, name="enemy list",
-                                                        rules=rules, strict=strict)
+    ``warnings``). ``files``, ``prices``: as ``read_side`` takes them."""
+    a, b = read_sides(mine, enemy, library or load_library(), rules=rules, strict=strict,
+                      files=files, prices=prices)
     return matchup_sides(a, b, phases=phases, sides=sides, conditions=conditions)

@@ -2,18 +2,25 @@
 off-screen), my units down, the enemy's across, each cell coloured by the value shown and
 written in it; a unit that cannot attack is a grey row marked "-".
 
+The plan as a picture (``plot_plan``): my units on the left, the enemy's on the right, an
+arrow from each unit to its target carrying the expected points it adds and P(the target
+is destroyed) once it has attacked (in the volley's order); a unit left without a target
+in grey, with why.
+
 ``VALUES`` names what a cell can show: the records' columns of ``Matchup.to_records``.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ..errors import needs_extra
 from .cells import Cell
 from .matrix import Matchup
+from .solver import Plan
 
-__all__ = ["VALUES", "cell_value", "plot_matchup"]
+__all__ = ["VALUES", "arrow_label", "arrows", "cell_value", "plot_matchup", "plot_plan"]
 
 #: What a matrix shows: name -> (the cell's attribute, the heading).
 VALUES: dict[str, tuple[str, str]] = {
@@ -33,17 +40,22 @@ def cell_value(cell: Cell, value: str) -> float | None:
     return float(getattr(cell, VALUES[value][0])) if cell.ok else None
 
 
-def plot_matchup(m: Matchup, path: str | Path, value: str = "points") -> Path:
-    """Draw ``m`` into ``path`` (.png or .svg). Raises ``ValueError`` for another
-    suffix."""
-    out = Path(path)
+def _pyplot(out: Path, command: str) -> Any:
     if out.suffix.lower() not in _FORMATS:
         raise ValueError(f"--plot {out}: a picture is .png or .svg")
-    with needs_extra("plan", "tactica matchup --plot"):
+    with needs_extra("plan", f"{command} --plot"):
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+    return plt
+
+
+def plot_matchup(m: Matchup, path: str | Path, value: str = "points") -> Path:
+    """Draw ``m`` into ``path`` (.png or .svg). Raises ``ValueError`` for another
+    suffix."""
+    out = Path(path)
+    plt = _pyplot(out, "tactica matchup")
     import numpy as np
 
     grids = list(m.grids.items())
@@ -72,3 +84,66 @@ def plot_matchup(m: Matchup, path: str | Path, value: str = "points") -> Path:
     fig.savefig(out)
     plt.close(fig)
     return out
+
+
+def arrows(p: Plan) -> list[tuple[str, str, float, float]]:
+    """The plan's arrows: (my unit, its target, the expected points it adds, P(the
+    target destroyed) once it has attacked), in the volleys' order."""
+    out = []
+    for v in p.volleys:
+        before = 0.0
+        for unit, after in zip(v.order, v.after, strict=True):
+            out.append((unit, v.target, after.points - before, after.p_destroyed))
+            before = after.points
+    return out
+
+
+def arrow_label(points: float, p_destroyed: float) -> str:
+    """The words on an arrow of the plan drawn."""
+    return f"+{points:.1f} pts, P(destroyed) {p_destroyed:.0%}"
+
+
+def plot_plan(p: Plan, path: str | Path) -> Path:
+    """Draw the plan ``p`` into ``path`` (.png or .svg; the module text). Raises
+    ``ValueError`` for another suffix."""
+    out = Path(path)
+    plt = _pyplot(out, "tactica plan")
+    with plt.rc_context({"svg.fonttype": "none"}):  # the SVG's words kept as text
+        _draw_plan(plt, p, out)
+    return out
+
+
+def _draw_plan(plt: Any, p: Plan, out: Path) -> None:
+    drawn = arrows(p)
+    mine = [*dict.fromkeys(a for a, *_ in drawn), *p.idle]
+    theirs = list(dict.fromkeys(t for _, t, *_ in drawn))
+    rows = max(len(mine), len(theirs), 1)
+    fig, ax = plt.subplots(figsize=(11.0, 0.55 * rows + 1.6))
+    y_mine = {u: rows - 1 - i * rows / max(len(mine), 1) for i, u in enumerate(mine)}
+    y_theirs = {t: rows - 1 - i * rows / max(len(theirs), 1) for i, t in enumerate(theirs)}
+    for unit, y in y_mine.items():
+        idle = unit in p.idle
+        ax.text(0.0, y, unit, ha="right", va="center", fontsize=8,
+                color="grey" if idle else "black")
+        if idle:
+            ax.text(0.05, y, p.idle[unit], ha="left", va="center", fontsize=6,
+                    color="grey", style="italic")
+    for target, y in y_theirs.items():
+        ax.text(1.0, y, target, ha="left", va="center", fontsize=8, weight="bold")
+    for unit, target, points, p_dead in drawn:
+        (y0, y1) = y_mine[unit], y_theirs[target]
+        ax.annotate("", xy=(0.98, y1), xytext=(0.02, y0),
+                    arrowprops={"arrowstyle": "->", "color": "tab:red", "lw": 1.0})
+        ax.text(0.3, y0 + (y1 - y0) * 0.28, arrow_label(points, p_dead),
+                ha="center", va="bottom", fontsize=6.5, color="tab:red",
+                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
+                      "alpha": 0.8})
+    how = "optimal" if p.optimal else "best found"
+    ax.set_title(f"The plan ({how}): {p.points:.1f} points destroyed — {p.objective}",
+                 fontsize=9)
+    ax.set_xlim(-0.45, 1.45)
+    ax.set_ylim(-1.0, rows)
+    ax.axis("off")
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)

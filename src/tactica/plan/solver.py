@@ -17,10 +17,10 @@ How the plan is found, and how close to the optimum it is proved to be:
   bound on the units' targets. The plan is reported "optimal" only when the bound meets
   its value; else the bound and the certified gap (bound less value) are reported.
 
-A unit the best plan leaves without a target joins the target where it lowers the plan
-least if that lowers it not at all; else it does not attack ("no target worth its
-attacks"). The naive plan (each unit at its own best target, alone) is evaluated exactly
-as well and shown beside the plan.
+A unit the plan's value does not need (the best plan leaves it without a target, or its
+attack adds nothing where the plan sends it) does not attack, and is said so ("no
+target worth its shots"). The naive plan (each unit at its own best target, alone) is
+evaluated exactly as well and shown beside the plan.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 from ..library import Library, load_library
 from ..model.common import RulesVersion
-from .army import Phase, Side, read_side
+from .army import Phase, Prices, Side, read_sides
 from .cells import Conditions
 from .problem import DESTROY_WEIGHT, Assignment, Problem, threats
 from .proof import Found, search
@@ -57,6 +57,9 @@ class Volley:
     order: tuple[str, ...]
     outcome: Outcome
     p_charge: tuple[float, ...] = ()
+    #: the outcome after each unit in ``order`` attacks (the last is ``outcome``): what
+    #: each adds, for the plan drawn (``plot_plan``)
+    after: tuple[Outcome, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,9 @@ class Plan:
     #: the lists' rule problems (``Side.warnings``): the plan is answered all the same
     warnings: tuple[str, ...] = ()
     phase: Phase = "shooting"
+    #: each side's points and where they came from ("my list: 1,995 pts, the list's
+    #: printed points"; ``Side.points_source``)
+    points_from: tuple[str, ...] = ()
     #: the proved search's work: branches opened, volleys evaluated exactly
     branches: int = 0
     volleys_evaluated: int = 0
@@ -98,7 +104,10 @@ class Plan:
                      "points_destroyed": v.outcome.points,
                      "models_destroyed": v.outcome.models,
                      "p_destroyed": v.outcome.p_destroyed, "damage": v.outcome.damage,
-                     "threat_removed": v.outcome.threat}
+                     "threat_removed": v.outcome.threat,
+                     "after_each": [{"unit": u, "points_destroyed": o.points,
+                                     "p_destroyed": o.p_destroyed}
+                                    for u, o in zip(v.order, v.after, strict=True)]}
                     for v in vs]
         return {"objective": self.objective, "phase": self.phase, "method": self.method,
                 "optimal": self.optimal,
@@ -111,13 +120,14 @@ class Plan:
                 "naive": {"score": self.naive_score, "points_destroyed": self.naive_points,
                           "volleys": volleys(self.naive_volleys)},
                 "idle": self.idle, "notes": list(self.notes),
+                "points_from": list(self.points_from),
                 "warnings": list(self.warnings)}
 
 
 def _search(p: Problem, naive: Assignment, gap: float = 0.0) -> tuple[Assignment, Found]:
     """The proved search (``tactica.plan.proof``), started from the naive plan; a unit
-    it leaves without a target joins the target where it lowers the plan least, if that
-    lowers it not at all (a unit whose shots add nothing anywhere)."""
+    it leaves without a target joins the target where it raises the plan most, if it
+    raises it at all."""
     start = [(j, frozenset(k for k, t in enumerate(naive) if t == j))
              for j in set(naive) if j is not None]
     found = search(p.instance(), start, gap=gap)
@@ -131,16 +141,35 @@ def _search(p: Problem, naive: Assignment, gap: float = 0.0) -> tuple[Assignment
         base = p.value(tuple(chosen))
         options = [(p.value((*chosen[:k], j, *chosen[k + 1:])), j) for j in p.allowed[k]]
         v, j = max(options)
-        if v >= base - 1e-9:
+        if v > base + _NOTHING * max(1.0, abs(base)):
             chosen[k] = j
     return tuple(chosen), found
+
+
+#: An attack adding at most this share of the plan's value adds nothing (float sums).
+_NOTHING = 1e-12
+
+
+def _unneeded(p: Problem, a: Assignment) -> Assignment:
+    """``a`` with each unit whose attack adds nothing where it is sent (the volley as
+    good without it) left without a target."""
+    chosen = list(a)
+    for k, j in enumerate(a):
+        if j is None:
+            continue
+        base = p.value(tuple(chosen))
+        without = p.value((*chosen[:k], None, *chosen[k + 1:]))
+        if without >= base - _NOTHING * max(1.0, abs(base)):
+            chosen[k] = None
+    return tuple(chosen)
 
 
 def plan(mine: str | Path | Side, enemy: str | Path | Side, *,
          conditions: Conditions | None = None, forbidden: Iterable[tuple[str, str]] = (),
          destroy: Iterable[str] = (), objective: Objective = "points",
          library: Library | None = None, rules: RulesVersion = "11th",
-         strict: bool = False, phase: Phase = "shooting", gap: float = 0.0) -> Plan:
+         strict: bool = False, phase: Phase = "shooting", gap: float = 0.0,
+         files: bool = True, prices: Prices = "list") -> Plan:
     """The shooting plan of two armies, each a list file, a list's text or unit names
     (``tactica.plan.army.read_side``); see ``solve``.
 
@@ -148,11 +177,8 @@ def plan(mine: str | Path | Side, enemy: str | Path | Side, *,
     >>> p.method, p.optimal, len(p.volleys), p.points >= p.naive_points
     ('exhaustive', True, 1, True)
     """
-    lib = library or load_library()
-    a = mine if isinstance(mine, Side) else read_side(mine, lib, name="my list", rules=rules,
-                                                      strict=strict)
-    b = enemy if isinstance(enemy, Side) else read_side(enemy, lib, name="enemy list",
-                                                        rules=rules, strict=strict)
+    a, b = read_sides(mine, enemy, library or load_library(), rules=rules, strict=strict,
+                      files=files, prices=prices)
     return solve(a, b, conditions, forbidden=forbidden, destroy=destroy, objective=objective,
                  phase=phase, gap=gap)
 
@@ -182,9 +208,10 @@ def solve(mine: Side, enemy: Side, conditions: Conditions | None = None, *,
     if phase == "fight":
         what += " in the fight, each charge weighed by P(it reaches)"
     warnings = (*mine.warnings, *enemy.warnings)
+    sources = tuple(f"{s.name}: {s.points} pts, {s.points_source}" for s in (mine, enemy))
     if not p.shooters:
         return Plan(what, (), 0.0, 0.0, (), 0.0, 0.0, "nothing to assign", True, 0,
-                    None, 0, p.idle, warnings=warnings, phase=phase)
+                    None, 0, p.idle, warnings=warnings, phase=phase, points_from=sources)
     naive, size = p.naive(), p.size()
     notes: list[str] = []
     found: Found | None = None
@@ -206,17 +233,19 @@ def solve(mine: Side, enemy: Side, conditions: Conditions | None = None, *,
         notes.append(f"at a target attacked by more than {MAX_ORDERS} units, they attack "
                      "in the order of what each does alone, the most first (not every "
                      "order is tried)")
+    best = _unneeded(p, best)
     for k, j in enumerate(best):
         if j is None:
-            p.idle[mine.units[p.shooters[k]].label] = "no target worth its attacks (it " \
-                "would lower the plan's value anywhere)"
+            p.idle[mine.units[p.shooters[k]].label] = (
+                "no target worth its shots" if phase == "shooting" else
+                "no target worth its charge") + " (its attack adds nothing to the plan)"
     (score, points), (naive_score, naive_points) = p.totals(best), p.totals(naive)
     if found is not None:  # the certified gap, in the objective's own unit
         scale = DESTROY_WEIGHT if p.named else 1.0
         bound = score + max(0.0, found.bound - found.value) / scale
     return Plan(what, _describe(p, best), points, score, _describe(p, naive), naive_points,
                 naive_score, method, optimal, size, bound, p.volleys.steps, p.idle,
-                tuple(notes), warnings=warnings, phase=phase,
+                tuple(notes), warnings=warnings, phase=phase, points_from=sources,
                 branches=found.nodes if found else 0,
                 volleys_evaluated=found.evaluated if found else 0)
 
@@ -227,5 +256,7 @@ def _describe(p: Problem, a: Assignment) -> tuple[Volley, ...]:
         order, o = p.best(j, s)
         out.append(Volley(p.enemy.units[j].label,
                           tuple(p.mine.units[i].label for i in order), o,
-                          tuple(p.volleys.charge(i, j) for i in order)))
+                          tuple(p.volleys.charge(i, j) for i in order),
+                          tuple(p.volleys.outcome(j, order[:n])
+                                for n in range(1, len(order) + 1))))
     return tuple(out)

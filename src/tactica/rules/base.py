@@ -15,6 +15,7 @@ python-chess variants). The engine asks the rule set; it never branches on the v
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal, NamedTuple
 
@@ -115,6 +116,26 @@ class RuleSet:
     #: Models with these keywords may fire their Pistols alongside their other ranged
     #: weapons; every other model fires one or the other (11th 24.07, 24.27).
     pistol_choice_exempt: ClassVar[frozenset[str]]
+
+    # --- Muster Armies: the army-building limits (``army.validation`` reads them) ------
+    #: How many detachments an army takes: (at least, at most; ``None``: no upper limit).
+    detachments_allowed: ClassVar[tuple[int, int | None]]
+    #: The detachment-point budget by battle size (detachments cost detachment points),
+    #: or ``None`` when detachments cost none.
+    detachment_budget: ClassVar[Mapping[str, int] | None]
+    #: How many enhancements an army may include, by battle size.
+    enhancement_limit: ClassVar[Mapping[str, int]]
+    #: A bodyguard unit takes a leader unit and a support unit (24.22); ``False``: every
+    #: unit attached counts as a leader unit, one at most (10th Leader).
+    support_units: ClassVar[bool]
+
+    def unit_repeat_limit(self, size: str | None, keywords: frozenset[str] | set[str]) -> int:
+        """How many units of one datasheet an army may include (10th Muster Armies, the
+        Rule of Three: "up to three times, or up to six times if it is a BATTLELINE or
+        DEDICATED TRANSPORT unit"; EPIC HEROES once)."""
+        if "EPIC HERO" in keywords:
+            return 1
+        return 6 if keywords & {"BATTLELINE", "DEDICATED TRANSPORT"} else 3
 
     # --- tables -----------------------------------------------------------------------
     @staticmethod
@@ -229,6 +250,69 @@ class RuleSet:
     def hazard_mortal_wounds(self, attacker_keywords: tuple[str, ...]) -> int:
         """Mortal wounds the attacking unit suffers per failed hazard roll."""
         raise NotImplementedError
+
+    # --- the allocation order (05.03; 24.28 Precision; 06.02 Mortal Wounds) ----------
+    def allocation_band(self, *, character: bool, precision: bool = False) -> int:
+        """Where an allocation group's kind of model stands in the order (lower first).
+        05.03 Allocation Order (rules inventory D.4.b; reference facts §4.8): "No
+        CHARACTER group before any non-CHARACTER group", so CHARACTER groups are band 1;
+        06.02 picks models for mortal wounds in the same order. 24.28 [PRECISION]: the
+        attacker makes a CHARACTER group current first (reference facts §5.2): band 0.
+        10th (Allocate Attack; Mortal Wounds) orders them the same way."""
+        return int(character != precision)
+
+    def allocation_tier(self, *, character: bool, wounded: bool,
+                        precision: bool = False) -> int:
+        """An allocation group's place in the order, 0-3 (lower first): its band
+        (``allocation_band``), then, within the band, a group holding a wounded model
+        before the others (05.03: "a non-CHARACTER group containing a wounded model must
+        be first"; "wounded CHARACTER groups come before unwounded CHARACTER groups";
+        06.02: wounded non-CHARACTER, non-CHARACTER, wounded CHARACTER, CHARACTER).
+
+        >>> from tactica.rules import get_ruleset
+        >>> r = get_ruleset("11th")
+        >>> [r.allocation_tier(character=c, wounded=w) for c in (False, True)
+        ...  for w in (True, False)]
+        [0, 1, 2, 3]
+        """
+        return 2 * self.allocation_band(character=character, precision=precision) \
+            + (0 if wounded else 1)
+
+    def allocation_order(self, groups: Sequence[tuple[bool, bool]],
+                         precision: bool = False) -> tuple[int, ...]:
+        """The indices of ``groups`` (each ``(character, wounded)``, in the order the
+        unit lists them) in the order attacks are allocated to them: by
+        ``allocation_tier``, ties in the order listed (reference facts §5.1). The engines
+        (exact, Monte Carlo, the size model, the turn) all read this order.
+
+        >>> from tactica.rules import get_ruleset
+        >>> r = get_ruleset("11th")
+        >>> mix = [(True, False), (False, False), (False, True), (True, True)]
+        >>> r.allocation_order(mix), r.allocation_order(mix, precision=True)
+        ((2, 1, 3, 0), (3, 0, 2, 1))
+        """
+        return tuple(sorted(range(len(groups)), key=lambda i: (self.allocation_tier(
+            character=groups[i][0], wounded=groups[i][1], precision=precision), i)))
+
+    def model_order(self, wounded: Sequence[bool]) -> tuple[int, ...]:
+        """Within one allocation group, the models (``wounded`` each, in the order listed)
+        in the order attacks go to them: a wounded model first, then the models in the
+        order listed (05.03 Allocation Order: "if a group contains a wounded model, it
+        must be allocated first"; reference facts §4.8, §5.1; 10th Allocate Attack: "if
+        a model in the target unit has lost one or more wounds ... it must be selected").
+
+        >>> from tactica.rules import get_ruleset
+        >>> get_ruleset("11th").model_order([False, False, True, False])
+        (2, 0, 1, 3)
+        """
+        return tuple(sorted(range(len(wounded)), key=lambda i: (not wounded[i], i)))
+
+    def allocation_tiers(self, precision: bool = False) -> tuple[tuple[int, ...], ...]:
+        """``allocation_tier`` as a table for the engines' fast paths:
+        ``[character][wounded]`` (``character``, ``wounded`` as 0/1)."""
+        return tuple(tuple(self.allocation_tier(character=bool(c), wounded=bool(w),
+                                                precision=precision) for w in (0, 1))
+                     for c in (0, 1))
 
     def __repr__(self) -> str:
         return f"get_ruleset({self.name!r})"

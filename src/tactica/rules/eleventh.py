@@ -3,6 +3,8 @@ texts of reference facts §6). The default."""
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from .base import AttackCircumstances, Indirect, IndirectShooting, PsychicChoice, RuleSet
 
 __all__ = ["Eleventh"]
@@ -28,6 +30,23 @@ class Eleventh(RuleSet):
     #: select one of the following ...: [CLOSE-QUARTERS] weapons / its other ranged
     #: weapons"; 24.27 "[PISTOL] and [CLOSE-QUARTERS] are identical for all rules purposes".
     pistol_choice_exempt = frozenset({"MONSTER", "VEHICLE"})
+    # BSData wh40k-11e game system, "Army Roster": one or more detachments, each costing
+    # detachment points within the battle size's budget (Incursion 2, Strike Force 3,
+    # Onslaught 4)
+    detachments_allowed = (1, None)
+    detachment_budget = MappingProxyType({"Incursion": 2, "Strike Force": 3, "Onslaught": 4})
+    # BSData wh40k-11e: enhancements Incursion 2, Strike Force and Onslaught 4
+    enhancement_limit = MappingProxyType({"Incursion": 2, "Strike Force": 4, "Onslaught": 4})
+    # 24.22 (seed 000): "each bodyguard unit can only have one leader unit and one support
+    # unit attached to it"
+    support_units = True
+
+    def unit_repeat_limit(self, size: str | None, keywords: frozenset[str] | set[str]) -> int:
+        """BSData wh40k-11e: the Rule of Three as in 10th, but an Incursion army includes
+        a datasheet up to twice (four times if BATTLELINE or DEDICATED TRANSPORT)."""
+        if size == "Incursion" and "EPIC HERO" not in keywords:
+            return 4 if keywords & {"BATTLELINE", "DEDICATED TRANSPORT"} else 2
+        return super().unit_repeat_limit(size, keywords)
 
     def skill_penalty(self, c: AttackCircumstances) -> int:
         """13.08 Benefit of Cover: "worsen the BS characteristic of that attack by 1";

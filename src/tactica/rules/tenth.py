@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from .base import AttackCircumstances, Indirect, IndirectShooting, RuleSet
 
 __all__ = ["Tenth"]
@@ -21,6 +23,13 @@ class Tenth(RuleSet):
     #: is equipped with one or more Pistols, unless it is a MONSTER or VEHICLE model, it
     #: can either shoot with its Pistols or with all of its other ranged weapons."
     pistol_choice_exempt = frozenset({"MONSTER", "VEHICLE"})
+    # Muster Armies (10th Core Rules): "select one Detachment rule"; no detachment points
+    detachments_allowed = (1, 1)
+    detachment_budget = None
+    # Muster Armies: "you can include up to 3 Enhancements" (every battle size)
+    enhancement_limit = MappingProxyType({"Incursion": 3, "Strike Force": 3, "Onslaught": 3})
+    # Leader (10th): "each Bodyguard unit can only have one Leader unit attached to it"
+    support_units = False
 
     def hit_modifier_from_target(self, c: AttackCircumstances) -> int:
         """Stealth (001/003): "each time a ranged attack is made against it, subtract 1

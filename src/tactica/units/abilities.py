@@ -33,8 +33,9 @@ from ..combat.contract.scenario import (
 )
 from ..effects.unit_abilities import Verdict, evaluate
 from ..kept import kept, kept_one
-from ..model.common import RulesVersion, updated
+from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet
+from ..model.trusted import updated
 from ..names import name_key
 from .defences import Held, describe, held_abilities
 

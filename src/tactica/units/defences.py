@@ -239,7 +239,8 @@ def describe(label: str, ua: UnitAbility, v: Verdict, whose: Owner,
     attack (a target fielded on its own)."""
     applied, skipped = kept_one(
         _described, (label, whose, pending, tuple(v.terms), tuple(v.skipped), v.other_side),
-        ua, lambda: _describe(label, ua, v, whose, pending), limit=_DESCRIBED_MAX)
+        ua, lambda: tuple(map(tuple, _describe(label, ua, v, whose, pending))),
+        limit=_DESCRIBED_MAX)  # kept as tuples: read-only
     return list(applied), list(skipped)
 
 

@@ -31,8 +31,9 @@ incinerator – supercharge", or "supercharge" when only one carried weapon has 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 from ..combat.contract.scenario import Phase, WeaponLine
@@ -142,15 +143,16 @@ def _is_pistol(p: WeaponProfile) -> bool:
 _indexes: dict[tuple[Any, ...], Any] = {}
 
 
-def _by_key(sheet: Datasheet) -> dict[str, list[Weapon]]:
-    """The datasheet's weapons by their names' keys (``name_key``), in its order."""
-    def made() -> dict[str, list[Weapon]]:
-        out: dict[str, list[Weapon]] = {}
+def _by_key(sheet: Datasheet) -> Mapping[str, tuple[Weapon, ...]]:
+    """The datasheet's weapons by their names' keys (``name_key``), in its order
+    (read-only: kept per datasheet)."""
+    def made() -> Mapping[str, tuple[Weapon, ...]]:
+        out: dict[str, tuple[Weapon, ...]] = {}
         for w in sheet.weapons:
-            out.setdefault(name_key(w.name), []).append(w)
-        return out
+            out[name_key(w.name)] = (*out.get(name_key(w.name), ()), w)
+        return MappingProxyType(out)
 
-    index: dict[str, list[Weapon]] = kept_one(_indexes, (), sheet, made, limit=4096)
+    index: Mapping[str, tuple[Weapon, ...]] = kept_one(_indexes, (), sheet, made, limit=4096)
     return index
 
 
@@ -165,7 +167,7 @@ def _weapons_of(sheet: Datasheet, equipment: Sequence[str], melee: bool) -> list
         held[key] = held.get(key, 0) + 1
     index = _by_key(sheet)
     for key, copies in held.items():
-        same = index.get(key, [])
+        same = index.get(key, ())
         found = next((w for w in same if w.is_melee == melee), None)
         if found is not None:
             out += [found] * max(1, copies // len(same))

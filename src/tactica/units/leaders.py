@@ -39,6 +39,7 @@ from typing import Literal
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet
 from ..names import name_key
+from ..rules import get_ruleset
 
 __all__ = [
     "LeaderError",
@@ -176,8 +177,8 @@ def attachment_refusals(unit: Datasheet, attached: Sequence[Datasheet],
     twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
     if twice is not None:
         return [*out, Refusal(None, f"{unit.name}: {twice} is attached twice")]
-    tenth = (rules or unit.rules) == "10th"
-    kinds = ["leader" if tenth else role(x, r) for x, r in zip(attached, said, strict=True)]
+    support = get_ruleset(rules or unit.rules).support_units  # 24.22; 10th: leaders only
+    kinds = [role(x, r) if support else "leader" for x, r in zip(attached, said, strict=True)]
     for kind in ("leader", "support"):
         same = [x.name for x, k in zip(attached, kinds, strict=True) if k == kind]
         if len(same) > 1:

@@ -40,8 +40,8 @@ from ..model.datasheet import Datasheet, Weapon
 from ..model.wargear import ModelType, WargearOption, equipment_text, loadout_text
 from ..names import name_key
 
-__all__ = ["FieldedModels", "Loadout", "WargearError", "field_unit", "loadout_lines",
-           "model_types", "sizes", "tier_types"]
+__all__ = ["FieldedModels", "Loadout", "WargearError", "check_size", "field_unit",
+           "loadout_lines", "model_types", "sizes", "tier_types"]
 
 
 class WargearError(ValueError):
@@ -297,6 +297,16 @@ def _sizes_text(spans: tuple[tuple[int, int], ...]) -> str:
     return " or ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in spans)
 
 
+def check_size(sheet: Datasheet, models: int | None) -> int:
+    """``models`` (default: the unit's minimum) if the datasheet's composition allows it
+    (``sizes``), else ``WargearError`` naming the sizes allowed: every door's check."""
+    spans = sizes(sheet)
+    n = spans[0][0] if models is None else models
+    if not any(a <= n <= b for a, b in spans):
+        raise WargearError(f"{sheet.name} has {_sizes_text(spans)} models; {n} asked for")
+    return n
+
+
 #: ``field_unit``'s answers kept per datasheet (``kept``: a frozen datasheet fields the
 #: same unit every time), size and wargear. At most ``_FIELDED_MAX``.
 _fielded: dict[tuple[Any, ...], Any] = {}
@@ -319,12 +329,12 @@ def field_unit(sheet: Datasheet, models: int | None = None,
 def _field_unit(sheet: Datasheet, models: int | None,
                 wargear: list[str] | tuple[str, ...]) -> Loadout:
     _, notes = model_types(sheet)
-    spans = sizes(sheet)
-    n = spans[0][0] if models is None else models
+    n = check_size(sheet, models)
     fitting = [ts for ts in tier_types(sheet)
                if max(1, sum(t.min for t in ts)) <= n <= max(1, sum(t.max for t in ts))]
-    if not fitting:
-        raise WargearError(f"{sheet.name} has {_sizes_text(spans)} models; {n} asked for")
+    if not fitting:  # the sizes merged cover no gap (``sizes``): not reached
+        raise WargearError(f"{sheet.name} has {_sizes_text(sizes(sheet))} models; "
+                           f"{n} asked for")
     refusals: list[WargearError] = []
     for types in fitting:
         try:

@@ -9,7 +9,9 @@ model groups (one per stat line), an attached leader a CHARACTER group of its ow
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any, Protocol
 
 from ..combat.contract.result import Resolved
@@ -24,8 +26,9 @@ from ..combat.contract.scenario import (
 from ..effects.candidates import ability_effects, apply_candidates
 from ..facts import TargetPreset
 from ..kept import kept_one
-from ..model.common import RulesVersion, Source, constructed
+from ..model.common import RulesVersion, Source
 from ..model.datasheet import Datasheet, ModelProfile
+from ..model.trusted import constructed
 from ..model.wargear import equipment_text
 from ..names import UnknownNameError, name_key
 from .abilities import HeldAbilities, apply_held, apply_pending_defences, held_by, judgement
@@ -463,16 +466,6 @@ def _led(context: Context, side: _Side) -> Context:
     return led
 
 
-def _scenario(data: dict[str, Any], attacker: Attacker, phase: Phase) -> Scenario:
-    """``Scenario.model_validate(data)``, its parts valid already (the document's
-    fields, validated as a ``Scenario``'s, and the units as fielded): only what the
-    scenario checks of them together is checked (Firing Deck weapons shoot, 24.14), by
-    validating when it could fail."""
-    if phase != "shooting" and any(w.firing_deck for w in attacker.weapons):
-        return Scenario.model_validate(data)
-    return constructed(Scenario, data)
-
-
 def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved, list[str]]:
     """The version-1 scenario of ``doc``, what its units resolved into, and notes."""
     target = doc.target
@@ -488,12 +481,12 @@ _DOC_FIELDS = tuple(k for k in Scenario.model_fields if k not in ("attacker", "t
 _docs: dict[tuple[Any, ...], Any] = {}
 
 
-def _doc_fields(doc: ScenarioDocument) -> dict[str, Any]:
+def _doc_fields(doc: ScenarioDocument) -> Mapping[str, Any]:
     """The document's ``_DOC_FIELDS`` (kept: a table meets every target with one
-    document per attacker and phase; the caller copies them)."""
-    fields: dict[str, Any] = kept_one(_docs, (), doc,
-                                      lambda: {k: getattr(doc, k) for k in _DOC_FIELDS},
-                                      limit=_ATTACKERS_MAX)
+    document per attacker and phase), read-only."""
+    fields: Mapping[str, Any] = kept_one(
+        _docs, (), doc, lambda: MappingProxyType({k: getattr(doc, k) for k in _DOC_FIELDS}),
+        limit=_ATTACKERS_MAX)
     return fields
 
 
@@ -553,11 +546,12 @@ def _against(doc: ScenarioDocument, lib: UnitLibrary, target: Target, tside: _Si
         # the abilities judged before the scenario is made (from its parts: the plain
         # scenario only when they are judged afresh), so it is made once, with them
         judged, added = judgement(held, doc.phase, attacker, context, target, lines,
-                                  lambda: _scenario(data, attacker, doc.phase))
-        scenario = _scenario({**data, "attacker": judged,
-                              "effects": (*data["effects"], *added)}, judged, doc.phase)
+                                  lambda: Scenario.trusted(data))
+        # made from parts valid already: only the checks of them together run (24.14)
+        scenario = Scenario.trusted({**data, "attacker": judged,
+                                     "effects": (*data["effects"], *added)})
     else:
-        scenario = _scenario(data, attacker, doc.phase)
+        scenario = Scenario.trusted(data)
         if abilities:
             scenario, notes = apply_candidates(scenario, list(abilities), "ability",
                                                report_skipped=False)

@@ -244,13 +244,10 @@ def attacker_choice(lib: Library, sheet: Datasheet, models: int | None,
     selected, each weapon's profile picked against ``target`` as the calculator picks it),
     with every other weapon profile of the phase as an unselected row. Without a
     ``phase``, or when the unit has no weapon for it, the phase it has weapons for."""
-    from ..service import UnitError, UnitRef, aim_for, resolve_attacker, sizes
+    from ..service import UnitError, UnitRef, aim_for, check_size, resolve_attacker, sizes
 
+    n = check_size(sheet, models)  # a WargearError (a ValueError) names the sizes allowed
     spans = sizes(sheet)
-    n = spans[0][0] if models is None else models
-    if not any(a <= n <= b for a, b in spans) or n > MAX_MODELS:
-        allowed = " or ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in spans)
-        raise ValueError(f"{sheet.name} has {allowed} models; {n} asked for")
     ref = UnitRef(unit=sheet.name, models=n)
     # a phase asked for is answered (no rows if the unit has no weapon for it); without
     # one, the first phase the unit has weapons for

@@ -6,6 +6,7 @@ never trusted as markup). The calculator and list pages then talk to ``/api`` fr
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
 from collections.abc import Callable
@@ -35,6 +36,7 @@ from ..service import (
     WeaponProfile,
     __version__,
     ability_text,
+    circumstances,
     player_faction,
 )
 from .rule_groups import rule_index
@@ -141,12 +143,41 @@ def _not_found(request: Request, exc: UnknownNameError, back: str) -> HTMLRespon
 # --- routes -------------------------------------------------------------------------------
 
 
+#: The circumstances other controls of the calculator set: the leader picker, the rules
+#: panel's detachment, and the attacker's Toughness and faction (from its unit).
+PLACED = frozenset({"led_by", "detachment", "attacker_toughness", "army_faction"})
+
+
+@lru_cache(maxsize=1)
+def circumstance_fields() -> tuple[dict[str, Any], ...]:
+    """The contract's circumstances as the page shows and says them (issue 46: the
+    controls and the result's sentence are made from the contract, nothing copied)."""
+    out = []
+    for c in circumstances():
+        words = dict(c.choice_words)
+        out.append({
+            "name": c.name, "kind": c.kind, "label": c.label, "help": c.help,
+            "words": c.words, "when": c.when, "unless": c.unless,
+            "none": words.pop("none", ""), "options": [(v, words.get(v, v)) for v in c.choices],
+            "minimum": c.minimum, "maximum": c.maximum, "default": c.default,
+            "placed": c.name in PLACED})
+    return tuple(out)
+
+
+def _circumstances_json() -> str:
+    """``circumstance_fields`` for the page's scripts (``form.js``, ``results.js``),
+    safe inside a script element."""
+    return json.dumps(circumstance_fields(), ensure_ascii=False).replace("</", "<\\/")
+
+
 @router.get("/", response_class=HTMLResponse)
 def calculator(request: Request) -> HTMLResponse:
     lib = _library(request)
     names = list(lib.names())
+    shown = [c for c in circumstance_fields() if not c["placed"]]
     return _page(request, "calc.html", title="Calculator", units=names,
-                 presets=lib.presets(), abilities=GRANTABLE)
+                 presets=lib.presets(), abilities=GRANTABLE, circumstances=shown,
+                 circumstances_json=_circumstances_json())
 
 
 @router.get("/turn", response_class=HTMLResponse)

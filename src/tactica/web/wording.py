@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..service import Source
+from ..service import Source, context_words
 
 __all__ = ["CONTEXT_WORDS", "player_text", "source_label"]
 
@@ -35,20 +35,9 @@ _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"needs context\.\w+(?: of at most [^(]*)? \(([^)]*)\)"), r"needs: \1"),
 )
 
-#: What a circumstance of the scenario is called at the table.
-CONTEXT_WORDS = {
-    "distance": "the distance", "within_half_range": "half range",
-    "led_by": "the leader attached", "attacker_wounds_left": "wounds left",
-    "attacker_toughness": "the attacker's Toughness", "remained_stationary":
-    "remained stationary", "charged": "charged", "advanced": "advanced",
-    "cover": "the target in cover", "stealth": "Stealth", "disembarked": "disembarked",
-    "arrived_from_reserves": "arrived from Reserves",
-    "tyranids_nearby": "a TYRANIDS unit within 6\u2033 of the target",
-    "indirect": "Indirect Fire", "plunging_fire": "Plunging Fire",
-    "engaged": "the attacker engaged", "target_engaged": "the target engaged",
-    "detachment": "the detachment", "below_strength": "the attacker's strength",
-    "target_below_strength": "the target's strength",
-}
+#: What a circumstance of the scenario is called at the table (the contract's words,
+#: ``context_words``).
+CONTEXT_WORDS = context_words()
 _CONTEXT_FIELD = re.compile(r"\bcontext\.(\w+)")
 
 

@@ -26,6 +26,7 @@ from tactica.names import name_key
 from ..roster import AttachRole, EnhancementChoice, ModelEntry, Roster, RosterUnit, WargearItem
 
 __all__ = [
+    "EDITIONS",
     "FORCE_DISPOSITIONS",
     "ExportRefusedError",
     "RosterParseError",
@@ -207,7 +208,11 @@ def rules_from_text(text: str | None) -> RulesVersion | None:
     if not text:
         return None
     match = re.search(r"\b(10th|11th)\b", text)
-    return "10th" if match and match.group(1) == "10th" else "11th" if match else None
+    return EDITIONS[match.group(1)] if match else None
+
+
+#: The rules versions by the names lists write them with.
+EDITIONS: dict[str, RulesVersion] = {"10th": "10th", "11th": "11th"}
 
 
 @dataclass

@@ -16,7 +16,9 @@ order of units are layout (``Roster.canonical`` fixes the order).
 >>> print(*export_warnings(r, "wtc"))  # doctest: +NORMALIZE_WHITESPACE
 wtc cannot carry unit keyword lines (Primus: Some Keyword: Character); the exported list
 leaves them out
->>> export_warnings(r, "gw-text")
+>>> print(*export_warnings(r, "gw-text"))
+gw-text prints a list total and the list states none: its units' points added up (70) are written
+>>> export_warnings(r.model_copy(update={"declared_points": 70}), "gw-text")
 ()
 """
 
@@ -45,6 +47,8 @@ NOT_CARRIED: dict[str, tuple[str, ...]] = {
 
 #: The formats that can say a unit's price is not stated (the others write 0 pts).
 _STATES_NO_PRICE = ("tactica-json",)
+#: The formats whose layout prints a list total (the app's title line "NAME (N points)").
+_PRINTS_A_TOTAL = ("gw-text",)
 
 _UNIT_FIELDS = ("models", "wargear", "enhancements", "points", "warlord", "markers",
                 "attached_to", "embarked_in", "force")
@@ -123,6 +127,10 @@ def export_warnings(roster: Roster, fmt: str) -> tuple[str, ...]:
             said = [str(army_view(roster)[key])]
         out.append(f"{fmt} cannot carry {_WORDS[key]} ({'; '.join(said)}); the exported "
                    "list leaves them out")
+    if roster.declared_points is None and fmt in _PRINTS_A_TOTAL:
+        lines = sum(u.points or 0 for u in roster.units)
+        out.append(f"{fmt} prints a list total and the list states none: its units' points "
+                   f"added up ({lines}) are written")
     unpriced = [u.name for u in roster.units if u.points is None]
     if unpriced and fmt not in _STATES_NO_PRICE:
         out.append(f"{fmt} gives every unit a price: units without one ({', '.join(unpriced)})"

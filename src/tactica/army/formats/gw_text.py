@@ -52,6 +52,7 @@ from tactica.names import name_key
 
 from ..roster import Roster, RosterSource, RosterUnit, WargearItem, parse_battle_size
 from ._common import (
+    EDITIONS,
     FORCE_DISPOSITIONS,
     RosterParseError,
     UnitDraft,
@@ -396,8 +397,8 @@ class _Parser:
                 built.append(draft.build(ids[id(draft)], attached_to))
         rules: RulesVersion = "11th"
         stated = self.roster.get("rules")
-        if stated in ("10th", "11th"):
-            rules = "11th" if stated == "11th" else "10th"
+        if isinstance(stated, str) and stated in EDITIONS:
+            rules = EDITIONS[stated]
         elif self.generator and "App Version: v1." in self.generator:
             rules = "10th"
         elif (named := rules_from_text(self.generator)) is not None:

@@ -21,6 +21,7 @@ attacker.weapons.0.AP
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -36,6 +37,7 @@ from tactica.model.abilities import (
     parse_weapon_ability,
 )
 from tactica.model.common import RulesVersion, inches_or_melee
+from tactica.model.trusted import constructed
 
 from .sampling import DEFAULT_TRIALS, Seed, Trials, check_trial_lines
 
@@ -52,6 +54,7 @@ __all__ = [
     "Strength",
     "Target",
     "WeaponLine",
+    "together_refusal",
 ]
 
 #: Sane-size limits: larger requests are refused with the field named.
@@ -291,62 +294,146 @@ class Target(_Strict):
         return sum(g.count for g in self.models)
 
 
+@dataclass(frozen=True)
+class Said:
+    """How a circumstance is shown and said (``contract.circumstances``): its control's
+    ``label``, its name in a sentence (``words``), the words when it holds (``{}``: its
+    value) and when not, the ``short`` name of its command-line flag when not the field's
+    own, and the words of each of its choices (``none``: unset). Pydantic calls it with
+    the field's JSON schema, which it leaves as it is: the words are the doors', not the
+    contract's."""
+
+    label: str
+    words: str
+    when: str | None = None
+    unless: str | None = None
+    short: str | None = None
+    choices: tuple[tuple[str, str], ...] = ()
+
+    def __call__(self, schema: JsonDict) -> None:
+        """Nothing added to the schema."""
+
+
+def _said(label: str, words: str, when: str | None = None, unless: str | None = None, *,
+          short: str | None = None, **choices: str) -> Said:
+    """``Said`` with ``unless`` defaulting to "not" and ``when``."""
+    if when is not None and unless is None:
+        unless = f"not {when}"
+    return Said(label, words, when, unless, short, tuple(choices.items()))
+
+
 class Context(_Strict):
     """Circumstances of the attack. ``distance`` (inches to the target) derives half
     range (Rapid Fire, Melta) unless ``within_half_range`` is given, and range: a ranged
-    line beyond it makes no attacks (04.02); ``None``: every weapon within range."""
+    line beyond it makes no attacks (04.02); ``None``: every weapon within range. Each
+    field says how the doors show it (``_said``): the CLI's options, the page's controls
+    and the assistant's arguments are made from these fields."""
 
-    distance: float | None = Field(default=None, ge=0, le=200)
-    within_half_range: bool | None = None
-    remained_stationary: bool = False
-    charged: bool = False
-    advanced: bool = False
-    cover: bool = False
-    stealth: bool = False
+    distance: float | None = Field(
+        default=None, ge=0, le=200, description="inches to the target (a ranged weapon "
+        "beyond its Range makes no attacks, 04.02)", json_schema_extra=_said(
+            "Distance (″)", "the distance", "{}″ away", "no distance"))
+    within_half_range: bool | None = Field(
+        default=None, description="within half the weapon's range (Rapid Fire, Melta); "
+        "unset: from the distance", json_schema_extra=_said(
+            "Within half range", "half range", "within half range", "not within half range",
+            short="half-range", none="half range from the distance"))
+    remained_stationary: bool = Field(
+        default=False, description="the attacking unit remained stationary (Heavy)",
+        json_schema_extra=_said("Remained stationary", "remained stationary",
+                                "remained stationary", "moved", short="stationary"))
+    charged: bool = Field(
+        default=False, description="the attacking unit made a charge move this turn "
+        "(Lance)", json_schema_extra=_said("Charged", "charged", "charged", "did not charge"))
+    advanced: bool = Field(
+        default=False, description="the attacking unit advanced (Assault weapons only)",
+        json_schema_extra=_said("Advanced", "advanced", "advanced", "did not advance"))
+    cover: bool = Field(
+        default=False, description="the target has the Benefit of Cover (13.08)",
+        json_schema_extra=_said("Target in cover", "the target in cover", "target in cover",
+                                "not in cover"))
+    stealth: bool = Field(
+        default=False, description="the target has Stealth (24.33)",
+        json_schema_extra=_said("Target has Stealth", "Stealth", "target has Stealth",
+                                "no Stealth"))
     # --- circumstances that named effects check (issue "Rules that change the numbers") --
     arrived_from_reserves: bool = Field(
         default=False,
         description="the attacking unit was set up as Reinforcements this turn or last "
         "(A Perfect Ambush, A Chink in Their Armour last until your next Fight phase)",
-    )
-    disembarked: bool = Field(default=False, description="disembarked this turn")
-    led_by: tuple[str, ...] = Field(default=(), description="leaders attached (Primus...)")
+        json_schema_extra=_said("Arrived from Reserves", "arrived from Reserves",
+                                "arrived from Reserves", "not from Reserves",
+                                short="arrived"))
+    disembarked: bool = Field(
+        default=False, description="disembarked this turn", json_schema_extra=_said(
+            "Disembarked", "disembarked", "disembarked", "did not disembark"))
+    led_by: tuple[str, ...] = Field(
+        default=(), description="leaders attached (Primus...)",
+        json_schema_extra=_said("Led by", "the leader attached"))
     attacker_wounds_left: int | None = Field(
         default=None, ge=1, le=60, description="wounds left on the attacking model "
-        "(Damaged profiles)")
+        "(Damaged profiles)", json_schema_extra=_said("Wounds left", "wounds left",
+                                                       "{} wounds left", "all wounds left",
+                                                       short="wounds-left"))
     tyranids_nearby: bool = Field(
-        default=False, description="a friendly TYRANIDS unit is within 6\" of the target")
+        default=False, description="a friendly TYRANIDS unit is within 6\" of the target",
+        json_schema_extra=_said("TYRANIDS within 6″ of target",
+                                "a TYRANIDS unit within 6″ of the target",
+                                "TYRANIDS within 6″ of the target",
+                                "no TYRANIDS near the target"))
     attacker_toughness: int | None = Field(
-        default=None, ge=1, le=20, description="T of the attacking model (Crushing Impact)")
-    army_faction: str | None = None
-    detachment: str | None = None
+        default=None, ge=1, le=20, description="T of the attacking model (Crushing Impact)",
+        json_schema_extra=_said("Attacker's Toughness", "the attacker's Toughness"))
+    army_faction: str | None = Field(
+        default=None, description="the attacking army's faction (its army rule)",
+        json_schema_extra=_said("Army faction", "the army's faction"))
+    detachment: str | None = Field(
+        default=None, description="the attacking army's detachment: its rules are found "
+        "first, and a stratagem of another detachment is refused",
+        json_schema_extra=_said("Detachment", "the detachment", "{}", "any detachment"))
     game_mode: Literal["standard", "boarding actions", "combat patrol"] = Field(
         default="standard", description="the game mode: Boarding Actions and Combat Patrol "
-        "stratagems are refused outside theirs (15.01)")
+        "stratagems are refused outside theirs (15.01)", json_schema_extra=_said(
+            "Game mode", "the game mode"))
     below_strength: Strength | None = Field(
         default=None, description="the attacking unit is below its Starting Strength "
         "(\"starting\") or Below Half-strength (\"half\", and so below its Starting "
         "Strength too); unset: neither, and a rule that needs it does not apply (Heroes "
-        "of the Chapter's +1 to wound)")
+        "of the Chapter's +1 to wound)", json_schema_extra=_said(
+            "Attacker's strength", "the attacker's strength",
+            none="attacker at Starting Strength", starting="attacker below Starting Strength",
+            half="attacker Below Half-strength"))
     target_below_strength: Strength | None = Field(
-        default=None, description="the same for the target unit (Kill Shot)")
+        default=None, description="the same for the target unit (Kill Shot)",
+        json_schema_extra=_said(
+            "Target's strength", "the target's strength",
+            none="target at Starting Strength", starting="target below Starting Strength",
+            half="target Below Half-strength"))
     designated: tuple[str, ...] | None = Field(
         default=None, description="the rules whose chosen enemy unit the target is (Oath "
-        "of Moment); unset: naming such a rule says the target is its chosen unit")
+        "of Moment); unset: naming such a rule says the target is its chosen unit",
+        json_schema_extra=_said("Chosen by", "the rules that chose the target"))
     # --- circumstances of the 11th-edition fine print (issue 17) -------------------------
     indirect: Literal["unseen", "spotted"] | None = Field(
         default=None, description="an [INDIRECT FIRE] weapon shoots a target it cannot see "
         "(10.07): \"unseen\", or \"spotted\" (the unit remained stationary and a friendly "
-        "observer sees the target)")
+        "observer sees the target)", json_schema_extra=_said(
+            "Indirect Fire", "Indirect Fire", none="target visible",
+            unseen="indirect, target not visible", spotted="indirect, spotted"))
     plunging_fire: bool = Field(
-        default=False, description="the attack has Plunging Fire (22.05: BS improved by 1)")
+        default=False, description="the attack has Plunging Fire (22.05: BS improved by 1)",
+        json_schema_extra=_said("Plunging Fire", "Plunging Fire", "Plunging Fire",
+                                "no Plunging Fire"))
     engaged: bool = Field(
         default=False, description="the attacking unit is engaged (close-quarters shooting, "
         "10.06: -1 to hit for MONSTER/VEHICLE models unless a [CLOSE-QUARTERS] weapon; "
-        "no [HEAVY])")
+        "no [HEAVY])", json_schema_extra=_said("Attacker is engaged", "the attacker engaged",
+                                               "attacker engaged", "attacker not engaged"))
     target_engaged: bool = Field(
         default=False, description="the target is engaged with friendly units (-1 to hit "
-        "a MONSTER/VEHICLE target, 17.03)")
+        "a MONSTER/VEHICLE target, 17.03)", json_schema_extra=_said(
+            "Target is engaged with friendly units", "the target engaged",
+            "target engaged with friendly units", "target not engaged"))
 
     def half_range(self, weapon_range: int | str) -> bool:
         if self.within_half_range is not None:
@@ -433,6 +520,21 @@ class Effect(_Strict):
 EffectEntry = Annotated[Effect | str, Field(union_mode="left_to_right")]
 
 
+def together_refusal(attacker: Attacker, phase: Phase, method: str,
+                     trials: int | None) -> str | None:
+    """What the scenario's parts refuse together, written once (the contract's validator
+    and ``Scenario.trusted`` ask it), or None: Monte Carlo trials x weapon lines within
+    ``sampling.MAX_TRIAL_LINES``; 24.14: Firing Deck works "In your Shooting phase"."""
+    if method == "monte-carlo":
+        try:
+            check_trial_lines(trials or DEFAULT_TRIALS, len(attacker.weapons))
+        except ValueError as exc:
+            return str(exc)
+    if phase != "shooting" and any(w.firing_deck for w in attacker.weapons):
+        return "attacker.weapons: Firing Deck weapons shoot in the shooting phase only"
+    return None
+
+
 class Scenario(_Strict):
     """An attacking unit's weapons, a target unit and the circumstances."""
 
@@ -447,22 +549,27 @@ class Scenario(_Strict):
     effects: tuple[EffectEntry, ...] = Field(default=(), max_length=50)
 
     @model_validator(mode="after")
-    def _trial_lines(self) -> Scenario:
-        """Monte Carlo: trials x weapon lines within ``sampling.MAX_TRIAL_LINES``."""
-        if self.method == "monte-carlo" and isinstance(self.attacker, Attacker):
-            check_trial_lines(self.trials or DEFAULT_TRIALS, len(self.attacker.weapons))
+    def _together(self) -> Scenario:
+        """The checks of the scenario's parts together (``together_refusal``). (A library
+        unit's weapons, picked by name in a version-2 document, are checked once they are
+        resolved: ``trusted``.)"""
+        if isinstance(self.attacker, Attacker):
+            why = together_refusal(self.attacker, self.phase, self.method, self.trials)
+            if why is not None:
+                raise ValueError(why)
         return self
 
-    @model_validator(mode="after")
-    def _firing_deck_phase(self) -> Scenario:
-        """24.14: Firing Deck works "In your Shooting phase". (A library unit's weapons,
-        picked by name in a version-2 document, are checked once they are resolved.)"""
-        if not isinstance(self.attacker, Attacker):
-            return self
-        if self.phase != "shooting" and any(w.firing_deck for w in self.attacker.weapons):
-            raise ValueError("attacker.weapons: Firing Deck weapons shoot in the shooting "
-                             "phase only")
-        return self
+    @classmethod
+    def trusted(cls, data: dict[str, Any]) -> Scenario:
+        """The scenario of ``data`` whose parts are valid already (a document's fields,
+        validated as a scenario's, and the units as fielded): made without validating
+        them again (``model.trusted.constructed``), only the checks of the parts together
+        run (``together_refusal``); when one refuses, ``data`` is validated, so the
+        refusal is the one any document gets."""
+        if together_refusal(data["attacker"], data.get("phase", "shooting"),
+                            data.get("method", "exact"), data.get("trials")) is not None:
+            return cls.model_validate(data)
+        return constructed(cls, data)
 
     @property
     def plain_effects(self) -> tuple[Effect, ...]:

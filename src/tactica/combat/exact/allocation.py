@@ -8,9 +8,10 @@ Order"; 05.04.01 Current Allocation Group; 24.28 Precision; 06.02 Mortal Wounds)
   invulnerable save. A group is held in parts of identical models (the same Feel No
   Pain) with at most one wounded model each; within a group a wounded model goes first,
   then the models in the order listed (see ``build_groups``);
-* the current group is the first living one in this order: non-CHARACTER groups holding
-  a wounded model, other non-CHARACTER groups (in the order given), CHARACTER groups
-  holding a wounded model, other CHARACTER groups. Within a group the wounded model
+* the current group is the first living one in the rule set's order
+  (``RuleSet.allocation_tier``): non-CHARACTER groups holding a wounded model, other
+  non-CHARACTER groups (in the order given), CHARACTER groups holding a wounded model,
+  other CHARACTER groups. Within a group the wounded model
   takes damage first. The current group stays current until all its models are
   destroyed, even when its wounded model dies and it no longer "holds a wounded model";
 * while a Precision weapon resolves, the first living CHARACTER group (wounded first)
@@ -41,6 +42,7 @@ import numpy as np
 
 from tactica.dice import FloatArray
 
+from ...rules import RuleSet, get_ruleset
 from ..contract.scenario import ScenarioError, Target
 
 __all__ = ["ENDED", "Group", "Packet", "State", "StateSpace", "TooLargeError", "build_groups",
@@ -172,8 +174,12 @@ def too_many_states() -> TooLargeError:
 class StateSpace:
     """The reachable target states and exact transition operators over them."""
 
-    def __init__(self, groups: tuple[Group, ...]) -> None:
+    def __init__(self, groups: tuple[Group, ...], rules: RuleSet | None = None) -> None:
         self.groups = groups
+        #: the rule set whose allocation order (``RuleSet.allocation_tier``) the states
+        #: follow (the default rule set's when not given: the order is the same in both)
+        self.rules = rules if rules is not None else get_ruleset()
+        self._tiers = self.rules.allocation_tiers()
         init: list[int] = []
         for g in groups:
             init += [g.count, g.first_wounds]
@@ -197,9 +203,10 @@ class StateSpace:
         """In an allocation group, a wounded model first, then the models in the order
         listed (Save Rolls: "Allocation Order"; reference facts §5.1)."""
         living = [gi for gi in self.parts[alloc] if s[2 * gi]]
-        wounded = [gi for gi in living if s[2 * gi + 1] < self.groups[gi].W]
-        first = wounded or living
-        return first[0] if first else None
+        if len(living) < 2:
+            return living[0] if living else None
+        return living[self.rules.model_order(
+            [s[2 * gi + 1] < self.groups[gi].W for gi in living])[0]]
 
     def _best_alloc(self, s: State, characters_only: bool = False) -> int | None:
         key = (s, characters_only)
@@ -214,7 +221,7 @@ class StateSpace:
             if (characters_only and not g.character) or not self._alive(s, alloc):
                 continue
             wounded = any(s[2 * gi] and s[2 * gi + 1] < self.groups[gi].W for gi in parts)
-            tier = (2 if g.character else 0) + (0 if wounded else 1)
+            tier = self._tiers[g.character][wounded]  # 05.03 (``allocation_tier``)
             if best is None or tier < best[0]:
                 best = (tier, alloc)
         return None if best is None else best[1]

@@ -110,7 +110,7 @@ def search_mean(scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...],
     if named.mortal_before or any(e.command_reroll or e.mortal_wounds is not None
                                   for e in effects):
         return None
-    space = StateSpace(build_groups(scenario.target))
+    space = StateSpace(build_groups(scenario.target), rules)
     if len(space.groups) != 1:
         return None
     normal, mortal = packets(weapons, space, rules)

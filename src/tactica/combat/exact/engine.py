@@ -174,7 +174,7 @@ def command_reroll_policy(scenario: Scenario, rules: RuleSet,
                           lethal: tuple[bool | None, ...] = ()) -> set[int]:
     """The weapon lines on whose first failed die Command Re-roll is used (the Monte
     Carlo twin follows the same policy)."""
-    space = StateSpace(build_groups(scenario.target))
+    space = StateSpace(build_groups(scenario.target), rules)
     memo: dict[Any, Any] = {}
     splits: dict[int, Split] = {}
     for wi, w in enumerate(weapons):
@@ -309,8 +309,8 @@ def calculate_exact_from(scenario: Scenario, initial: Initial,
         done = found if found is not None else _states(part, choice, True, memo, start)
         return _finish(part, done, out, lethal_notes(scenario, choice)), out
 
-    return by_models_alive(prep.scenario, prep.rules, prep.effects, StateSpace(prep.groups),
-                           initial, computed, parts)
+    return by_models_alive(prep.scenario, prep.rules, prep.effects,
+                           StateSpace(prep.groups, prep.rules), initial, computed, parts)
 
 
 @dataclass
@@ -462,10 +462,10 @@ def _target_states(weapons: tuple[ResolvedWeapon, ...], lines: _Lines, branches:
                                  wound_losses(all_packets, space.groups), len(initial or ()),
                                  not precision_alone(weapons, bool(before)),
                                  len(weapons) + len(with_dw) + bool(before),
-                                 sum(w.precision for w in weapons))
+                                 sum(w.precision for w in weapons), space.rules)
         if predicted > _EXPLORE_FREELY and not precise:  # before exploring (cheap
             sizing.cost(predicted, later=False)  # below; the later call sees the states)
-        fresh = StateSpace(space.groups)
+        fresh = StateSpace(space.groups, space.rules)
         start = [fresh.add(s) for s in initial or ()] or [0]
         watch = sizing.watch(fresh, lines.normal if precise else None)
         memo[key_ops] = (fresh, *reach(fresh, plan, start, maps, watch))
@@ -561,7 +561,7 @@ def _states(prep: _Prepared, lethal: tuple[bool | None, ...], track_unsaved: boo
     memo = {} if memo is None else memo
     scenario, rules, effects, named = prep.scenario, prep.rules, prep.effects, prep.named
     weapons = prep.weapons
-    space = StateSpace(prep.groups)
+    space = StateSpace(prep.groups, rules)
     command = next((e.command_reroll for e in effects if e.command_reroll), None)
     if sum(1 for e in effects if e.command_reroll) > 1:
         raise ScenarioError("effects: Command Re-roll can be used once per roll")

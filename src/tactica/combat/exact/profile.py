@@ -18,7 +18,7 @@ import numpy as np
 from tactica.dice import DiceExpr, FloatArray
 from tactica.kept import kept, kept_one
 from tactica.model.abilities import NamedWeaponRule
-from tactica.model.common import made as frozen_made
+from tactica.model.trusted import made as frozen_made
 from tactica.rules.base import AttackCircumstances, RuleSet
 
 from ..contract.scenario import Effect, Scenario, WeaponLine
@@ -112,7 +112,7 @@ class ResolvedWeapon:
 
     @classmethod
     def made(cls, **values: Any) -> ResolvedWeapon:
-        """The record with every field given (``model.common.made``: its ``__dict__``
+        """The record with every field given (``model.trusted.made``: its ``__dict__``
         set at once instead of the frozen ``__init__``'s one ``object.__setattr__`` per
         field, 34 of them, about 5 us per weapon line). Still frozen;
         ``dataclasses.replace`` goes through ``__init__``."""

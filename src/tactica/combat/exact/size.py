@@ -38,6 +38,7 @@ from math import log2, prod
 import numpy as np
 
 from tactica.dice import FloatArray
+from tactica.rules import get_ruleset
 from tactica.rules.base import RuleSet
 
 from .allocation import MAX_STATES, Group, Operator, Packet, StateSpace, TooLargeError
@@ -123,7 +124,8 @@ def _levels(g: Group, losses: frozenset[int]) -> tuple[int, int]:
 
 def predicted_states(groups: tuple[Group, ...], precision: bool,
                      losses: frozenset[int] = frozenset({1}), start_states: int = 1,
-                     mixed: bool = True, orders: int = 2, precision_orders: int = 1) -> int:
+                     mixed: bool = True, orders: int = 2, precision_orders: int = 1,
+                     rules: RuleSet | None = None) -> int:
     """An estimate (within about 2x, ``bench_size`` and ``test_size_refusals``) of the
     target's damage states before they are explored, ``losses`` the wounds one packet can
     take off a model: attacks go to one group until it is destroyed (05.04.01), so the
@@ -137,7 +139,8 @@ def predicted_states(groups: tuple[Group, ...], precision: bool,
     is declared again (``orders``: weapon lines, and their Devastating Wounds;
     ``precision_orders`` of them with Precision). ``start_states``: states the target
     starts in (a sequence of attacks: the chains from them mostly meet the states
-    already there).
+    already there). The bands of the order (CHARACTER models last, first with
+    Precision) are ``rules``' (``RuleSet.allocation_band``; the default rule set's).
 
     >>> from tactica.combat.exact.allocation import Group
     >>> bodyguard = Group("Marine", 5, 2, 3, None, None, False, 2)
@@ -183,12 +186,12 @@ def predicted_states(groups: tuple[Group, ...], precision: bool,
             out += chain([g for g in gs if g.alloc == a]) * held
         return out
 
-    def marked(gs: list[Group], orders: int) -> int:  # CHARACTER models last (05.03)
-        return (tier([g for g in gs if not g.character], orders)
-                + tier([g for g in gs if g.character], orders))
+    order = rules if rules is not None else get_ruleset()
 
-    chars = [g for g in groups if g.character]
-    others = [g for g in groups if not g.character]
+    def marked(gs: list[Group], orders: int) -> int:  # CHARACTER models last (05.03)
+        return sum(tier(band, orders) for band in _bands(gs, order))
+
+    chars, others = _precise(groups, order)
     if precision and chars and mixed:
         # each Precision line damages one CHARACTER group (the first living), beside the
         # bodyguard; the others only once the bodyguard is destroyed
@@ -198,6 +201,22 @@ def predicted_states(groups: tuple[Group, ...], precision: bool,
     else:
         base = marked(list(groups), orders) + 1
     return max(base, start_states)
+
+
+def _bands(groups: list[Group], rules: RuleSet) -> list[list[Group]]:
+    """``groups`` by their band of the allocation order (``RuleSet.allocation_band``:
+    CHARACTER models last, 05.03), the first band first."""
+    bands: dict[int, list[Group]] = {}
+    for g in groups:
+        bands.setdefault(rules.allocation_band(character=g.character), []).append(g)
+    return [bands[b] for b in sorted(bands)]
+
+
+def _precise(groups: tuple[Group, ...], rules: RuleSet) -> tuple[list[Group], list[Group]]:
+    """The groups Precision moves forward (24.28: the CHARACTER models), and the others."""
+    moved = [g for g in groups if rules.allocation_band(character=g.character, precision=True)
+             < rules.allocation_band(character=g.character)]
+    return moved, [g for g in groups if g not in moved]
 
 
 def wound_losses(packets: list[Packet], groups: tuple[Group, ...]) -> frozenset[int]:
@@ -222,10 +241,11 @@ def precision_alone(weapons: tuple[ResolvedWeapon, ...], before: bool) -> bool:
 
 def check_states(groups: tuple[Group, ...], precision: bool,
                  losses: frozenset[int] = frozenset({1}), start_states: int = 1,
-                 mixed: bool = True, orders: int = 2, precision_orders: int = 1) -> int:
+                 mixed: bool = True, orders: int = 2, precision_orders: int = 1,
+                 rules: RuleSet | None = None) -> int:
     """``predicted_states``, refused above ``MAX_STATES`` before any state is explored."""
     n = predicted_states(groups, precision, losses, start_states, mixed, orders,
-                         precision_orders)
+                         precision_orders, rules)
     if n > MAX_STATES:
         raise _too_large("target.models", f"about {n:,} damage states of the target")
     return n
@@ -468,7 +488,7 @@ def check_lines(weapons: tuple[ResolvedWeapon, ...], per_die: list[FloatArray],
                           wound_losses([*normal, *mortal], space.groups),
                           mixed=not precision_alone(weapons, False),
                           orders=len(weapons) + sum(w.devastating for w in weapons),
-                          precision_orders=sum(w.precision for w in weapons))
+                          precision_orders=sum(w.precision for w in weapons), rules=rules)
     nm = [np.ones(shape) for shape in shapes]
     # with Precision the operators work on a few of the states each (``reach``): only
     # the memory is bounded here, the time as they are found (``check_explored``)

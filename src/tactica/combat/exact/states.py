@@ -95,7 +95,7 @@ def final_states_from(scenario: Scenario, initial: Initial,
     if not counts_models(prep.scenario, prep.rules, prep.effects):
         return computed(None, initial)
     full = prep.scenario.target.model_count
-    space = StateSpace(prep.groups)
+    space = StateSpace(prep.groups, prep.rules)
     return mixed_states([(part.weight, computed(None if part.models == full else part.models,
                                                  part.initial))
                          for part in parts(space, initial, prep.rules)])

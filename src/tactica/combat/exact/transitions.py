@@ -32,11 +32,11 @@ _DEAD = 4
 
 
 class _Order:
-    """An allocation order: each allocation group's tier (0 wounded, 1 unharmed
-    non-CHARACTER; 2 wounded, 3 unharmed CHARACTER; ``_DEAD``), the first group of the
-    lowest tier (-1: none left, ``StateSpace._best_alloc``) and the first CHARACTER group
-    of the lowest (-1: none); ``after[8 * a + x]``: the order once group ``a``'s tier is
-    x."""
+    """An allocation order: each allocation group's tier (``RuleSet.allocation_tier``:
+    0 wounded, 1 unharmed non-CHARACTER; 2 wounded, 3 unharmed CHARACTER; ``_DEAD``),
+    the first group of the lowest tier (-1: none left, ``StateSpace._best_alloc``) and
+    the first CHARACTER group of the lowest (-1: none); ``after[8 * a + x]``: the order
+    once group ``a``'s tier is x."""
 
     __slots__ = ("after", "best", "best_character", "tiers")
 
@@ -81,8 +81,11 @@ class Transitions:
         allocs = list(space.parts)
         if allocs != list(range(len(allocs))):  # ``build_groups`` numbers them in order
             raise ValueError("allocation groups must be numbered in the order listed")
-        self._base = [2 if groups[space.parts[a][0]].character else 0 for a in allocs]
-        self._characters = [a for a in allocs if self._base[a]]
+        # each allocation group's tier unharmed and wounded (the rule set's order)
+        table = space.rules.allocation_tiers()
+        chars = [groups[space.parts[a][0]].character for a in allocs]
+        self._tiers = [table[c] for c in chars]
+        self._characters = [a for a in allocs if chars[a]]
         self._single = [len(space.parts[a]) == 1 for a in allocs]
         # code = (sum of k * (W + 1) + t, each part in its place) * marks * currents
         #        + (mark + 2) * currents + current + 1
@@ -113,7 +116,7 @@ class Transitions:
             if s[2 * gi]:
                 alive = True
                 wounded = wounded or s[2 * gi + 1] < self.space.groups[gi].W
-        return _DEAD if not alive else self._base[alloc] + (0 if wounded else 1)
+        return _DEAD if not alive else self._tiers[alloc][wounded]
 
     def _order_of(self, tiers: tuple[int, ...]) -> _Order:
         got = self._orders.get(tiers)
@@ -142,7 +145,7 @@ class Transitions:
             self._code.append(code)
             self._by_code[code] = i
             self._order.append(self._order_of(tuple(self._tier(s, a)
-                                                    for a in range(len(self._base)))))
+                                                    for a in range(len(self._tiers)))))
 
     def _within(self, s: State, alloc: int) -> int:
         """The part of living ``alloc`` that takes the attack (``StateSpace._within``)."""
@@ -173,13 +176,13 @@ class Transitions:
             pk, grp = table.packet, self.space.groups[g]
             p_save = pk.save[g]
             fnp = min((f for f in (grp.fnp, pk.fnp) if f is not None), default=None)
-            single, base = self._single[grp.alloc], self._base[grp.alloc]
+            single, tiers = self._single[grp.alloc], self._tiers[grp.alloc]
             out = []
             for lost, p in enumerate(loss_pmf(pk.damage, t, fnp)):
                 if not p:
                     continue
                 dk, t2 = (0, t - lost) if lost < t else (-1, grp.W if k > 1 else 0)
-                tier = (_DEAD if not k + dk else base + (0 if t2 < grp.W else 1)
+                tier = (_DEAD if not k + dk else tiers[t2 < grp.W]
                         ) if single else -1
                 change = (dk * (grp.W + 1) + t2 - t) * self._place[g]
                 out.append((dk, t2, (1 - p_save) * p, change, tier))

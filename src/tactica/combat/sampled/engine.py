@@ -250,7 +250,7 @@ def _chunk(
     Devastating Wounds, then hazard. ``start``: the target's state per trial (models
     alive and wounds left per group) instead of undamaged; it is updated in place."""
     n = hi - lo
-    target = TrialTarget(groups, n)
+    target = TrialTarget(groups, n, rules)
     if start is not None:
         target.k[:], target.t[:] = start[0][lo:hi], start[1][lo:hi]
     start_wounds = target.wounds_left()  # per trial (a sequence starts them apart)
@@ -424,7 +424,7 @@ def _set_up(original: Scenario, models: int | None = None) -> _SetUp:
     scenario = named.scenario(original)
     weapons = resolve_weapons(scenario, rules, effects, models=models)
     groups = build_groups(scenario.target)
-    space = StateSpace(groups)
+    space = StateSpace(groups, rules)
     try:  # the exact engine's 11th-edition Lethal Hits choice (24.23), over the whole attack
         lethal = lethal_choices(original, models)
     except TooLargeError:

@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from tactica.dice import FloatArray
 
+from ...rules import RuleSet
 from ..exact.allocation import Group
 from ..exact.profile import RerollPolicy
 from .dice import Sampler
@@ -49,14 +50,18 @@ class TrialTarget:
     plus the declared allocation order ``rank`` and the current group ``cur`` (-1 once
     the unit is destroyed)."""
 
-    def __init__(self, groups: tuple[Group, ...], n: int) -> None:
+    def __init__(self, groups: tuple[Group, ...], n: int, rules: RuleSet) -> None:
         self.n_groups = len(groups)
         self.W = np.array([g.W for g in groups], dtype=np.int64)
         self.character = np.array([g.character for g in groups], dtype=np.bool_)
         self.k = np.tile(np.array([g.count for g in groups], dtype=np.int64), (n, 1))
         self.t = np.tile(np.array([g.first_wounds for g in groups], dtype=np.int64), (n, 1))
         self._index = np.arange(len(groups), dtype=np.int64)
-        self._tier = np.where(self.character, 2, 0).astype(np.int64)
+        # each group's tier unharmed and wounded, plain and under Precision (the rule
+        # set's order, ``RuleSet.allocation_tier``), as [precision][wounded][group]
+        self._tiers = np.array([[[t[int(c)][w] for c in self.character] for w in (0, 1)]
+                                for t in (rules.allocation_tiers(False),
+                                          rules.allocation_tiers(True))], dtype=np.int64)
         # allocation groups held in several parts (allocation.build_groups): parts of one
         # group share its place in the order; within it a wounded model goes first
         alloc = np.array([g.alloc for g in groups], dtype=np.int64)
@@ -69,17 +74,20 @@ class TrialTarget:
         self._all = np.arange(n, dtype=np.int64)
         self._big = 4 * self.n_groups
 
-    def _order(self, rows: IntArray) -> IntArray:
-        """The allocation order from the state (lower is earlier): non-CHARACTER groups
-        holding a wounded model, other non-CHARACTER groups, wounded CHARACTER groups,
-        other CHARACTER groups; ties in the order given (§4.8, ``StateSpace.current``)."""
+    def _order(self, rows: IntArray, precision: bool = False) -> IntArray:
+        """The allocation order from the state (lower is earlier), by the rule set's tiers
+        (``RuleSet.allocation_tier``: non-CHARACTER groups holding a wounded model, other
+        non-CHARACTER groups, wounded CHARACTER groups, other CHARACTER groups; with
+        ``precision`` the CHARACTER groups first); ties in the order given (§4.8,
+        ``StateSpace.current``)."""
+        tiers = self._tiers[int(precision)]
         if not self._parts:
-            tier = self._tier + (self.t[rows] >= self.W)
+            tier = np.where(self.t[rows] < self.W, tiers[1], tiers[0])
             out: IntArray = tier * self.n_groups + self._index
             return out
         wounded = (self.k[rows] > 0) & (self.t[rows] < self.W)
         group_wounded = (wounded.astype(np.int64) @ self._same.astype(np.int64)) > 0
-        tier = self._tier + ~group_wounded
+        tier = np.where(group_wounded, tiers[1], tiers[0])
         out = tier * self.n_groups + self._alloc_first
         return out
 
@@ -105,9 +113,10 @@ class TrialTarget:
         the front. The current group stays current until destroyed (05.04.01)."""
         rank = self._order(self._all)
         if precision and self.character.any():
-            pick = np.where((self.k > 0) & self.character, rank, self._big)
+            # the first living group in the rule set's Precision order, if a CHARACTER
+            pick = np.where(self.k > 0, self._order(self._all, True), self._big)
             first = pick.argmin(axis=1)
-            has = pick.min(axis=1) < self._big
+            has = (pick.min(axis=1) < self._big) & self.character[first]
             rank[self._all[has], first[has]] = -1
         self.rank = rank
         self.cur = self._choose(self._all, False)

@@ -36,6 +36,7 @@ import numpy as np
 
 from tactica.dice import FloatArray
 from tactica.effects import find_effect, non_combat_reason
+from tactica.rules import get_ruleset
 from tactica.rules.turn import Fighter, TurnRules, get_turn_rules
 
 from ..contract.result import (
@@ -112,10 +113,9 @@ def predicted_worlds(seq: Sequence, against: dict[int, str],
     n = 1 << sum(1 for st in seq.steps if st.phase == "charge")
     for unit in set(against.values()):
         victim = build_groups(Target(name=unit, models=models[unit]))
-        precise = any(st.attacker is not None and any(w.has("Precision")
-                                                      for w in st.attacker.weapons)
-                      for i, st in enumerate(seq.steps) if against.get(i) == unit)
-        n *= int(predicted_states(victim, precise))
+        precise = any(st.attacker is not None and any(w.has("Precision") for w in st.attacker
+                      .weapons) for i, st in enumerate(seq.steps) if against.get(i) == unit)
+        n *= int(predicted_states(victim, precise, rules=get_ruleset(seq.rules)))
     if seq.target.deadly_demise is not None:
         m0 = sum(g.count for g in seq.target.models)
         for st in seq.steps:
@@ -224,7 +224,7 @@ class _Turn:
     def __init__(self, seq: Sequence) -> None:
         self.seq = seq
         self.rules: TurnRules = get_turn_rules(seq.rules)
-        self.space = StateSpace(build_groups(seq.target))
+        self.space = StateSpace(build_groups(seq.target), get_ruleset(seq.rules))
         self.models: dict[str, tuple[ModelGroup, ...]] = {}
         self.keywords: dict[str, tuple[str, ...]] = {}
         self.charging = {st.label for st in seq.steps if st.phase == "charge"}
@@ -277,7 +277,7 @@ class _Turn:
             attacker: Attacker | None = st.attacker
             own = dict(w.units).get(st.label)
             if own is not None:
-                alive = alive_per_entry(self.models[st.label], own)
+                alive = alive_per_entry(self.models[st.label], own, self.space.rules)
                 attacker = scaled_attacker(st.attacker,
                                            line_counts(st.attacker, self.shares[i], alive))
             pa, alive_t, dead_t = _split_alive(self.space, w.target)
@@ -349,7 +349,7 @@ class _Turn:
         against = self.against[i]
         victim = Target(name=against, keywords=self.keywords[against],
                         models=self.models[against])
-        v_space = StateSpace(build_groups(victim))
+        v_space = StateSpace(build_groups(victim), self.space.rules)
         mix, new = _Mix(), []
         for w in self.worlds:
             units = dict(w.units)
@@ -360,7 +360,7 @@ class _Turn:
                 continue
             by_counts: dict[tuple[int, ...], Initial] = defaultdict(dict)
             for s, row in w.target.items():
-                alive = alive_per_entry(self.seq.target.models, s)
+                alive = alive_per_entry(self.seq.target.models, s, self.space.rules)
                 by_counts[line_counts(st.attacker, self.shares[i], alive)][s] = row
             for counts, part in by_counts.items():
                 m = float(sum(row.sum() for row in part.values()))

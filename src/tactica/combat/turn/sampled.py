@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from tactica.rules import get_ruleset
 from tactica.rules.turn import get_turn_rules
 
 from ..contract.result import Distribution
@@ -193,7 +194,7 @@ def simulate_sequence(seq: Sequence, trials: int | None = None,
     rules = get_turn_rules(seq.rules)
     cps = step_cps(seq, rules)
     order, note = resolution_order(seq, rules)
-    space = StateSpace(build_groups(seq.target))
+    space = StateSpace(build_groups(seq.target), get_ruleset(seq.rules))
     m0, w0 = space.models_left(space.initial), space.wounds_left(space.initial)
     results: list[StepResult] = []
     notes = [note] if note else []

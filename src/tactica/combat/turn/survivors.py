@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 
+from ...rules import RuleSet, get_ruleset
 from ..contract.scenario import Attacker, ModelGroup, ScenarioError, Target
 from ..exact.allocation import Group, State, build_groups
 
@@ -38,10 +39,12 @@ def _parts(entries: tuple[ModelGroup, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(p) for p in parts)
 
 
-def alive_per_entry(entries: tuple[ModelGroup, ...], state: State) -> list[int]:
+def alive_per_entry(entries: tuple[ModelGroup, ...], state: State,
+                    rules: RuleSet | None = None) -> list[int]:
     """Models alive of each listed entry, from a state of ``build_groups`` of them: the
     entries each allocation part holds (found by building the parts entry by entry), the
-    wounded model removed first, then the models in the order listed.
+    wounded model removed first, then the models in the order listed (``rules``'
+    ``RuleSet.model_order``; the default rule set's).
 
     >>> e = (ModelGroup(name="Sgt", count=1, T=4, Sv=3, W=2),
     ...      ModelGroup(name="Marine", count=4, T=4, Sv=3, W=2))
@@ -49,15 +52,16 @@ def alive_per_entry(entries: tuple[ModelGroup, ...], state: State) -> list[int]:
     [0, 2]
     """
     parts = _parts(entries)
+    rules = rules if rules is not None else get_ruleset()
     alive = [0] * len(entries)
     for gi, members in enumerate(parts):
         j0 = members[0]
-        order = [j0] if entries[j0].character else [
+        listed = [j0] if entries[j0].character else [
             j for j in members for _ in range(entries[j].count)]
-        wounded = next((j for j in members if entries[j].wounds_lost), None)
-        if wounded is not None and not entries[j0].character:
-            order.remove(wounded)
-            order.insert(0, wounded)  # the wounded model is removed first
+        # the first model of an entry carries its ``wounds_lost`` (reference facts §5.1)
+        first = [i == listed.index(j) and bool(entries[j].wounds_lost)
+                 for i, j in enumerate(listed)]
+        order = [listed[i] for i in rules.model_order(first)]  # removed first to last
         k = state[2 * gi]
         for j in order[len(order) - k:] if k else ():
             alive[j] += 1

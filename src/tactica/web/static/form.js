@@ -5,11 +5,31 @@
 (function (global) {
   "use strict";
   const $ = (id) => document.getElementById(id);
-  const CTX_FLAGS = ["remained_stationary", "advanced", "charged", "cover", "stealth",
-                     "arrived_from_reserves", "disembarked", "tyranids_nearby",
-                     "plunging_fire", "engaged", "target_engaged"];
-  /* Context fields picked from a select (their values are the contract's). */
-  const CTX_CHOICES = ["below_strength", "target_below_strength"];
+  /* The circumstances' controls: made from the scenario contract (each has data-ctx, its
+   * field, and data-kind: flag, either, number, whole, choice, text or names). */
+  const ctxControls = () => [...document.querySelectorAll("[data-ctx]")];
+  function readContext(context) {
+    for (const el of ctxControls()) {
+      const name = el.dataset.ctx, kind = el.dataset.kind, v = el.value;
+      if (kind === "flag") context[name] = el.checked;
+      else if (kind === "either") { if (v) context[name] = v === "yes"; }
+      else if (kind === "number") { const n = num(v); if (n !== null) context[name] = n; }
+      else if (kind === "whole") { const n = int(v); if (n !== null) context[name] = n; }
+      else if (kind === "names") { const w = words(v); if (w.length) context[name] = w; }
+      else if (v.trim()) context[name] = v.trim();
+    }
+    return context;
+  }
+  function writeContext(c) {
+    for (const el of ctxControls()) {
+      const name = el.dataset.ctx, kind = el.dataset.kind, v = c[name];
+      if (kind === "flag") el.checked = !!v;
+      else if (kind === "either") el.value = v === true ? "yes" : v === false ? "no" : "";
+      else if (kind === "names") el.value = (v || []).join(", ");
+      else if (kind === "choice" && (v === undefined || v === null)) el.selectedIndex = 0;
+      else el.value = v ?? "";
+    }
+  }
   const WEAPON_FIELDS = [["count", "N", "numeric"], ["range", "Range", "text"],
                          ["A", "A", "text"], ["skill", "BS/WS", "numeric"],
                          ["S", "S", "numeric"], ["AP", "AP", "text"], ["D", "D", "text"],
@@ -249,18 +269,11 @@
                 models: [...$("target-groups").children].map(readGroup),
                 damage_reduction: int($("target-dr").value) ?? 0,
                 half_damage: $("target-half").checked, ...unitRules.target },
-      context: { distance: num($("ctx-distance").value),
-                 led_by: words($("ctx-led-by").value),
-                 attacker_wounds_left: int($("ctx-wounds-left").value),
-                 attacker_toughness: int($("ctx-attacker-toughness").value) },
+      context: readContext({ led_by: words($("ctx-led-by").value),
+                             attacker_toughness: int($("ctx-attacker-toughness").value) }),
       effects: [],
     };
     if ($("ctx-detachment").value) s.context.detachment = $("ctx-detachment").value;
-    if ($("ctx-indirect").value) s.context.indirect = $("ctx-indirect").value;
-    for (const key of CTX_CHOICES) if ($("ctx-" + key).value) s.context[key] = $("ctx-" + key).value;
-    const half = $("ctx-half-range").value;
-    if (half) s.context.within_half_range = half === "yes";
-    for (const flag of CTX_FLAGS) s.context[flag] = $("ctx-" + flag).checked;
     if (s.method === "monte-carlo") {
       s.trials = int($("trials").value);
       if ($("seed").value.trim()) s.seed = int($("seed").value);
@@ -334,17 +347,11 @@
     $("target-dr").value = t.damage_reduction || 0;
     $("target-half").checked = !!t.half_damage;
     const c = s.context || {};
-    $("ctx-distance").value = c.distance ?? "";
-    $("ctx-half-range").value = c.within_half_range === true ? "yes"
-      : c.within_half_range === false ? "no" : "";
+    writeContext(c);
     const leaders = [...(c.led_by || []), ...(a.unit ? [].concat(a.led_by || []) : [])];
     $("ctx-led-by").value = [...new Set(leaders)].join(", ");
     setDetachments(c.detachment ? [c.detachment] : [], c.detachment || "");
-    $("ctx-indirect").value = c.indirect || "";
-    for (const key of CTX_CHOICES) $("ctx-" + key).value = c[key] || "";
-    $("ctx-wounds-left").value = c.attacker_wounds_left ?? "";
     $("ctx-attacker-toughness").value = c.attacker_toughness ?? "";
-    for (const flag of CTX_FLAGS) $("ctx-" + flag).checked = !!c[flag];
     fillEffects(s.effects || [], chosen);
   }
   /* Whether a select can show this value (an option, not set yet: two of a kind go as JSON). */

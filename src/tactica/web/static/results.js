@@ -28,17 +28,12 @@
     [/^line \d+: /g, ""],
     [/\s*\((?:context|target|attacker)\.[\w.]+[^)]*\)/g, ""],
   ];
-  const CONTEXT_WORDS = {
-    distance: "the distance", within_half_range: "half range", led_by: "the leader attached",
-    attacker_wounds_left: "wounds left", attacker_toughness: "the attacker's Toughness",
-    remained_stationary: "remained stationary", charged: "charged", advanced: "advanced",
-    cover: "the target in cover", stealth: "Stealth", disembarked: "disembarked",
-    arrived_from_reserves: "arrived from Reserves",
-    tyranids_nearby: "a TYRANIDS unit within 6″ of the target", indirect: "Indirect Fire",
-    plunging_fire: "Plunging Fire", engaged: "the attacker engaged",
-    target_engaged: "the target engaged", detachment: "the detachment",
-    below_strength: "the attacker's strength", target_below_strength: "the target's strength",
-  };
+  /* The contract's circumstances (the page's #circumstances-data: how each is said). */
+  const CIRCUMSTANCES = (() => {
+    const el = document.getElementById("circumstances-data");
+    try { return el ? JSON.parse(el.textContent) : []; } catch (e) { return []; }
+  })();
+  const CONTEXT_WORDS = Object.fromEntries(CIRCUMSTANCES.map((c) => [c.name, c.words]));
   function plain(text) {
     let t = String(text);
     for (const [re, to] of REWRITES) t = t.replace(re, to);
@@ -70,17 +65,23 @@
     else t = JSON.stringify(e);
     return e.weapons ? `${t} (${e.weapons.join(", ")})` : t;
   }
-  /* [context flag, words when set, words when not] */
-  const FLAG_WORDS = [["remained_stationary", "remained stationary", "moved"],
-    ["advanced", "advanced", "did not advance"], ["charged", "charged", "did not charge"],
-    ["cover", "target in cover", "not in cover"], ["stealth", "target has Stealth", "no Stealth"],
-    ["arrived_from_reserves", "arrived from Reserves", "not from Reserves"],
-    ["disembarked", "disembarked", "did not disembark"],
-    ["tyranids_nearby", "TYRANIDS within 6″ of the target", "no TYRANIDS near the target"],
-    ["plunging_fire", "Plunging Fire", "no Plunging Fire"],
-    ["engaged", "attacker engaged", "attacker not engaged"],
-    ["target_engaged", "target engaged with friendly units", "target not engaged"]];
-  const STRENGTH_WORDS = { starting: "below Starting Strength", half: "Below Half-strength" };
+  /* A circumstance of ``c`` (the scenario's context) said: [name, words, given]. */
+  function said(f, c) {
+    const v = c[f.name], has = v !== null && v !== undefined;
+    const fill = (t) => String(t || "").replace("{}", v);
+    if (f.kind === "flag") return [f.name, v ? f.when : f.unless, !!v];
+    if (f.kind === "either") return [f.name, v === true ? f.when : v === false ? f.unless : f.none, has];
+    if (f.kind === "choice") {
+      const given = has && v !== f.default;
+      const words = Object.fromEntries(f.options);
+      return [f.name, has ? words[v] || `${f.words} ${v}` : f.none || `${f.words}: ${f.default}`, given];
+    }
+    if (f.kind === "names") {
+      const given = has && v.length > 0;
+      return [f.name, given ? `${f.words}: ${v.join(", ")}` : f.unless || `no ${f.words}`, given];
+    }
+    return [f.name, has ? (f.when ? fill(f.when) : `${f.words} ${v}`) : f.unless || `no ${f.words}`, has];
+  }
   function models(target) {
     return (target.models || []).reduce((n, g) => n + (g.count || 1), 0);
   }
@@ -104,7 +105,6 @@
                                   : "the datasheet's loadout", ...(a.profiles || [])]
       : (a.weapons || []).map((w) => `${w.name} ×${w.count || 1}`);
     const led = [...new Set([...(c.led_by || []), ...(a.led_by || [])])];
-    const has = (v) => v !== null && v !== undefined;
     const named = (s.effects || []).filter((e) => typeof e === "string");
     const plainEffects = (s.effects || []).filter((e) => typeof e !== "string").map(effectWords);
     const out = [
@@ -113,19 +113,10 @@
       ["target", targetWords(s.target), true],
       ["phase", s.phase === "fight" ? "Fight phase" : "Shooting phase", true],
       ["rules", `${s.rules} edition`, true],
-      ["distance", has(c.distance) ? `${c.distance}″ away` : "no distance", has(c.distance)],
-      ["half range", c.within_half_range === true ? "within half range"
-        : c.within_half_range === false ? "not within half range" : "half range from the distance",
-       has(c.within_half_range)],
     ];
-    for (const [k, yes, no] of FLAG_WORDS) out.push([k, c[k] ? yes : no, !!c[k]]);
-    out.push(["wounds left", has(c.attacker_wounds_left) ? `${c.attacker_wounds_left} wounds left` : "all wounds left",
-              has(c.attacker_wounds_left)]);
-    out.push(["indirect", c.indirect === "spotted" ? "indirect, spotted" : c.indirect ? "indirect, target not visible"
-      : "target visible", !!c.indirect]);
-    for (const [k, who] of [["below_strength", "attacker"], ["target_below_strength", "target"]])
-      out.push([k, c[k] ? `${who} ${STRENGTH_WORDS[c[k]]}` : `${who} at Starting Strength`, !!c[k]]);
-    out.push(["detachment", c.detachment || "any detachment", !!c.detachment]);
+    for (const f of CIRCUMSTANCES) {
+      if (!["led_by", "attacker_toughness", "army_faction"].includes(f.name)) out.push(said(f, c));
+    }
     out.push(["rolls", plainEffects.join(", ") || "no modifiers", plainEffects.length > 0]);
     out.push(["rules in play", named.join(", ") || "no named rules", named.length > 0]);
     out.push(["method", s.method === "monte-carlo" ? `Monte Carlo, ${s.trials} trials` : "exact",
