@@ -184,7 +184,10 @@ if TYPE_CHECKING:
         load as load, run as run,
     )
     from .meta.plot import (
-        bars as bars, heatmap as heatmap,
+        bars as bars, draw as draw, heatmap as heatmap, PlotFilters as PlotFilters,
+    )
+    from .meta.progress import (
+        progress_for as progress_for,
     )
     from .meta.query import (
         Browse as Browse, browse as browse, BROWSE_FILTERS as BROWSE_FILTERS, choices as choices,
@@ -332,7 +335,8 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ".plan.plot": ("cell_value", "plot_matchup", "plot_plan", "VALUES"),
     # The meta table (the meta extra): selection, run, query, plots
     ".meta": ("load", "run"),
-    ".meta.plot": ("bars", "heatmap"),
+    ".meta.plot": ("bars", "draw", "heatmap", "PlotFilters"),
+    ".meta.progress": ("progress_for",),
     ".meta.query": (
         "Browse", "browse", "BROWSE_FILTERS", "choices", "query", "QueryError", "SORTABLE",
     ),

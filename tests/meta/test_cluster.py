@@ -4,7 +4,9 @@ in-process run, and a worker killed mid-run loses nothing."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -77,3 +79,69 @@ def test_killed_worker_then_rerun_leaves_the_whole_table(
     local_dask.workers.pop(0)
     local_dask.start_worker()
     local_dask.wait_for_workers(2)
+
+
+def _address_of(cluster: LocalDask, proc: Any) -> str:
+    """The worker address of a ``dask worker`` process (no nanny: its own pid)."""
+    from distributed import Client
+
+    with Client(cluster.address, timeout="60s") as client:
+        pids = client.run(os.getpid)  # each worker's address -> its process id
+    (address,) = [a for a, pid in pids.items() if pid == proc.pid]
+    return str(address)
+
+
+class _KillAndName(_KillOnFirst):
+    def __init__(self, cluster: LocalDask) -> None:
+        super().__init__(cluster)
+        self.killed = _address_of(cluster, cluster.workers[0])
+
+
+def test_the_worker_lost_is_the_one_killed_and_no_other(
+        local_dask: LocalDask, seed_selection: Selection, tmp_path: Path) -> None:
+    """The report names the killed worker (the scheduler's remove-worker event), once;
+    a run where no worker dies reports none."""
+    calm = run(seed_selection, tmp_path / "calm", scheduler=local_dask.address)
+    assert calm.workers_lost == [] and calm.complete
+    killer = _KillAndName(local_dask)
+    hit = run(seed_selection, tmp_path / "hit", scheduler=local_dask.address,
+              progress=killer)
+    assert hit.workers_lost == [killer.killed]
+    local_dask.workers.pop(0)
+    local_dask.start_worker()
+    local_dask.wait_for_workers(2)
+
+
+def test_a_killed_client_then_rerun_leaves_the_whole_table(
+        local_dask: LocalDask, tmp_path: Path) -> None:
+    """The ``tactica meta`` process killed (SIGKILL) once its first file is written: the
+    rerun skips what was written and completes the table, the in-process run's bytes."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tactica.library import load_library
+
+    args = ["--unit", "Intercessor Squad", "--unit", "Hellblaster Squad", "--unit",
+            "Necron Warriors", "--unit", "Immortals", "--unit", "Lokhust Heavy Destroyers",
+            "--target", "meq", "--target", "teq", "--rules", "11th", "--partition-size", "1"]
+    folder = tmp_path / "t"
+    proc = subprocess.Popen([sys.executable, "-m", "tactica", "meta", "-o", str(folder),
+                             *args, "--scheduler", local_dask.address],
+                            env=local_dask.env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while not list(folder.glob("part-*.parquet")) and proc.poll() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    result = CliRunner().invoke(commands.app, ["meta", "-o", str(folder), *args,
+                                               "--scheduler", local_dask.address])
+    assert result.exit_code == 0, result.output
+    clean = CliRunner().invoke(commands.app, ["meta", "-o", str(tmp_path / "clean"), *args,
+                                              "--in-process"])
+    assert clean.exit_code == 0, clean.output
+    assert _files(folder) == _files(tmp_path / "clean") and len(_files(folder)) == 5
+    assert load_library() is not None

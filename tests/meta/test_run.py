@@ -26,11 +26,25 @@ class _Told(Silent):
 
 
 class _Client:
-    def __init__(self, workers: list[str]) -> None:
+    """A Dask client's replies: the scheduler's events (``remove-worker`` for each gone
+    worker, at a time of its own) and ``scheduler_info``, with or without its list."""
+
+    def __init__(self, workers: list[str], gone: list[str] = (),  # type: ignore[assignment]
+                 info: dict[str, Any] | None = None) -> None:
         self.workers = workers
+        self.gone = list(gone)
+        self.info = info
 
     def scheduler_info(self) -> dict[str, Any]:
-        return {"workers": {w: {} for w in self.workers}}
+        return {"workers": {w: {} for w in self.workers}} if self.info is None else self.info
+
+    def get_events(self, topic: str) -> tuple[tuple[float, dict[str, Any]], ...]:
+        assert topic == "all"
+        added = tuple((float(i), {"action": "add-worker", "worker": w})
+                      for i, w in enumerate(self.workers))
+        return added + tuple((100.0 + i, {"action": "remove-worker", "worker": w,
+                                          "processing-tasks": set()})
+                             for i, w in enumerate(self.gone))
 
 
 class KilledWorker(Exception):  # Dask's exception, recognised by its name
@@ -50,17 +64,40 @@ class _Future:
 
 
 def test_a_worker_that_leaves_is_named(tmp_path: Path) -> None:
+    """The scheduler's ``remove-worker`` event names the worker, once."""
     report, told = RunReport(tmp_path, 3), _Told()
-    seen = {"tcp://127.0.0.1:1", "tcp://127.0.0.1:2"}
-    now = _watch_workers(_Client(["tcp://127.0.0.1:2"]), seen, report, told, 2)
-    assert now == {"tcp://127.0.0.1:2"}
+    before = _Client(["tcp://127.0.0.1:1", "tcp://127.0.0.1:2"], gone=[])
+    seen = _watch_workers(before, set(), report, told, 3)
+    assert seen == set() and not told.messages
+    after = _Client(["tcp://127.0.0.1:2"], gone=["tcp://127.0.0.1:1"])
+    now = _watch_workers(after, seen, report, told, 2)
     assert report.workers_lost == ["tcp://127.0.0.1:1"]
     (text,) = told.messages
     assert text.startswith("worker tcp://127.0.0.1:1 left the cluster") and "2 partitions" in text
-    # a worker that joins is no news; one that stays is not reported again
-    assert _watch_workers(_Client(["tcp://127.0.0.1:2", "tcp://127.0.0.1:3"]), now, report,
-                          told, 1) == {"tcp://127.0.0.1:2", "tcp://127.0.0.1:3"}
-    assert len(told.messages) == 1
+    # a worker that joins is no news; one already reported is not reported again
+    joined = _Client(["tcp://127.0.0.1:2", "tcp://127.0.0.1:3"], gone=["tcp://127.0.0.1:1"])
+    assert _watch_workers(joined, now, report, told, 1) == now
+    assert len(told.messages) == 1 and report.workers_lost == ["tcp://127.0.0.1:1"]
+
+
+def test_a_reply_without_the_worker_list_loses_no_worker(tmp_path: Path) -> None:
+    """Under load ``scheduler_info()`` may answer without its ``workers`` list (issue
+    43: both workers of a full run were reported gone, alive throughout): only the
+    scheduler's event counts, so such replies report nothing, nor does a scheduler that
+    cannot be asked for a moment."""
+    report, told = RunReport(tmp_path, 3), _Told()
+    workers = ["tcp://127.0.0.1:1", "tcp://127.0.0.1:2"]
+    seen: set[tuple[float, str]] = set()
+    for info in ({}, {"type": "Scheduler"}, {"workers": {}}):
+        seen = _watch_workers(_Client(workers, info=info), seen, report, told, 2)
+    assert _Client(workers, info={}).scheduler_info().get("workers") is None  # the stand-in
+
+    class _Busy(_Client):
+        def get_events(self, topic: str) -> Any:
+            raise TimeoutError("busy")
+
+    assert _watch_workers(_Busy(workers), seen, report, told, 2) == seen
+    assert report.workers_lost == [] and told.messages == []
 
 
 def test_a_partition_whose_workers_died_is_left_for_the_rerun(tmp_path: Path) -> None:
@@ -111,7 +148,7 @@ def test_a_worker_joining_fields_the_targets_and_freezes_what_it_loaded(
     import gc
 
     from tactica.meta.compute import _target, field_targets
-    from tactica.meta.run import prepare_worker
+    from tactica.meta.workers import prepare_worker
 
     _target.cache_clear()
     gc.unfreeze()
@@ -121,3 +158,24 @@ def test_a_worker_joining_fields_the_targets_and_freezes_what_it_loaded(
         assert fielded == field_targets(seed_selection) == _target.cache_info().currsize
     finally:
         gc.freeze()  # the run's own rule (tests/conftest.py): never leave it unfrozen
+
+
+def test_a_performance_report_without_bokeh_is_refused_first(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """Dask draws its performance report with bokeh: without it the run is refused in
+    one line before anything is written (not after the whole run, by Dask)."""
+    import importlib.util
+
+    from tactica.meta import Selection, run
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "bokeh" else real(name, *a))
+    sel = Selection(attackers=("Primus",), targets=("meq",), dataset=False)
+    try:
+        run(sel, tmp_path / "t", mode="local", performance_report=tmp_path / "r.html")
+    except ValueError as exc:
+        assert "bokeh" in str(exc) and "\n" not in str(exc)
+    else:
+        raise AssertionError("not refused")
+    assert not (tmp_path / "t").exists()

@@ -3,7 +3,10 @@ writing (an interrupted run, then the rerun, gives the clean run's files)."""
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import json
+import os
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -50,9 +53,11 @@ def test_schema_and_metadata_name_the_versions_and_nothing_else(
     meta = {k.decode(): v.decode() for k, v in (schema.metadata or {}).items()}
     assert meta.pop("tactica.version") == versions()["tactica"]
     assert meta.pop("tactica.dataset") == "none"  # dataset=False: the seed pages only
-    assert Selection.model_validate(json.loads(meta.pop("tactica.selection"))) == \
-        seed_selection
-    assert meta.pop("tactica.meta.schema") == "1"
+    # the selection is stored once, in _selection.json; each file holds its hash
+    stored = (tmp_path / SELECTION_FILE).read_bytes()
+    assert meta.pop("tactica.selection.sha256") == hashlib.sha256(stored).hexdigest()
+    assert Selection.model_validate(json.loads(stored)) == seed_selection
+    assert meta.pop("tactica.meta.schema") == "2"
     assert meta.pop("tactica.partition") in f.name
     assert set(meta) <= {"ARROW:schema"}  # no timestamp, no writer's own notes
     for field in SCHEMA:
@@ -112,3 +117,34 @@ def test_partitions_cut_by_edition_faction_and_size(seed_lib: Library) -> None:
     for p in parts:  # each partition's units are of its edition and faction
         for a in p.attackers:
             assert p.edition in {s.rules for s in seed_lib.datasheet_versions(a)}
+
+
+def test_files_are_written_with_the_users_umask(seed_selection: Selection, seed_lib: Library,
+                                                tmp_path: Path) -> None:
+    """Every file of the table gets the mode ``open`` gives a new file (0644 with the
+    usual umask 022, 0640 with 027): the partitions as readable as ``_selection.json``
+    (``mkstemp`` alone made them 0600)."""
+    table = importlib.import_module("tactica.meta.table")  # the module: table() is the call
+
+    for mask, mode in ((0o022, 0o644), (0o027, 0o640)):
+        before = os.umask(mask)
+        table._umask.cache_clear()
+        try:
+            folder = tmp_path / oct(mask)
+            run(seed_selection, folder, lib=seed_lib)
+        finally:
+            os.umask(before)
+            table._umask.cache_clear()
+        modes = {p.name: p.stat().st_mode & 0o777 for p in folder.iterdir()}
+        assert len(modes) == 6 and set(modes.values()) == {mode}, modes
+
+
+def test_the_footer_is_small(seed_selection: Selection, seed_lib: Library,
+                             tmp_path: Path) -> None:
+    """The selection's JSON is not repeated in the files: a footer is the schema and a
+    hash, whatever the selection's size."""
+    run(seed_selection, tmp_path, lib=seed_lib)
+    text = seed_selection.to_json()
+    for f in tmp_path.glob("part-*.parquet"):
+        data = f.read_bytes()
+        assert text.encode() not in data and b'"attackers"' not in data

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
 from ..service import Library, UnknownNameError, configured_sources, load_library
@@ -50,34 +49,18 @@ class PlotKind(StrEnum):
     heatmap = "heatmap"
 
 
+class HeatmapBy(StrEnum):
+    auto = "auto"
+    unit = "unit"
+    faction = "faction"
+    keyword = "keyword"
+
+
 Folder = Annotated[Path, typer.Option("--out", "-o", help="The table's folder.")]
 Distance = Annotated[float | None, typer.Option(
     "--distance", min=0, max=200, help="Inches between attacker and target in the "
     "shooting rows: a ranged weapon beyond its range makes no attacks (a column says it). "
     "Default: every target within range.")]
-
-
-class _Bar:
-    """``tactica.meta.run.Progress`` as a rich progress bar on stderr."""
-
-    def __init__(self, console: Console) -> None:
-        self.console = console
-        self.bar = Progress("{task.description}", BarColumn(), MofNCompleteColumn(),
-                            TimeElapsedColumn(), console=console, transient=False)
-        self.task = self.bar.add_task("partitions", total=None)
-
-    def start(self, total: int, done: int) -> None:
-        if done:
-            self.console.print(f"{done} of {total} partitions already written: skipped",
-                               markup=False)
-        self.bar.update(self.task, total=total, completed=done)
-        self.bar.start()
-
-    def advance(self, part: object) -> None:
-        self.bar.advance(self.task)
-
-    def message(self, text: str) -> None:
-        self.bar.console.print(f"note: {text}", markup=False)
 
 
 def _checked(scheduler: str | None, rules: list[str] | None) -> tuple[str, ...]:
@@ -137,8 +120,11 @@ def meta(
     local_cluster: Annotated[bool, typer.Option(
         "--local-cluster", help="Use a local Dask cluster even for a small job.")] = False,
     partition_size: Annotated[int, typer.Option(
-        "--partition-size", min=1, help="Attacker units per partition (one file each).")
-    ] = 16,
+        "--partition-size", min=1, help="Attacker units per partition at most (one file "
+        "each; the partitions are also cut by their cost).")] = 16,
+    performance_report: Annotated[Path | None, typer.Option(
+        "--performance-report", help="On Dask: write Dask's performance report (the task "
+        "stream, each task's time) to this HTML file.")] = None,
 ) -> None:
     """Compute the meta table into a folder of Parquet files (a rerun resumes)."""
     if ctx.invoked_subcommand is not None:
@@ -161,7 +147,7 @@ def meta(
                            detachment_rules, distance)
     mode: Literal["auto", "in-process", "local"] = (
         "in-process" if in_process else "local" if local_cluster else "auto")
-    _report(out, _run(selection, out, mode, scheduler, workers, lib))
+    _report(out, _run(selection, out, mode, scheduler, workers, lib, performance_report))
 
 
 def _report(out: Path, report: RunReport) -> None:
@@ -175,23 +161,26 @@ def _report(out: Path, report: RunReport) -> None:
 
 
 def _run(selection: Selection, out: Path, mode: Literal["auto", "in-process", "local"],
-         scheduler: str | None, workers: int, lib: Library) -> RunReport:
-    """``tactica.meta.run`` with a progress bar on stderr; a refusal is its one line, the
-    bar left out."""
-    from ..service import SchedulerError, run
+         scheduler: str | None, workers: int, lib: Library,
+         performance_report: Path | None = None) -> RunReport:
+    """``tactica.meta.run`` with its progress on stderr (``meta.progress.progress_for``: a
+    bar with the time left on a terminal, a line each 10% otherwise); a refusal is its
+    one line, the bar left out."""
+    from ..service import SchedulerError, progress_for, run
 
-    bar = _Bar(Console(stderr=True, highlight=False))
+    bar = progress_for()
+    failed = True
     try:
-        return run(selection, out, mode=mode, scheduler=scheduler, workers=workers,
-                   progress=bar, lib=lib)
+        report = run(selection, out, mode=mode, scheduler=scheduler, workers=workers,
+                     progress=bar, lib=lib, performance_report=performance_report)
+        failed = False
+        return report
     except SchedulerError as exc:
-        bar.bar.live.transient = True  # the refusal alone: no bar left above it
         fail(f"--scheduler {exc}")
     except ValueError as exc:
-        bar.bar.live.transient = True
         fail(str(exc))
     finally:
-        bar.bar.stop()
+        bar.close(failed)
 
 
 def _selection(attackers: tuple[str, ...], targets: tuple[str, ...],
@@ -264,7 +253,8 @@ def _cell(v: object) -> str:
 @meta_app.command("plot")
 def plot(
     kind: Annotated[PlotKind, typer.Argument(help="bars (best units per faction) or "
-                                             "heatmap (unit x target).")],
+                                             "heatmap (unit x target, or by faction or "
+                                             "keyword).")],
     file: Annotated[Path, typer.Option("--file", "-f", help="The picture: .png or .svg.")],
     out: Folder = Path("meta"),
     metric: Annotated[str | None, typer.Option(
@@ -276,27 +266,22 @@ def plot(
     faction: Annotated[list[str] | None, typer.Option(
         "--faction", help="Only these factions' attackers; repeatable.")] = None,
     top: Annotated[int, typer.Option("--top", min=1, help="Units per faction (bars) or "
-                                     "in all (heatmap).")] = 5,
+                                     "in all (heatmap by unit).")] = 5,
+    by: Annotated[HeatmapBy, typer.Option(
+        "--by", help="heatmap: unit x target, faction x faction or keyword x keyword (the "
+        "mean of --metric); auto: by unit up to 40 targets, else by faction.")
+    ] = HeatmapBy.auto,
+    shared_x: Annotated[bool, typer.Option(
+        "--shared-x", help="bars: one x scale for every faction's panel.")] = False,
 ) -> None:
-    """Draw the meta table: ranked bars per faction, or a unit x target heatmap."""
-    from ..service import bars, heatmap, load
+    """Draw the meta table: ranked bars per faction, or a heatmap."""
+    from ..service import PlotFilters, QueryError, draw
 
+    filters = PlotFilters(targets=tuple(target or ()), factions=tuple(faction or ()),
+                      phase=phase.value if phase else None)
     try:
-        df = load(out)
-    except FileNotFoundError as exc:
-        fail(str(exc))
-    if target:
-        df = df[df["target"].str.casefold().isin([t.casefold() for t in target])]
-    if faction:
-        df = df[df["attacker_faction"].str.casefold().isin([f.casefold() for f in faction])]
-    if phase is not None and kind == PlotKind.bars:
-        df = df[df["phase"] == phase.value]
-    try:
-        if kind == PlotKind.bars:
-            path = bars(df, file, metric=metric or "points_per_100", top=top)
-        else:
-            path = heatmap(df, file, metric=metric or "expected_damage",
-                           phase=phase.value if phase else "shooting", units=top)
-    except ValueError as exc:
+        path = draw(out, kind.value, file, metric=metric, filters=filters, top=top,
+                    by=by.value, shared_x=shared_x)
+    except (QueryError, ValueError) as exc:
         fail(str(exc))
     typer.echo(f"wrote {path}")

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -64,9 +65,28 @@ from ..units import (
     scenario_against,
 )
 from .detachments import Detachment, applied_rules, faction_detachments
-from .tasks import Partition, Selection, library_of, plan, target_kind, unit_faction
+from .tasks import (
+    Partition,
+    Selection,
+    library_of,
+    plan,
+    target_kind,
+    targets_in,
+    unit_faction,
+)
 
-__all__ = ["Row", "compute_partition", "field_targets", "forget", "points_of", "scenario_of"]
+__all__ = ["PREPARING", "WEAPON_ORDER", "Row", "compute_partition", "field_targets", "forget",
+           "points_artefact", "points_of", "scenario_of"]
+
+#: Held while a Dask worker prepares (``workers.prepare_worker``): a partition waits
+#: for it rather than fielding the same targets beside it.
+PREPARING = threading.Lock()
+
+#: The order a row's weapon lines are resolved in: the datasheet's (its wargear's order),
+#: not the order that does most. Where damage carries from one line to the next (a model
+#: destroyed by one line's excess is not hit by the next's, 05.04) the order can change
+#: the figures a little: the attacker may choose it, the table does not.
+WEAPON_ORDER = "datasheet"
 
 #: The errors a matchup may be refused with (each a player-facing one-line message).
 _REFUSALS = (ScenarioError, UnitError, WargearError, UnknownNameError, ValueError,
@@ -103,6 +123,10 @@ class Row:
     #: with ``Selection.distance``: the inches to the target of a shooting row (``None``
     #: in the fight)
     distance: float | None = None
+    #: why a side's points are an artefact of the data (``points_artefact``), or ``None``
+    points_artefact: str | None = None
+    #: the order the attacker's weapon lines are resolved in (``WEAPON_ORDER``)
+    weapon_order: str = "datasheet"
 
 
 def scenario_of(row: Any) -> dict[str, Any]:
@@ -157,14 +181,39 @@ def points_of(sheet: Datasheet, models: int) -> int | None:
     return bracket.points if bracket is not None else None
 
 
+def points_artefact(sheet: Datasheet, models: int) -> str | None:
+    """Why the points of a unit of ``models`` models of ``sheet`` are not that size's
+    own price, or ``None``: the dataset gives the same points for several sizes (a Kill
+    Team fielded as 3 models, priced as the whole team at 195 for 3 to 24), so its
+    points destroyed per 100 points rank it as no army could field it.
+
+    The size's price is compared with the largest size's: a unit priced per size pays
+    more for its largest (5 Assault Intercessors 75, 10 of them 150); one that pays the
+    same at its default size is priced as the whole of its largest."""
+    brackets = sheet.points
+    if isinstance(brackets, EscalatingPoints):
+        brackets = brackets.brackets_for_unit(1)
+    bracket, _ = bracket_price(brackets, models)
+    if bracket is None:
+        return None
+    largest = max(brackets, key=lambda b: b.models)
+    if largest.models <= models or largest.points != bracket.points:
+        return None
+    smallest = min(b.models for b in brackets if b.points == bracket.points)
+    return (f"{sheet.name}: {bracket.points} points for any size from {smallest} to "
+            f"{largest.models} models (fielded as {models})")
+
+
 @dataclass(frozen=True)
 class _Side:
-    """A unit or preset as the table describes it: name, faction, models, points."""
+    """A unit or preset as the table describes it: name, faction, models, points (and
+    why they are an artefact of the data, ``points_artefact``)."""
 
     name: str
     faction: str | None
     models: int | None
     points: int | None
+    artefact: str | None = None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -175,7 +224,8 @@ def _attacker_side(lib: Library, name: str, edition: RulesVersion) -> _Side:
     except WargearError:
         size = None
     return _Side(sheet.name, unit_faction(lib, name), size,
-                 points_of(sheet, size) if size is not None else None)
+                 points_of(sheet, size) if size is not None else None,
+                 points_artefact(sheet, size) if size is not None else None)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -194,22 +244,14 @@ def _target(lib: Library, name: str, edition: RulesVersion, phase: Phase
     if kind == "preset":
         preset = lib.preset(name)
         stand_in = preset.unit if lib.has(preset.unit) else None
-        points = points_of(lib.datasheet(stand_in, edition), models) if stand_in else None
-        return _Side(preset.name, None, models, points), fielded
+        if stand_in is None:
+            return _Side(preset.name, None, models, None), fielded
+        unit = lib.datasheet(stand_in, edition)
+        return _Side(preset.name, None, models, points_of(unit, models),
+                     points_artefact(unit, models)), fielded
     sheet = lib.datasheet(name, edition)
     return _Side(sheet.name, unit_faction(lib, name), models,
-                 points_of(sheet, models)), fielded
-
-
-def _targets(selection: Selection, lib: Library, edition: RulesVersion) -> list[str]:
-    """The selection's targets that exist in ``edition`` (a unit target is fielded from
-    that edition's datasheet; presets are in every edition)."""
-    out = []
-    for name in selection.targets:
-        if target_kind(lib, name) == "preset" or any(
-                s.rules == edition for s in lib.datasheet_versions(name)):
-            out.append(name)
-    return out
+                 points_of(sheet, models), points_artefact(sheet, models)), fielded
 
 
 def field_targets(selection: Selection, lib: Library | None = None) -> int:
@@ -220,7 +262,7 @@ def field_targets(selection: Selection, lib: Library | None = None) -> int:
     editions = dict.fromkeys(p.edition for p in plan(selection, lib))
     n = 0
     for edition in editions:
-        for name in _targets(selection, lib, edition):
+        for name in targets_in(selection, lib, edition):
             for phase in selection.phases:
                 _target(lib, name, edition, phase)
                 n += 1
@@ -280,7 +322,7 @@ def _matchups(selection: Selection, lib: Library, part: Partition) -> Iterator[_
     edition = part.edition
     effects = selection.effects
     detachments = faction_detachments(part.faction) if selection.detachment_rules else ()
-    targets = [(t, target_kind(lib, t)) for t in _targets(selection, lib, edition)]
+    targets = [(t, target_kind(lib, t)) for t in targets_in(selection, lib, edition)]
     for name in part.attackers:
         side = _attacker_side(lib, name, edition)
         for phase in selection.phases:
@@ -368,7 +410,15 @@ def _row(m: _Matchup, result: Figures | ScenarioError | None) -> Row:
         "p_destroyed": p, "points_destroyed": pts, "points_per_100": per_100,
         "status": "computed" if isinstance(result, Figures) else "refused", "note": note,
         "detachment": m.detachment, "detachment_not_applied": m.not_applied,
-        "distance": m.distance})
+        "distance": m.distance, "points_artefact": _artefact(a, t),
+        "weapon_order": WEAPON_ORDER})
+
+
+def _artefact(a: _Side, t: _Side) -> str | None:
+    """The row's ``points_artefact``: each side's reason, attacker first."""
+    said = [f"{side}: {why}" for side, why in (("attacker", a.artefact), ("target", t.artefact))
+            if why]
+    return "; ".join(said) or None
 
 
 def compute_partition(selection: Selection, part: Partition,

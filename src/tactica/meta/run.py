@@ -2,10 +2,14 @@
 distributed, each written (atomically) as its result arrives.
 
 One task is one partition: ``partition_task(selection, partition)`` computes its rows and
-returns the Parquet file's bytes; the same function runs in this process (small jobs,
-``mode="in-process"``), on a ``LocalCluster`` of worker processes started here
-(``mode="local"``, the default for big jobs) or on an existing Dask cluster
-(``scheduler="tcp://host:8786"``; its workers need tactica and the same data installed).
+returns the Parquet file's bytes; the same function runs in this process
+(``mode="in-process"``), on a ``LocalCluster`` of worker processes started here
+(``mode="local"``) or on an existing Dask cluster (``scheduler="tcp://host:8786"``; its
+workers need tactica and the same data installed). ``mode="auto"`` starts a local
+cluster only when the size model says it pays (``sizing.Estimate.cluster_pays``). On
+Dask each worker loads the library and fields the targets once, as it joins (a worker
+plugin, ``workers.Prepare``), and the partitions it computes share them; the scheduler
+hands the partitions out largest first.
 Only this process writes files, once per partition, from a finished task's bytes: a
 worker that dies loses nothing but its running task, which the scheduler gives to
 another worker (up to Dask's ``allowed-failures``, then the partition is reported as not
@@ -15,7 +19,8 @@ partitions whose files exist.
 
 from __future__ import annotations
 
-import gc
+import contextlib
+import importlib.util
 import logging
 import re
 import socket
@@ -27,23 +32,22 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from ..library import Library
-from .compute import compute_partition, field_targets
+from .compute import PREPARING, compute_partition
+from .sizing import cores, estimate
 from .table import done_partitions, parquet_bytes, write_partition, write_selection
 from .tasks import Partition, Selection, library_of, plan
 
-__all__ = ["IN_PROCESS_MATCHUPS", "Mode", "Progress", "RunReport", "SchedulerError", "Silent",
-           "check_address", "partition_task", "run"]
+__all__ = ["Mode", "Progress", "RunReport", "SchedulerError", "Silent", "check_address",
+           "partition_task", "run"]
 
 Mode = Literal["auto", "in-process", "local"]
 
-#: Up to this many matchups ``mode="auto"`` runs in this process (no cluster start-up):
-#: every library unit against the ten presets in both phases (21,980) among them, which
-#: costs less CPU in one process than the start of a local cluster and its workers.
-IN_PROCESS_MATCHUPS = 25_000
-
 
 def partition_task(selection: Selection, part: Partition) -> bytes:
-    """One task: the partition's Parquet bytes (what a Dask worker runs)."""
+    """One task: the partition's Parquet bytes (what a Dask worker runs; on a worker
+    still preparing, once it is ready)."""
+    with PREPARING:
+        pass
     return parquet_bytes(compute_partition(selection, part), selection, part)
 
 
@@ -92,26 +96,36 @@ class RunReport:
         return not self.failed
 
 
-def _matchups(selection: Selection, parts: Sequence[Partition]) -> int:
-    return sum(len(p.attackers) for p in parts) * len(selection.targets) * len(
-        selection.phases)
-
-
 def run(selection: Selection, folder: str | Path, *, mode: Mode = "auto",
         scheduler: str | None = None, workers: int = 2,
-        progress: Progress | None = None, lib: Library | None = None) -> RunReport:
-    """Compute and write every partition of ``selection`` not yet in ``folder``."""
+        progress: Progress | None = None, lib: Library | None = None,
+        performance_report: str | Path | None = None) -> RunReport:
+    """Compute and write every partition of ``selection`` not yet in ``folder``; on
+    Dask, ``performance_report`` names an HTML file for Dask's performance report (the
+    task stream, each task's time)."""
     out = Path(folder)
+    if performance_report is not None and importlib.util.find_spec("bokeh") is None:
+        raise ValueError("a performance report is drawn by Dask with bokeh, which is not "
+                         "installed (pip install bokeh)")
     client = _connect(scheduler) if scheduler else None  # before anything is written
     try:
-        return _run(selection, out, mode, scheduler, workers, progress, lib, client)
+        return _run(selection, out, _Where(mode, scheduler, workers, performance_report),
+                    progress, lib, client)
     finally:
         if client is not None:
             client.close()
 
 
-def _run(selection: Selection, out: Path, mode: Mode, scheduler: str | None, workers: int,
-         progress: Progress | None, lib: Library | None, client: Any) -> RunReport:
+@dataclass(frozen=True)
+class _Where:
+    mode: Mode
+    scheduler: str | None
+    workers: int
+    performance_report: str | Path | None = None
+
+
+def _run(selection: Selection, out: Path, where: _Where, progress: Progress | None,
+         lib: Library | None, client: Any) -> RunReport:
     write_selection(out, selection)
     lib = library_of(selection) if lib is None else lib
     parts = plan(selection, lib)
@@ -120,8 +134,10 @@ def _run(selection: Selection, out: Path, mode: Mode, scheduler: str | None, wor
     report = RunReport(out, len(parts), skipped=sorted(done))
     progress = progress or Silent()
     progress.start(len(parts), len(done))
-    if scheduler is None and (mode == "in-process" or (
-            mode == "auto" and _matchups(selection, todo) <= IN_PROCESS_MATCHUPS)):
+    scheduler, workers = where.scheduler, where.workers
+    if scheduler is None and (where.mode == "in-process" or (
+            where.mode == "auto" and not estimate(selection, lib, todo).cluster_pays(
+                workers, cores()))):
         report.mode = "in-process"
     else:
         report.mode = f"dask {scheduler}" if scheduler else f"dask local cluster ({workers})"
@@ -134,7 +150,7 @@ def _run(selection: Selection, out: Path, mode: Mode, scheduler: str | None, wor
             report.written.append(part.id)
             progress.advance(part)
     else:
-        _on_dask(selection, todo, out, report, progress, scheduler, workers, client)
+        _on_dask(selection, todo, out, report, progress, where, client)
     report.seconds = time.perf_counter() - t0
     return report
 
@@ -190,7 +206,10 @@ def _connect(scheduler: str) -> Any:
 
     def handshake() -> None:
         try:
-            made["client"] = dist.Client(scheduler, timeout=f"{_HANDSHAKE:g}s")
+            # not the process's default client until it answers: one given up on at
+            # the deadline is no one's (``run`` makes it current while it computes)
+            made["client"] = dist.Client(scheduler, timeout=f"{_HANDSHAKE:g}s",
+                                         set_as_default=False)
         except Exception as exc:  # a timeout, or another server's bytes read as Dask's
             made["error"] = f"{type(exc).__name__}: {' '.join(str(exc).split())[:160]}"
 
@@ -218,66 +237,62 @@ def _client(scheduler: str | None, workers: int) -> Any:
 
 
 def _on_dask(selection: Selection, todo: Sequence[Partition], out: Path, report: RunReport,
-             progress: Progress, scheduler: str | None, workers: int,
-             client: Any = None) -> None:
+             progress: Progress, where: _Where, client: Any = None) -> None:
     import distributed
 
-    wait: Any = distributed.wait
+    from .workers import Prepare
+
+    dist: Any = distributed
     t0 = time.perf_counter()
-    client = client if client is not None else _client(scheduler, workers)
-    if not scheduler:
-        client.wait_for_workers(workers)
-    _warm(client, selection)
-    report.startup = time.perf_counter() - t0
+    client = client if client is not None else _client(where.scheduler, where.workers)
+    plugin = Prepare(selection)
     try:
-        key = selection.fingerprint()
-        futures = {client.submit(partition_task, selection, p, key=f"meta-{key}-{p.id}",
-                                 pure=False): p for p in todo}
-        pending = set(futures)
-        seen = _workers(client)
-        while pending:
-            try:
-                finished, pending = wait(pending, timeout=1.0, return_when="FIRST_COMPLETED")
-            except TimeoutError:  # none finished within the second: look at the workers
-                finished = set()
-            for fut in finished:
-                _collect(fut, futures[fut], out, report, progress)
-            seen = _watch_workers(client, seen, report, progress, len(pending))
-        _watch_workers(client, seen, report, progress, 0)
+        if not where.scheduler:
+            client.wait_for_workers(where.workers)
+        # each worker there now loads the library and fields the targets (in parallel);
+        # one that joins later does it as it joins
+        client.register_plugin(plugin, name=plugin.name)
+        report.startup = time.perf_counter() - t0
+        with client.as_current(), (
+                dist.performance_report(filename=str(where.performance_report))
+                if where.performance_report else contextlib.nullcontext()):
+            _compute_all(client, selection, todo, out, report, progress)
     finally:
-        cluster = getattr(client, "cluster", None)
-        client.close()
-        if cluster is not None and not scheduler:
-            cluster.close()
+        _close(client, plugin.name, where.scheduler)
 
 
-def prepare_worker(selection: Selection) -> int:
-    """What a Dask worker runs as it joins: the library loaded and the targets fielded
-    (``field_targets``), then what that loaded is frozen out of the garbage collector's
-    way (``gc.freeze``): it lives as long as the worker, and without the freeze every
-    full collection during the partitions walks the whole library again. Returns how
-    many targets were fielded."""
-    fielded = field_targets(selection)
-    gc.collect()
-    gc.freeze()
-    return fielded
-
-
-def _warm(client: Any, selection: Selection) -> None:
-    """Each worker there now loads the library and fields the targets once, as part of
-    the cluster's start (``prepare_worker``), so that no partition carries that cost and
-    the workers start computing together; a worker that joins later does it in its first
-    partition. A worker that fails here fails its partitions later, with the reason."""
+def _compute_all(client: Any, selection: Selection, todo: Sequence[Partition], out: Path,
+                 report: RunReport, progress: Progress) -> None:
+    """Submit every partition (the largest first: the scheduler runs them in order of
+    priority) and write each as it arrives."""
     import distributed
 
     wait: Any = distributed.wait
     key = selection.fingerprint()
-    warm = [client.submit(prepare_worker, selection, key=f"meta-warm-{key}-{address}",
-                          pure=False, workers=[address], allow_other_workers=False)
-            for address in sorted(_workers(client))]
-    wait(warm)
-    for fut in warm:
-        fut.release()
+    futures = {client.submit(partition_task, selection, p, key=f"meta-{key}-{p.id}",
+                             pure=False, priority=len(p.attackers)): p for p in todo}
+    pending = set(futures)
+    seen = _departures(client) or set()  # the workers gone before this run
+    while pending:
+        try:
+            finished, pending = wait(pending, timeout=1.0, return_when="FIRST_COMPLETED")
+        except TimeoutError:  # none finished within the second: look at the workers
+            finished = set()
+        for fut in finished:
+            _collect(fut, futures[fut], out, report, progress)
+        seen = _watch_workers(client, seen, report, progress, len(pending))
+    _watch_workers(client, seen, report, progress, 0)
+
+
+def _close(client: Any, plugin: str, scheduler: str | None) -> None:
+    """The plugin off a cluster that lives on; a local cluster closed."""
+    cluster = getattr(client, "cluster", None)
+    if scheduler:
+        with contextlib.suppress(Exception):  # a scheduler gone, or the plugin never added
+            client.unregister_worker_plugin(plugin)
+    client.close()
+    if cluster is not None and not scheduler:
+        cluster.close()
 
 
 def _collect(fut: Any, part: Partition, out: Path, report: RunReport,
@@ -295,19 +310,32 @@ def _collect(fut: Any, part: Partition, out: Path, report: RunReport,
                      "to compute it")
 
 
-def _workers(client: Any) -> set[str]:
+#: A worker's departure as the scheduler logs it: (the scheduler's time, its address).
+Departure = tuple[float, str]
+
+
+def _departures(client: Any) -> set[Departure] | None:
+    """The workers the scheduler has removed (its ``remove-worker`` events on the topic
+    ``all``), or ``None`` when it cannot be asked now."""
     try:
-        return set(client.scheduler_info().get("workers", {}))
+        events = client.get_events("all")
     except (OSError, TimeoutError):
-        return set()
+        return None
+    return {(float(t), str(m["worker"])) for t, m in events
+            if isinstance(m, dict) and m.get("action") == "remove-worker" and "worker" in m}
 
 
-def _watch_workers(client: Any, seen: set[str], report: RunReport, progress: Progress,
-                   pending: int) -> set[str]:
-    now = _workers(client)
-    for address in sorted(seen - now):
+def _watch_workers(client: Any, seen: set[Departure], report: RunReport, progress: Progress,
+                   pending: int) -> set[Departure]:
+    """Report each worker the scheduler removed since ``seen`` (the departures known
+    before): only the scheduler's own event says a worker is gone. A reply of
+    ``scheduler_info`` without its worker list (it happens under load) says nothing of
+    the kind, and a scheduler that does not answer now is asked again next time."""
+    now = _departures(client)
+    if now is None:
+        return seen
+    for _, address in sorted(now - seen):
         report.workers_lost.append(address)
         progress.message(f"worker {address} left the cluster; a partition it was computing "
                          f"or holding goes to another worker ({pending} partitions to go)")
-    return now if now else seen
-
+    return seen | now

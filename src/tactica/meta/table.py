@@ -5,8 +5,11 @@ The files are deterministic: the same selection gives the same bytes whoever com
 it (in-process, a local cluster or a remote one): rows sorted by (edition, phase,
 attacker, target), one fixed row-group size, zstd compression, and no timestamps in the
 metadata, which holds only the schema version, the tactica and dataset versions, the
-selection (as JSON) and the partition's id. Each file is written to a temporary name and
-renamed (``write_partition``), so a file that exists is complete: a rerun skips it.
+selection's hash (the selection itself is stored once, in ``_selection.json``) and the
+partition's id. Each file is written to a temporary name and renamed
+(``write_partition``), so a file that exists is complete: a rerun skips it. The files
+are made with the user's umask (0644 by default), like ``_selection.json``: a table
+shared in a folder is readable by whoever may read the folder.
 
 >>> SCHEMA.field("points_per_100").type
 DataType(double)
@@ -15,6 +18,7 @@ DataType(double)
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 import tempfile
@@ -39,18 +43,20 @@ __all__ = [
     "SCHEMA",
     "SCHEMA_VERSION",
     "SELECTION_FILE",
+    "arrow_table",
     "done_partitions",
     "load",
     "parquet_bytes",
     "partition_path",
     "read_selection",
     "schema_for",
+    "selection_hash",
     "versions",
     "write_partition",
     "write_selection",
 ]
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: points_artefact, weapon_order; the selection's hash
 #: Rows per row group: fixed, so that the bytes do not depend on the writer's defaults.
 ROW_GROUP_SIZE = 65536
 #: The selection a folder holds (JSON), written before the first partition.
@@ -78,6 +84,10 @@ _FIELDS: list[tuple[str, pa.DataType, str]] = [
     ("points_per_100", pa.float64(), "points_destroyed per 100 points of attacker"),
     ("status", pa.string(), "computed, or refused (the reason in note)"),
     ("note", pa.string(), "why the calculator refused the matchup"),
+    ("points_artefact", pa.string(), "null, or why a side's points are the data's, not "
+                                     "its size's (one price for every size)"),
+    ("weapon_order", pa.string(), "the order the attacker's weapon lines are resolved "
+                                  "in: datasheet (the datasheet's order)"),
 ]
 
 #: The columns a table of ``Selection.detachment_rules`` adds.
@@ -141,24 +151,38 @@ def _versions() -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+def selection_hash(selection: Selection) -> str:
+    """The SHA-256 of ``_selection.json``'s text (what each file's metadata holds)."""
+    return hashlib.sha256(_selection_text(selection).encode()).hexdigest()
+
+
+def _selection_text(selection: Selection) -> str:
+    return selection.to_json() + "\n"
+
+
 def _file_metadata(selection: Selection, part: Partition) -> dict[str, str]:
     v = versions()
     return {"tactica.meta.schema": SCHEMA_VERSION, "tactica.version": v["tactica"],
             "tactica.dataset": f"wh40kdc {v['wh40kdc']}" if selection.dataset else "none",
-            "tactica.selection": selection.to_json(), "tactica.partition": part.id}
+            "tactica.selection.sha256": selection_hash(selection),
+            "tactica.partition": part.id}
 
 
-def parquet_bytes(rows: Sequence[Row], selection: Selection, part: Partition) -> bytes:
-    """The partition's Parquet file, deterministic (module text)."""
+def arrow_table(rows: Sequence[Row], selection: Selection) -> pa.Table:
+    """A partition's rows as an Arrow table in the file's order (module text)."""
     schema = schema_for(selection)
     columns = {name: list(map(attrgetter(name), rows)) for name in schema.names}
     table = pa.Table.from_pydict(columns, schema=schema)
     if "detachment" in schema.names:  # the row without the detachment rules first
-        table = table.sort_by([*((c, "ascending") for c in _SORT),
-                               ("detachment", "ascending", "at_start")])
-    else:
-        table = table.sort_by([(c, "ascending") for c in _SORT])
-    table = table.replace_schema_metadata(_file_metadata(selection, part))
+        return table.sort_by([*((c, "ascending") for c in _SORT),
+                              ("detachment", "ascending", "at_start")])
+    return table.sort_by([(c, "ascending") for c in _SORT])
+
+
+def parquet_bytes(rows: Sequence[Row], selection: Selection, part: Partition) -> bytes:
+    """The partition's Parquet file, deterministic (module text)."""
+    table = arrow_table(rows, selection).replace_schema_metadata(
+        _file_metadata(selection, part))
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink, row_group_size=ROW_GROUP_SIZE, compression="zstd",
                    write_statistics=True)
@@ -169,11 +193,27 @@ def partition_path(folder: Path, part: Partition) -> Path:
     return folder / f"part-{part.id}.parquet"
 
 
+@functools.lru_cache(maxsize=1)
+def _umask() -> int:
+    """The process's umask (read by setting it: once, then put back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def file_mode() -> int:
+    """The mode a new file gets from the user's umask (0644 with the usual 022): what
+    ``open`` gives ``_selection.json``, which ``mkstemp``'s 0600 would not."""
+    return 0o666 & ~_umask()
+
+
 def write_partition(folder: Path, part: Partition, data: bytes) -> Path:
-    """Write one partition's file atomically (a temporary file renamed)."""
+    """Write one partition's file atomically (a temporary file renamed), with the mode
+    the user's umask gives (``file_mode``)."""
     path = partition_path(folder, part)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
+        os.fchmod(fd, file_mode())
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -199,7 +239,7 @@ def write_selection(folder: Path, selection: Selection) -> None:
         raise ValueError(f"{folder} holds a table of another selection; give another "
                          "folder (or delete this one)")
     if old is None:
-        (folder / SELECTION_FILE).write_text(selection.to_json() + "\n", encoding="utf-8")
+        (folder / SELECTION_FILE).write_text(_selection_text(selection), encoding="utf-8")
 
 
 def read_selection(folder: Path) -> Selection | None:

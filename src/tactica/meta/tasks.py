@@ -35,14 +35,19 @@ from ..model.datasheet import Datasheet
 from ..names import UnknownNameError, name_key, suggest
 
 __all__ = [
+    "MIN_TASK",
     "PHASES",
+    "TASKS",
     "Partition",
     "Selection",
     "TargetKind",
     "library_of",
+    "matchups",
     "plan",
     "select_units",
     "target_kind",
+    "targets_in",
+    "task_budget",
     "unit_faction",
 ]
 
@@ -183,20 +188,68 @@ def _editions(lib: Library, name: str, wanted: Sequence[RulesVersion]) -> list[D
     return [s for s in lib.datasheet_versions(name) if not wanted or s.rules in wanted]
 
 
+#: The tasks a big table is cut into at least: four for each of 64 workers.
+TASKS = 4 * 64
+#: The fewest matchups worth a task of their own (about 0.2 s of CPU; a task's own cost,
+#: its Dask round trip and its Parquet file, is a few milliseconds).
+MIN_TASK = 2_000
+
+
+def task_budget(total: int) -> int:
+    """The most matchups a partition should hold in a table of ``total``: ``1/TASKS`` of
+    it (under 2%), but no less than ``MIN_TASK``."""
+    return max(MIN_TASK, -(-total // TASKS))
+
+
+def targets_in(selection: Selection, lib: Library, edition: RulesVersion) -> list[str]:
+    """The selection's targets that exist in ``edition`` (a unit target is fielded from
+    that edition's datasheet; presets are in every edition)."""
+    return [name for name in selection.targets if target_kind(lib, name) == "preset" or any(
+        s.rules == edition for s in lib.datasheet_versions(name))]
+
+
+def matchups(selection: Selection, lib: Library, edition: RulesVersion,
+             faction: str) -> int:
+    """The rows one attacker of ``faction`` makes in ``edition``: each target there in
+    each phase, once more per detachment of its faction with ``detachment_rules``."""
+    per = len(targets_in(selection, lib, edition)) * len(selection.phases)
+    if selection.detachment_rules:
+        from .detachments import faction_detachments
+
+        per *= 1 + len(faction_detachments(faction))
+    return per
+
+
+def _cut(names: list[str], size: int, per: int, budget: int) -> list[list[str]]:
+    """``names`` in as few equal consecutive runs as keep each within ``size`` names and
+    ``budget`` matchups (``per`` each; one name alone may be over)."""
+    n = len(names)
+    most = max(1, min(size, budget // max(per, 1)))  # names a run may hold
+    chunks = -(-n // most)
+    base, extra = divmod(n, chunks)
+    out, at = [], 0
+    for i in range(chunks):
+        step = base + (i < extra)
+        out.append(names[at:at + step])
+        at += step
+    return out
+
+
 def plan(selection: Selection, lib: Library) -> list[Partition]:
-    """The partitions of ``selection``: per edition and faction, ``partition_size``
-    attacker units at a time, in a fixed order (edition, faction, unit name)."""
+    """The partitions of ``selection``: per edition and faction, its attackers in equal
+    runs of at most ``partition_size`` units and ``task_budget`` matchups (module text),
+    in a fixed order (edition, faction, unit name)."""
     groups: dict[tuple[RulesVersion, str], list[str]] = {}
     for name in selection.attackers:
         for sheet in _editions(lib, name, selection.editions):
             groups.setdefault((sheet.rules, unit_faction(lib, name)), []).append(sheet.name)
+    ordered = {key: sorted(dict.fromkeys(names), key=name_key) for key, names in sorted(
+        groups.items(), key=lambda kv: (kv[0][0], name_key(kv[0][1])))}
+    per = {key: matchups(selection, lib, *key) for key in ordered}
+    budget = task_budget(sum(per[key] * len(names) for key, names in ordered.items()))
     out = []
-    size = selection.partition_size
-    for (edition, faction), names in sorted(groups.items(),
-                                            key=lambda kv: (kv[0][0], name_key(kv[0][1]))):
-        ordered = sorted(dict.fromkeys(names), key=name_key)
-        for i in range(0, len(ordered), size):
-            out.append(Partition(id=f"{edition}-{_slug(faction)}-{i // size:03d}",
-                                 edition=edition,
-                                 faction=faction, attackers=tuple(ordered[i:i + size])))
+    for (edition, faction), names in ordered.items():
+        runs = _cut(names, selection.partition_size, per[edition, faction], budget)
+        out += [Partition(id=f"{edition}-{_slug(faction)}-{i:03d}", edition=edition,
+                          faction=faction, attackers=tuple(run)) for i, run in enumerate(runs)]
     return out
