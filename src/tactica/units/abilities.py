@@ -32,7 +32,7 @@ from ..combat.contract.scenario import (
     Target,
 )
 from ..effects.unit_abilities import Verdict, evaluate
-from ..kept import kept, kept_one
+from ..identity_cache import cache_by_identity, cache_for
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet
 from ..model.trusted import updated
@@ -92,7 +92,7 @@ def judgement(held: HeldAbilities, phase: Phase, attacker: Attacker, context: Co
     scene: tuple[object, ...] = (held, attacker, context)
     if held.reads_target:
         scene += (target,)
-    judged: tuple[Attacker, tuple[Effect, ...]] = kept(
+    judged: tuple[Attacker, tuple[Effect, ...]] = cache_by_identity(
         _judged, (phase, tuple(lines_of.items()) if lines_of else ()), scene,
         lambda: _judge(scenario(), held, lines_of or {}), limit=_NOTES_MAX)
     return judged
@@ -160,7 +160,7 @@ def held_by(sheets: list[Datasheet]) -> HeldAbilities:
         return HeldAbilities(lines, frozenset(name_key(h.ability.name) for _, h, _, _ in lines),
                      any(_reads_target(h) for _, h, _, f in lines if f is None))
 
-    found: HeldAbilities = kept(_held_lists, (), sheets, made, limit=_NOTES_MAX)
+    found: HeldAbilities = cache_by_identity(_held_lists, (), sheets, made, limit=_NOTES_MAX)
     return found
 
 
@@ -181,7 +181,7 @@ def _noted(a: Attacker, handled: frozenset[str], applied: tuple[str, ...],
            not_applied: tuple[str, ...]) -> Attacker:
     """``a`` with the abilities ``handled`` left out of its list and written as applied
     and not applied (kept: an attacker fielded once meets many targets alike)."""
-    return kept_one(_notes, (handled, applied, not_applied), a, lambda: a.model_copy(update={
+    return cache_for(_notes, (handled, applied, not_applied), a, lambda: a.model_copy(update={
         "abilities": _without(a.abilities, set(handled)),
         "rules_applied": (*a.rules_applied, *applied),
         "rules_not_applied": (*a.rules_not_applied, *not_applied)}), limit=_NOTES_MAX)

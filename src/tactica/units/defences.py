@@ -37,7 +37,7 @@ from ..effects.unit_abilities import (
     unapplied_reason,
     unit_ability,
 )
-from ..kept import kept_one
+from ..identity_cache import cache_for
 from ..model.datasheet import Ability, Datasheet, ModelProfile
 from ..names import name_key
 from .conditions import invulnerable_save
@@ -86,7 +86,7 @@ _HELD_MAX = 4096
 def held_abilities(sheet: Datasheet) -> list[Held]:
     """The abilities of ``sheet`` that the dataset encodes (the seed catalogue's named
     effects, such as Cult Demagogue, are applied by name instead)."""
-    return list(kept_one(_held, (), sheet, lambda: tuple(_held_abilities(sheet)),
+    return list(cache_for(_held, (), sheet, lambda: tuple(_held_abilities(sheet)),
                      limit=_HELD_MAX))
 
 
@@ -237,7 +237,7 @@ def describe(label: str, ua: UnitAbility, v: Verdict, whose: Owner,
     """The lines of one ability: what it applied (notes) and what it did not, with why
     (``not_calculated``); ``pending`` are applied parts whose effect waits for the
     attack (a target fielded on its own)."""
-    applied, skipped = kept_one(
+    applied, skipped = cache_for(
         _described, (label, whose, pending, tuple(v.terms), tuple(v.skipped), v.other_side),
         ua, lambda: tuple(map(tuple, _describe(label, ua, v, whose, pending))),
         limit=_DESCRIBED_MAX)  # kept as tuples: read-only

@@ -40,7 +40,7 @@ from tactica.cache_registry import lasting_cache
 
 from ..combat.contract.scenario import Phase, WeaponLine
 from ..dice import DiceExpr
-from ..kept import kept_one
+from ..identity_cache import cache_for
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet, Weapon, WeaponProfile
 from ..names import name_key
@@ -143,7 +143,7 @@ def _is_pistol(p: WeaponProfile) -> bool:
     return p.has("Pistol") or p.has("Close-quarters")
 
 
-#: ``_by_key``'s answers per datasheet (``kept_one``); at most 4096.
+#: ``_by_key``'s answers per datasheet (``cache_for``); at most 4096.
 _indexes: dict[tuple[Any, ...], Any] = {}
 
 
@@ -156,7 +156,7 @@ def _by_key(sheet: Datasheet) -> Mapping[str, tuple[Weapon, ...]]:
             out[name_key(w.name)] = (*out.get(name_key(w.name), ()), w)
         return MappingProxyType(out)
 
-    index: Mapping[str, tuple[Weapon, ...]] = kept_one(_indexes, (), sheet, made, limit=4096)
+    index: Mapping[str, tuple[Weapon, ...]] = cache_for(_indexes, (), sheet, made, limit=4096)
     return index
 
 

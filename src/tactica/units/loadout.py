@@ -33,7 +33,7 @@ from typing import Any
 
 from pydantic import Field
 
-from ..kept import kept_one
+from ..identity_cache import cache_for
 from ..model.abilities import RapidFire
 from ..model.common import Frozen
 from ..model.datasheet import Datasheet, Weapon
@@ -329,7 +329,7 @@ def field_unit(sheet: Datasheet, models: int | None = None,
     holds ``models`` models and admits the wargear is fielded. The answer is kept (the
     same datasheet, size and wargear field the same unit): a table of many matchups
     fields each unit once."""
-    return kept_one(_fielded, (models, tuple(wargear)), sheet,
+    return cache_for(_fielded, (models, tuple(wargear)), sheet,
                 lambda: _field_unit(sheet, models, wargear), limit=_FIELDED_MAX)
 
 

@@ -25,7 +25,7 @@ from ..combat.contract.scenario import (
 )
 from ..effects.candidates import ability_effects, apply_candidates
 from ..facts import TargetPreset
-from ..kept import kept_one
+from ..identity_cache import cache_for
 from ..model.common import RulesVersion, Source
 from ..model.datasheet import Datasheet, ModelProfile
 from ..model.trusted import constructed
@@ -394,7 +394,7 @@ def _aim(target: Target, distance: float | None = None) -> Aim:
         return Aim(T=g.T, Sv=g.Sv, W=g.W, invuln=g.invuln, keywords=target.keywords,
                    distance=distance)
 
-    aim: Aim = kept_one(_aims, (distance,), target, made, limit=1024)
+    aim: Aim = cache_for(_aims, (distance,), target, made, limit=1024)
     return aim
 
 
@@ -435,7 +435,7 @@ def _attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
     # the reference by its fields' values (a tuple compares in C; the model's own
     # ``__eq__`` costs microseconds, and every matchup of a table looks it up twice)
     fields = tuple(ref.__dict__.values())
-    words: frozenset[str] = kept_one(_words, (fields, rules), lib,
+    words: frozenset[str] = cache_for(_words, (fields, rules), lib,
                                  lambda: _restricting(ref, lib, rules), limit=_ATTACKERS_MAX)
     keywords = tuple(k for k in aim.keywords if k.upper() in words) if words else ()
 
@@ -447,7 +447,7 @@ def _attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
         armed.side.done()
         return armed
 
-    armed: _Armed | str = kept_one(_attackers, (fields, rules, phase, keywords), lib, made,
+    armed: _Armed | str = cache_for(_attackers, (fields, rules, phase, keywords), lib, made,
                                limit=_ATTACKERS_MAX)
     if isinstance(armed, str):
         raise UnitError(armed)
@@ -466,7 +466,7 @@ def _led(context: Context, side: _Side) -> Context:
                 (m.T for m in side.sheet.models if m.T is not None), None)
         return context.model_copy(update=update)
 
-    led: Context = kept_one(side.contexts, (), context, made, limit=64)
+    led: Context = cache_for(side.contexts, (), context, made, limit=64)
     return led
 
 
@@ -481,14 +481,14 @@ def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved
 #: The scenario's fields ``resolve_against`` takes from the document as they are.
 _DOC_FIELDS = tuple(k for k in Scenario.model_fields if k not in ("attacker", "target",
                                                                   "context"))
-#: ``_doc_fields``' answers per document (``kept_one``); at most ``_ATTACKERS_MAX``.
+#: ``_doc_fields``' answers per document (``cache_for``); at most ``_ATTACKERS_MAX``.
 _docs: dict[tuple[Any, ...], Any] = {}
 
 
 def _doc_fields(doc: ScenarioDocument) -> Mapping[str, Any]:
     """The document's ``_DOC_FIELDS`` (kept: a table meets every target with one
     document per attacker and phase), read-only."""
-    fields: Mapping[str, Any] = kept_one(
+    fields: Mapping[str, Any] = cache_for(
         _docs, (), doc, lambda: MappingProxyType({k: getattr(doc, k) for k in _DOC_FIELDS}),
         limit=_ATTACKERS_MAX)
     return fields

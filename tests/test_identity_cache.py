@@ -1,15 +1,15 @@
-"""``tactica.kept``: answers kept under the identity of the objects they were made from.
+"""``tactica.identity_cache``: answers kept under the identity of the objects they were made from.
 An entry is found again only for the very objects it was made from (an equal copy is
 another object), an identity is never taken for another object while the entry keeps
 its own, ``enough`` makes a kept answer again when it does not do, and a bounded memo
-is emptied before it grows past its limit. ``kept_one`` behaves as ``kept`` with one
+is emptied before it grows past its limit. ``cache_for`` behaves as ``kept`` with one
 object, and the two never answer for each other."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tactica.kept import kept, kept_one
+from tactica.identity_cache import cache_by_identity, cache_for
 
 
 def test_kept_and_kept_one_answer_alike() -> None:
@@ -19,8 +19,8 @@ def test_kept_and_kept_one_answer_alike() -> None:
         made.append(tag)
         return value
 
-    for name, keep in (("many", lambda m, k, o, f, **kw: kept(m, k, (o,), f, **kw)),
-                       ("one", kept_one)):
+    for name, keep in (("many", lambda m, k, o, f, **kw: cache_by_identity(m, k, (o,), f, **kw)),
+                       ("one", cache_for)):
         made.clear()
         memo: dict[Any, Any] = {}
         a, copy = [1, 2], [1, 2]
@@ -43,12 +43,12 @@ def test_a_dead_objects_identity_is_not_its_answer() -> None:
     whose identities were somehow another object's (a stale key) is not answered."""
     memo: dict[Any, Any] = {}
     a = [1]
-    kept_one(memo, ("k",), a, lambda: "a")
+    cache_for(memo, ("k",), a, lambda: "a")
     ((key, (held, _)),) = memo.items()
     assert held is a and key == ("k", id(a))
     b = [2]
     memo[("k", id(b))] = (a, "stale")  # the identity of b, the object a
-    assert kept_one(memo, ("k",), b, lambda: "b") == "b"
+    assert cache_for(memo, ("k",), b, lambda: "b") == "b"
     memo2: dict[Any, Any] = {}
     memo2[("k", id(b))] = ((a,), "stale")
-    assert kept(memo2, ("k",), (b,), lambda: "b") == "b"
+    assert cache_by_identity(memo2, ("k",), (b,), lambda: "b") == "b"
