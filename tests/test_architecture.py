@@ -254,6 +254,18 @@ def test_doors_import_only_the_service() -> None:
                        or target in LAUNCHERS.get(module, ()))
             if not allowed:
                 wrong.append(f"{module} -> {target}")
+    # nor by name: a module named in a string (``importlib.import_module("tactica.x")``)
+    for module, path in _modules().items():
+        door = part_of(module)
+        if door not in SHELLS:
+            continue
+        for node in ast.walk(_tree(path)):
+            if isinstance(node, ast.Call) and node.args and isinstance(
+                    node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                named = node.args[0].value
+                if named.startswith("tactica.") and not named.startswith(
+                        (f"tactica.{door}", "tactica.service")):
+                    wrong.append(f"{module} -> {named} (by name)")
     assert wrong == []
 
 

@@ -366,7 +366,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
 
 _FROM = {name: module for module, names in _LAZY.items() for name in names}
 
-__all__ = sorted([*_FROM, "calculate", "warm_up"])
+__all__ = sorted([*_FROM, "calculate", "load_answer_modules", "warm_up"])
 
 
 def __getattr__(name: str) -> Any:
@@ -387,6 +387,14 @@ def calculate(scenario: Scenario | dict[str, Any] | str,
     from . import calculate as calculate_document
 
     return calculate_document(scenario, library)
+
+
+def load_answer_modules() -> None:
+    """Import the modules a server's first answers use (the engine, fielding, the rules on
+    offer, the headline), so that a server can freeze them before its first request."""
+    for name in ("tactica.calculator", "tactica.units", "tactica.units.loadout",
+                 "tactica.units.resolve", "tactica.effects.offer", "tactica.summary"):
+        importlib.import_module(name)
 
 
 def warm_up() -> Library:

@@ -8,7 +8,6 @@ same input (``tactica.calculate``, ``load_seed_library()`` look-ups, ``tactica.u
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 from collections.abc import AsyncIterator, Iterator
@@ -419,14 +418,7 @@ async def test_lists_that_cannot_be_read_name_the_field(client: httpx.AsyncClien
 
 async def test_without_the_army_package_lists_answer_503(
         client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = importlib.import_module
-
-    def no_army(name: str, package: str | None = None) -> Any:
-        if name == "tactica.army":
-            raise ModuleNotFoundError("No module named 'tactica.army'")
-        return real(name, package)
-
-    monkeypatch.setattr(web_lists.importlib, "import_module", no_army)
+    monkeypatch.setattr(web_lists, "_army", lambda: None)  # the list functions not loaded
     response = await client.post("/api/list/validate", json={"text": "anything"})
     assert response.status_code == 503
     assert response.json() == {"detail": "army lists not available"}

@@ -21,9 +21,10 @@ freezing only after a slow collection keeps that to the few times a large cache 
 from __future__ import annotations
 
 import gc
-import importlib
 import time
 from typing import Any
+
+from ..service import load_answer_modules
 
 __all__ = ["SLOW", "freeze_loaded"]
 
@@ -31,8 +32,6 @@ __all__ = ["SLOW", "freeze_loaded"]
 SLOW = 0.02
 
 #: Modules the API imports on its first request.
-_FIRST_USE = ("tactica.calculator", "tactica.units", "tactica.units.loadout",
-              "tactica.units.resolve", "tactica.effects.offer", "tactica.summary")
 
 _started: list[float] = []
 
@@ -50,8 +49,7 @@ def _after_slow_collections(phase: str, info: dict[str, Any]) -> None:
 
 def freeze_loaded() -> None:
     """Freeze what the server has loaded, and later what it keeps (module text)."""
-    for name in _FIRST_USE:
-        importlib.import_module(name)
+    load_answer_modules()
     gc.collect()
     gc.freeze()
     if _after_slow_collections not in gc.callbacks:

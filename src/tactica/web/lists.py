@@ -16,11 +16,11 @@ own two list threads (``validate``).
 from __future__ import annotations
 
 import asyncio
-import importlib
 import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import quote
 
@@ -109,12 +109,16 @@ class ListReport(BaseModel):
 
 
 def _army() -> Any | None:
+    """The service's list functions (``parse_roster``, ``validate``, ``detect_format``,
+    ``IMPORT_FORMATS``), or ``None`` when they cannot be loaded (the page answers 503)."""
+    from .. import service
+
     try:
-        army = importlib.import_module("tactica.army")
+        return SimpleNamespace(parse_roster=service.parse_roster, validate=service.validate,
+                               detect_format=service.detect_format,
+                               IMPORT_FORMATS=service.IMPORT_FORMATS)
     except ImportError:
         return None
-    needed = ("parse_roster", "validate", "detect_format", "IMPORT_FORMATS")
-    return army if all(hasattr(army, n) for n in needed) else None
 
 
 def available() -> bool:
