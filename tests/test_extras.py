@@ -107,6 +107,8 @@ main()
     (["meta", "query", "SELECT 1", "-o", "nowhere"], "meta", "tactica meta"),
     (["matchup", "Intercessor Squad:5", "Boyz:10", "--plot", "{tmp}/m.png"], "plan",
      "tactica matchup --plot"),
+    (["plan", "Intercessor Squad:5", "Boyz:10", "--plot", "{tmp}/p.png"], "plan",
+     "tactica plan --plot"),
 ])
 def test_a_door_without_its_extra_refuses_in_one_line(
         argv: list[str], extra: str, what: str, tmp_path: Path) -> None:
