@@ -9,7 +9,6 @@ Each list is a list file in any format tactica reads, or unit names
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -24,11 +23,11 @@ from ..service import (
     Conditions,
     Matchup,
     Plan,
+    PlanRequest,
     RulesVersion,
     cell_value,
     load_library,
     matchup,
-    plan,
     plot_matchup,
     plot_plan,
 )
@@ -282,20 +281,17 @@ def plan_command(
         fail(f"--objective {objective}: points or threat")
     if phase not in ("shooting", "fight"):
         fail(f"--phase {phase}: shooting or fight")
-    pairs = []
-    for text in forbid or ():
-        a, sep, t = text.partition(">")
-        if not sep or not a.strip() or not t.strip():
-            fail(f"--forbid {text!r}: write \"MY UNIT>ENEMY UNIT\"")
-        pairs.append((a.strip(), t.strip()))
-    conditions = replace(_conditions(None, stationary, half_range, cover, stratagem,
-                                     distance),
-                         charge_modifiers=_charge_rolls(charge_modifier),
-                         charge_rerolls=tuple(u.strip() for u in reroll_charge or ()))
-    p = plan(mine, enemy, conditions=conditions, forbidden=pairs,
-             destroy=destroy or (), objective=objective,  # type: ignore[arg-type]
-             library=load_library(), rules=rules, strict=strict,
-             phase=phase)  # type: ignore[arg-type]
+    every, pairs, units = _distances(distance)
+    request = PlanRequest.from_words({
+        "mine": mine, "enemy": enemy, "forbid": forbid or (), "destroy": destroy or (),
+        "objective": objective, "phase": phase,
+        "charge_modifiers": _charge_rolls(charge_modifier),
+        "reroll_charges": reroll_charge or (), "stationary": stationary,
+        "half_range": half_range, "cover": cover, "distance": every,
+        "distances": {**units, **{f"{a}>{t}": d for (a, t), d in pairs.items()}},
+        "stratagems": _conditions(None, False, False, False, stratagem).stratagems,
+        "rules": rules, "strict": strict})
+    p = request.run(load_library(), files=True)
     if plot is not None:
         plot_plan(p, plot)
     if json_out:
