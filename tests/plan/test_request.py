@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from tactica.assistant import create_server
 from tactica.assistant.arguments import MatchupArgs, PlanArgs, input_schema
 from tactica.cli import commands
-from tactica.cli.plan import plan_command
+from tactica.cli.plan import matchup_command, plan_command
 from tactica.library import load_library
 from tactica.plan import Conditions
 from tactica.plan.request import MatchupRequest, PlanRequest, RequestError
@@ -50,9 +50,9 @@ def _cli_option(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
-def _plan_params() -> dict[str, set[str]]:
+def _plan_params(command: Any = None) -> dict[str, set[str]]:
     one = typer.Typer()
-    one.command("plan")(plan_command)  # the command itself (the app loads it lazily)
+    one.command("plan")(command or plan_command)  # the command (the app loads it lazily)
     params = typer.main.get_command(one).params
     return {p.name: set(p.opts) for p in params}
 
@@ -72,6 +72,10 @@ def test_every_field_is_a_cli_option_a_web_control_and_an_assistant_argument() -
         assert name in web, name
     assert web == set(PlanRequest.model_fields) - set(LISTS)
     assert set(MatchupRequest.model_fields) <= set(input_schema(MatchupArgs)["properties"])
+    flags = {o for opts in _plan_params(matchup_command).values() for o in opts}
+    for name in set(MatchupRequest.model_fields) - set(LISTS):
+        option = _cli_option(name)
+        assert option in flags or option.removesuffix("s") in flags, name
 
 
 @pytest.mark.anyio

@@ -22,12 +22,12 @@ from ..service import (
     VALUES,
     Conditions,
     Matchup,
+    MatchupRequest,
     Plan,
     PlanRequest,
     RulesVersion,
     cell_value,
     load_library,
-    matchup,
     plot_matchup,
     plot_plan,
 )
@@ -171,11 +171,14 @@ def matchup_command(
         fail(f"--side {side}: write mine, enemy or both")
     if value not in VALUES:
         fail(f"--value {value}: one of {', '.join(VALUES)}")
-    sides = ("mine", "enemy") if side == "both" else (side,)
-    m = matchup(mine, enemy, phases=phases, sides=sides,  # type: ignore[arg-type]
-                conditions=_conditions(charge, stationary, half_range, cover, stratagem,
-                                       distance),
-                library=load_library(), rules=rules, strict=strict)
+    every, pairs, units = _distances(distance)
+    m = MatchupRequest.from_words({
+        "mine": mine, "enemy": enemy, "phases": phases, "sides": side, "charge": charge,
+        "stationary": stationary, "half_range": half_range, "cover": cover,
+        "distance": every,
+        "distances": {**units, **{f"{a}>{t}": d for (a, t), d in pairs.items()}},
+        "stratagems": _conditions(None, False, False, False, stratagem).stratagems,
+        "rules": rules, "strict": strict}).run(load_library(), files=True)
     if plot is not None:
         plot_matchup(m, plot, value)
     if json_out:

@@ -1,9 +1,10 @@
 """The army-against-army page, ``/plan``: paste (or open) two army lists, see the matchup
 matrix as a coloured table for each side and phase, and the plan (shooting or charge) with
 its picture beside the naive plan (``tactica.plan``). The plan's options are the fields of
-``PlanRequest`` (the options of ``tactica plan``), one control each, made from the field. Rendered on the server (no script): the form posts to ``/plan``
-and the answer carries a share link, ``/plan?s=...``, holding both lists and the options
-(zlib-compressed JSON in base64url), which renders the same page again.
+``PlanRequest`` (the options of ``tactica plan``), one control each, made from the field.
+Rendered on the server (no script): the form posts to ``/plan`` and the answer carries
+a share link, ``/plan?s=...``, holding both lists and the options (zlib-compressed JSON
+in base64url), which renders the same page again.
 
 A computation runs on its own thread and is refused past ``PLAN_TIMEOUT`` seconds; a list
 that cannot be read or does not validate is shown as its one-line reason.
