@@ -163,4 +163,4 @@ def test_one_request_gives_one_plan_at_every_door(phase: str) -> None:
         assert abs(doc["plan"]["score"] - cli["plan"]["score"]) <= 1e-9
         assert abs(doc["plan"]["points_destroyed"] - cli["plan"]["points_destroyed"]) <= 1e-9
         assert doc["idle"] == cli["idle"] and doc["phase"] == phase
-    assert picture is None or picture.startswith("<svg")
+    assert picture is None or picture.startswith("data:image/svg+xml;base64,")

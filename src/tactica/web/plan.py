@@ -208,8 +208,9 @@ def _compute(request: PlanRequest, charge: float | None, lib: Library
     mine, enemy = request.read(lib)
     m = matchup_sides(mine, enemy, conditions=replace(request.conditions(), charge=charge))
     p = request.solve(mine, enemy)
-    try:
-        picture: str | None = plan_svg(p)
+    try:  # an image (a data: URL): the page's policy refuses an inline SVG's styles
+        svg = plan_svg(p).encode()
+        picture: str | None = "data:image/svg+xml;base64," + base64.b64encode(svg).decode()
     except (ImportError, LookupError):  # without the plot extra: the tables alone
         picture = None
     return m, p, picture
