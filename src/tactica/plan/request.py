@@ -47,9 +47,10 @@ class _Request(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    mine: str = Field(min_length=1, max_length=MAX_LIST_BYTES, description="a list's text, "
+    # an empty list is refused when read, in words ("enemy list: no unit names")
+    mine: str = Field(max_length=MAX_LIST_BYTES, description="a list's text, "
                       "or unit names NAME[:MODELS][+LEADER] separated by commas")
-    enemy: str = Field(min_length=1, max_length=MAX_LIST_BYTES)
+    enemy: str = Field(max_length=MAX_LIST_BYTES)
     stationary: bool = Field(default=False, description="shooters remained "
                              "stationary")
     half_range: bool = Field(default=False, description="targets within half range")
