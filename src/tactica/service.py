@@ -175,8 +175,13 @@ if TYPE_CHECKING:
         matchup_sides as matchup_sides, Plan as Plan, plan as plan, read_side as read_side,
         SideError as SideError, solve as solve,
     )
+    from .plan.request import (
+        field_kind as field_kind, MatchupRequest as MatchupRequest,
+        PlanRequest as PlanRequest, RequestError as RequestError,
+    )
     from .plan.plot import (
-        cell_value as cell_value, plot_matchup as plot_matchup, plot_plan as plot_plan,
+        cell_value as cell_value, plan_svg as plan_svg, plot_matchup as plot_matchup,
+        plot_plan as plot_plan,
         VALUES as VALUES,
     )
     # The meta table (the meta extra): selection, run, query, plots
@@ -332,7 +337,8 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "Conditions", "Matchup", "matchup", "matchup_sides", "Plan", "plan", "read_side",
         "SideError", "solve",
     ),
-    ".plan.plot": ("cell_value", "plot_matchup", "plot_plan", "VALUES"),
+    ".plan.request": ("field_kind", "MatchupRequest", "PlanRequest", "RequestError"),
+    ".plan.plot": ("cell_value", "plan_svg", "plot_matchup", "plot_plan", "VALUES"),
     # The meta table (the meta extra): selection, run, query, plots
     ".meta": ("load", "run"),
     ".meta.plot": ("bars", "draw", "heatmap", "PlotFilters"),

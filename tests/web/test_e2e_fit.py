@@ -151,9 +151,14 @@ def test_a_checked_list_and_two_armies_fit(screen: Screen, army_list: str) -> No
     t.fits("list")
     t.goto("/plan")
     t.page.fill("textarea[name=mine]", "Neophyte Hybrids:10, Primus")
-    t.page.fill("textarea[name=enemy]", "Death Riders:3, Banehammer")
+    t.page.fill("textarea[name=enemy]", "Death Riders:5, Banehammer")
+    t.page.click("details.plan-options > summary")  # the plan's options, as tactica plan's
+    t.page.check("input[name=cover]")
+    t.page.fill("textarea[name=distances]", "Primus=6")
     t.page.click("button[type=submit]")
     t.page.wait_for_selector("section.matrix", timeout=300_000)
+    assert t.page.is_checked("input[name=cover]")  # the options kept, open
+    assert t.page.is_visible("textarea[name=distances]")
     t.fits("plan")
 
 

@@ -27,6 +27,8 @@ from ..service import (
     MAX_TRIALS,
     Context,
     EffectEntry,
+    MatchupRequest,
+    PlanRequest,
     RulesVersion,
     ScenarioDocument,
     Seed,
@@ -255,45 +257,19 @@ class ValidateListArgs(_Args):
 #: Units an army may field in ``matchup`` and ``plan`` (a 3,000-point list has about 30).
 MAX_ARMY_UNITS = 40
 
-_ARMY = "a list's text, or unit names NAME[:MODELS][+LEADER] separated by commas"
-_UNIT_NAME = Annotated[str, Field(min_length=1, max_length=200)]
+_DETAIL: Any = Field(default="summary",
+                     description="all: the whole document (hundreds of KB)")
 
 
-class _ArmyArgs(_Args):
-    """Two armies and the table situation (``tactica.plan.Conditions``)."""
+class MatchupArgs(MatchupRequest):
+    """``tactica matchup``'s request (``tactica.plan.request``), and how much to answer."""
 
-    mine: str = Field(min_length=1, max_length=MAX_LIST_BYTES, description=_ARMY)
-    enemy: str = Field(min_length=1, max_length=MAX_LIST_BYTES)
-    stationary: bool = Field(default=False, description="shooters remained stationary")
-    half_range: bool = Field(default=False, description="targets within half range")
-    cover: bool = Field(default=False, description="targets have the Benefit of Cover")
-    distance: float | None = Field(default=None, ge=0, le=200,
-                                   description="inches from each shooter to its target")
-    stratagems: dict[_UNIT_NAME, tuple[_UNIT_NAME, ...]] = Field(
-        default_factory=dict, max_length=MAX_ARMY_UNITS,
-        description="{\"UNIT\": [\"RULE\", ...]}: rules for one unit's attacks")
-    rules: RulesVersion = "11th"
-    strict: bool = Field(default=False, description="refuse a list that does not validate")
-    detail: Literal["summary", "all"] = Field(
-        default="summary", description="all: the whole document (hundreds of KB)")
-
-
-class MatchupArgs(_ArmyArgs):
-    phases: tuple[Literal["shooting", "fight"], ...] = Field(
-        default=("shooting", "fight"), min_length=1, max_length=2)
-    sides: Literal["mine", "enemy", "both"] = Field(
-        default="both", description="whose attacks")
-    charge: float | None = Field(default=None, ge=0, le=48, description="fights follow a "
-                                 "charge of this many inches")
+    detail: Literal["summary", "all"] = _DETAIL
     top: int = Field(default=10, ge=1, le=50, description="summary: the best cells per "
                      "side and phase")
 
 
-class PlanArgs(_ArmyArgs):
-    forbid: tuple[tuple[_UNIT_NAME, _UNIT_NAME], ...] = Field(
-        default=(), max_length=MAX_ARMY_UNITS ** 2,
-        description="[MY UNIT, ENEMY UNIT] pairs that cannot shoot")
-    destroy: tuple[_UNIT_NAME, ...] = Field(
-        default=(), max_length=MAX_ARMY_UNITS, description="enemy units to destroy first")
-    objective: Literal["points", "threat"] = Field(
-        default="points", description="points destroyed, or the enemy's threat removed")
+class PlanArgs(PlanRequest):
+    """``tactica plan``'s request (``tactica.plan.request``), and how much to answer."""
+
+    detail: Literal["summary", "all"] = _DETAIL

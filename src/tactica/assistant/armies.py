@@ -29,7 +29,7 @@ _FIGURES = ("attacker", "target", "models_destroyed", "p_destroyed", "damage",
 def _sides(args: MatchupArgs | PlanArgs, library: Library) -> tuple[Any, Any, Any]:
     """Both armies read from their text (never from a file of the server's) and the
     conditions, each army of at most ``MAX_ARMY_UNITS`` units."""
-    from ..service import Conditions, SideError, read_side
+    from ..service import SideError, read_side
 
     sides = []
     for field, label in (("mine", "my list"), ("enemy", "enemy list")):
@@ -39,10 +39,7 @@ def _sides(args: MatchupArgs | PlanArgs, library: Library) -> tuple[Any, Any, An
             raise SideError(f"{field}: {len(side.units)} units; at most {MAX_ARMY_UNITS} "
                             "per army")
         sides.append(side)
-    conditions = Conditions(charge=getattr(args, "charge", None),
-                            stationary=args.stationary, half_range=args.half_range,
-                            cover=args.cover, stratagems=dict(args.stratagems),
-                            distance=args.distance)
+    conditions = args.conditions()
     try:  # the core checks them too; here the refusal names the argument
         units = sides[0].units if isinstance(args, PlanArgs) else \
             (*sides[0].units, *sides[1].units)
@@ -159,7 +156,7 @@ def plan(args: PlanArgs, library: Library) -> Document:
 
     mine, enemy, conditions = _sides(args, library)
     p = solve(mine, enemy, conditions, forbidden=args.forbid, destroy=args.destroy,
-              objective=args.objective)
+              objective=args.objective, phase=args.phase)
     whole = p.to_json()
     if args.detail == "all":
         return {**whole, "detail": "all", "omitted": []}

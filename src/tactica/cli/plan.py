@@ -9,7 +9,6 @@ Each list is a list file in any format tactica reads, or unit names
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -23,13 +22,13 @@ from ..service import (
     VALUES,
     Conditions,
     Matchup,
+    MatchupRequest,
     Plan,
+    PlanRequest,
     RulesVersion,
     cell_value,
     format_names,
     load_library,
-    matchup,
-    plan,
     plot_matchup,
     plot_plan,
 )
@@ -173,11 +172,14 @@ def matchup_command(
         fail(f"--side {side}: write mine, enemy or both")
     if value not in VALUES:
         fail(f"--value {value}: one of {', '.join(VALUES)}")
-    sides = ("mine", "enemy") if side == "both" else (side,)
-    m = matchup(mine, enemy, phases=phases, sides=sides,  # type: ignore[arg-type]
-                conditions=_conditions(charge, stationary, half_range, cover, stratagem,
-                                       distance),
-                library=load_library(), rules=rules, strict=strict)
+    every, pairs, units = _distances(distance)
+    m = MatchupRequest.from_words({
+        "mine": mine, "enemy": enemy, "phases": phases, "sides": side, "charge": charge,
+        "stationary": stationary, "half_range": half_range, "cover": cover,
+        "distance": every,
+        "distances": {**units, **{f"{a}>{t}": d for (a, t), d in pairs.items()}},
+        "stratagems": _conditions(None, False, False, False, stratagem).stratagems,
+        "rules": rules, "strict": strict}).run(load_library(), files=True)
     if plot is not None:
         plot_matchup(m, plot, value)
     if json_out:
@@ -283,20 +285,17 @@ def plan_command(
         fail(f"--objective {objective}: points or threat")
     if phase not in ("shooting", "fight"):
         fail(f"--phase {phase}: shooting or fight")
-    pairs = []
-    for text in forbid or ():
-        a, sep, t = text.partition(">")
-        if not sep or not a.strip() or not t.strip():
-            fail(f"--forbid {text!r}: write \"MY UNIT>ENEMY UNIT\"")
-        pairs.append((a.strip(), t.strip()))
-    conditions = replace(_conditions(None, stationary, half_range, cover, stratagem,
-                                     distance),
-                         charge_modifiers=_charge_rolls(charge_modifier),
-                         charge_rerolls=tuple(u.strip() for u in reroll_charge or ()))
-    p = plan(mine, enemy, conditions=conditions, forbidden=pairs,
-             destroy=destroy or (), objective=objective,  # type: ignore[arg-type]
-             library=load_library(), rules=rules, strict=strict,
-             phase=phase)  # type: ignore[arg-type]
+    every, pairs, units = _distances(distance)
+    request = PlanRequest.from_words({
+        "mine": mine, "enemy": enemy, "forbid": forbid or (), "destroy": destroy or (),
+        "objective": objective, "phase": phase,
+        "charge_modifiers": _charge_rolls(charge_modifier),
+        "reroll_charges": reroll_charge or (), "stationary": stationary,
+        "half_range": half_range, "cover": cover, "distance": every,
+        "distances": {**units, **{f"{a}>{t}": d for (a, t), d in pairs.items()}},
+        "stratagems": _conditions(None, False, False, False, stratagem).stratagems,
+        "rules": rules, "strict": strict})
+    p = request.run(load_library(), files=True)
     if plot is not None:
         plot_plan(p, plot)
     if json_out:

@@ -20,7 +20,7 @@ from .cells import Cell
 from .matrix import Matchup
 from .solver import Plan
 
-__all__ = ["VALUES", "arrow_label", "arrows", "cell_value", "plot_matchup", "plot_plan"]
+__all__ = ["VALUES", "arrow_label", "arrows", "cell_value", "plan_svg", "plot_matchup", "plot_plan"]
 
 #: What a matrix shows: name -> (the cell's attribute, the heading).
 VALUES: dict[str, tuple[str, str]] = {
@@ -111,6 +111,16 @@ def plot_plan(p: Plan, path: str | Path) -> Path:
     with plt.rc_context({"svg.fonttype": "none"}):  # the SVG's words kept as text
         _draw_plan(plt, p, out)
     return out
+
+
+def plan_svg(p: Plan) -> str:
+    """The plan's picture (``plot_plan``) as the text of one ``<svg>`` element, to embed
+    in a page. Raises ``MissingExtraError`` without matplotlib."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="tactica-plan-") as folder:
+        text = plot_plan(p, Path(folder) / "plan.svg").read_text(encoding="utf-8")
+    return text[text.index("<svg"):]
 
 
 def _draw_plan(plt: Any, p: Plan, out: Path) -> None:

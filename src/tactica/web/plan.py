@@ -1,8 +1,10 @@
 """The army-against-army page, ``/plan``: paste (or open) two army lists, see the matchup
-matrix as a coloured table for each side and phase, and the shooting plan beside the naive
-plan (``tactica.plan``). Rendered on the server (no script): the form posts to ``/plan``
-and the answer carries a share link, ``/plan?s=...``, holding both lists and the options
-(zlib-compressed JSON in base64url), which renders the same page again.
+matrix as a coloured table for each side and phase, and the plan (shooting or charge) with
+its picture beside the naive plan (``tactica.plan``). The plan's options are the fields of
+``PlanRequest`` (the options of ``tactica plan``), one control each, made from the field.
+Rendered on the server (no script): the form posts to ``/plan`` and the answer carries
+a share link, ``/plan?s=...``, holding both lists and the options (zlib-compressed JSON
+in base64url), which renders the same page again.
 
 A computation runs on its own thread and is refused past ``PLAN_TIMEOUT`` seconds; a list
 that cannot be read or does not validate is shown as its one-line reason.
@@ -14,9 +16,10 @@ import asyncio
 import base64
 import binascii
 import json
+import typing
 import zlib
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -25,16 +28,17 @@ from fastapi.responses import HTMLResponse
 
 from ..service import (
     VALUES,
-    Conditions,
     Library,
     Matchup,
     Plan,
+    PlanRequest,
+    RequestError,
     SideError,
     UnknownNameError,
     cell_value,
+    field_kind,
     matchup_sides,
-    read_side,
-    solve,
+    plan_svg,
 )
 
 __all__ = ["PLAN_TIMEOUT", "decode_share", "encode_share", "router"]
@@ -51,20 +55,54 @@ MAX_SHARE = 12 * 1024
 _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tactica-plan")
 
 
+#: The request's fields the page asks for beside the two lists, each a control made from
+#: the field (``controls``): the options of ``tactica plan``.
+OPTIONS = tuple(name for name in PlanRequest.model_fields if name not in ("mine", "enemy"))
+
+
+#: An example in each collection's box, in the CLI's words.
+PLACEHOLDERS = {"list": "Boyz", "pairs": "Intercessor Squad>Boyz",
+                "map": "Boyz=18", "multimap": "Dark Reapers=Fire Overwatch"}
+
+
 @dataclass
 class Form:
-    """What the page asks: both lists and the options."""
+    """What the page asks: both lists, what the matrix shows, the charge before its
+    fights, and the plan's options (``options``: each field's words as typed)."""
 
     mine: str = ""
     enemy: str = ""
     value: str = "points"
     charge: float | None = None
+    options: dict[str, str] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    request: PlanRequest | None = None
 
     def state(self) -> dict[str, Any]:
         return {"mine": self.mine, "enemy": self.enemy, "value": self.value,
-                "charge": self.charge}
+                "charge": self.charge, **{k: v for k, v in self.options.items() if v}}
+
+
+def controls(form: Form, model: type[PlanRequest] = PlanRequest) -> list[dict[str, Any]]:
+    """One control a field of the request (``PlanRequest``) but the lists: its name,
+    label, kind (``tactica.plan.request.field_kind``), help, choices, bounds and the
+    words typed."""
+    out = []
+    for name, info in model.model_fields.items():
+        if name in ("mine", "enemy"):
+            continue
+        kind = field_kind(info.annotation)
+        bounds = {k: getattr(m, k) for m in info.metadata for k in ("ge", "le")
+                  if hasattr(m, k)}
+        default = info.get_default(call_default_factory=True)
+        out.append({"name": name, "label": name.replace("_", " "), "kind": kind,
+                    "help": info.description or "", "min": bounds.get("ge"),
+                    "max": bounds.get("le"),
+                    "choices": typing.get_args(info.annotation) if kind == "choice" else (),
+                    "value": form.options.get(name, str(default) if kind == "choice"
+                                              else "")})
+    return out
 
 
 def encode_share(form: Form) -> str:
@@ -111,7 +149,26 @@ def _form(data: dict[str, str]) -> Form:
             form.errors.append(f"{label}: paste a list or write unit names")
         elif len(text) > MAX_LIST:
             form.errors.append(f"{label}: at most {MAX_LIST // 1024} KB")
+    form.options = {k: data[k].strip() for k in OPTIONS if data.get(k, "").strip()}
+    if not form.errors:
+        try:
+            form.request = PlanRequest.from_words(_words(form))
+        except RequestError as exc:
+            form.errors.append(" ".join(str(exc).split()))
     return form
+
+
+def _words(form: Form) -> dict[str, Any]:
+    """The request's words: a box ticked is "on", a number box left empty is none."""
+    words: dict[str, Any] = {"mine": form.mine, "enemy": form.enemy}
+    for name in OPTIONS:
+        text = form.options.get(name, "")
+        kind = field_kind(PlanRequest.model_fields[name].annotation)
+        if kind == "flag":
+            words[name] = text.lower() in ("on", "true", "1", "yes")
+        elif text or kind not in ("number", "choice"):
+            words[name] = text
+    return words
 
 
 # --- the answer -----------------------------------------------------------------------------
@@ -146,33 +203,41 @@ def _grids(m: Matchup, value: str) -> list[dict[str, Any]]:
     return out
 
 
-def _compute(form: Form, lib: Library) -> tuple[Matchup, Plan]:
-    mine = read_side(form.mine, lib, name="my list", files=False)
-    enemy = read_side(form.enemy, lib, name="enemy list", files=False)
-    conditions = Conditions(charge=form.charge)
-    return matchup_sides(mine, enemy, conditions=conditions), solve(mine, enemy, conditions)
+def _compute(request: PlanRequest, charge: float | None, lib: Library
+             ) -> tuple[Matchup, Plan, str | None]:
+    mine, enemy = request.read(lib)
+    m = matchup_sides(mine, enemy, conditions=replace(request.conditions(), charge=charge))
+    p = request.solve(mine, enemy)
+    try:  # an image (a data: URL): the page's policy refuses an inline SVG's styles
+        svg = plan_svg(p).encode()
+        picture: str | None = "data:image/svg+xml;base64," + base64.b64encode(svg).decode()
+    except (ImportError, LookupError):  # without the plot extra: the tables alone
+        picture = None
+    return m, p, picture
 
 
 async def _answer(request: Request, form: Form) -> HTMLResponse:
     from .pages import _page
 
     context: dict[str, Any] = {"form": form, "values": VALUES, "grids": None, "plan": None,
-                               "share": None}
+                               "share": None, "controls": controls(form), "picture": None,
+                               "placeholders": PLACEHOLDERS}
     token = encode_share(form) if form.mine or form.enemy else ""
     if len(token) > MAX_SHARE:
         form.notes.append("these lists are too long for a share link")
     elif token:
         context["share"] = f"/plan?s={token}"
-    if not form.errors and form.mine and form.enemy:
+    if not form.errors and form.request is not None:
         lib: Library = request.app.state.library()
-        work = asyncio.get_running_loop().run_in_executor(_WORKER, _compute, form, lib)
+        work = asyncio.get_running_loop().run_in_executor(
+            _WORKER, _compute, form.request, form.charge, lib)
         try:
-            m, p = await asyncio.wait_for(work, PLAN_TIMEOUT)
-            context.update(grids=_grids(m, form.value), plan=p, matchup=m)
+            m, p, picture = await asyncio.wait_for(work, PLAN_TIMEOUT)
+            context.update(grids=_grids(m, form.value), plan=p, matchup=m, picture=picture)
             form.notes += [f"warning: {w}" for w in p.warnings]  # answered all the same
         except TimeoutError:
             form.errors.append(f"the lists took more than {PLAN_TIMEOUT:g} s to compute")
-        except (SideError, UnknownNameError, ValueError) as exc:
+        except (SideError, UnknownNameError, ValueError, LookupError) as exc:
             form.errors.append(" ".join(str(exc).split()))
     status = 422 if form.errors and (form.mine or form.enemy) else 200
     return _page(request, "plan.html", status=status, title="Army against army", **context)
@@ -191,7 +256,7 @@ async def plan_post(request: Request) -> HTMLResponse:
     text of its side)."""
     if request.headers.get("content-type", "").startswith("multipart/form-data"):
         fields: dict[str, str] = {}
-        async with request.form(max_files=2, max_fields=10) as data:
+        async with request.form(max_files=2, max_fields=40) as data:
             for key, item in data.multi_items():
                 if isinstance(item, str):
                     fields.setdefault(key, item)
