@@ -35,7 +35,6 @@ from ..service import (
     SequenceDocument,
     Trials,
     UnitRef,
-    format_names,
     formats_help,
 )
 from .schemas import flatten, merge_objects, prefer_object
@@ -249,7 +248,7 @@ class FindUnitsArgs(_Args):
 
 class ValidateListArgs(_Args):
     text: str = Field(min_length=1, max_length=MAX_LIST_BYTES,
-                      description=f"the list as exported ({format_names()})")
+                      description="the list as exported, in a format `format` names")
     format: str | None = Field(default=None, max_length=40,
                                description=f"{formats_help()} (detected when omitted)")
 

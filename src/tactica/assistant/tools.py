@@ -31,7 +31,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ..service import Library, format_names
+from ..service import Library
 from . import armies, attacks, lookups
 from .arguments import (
     CalculateArgs,
@@ -138,8 +138,9 @@ TOOLS: tuple[ToolSpec, ...] = (
         ListUnitsArgs, lookups.list_units),
     ToolSpec(
         "validate_list", "Check an army list",
-        f"Read an army list ({format_names()}), price it and check every army-building "
-        "rule: 'legal', the total and limit, each violation with its code and rule. " + _READ_ONLY,
+        "Read an army list (each format `format` names), price it and check every "
+        "army-building rule: 'legal', the total and limit, each violation with its code and "
+        "rule. " + _READ_ONLY,
         ValidateListArgs, lookups.validate_list),
     ToolSpec(
         "matchup", "Matchup matrix of two armies",
