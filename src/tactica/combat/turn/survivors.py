@@ -52,21 +52,30 @@ def alive_per_entry(entries: tuple[ModelGroup, ...], state: State,
     >>> alive_per_entry(e, (2, 2, -1, -1))     # 3 of 5 removed: the Sgt (listed first) and 2
     [0, 2]
     """
-    parts = _parts(entries)
-    rules = rules if rules is not None else get_ruleset()
+    orders = _orders(entries, rules if rules is not None else get_ruleset())
     alive = [0] * len(entries)
-    for gi, members in enumerate(parts):
+    for gi, order in enumerate(orders):
+        k = state[2 * gi]
+        for j in order[len(order) - k:] if k else ():
+            alive[j] += 1
+    return alive
+
+
+@lasting_cache(maxsize=None)
+def _orders(entries: tuple[ModelGroup, ...], rules: RuleSet) -> tuple[tuple[int, ...], ...]:
+    """Each allocation part's models (as the entries they belong to) in the order attacks
+    go to them (``RuleSet.model_order``): worked out once per entries and rule set, a
+    turn asks it for every state."""
+    out = []
+    for members in _parts(entries):
         j0 = members[0]
         listed = [j0] if entries[j0].character else [
             j for j in members for _ in range(entries[j].count)]
         # the first model of an entry carries its ``wounds_lost`` (reference facts §5.1)
         first = [i == listed.index(j) and bool(entries[j].wounds_lost)
                  for i, j in enumerate(listed)]
-        order = [listed[i] for i in rules.model_order(first)]  # removed first to last
-        k = state[2 * gi]
-        for j in order[len(order) - k:] if k else ():
-            alive[j] += 1
-    return alive
+        out.append(tuple(listed[i] for i in rules.model_order(first)))
+    return tuple(out)
 
 
 Shares = tuple[tuple[int, ...], ...]
