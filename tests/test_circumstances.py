@@ -119,9 +119,13 @@ def test_the_page_shows_every_circumstance(model: type[Context],
     finally:
         pages.circumstance_fields.cache_clear()
     for c in circumstances(model):
-        assert f'id="ctx-{c.name.replace("_", "-") if c.name == "led_by" else c.name}"' in html \
-            or (c.name in pages.PLACED and f"ctx-{c.name.replace('_', '-')}" in html) \
-            or c.name in ("army_faction",), c.name
+        if c.name in pages.PLACED:  # set by another control: no generated one
+            assert f'data-ctx="{c.name}"' not in html, c.name
+        else:
+            assert f'id="ctx-{c.name}" data-ctx="{c.name}"' in html, c.name
+    # the controls that set the placed ones (army_faction comes from the unit itself)
+    for own in ("ctx-led-by", "ctx-detachment", "ctx-attacker-toughness"):
+        assert f'id="{own}"' in html, own
     if model is WithFlares:
         assert 'data-ctx="lit_by_flares"' in html and "Lit by flares" in html
         assert '<option value="fog">' in html
