@@ -103,3 +103,22 @@ def test_the_benchmark_clears_every_cache_of_the_engine(monkeypatch: pytest.Monk
     left = sorted(key for key in used - set(KEPT_BETWEEN_CALLS)
                   if _caches()[key].cache_info().currsize)
     assert left == []
+
+
+def test_the_phases_of_a_call_add_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bench_call_phases``: each of a call's four phases runs in every case and takes
+    part of the call's time, never more than the call, and the engine's functions are
+    put back after the run (a phase renamed in the engine fails here, not in a benchmark
+    run)."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    phases = importlib.import_module("bench_call_phases")
+    before = {(label, name): getattr(module, name)
+              for label, module, names in phases.PHASES for name in names}
+    found = phases.measure(3)
+    assert [key for key, _ in found] == [c.key for c in cases.CASES if c.key != "stress"]
+    for _, medians in found:
+        parts = [medians[label] for label, _, _ in phases.PHASES]
+        assert all(p > 0 for p in parts)
+        assert sum(parts) < medians["call"] * 1.01  # medians of parts: within 1%
+    assert all(getattr(module, name) is before[label, name]
+               for label, module, names in phases.PHASES for name in names)
