@@ -27,12 +27,16 @@ class Frozen(BaseModel):
     def __hash__(self) -> int:
         """pydantic's hash of a frozen model (its fields' values, in the order declared),
         worked out once."""
-        try:
-            return self._value_hash  # type: ignore[attr-defined,no-any-return]
+        try:  # not through pydantic's ``__getattr__``, slow when the slot is unset
+            return _VALUE_HASH(self)  # type: ignore[no-any-return]
         except AttributeError:
             found = hash(_field_values(type(self))(self.__dict__))
             object.__setattr__(self, "_value_hash", found)
             return found
+
+
+#: A record's hash once worked out (the slot's own getter).
+_VALUE_HASH = Frozen.__dict__["_value_hash"].__get__
 
 
 def _field_values(cls: type[BaseModel]) -> Any:
