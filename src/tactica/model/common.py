@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import operator
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["Frozen", "RulesVersion", "Source", "inches_or_melee"]
+__all__ = ["Frozen", "RulesVersion", "Source", "hashed_once", "inches_or_melee"]
+
+M = TypeVar("M", bound=BaseModel)
 
 #: The two rules versions in the seeds: numbered sections are 11th, unnumbered are 10th.
 RulesVersion = Literal["10th", "11th"]
@@ -16,27 +18,35 @@ RulesVersion = Literal["10th", "11th"]
 
 class Frozen(BaseModel):
     """Base of all data records: immutable, unknown fields rejected; hashed by value, the
-    hash worked out once per record (a cache keyed by a datasheet looks it up in a
-    fraction of a microsecond, not the 30 it takes to hash its every weapon: issue 42)."""
+    hash worked out once per record (``hashed_once``: a cache keyed by a datasheet looks
+    it up in a fraction of a microsecond, not the 30 it takes to hash its every weapon;
+    issue 42)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    # not copied by ``model_copy``, ``copy`` or pickling (pydantic copies ``__dict__``
-    # and its own slots): a changed copy never carries the old record's hash
     __slots__ = ("_value_hash",)
 
-    def __hash__(self) -> int:
-        """pydantic's hash of a frozen model (its fields' values, in the order declared),
-        worked out once."""
-        try:  # not through pydantic's ``__getattr__``, slow when the slot is unset
-            return _VALUE_HASH(self)  # type: ignore[no-any-return]
+
+def hashed_once(cls: type[M]) -> type[M]:
+    """Give the frozen pydantic model ``cls``, which declares the slot ``_value_hash``,
+    pydantic's hash of a frozen model (its fields' values, in the order declared) worked
+    out once per record and kept in the slot; its subclasses inherit it. The slot is not
+    copied by ``model_copy``, ``copy`` or pickling (pydantic copies ``__dict__`` and its
+    own slots), so a changed copy never carries the old record's hash."""
+    get = cls.__dict__["_value_hash"].__get__  # not pydantic's slow ``__getattr__``
+
+    def __hash__(self: BaseModel) -> int:
+        try:
+            found: int = get(self)
         except AttributeError:
             found = hash(_field_values(type(self))(self.__dict__))
             object.__setattr__(self, "_value_hash", found)
-            return found
+        return found
+
+    setattr(cls, "__hash__", __hash__)  # noqa: B010 (a method, set after pydantic's)
+    return cls
 
 
-#: A record's hash once worked out (the slot's own getter).
-_VALUE_HASH = Frozen.__dict__["_value_hash"].__get__
+hashed_once(Frozen)
 
 
 def _field_values(cls: type[BaseModel]) -> Any:

@@ -382,7 +382,10 @@ def sheet_target(sheet: Datasheet, models: int | None = None,
         raise UnitError(str(exc).removeprefix("target: ")) from None
 
 
+@lasting_cache(maxsize=1024)
 def _aim(target: Target, distance: float | None = None) -> Aim:
+    """What the attacker's profiles are judged against (``aim_of``), cached by the
+    target's value (its hash worked out once)."""
     g = next((g for g in target.models if not g.character), target.models[0])
     return Aim(T=g.T, Sv=g.Sv, W=g.W, invuln=g.invuln, keywords=target.keywords,
                distance=distance)
