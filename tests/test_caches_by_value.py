@@ -157,6 +157,26 @@ def test_a_record_hashes_by_value_and_a_changed_copy_by_its_own() -> None:
     assert hash(renamed) != hash(sheet)  # the old hash is not carried over
 
 
+def test_no_copy_carries_a_worked_out_hash() -> None:
+    """A copy (``model_copy``, ``copy``, ``deepcopy``, pickling: another process's string
+    hashes differ) starts without the hash, for a datasheet and a contract record."""
+    from tactica.combat.contract.scenario import Attacker, WeaponLine
+
+    lib = load_seed_library()
+    attacker = Attacker(name="a", weapons=(WeaponLine(name="w", A="1", skill=3, S=4, D="1"),))
+    for record in (_sheet(lib), attacker):
+        hash(record)
+        assert hasattr(record, "_value_hash")
+        for made in (record.model_copy(), record.model_copy(update={"name": "b"}),
+                     copy.copy(record), copy.deepcopy(record),
+                     pickle.loads(pickle.dumps(record))):
+            assert not hasattr(made, "_value_hash"), type(made)
+            assert hash(made) == hash(made.model_copy(deep=True))
+    changed = attacker.model_copy(update={"weapons": (attacker.weapons[0].model_copy(
+        update={"S": 5}),)})
+    assert changed != attacker and hash(changed) != hash(attacker)
+
+
 # --- metamorphic: equal values share an entry, a changed copy gets its own answer ------
 
 class _Swapped:
