@@ -25,7 +25,7 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
 #: layer; parts of one layer may not import each other unless listed in ``SIDEWAYS``.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("cache_registry",),
-    ("dice", "errors", "names", "version", "inputs", "textfile", "source_choice", "identity_cache"),
+    ("dice", "errors", "names", "version", "inputs", "textfile", "source_choice"),
     ("cache", "model"),
     ("rules", "loaders", "code_cache"),
     ("combat.contract",),

@@ -28,9 +28,11 @@ import functools
 from collections.abc import Callable
 from typing import Any, Literal, Protocol, TypeVar
 
-__all__ = ["Kind", "clear", "lasting_cache", "register", "registered"]
+__all__ = ["Kind", "LastingMemo", "clear", "lasting_cache", "register", "registered"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+K = TypeVar("K")
+V = TypeVar("V")
 #: What a cache holds: answers computed from values, or data loaded.
 Kind = Literal["answers", "data"]
 
@@ -58,6 +60,46 @@ def lasting_cache(maxsize: int | None = 4096, kind: Kind = "answers") -> Callabl
         register(cached, kind)
         return cached  # type: ignore[return-value]
     return wrap
+
+
+_MISSING: Any = object()
+
+
+class LastingMemo(dict[K, V]):
+    """A dict of answers kept under hashable values (their inputs' records), registered,
+    bounded: full, it is emptied before a new entry. For what ``lasting_cache`` cannot
+    key: an answer made from the key's values by a function that also takes what the key
+    stands for (the library a datasheet came from) or whose arguments include what is
+    not its input (a callback).
+
+    >>> memo: LastingMemo[tuple[int, int], int] = LastingMemo(2)
+    >>> memo.cached((1, 2), lambda: 3), memo.cached((1, 2), lambda: 0)
+    (3, 3)
+    >>> memo.cached((2, 2), lambda: 4), memo.cached((3, 3), lambda: 6), len(memo)
+    (4, 6, 1)
+    >>> clear("answers"); len(memo)
+    0
+    """
+
+    def __init__(self, limit: int, kind: Kind = "answers") -> None:
+        super().__init__()
+        self.limit = limit
+        register(self, kind)
+
+    def cached(self, key: K, make: Callable[[], V]) -> V:
+        """The answer kept under ``key``, else ``make()``, kept (the memo emptied first
+        when full)."""
+        got = self.get(key, _MISSING)
+        if got is not _MISSING:
+            return got  # type: ignore[no-any-return]
+        value = make()
+        if len(self) >= self.limit:
+            self.clear()
+        self[key] = value
+        return value
+
+    def cache_clear(self) -> None:
+        self.clear()
 
 
 def registered(*kinds: Kind) -> tuple[Clearable, ...]:

@@ -87,7 +87,7 @@ def test_the_work_kept_between_partitions_changes_no_row(
         seed_selection: Any, seed_lib: Any, monkeypatch: Any) -> None:
     """The process keeps its batch memo between partitions (``compute._memo``): each
     partition computed after all the others, in reverse, gives the rows it gives in a
-    process that kept nothing; and past ``_MEMO_MAX`` entries the memo is emptied before
+    process that kept nothing; and past its limit the memo is emptied before
     the next partition (it never holds more than that plus one partition's work)."""
     from tactica.meta import compute, plan
 
@@ -102,7 +102,7 @@ def test_the_work_kept_between_partitions_changes_no_row(
     assert kept[::-1] == alone
     one_part = len(compute._memo)
     assert one_part > 0
-    monkeypatch.setattr(compute, "_MEMO_MAX", 1)
+    monkeypatch.setattr(compute._memo, "limit", 1)
     sizes = []
     for p in parts:
         compute.compute_partition(seed_selection, p, seed_lib)

@@ -18,8 +18,8 @@ resolving = importlib.import_module("tactica.units.resolve")  # the module, not 
 def _forget() -> None:
     """Nothing kept: the next answer is worked out afresh."""
     resolving._attackers.clear()
-    resolving._words.clear()
-    loadout._fielded.clear()
+    resolving._restricting.cache_clear()
+    loadout._field_unit.cache_clear()
 
 
 def squad(most: int) -> Datasheet:
@@ -31,7 +31,7 @@ def squad(most: int) -> Datasheet:
 def test_a_kept_loadout_is_the_fresh_one_and_a_copy_is_its_own() -> None:
     small, big = squad(5), squad(10)
     first = field_unit(small)
-    loadout._fielded.clear()
+    loadout._field_unit.cache_clear()
     assert field_unit(small) == first  # fielded afresh: the same unit
     assert field_unit(small) is field_unit(small)  # then kept
     # the same name, another datasheet: 10 models fit it, not the first one

@@ -71,7 +71,7 @@ def _reference_abilities(s: Scenario, sheets: list[Any],
         for h in held_abilities(sheet):
             v = evaluate(h.compiled, "attacker", s, lines_of.get(sheet.name) or
                          abilities._lines_of(sheet, s))
-            a, n = describe(h.label, h.compiled, v, "attacker")
+            a, n = describe(h, v, "attacker")
             applied += a
             not_applied += n
             effects += v.effects

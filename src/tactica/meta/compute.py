@@ -36,7 +36,6 @@ nothing is dropped silently.
 
 from __future__ import annotations
 
-import functools
 import gc
 import threading
 from collections.abc import Iterator, Sequence
@@ -44,6 +43,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..army.pricing import bracket_price
+from ..cache_registry import LastingMemo, lasting_cache
 from ..combat import Scenario, ScenarioError
 from ..combat.batch import Figures, figures_each
 from ..combat.contract.scenario import Phase, Target
@@ -216,7 +216,11 @@ class _Side:
     artefact: str | None = None
 
 
-@functools.lru_cache(maxsize=4096)
+#: ``_attacker_side`` and ``_target`` are cached per library (the data loaded, which
+#: ``load_library`` makes once per sources: the key stands for its content, and a second
+#: load of the same data is another key, never a wrong answer), registered as data with
+#: the library itself: a Dask worker fields the targets once, as it joins.
+@lasting_cache(maxsize=4096, kind="data")
 def _attacker_side(lib: Library, name: str, edition: RulesVersion) -> _Side:
     sheet = lib.datasheet(name, edition)
     try:
@@ -228,7 +232,7 @@ def _attacker_side(lib: Library, name: str, edition: RulesVersion) -> _Side:
                  points_artefact(sheet, size) if size is not None else None)
 
 
-@functools.lru_cache(maxsize=8192)
+@lasting_cache(maxsize=8192, kind="data")
 def _target(lib: Library, name: str, edition: RulesVersion, phase: Phase
             ) -> tuple[_Side, tuple[Target, FieldedTarget] | str]:
     """The target as fielded (once per edition and phase: ``resolve_target``, as
@@ -362,11 +366,12 @@ def _with_detachment(base: _Matchup, d: Detachment, lib: Library,
 
 #: The batch memo (``figures_each``) kept between the partitions one process computes:
 #: the same targets come back in every partition, and the same weapon lines in many
-#: factions. Every entry is keyed on all it depends on, so the figures are the same
-#: floats whatever was computed before. Emptied before a partition once it holds more
-#: than ``_MEMO_MAX`` entries (about 1 kB each).
-_memo: dict[Any, Any] = {}
-_MEMO_MAX = 100_000
+#: factions (a memo per partition costs the presets table 1.25-1.4x its CPU time:
+#: benchmarks/README.md, issue 42). Every entry is keyed by value on all it depends on
+#: (the stages' input records), so the figures are the same floats whatever was
+#: computed before; registered (``cache_registry.clear`` empties it with the rest) and
+#: emptied before a partition once it holds more than its limit (about 1 kB each).
+_memo: LastingMemo[Any, Any] = LastingMemo(100_000)
 
 
 def forget() -> None:
@@ -380,7 +385,7 @@ def _compute(scenarios: list[Scenario]) -> list[Figures | ScenarioError]:
     with the same lines, the target's operators between attackers whose attacks reach it
     alike, a matchup's figures between matchups whose lines roll alike into targets
     alike (the same scenario twice among them)."""
-    if len(_memo) > _MEMO_MAX:
+    if len(_memo) > _memo.limit:
         forget()
     return figures_each(scenarios, _memo)
 

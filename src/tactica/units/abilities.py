@@ -20,8 +20,9 @@ ability names leave the unit's ``abilities`` list, so no rule is listed twice.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, NamedTuple
+from dataclasses import dataclass, field
 
+from ..cache_registry import LastingMemo, lasting_cache
 from ..combat.contract.scenario import (
     Attacker,
     Context,
@@ -32,7 +33,6 @@ from ..combat.contract.scenario import (
     Target,
 )
 from ..effects.unit_abilities import Verdict, evaluate
-from ..identity_cache import cache_by_identity, cache_for
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet
 from ..model.trusted import updated
@@ -88,18 +88,18 @@ def judgement(held: HeldAbilities, phase: Phase, attacker: Attacker, context: Co
               scenario: Callable[[], Scenario]) -> tuple[Attacker, tuple[Effect, ...]]:
     """What the abilities ``held`` come to in a scenario of these parts (``scenario``
     makes it, only when they are judged afresh): the attacker with them noted, and the
-    effects they add. Kept per what they read of it (``apply_attacker_abilities``)."""
-    scene: tuple[object, ...] = (held, attacker, context)
-    if held.reads_target:
-        scene += (target,)
-    judged: tuple[Attacker, tuple[Effect, ...]] = cache_by_identity(
-        _judged, (phase, tuple(lines_of.items()) if lines_of else ()), scene,
-        lambda: _judge(scenario(), held, lines_of or {}), limit=_NOTES_MAX)
-    return judged
+    effects they add. Cached per what they read of it (``apply_attacker_abilities``),
+    by value: the datasheets (``held``), the phase, the lines, the attacker, the context
+    and, when a part reads it, the target."""
+    key = (held, phase, tuple(lines_of.items()) if lines_of else (), attacker, context,
+           target if held.reads_target else None)
+    return _judged.cached(key, lambda: _judge(scenario(), held, lines_of or {}))
 
 
-#: ``_judge``'s answers (``kept``), per what the abilities read. At most ``_NOTES_MAX``.
-_judged: dict[tuple[Any, ...], Any] = {}
+#: ``_judge``'s answers, per what the abilities read (``judgement``'s key: the records
+#: themselves; ``scenario`` makes the one made of them, so it is no part of the key).
+_judged: LastingMemo[tuple[object, ...], tuple[Attacker, tuple[Effect, ...]]] = \
+    LastingMemo(8192)
 
 
 def _judge(s: Scenario, held: HeldAbilities, lines_of: dict[str, tuple[str, ...]]
@@ -109,12 +109,12 @@ def _judge(s: Scenario, held: HeldAbilities, lines_of: dict[str, tuple[str, ...]
     applied: list[str] = []
     not_applied: list[str] = []
     effects: list[Effect] = []
-    for sheet, h, label, fixed in held.lines:
+    for sheet, h, _, fixed in held.lines:
         if fixed is not None:  # nothing of the attacker's side: the same every time
             not_applied += fixed
             continue
         v = evaluate(h.compiled, "attacker", s, lines_of.get(sheet.name) or _lines_of(sheet, s))
-        a, n = describe(label, h.compiled, v, "attacker")
+        a, n = describe(h, v, "attacker")
         applied += a
         not_applied += n
         effects += v.effects
@@ -128,40 +128,47 @@ def _judge(s: Scenario, held: HeldAbilities, lines_of: dict[str, tuple[str, ...]
 _HeldLine = tuple[Datasheet, Held, str, tuple[str, ...] | None]
 
 
-class HeldAbilities(NamedTuple):
-    """The abilities of an attacking unit's datasheets (``held_by``)."""
+@dataclass(frozen=True, slots=True, eq=False)
+class HeldAbilities:
+    """The abilities of an attacking unit's datasheets (``held_by``): a value of the
+    datasheets alone, compared and hashed as them (the rest is worked out from them)."""
 
-    lines: tuple[_HeldLine, ...]
+    sheets: tuple[Datasheet, ...]
+    lines: tuple[_HeldLine, ...] = field(default=())
     #: their names as keys (they leave the unit's list)
-    names: frozenset[str]
+    names: frozenset[str] = frozenset()
     #: whether a part of the attacker's side reads the target: a condition on it
     #: (``Condition.reads``) or attacks with S greater than its T
-    reads_target: bool
+    reads_target: bool = False
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HeldAbilities) and self.sheets == other.sheets
 
-#: ``held_by``'s answers per list of datasheets (``kept``). At most ``_NOTES_MAX``.
-_held_lists: dict[tuple[Any, ...], Any] = {}
+    def __hash__(self) -> int:
+        return hash(self.sheets)
 
 
 def held_by(sheets: list[Datasheet]) -> HeldAbilities:
     """The abilities the dataset encodes of ``sheets`` (``held_abilities``), each with its
     datasheet and label (``_HeldLine``): the same for every target an attacker meets
-    (kept)."""
-    def fixed(h: Held, label: str) -> tuple[str, ...] | None:
+    (cached by the datasheets' values)."""
+    return _held_by(tuple(sheets))
+
+
+@lasting_cache(maxsize=8192)
+def _held_by(sheets: tuple[Datasheet, ...]) -> HeldAbilities:
+    def fixed(h: Held) -> tuple[str, ...] | None:
         if any(p.owner == "attacker" for p in h.compiled.compiled.parts):
             return None
-        applied, skipped = describe(label, h.compiled, Verdict(other_side=True), "attacker")
+        applied, skipped = describe(h, Verdict(other_side=True), "attacker")
         assert not applied
         return tuple(skipped)
 
-    def made() -> HeldAbilities:
-        lines = tuple((sheet, h, h.label, fixed(h, h.label))
-                      for sheet in sheets for h in held_abilities(sheet))
-        return HeldAbilities(lines, frozenset(name_key(h.ability.name) for _, h, _, _ in lines),
-                     any(_reads_target(h) for _, h, _, f in lines if f is None))
-
-    found: HeldAbilities = cache_by_identity(_held_lists, (), sheets, made, limit=_NOTES_MAX)
-    return found
+    lines = tuple((sheet, h, h.label, fixed(h)) for sheet in sheets
+                  for h in held_abilities(sheet))
+    return HeldAbilities(sheets, lines,
+                         frozenset(name_key(h.ability.name) for _, h, _, _ in lines),
+                         any(_reads_target(h) for _, h, _, f in lines if f is None))
 
 
 def _reads_target(h: Held) -> bool:
@@ -171,20 +178,16 @@ def _reads_target(h: Held) -> bool:
                for p in h.compiled.compiled.parts if p.owner == "attacker")
 
 
-#: ``_noted``'s answers per attacker (``kept``), handled, applied and not applied: a
-#: table of many matchups notes the same again and again. At most ``_NOTES_MAX``.
-_notes: dict[tuple[Any, ...], Any] = {}
-_NOTES_MAX = 8192
-
-
+@lasting_cache(maxsize=8192)
 def _noted(a: Attacker, handled: frozenset[str], applied: tuple[str, ...],
            not_applied: tuple[str, ...]) -> Attacker:
     """``a`` with the abilities ``handled`` left out of its list and written as applied
-    and not applied (kept: an attacker fielded once meets many targets alike)."""
-    return cache_for(_notes, (handled, applied, not_applied), a, lambda: a.model_copy(update={
+    and not applied (cached by value: an attacker fielded once meets many targets
+    alike)."""
+    return a.model_copy(update={
         "abilities": _without(a.abilities, set(handled)),
         "rules_applied": (*a.rules_applied, *applied),
-        "rules_not_applied": (*a.rules_not_applied, *not_applied)}), limit=_NOTES_MAX)
+        "rules_not_applied": (*a.rules_not_applied, *not_applied)})
 
 
 def _changed(g: ModelGroup, v: Verdict) -> ModelGroup:
@@ -241,7 +244,7 @@ def apply_pending_defences(s: Scenario, pending: list[tuple[Held, tuple[str, ...
         reduction += sum(r for r, _ in late.damage_reduction)
         effects += v.effects
         context.update(v.context)
-        a, n = describe(h.label, h.compiled, v, "target")
+        a, n = describe(h, v, "target")
         applied += a
         not_applied += n + problems
     target = target.model_copy(update={

@@ -24,9 +24,9 @@ fielded on its own (``Library.target``) lists it as not applied, with the reason
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
+from ..cache_registry import lasting_cache
 from ..combat.contract.scenario import Attacker, ModelGroup, Phase, Scenario, Target, WeaponLine
 from ..effects import unit_ability_effect
 from ..effects.dsl_conditions import Owner
@@ -37,7 +37,6 @@ from ..effects.unit_abilities import (
     unapplied_reason,
     unit_ability,
 )
-from ..identity_cache import cache_for
 from ..model.datasheet import Ability, Datasheet, ModelProfile
 from ..names import name_key
 from .conditions import invulnerable_save
@@ -59,7 +58,9 @@ class Held:
 
     sheet: Datasheet
     ability: Ability
-    compiled: UnitAbility
+    #: ``unit_ability(ability)``, a function of ``ability``: left out of the value
+    #: (compared and hashed as the datasheet, the ability and the items)
+    compiled: UnitAbility = field(compare=False)
     #: the item keys that carry it (an ability on wargear), else () for every model
     items: frozenset[str] = frozenset()
 
@@ -77,20 +78,21 @@ def _items(sheet: Datasheet) -> set[str]:
     return {name_key(n) for n in names if n}
 
 
-#: ``held_abilities`` per datasheet (``kept``): a table of many matchups asks it for the
-#: same attacker again and again. At most ``_HELD_MAX``.
-_held: dict[tuple[Any, ...], Any] = {}
-_HELD_MAX = 4096
-
-
 def held_abilities(sheet: Datasheet) -> list[Held]:
     """The abilities of ``sheet`` that the dataset encodes (the seed catalogue's named
-    effects, such as Cult Demagogue, are applied by name instead)."""
-    return list(cache_for(_held, (), sheet, lambda: tuple(_held_abilities(sheet)),
-                     limit=_HELD_MAX))
+    effects, such as Cult Demagogue, are applied by name instead). Each is ``sheet``'s
+    own, by identity too (fielding tells a unit's models from its leaders' by their
+    datasheet): the answer cached for an equal datasheet, another object, is rebound."""
+    found = _held_abilities(sheet)
+    if found and found[0].sheet is not sheet:
+        return [replace(h, sheet=sheet) for h in found]
+    return list(found)
 
 
-def _held_abilities(sheet: Datasheet) -> list[Held]:
+@lasting_cache(maxsize=4096)
+def _held_abilities(sheet: Datasheet) -> tuple[Held, ...]:
+    """``held_abilities``, cached by the datasheet's value: a table of many matchups asks
+    it for the same attacker again and again."""
     out = []
     items = _items(sheet)
     for a in sheet.abilities:
@@ -100,7 +102,7 @@ def _held_abilities(sheet: Datasheet) -> list[Held]:
         key = name_key(a.name)
         carried = frozenset(i for i in items if key and (i == key or key in i))
         out.append(Held(sheet, a, ua, carried))
-    return out
+    return tuple(out)
 
 
 def stat_line(sheet: Datasheet, name: str) -> ModelProfile | None:
@@ -225,37 +227,34 @@ def _apply(h: Held, v: Verdict, groups: list[_Group], out: TargetFielding) -> li
     return problems
 
 
-#: ``describe``'s answers per ability (``kept``), label, side, pending and what the
-#: verdict says: a table of many matchups describes the same verdicts again and again.
-#: At most ``_DESCRIBED_MAX``.
-_described: dict[tuple[Any, ...], Any] = {}
-_DESCRIBED_MAX = 16384
-
-
-def describe(label: str, ua: UnitAbility, v: Verdict, whose: Owner,
+def describe(h: Held, v: Verdict, whose: Owner,
              pending: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
     """The lines of one ability: what it applied (notes) and what it did not, with why
     (``not_calculated``); ``pending`` are applied parts whose effect waits for the
     attack (a target fielded on its own)."""
-    applied, skipped = cache_for(
-        _described, (label, whose, pending, tuple(v.terms), tuple(v.skipped), v.other_side),
-        ua, lambda: tuple(map(tuple, _describe(label, ua, v, whose, pending))),
-        limit=_DESCRIBED_MAX)  # kept as tuples: read-only
+    applied, skipped = _describe(h.label, h.ability, whose, pending, tuple(v.terms),
+                                 tuple(v.skipped), v.other_side)
     return list(applied), list(skipped)
 
 
-def _describe(label: str, ua: UnitAbility, v: Verdict, whose: Owner,
-              pending: tuple[str, ...]) -> tuple[list[str], list[str]]:
-    done = [t for t in v.terms if t not in pending]
+@lasting_cache(maxsize=16384)
+def _describe(label: str, ability: Ability, whose: Owner, pending: tuple[str, ...],
+              terms: tuple[str, ...], skipped_parts: tuple[str, ...], other_side: bool
+              ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``describe``'s lines from what it reads of the verdict, cached by value (a table
+    of many matchups describes the same verdicts again and again): read-only tuples."""
+    ua = unit_ability(ability)
+    assert ua is not None  # a held ability is one the dataset encodes
+    done = [t for t in terms if t not in pending]
     applied = [f"{label}: {'; '.join(done)}"] if done else []
-    skipped = [f"{label}: not applied: {x}" for x in v.skipped]
+    skipped = [f"{label}: not applied: {x}" for x in skipped_parts]
     skipped += [f"{label}: not applied: {t}: applied once the attacker is known"
                 for t in pending]
-    if v.other_side:
+    if other_side:
         skipped.append(f"{label}: {unapplied_reason(ua, whose)}")
     else:
         skipped += [f"{label}: not calculated: {m}" for m in ua.missing]
-    return applied, skipped
+    return tuple(applied), tuple(skipped)
 
 
 def target_groups(loadouts: list[tuple[Datasheet, Loadout]], main: Datasheet,
@@ -278,7 +277,7 @@ def target_groups(loadouts: list[tuple[Datasheet, Loadout]], main: Datasheet,
             v = Verdict(skipped=[f"{p.terms}: no model carries it" for p in
                                  h.compiled.compiled.parts if p.owner == "target"],
                         other_side=v.other_side)
-            applied, skipped = describe(h.label, h.compiled, v, "target")
+            applied, skipped = describe(h, v, "target")
             out.not_applied += skipped
             continue
         static = Verdict(terms=v.static, fnp=v.fnp, damage_reduction=v.damage_reduction,
@@ -287,7 +286,7 @@ def target_groups(loadouts: list[tuple[Datasheet, Loadout]], main: Datasheet,
         later = tuple(t for t in v.terms if t not in v.static)
         if later or v.skipped:
             out.pending.append((h, tuple(v.static)))
-        applied, skipped = describe(h.label, h.compiled, v, "target", later)
+        applied, skipped = describe(h, v, "target", later)
         out.applied += applied
         out.not_applied += skipped + [f"{h.label}: not applied: {p}" for p in problems]
     out.groups = _model_groups(groups)

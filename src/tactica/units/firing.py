@@ -40,7 +40,6 @@ from tactica.cache_registry import lasting_cache
 
 from ..combat.contract.scenario import Phase, WeaponLine
 from ..dice import DiceExpr
-from ..identity_cache import cache_for
 from ..model.common import RulesVersion
 from ..model.datasheet import Datasheet, Weapon, WeaponProfile
 from ..names import name_key
@@ -143,21 +142,14 @@ def _is_pistol(p: WeaponProfile) -> bool:
     return p.has("Pistol") or p.has("Close-quarters")
 
 
-#: ``_by_key``'s answers per datasheet (``cache_for``); at most 4096.
-_indexes: dict[tuple[Any, ...], Any] = {}
-
-
+@lasting_cache(maxsize=4096)
 def _by_key(sheet: Datasheet) -> Mapping[str, tuple[Weapon, ...]]:
     """The datasheet's weapons by their names' keys (``name_key``), in its order
-    (read-only: kept per datasheet)."""
-    def made() -> Mapping[str, tuple[Weapon, ...]]:
-        out: dict[str, tuple[Weapon, ...]] = {}
-        for w in sheet.weapons:
-            out[name_key(w.name)] = (*out.get(name_key(w.name), ()), w)
-        return MappingProxyType(out)
-
-    index: Mapping[str, tuple[Weapon, ...]] = cache_for(_indexes, (), sheet, made, limit=4096)
-    return index
+    (read-only: cached by the datasheet's value)."""
+    out: dict[str, tuple[Weapon, ...]] = {}
+    for w in sheet.weapons:
+        out[name_key(w.name)] = (*out.get(name_key(w.name), ()), w)
+    return MappingProxyType(out)
 
 
 def _weapons_of(sheet: Datasheet, equipment: Sequence[str], melee: bool) -> list[Weapon]:

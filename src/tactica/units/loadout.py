@@ -29,11 +29,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from pydantic import Field
 
-from ..identity_cache import cache_for
+from ..cache_registry import lasting_cache
 from ..model.abilities import RapidFire
 from ..model.common import Frozen
 from ..model.datasheet import Datasheet, Weapon
@@ -314,27 +313,20 @@ def check_size(sheet: Datasheet, models: int | None) -> int:
     return n
 
 
-#: ``field_unit``'s answers kept per datasheet (``kept``: a frozen datasheet fields the
-#: same unit every time), size and wargear. At most ``_FIELDED_MAX``.
-_fielded: dict[tuple[Any, ...], Any] = {}
-_FIELDED_MAX = 8192
-
-
 def field_unit(sheet: Datasheet, models: int | None = None,
                wargear: list[str] | tuple[str, ...] = ()) -> Loadout:
     """The unit of ``sheet`` with ``models`` models (default: its minimum) and the
     ``wargear`` choices applied. Raises ``WargearError`` naming the broken constraint.
 
     The size must match one of the datasheet's composition tiers; the first tier that
-    holds ``models`` models and admits the wargear is fielded. The answer is kept (the
-    same datasheet, size and wargear field the same unit): a table of many matchups
-    fields each unit once."""
-    return cache_for(_fielded, (models, tuple(wargear)), sheet,
-                lambda: _field_unit(sheet, models, wargear), limit=_FIELDED_MAX)
+    holds ``models`` models and admits the wargear is fielded. The answer is cached by
+    value (equal datasheets, sizes and wargear field the same unit): a table of many
+    matchups fields each unit once."""
+    return _field_unit(sheet, models, tuple(wargear))
 
 
-def _field_unit(sheet: Datasheet, models: int | None,
-                wargear: list[str] | tuple[str, ...]) -> Loadout:
+@lasting_cache(maxsize=8192)
+def _field_unit(sheet: Datasheet, models: int | None, wargear: tuple[str, ...]) -> Loadout:
     _, notes = model_types(sheet)
     n = check_size(sheet, models)
     fitting = [ts for ts in tier_types(sheet)

@@ -9,11 +9,10 @@ model groups (one per stat line), an attached leader a CHARACTER group of its ow
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from types import MappingProxyType
 from typing import Any, Protocol
 
+from ..cache_registry import LastingMemo, lasting_cache
 from ..combat.contract.result import Resolved
 from ..combat.contract.scenario import (
     Attacker,
@@ -25,7 +24,6 @@ from ..combat.contract.scenario import (
 )
 from ..effects.candidates import ability_effects, apply_candidates
 from ..facts import TargetPreset
-from ..identity_cache import cache_for
 from ..model.common import RulesVersion, Source
 from ..model.datasheet import Datasheet, ModelProfile
 from ..model.trusted import constructed
@@ -72,8 +70,8 @@ class _Side:
     _texts: tuple[str, ...] | None = None
     #: an attacking side's named effects among its abilities (``resolve_against``)
     effects: tuple[str, ...] | None = None
-    #: ``_led``'s answers per context (``kept``)
-    contexts: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    #: ``_led``'s answers per context (by value), on an attacking side
+    contexts: dict[Context, Context] = field(default_factory=dict)
     #: an attacking side's abilities (``abilities.held_by`` of its datasheets), kept
     held: HeldAbilities | None = None
 
@@ -187,7 +185,7 @@ class _Armed:
     arms: tuple[Armament, ...]
     keywords: tuple[str, ...]
     abilities: tuple[str, ...]
-    answers: dict[tuple[Any, ...], tuple[Attacker, _Side]] = field(default_factory=dict)
+    answers: dict[tuple[Choice, ...], tuple[Attacker, _Side]] = field(default_factory=dict)
     #: the answer against each aim's numbers (T, Sv, W, invuln, distance); under
     #: ``None`` when no armament has a choice (``Armament.fixed``: the same answer
     #: against every aim)
@@ -211,7 +209,7 @@ class _Armed:
         out = self.by_aim.get(numbers)
         if out is None:
             chosen = self.choices(aim)
-            ckey = tuple(tuple((name, id(p), n) for name, p, n in c) for c in chosen)
+            ckey = chosen  # by value (a profile's hash is worked out once)
             out = self.answers.get(ckey)
             if out is None:
                 out = self.answers[ckey] = self.answer(chosen)
@@ -384,42 +382,40 @@ def sheet_target(sheet: Datasheet, models: int | None = None,
         raise UnitError(str(exc).removeprefix("target: ")) from None
 
 
-#: ``_aim``'s answers per target (``kept``); at most 1024.
-_aims: dict[tuple[Any, ...], Any] = {}
-
-
+@lasting_cache(maxsize=1024)
 def _aim(target: Target, distance: float | None = None) -> Aim:
-    def made() -> Aim:
-        g = next((g for g in target.models if not g.character), target.models[0])
-        return Aim(T=g.T, Sv=g.Sv, W=g.W, invuln=g.invuln, keywords=target.keywords,
-                   distance=distance)
-
-    aim: Aim = cache_for(_aims, (distance,), target, made, limit=1024)
-    return aim
+    """What the attacker's profiles are judged against (``aim_of``), cached by the
+    target's value (its hash worked out once)."""
+    g = next((g for g in target.models if not g.character), target.models[0])
+    return Aim(T=g.T, Sv=g.Sv, W=g.W, invuln=g.invuln, keywords=target.keywords,
+               distance=distance)
 
 
-#: The attackers as ``resolve`` fields them (it changes neither part of an answer), kept
-#: per library (``kept``), the reference's field values, rules, phase and restricting
-#: keywords of the target: the attacker armed, or why it cannot be (``UnitError``'s
-#: message). The weapon lines depend on the target only through its ``Aim``, and on the
-#: aim's numbers only through the choice of profiles: a table of many matchups fields
-#: each attacker once per phase and builds its lines once per distinct choice. At most
-#: ``_ATTACKERS_MAX``.
-_attackers: dict[tuple[Any, ...], Any] = {}
-_ATTACKERS_MAX = 4096
-#: ``_restricting`` per library (``kept``), the reference's field values and rules.
-_words: dict[tuple[Any, ...], Any] = {}
+#: The attackers as ``resolve`` fields them (it changes neither part of an answer),
+#: cached by value: the reference's field values, rules, phase, restricting keywords of
+#: the target and the datasheets its names are in the library (all ``_armed`` reads of
+#: the library): the attacker armed, or why it cannot be (``UnitError``'s message). The
+#: weapon lines depend on the target only through its ``Aim``, and on the aim's numbers
+#: only through the choice of profiles: a table of many matchups fields each attacker
+#: once per phase and builds its lines once per distinct choice.
+_attackers: LastingMemo[tuple[object, ...], _Armed | str] = LastingMemo(4096)
 
 
-def _restricting(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion) -> frozenset[str]:
-    """The keywords some weapon of the unit or of its leaders may only (or may not)
-    target (``conditions.may_target``); empty when a name cannot be found (the attacker's
-    resolution then says why)."""
+def _sheets_of(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion
+               ) -> tuple[Datasheet, ...] | None:
+    """The datasheets of the unit, its leaders and its support, or ``None`` when a name
+    cannot be found (the attacker's resolution then says why)."""
     names = (ref.unit, *ref.led_by, *((ref.support,) if ref.support else ()))
     try:
-        sheets = [lib.datasheet(n, rules) for n in names]
+        return tuple(lib.datasheet(n, rules) for n in names)
     except (UnknownNameError, ValueError, LookupError):
-        return frozenset()
+        return None
+
+
+@lasting_cache(maxsize=4096)
+def _restricting(sheets: tuple[Datasheet, ...]) -> frozenset[str]:
+    """The keywords some weapon of the unit or of its leaders may only (or may not)
+    target (``conditions.may_target``)."""
     return frozenset(k for s in sheets for w in s.weapons for p in w.profiles
                      if p.may_target is not None
                      for k in (*p.may_target.any_of, *p.may_target.none_of))
@@ -427,16 +423,13 @@ def _restricting(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion) -> frozens
 
 def _attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase, aim: Aim
               ) -> tuple[Attacker, _Side]:
-    """``resolve_attacker``, its answer kept. The target's keywords reach the weapon
-    lines only through ``may_target`` (which keywords a weapon may or may not target):
-    the aim is kept with those of its keywords alone; its numbers reach them only through
-    the profiles chosen: targets alike in both share the answer (the same weapon lines,
-    the same notes)."""
-    # the reference by its fields' values (a tuple compares in C; the model's own
-    # ``__eq__`` costs microseconds, and every matchup of a table looks it up twice)
-    fields = tuple(ref.__dict__.values())
-    words: frozenset[str] = cache_for(_words, (fields, rules), lib,
-                                 lambda: _restricting(ref, lib, rules), limit=_ATTACKERS_MAX)
+    """``resolve_attacker``, its answer cached (``_attackers``). The target's keywords
+    reach the weapon lines only through ``may_target`` (which keywords a weapon may or
+    may not target): the aim is a key with those of its keywords alone; its numbers
+    reach them only through the profiles chosen: targets alike in both share the answer
+    (the same weapon lines, the same notes)."""
+    sheets = _sheets_of(ref, lib, rules)
+    words = _restricting(sheets) if sheets is not None else frozenset()
     keywords = tuple(k for k in aim.keywords if k.upper() in words) if words else ()
 
     def made() -> _Armed | str:
@@ -447,26 +440,34 @@ def _attacker(ref: UnitRef, lib: UnitLibrary, rules: RulesVersion, phase: Phase,
         armed.side.done()
         return armed
 
-    armed: _Armed | str = cache_for(_attackers, (fields, rules, phase, keywords), lib, made,
-                               limit=_ATTACKERS_MAX)
+    if sheets is None:  # a name the library does not know: refused, nothing cached
+        armed = made()
+    else:
+        # the reference by its fields' values (a tuple compares in C; the model's own
+        # ``__eq__`` costs microseconds, and every matchup of a table looks it up)
+        armed = _attackers.cached((tuple(ref.__dict__.values()), rules, phase, keywords,
+                                   sheets), made)
     if isinstance(armed, str):
         raise UnitError(armed)
     return armed.against(aim)  # the choice reads the aim's numbers only
 
 
 def _led(context: Context, side: _Side) -> Context:
-    """``context`` with the attacking unit's leaders and its Toughness (kept per
-    context on a side kept by ``_attacker``: a table asks for the same again and again)."""
-    def made() -> Context:
+    """``context`` with the attacking unit's leaders and its Toughness (cached per
+    context's value on a side cached by ``_attacker``: a table asks for the same again
+    and again)."""
+    led = side.contexts.get(context)
+    if led is None:
         leaders = tuple(s.name for s, _ in side.loadouts[1:])
         update: dict[str, object] = {
             "led_by": tuple(dict.fromkeys((*context.led_by, *leaders)))}
         if context.attacker_toughness is None:
             update["attacker_toughness"] = next(
                 (m.T for m in side.sheet.models if m.T is not None), None)
-        return context.model_copy(update=update)
-
-    led: Context = cache_for(side.contexts, (), context, made, limit=64)
+        led = context.model_copy(update=update)
+        if len(side.contexts) >= 64:
+            side.contexts.clear()
+        side.contexts[context] = led
     return led
 
 
@@ -481,17 +482,11 @@ def resolve(doc: ScenarioDocument, lib: UnitLibrary) -> tuple[Scenario, Resolved
 #: The scenario's fields ``resolve_against`` takes from the document as they are.
 _DOC_FIELDS = tuple(k for k in Scenario.model_fields if k not in ("attacker", "target",
                                                                   "context"))
-#: ``_doc_fields``' answers per document (``cache_for``); at most ``_ATTACKERS_MAX``.
-_docs: dict[tuple[Any, ...], Any] = {}
-
-
-def _doc_fields(doc: ScenarioDocument) -> Mapping[str, Any]:
-    """The document's ``_DOC_FIELDS`` (kept: a table meets every target with one
-    document per attacker and phase), read-only."""
-    fields: Mapping[str, Any] = cache_for(
-        _docs, (), doc, lambda: MappingProxyType({k: getattr(doc, k) for k in _DOC_FIELDS}),
-        limit=_ATTACKERS_MAX)
-    return fields
+def _doc_fields(doc: ScenarioDocument) -> dict[str, Any]:
+    """The document's ``_DOC_FIELDS`` (made afresh: cheaper than hashing the document
+    as a key)."""
+    values = doc.__dict__
+    return {k: values[k] for k in _DOC_FIELDS}
 
 
 def resolve_against(doc: ScenarioDocument, lib: UnitLibrary, target: Target,

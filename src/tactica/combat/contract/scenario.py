@@ -36,7 +36,7 @@ from tactica.model.abilities import (
     WeaponAbility,
     parse_weapon_ability,
 )
-from tactica.model.common import RulesVersion, inches_or_melee
+from tactica.model.common import RulesVersion, hashed_once, inches_or_melee
 from tactica.model.trusted import constructed
 
 from .sampling import DEFAULT_TRIALS, Seed, Trials, check_trial_lines
@@ -87,8 +87,10 @@ def _check_length(value: Any, low: int, high: int, what: str) -> Any:
     return value
 
 
+@hashed_once  # a record's hash worked out once (a cache's key: issue 42)
 class _Strict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+    __slots__ = ("_value_hash",)
 
     @field_validator("*", mode="after")
     @classmethod
