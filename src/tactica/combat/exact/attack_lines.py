@@ -28,7 +28,7 @@ from tactica.rules.base import RuleSet
 
 from ..contract.scenario import Effect, Scenario
 from .allocation import Packet, StateSpace, build_groups, loss_pmf
-from .dice_stages import DieOutcome, die_outcome, weighs_values
+from .dice_stages import DieInputs, DieOutcome, roll_die, weighs_values
 from .effects import NamedEffects
 from .one_group import mean_damage
 from .profile import ResolvedWeapon, save_chance
@@ -62,29 +62,27 @@ def weapon_die(w: ResolvedWeapon, wi: int, space: StateSpace, rules: RuleSet,
     """One attack die of line ``wi`` for the attacker's Lethal Hits choice. The values of
     its outcomes (``expected_values``: a damage pmf through the first group's wounds) are
     worked out only where the die weighs them (``dice_stages.weighs_values``): most
-    weapons make no choice and re-roll no die by its value. Such a die depends on the
-    line's hit and wound numbers alone (``die_key``): with a batch ``memo`` it is made
-    once for every line and target that roll alike (read only: shared)."""
+    weapons make no choice and re-roll no die by its value. Such a die is a function of
+    its record alone (``dice_stages.DieInputs``: the line's hit and wound numbers): with
+    a batch ``memo`` it is made once for every line and target whose records are equal,
+    cached under the record (read only: shared)."""
     choice = lethal[wi] if wi < len(lethal) else None
     if weighs_values(w, choice):
-        return die_outcome(w, *expected_values(w, space, rules), choice)
+        return roll_die(DieInputs.of(w, choice, *expected_values(w, space, rules)))
+    rec = DieInputs.of(w, choice)  # the values are not read: not computed
     if memo is None:
-        return die_outcome(w, 0.0, 0.0, choice)  # the values are not read
-    key = die_key(w, choice)
-    die: DieOutcome | None = memo.get(key)
+        return roll_die(rec)
+    dies: dict[DieInputs, DieOutcome] | None = memo.get(_DIES)
+    if dies is None:
+        dies = memo[_DIES] = {}
+    die = dies.get(rec)
     if die is None:
-        die = memo[key] = die_outcome(w, 0.0, 0.0, choice)
+        die = dies[rec] = roll_die(rec)
     return die
 
 
-def die_key(w: ResolvedWeapon, choice: bool | None) -> tuple[Any, ...]:
-    """Every field of ``w`` that ``die_outcome(w, 0.0, 0.0, choice)`` reads, for a die
-    that weighs no values (``weighs_values`` false: it then makes no notes, so the
-    line's name is not read either)."""
-    return ("die", choice, w.torrent, w.lethal_hits, w.lethal_mandatory, w.devastating,
-            w.sustained, w.snap_shooting, w.snap_hit_on, w.hit_fails_on, w.critical_hit,
-            w.hit_modifier, w.skill, w.hit_reroll, w.critical_wound, w.wound_modifier,
-            w.wound_needed, w.wound_reroll)
+#: The run's table of attack dice in its memo (``DieInputs`` -> ``DieOutcome``).
+_DIES = ("attack dice",)
 
 
 def packets(weapons: tuple[ResolvedWeapon, ...], space: StateSpace,
