@@ -9,7 +9,7 @@ a Lethal Hits choice (24.23) from those alone, for the exact engine's search
 ...   "attacker": {"weapons": [{"name": "g", "count": 2, "A": "1", "skill": 2, "S": 8,
 ...                             "AP": -6, "D": "3", "abilities": ["Lethal Hits"]}]},
 ...   "target": {"models": [{"count": 1, "T": 4, "Sv": 7, "W": 4}]}}))
->>> round(search_mean(p.scenario, p.rules, p.effects, p.named, p.weapons, (True,)), 4)
+>>> round(search_mean(p.groups, p.rules, p.effects, p.named, p.weapons, (True,)), 4)
 3.2901
 
 By hand: an attack wounds with p = 1/6 (a critical hit, Lethal Hits) + 4/6 * 5/6 = 13/18,
@@ -26,8 +26,8 @@ import numpy as np
 from tactica.dice import FloatArray
 from tactica.rules.base import RuleSet
 
-from ..contract.scenario import Effect, Scenario
-from .allocation import Packet, StateSpace, build_groups, loss_pmf
+from ..contract.scenario import Effect
+from .allocation import Group, Packet, StateSpace, loss_pmf
 from .dice_stages import DieInputs, DieOutcome, roll_die, weighs_values
 from .effects import NamedEffects
 from .one_group import mean_damage
@@ -98,7 +98,7 @@ def packets(weapons: tuple[ResolvedWeapon, ...], space: StateSpace,
     return normal, mortal
 
 
-def search_mean(scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...],
+def search_mean(groups: tuple[Group, ...], rules: RuleSet, effects: tuple[Effect, ...],
                 named: NamedEffects, weapons: tuple[ResolvedWeapon, ...],
                 lethal: tuple[bool | None, ...]) -> float | None:
     """The expected damage of one Lethal Hits choice into the undamaged target without
@@ -108,7 +108,7 @@ def search_mean(scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...],
     if named.mortal_before or any(e.command_reroll or e.mortal_wounds is not None
                                   for e in effects):
         return None
-    space = StateSpace(build_groups(scenario.target), rules)
+    space = StateSpace(groups, rules)
     if len(space.groups) != 1:
         return None
     normal, mortal = packets(weapons, space, rules)
