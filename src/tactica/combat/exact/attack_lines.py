@@ -69,7 +69,7 @@ def weapon_die(w: ResolvedWeapon, wi: int, space: StateSpace, rules: RuleSet,
     choice = lethal[wi] if wi < len(lethal) else None
     if weighs_values(w, choice):
         return roll_die(DieInputs.of(w, choice, *expected_values(w, space, rules)))
-    rec = DieInputs.of(w, choice)  # the values are not read: not computed
+    rec = DieInputs.plain(w, choice)  # the values are not read: not computed
     if memo is None:
         return roll_die(rec)
     dies: dict[DieInputs, DieOutcome] | None = memo.get(_DIES)

@@ -111,13 +111,22 @@ class DieInputs(NamedTuple):
         ``e_mortal`` (``attack_lines.expected_values``) are kept only where the die
         weighs them."""
         if not weighs_values(w, lethal):
-            e_normal, e_mortal, name = 0.0, 0.0, ""
-        else:
-            name = w.name
-        return cls(lethal, w.torrent, w.lethal_hits, w.lethal_mandatory, w.devastating,
-                   w.sustained, w.snap_shooting, w.snap_hit_on, w.hit_fails_on,
-                   w.critical_hit, w.hit_modifier, w.skill, w.hit_reroll, w.critical_wound,
-                   w.wound_modifier, w.wound_needed, w.wound_reroll, e_normal, e_mortal, name)
+            return cls.plain(w, lethal)
+        return tuple.__new__(cls, (
+            lethal, w.torrent, w.lethal_hits, w.lethal_mandatory, w.devastating, w.sustained,
+            w.snap_shooting, w.snap_hit_on, w.hit_fails_on, w.critical_hit, w.hit_modifier,
+            w.skill, w.hit_reroll, w.critical_wound, w.wound_modifier, w.wound_needed,
+            w.wound_reroll, e_normal, e_mortal, w.name))
+
+    @classmethod
+    def plain(cls, w: ResolvedWeapon, lethal: bool | None) -> DieInputs:
+        """``of`` for a die that weighs no values (``weighs_values`` false, as the caller
+        found): 0.0, 0.0 and "" in their places."""
+        return tuple.__new__(cls, (
+            lethal, w.torrent, w.lethal_hits, w.lethal_mandatory, w.devastating, w.sustained,
+            w.snap_shooting, w.snap_hit_on, w.hit_fails_on, w.critical_hit, w.hit_modifier,
+            w.skill, w.hit_reroll, w.critical_wound, w.wound_modifier, w.wound_needed,
+            w.wound_reroll, 0.0, 0.0, ""))
 
 
 def hit_classes(w: DieInputs | ResolvedWeapon) -> list[int]:

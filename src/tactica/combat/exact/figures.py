@@ -72,8 +72,9 @@ class FiguresInputs(NamedTuple):
     #: the effects' parts that act outside the lines, in order (``_EffectPart``; an
     #: effect on the lines alone is read through them)
     effects: tuple[_EffectPart, ...]
-    #: the named effects' mortal wounds before the attacks: each pmf's shape and bytes
-    mortal_before: tuple[tuple[tuple[int, ...], bytes], ...]
+    #: the named effects' mortal wounds before the attacks: each pmf's shape, type and
+    #: bytes
+    mortal_before: tuple[tuple[tuple[int, ...], str, bytes], ...]
 
     @classmethod
     def of(cls, prep: _Prepared) -> FiguresInputs:
@@ -82,7 +83,8 @@ class FiguresInputs(NamedTuple):
                    tuple(part for part in ((e.command_reroll, e.mortal_wounds, e.fnp,
                                             e.fnp_mortal) for e in prep.effects)
                          if part != _NO_PART),
-                   tuple((pmf.shape, pmf.tobytes()) for _, pmf in prep.named.mortal_before))
+                   tuple((pmf.shape, pmf.dtype.str, pmf.tobytes())
+                         for _, pmf in prep.named.mortal_before))
 
 
 @one_blas_thread
@@ -112,7 +114,7 @@ def _figures(rec: FiguresInputs, memo: dict[Any, Any]) -> tuple[float, float, fl
     calculations of the run)."""
     token = _ENABLED.set(rec.fast_path)
     try:
-        return _computed(_reduced(rec), memo)
+        return _computed(_reduced(rec, memo), memo)
     finally:
         _ENABLED.reset(token)
 
@@ -126,20 +128,35 @@ def _computed(prep: _Prepared, memo: dict[Any, Any]) -> tuple[float, float, floa
             distribution_mean(out.killed, length=len(out.killed)), out.p_dead)
 
 
-def _reduced(rec: FiguresInputs) -> _Prepared:
+def _reduced(rec: FiguresInputs, memo: dict[Any, Any]) -> _Prepared:
     """A prepared scenario of ``rec``'s parts and nothing else: the lines of its numbers
     (``ResolvedWeapon.from_numbers``), the groups of its fields (no names), the effects
-    of its parts, its mortal wounds before the attacks, and a constant scenario (no
+    of its parts, its mortal wounds before the attacks (each made once per run: cached
+    in ``memo`` under the record's parts, read only), and a constant scenario (no
     keywords: read by no figure) in place of the scenario's."""
-    groups = tuple(Group("", *g) for g in rec.groups)
-    weapons = tuple(ResolvedWeapon.from_numbers(n, f"line {i + 1}")
-                    for i, n in enumerate(rec.lines))
-    effects = tuple(_effect(*part) for part in rec.effects)
-    named = NamedEffects(mortal_before=tuple(
-        ("mortal wounds before the attacks", np.frombuffer(content).reshape(shape))
-        for shape, content in rec.mortal_before))
+    weapons = tuple(_line(numbers, memo) for numbers in rec.lines)
+    parts = memo.get(("figures parts", rec.groups, rec.effects, rec.mortal_before))
+    if parts is None:
+        parts = memo["figures parts", rec.groups, rec.effects, rec.mortal_before] = (
+            tuple(Group("", *g) for g in rec.groups),
+            tuple(_effect(*part) for part in rec.effects),
+            NamedEffects(mortal_before=tuple(
+                ("mortal wounds before the attacks",
+                 np.frombuffer(content, dtype=dtype).reshape(shape))
+                for shape, dtype, content in rec.mortal_before)))
+    groups, effects, named = parts
     return _Prepared(_CONSTANT, get_ruleset(rec.rules), effects, named, weapons,
                      groups, rec.groups)
+
+
+def _line(numbers: tuple[Any, ...], memo: dict[Any, Any]) -> ResolvedWeapon:
+    """The line of these ``numbers`` (named "line": a name is read by no figure),
+    cached in the run's ``memo`` (read only: shared)."""
+    key = ("figures line", numbers)
+    line: ResolvedWeapon | None = memo.get(key)
+    if line is None:
+        line = memo[key] = ResolvedWeapon.from_numbers(numbers, "line")
+    return line
 
 
 def _effect(command_reroll: str | None, mortal_wounds: DiceExpr | None, fnp: int | None,
