@@ -31,6 +31,8 @@ True
 
 from __future__ import annotations
 
+from dataclasses import fields
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -57,6 +59,11 @@ _EffectPart = tuple[str | None, DiceExpr | None, int | None, int | None]
 _NO_PART: _EffectPart = (None, None, None, None)
 
 
+#: Every field of an allocation group but its name (read by no figure), from the class.
+_GROUP_FIELDS = tuple(f.name for f in fields(Group) if f.name != "name")
+_group_fields = attrgetter(*_GROUP_FIELDS)
+
+
 class FiguresInputs(NamedTuple):
     """Everything ``figures_exact`` reads of a prepared scenario once its lines are
     resolved (see the module docstring; the target's keywords only decide which models
@@ -67,7 +74,7 @@ class FiguresInputs(NamedTuple):
     #: each line's numbers (``ResolvedWeapon.numbers``: made once per resolved line,
     #: cached on it; a batch shares its lines, ``profile.resolve_weapon``)
     lines: tuple[tuple[Any, ...], ...]
-    #: the target's allocation groups, every field but the name (``engine._groups``)
+    #: the target's allocation groups, every field but the name (``_GROUP_FIELDS``)
     groups: tuple[tuple[Any, ...], ...]
     #: the effects' parts that act outside the lines, in order (``_EffectPart``; an
     #: effect on the lines alone is read through them)
@@ -79,7 +86,7 @@ class FiguresInputs(NamedTuple):
     @classmethod
     def of(cls, prep: _Prepared) -> FiguresInputs:
         return cls(prep.scenario.rules, _ENABLED.get(), tuple(w.numbers for w in prep.weapons),
-                   prep.plain_groups,
+                   tuple(_group_fields(g) for g in prep.groups),
                    tuple(part for part in ((e.command_reroll, e.mortal_wounds, e.fnp,
                                             e.fnp_mortal) for e in prep.effects)
                          if part != _NO_PART),
@@ -138,7 +145,8 @@ def _reduced(rec: FiguresInputs, memo: dict[Any, Any]) -> _Prepared:
     parts = memo.get(("figures parts", rec.groups, rec.effects, rec.mortal_before))
     if parts is None:
         parts = memo["figures parts", rec.groups, rec.effects, rec.mortal_before] = (
-            tuple(Group("", *g) for g in rec.groups),
+            tuple(Group(name="", **dict(zip(_GROUP_FIELDS, g, strict=True)))
+                  for g in rec.groups),
             tuple(_effect(*part) for part in rec.effects),
             NamedEffects(mortal_before=tuple(
                 ("mortal wounds before the attacks",
