@@ -112,7 +112,7 @@ class DieInputs(NamedTuple):
         weighs them."""
         if not weighs_values(w, lethal):
             return cls.plain(w, lethal)
-        return tuple.__new__(cls, (
+        return cls._make((
             lethal, w.torrent, w.lethal_hits, w.lethal_mandatory, w.devastating, w.sustained,
             w.snap_shooting, w.snap_hit_on, w.hit_fails_on, w.critical_hit, w.hit_modifier,
             w.skill, w.hit_reroll, w.critical_wound, w.wound_modifier, w.wound_needed,
@@ -122,7 +122,7 @@ class DieInputs(NamedTuple):
     def plain(cls, w: ResolvedWeapon, lethal: bool | None) -> DieInputs:
         """``of`` for a die that weighs no values (``weighs_values`` false, as the caller
         found): 0.0, 0.0 and "" in their places."""
-        return tuple.__new__(cls, (
+        return cls._make((
             lethal, w.torrent, w.lethal_hits, w.lethal_mandatory, w.devastating, w.sustained,
             w.snap_shooting, w.snap_hit_on, w.hit_fails_on, w.critical_hit, w.hit_modifier,
             w.skill, w.hit_reroll, w.critical_wound, w.wound_modifier, w.wound_needed,
