@@ -34,7 +34,7 @@ from tactica.meta import Selection, compute, scenario_of
 from tactica.meta.compute import Row, compute_partition
 from tactica.meta.tasks import plan
 
-QUICK, VOLUME = 8, 400
+QUICK, VOLUME = 8, 1000
 _SETTINGS = settings(max_examples=QUICK, derandomize=True, deadline=None,
                      suppress_health_check=[HealthCheck.too_slow,
                                             HealthCheck.data_too_large])
