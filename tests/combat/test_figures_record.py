@@ -73,3 +73,23 @@ def test_a_refused_matchup_gives_the_documents_refusal_word_for_word(kind: str) 
         figures_exact(s)
     assert str(figures.value) == str(document.value)
     assert [str(x) for x in figures_each([s])] == [str(document.value)]
+
+
+def test_a_part_left_out_of_the_record_changes_the_figures(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The figures read the record alone: a record that forgot the effects (mortal
+    wounds before the attacks here, 06.02) gives other figures than the document's,
+    where a key written beside the computation would have given the right ones (and
+    shared them wrongly)."""
+    s = _s("Alpha", [], effects=[{"mortal_wounds": "3"}])
+    document = calculate(s)
+    right = figures_exact(s)
+    assert right == (document.damage.mean, document.models_destroyed.mean,
+                     document.p_unit_destroyed)
+    real = FiguresInputs.of
+
+    def forgetful(cls: type[FiguresInputs], prep: Any) -> FiguresInputs:
+        return real(prep)._replace(effects=())
+
+    monkeypatch.setattr(FiguresInputs, "of", classmethod(forgetful))
+    assert figures_exact(s)[0] < right[0]  # no mortal wounds: less damage
