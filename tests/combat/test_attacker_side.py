@@ -23,9 +23,10 @@ from tactica.combat.exact.dice_stages import (
     CRITICAL,
     FAIL,
     SUCCESS,
+    DieInputs,
     DieOutcome,
     _Parts,
-    die_outcome,
+    roll_die,
     trim,
     weighs_values,
 )
@@ -98,8 +99,9 @@ def test_library_dice_on_python_floats_are_the_array_sums() -> None:
 @pytest.mark.slow
 def test_a_die_that_weighs_no_values_is_the_same_for_any_values() -> None:
     """Where ``weighs_values`` says no, the die is the one made with the real values
-    (``expected_values``, as every die was made before), field for field; where it says
-    yes, the values change some die in the sample."""
+    (``expected_values``, as every die was made before), field for field, so its record
+    (``DieInputs``) holds none; where it says yes, the values change some die in the
+    sample."""
     kept = weighed = changed = 0
     for s in _sample_scenarios():
         prep = _prepare(s)
@@ -107,8 +109,11 @@ def test_a_die_that_weighs_no_values_is_the_same_for_any_values() -> None:
         for w in prep.weapons:
             for lethal in (None, True, False):
                 e_normal, e_mortal = expected_values(w, space, prep.rules)
-                real = die_outcome(w, e_normal, e_mortal, lethal)
-                other = die_outcome(w, e_normal * 3 + 1, 0.0, lethal)
+                # the values and the name put in the record by hand: ``DieInputs.of``
+                # leaves them out of a die that weighs none, which is what is checked
+                rec = DieInputs.of(w, lethal)._replace(name=w.name)
+                real = roll_die(rec._replace(e_normal=e_normal, e_mortal=e_mortal))
+                other = roll_die(rec._replace(e_normal=e_normal * 3 + 1, e_mortal=0.0))
                 same = (_same(real.to_save, other.to_save) and _same(real.hits, other.hits)
                         and real.notes == other.notes
                         and real.lethal_taken == other.lethal_taken

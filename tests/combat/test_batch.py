@@ -92,7 +92,7 @@ def _varied() -> list[Scenario]:
     """Pairs of scenarios that differ in one thing only a stage of one weapon line reads
     (``profile.resolve_weapon``'s batch memo keys, the stages' input records:
     ``AttackInputs``, ``HitInputs``, ``WoundInputs``, ``DamageInputs``;
-    ``attack_lines.die_key``)."""
+    ``dice_stages.DieInputs``)."""
     def s(weapon: dict[str, object], target: dict[str, object], **more: object) -> Scenario:
         base = {"name": "w", "count": 2, "A": "D6", "skill": 3, "S": 6, "AP": -1, "D": "2",
                 "range": 24}

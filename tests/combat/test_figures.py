@@ -66,7 +66,7 @@ def test_the_figures_are_the_documents_bit_for_bit() -> None:
 
 def test_the_figures_memo_tells_apart_what_the_chain_reads() -> None:
     """``figures_exact`` keeps a matchup's figures under what it reads once the lines
-    are resolved (``figures_key``). Pairs that differ in one such thing, through one
+    are resolved (``figures.FiguresInputs``). Pairs that differ in one such thing, through one
     memo in order and in reverse, give each its own figures bit for bit, as alone; each
     pair's figures differ (a key that left the difference out would repeat the first)."""
     dw = {**DEV, "abilities": ["Devastating Wounds"]}

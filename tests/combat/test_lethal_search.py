@@ -130,7 +130,7 @@ def test_the_search_mean_is_the_full_calculations_mean(doc: dict[str, Any]) -> N
             full = exact._calculate(p, choice).damage.mean
         except ScenarioError:
             continue
-        got = search_mean(p.scenario, p.rules, p.effects, p.named, p.weapons, choice)
+        got = search_mean(p.groups, p.rules, p.effects, p.named, p.weapons, choice)
         if got is not None:
             assert abs(got - full) <= TOL
 
@@ -139,7 +139,7 @@ def test_the_search_mean_applies_to_the_stress_case() -> None:
     s = Scenario.model_validate(STRESS)
     p = exact._prepare(s)
     for choice in ((True,), (False,)):
-        got = search_mean(p.scenario, p.rules, p.effects, p.named, p.weapons, choice)
+        got = search_mean(p.groups, p.rules, p.effects, p.named, p.weapons, choice)
         assert got is not None
         assert abs(got - exact._calculate(p, choice).damage.mean) <= TOL
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 
 from ..combat.contract.scenario import Effect, Scenario
 from ..dice import DiceExpr, FloatArray
 from ..model.common import RulesVersion
+from ..model.trusted import validating_all
 from ..names import name_key
 
 __all__ = [
@@ -25,6 +26,8 @@ __all__ = [
     "EffectKind",
     "NamedEffect",
     "Outcome",
+    "ScenarioView",
+    "UndeclaredReadError",
     "attacker_has",
     "attacker_lacks",
     "context_flag",
@@ -32,6 +35,7 @@ __all__ = [
     "in_phase",
     "led_by",
     "range_limit",
+    "reads_of",
     "target_has",
 ]
 
@@ -43,12 +47,74 @@ EffectKind = Literal["stratagem", "detachment rule", "enhancement", "ability", "
 SCENARIO_PARTS = frozenset({"phase", "context", "attacker", "target"})
 
 
+class UndeclaredReadError(AssertionError):
+    """A condition read a part of the scenario that its ``reads`` does not declare: a
+    bug in the condition (a table would share its answer across what it reads)."""
+
+
+class ScenarioView:
+    """A scenario as a condition may read it (``Condition.reads``): the parts in
+    ``reads`` (``None``: every attribute), each read noted in ``read``; any other
+    attribute raises ``UndeclaredReadError``.
+
+    >>> from tactica.combat.contract.scenario import Scenario
+    >>> s = Scenario.model_validate({"attacker": {"weapons": [{"name": "g", "A": "1",
+    ...     "skill": 3, "S": 4, "D": "1"}]}, "target": {"models": [{"T": 4, "Sv": 3, "W": 1}]}})
+    >>> view = ScenarioView(s, frozenset({"phase"}), "in the shooting phase")
+    >>> view.phase, sorted(view.read)
+    ('shooting', ['phase'])
+    >>> try:
+    ...     view.target
+    ... except UndeclaredReadError as exc:
+    ...     print(str(exc).split(",")[0])
+    in the shooting phase: reads the scenario's target
+    """
+
+    __slots__ = ("_label", "_reads", "_scenario", "read")
+
+    def __init__(self, scenario: Scenario, reads: frozenset[str] | None, label: str) -> None:
+        self._scenario, self._reads, self._label = scenario, reads, label
+        self.read: set[str] = set()
+
+    def __getattr__(self, name: str) -> Any:
+        if self._reads is not None and name not in self._reads:
+            raise UndeclaredReadError(
+                f"{self._label}: reads the scenario's {name}, not among the parts it "
+                f"declares (Condition.reads: {sorted(self._reads)})")
+        self.read.add(name)
+        return getattr(self._scenario, name)
+
+
+def _declared(test: Callable[[Scenario], bool], reads: frozenset[str], label: str
+              ) -> Callable[[Scenario], bool]:
+    """``test`` run on a view of the scenario with the parts ``reads`` declares alone
+    (``ScenarioView``): a read of another part raises."""
+    def guarded(s: Scenario) -> bool:
+        return test(cast(Scenario, ScenarioView(s, reads, label)))
+
+    return guarded
+
+
+def reads_of(condition: Condition, scenario: Scenario) -> frozenset[str]:
+    """The attributes of ``scenario`` that ``condition``'s test and ``unstated`` read
+    (traced: the branches this scenario takes)."""
+    view = ScenarioView(scenario, None, condition.description)
+    condition.test(cast(Scenario, view))
+    if condition.unstated is not None:
+        condition.unstated(cast(Scenario, view))
+    return frozenset(view.read)
+
+
 @dataclass(frozen=True)
 class Condition:
     """A named requirement: ``test(scenario)`` is true when it holds; ``failure`` is the
     sentence given when it does not (after the effect's name). ``reads``: the parts of
     the scenario ``test`` reads (``SCENARIO_PARTS``, all of them unless it says fewer): a
-    condition that reads no "target" holds alike against every target."""
+    condition that reads no "target" holds alike against every target
+    (``units.abilities`` shares its answer between targets). With every record checked
+    (``model.trusted.validating_all``: the test run) ``test`` and ``unstated`` see only
+    the parts declared (``ScenarioView``): a read of another raises
+    ``UndeclaredReadError``, so a wrong ``reads`` fails loudly."""
 
     description: str
     failure: str
@@ -61,6 +127,15 @@ class Condition:
     unstated: Callable[[Scenario], bool] | None = None
     #: the target is an enemy unit a rule picks (``context.designated`` names the rule)
     designation: bool = False
+
+    def __post_init__(self) -> None:
+        if not validating_all():
+            return
+        reads = self.reads & SCENARIO_PARTS
+        object.__setattr__(self, "test", _declared(self.test, reads, self.description))
+        if self.unstated is not None:
+            object.__setattr__(self, "unstated",
+                               _declared(self.unstated, reads, self.description))
 
 
 def _kw(keywords: tuple[str, ...], name: str, wanted: str) -> bool:

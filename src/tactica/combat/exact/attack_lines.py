@@ -9,7 +9,7 @@ a Lethal Hits choice (24.23) from those alone, for the exact engine's search
 ...   "attacker": {"weapons": [{"name": "g", "count": 2, "A": "1", "skill": 2, "S": 8,
 ...                             "AP": -6, "D": "3", "abilities": ["Lethal Hits"]}]},
 ...   "target": {"models": [{"count": 1, "T": 4, "Sv": 7, "W": 4}]}}))
->>> round(search_mean(p.scenario, p.rules, p.effects, p.named, p.weapons, (True,)), 4)
+>>> round(search_mean(p.groups, p.rules, p.effects, p.named, p.weapons, (True,)), 4)
 3.2901
 
 By hand: an attack wounds with p = 1/6 (a critical hit, Lethal Hits) + 4/6 * 5/6 = 13/18,
@@ -26,9 +26,9 @@ import numpy as np
 from tactica.dice import FloatArray
 from tactica.rules.base import RuleSet
 
-from ..contract.scenario import Effect, Scenario
-from .allocation import Packet, StateSpace, build_groups, loss_pmf
-from .dice_stages import DieOutcome, die_outcome, weighs_values
+from ..contract.scenario import Effect
+from .allocation import Group, Packet, StateSpace, loss_pmf
+from .dice_stages import DieInputs, DieOutcome, roll_die, weighs_values
 from .effects import NamedEffects
 from .one_group import mean_damage
 from .profile import ResolvedWeapon, save_chance
@@ -62,29 +62,27 @@ def weapon_die(w: ResolvedWeapon, wi: int, space: StateSpace, rules: RuleSet,
     """One attack die of line ``wi`` for the attacker's Lethal Hits choice. The values of
     its outcomes (``expected_values``: a damage pmf through the first group's wounds) are
     worked out only where the die weighs them (``dice_stages.weighs_values``): most
-    weapons make no choice and re-roll no die by its value. Such a die depends on the
-    line's hit and wound numbers alone (``die_key``): with a batch ``memo`` it is made
-    once for every line and target that roll alike (read only: shared)."""
+    weapons make no choice and re-roll no die by its value. Such a die is a function of
+    its record alone (``dice_stages.DieInputs``: the line's hit and wound numbers): with
+    a batch ``memo`` it is made once for every line and target whose records are equal,
+    cached under the record (read only: shared)."""
     choice = lethal[wi] if wi < len(lethal) else None
     if weighs_values(w, choice):
-        return die_outcome(w, *expected_values(w, space, rules), choice)
+        return roll_die(DieInputs.of(w, choice, *expected_values(w, space, rules)))
+    rec = DieInputs.plain(w, choice)  # the values are not read: not computed
     if memo is None:
-        return die_outcome(w, 0.0, 0.0, choice)  # the values are not read
-    key = die_key(w, choice)
-    die: DieOutcome | None = memo.get(key)
+        return roll_die(rec)
+    dies: dict[DieInputs, DieOutcome] | None = memo.get(_DIES)
+    if dies is None:
+        dies = memo[_DIES] = {}
+    die = dies.get(rec)
     if die is None:
-        die = memo[key] = die_outcome(w, 0.0, 0.0, choice)
+        die = dies[rec] = roll_die(rec)
     return die
 
 
-def die_key(w: ResolvedWeapon, choice: bool | None) -> tuple[Any, ...]:
-    """Every field of ``w`` that ``die_outcome(w, 0.0, 0.0, choice)`` reads, for a die
-    that weighs no values (``weighs_values`` false: it then makes no notes, so the
-    line's name is not read either)."""
-    return ("die", choice, w.torrent, w.lethal_hits, w.lethal_mandatory, w.devastating,
-            w.sustained, w.snap_shooting, w.snap_hit_on, w.hit_fails_on, w.critical_hit,
-            w.hit_modifier, w.skill, w.hit_reroll, w.critical_wound, w.wound_modifier,
-            w.wound_needed, w.wound_reroll)
+#: The run's table of attack dice in its memo (``DieInputs`` -> ``DieOutcome``).
+_DIES = ("attack dice",)
 
 
 def packets(weapons: tuple[ResolvedWeapon, ...], space: StateSpace,
@@ -100,7 +98,7 @@ def packets(weapons: tuple[ResolvedWeapon, ...], space: StateSpace,
     return normal, mortal
 
 
-def search_mean(scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...],
+def search_mean(groups: tuple[Group, ...], rules: RuleSet, effects: tuple[Effect, ...],
                 named: NamedEffects, weapons: tuple[ResolvedWeapon, ...],
                 lethal: tuple[bool | None, ...]) -> float | None:
     """The expected damage of one Lethal Hits choice into the undamaged target without
@@ -110,7 +108,7 @@ def search_mean(scenario: Scenario, rules: RuleSet, effects: tuple[Effect, ...],
     if named.mortal_before or any(e.command_reroll or e.mortal_wounds is not None
                                   for e in effects):
         return None
-    space = StateSpace(build_groups(scenario.target), rules)
+    space = StateSpace(groups, rules)
     if len(space.groups) != 1:
         return None
     normal, mortal = packets(weapons, space, rules)

@@ -4,21 +4,26 @@ One attack die becomes a small joint distribution over (hits, wounds to save, cr
 wounds that bypass saves); its totals over a random number of attack dice are compound
 distributions (``totals.compound``). Nothing here depends on the target's state, so the
 engine computes these once per weapon.
+
+``roll_die`` is a pure function of one ``DieInputs`` record, made from a resolved line
+(``DieInputs.of``) and holding what the die reads and nothing else: the record is the
+cache key (issue 42), so no key can forget a field the die reads.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
-from tactica.dice import FloatArray
+from tactica.dice import DiceExpr, FloatArray
 
 from .profile import RerollPolicy, ResolvedWeapon
 
-__all__ = ["DieOutcome", "conv2", "die_outcome", "roll_outcomes", "trim",
-           "weighs_values"]
+__all__ = ["DieInputs", "DieOutcome", "conv2", "die_outcome", "roll_die", "roll_outcomes",
+           "trim", "weighs_values"]
 
 # outcome indices of one hit or wound roll
 FAIL, SUCCESS, CRITICAL = 0, 1, 2
@@ -70,7 +75,61 @@ def _classes(critical: int, modifier: int, needed: int) -> list[int]:
             else SUCCESS if f + modifier >= needed else FAIL for f in range(1, 7)]
 
 
-def hit_classes(w: ResolvedWeapon) -> list[int]:
+class DieInputs(NamedTuple):
+    """Everything ``roll_die`` reads of one attack die: the hit and wound numbers of a
+    resolved line (the same names as ``profile.ResolvedWeapon``'s), the attacker's Lethal
+    Hits choice, and, for a die that weighs the values of its outcomes
+    (``weighs_values``), those values and the line's name (in its notes). A die that
+    weighs none holds 0.0, 0.0 and "" there (it reads neither), so the lines and targets
+    that roll alike share one record (a batch makes their die once)."""
+
+    lethal: bool | None  # the attacker's Lethal Hits choice (24.23), None: open
+    torrent: bool
+    lethal_hits: bool
+    lethal_mandatory: bool
+    devastating: bool
+    sustained: DiceExpr | None
+    snap_shooting: bool
+    snap_hit_on: int
+    hit_fails_on: int
+    critical_hit: int
+    hit_modifier: int
+    skill: int
+    hit_reroll: RerollPolicy
+    critical_wound: int
+    wound_modifier: int
+    wound_needed: int
+    wound_reroll: RerollPolicy
+    e_normal: float  # the value of a wound that goes to saves (a die that weighs it)
+    e_mortal: float  # ... and of a Devastating-Wounds critical
+    name: str  # the line's, in the notes (a die that weighs values alone makes notes)
+
+    @classmethod
+    def of(cls, w: ResolvedWeapon, lethal: bool | None = None, e_normal: float = 0.0,
+           e_mortal: float = 0.0) -> DieInputs:
+        """The die's record of line ``w`` for the choice ``lethal``; ``e_normal`` and
+        ``e_mortal`` (``attack_lines.expected_values``) are kept only where the die
+        weighs them."""
+        if not weighs_values(w, lethal):
+            return cls.plain(w, lethal)
+        return cls._make((
+            lethal, w.torrent, w.lethal_hits, w.lethal_mandatory, w.devastating, w.sustained,
+            w.snap_shooting, w.snap_hit_on, w.hit_fails_on, w.critical_hit, w.hit_modifier,
+            w.skill, w.hit_reroll, w.critical_wound, w.wound_modifier, w.wound_needed,
+            w.wound_reroll, e_normal, e_mortal, w.name))
+
+    @classmethod
+    def plain(cls, w: ResolvedWeapon, lethal: bool | None) -> DieInputs:
+        """``of`` for a die that weighs no values (``weighs_values`` false, as the caller
+        found): 0.0, 0.0 and "" in their places."""
+        return cls._make((
+            lethal, w.torrent, w.lethal_hits, w.lethal_mandatory, w.devastating, w.sustained,
+            w.snap_shooting, w.snap_hit_on, w.hit_fails_on, w.critical_hit, w.hit_modifier,
+            w.skill, w.hit_reroll, w.critical_wound, w.wound_modifier, w.wound_needed,
+            w.wound_reroll, 0.0, 0.0, ""))
+
+
+def hit_classes(w: DieInputs | ResolvedWeapon) -> list[int]:
     """Hit Roll: the critical-hit threshold, the capped modifier and the skill. Snap
     shooting (15.09): only an unmodified 6 hits, irrespective of BS and modifiers (a 6
     is critical; Firepoint Commander lets 5+ hit)."""
@@ -83,7 +142,7 @@ def hit_classes(w: ResolvedWeapon) -> list[int]:
                             strict=True)]
 
 
-def wound_classes(w: ResolvedWeapon) -> list[int]:
+def wound_classes(w: DieInputs | ResolvedWeapon) -> list[int]:
     """Wound Roll: the critical-wound threshold (6, Anti X Y+, effects), the capped
     modifier and the table's need."""
     return _classes(w.critical_wound, w.wound_modifier, w.wound_needed)
@@ -261,7 +320,7 @@ def weighs_values(w: ResolvedWeapon, lethal: bool | None = None) -> bool:
 
 def die_outcome(w: ResolvedWeapon, e_normal: float, e_mortal: float,
                 lethal: bool | None = None) -> DieOutcome:
-    """The exact outcome of one attack die of ``w``.
+    """The exact outcome of one attack die of ``w``: ``roll_die`` of its record.
 
     ``lethal`` forces the 11th-edition Lethal Hits choice (the exact engine decides it
     over the whole attack when it matters, see ``exact.lethal_choices``); otherwise
@@ -270,6 +329,12 @@ def die_outcome(w: ResolvedWeapon, e_normal: float, e_mortal: float,
     Lethal Hits 24.23, re-rolls of ``any``), as reference facts §4.5 and the 11th bullet
     on Lethal Hits require.
     """
+    return roll_die(DieInputs.of(w, lethal, e_normal, e_mortal))
+
+
+def roll_die(w: DieInputs) -> DieOutcome:
+    """The exact outcome of one attack die of the record ``w`` (``die_outcome``)."""
+    e_normal, e_mortal, lethal = w.e_normal, w.e_mortal, w.lethal
     notes: list[str] = []
     crit_value = e_mortal if w.devastating else e_normal
     wp, wound_faces = roll_outcomes(wound_classes(w), w.wound_reroll,

@@ -236,7 +236,7 @@ def _lethal_search(scenario: Scenario, finish: bool = True, initial: Initial | N
         # where they come at almost no cost (the one-group fast path), for the result;
         # the others by one-dimensional totals where they can (``attack_lines.
         # search_mean``), made again in full only if one of them is better
-        mean = (search_mean(prep.scenario, prep.rules, prep.effects, prep.named,
+        mean = (search_mean(prep.groups, prep.rules, prep.effects, prep.named,
                             prep.weapons, tuple(choice))
                 if initial is None and best is not None else None)
         done = None

@@ -117,10 +117,21 @@ class ResolvedWeapon:
     @cached_property
     def numbers(self) -> tuple[Any, ...]:
         """The line's numbers: its fields but ``FIGURES_IGNORE``, its arrays (float64,
-        one dimension) by content (``figures.figures_key``: made once per line, cached
+        one dimension) by content (``figures.FiguresInputs``: made once per line, cached
         on it; a batch shares its lines, ``resolve_weapon``)."""
         values = self.__dict__
         return (_numbers(values), *(values[a].tobytes() for a in _ARRAYS))
+
+    @classmethod
+    def from_numbers(cls, numbers: tuple[Any, ...], name: str) -> ResolvedWeapon:
+        """The line of these ``numbers`` (``numbers``), named ``name``, without texts,
+        and what no figure reads (``FIGURES_IGNORE``) empty: the figures of a matchup are
+        computed from such lines (``figures.FiguresInputs``), so they read nothing else."""
+        values = dict(zip(_NUMBER_FIELDS, numbers[0], strict=True))
+        for a, content in zip(_ARRAYS, numbers[1:], strict=True):
+            values[a] = np.frombuffer(content)  # read only
+        return cls.made(name=name, count=0, strength=0, toughness=0, hazardous=False,
+                        explanations={}, notes=(), not_calculated=(), **values)
 
     @classmethod
     def made(cls, **values: Any) -> ResolvedWeapon:
@@ -138,8 +149,9 @@ class ResolvedWeapon:
 FIGURES_IGNORE = frozenset({"name", "explanations", "notes", "not_calculated", "strength",
                             "toughness", "count", "hazardous"})
 _ARRAYS = ("attacks_pmf", "damage_pmf", "mortal_pmf")
-_numbers = itemgetter(*(f.name for f in fields(ResolvedWeapon)
-                        if f.name not in FIGURES_IGNORE and f.name not in _ARRAYS))
+_NUMBER_FIELDS = tuple(f.name for f in fields(ResolvedWeapon)
+                       if f.name not in FIGURES_IGNORE and f.name not in _ARRAYS)
+_numbers = itemgetter(*_NUMBER_FIELDS)
 
 
 class LineInputs(NamedTuple):
