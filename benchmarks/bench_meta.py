@@ -94,7 +94,7 @@ def presets(lib: Library) -> list[str]:
     total = time.process_time() - start
     scenarios = sum(n for _, n in timer.batches)
     # the figures computed: one entry of the batch memo each (kept between partitions,
-    # never emptied here: the table's memo stays under ``_MEMO_MAX``)
+    # never emptied here: the table's memo, a ``LastingMemo``, stays under its limit)
     computed = sum(1 for k in meta_compute._memo if isinstance(k, tuple) and k[:1] == (
         "figures",))
     batch = sum(t for t, _ in timer.batches)

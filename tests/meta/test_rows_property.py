@@ -20,7 +20,6 @@ cache hands back the very floats computed), so equality is the property.
 from __future__ import annotations
 
 import math
-import sys
 from collections import Counter
 from functools import cache
 
@@ -87,19 +86,13 @@ def _table(sel: Selection, reverse: bool = False) -> Counter[Row]:
 
 
 def cold() -> None:
-    """Every cache cleared but the loaded data: the registry's answers, the process's
-    batch memo, the table's fielded sides (``compute``'s caches) and fielding's memos by
-    identity (the module-level ``_name`` dicts of ``tactica.units``)."""
+    """Every cache of answers cleared (``cache_registry.clear("answers")``: the meta
+    table's batch memo kept between partitions with them) and the table's fielded sides
+    (``compute``'s caches, registered as data with the library, which stays loaded)."""
     cache_registry.clear("answers")
-    compute.forget()
     for found in vars(compute).values():
         if hasattr(found, "cache_clear"):
             found.cache_clear()
-    for name, module in list(sys.modules.items()):
-        if name.startswith("tactica.units"):
-            for key, value in vars(module).items():
-                if type(value) is dict and key[:1] == "_" and key[1:2].islower():
-                    value.clear()
 
 
 def _alone(sel: Selection) -> Counter[Row]:

@@ -1,6 +1,6 @@
 """What the table shares between matchups: every matchup goes through one batch memo
 (``compute._memo``), in which a matchup's figures are kept under what the engine reads
-once its lines are resolved (``combat.exact.figures.figures_key``). Two matchups share a
+once its lines are resolved (``combat.exact.figures.FiguresInputs``). Two matchups share a
 computation only when no figure can tell them apart. Each claim is checked against
 ``tactica.calculate`` run on both scenarios, independently of the memo."""
 

@@ -22,7 +22,7 @@ Work shared across matchups:
   are resolved once per what they read, its hit and wound totals once per target
   Toughness and keywords for every attacker that carries it, the target's states once
   per kind of attack reaching it, and a matchup's figures once per what the engine
-  reads once the lines are resolved (``combat.exact.figures.figures_key``: not the
+  reads once the lines are resolved (``combat.exact.figures.FiguresInputs``: not the
   units' or weapons' names, the rules' texts, or a keyword no rule of the attack
   reads). So matchups that differ only in what no figure depends on are computed once:
   the same unit filed under several factions, and against the ~1,100 library units the
