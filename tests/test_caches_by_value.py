@@ -102,6 +102,65 @@ def test_the_scan_finds_an_unregistered_memo() -> None:
     assert makers == ["{}", "dict", None]
 
 
+#: The module-level functions cached by ``functools`` without registering, each with why
+#: it holds no answer and no data (a fact of the program or of the process, fixed once
+#: it runs): every other one is a ``cache_registry.lasting_cache``.
+ALLOWED_FUNCTION_CACHES = {
+    ("model/trusted.py", "_fields"): "a model class's field names: fixed with the class",
+    ("combat/contract/circumstances.py", "circumstances"): "read off the contract's "
+        "classes: fixed with them",
+    ("combat/exact/threads.py", "_blas"): "the BLAS libraries the process loaded",
+    ("cache.py", "_sources_hash"): "the digest of the program's own source files",
+    ("meta/table.py", "_schema_of"): "the table's Arrow schema, fixed with the code",
+    ("meta/table.py", "_versions"): "the versions of the packages installed",
+    ("meta/table.py", "_umask"): "the process's file-creation mask",
+    ("seed_pages.py", "records_adapter"): "a pydantic type adapter: fixed with the classes",
+    ("web/pages.py", "_environment"): "the web door's templates, read once per process",
+    ("web/pages.py", "circumstance_fields"): "the web door's controls, read off the "
+        "contract once per process",
+    ("web/strict.py", "scenario_number_fields"): "the contract's number fields, fixed "
+        "with its classes",
+}
+
+_FUNCTOOLS_CACHES = {"cache", "lru_cache"}
+
+
+def _decorator_name(node: ast.expr) -> str | None:
+    target = node.func if isinstance(node, ast.Call) else node
+    if isinstance(target, ast.Attribute):
+        return target.attr
+    return target.id if isinstance(target, ast.Name) else None
+
+
+def _function_caches(source: str) -> list[str]:
+    """The module-level functions of ``source`` under ``functools.cache`` or
+    ``lru_cache`` (however imported): registered caches are ``lasting_cache``."""
+    return [node.name for node in ast.parse(source).body
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and any(_decorator_name(d) in _FUNCTOOLS_CACHES for d in node.decorator_list)]
+
+
+def test_every_module_level_cache_is_registered_or_allowed() -> None:
+    """One ``clear()`` empties every cache of answers and data (issue 42): a module-level
+    function cached by ``functools`` is a ``lasting_cache``, or allowed with why."""
+    found = {(path.relative_to(SRC).as_posix(), name)
+             for path in sorted(SRC.rglob("*.py"))
+             for name in _function_caches(path.read_text(encoding="utf-8"))}
+    unregistered = sorted(found - set(ALLOWED_FUNCTION_CACHES))
+    assert not unregistered, (
+        "a functools cache outside the registry: make it cache_registry.lasting_cache "
+        f"(kind 'answers' or 'data'), or allow it with why: {unregistered}")
+    assert not set(ALLOWED_FUNCTION_CACHES) - found, "an allowed cache no longer exists"
+
+
+def test_the_cache_scan_finds_each_spelling() -> None:
+    source = ("import functools\nfrom functools import cache, lru_cache\n"
+              "@functools.cache\ndef a(): ...\n@lru_cache(maxsize=2)\ndef b(): ...\n"
+              "@cache\ndef c(): ...\n@functools.lru_cache(maxsize=None)\ndef d(): ...\n"
+              "@lasting_cache(maxsize=4)\ndef e(): ...\ndef f(): ...\n")
+    assert _function_caches(source) == ["a", "b", "c", "d"]
+
+
 def _fielding_modules() -> list[Any]:
     import tactica.units as units
 

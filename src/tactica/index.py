@@ -40,6 +40,7 @@ from .facts import (
 from .model.common import Frozen, RulesVersion
 from .model.datasheet import Ability, Datasheet
 from .names import UnknownNameError, name_key, suggest
+from .units.leaders import leaders_of, leads_anything
 from .units.resolve import preset_target, sheet_target
 
 if TYPE_CHECKING:
@@ -153,6 +154,16 @@ class Library:
     def datasheets(self, rules: RulesVersion | None = None) -> tuple[Datasheet, ...]:
         """Every datasheet in load order, or only those of one rules version."""
         return tuple(d for d in self._order if rules is None or d.rules == rules)
+
+    @cached_property
+    def _leading(self) -> tuple[Datasheet, ...]:
+        """The datasheets with a Leader list (24.22), found once per library."""
+        return tuple(s for s in self.datasheets() if leads_anything(s))
+
+    def leaders_of(self, sheet: Datasheet) -> tuple[str, ...]:
+        """The names of the library's units that may lead ``sheet`` (Leader, 24.22), in
+        library order (``units.leaders.leaders_of``)."""
+        return leaders_of(sheet, self._leading)
 
     def names(self) -> tuple[str, ...]:
         """The unit names, each once, in load order."""

@@ -7,10 +7,11 @@ Every fact carries its source; a seed value always wins (``apply_facts``).
 
 from __future__ import annotations
 
-import functools
 from typing import Any, Generic, TypeVar
 
 from pydantic import Field
+
+from tactica.cache_registry import lasting_cache
 
 from .facts import read_data_yaml
 from .model.common import Frozen, Source
@@ -103,7 +104,7 @@ class ReferenceFacts(Frozen):
         return next((u for u in self.units if name_key(u.name) == key), None)
 
 
-@functools.cache
+@lasting_cache(maxsize=None, kind="data")
 def load_reference_facts() -> ReferenceFacts:
     """The packaged reference facts (reference_facts.md §1), validated."""
     return ReferenceFacts.model_validate(read_data_yaml(FACTS_FILE))

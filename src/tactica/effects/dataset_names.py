@@ -11,11 +11,12 @@ that reads the records) and read from there by every later command.
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
+
+from tactica.cache_registry import lasting_cache
 
 from ..cache import cache_dir, cache_enabled, cache_key, write_atomically
 from ..names import normalise
@@ -34,7 +35,7 @@ def _build() -> dict[str, str]:
     return {normalise(e.record.name): e.effect.kind for e in data.entries}
 
 
-@functools.cache
+@lasting_cache(maxsize=None, kind="data")
 def _names() -> Mapping[str, str]:
     """The dataset's record names and their kinds (read-only: cached)."""
     return MappingProxyType(_names_built())

@@ -13,12 +13,13 @@ the doors show it marked as generated.
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
+
+from tactica.cache_registry import lasting_cache
 
 from ..loaders.wh40kdc_effects import granted_ids
 from ..model.datasheet import Ability
@@ -61,7 +62,7 @@ def ability_text(ability: Ability) -> GeneratedText | None:
     return _of_effect_json(ability.effect)
 
 
-@functools.lru_cache(maxsize=4096)
+@lasting_cache(maxsize=4096)
 def _of_effect_json(text: str) -> GeneratedText | None:
     """The generated text of an ability's effect record (kept by its JSON text: the many
     datasheets that share an ability share its text)."""
@@ -100,7 +101,7 @@ def generated_text(item: object) -> GeneratedText | None:
     return _of_record(item)
 
 
-@functools.lru_cache(maxsize=8192)
+@lasting_cache(maxsize=8192)
 def _of_record(item: Stratagem | Enhancement | DetachmentRule | ArmyRule) -> GeneratedText | None:
     """The generated text of a record of the dataset (kept by the record's value: a
     record is found under several look-up keys)."""
@@ -130,7 +131,7 @@ def _same_named(kind: str, name: str) -> GeneratedText | None:
     return next(iter(said.values())) if len(said) == 1 else None
 
 
-@functools.cache
+@lasting_cache(maxsize=None, kind="data")
 def _with_effect_code() -> Mapping[tuple[str, str], Mapping[str, GeneratedText]]:
     """The texts of the dataset's records that have effect code, by kind and name (each
     text once), built on the first record without effect code."""

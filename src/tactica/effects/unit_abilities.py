@@ -27,12 +27,13 @@ counted by ``tactica data report --coverage``.
 
 from __future__ import annotations
 
-import functools
 import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from tactica.cache_registry import lasting_cache
 
 from ..combat.contract.scenario import Effect, Scenario
 from ..model.datasheet import Ability, Datasheet
@@ -135,7 +136,7 @@ class UnitAbility:
         return "; ".join(dict.fromkeys(why))
 
 
-@functools.lru_cache(maxsize=4096)
+@lasting_cache(maxsize=4096)
 def _compiled(name: str, text: str) -> UnitAbility | None:
     try:
         record = json.loads(text)

@@ -24,12 +24,13 @@ libraries (``"library": true``). What this module relies on, as found in those f
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+
+from tactica.cache_registry import lasting_cache
 
 from ..inputs import InputError, check_depth
 from .errors import LoadError
@@ -179,7 +180,7 @@ def read_file(path: Path) -> BSFile:
     return _read_file(path, stat.st_mtime_ns, stat.st_size)
 
 
-@functools.lru_cache(maxsize=32)
+@lasting_cache(maxsize=32, kind="data")
 def _read_file(path: Path, mtime_ns: int, size: int) -> BSFile:
     try:
         raw = path.read_bytes()

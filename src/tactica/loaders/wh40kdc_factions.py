@@ -12,11 +12,12 @@ keyword without the dataset installed) keeps its own words, in title case.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
+
+from tactica.cache_registry import lasting_cache
 
 from ..names import name_key
 
@@ -68,7 +69,7 @@ def _table(factions: list[Mapping[str, Any]]) -> dict[str, PlayerFaction]:
     return out
 
 
-@functools.cache
+@lasting_cache(maxsize=None, kind="data")
 def _dataset_table() -> Mapping[str, PlayerFaction]:
     """The dataset's factions by name and alias (read-only: cached)."""
     try:

@@ -22,9 +22,10 @@ source note. Names printed in capitals ("ARMOUR OF CONTEMPT") are written in tit
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+from tactica.cache_registry import lasting_cache
 
 from ..model.common import Source
 from ..model.rules import (
@@ -333,7 +334,7 @@ def without_seed_duplicates(records: Iterable[RuleRecord],
     return tuple(r for r in records if _identity(r) not in seen)
 
 
-@functools.cache
+@lasting_cache(maxsize=None, kind="data")
 def dataset_rules() -> DatasetRules:
     """The installed dataset's rule records, built once per process. Raises
     ``DatasetMissingError`` when ``wh40kdc`` is not installed."""

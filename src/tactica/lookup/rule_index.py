@@ -23,12 +23,13 @@ index and the look-up loads the library.
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from tactica.cache_registry import lasting_cache
 
 from ..cache import cache_dir, cache_enabled, write_atomically
 from ..source_choice import configured_sources, skip_bad_files
@@ -137,7 +138,7 @@ def configured_index() -> RuleIndex | None:
     return _index(index_path(paths, dataset, skip_bad_files()), paths, dataset)
 
 
-@functools.cache
+@lasting_cache(maxsize=None, kind="data")
 def _index(path: Path, paths: tuple[str, ...], dataset: bool) -> RuleIndex | None:
     with contextlib.suppress(sqlite3.Error, ValueError, OSError):
         return RuleIndex(path)

@@ -22,10 +22,11 @@ and the command line's table (``tactica.cli.render``) read them.
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
+
+from tactica.cache_registry import lasting_cache
 
 from ..cache import cache_dir, cache_enabled, write_atomically
 from ..names import UnknownNameError, name_key, suggest
@@ -205,7 +206,7 @@ def configured_unit_index() -> UnitIndex | None:
     return _unit_index(unit_index_path(paths, dataset, skip_bad_files()), paths, dataset)
 
 
-@functools.cache
+@lasting_cache(maxsize=None, kind="data")
 def _unit_index(path: Path, paths: tuple[str, ...], dataset: bool) -> UnitIndex | None:
     with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
         return UnitIndex(json.loads(path.read_bytes()))

@@ -20,8 +20,9 @@ faction's).
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
+
+from tactica.cache_registry import lasting_cache
 
 from ..combat.contract.scenario import Scenario
 from ..effects import dataset_effects, list_effects
@@ -52,7 +53,7 @@ def _dataset_faction(faction: str) -> str:
     return embedded_dataset().faction(faction) or faction
 
 
-@functools.lru_cache(maxsize=128)
+@lasting_cache(maxsize=128, kind="data")
 def faction_detachments(faction: str) -> tuple[Detachment, ...]:
     """The detachments of ``faction`` (the table's faction name) that have a detachment
     rule, in the dataset's order; none without the dataset."""

@@ -16,7 +16,6 @@ ones.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import re
@@ -26,6 +25,8 @@ from types import MappingProxyType
 from typing import Literal
 
 from pydantic import Field
+
+from tactica.cache_registry import lasting_cache
 
 from ..combat.contract.scenario import Phase
 from ..library import Library, load_library
@@ -96,7 +97,7 @@ class Selection(Frozen):
         return _json(self)
 
 
-@functools.lru_cache(maxsize=16)
+@lasting_cache(maxsize=16)
 def _json(selection: Selection) -> str:
     return json.dumps(selection._plain(), sort_keys=True)
 
@@ -120,7 +121,7 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", plain).strip("-") or "none"
 
 
-@functools.lru_cache(maxsize=4)
+@lasting_cache(maxsize=4, kind="data")
 def _factions(lib: Library) -> Mapping[str, str]:
     """Each unit name's faction: the first faction a source files it under (the library's
     faction order), else its first faction keyword (read-only: cached)."""

@@ -31,10 +31,11 @@ problem is kept as a warning naming the list's line of the unit concerned
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+
+from tactica.cache_registry import lasting_cache
 
 from ..army.attack import ListAttacker, list_attacker, unit_abilities
 from ..army.formats import RosterParseError, UnsupportedFormatError, parse_roster
@@ -428,7 +429,7 @@ def _arm(unit: SideUnit, roster: Roster, lib: Library, named: bool) -> None:
             unit.target[phase] = _reason(exc)
 
 
-@functools.lru_cache(maxsize=512)
+@lasting_cache(maxsize=512, kind="data")
 def _target_cached(ref: str, lib: Library, rules: RulesVersion, phase: Phase
                    ) -> tuple[Target, Pending]:
     found, side = resolve_target(UnitRef.model_validate_json(ref), lib, rules, phase)

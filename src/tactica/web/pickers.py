@@ -10,7 +10,6 @@ be attached to); the library's leaders are listed once per library, on first use
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
@@ -27,8 +26,6 @@ from ..service import (
     WargearOption,
     equipment_text,
     field_unit,
-    leaders_of,
-    leads_anything,
     sizes,
 )
 
@@ -44,16 +41,10 @@ def _unknown(exc: UnknownNameError) -> JSONResponse:
                                      "suggestions": list(exc.suggestions)}]}, status_code=404)
 
 
-@lru_cache(maxsize=4)
-def _leaders(lib: Library) -> tuple[Datasheet, ...]:
-    """The library's datasheets that have a Leader list, read once per library."""
-    return tuple(s for s in lib.datasheets() if leads_anything(s))
-
-
 def leaders_index(lib: Library, sheet: Datasheet) -> tuple[str, ...]:
-    """The names of the units that can lead ``sheet``, in library order (the units
-    core's check, ``tactica.units.leaders``)."""
-    return leaders_of(sheet, _leaders(lib))
+    """The names of the units that can lead ``sheet``, in library order (the library's
+    own answer, ``Library.leaders_of``)."""
+    return lib.leaders_of(sheet)
 
 
 @router.get("/units/{name}/leaders", response_model=list[str],
