@@ -91,7 +91,7 @@ def cold() -> None:
     (``compute``'s caches, registered as data with the library, which stays loaded)."""
     cache_registry.clear("answers")
     for found in vars(compute).values():
-        if hasattr(found, "cache_clear"):
+        if hasattr(found, "cache_clear") and not isinstance(found, type):
             found.cache_clear()
 
 
