@@ -216,6 +216,32 @@ def test_a_record_hashes_by_value_and_a_changed_copy_by_its_own() -> None:
     assert hash(renamed) != hash(sheet)  # the old hash is not carried over
 
 
+def test_a_record_s_equality_is_pydantic_s() -> None:
+    """``hashed_once``'s early answers agree with pydantic's own equality (the oracle,
+    ``BaseModel.__eq__``) on every pair of a set of datasheets and contract records:
+    equal copies, changed copies, other classes, hashes worked out or not, and a
+    ``__dict__`` that holds more than the fields (a ``cached_property``'s value)."""
+    from pydantic import BaseModel
+
+    from tactica.combat.contract.scenario import Context, Target
+
+    lib = load_seed_library()
+    sheets = [lib.datasheet("Primus"), lib.datasheet("Neophyte Hybrids")]
+    sheet = sheets[0]
+    stronger = sheet.model_copy(update={"name": sheet.name + " (copy)"})
+    target = Target.model_validate({"models": [{"T": 4, "Sv": 3, "W": 2, "count": 5}]})
+    records: list[Any] = [*sheets, copy.deepcopy(sheet), stronger, target,
+                          copy.deepcopy(target), target.model_copy(update={"cover": True}),
+                          Context(), Context(distance=12), Context(distance=12)]
+    hash(records[0]), hash(records[4]), hash(records[8])  # some worked out, some not
+    records[1].__dict__["_probe"] = 1  # more than the fields (as a cached_property)
+    for a in records:
+        for b in records:
+            assert (a == b) is BaseModel.__eq__(a, b), (a, b)
+            assert (a != b) is not BaseModel.__eq__(a, b)
+    del records[1].__dict__["_probe"]
+
+
 def test_no_copy_carries_a_worked_out_hash() -> None:
     """A copy (``model_copy``, ``copy``, ``deepcopy``, pickling: another process's string
     hashes differ) starts without the hash, for a datasheet and a contract record."""

@@ -42,7 +42,29 @@ def hashed_once(cls: type[M]) -> type[M]:
             object.__setattr__(self, "_value_hash", found)
         return found
 
+    def __eq__(self: BaseModel, other: object) -> bool:
+        """pydantic's equality, answered early where it can be: the same record; two
+        records of one class whose hashes, worked out already, differ (their fields
+        differ); or whose ``__dict__`` are equal (their fields are). A cache's look-up
+        compares a key with an equal one made afresh (a table's matchup) this way."""
+        if self is other:
+            return True
+        if type(other) is type(self):
+            assert isinstance(other, BaseModel)
+            try:
+                if get(self) != get(other):
+                    return False
+            except AttributeError:  # a hash not worked out yet: not worked out here
+                pass
+            if (self.__dict__ == other.__dict__
+                    and self.__pydantic_extra__ == other.__pydantic_extra__
+                    and self.__pydantic_private__ == other.__pydantic_private__):
+                return True
+        return base_eq(self, other)
+
+    base_eq = BaseModel.__eq__
     setattr(cls, "__hash__", __hash__)  # noqa: B010 (a method, set after pydantic's)
+    setattr(cls, "__eq__", __eq__)  # noqa: B010
     return cls
 
 
