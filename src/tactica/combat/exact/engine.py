@@ -39,7 +39,7 @@ from tactica.rules import get_ruleset
 from tactica.rules.base import RuleSet
 
 from ..contract.result import Distribution, Result, StageFields
-from ..contract.scenario import Effect, Scenario, ScenarioError, Target
+from ..contract.scenario import Effect, Scenario, ScenarioError
 from .allocation import Group, Operator, Packet, State, StateSpace, build_groups
 from .attack_lines import expected_values, packets, search_mean, weapon_die
 from .chain import (
@@ -493,16 +493,8 @@ class _Prepared(NamedTuple):
     effects: tuple[Effect, ...]
     named: NamedEffects
     weapons: tuple[ResolvedWeapon, ...]
-    #: the target's allocation groups (``build_groups``), and their numbers as plain
-    #: tuples (a key that hashes in C; a group's name is read by no figure)
+    #: the target's allocation groups (``build_groups``)
     groups: tuple[Group, ...]
-    plain_groups: tuple[tuple[Any, ...], ...]
-
-
-def _groups(target: Target) -> tuple[tuple[Group, ...], tuple[tuple[Any, ...], ...]]:
-    groups = build_groups(target)  # every field but the name (``astuple`` deep-copies)
-    return groups, tuple((g.count, g.W, g.Sv, g.invuln, g.fnp, g.character, g.first_wounds,
-                          g.alloc) for g in groups)
 
 
 def _prepare(scenario: Scenario, memo: dict[Any, Any] | None = None) -> _Prepared:
@@ -514,11 +506,11 @@ def _prepare(scenario: Scenario, memo: dict[Any, Any] | None = None) -> _Prepare
     target = applied.target
     groups = memo.get(("groups", target)) if memo is not None else None
     if groups is None:
-        groups = _groups(target)
+        groups = build_groups(target)
         if memo is not None:
             memo["groups", target] = groups
     return _Prepared(applied, rules, effects, named,
-                     resolve_weapons(applied, rules, effects, memo), *groups)
+                     resolve_weapons(applied, rules, effects, memo), groups)
 
 
 class _Final(NamedTuple):

@@ -153,8 +153,7 @@ def _reduced(rec: FiguresInputs, memo: dict[Any, Any]) -> _Prepared:
                  np.frombuffer(content, dtype=dtype).reshape(shape))
                 for shape, dtype, content in rec.mortal_before)))
     groups, effects, named = parts
-    return _Prepared(_CONSTANT, get_ruleset(rec.rules), effects, named, weapons,
-                     groups, rec.groups)
+    return _Prepared(_CONSTANT, get_ruleset(rec.rules), effects, named, weapons, groups)
 
 
 def _line(numbers: tuple[Any, ...], memo: dict[Any, Any]) -> ResolvedWeapon:
