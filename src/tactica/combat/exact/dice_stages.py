@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from operator import attrgetter
 from typing import NamedTuple
 
 import numpy as np
@@ -112,21 +113,18 @@ class DieInputs(NamedTuple):
         weighs them."""
         if not weighs_values(w, lethal):
             return cls.plain(w, lethal)
-        return cls._make((
-            lethal, w.torrent, w.lethal_hits, w.lethal_mandatory, w.devastating, w.sustained,
-            w.snap_shooting, w.snap_hit_on, w.hit_fails_on, w.critical_hit, w.hit_modifier,
-            w.skill, w.hit_reroll, w.critical_wound, w.wound_modifier, w.wound_needed,
-            w.wound_reroll, e_normal, e_mortal, w.name))
+        return cls._make((lethal, *_line_numbers(w), e_normal, e_mortal, w.name))
 
     @classmethod
     def plain(cls, w: ResolvedWeapon, lethal: bool | None) -> DieInputs:
         """``of`` for a die that weighs no values (``weighs_values`` false, as the caller
         found): 0.0, 0.0 and "" in their places."""
-        return cls._make((
-            lethal, w.torrent, w.lethal_hits, w.lethal_mandatory, w.devastating, w.sustained,
-            w.snap_shooting, w.snap_hit_on, w.hit_fails_on, w.critical_hit, w.hit_modifier,
-            w.skill, w.hit_reroll, w.critical_wound, w.wound_modifier, w.wound_needed,
-            w.wound_reroll, 0.0, 0.0, ""))
+        return cls._make((lethal, *_line_numbers(w), 0.0, 0.0, ""))
+
+
+#: The line's numbers a die reads: the record's fields named as ``ResolvedWeapon``'s
+#: (all but the choice, the two values and the name), read off the record's class.
+_line_numbers = attrgetter(*DieInputs._fields[1:-3])
 
 
 def hit_classes(w: DieInputs | ResolvedWeapon) -> list[int]:
