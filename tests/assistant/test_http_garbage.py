@@ -16,7 +16,6 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -29,6 +28,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from local_ports import free_port, listening
 from volume import sampled
 
 from .test_stdio import INITIALIZE, SRC
@@ -47,9 +47,7 @@ class _Server:
     """``tactica --no-dataset mcp --http`` on a free port, past its handshake."""
 
     def __init__(self, log: Path) -> None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
+        port = free_port()
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
             p for p in (str(SRC), os.environ.get("PYTHONPATH")) if p)}
         self.log = log
@@ -60,11 +58,9 @@ class _Server:
         self.client = httpx.Client(timeout=ANSWER_WITHIN)
         self.ids = itertools.count(100)
         for _ in range(1200):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            if listening(port):
                 break
-            except OSError:
-                time.sleep(0.1)
+            time.sleep(0.1)
         first = self.client.post(self.url, json=INITIALIZE, headers={"Accept": ACCEPT})
         assert first.status_code == 200, first.text
         self.session = first.headers["mcp-session-id"]

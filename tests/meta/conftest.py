@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from local_ports import free_port, listening
 from tactica.library import Library, load_seed_library
 from tactica.meta import Selection, select_units
 
@@ -52,12 +52,6 @@ def seed_selection(seed_lib: Library) -> Selection:
     units = select_units(seed_lib)
     return Selection(attackers=units, targets=(*(p.name for p in seed_lib.presets()), *units),
                      dataset=False, partition_size=1)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass
@@ -117,7 +111,7 @@ def local_dask(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalDask]:
     folder = tmp_path_factory.mktemp("dask")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(SRC), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    port = _free_port()
+    port = free_port()
     log = (folder / "scheduler.log").open("wb")
     scheduler = subprocess.Popen(
         [_dask(), "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
@@ -125,7 +119,7 @@ def local_dask(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalDask]:
     cluster = LocalDask(f"tcp://127.0.0.1:{port}", folder, env, scheduler)
     try:
         deadline = time.monotonic() + 120
-        while not _listening(port):
+        while not listening(port):
             if scheduler.poll() is not None or time.monotonic() > deadline:
                 pytest.fail("the dask scheduler did not start: "
                             + (folder / "scheduler.log").read_text(errors="replace")[-500:])
@@ -138,6 +132,3 @@ def local_dask(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalDask]:
         cluster.close()
 
 
-def _listening(port: int) -> bool:
-    with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) == 0
