@@ -19,6 +19,14 @@ What is timed, and why it is honest:
   result from the document, as the first call of a process after the imports does.
 * icepool: building the attack's dice and the total damage distribution
   (``peers.prepare_icepool``), with icepool's own caches as icepool keeps them.
+* the floor: what every answer under the rules must do before any odds are computed,
+  timed alone in rounds of its own beside icepool, call by call as above: the document
+  read and validated (``calculator.prepare``) and the rules resolved against the target
+  (``engine._prepare``: the named effects, each weapon line's stage records and dice,
+  the target's groups), its value caches cleared before each call as tactica's. Its
+  share of the goal's budget (icepool's call-by-call time over 1.5, from the same
+  rounds) is what is left for the odds and the result document: above 100%, no engine
+  and no document, however fast, would meet the goal.
 * the clock: the CPU time of the thread (``time.thread_time``, ``--clock cpu``, the
   default: on a machine shared with other jobs, wall time counts their time slices too)
   or wall time (``--clock wall``, as ``run.py``).
@@ -43,6 +51,8 @@ from peers import PEERS, Prepared, prepare_icepool
 from readme import write_section
 from run import BLOCK, Job, clear_tactica_caches, interleaved_medians
 
+import tactica.calculator as calculator
+import tactica.combat.exact.engine as engine
 from tactica import calculate
 
 #: The ratio the issue asks for on every case, call by call.
@@ -50,8 +60,18 @@ GOAL = 1.5
 CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.thread_time, "wall": time.perf_counter}
 
 
-def measure(runs: int, clock: str) -> list[tuple[str, dict[str, float], dict[str, float]]]:
-    """Per everyday case: (key, call-by-call medians, in-a-row medians) in seconds."""
+Found = list[tuple[str, dict[str, float], dict[str, float]]]
+
+
+def floor(doc: dict[str, object]) -> None:
+    """The document validated and the rules resolved, no odds computed (see above)."""
+    scenario, _, _ = calculator.prepare(doc)
+    engine._prepare(scenario)
+
+
+def measure(runs: int, clock: str) -> Found:
+    """Per everyday case: (key, call-by-call medians, in-a-row medians) in seconds; the
+    floor's rounds under the keys ``floor`` and ``floor icepool``."""
     out = []
     for case in CASES:
         if case.key == "stress":
@@ -63,11 +83,28 @@ def measure(runs: int, clock: str) -> list[tuple[str, dict[str, float], dict[str
         jobs = {"tactica": Job(lambda doc=doc: calculate(doc), clear_tactica_caches),
                 "icepool": Job(prepared.compute)}
         medians = interleaved_medians(jobs, runs, BLOCK, CLOCKS[clock])
-        out.append((case.key, medians.after_other, medians.in_row))
+        alone = interleaved_medians(
+            {"floor": Job(lambda doc=doc: floor(doc), clear_tactica_caches),
+             "floor icepool": Job(prepared.compute)}, runs, BLOCK, CLOCKS[clock])
+        out.append((case.key, medians.after_other | alone.after_other,
+                    medians.in_row | alone.in_row))
     return out
 
 
-def table(found: list[tuple[str, dict[str, float], dict[str, float]]]) -> list[str]:
+def floor_table(found: Found) -> list[str]:
+    """The floor beside the goal's budget, call by call."""
+    lines = ["| case | validation and rules alone, call by call (ms) | icepool, call by call "
+             f"(ms) | budget: icepool / {GOAL} (ms) | floor's share of the budget |",
+             "|---|---:|---:|---:|---:|"]
+    for key, after, _ in found:
+        budget = after["floor icepool"] / GOAL
+        lines.append(f"| {key} | {after['floor'] * 1e3:.3f} | "
+                     f"{after['floor icepool'] * 1e3:.3f} | {budget * 1e3:.3f} | "
+                     f"**{after['floor'] / budget:.0%}** |")
+    return lines
+
+
+def table(found: Found) -> list[str]:
     lines = ["| case | tactica, call by call (ms) | icepool, call by call (ms) | "
              "icepool / tactica, call by call | tactica, in a row (ms) | "
              "icepool, in a row (ms) | icepool / tactica, in a row |",
@@ -80,8 +117,7 @@ def table(found: list[tuple[str, dict[str, float], dict[str, float]]]) -> list[s
     return lines
 
 
-def markdown(found: list[tuple[str, dict[str, float], dict[str, float]]], runs: int,
-             clock: str) -> str:
+def markdown(found: Found, runs: int, clock: str) -> str:
     icepool = next(p for p in PEERS if p.package == "icepool")
     worst = min(after["icepool"] / after["tactica"] for _, after, _ in found)
     what = "the thread's CPU time" if clock == "cpu" else "wall time"
@@ -97,6 +133,11 @@ def markdown(found: list[tuple[str, dict[str, float], dict[str, float]]], runs: 
         *table(found),
         "",
         f"Lowest call-by-call ratio: {worst:.2f}x (goal: {GOAL}x on every case).",
+        "",
+        "The floor (validation and the rules alone, no odds, no result document; rounds "
+        "of its own beside icepool):",
+        "",
+        *floor_table(found),
     ])
 
 

@@ -122,3 +122,33 @@ def test_the_phases_of_a_call_add_up(monkeypatch: pytest.MonkeyPatch) -> None:
         assert sum(parts) < medians["call"] * 1.01  # medians of parts: within 1%
     assert all(getattr(module, name) is before[label, name]
                for label, module, names in phases.PHASES for name in names)
+
+
+def test_the_floor_resolves_the_rules_and_computes_no_odds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bench_single_call.floor``: the document validated and every weapon line resolved
+    against the target, and not one of the engine's odds computed (the floor is what an
+    answer must do before any odds: were it to compute them, its share of the budget
+    would say nothing); its table reads each case's share off the same rounds."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    single = importlib.import_module("bench_single_call")
+    prepared: list[Any] = []
+    real_prepare = single.engine._prepare
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        prepared.append(real_prepare(*args, **kwargs))
+        return prepared[-1]
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the floor computed odds")
+
+    monkeypatch.setattr(single.engine, "_prepare", counted)
+    for name in ("_states", "_lethal_search", "_finish"):
+        monkeypatch.setattr(single.engine, name, refused)
+    everyday = [c for c in cases.CASES if c.key != "stress"]
+    for case in everyday:
+        single.floor({**case.document, "method": "exact"})
+    assert [len(p.weapons) for p in prepared] == [
+        len(c.scenario().attacker.weapons) for c in everyday]
+    rows = single.floor_table([("x", {"floor": 0.3e-3, "floor icepool": 0.6e-3}, {})])
+    assert rows[-1].endswith("| **75%** |")  # 0.3 over 0.6 / 1.5
