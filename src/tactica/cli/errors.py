@@ -10,9 +10,13 @@ text is printed as plain text, never as rich markup.
 
 from __future__ import annotations
 
+import ast
 import importlib
+import re
+import shlex
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
@@ -42,8 +46,35 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
+#: click's sentence for a word that is not a command of a group.
+_NO_SUCH_COMMAND = re.compile(r"No such command (?P<name>'.*'|\".*\")\.")
+
+def _not_a_command(exc: Any, text: str) -> str:
+    """A file where a command was expected (``tactica list FILE``: the subcommand
+    forgotten; ``tactica FILE``): what to type instead. Another word that is no command of
+    ``tactica list`` (which click has no close name for): the commands there are."""
+    found = _NO_SUCH_COMMAND.match(text)
+    ctx = getattr(exc, "ctx", None)
+    if found is None or ctx is None or "Did you mean" in text:
+        return text
+    name = ast.literal_eval(found["name"])
+    commands = list(ctx.command.list_commands(ctx))
+    quoted = shlex.quote(name)
+    is_file = Path(name).is_file()
+    if "show" in commands:  # tactica list ...
+        if not is_file:
+            return f"{text} (commands: {', '.join(commands)})"
+        return (f"{name} is a file, not a command: to read the list, type tactica list show "
+                f"{quoted} (or price, validate, convert --to FORMAT)")
+    if is_file and "calc" in commands and "list" in commands:  # tactica FILE
+        return (f"{name} is a file, not a command: to read it, type tactica calc {quoted} "
+                f"(a scenario) or tactica list show {quoted} (an army list)")
+    return text
+
+
 def _usage_line(exc: Any) -> str:
     text = str(exc.format_message()).replace("Value error, ", "")
+    text = _not_a_command(exc, text)
     extra = getattr(exc, "message", "")
     if "unexpected extra argument" in text.lower():
         words = extra.rsplit("(", 1)[-1].rstrip(")").split()

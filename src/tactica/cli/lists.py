@@ -33,10 +33,12 @@ from ..service import (
     UnsupportedFormatError,
     ValidationReport,
     decode,
+    export_formats,
     export_roster,
     export_warnings,
     format_names,
     formats_help,
+    import_formats,
     load_library,
     load_roster,
     one_line,
@@ -73,7 +75,23 @@ def _fail(message: str) -> NoReturn:
     raise typer.Exit(code=EXIT_UNREADABLE)
 
 
+def _check_format(flag: str, value: str | None, *, write: bool = False) -> None:
+    """Refuse a format name the registry does not have, naming the flag (before the
+    library is loaded)."""
+    if value is None:
+        return
+    known = [f.key for f in (export_formats() if write else import_formats())]
+    if value in known:
+        return
+    if not write:
+        _fail(f"{flag}: unknown format {value!r}; known: {', '.join(known)}")
+    why = "read, never written" if value in {f.key for f in import_formats()} else \
+        "not a format"
+    _fail(f"{flag}: cannot export {value!r} ({why}); formats: {', '.join(known)}")
+
+
 def _load(file: Path, fmt: str | None) -> tuple[Roster, Library]:
+    _check_format("--format", fmt)
     library = load_library()
     try:
         if str(file) == "-":  # a list piped in (pasted from the clipboard): its bytes,
@@ -216,6 +234,7 @@ def convert(
     = None,
 ) -> None:
     """Write a list in another format."""
+    _check_format("--to", to, write=True)
     roster, _ = _load(file, fmt)
     try:
         text = export_roster(roster, to)

@@ -148,12 +148,18 @@ def parse_roster(text: str, fmt: str | None = None, *, file: str | None = None,
                  library: Library | None = None) -> Roster:
     """Read a list in ``fmt`` (detected when ``None``). ``library`` only helps the
     11th-edition app layout tell model lines from wargear lines. A list of more than
-    ``MAX_LINES`` lines is refused at its first line past the bound."""
+    ``MAX_LINES`` lines is refused at its first line past the bound; a text of no format
+    is refused naming ``file``."""
     text = text.lstrip("\ufeff")
     if text.count("\n") >= MAX_LINES:
         raise RosterParseError(f"a list of more than {MAX_LINES} lines (real lists have a "
                                "few hundred)", MAX_LINES + 1, file)
-    kind = fmt or detect_format(text)
+    try:
+        kind = fmt or detect_format(text)
+    except UnsupportedFormatError as exc:  # the file named, as for a line not read
+        if file is None:
+            raise
+        raise UnsupportedFormatError(f"{file}: {exc}") from None
     try:
         return _parse(text, kind, file, library)
     except ValidationError as exc:  # a value a reader passed on unchecked: one line still

@@ -1,0 +1,73 @@
+"""The mistakes a player makes with ``tactica list``: a file given without its
+subcommand, a file that is empty or not a list, a format name that does not exist. Each
+is one line on stderr, exit code 2, naming the file or flag as the player gave it and
+what to type instead."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tactica.cli import commands
+
+runner = CliRunner()
+ROSTERS = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "rosters"
+LIST = ROSTERS / "gw-app-11e" / "official_9.txt"
+SCENARIO = Path(__file__).resolve().parents[2] / "examples" / "neophytes_vs_intercessors.json"
+
+
+def _one_line(args: list[str]) -> str:
+    result = runner.invoke(commands.app, args)
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ") and "Traceback" not in result.output
+    return lines[0]
+
+
+def test_a_list_file_without_its_subcommand_says_what_to_type() -> None:
+    assert LIST.is_file()
+    line = _one_line(["list", str(LIST)])
+    assert f"tactica list show {shlex.quote(str(LIST))}" in line
+    assert "No such command" not in line
+    for other in ("price", "validate", "convert"):
+        assert other in line
+
+
+def test_a_file_without_any_command_says_what_to_type() -> None:
+    line = _one_line([str(SCENARIO)])
+    assert f"tactica calc {shlex.quote(str(SCENARIO))}" in line
+    assert f"tactica list show {shlex.quote(str(SCENARIO))}" in line
+
+
+def test_a_name_that_is_neither_file_nor_command_lists_the_commands() -> None:
+    line = _one_line(["list", "no-such-army.txt"])
+    assert "'no-such-army.txt'" in line
+    assert "show, price, validate, convert" in line
+
+
+@pytest.mark.parametrize(("content", "words"), [
+    ("", "empty file"),
+    ('{"hello": 1}', "JSON of an unknown kind"),
+    ("Dear diary,\ntoday I painted.", "unrecognised first line"),
+])
+@pytest.mark.parametrize("command", ["show", "price", "validate"])
+def test_a_file_that_is_not_a_list_is_named(tmp_path: Path, command: str, content: str,
+                                            words: str) -> None:
+    path = tmp_path / "army.txt"
+    path.write_text(content, encoding="utf-8")
+    line = _one_line(["list", command, str(path)])
+    assert line.startswith(f"error: {path}: ") and words in line
+
+
+@pytest.mark.parametrize(("args", "flag"), [
+    (["list", "show", str(LIST), "--format", "bogus"], "--format"),
+    (["list", "convert", str(LIST), "--to", "bogus"], "--to"),
+    (["list", "convert", str(LIST), "--to", "rosterizer"], "--to"),
+])
+def test_an_unknown_format_names_the_flag_and_the_formats(args: list[str], flag: str) -> None:
+    line = _one_line(args)
+    assert line.startswith(f"error: {flag}: ") and "gw-text" in line
