@@ -106,7 +106,7 @@ def test_calc_refused_effect_exits_2_naming_the_condition() -> None:
                           "--effect", "Primed and Readied")
     assert code == 2
     assert out == ""
-    assert ("effects.0: Primed and Readied: the attacker is not a GENESTEALER CULTS unit"
+    assert ("--effect 'Primed and Readied': the attacker is not a GENESTEALER CULTS unit"
             in _flat(err))
 
 

@@ -42,7 +42,8 @@ def test_effects_of_a_detachment() -> None:
 
 def test_an_unknown_faction_is_one_clear_line() -> None:
     code, err = run("effects", "--faction", "Squats of Old")
-    assert code == 2 and err.strip() == "error: no rules known for faction 'Squats of Old'"
+    assert code == 2 and err.strip() == \
+        "error: --faction: no rules known for faction 'Squats of Old'"
 
 
 def test_rule_shows_a_dataset_record_and_its_status() -> None:

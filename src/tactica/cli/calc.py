@@ -11,6 +11,7 @@ With ``--list FILE`` the attacker is the unit as built in an army list
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -313,9 +314,30 @@ def _run(o: CalcOptions) -> None:
     except ValidationError as exc:
         fail(f"invalid scenario: {one_line(exc)}")
     except (ValueError, LookupError, OSError) as exc:
-        fail(one_line(exc))
+        fail(_effect_places(one_line(exc), o))
     _print(result, prep, o.as_json, out)
     _say(o.file, note)
+
+
+_EFFECT_PLACE = re.compile(r"\beffects\.(\d+): ")
+
+
+def _effect_places(message: str, o: CalcOptions) -> str:
+    """A refusal of the scenario's ``effects.N`` said as the ``--effect`` the player typed
+    (the flags' effects come first, in their order; a file's places are its own)."""
+    given = o.effect or []
+    if o.file is not None:
+        return message
+
+    def flag(found: re.Match[str]) -> str:
+        index = int(found[1])
+        return f"--effect {given[index]!r}: " if index < len(given) else found[0]
+
+    said = _EFFECT_PLACE.sub(flag, message)
+    for text in given:  # "--effect 'Waaagh!': Waaagh!: ..." says the name once
+        said = re.sub(re.escape(f"--effect {text!r}: {text.strip()}: "),
+                      f"--effect {text!r}: ", said, flags=re.IGNORECASE)
+    return said
 
 
 def _unit_refusal(exc: UnitError, o: CalcOptions) -> NoReturn:

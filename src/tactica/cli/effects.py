@@ -27,6 +27,26 @@ def _faction_name(faction: str) -> str:
         return faction
 
 
+def _close(kind: str, name: str) -> str:
+    """"; did you mean: ..." with the dataset's factions (the players' names too) or
+    detachments closest to ``name``, or "" (no dataset, nothing close)."""
+    from ..service import dataset_effects, suggest
+
+    data = dataset_effects()
+    if data is None:
+        return ""
+    if kind == "faction":  # the dataset's names and the players' ("Space Marines")
+        from ..service import player_faction
+
+        known = {f for e in data.entries for f in e.factions}
+        known |= {player_faction(f).name for f in known}
+    else:
+        known = {str(d) for e in data.entries
+                 if (d := getattr(e.record, "detachment", None)) is not None}
+    found = suggest(name, sorted(known))
+    return f"; did you mean: {', '.join(found)}?" if found else ""
+
+
 def _dataset_listing(faction: str | None, detachment: str | None, as_json: bool) -> bool:
     """Every faction's rules (issue 16): print the dataset records a faction (or a
     detachment) has, with each one's status; False when there are none."""
@@ -125,9 +145,8 @@ def effects(
         if _dataset_listing(faction, detachment, as_json):
             return
         if faction is not None:
-            Console(stderr=True, soft_wrap=True).print(
-                f"error: no rules known for faction {faction!r}", markup=False)
-            raise typer.Exit(2)
+            fail(f"--faction: no rules known for faction {faction!r}"
+                 + _close("faction", faction))
     keywords: tuple[str, ...] = ()
     unit_name = unit
     if detachment is not None:
@@ -135,8 +154,10 @@ def effects(
         try:
             find("detachment", detachment, sources)
         except UnknownNameError as exc:
-            hint = "" if exc.suggestions else f"; known: {', '.join(sources)}"
-            fail(f"--detachment: {exc}{hint}")
+            close = _close("detachment", detachment)
+            hint = close or ("" if exc.suggestions else f"; known: {', '.join(sources)}")
+            fail(f"--detachment: {exc if not close else f'no detachment named {detachment!r}'}"
+                 f"{hint}")
     if unit is not None:
         from ..service import load_library
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 from pydantic import ValidationError
@@ -24,6 +24,7 @@ from ..service import (
     aim_of,
     armed_with_abilities,
     carriers,
+    circumstances,
     loads,
     one_line,
     resolve_attacker,
@@ -32,7 +33,17 @@ from ..service import calculate as calculate_document
 from .errors import fail
 from .result_view import render_result
 
-__all__ = ["parse_step", "render_sequence", "run_sequence_text", "sequence_document", "turn"]
+__all__ = ["CHARGE_INCHES", "LEADERSHIP", "parse_step", "render_sequence",
+           "run_sequence_text", "sequence_document", "turn"]
+
+#: The sequence contract's bounds, checked here so that a bad value is refused naming the
+#: flag as typed (a test keeps them the contract's): a charge step's inches, the target's
+#: Leadership.
+CHARGE_INCHES = (0, 48)
+LEADERSHIP = (2, 12)
+#: The contract's distance circumstance (its bounds are ``--distance``'s, as in ``calc``).
+_DISTANCE = next(c for c in circumstances() if c.name == "distance")
+
 
 def _fielded(lib: Any, unit: str, models: int, rules: Any, phase: Any, target: Any,
              context: dict[str, Any]) -> tuple[Any, tuple[Any, ...]]:
@@ -68,14 +79,20 @@ def parse_step(text: str) -> tuple[str, str, float | None, int | None]:
         except ValueError:
             raise typer.BadParameter(f"--step {text!r}: a charge needs its distance, "
                                      "e.g. charge@7") from None
+        low, high = CHARGE_INCHES
+        if not low <= distance <= high:  # NaN too
+            raise typer.BadParameter(f"--step {text!r}: the charge distance is {low} to "
+                                     f"{high} inches")
         phase = "charge"
     if phase not in ("shooting", "fight", "charge"):
         raise typer.BadParameter(f"--step {text!r}: the phase is shooting, fight or "
                                  "charge@INCHES")
     models = None
     if len(parts) == 3:
-        if not parts[2].strip().isdigit():
-            raise typer.BadParameter(f"--step {text!r}: MODELS is a number of models")
+        if not (parts[2].strip().isascii() and parts[2].strip().isdigit()) \
+                or int(parts[2]) < 1:
+            raise typer.BadParameter(f"--step {text!r}: MODELS is a number of models, 1 "
+                                     "or more")
         models = int(parts[2])
     return unit, phase, distance, models
 
@@ -203,16 +220,18 @@ def turn(
         help="UNIT:shooting, UNIT:fight or UNIT:charge@INCHES (the charge, then its "
              "fight), optionally :MODELS; repeat, in the order of the turn")],
     target: Annotated[str, typer.Option(help="the target: a preset (meq, ...) or a unit")],
-    target_models: Annotated[int | None, typer.Option(help="models in the target")] = None,
-    rules: Annotated[str, typer.Option(help="11th or 10th")] = "11th",
-    distance: Annotated[float | None, typer.Option(help="inches to the target (shooting)")
-                        ] = None,
+    target_models: Annotated[int | None, typer.Option(
+        min=1, max=1000, help="models in the target")] = None,
+    rules: Annotated[Literal["11th", "10th"], typer.Option(help="11th or 10th")] = "11th",
+    distance: Annotated[float | None, typer.Option(
+        min=0, max=_DISTANCE.maximum, help="inches to the target (shooting)")] = None,
     stationary: Annotated[bool, typer.Option("--stationary",
                                              help="the shooting units remained stationary")
                           ] = False,
     fight_back: Annotated[bool, typer.Option(
         "--fight-back", help="the target's survivors fight the unit that charged")] = False,
     leadership: Annotated[int | None, typer.Option(
+        min=LEADERSHIP[0], max=LEADERSHIP[1],
         help="the target's Leadership (default: its datasheet's), for battle-shock")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result document")] = False,
 ) -> None:

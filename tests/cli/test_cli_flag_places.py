@@ -1,0 +1,84 @@
+"""A bad value in a ``tactica turn``, ``calc --effect`` or ``effects`` flag is one line
+naming the flag as the player typed it (``--step 'Boyz:charge@-1'``, ``--effect 'Oath of
+Momnt'``), never the document's inner path (``steps[0].distance``, ``effects.0``), and
+what is allowed; exit code 2. A step of 0 models is refused, not read as the default."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from tactica.cli import commands
+from tactica.combat.contract.sequence import Sequence, Step
+
+runner = CliRunner()
+TURN = ["turn", "--target", "meq"]
+CALC = ["calc", "--attacker", "Boyz", "--target", "meq"]
+
+
+def _one_line(args: list[str]) -> str:
+    result = runner.invoke(commands.app, args)
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ") and "Traceback" not in result.output
+    return lines[0]
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    ([*TURN, "--step", "Boyz:fight:0"], ["--step", "'Boyz:fight:0'", "1 or more"]),
+    ([*TURN, "--step", "Boyz:charge@-1"], ["--step", "'Boyz:charge@-1'", "0 to 48"]),
+    ([*TURN, "--step", "Boyz:charge@nan"], ["--step", "'Boyz:charge@nan'", "0 to 48"]),
+    ([*TURN, "--step", "Boyz:charge@inf"], ["--step", "'Boyz:charge@inf'", "0 to 48"]),
+    ([*TURN, "--step", "Boyz:charge@49"], ["--step", "'Boyz:charge@49'", "0 to 48"]),
+    ([*TURN, "--step", "Boyz:shooting", "--rules", "9th"], ["--rules", "'11th', '10th'"]),
+    ([*TURN, "--step", "Boyz:shooting", "--distance", "-5"], ["--distance", "0"]),
+    ([*TURN, "--step", "Boyz:shooting", "--target-models", "0"], ["--target-models", "1"]),
+    ([*TURN, "--step", "Boyz:shooting", "--leadership", "0"], ["--leadership", "2"]),
+    ([*TURN, "--step", "Boyz:shooting", "--leadership", "13"], ["--leadership", "12"]),
+])
+def test_a_bad_turn_flag_is_named_as_given(args: list[str], words: list[str]) -> None:
+    line = _one_line(args)
+    for word in words:
+        assert word in line, line
+    assert "steps[" not in line and "target_leadership" not in line
+
+
+def test_the_turn_bounds_are_the_contracts() -> None:
+    """The door's bounds (charge distance, Leadership) are the sequence contract's."""
+    from tactica.cli.turn import CHARGE_INCHES, LEADERSHIP
+
+    def bounds(model: type, name: str) -> tuple[float, float]:
+        meta = model.model_fields[name].metadata  # type: ignore[attr-defined]
+        ge = next(m.ge for m in meta if hasattr(m, "ge"))
+        le = next(m.le for m in meta if hasattr(m, "le"))
+        return ge, le
+
+    assert bounds(Step, "distance") == CHARGE_INCHES
+    assert bounds(Sequence, "target_leadership") == LEADERSHIP
+
+
+@pytest.mark.parametrize(("effects", "bad"), [
+    (["Oath of Momnt"], "Oath of Momnt"),
+    (["hit=1", "Oath of Momnt"], "Oath of Momnt"),
+    (["Oath of Moment"], "Oath of Moment"),  # a Space Marine rule, Boyz are no Marines
+])
+def test_a_refused_effect_names_the_flag_and_its_value(effects: list[str], bad: str) -> None:
+    args = list(CALC)
+    for e in effects:
+        args += ["--effect", e]
+    line = _one_line(args)
+    assert f"--effect {bad!r}" in line, line
+    assert "effects." not in line
+
+
+def test_an_unknown_faction_names_the_flag_and_close_names() -> None:
+    pytest.importorskip("wh40kdc")
+    line = _one_line(["effects", "--faction", "Orcs"])
+    assert line.startswith("error: --faction: ") and "'Orcs'" in line and "Orks" in line
+
+
+def test_an_unknown_detachment_suggests_the_datasets_detachments() -> None:
+    pytest.importorskip("wh40kdc")
+    line = _one_line(["effects", "--detachment", "Gladius"])
+    assert line.startswith("error: --detachment: ") and "Gladius Task Force" in line
