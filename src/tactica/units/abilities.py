@@ -183,11 +183,11 @@ def _noted(a: Attacker, handled: frozenset[str], applied: tuple[str, ...],
            not_applied: tuple[str, ...]) -> Attacker:
     """``a`` with the abilities ``handled`` left out of its list and written as applied
     and not applied (cached by value: an attacker fielded once meets many targets
-    alike)."""
+    alike). A sentence two parts of one ability both write is written once."""
     return a.model_copy(update={
         "abilities": _without(a.abilities, set(handled)),
-        "rules_applied": (*a.rules_applied, *applied),
-        "rules_not_applied": (*a.rules_not_applied, *not_applied)})
+        "rules_applied": tuple(dict.fromkeys((*a.rules_applied, *applied))),
+        "rules_not_applied": tuple(dict.fromkeys((*a.rules_not_applied, *not_applied)))})
 
 
 def _changed(g: ModelGroup, v: Verdict) -> ModelGroup:
