@@ -220,7 +220,8 @@ def _split(sheet: Datasheet, spec: str) -> tuple[str, int, str | None]:
     count = ""
     for part in (model, text):
         head, sep, tail = part.rpartition(":")
-        if sep and tail.strip().isdigit():
+        digits = tail.strip()
+        if sep and digits.isascii() and digits.isdigit() and int(digits) > 0:
             count = tail
             if part is model:
                 model = head
@@ -228,8 +229,8 @@ def _split(sheet: Datasheet, spec: str) -> tuple[str, int, str | None]:
                 text = head
             break
         if sep and part is text:
-            raise WargearError(f"{sheet.name}: wargear {spec!r}: the count after ':' must "
-                               "be a whole number")
+            raise WargearError(f"{sheet.name}: wargear {spec!r}: the count after ':' is "
+                               "a whole number of models, 1 or more")
     return text.strip(), int(count) if count.strip() else 1, model.strip() or None
 
 
