@@ -34,6 +34,8 @@ def _one_line(args: list[str]) -> str:
     ([*TURN, "--step", "Boyz:shooting", "--rules", "9th"], ["--rules", "'11th', '10th'"]),
     ([*TURN, "--step", "Boyz:shooting", "--distance", "-5"], ["--distance", "0"]),
     ([*TURN, "--step", "Boyz:shooting", "--target-models", "0"], ["--target-models", "1"]),
+    ([*TURN, "--step", "Boyz:shooting", "--target-models", "201"],
+     ["--target-models", "200"]),
     ([*TURN, "--step", "Boyz:shooting", "--leadership", "0"], ["--leadership", "2"]),
     ([*TURN, "--step", "Boyz:shooting", "--leadership", "13"], ["--leadership", "12"]),
 ])
@@ -82,3 +84,12 @@ def test_an_unknown_detachment_suggests_the_datasets_detachments() -> None:
     pytest.importorskip("wh40kdc")
     line = _one_line(["effects", "--detachment", "Gladius"])
     assert line.startswith("error: --detachment: ") and "Gladius Task Force" in line
+
+
+@pytest.mark.parametrize("target", ["meq", "Boyz"])
+def test_a_target_too_large_for_the_contract_names_the_flag(target: str) -> None:
+    """Up to the contract's 200 models (``MAX_MODELS``); beyond, the flag is named, never
+    the document's ``target.models``."""
+    line = _one_line(["calc", "--attacker", "Boyz", "--target", target,
+                      "--target-models", "201"])
+    assert "--target-models" in line and "200" in line and "target.models" not in line

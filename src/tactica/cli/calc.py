@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from rich.console import Console
 
 from ..service import (
+    MAX_MODELS,
     MAX_SEED,
     MAX_TRIAL_LINES,
     MAX_TRIALS,
@@ -184,7 +185,7 @@ def calc(
         "less a Hazardous profile's cost)")] = None,
     target: Annotated[str | None, typer.Option(help="preset (meq, geq, ...) or unit")] = None,
     target_models: Annotated[int | None, typer.Option(
-        min=1, max=1000, help="models in the target")] = None,
+        min=1, max=MAX_MODELS, help="models in the target")] = None,
     target_wargear: Annotated[list[str] | None, typer.Option(
         help="wargear option the target takes (repeat)")] = None,
     target_led_by: Annotated[list[str] | None, typer.Option(

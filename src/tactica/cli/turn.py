@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..service import (
+    MAX_MODELS,
     Context,
     SequenceResult,
     UnitError,
@@ -221,7 +222,7 @@ def turn(
              "fight), optionally :MODELS; repeat, in the order of the turn")],
     target: Annotated[str, typer.Option(help="the target: a preset (meq, ...) or a unit")],
     target_models: Annotated[int | None, typer.Option(
-        min=1, max=1000, help="models in the target")] = None,
+        min=1, max=MAX_MODELS, help="models in the target")] = None,
     rules: Annotated[Literal["11th", "10th"], typer.Option(help="11th or 10th")] = "11th",
     distance: Annotated[float | None, typer.Option(
         min=0, max=_DISTANCE.maximum, help="inches to the target (shooting)")] = None,
