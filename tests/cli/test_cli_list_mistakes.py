@@ -71,3 +71,19 @@ def test_a_file_that_is_not_a_list_is_named(tmp_path: Path, command: str, conten
 def test_an_unknown_format_names_the_flag_and_the_formats(args: list[str], flag: str) -> None:
     line = _one_line(args)
     assert line.startswith(f"error: {flag}: ") and "gw-text" in line
+
+
+@pytest.mark.parametrize("path", [LIST, ROSTERS / "gk-banishers" / "input.json"],
+                         ids=["gw-text", "listforge-json"])
+def test_an_army_list_given_to_calc_says_how_to_attack_with_its_units(path: Path) -> None:
+    line = _one_line(["calc", str(path)])
+    assert line.startswith(f"error: {path}: an army list")
+    assert f"tactica calc --list {shlex.quote(str(path))} --attacker UNIT" in line
+    assert "Invalid JSON" not in line and "Field required" not in line
+
+
+def test_an_empty_scenario_file_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "scenario.json"
+    path.write_text("\n", encoding="utf-8")
+    line = _one_line(["calc", str(path)])
+    assert line.startswith(f"error: {path}: empty file") and "Invalid JSON" not in line

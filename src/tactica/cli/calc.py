@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -367,9 +368,30 @@ def _print(result: Result, prep: _Prepared, as_json: bool, out: Console) -> None
     render_result(result, out, notes)
 
 
+def _refuse_no_scenario(text: str, file: str) -> None:
+    """A file that is no scenario, refused naming it: empty, or an army list (then what
+    to type to attack with one of its units)."""
+    name = "standard input" if file == "-" else file
+    if not text.strip():
+        fail(f"{name}: empty file (a scenario is a JSON object: docs/scenario.md)")
+    from ..service import UnsupportedFormatError, detect_format, import_formats
+
+    try:
+        key = detect_format(text)
+    except UnsupportedFormatError:
+        return
+    kind = next((f.name for f in import_formats() if f.key == key), key)
+    where = "FILE (the list saved to a file)" if file == "-" else shlex.quote(file)
+    fail(f"{name}: an army list ({kind}), not a scenario: to attack with one of its units, "
+         f"type tactica calc --list {where} --attacker UNIT --target TARGET")
+
+
 def _from_file(text: str, o: CalcOptions) -> _Prepared:
     """A scenario file: the units named in it are fielded (``calculator.prepare``)."""
     from ..service import prepare
+
+    assert o.file is not None
+    _refuse_no_scenario(text, o.file)
 
     scenario, resolved, notes = prepare(text)
     if o.monte_carlo:
