@@ -129,6 +129,15 @@ def _prepared(data: dict[str, Any], library: UnitLibrary | None
         return ScenarioError(one_line(exc))
 
 
+def _sides(name: str, given: object) -> tuple[Any, ...]:
+    """``targets`` or ``attackers`` as given: a list (any iterable) of units; one unit
+    given bare (a dict, a name) is refused, never taken key by key or letter by letter."""
+    if isinstance(given, str | bytes | dict | BaseModel) or not isinstance(given, Iterable):
+        raise ScenarioError(f"{name}: a list of units ([{{\"unit\": \"geq\"}}, ...]), not "
+                            f"{type(given).__name__} {str(given)[:60]!r}")
+    return tuple(given)
+
+
 def calculate_many(scenario: Scenario | dict[str, Any] | str, *,
                    targets: Iterable[Side] = (), attackers: Iterable[Side] = (),
                    library: UnitLibrary | None = None) -> list[Result | ScenarioError]:
@@ -146,7 +155,7 @@ def calculate_many(scenario: Scenario | dict[str, Any] | str, *,
     >>> round(rs[0].models_destroyed.mean, 2), type(rs[1]).__name__
     (5.91, 'ScenarioError')
     """
-    targets, attackers = tuple(targets), tuple(attackers)
+    targets, attackers = _sides("targets", targets), _sides("attackers", attackers)
     if targets and attackers:
         raise ScenarioError("calculate_many: targets or attackers, not both")
     base = _as_data(scenario)
