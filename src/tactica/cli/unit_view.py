@@ -36,11 +36,12 @@ def rows_table(rows: Iterable[Sequence[str]]) -> Table:
 def show_units(console: Console, faction: str | None = None,
                rules: Rules | None = None) -> None:
     """``tactica units``: the table of the units of ``faction`` (every unit without one)
-    in ``rules`` (``tactica.lookup.unit_index.unit_rows``). ``UnknownNameError`` (with
-    close names) for a faction no unit has."""
-    from ..service import unit_rows
+    in ``rules`` (``tactica.lookup.unit_index.unit_rows``), in alphabetical order.
+    ``UnknownNameError`` (with close names) for a faction no unit has."""
+    from ..service import name_key, unit_rows
 
-    console.print(rows_table(unit_rows(faction, rules)))
+    rows = unit_rows(faction, rules)  # by name as names are matched, then rules version
+    console.print(rows_table(sorted(rows, key=lambda r: (name_key(r[0]), r[2]))))
 
 
 def unknown_faction(err: Console, exc: LookupError) -> int:
