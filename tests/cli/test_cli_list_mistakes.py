@@ -87,3 +87,13 @@ def test_an_empty_scenario_file_is_named(tmp_path: Path) -> None:
     path.write_text("\n", encoding="utf-8")
     line = _one_line(["calc", str(path)])
     assert line.startswith(f"error: {path}: empty file") and "Invalid JSON" not in line
+
+
+@pytest.mark.parametrize("where", ["folder", "missing folder"])
+def test_convert_out_to_a_place_that_cannot_be_written_is_one_line(tmp_path: Path,
+                                                                   where: str) -> None:
+    """Refused before anything is converted: no export warnings, one line naming --out."""
+    out = tmp_path if where == "folder" else tmp_path / "nowhere" / "list.txt"
+    line = _one_line(["list", "convert", str(LIST), "--to", "wtc", "--out", str(out)])
+    assert line.startswith(f"error: --out {out}: ") and "Errno" not in line
+    assert ("folder" in line) and not out.with_name("list.txt").exists()

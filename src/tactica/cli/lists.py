@@ -90,6 +90,15 @@ def _check_format(flag: str, value: str | None, *, write: bool = False) -> None:
     _fail(f"{flag}: cannot export {value!r} ({why}); formats: {', '.join(known)}")
 
 
+def _check_out(out: Path) -> None:
+    """``--out``: a file in a folder that exists (refused before any work is done)."""
+    if out.is_dir():
+        _fail(f"--out {out}: is a folder, not a file (give a file name inside it)")
+    if not out.parent.is_dir():
+        _fail(f"--out {out}: no folder {str(out.parent)!r} (make it first, or write "
+              "elsewhere)")
+
+
 def _load(file: Path, fmt: str | None) -> tuple[Roster, Library]:
     _check_format("--format", fmt)
     library = load_library()
@@ -235,6 +244,8 @@ def convert(
 ) -> None:
     """Write a list in another format."""
     _check_format("--to", to, write=True)
+    if out is not None:
+        _check_out(out)
     roster, _ = _load(file, fmt)
     try:
         text = export_roster(roster, to)
@@ -244,5 +255,8 @@ def convert(
         typer.echo(f"warning: {warning}", err=True)
     if out is None:
         typer.echo(text, nl=False)
-    else:
+        return
+    try:
         out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        _fail(f"--out {out}: cannot be written ({exc.strerror or exc})")
