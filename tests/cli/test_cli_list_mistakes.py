@@ -97,3 +97,18 @@ def test_convert_out_to_a_place_that_cannot_be_written_is_one_line(tmp_path: Pat
     line = _one_line(["list", "convert", str(LIST), "--to", "wtc", "--out", str(out)])
     assert line.startswith(f"error: --out {out}: ") and "Errno" not in line
     assert ("folder" in line) and not out.with_name("list.txt").exists()
+
+
+def test_schema_out_that_is_a_file_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "schemas"
+    path.write_text("", encoding="utf-8")
+    line = _one_line(["schema", "scenario", "--out", str(path)])
+    assert line.startswith(f"error: --out {path}: ") and "Errno" not in line
+
+
+def test_a_file_the_system_refuses_is_named_without_errno(tmp_path: Path) -> None:
+    """Any command: an OSError is said as the file and the system's reason."""
+    pytest.importorskip("matplotlib")
+    plot = tmp_path / "nowhere" / "m.png"
+    line = _one_line(["matchup", "Boyz", "Intercessor Squad", "--plot", str(plot)])
+    assert str(plot) in line and "Errno" not in line and "No such file" in line

@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 
 from ..service import UnknownNameError
-from .errors import LAZY, LazyGroup
+from .errors import LAZY, LazyGroup, fail
 
 if TYPE_CHECKING:
     from ..service import Library
@@ -233,6 +233,9 @@ def schema(
     kinds = list(SchemaKind) if kind is None else [kind]
     schemas = {k.value: schema_of(k) for k in kinds}
     if out is not None:
+        if out.exists() and not out.is_dir():
+            fail(f"--out {out}: is a file, not a folder (the schemas are written into a "
+                 "folder)")
         out.mkdir(parents=True, exist_ok=True)
         for key, value in schemas.items():
             path = out / f"{key}.schema.json"

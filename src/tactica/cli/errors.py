@@ -84,6 +84,14 @@ def _usage_line(exc: Any) -> str:
     return text
 
 
+def _os_line(exc: BaseException) -> str | None:
+    """An error of the system on a file (a folder missing, a file where a folder was
+    wanted) as ``FILE: reason``, without its ``[Errno N]``."""
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        return f"{exc.filename}: {exc.strerror}"
+    return None
+
+
 class OneLineGroup(TyperGroup):
     """The app's command group: its errors are one line (module text)."""
 
@@ -110,7 +118,7 @@ class OneLineGroup(TyperGroup):
             err.print("aborted", markup=False)
             sys.exit(1)
         except (ValueError, LookupError, OSError) as exc:  # the project's errors, pydantic's
-            err.print(f"error: {one_line(exc)}", markup=False)
+            err.print(f"error: {_os_line(exc) or one_line(exc)}", markup=False)
             sys.exit(EXIT_BAD_INPUT)
         sys.exit(code if isinstance(code, int) else 0)
 
