@@ -108,7 +108,11 @@ def _steps(specs: list[str], rules: str, distance: float | None, stationary: boo
     last_charger: str | None = None
     for spec in specs:
         unit, phase, inches, models = parse_step(spec)
-        sheet = lib.datasheet(unit, "10th" if rules == "10th" else "11th")
+        try:
+            sheet = lib.datasheet(unit, "10th" if rules == "10th" else "11th")
+        except LookupError as exc:
+            raise typer.BadParameter(f"{spec!r}: {one_line(exc)}", param_hint="--step"
+                                     ) from None
         n = models or sum(c.min for c in sheet.composition) or 1
         fights = phase in ("fight", "charge")
         context: dict[str, Any] = {"charged": phase == "charge"} if fights else {
@@ -153,7 +157,13 @@ def sequence_document(steps: list[str], target: str, target_models: int | None =
     from ..service import load_library
 
     lib = load_library()
-    tgt = lib.target(target, models=target_models)
+    try:
+        tgt = lib.target(target, models=target_models)
+    except LookupError as exc:
+        raise typer.BadParameter(f"{target!r}: {one_line(exc)}", param_hint="--target"
+                                 ) from None
+    except ValueError as exc:  # a size the unit does not come in
+        raise typer.BadParameter(one_line(exc), param_hint="--target-models") from None
     doc: dict[str, Any] = {"rules": rules, "target": tgt.model_dump(mode="json"),
                            "steps": _steps(steps, rules, distance, stationary, target,
                                            fight_back, target_models, tgt)}
