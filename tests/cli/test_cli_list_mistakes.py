@@ -112,3 +112,18 @@ def test_a_file_the_system_refuses_is_named_without_errno(tmp_path: Path) -> Non
     plot = tmp_path / "nowhere" / "m.png"
     line = _one_line(["matchup", "Boyz", "Intercessor Squad", "--plot", str(plot)])
     assert str(plot) in line and "Errno" not in line and "No such file" in line
+
+
+def test_convert_says_what_is_lost_in_one_sentence_each() -> None:
+    """The 11th-edition app list into WTC: its attached leaders, Force Disposition and
+    detachment points, each named (the list's own values) with the right pronoun."""
+    result = runner.invoke(commands.app, ["list", "convert", str(LIST), "--to", "wtc"])
+    assert result.exit_code == 0, result.output
+    lines = result.stderr.strip().splitlines()
+    assert "warning: wtc cannot carry attached leaders and support units (Asurmen: with Dire " \
+        "Avengers; Fuegan: with Fire Dragons; Jain Zar: with Howling Banshees); the " \
+        "exported list leaves them out" in lines
+    assert "warning: wtc cannot carry the Force Disposition (Priority Assets); the exported list " \
+        "leaves it out" in lines
+    assert "warning: wtc cannot carry the detachment points (3); the exported list leaves it out" \
+        in lines

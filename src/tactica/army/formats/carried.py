@@ -135,8 +135,9 @@ def export_warnings(roster: Roster, fmt: str) -> tuple[str, ...]:
                     for u in roster.units if _unit_view(u)[key] not in (None, [], False)]
         else:
             said = [str(army_view(roster)[key])]
+        them = "them" if key in _UNIT_FIELDS else "it"  # the army's one value: it
         out.append(f"{fmt} cannot carry {_WORDS[key]} ({'; '.join(said)}); the exported "
-                   "list leaves them out")
+                   f"list leaves {them} out")
     if roster.declared_points is None and fmt in _PRINTS_A_TOTAL:
         lines = sum(u.points or 0 for u in roster.units)
         out.append(f"{fmt} prints a list total and the list states none: its units' points "
