@@ -44,6 +44,7 @@ from ..model.common import Frozen
 from ..model.datasheet import Datasheet, EscalatingPoints, PointsBracket
 from ..model.rules import Enhancement
 from ..names import UnknownNameError, name_key, suggest
+from .listed_wargear import enhancements_listed_as_wargear, read_as_enhancements
 from .lookups import enhancements_by_name
 from .roster import Roster, RosterUnit
 
@@ -250,14 +251,25 @@ def price_unit(
 def price_roster(
     roster: Roster, library: Library, resolved: dict[str, Resolved] | None = None
 ) -> PriceBreakdown:
-    """The priced breakdown of ``roster`` (see the module text for the rules)."""
-    found = resolved if resolved is not None else resolve(roster, library)
+    """The priced breakdown of ``roster`` (see the module text for the rules). An
+    enhancement the list writes as wargear is priced as that enhancement, as validation
+    reads it (``listed_wargear``), with a note."""
+    listed = enhancements_listed_as_wargear(roster, library)
+    roster = read_as_enhancements(roster, listed)
+    found = resolve(roster, library) if resolved is None or listed else resolved
+    said: dict[str, list[str]] = {}
+    for uid, name, det in listed:
+        said.setdefault(uid, []).append(f"{name}: listed as wargear, priced as the {det} "
+                                        "enhancement")
     ordinals: dict[str, int] = {}
     lines = []
     for unit in roster.units:
         r = found[unit.id]
         key = name_key(r.sheet.name if r.sheet else unit.name)
         ordinals[key] = ordinals.get(key, 0) + 1
-        lines.append(price_unit(r, ordinals[key], library, roster.rules))
+        line = price_unit(r, ordinals[key], library, roster.rules)
+        if unit.id in said:
+            line = line.model_copy(update={"notes": (*said[unit.id], *line.notes)})
+        lines.append(line)
     return PriceBreakdown(units=tuple(lines), total=sum(p.total for p in lines),
                           limit=roster.limit, declared=roster.declared_points)
