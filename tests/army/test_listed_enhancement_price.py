@@ -31,3 +31,16 @@ def test_an_enhancement_listed_as_wargear_is_priced_as_validation_reads_it() -> 
     assert guo.stated == 295 and guo.total == 295  # the list's own price for the unit
     assert [e.name for e in guo.enhancements] == ["The Endless Gift"]
     assert any("The Endless Gift" in n and "listed as wargear" in n for n in guo.notes)
+
+
+def test_the_calculator_reads_it_as_the_enhancement_too() -> None:
+    from tactica.army.attack import list_attacker
+
+    lib = load_library()
+    simple = load_roster(CASE / "expected.newrecruit-simple.txt", library=lib)
+    marked = load_roster(CASE / "input.listforge-text.txt", library=lib)
+    built = list_attacker(simple, "Great Unclean One", lib, "shooting")
+    same = list_attacker(marked, "Great Unclean One", lib, "shooting")
+    assert not any("not a weapon" in n for n in built.notes), built.notes
+    assert any("The Endless Gift: listed as wargear" in n for n in built.notes)
+    assert built.attacker == same.attacker

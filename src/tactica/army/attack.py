@@ -37,6 +37,7 @@ from ..units.editions import edition_note
 from ..units.firing import Aim, NoWeaponsError, weapon_lines
 from ..units.leaders import check_leaders, unit_keywords
 from ..units.loadout import FieldedModels, Loadout, WargearError, field_unit
+from .listed_wargear import enhancements_listed_as_wargear, read_as_enhancements
 from .roster import Roster, RosterUnit, WargearItem
 
 __all__ = ["SITUATIONAL", "ListAttacker", "apply_list_effects", "find_unit", "list_attacker",
@@ -211,7 +212,11 @@ def list_attacker(roster: Roster, name: str, library: Library, phase: str,
     from ..effects import list_effects
     from ..effects.candidates import ability_effects
 
+    listed = enhancements_listed_as_wargear(roster, library)  # as price and validate
+    roster = read_as_enhancements(roster, listed)
     unit, notes = find_unit(roster, name)
+    notes += [f"{item}: listed as wargear, read as the {det} enhancement"
+              for uid, item, det in listed if uid in (unit.id, unit.attached_to)]
     if unit.attached_to is not None:
         body = roster.unit(unit.attached_to)
         notes.append(f"{unit.name} is attached to {body.name}: the attached unit attacks")
