@@ -97,3 +97,21 @@ def test_a_target_too_large_for_the_contract_names_the_flag(target: str) -> None
     line = _one_line(["calc", "--attacker", "Boyz", "--target", target,
                       "--target-models", "201"])
     assert "--target-models" in line and "200" in line and "target.models" not in line
+
+
+def test_rules_on_offer_refuse_an_unknown_detachment() -> None:
+    pytest.importorskip("wh40kdc")
+    line = _one_line(["effects", "--for", "Boyz", "--detachment", "War Hord"])
+    assert line.startswith("error: --detachment: ") and "'War Hord'" in line
+    assert "War Horde" in line
+
+
+def test_rules_on_offer_say_when_the_detachment_offers_nothing() -> None:
+    """Another faction's detachment: none of its rules is offered, and a note says so
+    rather than an empty table that looks like an answer."""
+    pytest.importorskip("wh40kdc")
+    result = runner.invoke(commands.app, ["effects", "--for", "Boyz", "--detachment",
+                                          "Gladius Task Force"], env={"COLUMNS": "300"})
+    assert result.exit_code == 0, result.output
+    assert "note: no rule of Gladius Task Force is on offer to Boyz" in \
+        " ".join(result.stderr.split())

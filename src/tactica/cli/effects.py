@@ -47,6 +47,18 @@ def _close(kind: str, name: str) -> str:
     return f"; did you mean: {', '.join(found)}?" if found else ""
 
 
+def _detachment_known(detachment: str) -> bool:
+    """Whether a seed rule or a dataset record belongs to ``detachment``."""
+    from ..service import dataset_effects
+
+    if any(normalise(e.source) == normalise(detachment) for e in EFFECTS):
+        return True
+    data = dataset_effects()
+    return data is not None and any(
+        normalise(str(getattr(e.record, "detachment", None) or "")) == normalise(detachment)
+        for e in data.entries)
+
+
 def _dataset_listing(faction: str | None, detachment: str | None, as_json: bool) -> bool:
     """Every faction's rules (issue 16): print the dataset records a faction (or a
     detachment) has, with each one's status; False when there are none."""
@@ -101,7 +113,15 @@ def _offered(unit: str, phase: str, target: str, detachment: str | None,
                 text = flag + text.removeprefix(field)
                 break
         fail(text)
+    if detachment is not None and not _detachment_known(detachment):
+        fail(f"--detachment: no detachment named {detachment!r}"
+             + _close("detachment", detachment))
     offers = rules_on_offer(plain, detachment)
+    if detachment is not None and not any(
+            normalise(o.effect.source) == normalise(detachment) for o in offers):
+        Console(stderr=True, highlight=False, soft_wrap=True).print(
+            f"note: no rule of {detachment} is on offer to {plain.attacker.name} (a "
+            "detachment of another faction, or none of its rules modelled)", markup=False)
     if as_json:
         typer.echo(json.dumps({"attacker": plain.attacker.name, "target": plain.target.name,
                                "phase": phase, "effects": [
