@@ -115,3 +115,13 @@ def test_rules_on_offer_say_when_the_detachment_offers_nothing() -> None:
     assert result.exit_code == 0, result.output
     assert "note: no rule of Gladius Task Force is on offer to Boyz" in \
         " ".join(result.stderr.split())
+
+
+@pytest.mark.parametrize(("spec", "words"), [
+    ("Neophyte Hybrids:0", "1 or more"), ("Neophyte Hybrids:\u00b2", "1 or more"),
+    ("Neophyte Hybrid", "Neophyte Hybrids"),
+])
+def test_a_bad_embarked_unit_names_the_flag(spec: str, words: str) -> None:
+    line = _one_line(["calc", "--attacker", "Goliath Truck", "--target", "geq",
+                      "--embarked", spec])
+    assert "--embarked" in line and repr(spec) in line and words in line, line

@@ -71,9 +71,15 @@ def _embark(lib: Any, transport: Datasheet, atk: Attacker, spec: str,
         x = firing_deck_size(transport)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--embarked") from None
-    passengers = lib.datasheet(name.strip())
-    if count.strip() and not count.strip().isdigit():
-        raise typer.BadParameter(f"{spec!r}: MODELS must be a number", param_hint="--embarked")
+    try:
+        passengers = lib.datasheet(name.strip())
+    except LookupError as exc:
+        raise typer.BadParameter(f"{spec!r}: {one_line(exc)}", param_hint="--embarked"
+                                 ) from None
+    digits = count.strip()
+    if digits and not (digits.isascii() and digits.isdigit() and int(digits) > 0):
+        raise typer.BadParameter(f"{spec!r}: MODELS is a number of models, 1 or more",
+                                 param_hint="--embarked")
     n = int(count) if count.strip() else sum(c.min for c in passengers.composition) or 1
     from ..service import UnitError, UnitRef, resolve_attacker
 
