@@ -20,7 +20,7 @@ from .combat.contract.result import Resolved
 from .errors import one_line
 from .inputs import loads
 from .units.resolve import UnitLibrary, resolve
-from .units.scenario import ScenarioDocument, parse_document
+from .units.scenario import ScenarioDocument, file_named, file_refusal, parse_document
 
 __all__ = ["calculate", "calculate_many", "calculate_units_sequence", "prepare"]
 
@@ -107,6 +107,9 @@ Side = BaseModel | dict[str, Any]
 
 
 def _as_data(value: BaseModel | dict[str, Any] | str) -> dict[str, Any]:
+    named = file_named(value)
+    if named is not None:
+        raise ScenarioError(file_refusal(named))
     if isinstance(value, str):
         try:
             value = loads(value)

@@ -5,7 +5,9 @@ key by key, never a ``TypeError``. The numbers checked against a hand calculatio
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,3 +39,20 @@ def test_a_list_of_targets_gives_the_hand_calculation() -> None:
     assert meq.unsaved.mean == pytest.approx(float(Fraction(10, 6)), abs=1e-12)
     assert gq.unsaved.mean == pytest.approx(float(Fraction(10 * 2 * 2 * 5, 3 * 3 * 6)),
                                             abs=1e-12)
+
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "neophytes_vs_intercessors.json"
+
+
+@pytest.mark.parametrize("given", [str(EXAMPLE), EXAMPLE], ids=["str", "Path"])
+def test_a_file_name_given_for_the_document_says_so(given: Any) -> None:
+    with pytest.raises(ValueError) as one:
+        tactica.calculate(given)
+    with pytest.raises(tactica.ScenarioError) as many:
+        tactica.calculate_many(given, targets=[{"unit": "geq"}])
+    for info in (one, many):
+        message = str(info.value)
+        assert f"{str(EXAMPLE)!r} is a file name" in message and "read_text" in message
+    assert type(one.value).__name__ == "DocumentError"
+    doc = json.loads(EXAMPLE.read_text(encoding="utf-8"))  # the text itself is read
+    assert tactica.calculate(EXAMPLE.read_text(encoding="utf-8")) == tactica.calculate(doc)

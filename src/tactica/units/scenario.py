@@ -13,15 +13,18 @@ A plain version-1 attacker or target is read as before.
 
 from __future__ import annotations
 
+import os
 from typing import Annotated, Any
 
 from pydantic import ConfigDict, Discriminator, Field, Tag, field_validator
 from pydantic.config import JsonDict
 
 from ..combat.contract.scenario import MAX_MODELS, Attacker, Scenario, Target, _Strict
+from ..errors import DocumentError
 from ..inputs import loads
 
-__all__ = ["ScenarioDocument", "UnitRef", "document_loc", "parse_document"]
+__all__ = ["ScenarioDocument", "UnitRef", "document_loc", "file_named", "file_refusal",
+           "parse_document"]
 
 
 def _or_one_name(schema: JsonDict) -> None:
@@ -103,6 +106,24 @@ def _names_units(data: Any) -> bool:
         for side in ("attacker", "target"))
 
 
+def file_named(value: object) -> str | None:
+    """The file name ``value`` is instead of a document (a path, or a one-line text
+    ending in ``.json``), so that the refusal can say so; else ``None``. The file system
+    is not asked (a door's caller learns nothing of the server's files)."""
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)  # type: ignore[no-any-return]
+    if isinstance(value, str) and len(value) < 1024 and "\n" not in value \
+            and value.strip().casefold().endswith(".json"):
+        return value.strip()
+    return None
+
+
+def file_refusal(name: str) -> str:
+    """The refusal of a file name given as a document."""
+    return (f"document: {name!r} is a file name, not a scenario: give the file's text "
+            "(Path(name).read_text()) or its parsed JSON")
+
+
 def parse_document(scenario: Scenario | dict[str, Any] | str) -> Scenario:
     """A scenario document: a ``ScenarioDocument`` when it names units, else the plain
     version-1 ``Scenario`` (so its refusals name the fields exactly as before). Raises
@@ -113,6 +134,9 @@ def parse_document(scenario: Scenario | dict[str, Any] | str) -> Scenario:
     """
     if isinstance(scenario, Scenario):
         return scenario
+    named = file_named(scenario)
+    if named is not None:
+        raise DocumentError(file_refusal(named))
     if isinstance(scenario, str):
         try:
             data = loads(scenario)
