@@ -625,3 +625,17 @@ def test_an_enhancement_written_as_wargear_is_read_as_one_and_said() -> None:
     assert report.prices.total == json_report.prices.total
     assert {v.code for v in report.violations} - {"ENHANCEMENT_AS_WARGEAR", "POINTS_MISMATCH"} \
         == {v.code for v in json_report.violations} - {"POINTS_MISMATCH"}
+
+
+def test_an_item_the_datasheet_lacks_is_a_warning_naming_it() -> None:
+    """The Banehammer (10th seed page) has a Lascannon and no Bolt rifle: the Bolt rifle is
+    "WARGEAR_UNKNOWN", a warning; the Lascannon passes."""
+    from tactica.army.roster import WargearItem
+
+    tank = unit("u3", "Banehammer", wargear=(WargearItem(name="Lascannon", count=1),
+                                              WargearItem(name="Bolt rifle", count=2)))
+    r = report(army(tank, rules="10th"))
+    said = [(v.unit, v.severity, v.message) for v in r.violations if v.code == "WARGEAR_UNKNOWN"]
+    assert said == [("Banehammer", "warning", "Bolt rifle is not a weapon, ability or wargear "
+                     "option of the Banehammer datasheet: not checked, and left out of the "
+                     "calculations")]

@@ -62,6 +62,10 @@ CODES: dict[str, str] = {
                               "army's detachment and no wargear of the unit's datasheet "
                               "is read as that enhancement (decision: New Recruit's simple "
                               "text writes an unpriced enhancement like wargear; warning)",
+    "WARGEAR_UNKNOWN": "the datasheet's weapons, abilities and wargear options: an item "
+                       "listed that it has none of is neither checked nor used by the "
+                       "calculator (warning: the list's data may be newer than the "
+                       "library's)",
     "ENHANCEMENT_UNCHECKED": "enhancement eligibility text not understood (warning)",
     "ENHANCEMENT_WRONG_DETACHMENT": "Muster Armies: enhancements come from your detachment(s)",
     "ENHANCEMENT_INELIGIBLE": "the enhancement's bearer restriction (seed 000, e.g. "

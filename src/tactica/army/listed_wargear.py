@@ -18,7 +18,8 @@ from ..names import name_key
 from .lookups import plain_enhancement_name
 from .roster import EnhancementChoice, ModelEntry, Roster, RosterUnit, WargearItem
 
-__all__ = ["ListedEnhancement", "enhancements_listed_as_wargear", "read_as_enhancements"]
+__all__ = ["ListedEnhancement", "enhancements_listed_as_wargear", "read_as_enhancements",
+           "unknown_wargear"]
 
 #: (unit id, item name, detachment of the enhancement record)
 ListedEnhancement = tuple[str, str, str]
@@ -83,3 +84,23 @@ def read_as_enhancements(roster: Roster, listed: tuple[ListedEnhancement, ...]) 
                              *(EnhancementChoice(name=n) for n in names))})
 
     return roster.model_copy(update={"units": tuple(fix(u) for u in roster.units)})
+
+
+def unknown_wargear(roster: Roster, sheets: dict[str, Datasheet | None]
+                    ) -> tuple[tuple[RosterUnit, str, str], ...]:
+    """(unit, item, datasheet name) for each item listed that the unit's datasheet has
+    neither as a weapon, an ability nor a wargear option (a final "s" ignored). Units
+    whose datasheet is another edition's or records no wargear options are not read (the
+    item cannot be told from a gap in the data)."""
+    out: list[tuple[RosterUnit, str, str]] = []
+    for unit in roster.units:
+        sheet = sheets.get(unit.id)
+        if sheet is None or sheet.rules != roster.rules or not sheet.wargear:
+            continue
+        gear = _datasheet_gear(sheet)
+        gear |= {g.rstrip("s") for g in gear}
+        for item in unit.all_wargear():
+            key = _plain(item.name)
+            if key not in gear and key.rstrip("s") not in gear:
+                out.append((unit, item.name, sheet.name))
+    return tuple(out)

@@ -49,7 +49,11 @@ from .limits import (
     RESURGENCE,
     STAR_CHILDREN_EXCLUDED,
 )
-from .listed_wargear import enhancements_listed_as_wargear, read_as_enhancements
+from .listed_wargear import (
+    enhancements_listed_as_wargear,
+    read_as_enhancements,
+    unknown_wargear,
+)
 from .lookups import known_detachments
 from .pricing import PriceBreakdown, Resolved, find_enhancement, price_roster, resolve
 from .roster import Roster, RosterUnit
@@ -539,6 +543,10 @@ def validate(roster: Roster, library: Library) -> ValidationReport:
         check.add("ENHANCEMENT_AS_WARGEAR", f"{name} is listed as wargear; it is a "
                   f"{detachment} enhancement and is checked as one", roster.unit(unit_id),
                   "warning")
+    for unit, item, sheet in unknown_wargear(roster, _sheets(check)):
+        check.add("WARGEAR_UNKNOWN", f"{item} is not a weapon, ability or wargear option of "
+                  f"the {sheet} datasheet: not checked, and left out of the calculations",
+                  unit, "warning")
     check.granted = granted_keywords(roster, library, _sheets(check))
     for run in CHECKS:
         run(check)
