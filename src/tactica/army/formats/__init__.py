@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,7 @@ from pydantic import ValidationError
 from tactica.errors import one_line
 from tactica.inputs import loads
 from tactica.library import Library
-from tactica.textfile import check_readable, read_text_file
+from tactica.textfile import check_readable, decode, read_text_file
 
 from ..roster import Roster
 from ._common import ExportRefusedError, RosterParseError, UnsupportedFormatError
@@ -144,12 +145,26 @@ def detect_format(text: str) -> str:
 MAX_LINES = 5000
 
 
-def parse_roster(text: str, fmt: str | None = None, *, file: str | None = None,
+def parse_roster(text: str | bytes, fmt: str | None = None, *, file: str | None = None,
                  library: Library | None = None) -> Roster:
     """Read a list in ``fmt`` (detected when ``None``). ``library`` only helps the
     11th-edition app layout tell model lines from wargear lines. A list of more than
     ``MAX_LINES`` lines is refused at its first line past the bound; a text of no format
-    is refused naming ``file``."""
+    is refused naming ``file``. Bytes are decoded as a file's are (``textfile``)."""
+    note = None
+    if isinstance(text, bytes):
+        text, note = decode(text, file or "list")
+    elif not isinstance(text, str):
+        hint = "; for a file, load_roster(path)" if isinstance(text, os.PathLike) else ""
+        raise UnsupportedFormatError(f"parse_roster reads a list's text (str), not "
+                                     f"{type(text).__name__}{hint}")
+    roster = _read(text, fmt, file, library)
+    if note is None:
+        return roster
+    return roster.model_copy(update={"notes": (*roster.notes, f"{file or 'list'}: {note}")})
+
+
+def _read(text: str, fmt: str | None, file: str | None, library: Library | None) -> Roster:
     text = text.lstrip("\ufeff")
     if text.count("\n") >= MAX_LINES:
         raise RosterParseError(f"a list of more than {MAX_LINES} lines (real lists have a "

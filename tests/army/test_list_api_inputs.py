@@ -1,0 +1,37 @@
+"""The list functions of the Python API given the wrong kind of thing (a path, bytes,
+``None``) refuse with tactica's own ``UnsupportedFormatError`` in one line saying what
+they read, never an ``AttributeError`` from inside."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tactica.army.formats import UnsupportedFormatError, load_roster, parse_roster
+
+from .helpers import ROSTERS
+
+LIST = ROSTERS / "gw-app-11e" / "official_9.txt"
+
+
+@pytest.mark.parametrize(("given", "words"), [
+    (LIST, "load_roster"), (None, "NoneType"), (5, "int"),
+])
+def test_parse_roster_says_it_reads_text(given: Any, words: str) -> None:
+    with pytest.raises(UnsupportedFormatError) as info:
+        parse_roster(given)
+    message = str(info.value)
+    assert "text" in message and words in message and "\n" not in message
+
+
+def test_parse_roster_reads_bytes_as_a_file_is_read() -> None:
+    """Bytes (a file read in binary, a clipboard) are decoded as a file's are."""
+    as_bytes = parse_roster(LIST.read_bytes())
+    as_text = parse_roster(LIST.read_text(encoding="utf-8"))
+    assert as_bytes.units == as_text.units and as_bytes.name == as_text.name
+
+
+def test_load_roster_still_reads_a_path() -> None:
+    assert load_roster(Path(LIST)).units == parse_roster(LIST.read_text(encoding="utf-8")).units
