@@ -127,3 +127,13 @@ def test_convert_says_what_is_lost_in_one_sentence_each() -> None:
         "leaves it out" in lines
     assert "warning: wtc cannot carry the detachment points (3); the exported list leaves it out" \
         in lines
+
+
+def test_a_list_file_named_like_a_command_is_still_taken_for_a_file(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch
+                                                                  ) -> None:
+    """``price.txt`` is close to the command ``price``: being a file, it is said so."""
+    monkeypatch.chdir(tmp_path)
+    Path("price.txt").write_text(LIST.read_text(encoding="utf-8"), encoding="utf-8")
+    line = _one_line(["list", "price.txt"])
+    assert "tactica list show price.txt" in line and "Did you mean" not in line

@@ -55,12 +55,14 @@ def _not_a_command(exc: Any, text: str) -> str:
     ``tactica list`` (which click has no close name for): the commands there are."""
     found = _NO_SUCH_COMMAND.match(text)
     ctx = getattr(exc, "ctx", None)
-    if found is None or ctx is None or "Did you mean" in text:
+    if found is None or ctx is None:
         return text
     name = ast.literal_eval(found["name"])
     commands = list(ctx.command.list_commands(ctx))
     quoted = shlex.quote(name)
     is_file = Path(name).is_file()
+    if not is_file and "Did you mean" in text:  # click's close name
+        return text
     if "show" in commands:  # tactica list ...
         if not is_file:
             return f"{text} (commands: {', '.join(commands)})"
