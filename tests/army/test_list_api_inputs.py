@@ -35,3 +35,18 @@ def test_parse_roster_reads_bytes_as_a_file_is_read() -> None:
 
 def test_load_roster_still_reads_a_path() -> None:
     assert load_roster(Path(LIST)).units == parse_roster(LIST.read_text(encoding="utf-8")).units
+
+
+def test_a_nameless_configuration_entry_is_noted_as_such() -> None:
+    """New Recruit JSON whose Battle Size entry lost its name: kept as a note that says
+    what it is, not ": Strike Force (2000 Point limit)"."""
+    import json
+
+    path = ROSTERS / "chaos-knights-houndpack" / "input.newrecruit-json.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    first = doc["roster"]["forces"][0]["selections"][0]
+    assert first["name"] == "Battle Size"
+    del first["name"]
+    roster = parse_roster(json.dumps(doc))
+    assert "configuration entry with no name: Strike Force (2000 Point limit)" in roster.notes
+    assert not any(n.startswith(":") for n in roster.notes)

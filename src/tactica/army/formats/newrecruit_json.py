@@ -317,8 +317,9 @@ def _parse(doc: Any, file: str | None) -> Roster:
                         if dp is not None:
                             fields["detachment_points"] = fields.get("detachment_points",
                                                                      0) + dp
-                else:
-                    reader.notes.append(f"{name}: {', '.join(children) or 'selected'}")
+                else:  # a configuration entry kept as a note (nameless: said so)
+                    reader.notes.append(f"{name or 'configuration entry with no name'}: "
+                                        f"{', '.join(children) or 'selected'}")
                 continue
             try:
                 unit = reader.unit(sel, path, force_name, f"u{len(units) + 1}")
