@@ -50,3 +50,18 @@ def test_a_nameless_configuration_entry_is_noted_as_such() -> None:
     roster = parse_roster(json.dumps(doc))
     assert "configuration entry with no name: Strike Force (2000 Point limit)" in roster.notes
     assert not any(n.startswith(":") for n in roster.notes)
+
+
+TEXT_LISTS = sorted(p for p in ROSTERS.rglob("*.txt") if "•" in p.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("bullet", ["-", "*"])
+@pytest.mark.parametrize("path", TEXT_LISTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_list_whose_bullets_a_chat_app_rewrote_reads_the_same(path: Path,
+                                                                 bullet: str) -> None:
+    """Pasted through a chat or a forum, "•" often comes back as "-" or "*" (Markdown
+    lists): the list reads as the app wrote it."""
+    text = path.read_text(encoding="utf-8")
+    again = parse_roster(text.replace("•", bullet))
+    first = parse_roster(text)
+    assert again.model_dump(exclude={"source"}) == first.model_dump(exclude={"source"})

@@ -33,6 +33,7 @@ True
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -164,8 +165,15 @@ def parse_roster(text: str | bytes, fmt: str | None = None, *, file: str | None 
     return roster.model_copy(update={"notes": (*roster.notes, f"{file or 'list'}: {note}")})
 
 
+#: A list's bullet as a chat, a forum or a Markdown editor rewrites the app's "•": a
+#: "-", "*" or another bullet sign at a line's start, followed by a space.
+_OTHER_BULLET = re.compile(r"(?m)^([ \t]*)[-*·◦▪‣●](?=[ \t])")
+
+
 def _read(text: str, fmt: str | None, file: str | None, library: Library | None) -> Roster:
     text = text.lstrip("\ufeff")
+    if not text.lstrip().startswith(("{", "[")):  # a text list: its bullets as written
+        text = _OTHER_BULLET.sub("\\1•", text)
     if text.count("\n") >= MAX_LINES:
         raise RosterParseError(f"a list of more than {MAX_LINES} lines (real lists have a "
                                "few hundred)", MAX_LINES + 1, file)
