@@ -17,9 +17,9 @@ from .combat import Result, Scenario, ScenarioError
 from .combat import calculate as calculate_scenario
 from .combat.batch import calculate_each
 from .combat.contract.result import Resolved
-from .errors import one_line
+from .errors import DocumentError, one_line
 from .inputs import loads
-from .units.resolve import UnitLibrary, resolve
+from .units.resolve import UnitError, UnitLibrary, resolve
 from .units.scenario import ScenarioDocument, file_named, file_refusal, parse_document
 
 __all__ = ["calculate", "calculate_many", "calculate_units_sequence", "prepare"]
@@ -126,9 +126,11 @@ def _prepared(data: dict[str, Any], library: UnitLibrary | None
               ) -> tuple[Scenario, Resolved | None, list[str]] | ScenarioError:
     try:
         return prepare(data, library)
+    except (UnitError, DocumentError) as exc:  # a part's refusal, said as the scenario's
+        return ScenarioError(one_line(exc))
     except ScenarioError as exc:
         return exc
-    except (ValidationError, ValueError) as exc:  # pydantic's, a unit's (UnitError)
+    except (ValidationError, ValueError) as exc:  # pydantic's
         return ScenarioError(one_line(exc))
 
 

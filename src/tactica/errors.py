@@ -27,8 +27,8 @@ from typing import Any
 
 from .inputs import printable
 
-__all__ = ["DocumentError", "MissingExtraError", "field_path", "needs_extra", "one_line",
-           "refusing_documents"]
+__all__ = ["DocumentError", "MissingExtraError", "ScenarioError", "field_path", "needs_extra",
+           "one_line", "refusing_documents"]
 
 #: Longest quoted user text in a message (a pasted list or scenario may be huge).
 _QUOTE = 80
@@ -130,7 +130,14 @@ def needs_extra(extra: str, what: str, also: Sequence[str] = ()) -> Iterator[Non
         raise MissingExtraError(message) from None
 
 
-class DocumentError(ValueError):
+class ScenarioError(ValueError):
+    """A scenario the engine cannot compute; the message names the field. The base of
+    every refusal of a request to compute (``DocumentError``, ``units.resolve.UnitError``),
+    so that ``except tactica.ScenarioError`` catches whatever ``tactica.calculate`` refuses,
+    as ``tactica.calculate_many`` returns it."""
+
+
+class DocumentError(ScenarioError):
     """A document (a scenario, a turn) that its contract refuses, in one line naming the
     field (``loc``: the first problem's place, ``"document"`` for the whole)."""
 

@@ -19,6 +19,7 @@ from ..combat.contract.scenario import (
     Context,
     Phase,
     Scenario,
+    ScenarioError,
     Target,
     WeaponLine,
 )
@@ -42,7 +43,7 @@ __all__ = ["FieldedTarget", "UnitError", "UnitLibrary", "preset_target", "resolv
            "resolve_against", "resolve_attacker", "resolve_target"]
 
 
-class UnitError(ValueError):
+class UnitError(ScenarioError):
     """A unit reference that cannot be fielded; the message starts with the side."""
 
 

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic.config import JsonDict
 
 from tactica.dice import DiceExpr
+from tactica.errors import ScenarioError
 from tactica.inputs import checked_texts, clean_text
 from tactica.model.abilities import (
     Flag,
@@ -70,10 +71,6 @@ RerollWhich = Literal["ones", "failed", "any", "below"]
 #: The rolls whose results a threshold re-roll (``"which": "below"``) applies to: a
 #: characteristic rolled with dice (damage, attacks), not a test against a target number.
 THRESHOLD_STAGES = ("damage", "attacks")
-
-
-class ScenarioError(ValueError):
-    """A scenario the engine cannot compute; the message names the field."""
 
 
 def _check_length(value: Any, low: int, high: int, what: str) -> Any:
