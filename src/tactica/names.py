@@ -33,8 +33,8 @@ from collections.abc import Iterable
 
 from tactica.cache_registry import lasting_cache
 
-__all__ = ["Query", "UnknownNameError", "bare", "find", "name_key", "normalise", "rank", "stem",
-           "suggest"]
+__all__ = ["Query", "UnknownNameError", "article", "bare", "find", "name_key", "normalise",
+           "rank", "stem", "suggest"]
 
 #: Apostrophes vanish ("C'tan" -> "ctan"); every other punctuation mark separates words.
 _APOSTROPHES = frozenset("'’‘`´ʼ")
@@ -328,3 +328,12 @@ class UnknownNameError(LookupError):
         if self.suggestions:
             message += f"; did you mean: {', '.join(self.suggestions)}?"
         super().__init__(message)
+
+
+def article(word: str) -> str:
+    """The indefinite article before ``word`` as the rules write it.
+
+    >>> f"{article('ORKS')} ORKS unit", f"{article('VEHICLE')} VEHICLE unit"
+    ('an ORKS unit', 'a VEHICLE unit')
+    """
+    return "an" if word[:1] and word[:1].upper() in "AEIOU" else "a"

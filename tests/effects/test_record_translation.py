@@ -234,7 +234,7 @@ def test_keyword_with_a_value_keeps_it() -> None:
     assert got == approx(Attack(10, 4, 4, 0, 4, 7, sustained=1).unsaved())
     plain = mean_damage(["Root out Heresy"], inquisitor)
     assert plain == approx(Attack(10, 4, 4, 0, 4, 7).unsaved())
-    with pytest.raises(NamedEffectError, match="not a ADEPTUS ARBITES or INQUISITOR"):
+    with pytest.raises(NamedEffectError, match="not an ADEPTUS ARBITES or INQUISITOR"):
         mean_damage(["Root out Heresy"], ["AGENTS OF THE IMPERIUM"], tgt=tgt)
 
 

@@ -67,7 +67,7 @@ CASES = [
          "CULTS unit", keywords=NOT_GSC),
     case("A Deadly Snare", "effects.0: A Deadly Snare: needs context.charged (the attacker "
          "declared a charge)", phase="fight", tgt=target(keywords=[GSC, "INFANTRY"])),
-    case("A Deadly Snare", "effects.0: A Deadly Snare: the target is not a INFANTRY unit",
+    case("A Deadly Snare", "effects.0: A Deadly Snare: the target is not an INFANTRY unit",
          phase="fight", charged=True, tgt=target(keywords=[GSC, "MOUNTED"])),
     case("A Perfect Ambush", "effects.0: A Perfect Ambush: needs "
          "context.arrived_from_reserves (set up on the battlefield as Reinforcements this "
@@ -81,7 +81,7 @@ CASES = [
          "shooting phase, not the fight phase", phase="fight", arrived_from_reserves=True),
     # --- Xenocreed Congregation
     case("Vengeance for the Martyr!", "effects.0: Vengeance for the Martyr!: the attacker "
-         "is not a ACOLYTE HYBRIDS or Hybrid Metamorphs or Neophyte Hybrids unit",
+         "is not an ACOLYTE HYBRIDS or Hybrid Metamorphs or Neophyte Hybrids unit",
          name="Primus", keywords=[GSC, "INFANTRY", "CHARACTER", "PRIMUS"]),
     case("Denunciator of Tyrants", "effects.0: Denunciator of Tyrants: the target is not a "
          "CHARACTER unit"),
@@ -89,9 +89,9 @@ CASES = [
     case("Saintly Paroxysm", "effects.0: Saintly Paroxysm: the target is not a CHARACTER "
          "unit", phase="fight", keywords=["INFANTRY"], tgt=target(keywords=[GSC])),
     # --- Brood Brother Auxilia
-    case("Symbiotic Destruction", "effects.0: Symbiotic Destruction: the attacker is not a "
+    case("Symbiotic Destruction", "effects.0: Symbiotic Destruction: the attacker is not an "
          "ASTRA MILITARUM or GENESTEALER CULTS unit", keywords=TYRANIDS),
-    case("Acceptable Losses", "effects.0: Acceptable Losses: the attacker is not a ASTRA "
+    case("Acceptable Losses", "effects.0: Acceptable Losses: the attacker is not an ASTRA "
          "MILITARUM unit"),
     case("Integrated Tactics", "effects.0: Integrated Tactics: used in the shooting phase, "
          "not the fight phase", phase="fight"),
@@ -100,7 +100,7 @@ CASES = [
     case("Firepoint Commander", "effects.1: Firepoint Commander: the attacker is not a "
          "GENESTEALER CULTS INFANTRY unit", effects=["Fire Overwatch", "Firepoint Commander"],
          keywords=[GSC, "MOUNTED"]),
-    case("Martial Espionage", "effects.0: Martial Espionage: the attacker is not a INFANTRY "
+    case("Martial Espionage", "effects.0: Martial Espionage: the attacker is not an INFANTRY "
          "or MOUNTED unit", keywords=["ASTRA MILITARUM", "VEHICLE"]),
     # --- Cult Unveiled, Boarding Actions
     case("For the Brood", "effects.0: For the Brood: the attacker is not a GENESTEALER CULTS "

@@ -32,7 +32,7 @@ from ..library import Library
 from ..model.common import Frozen
 from ..model.datasheet import Datasheet
 from ..model.rules import Enhancement
-from ..names import UnknownNameError, name_key, suggest
+from ..names import UnknownNameError, article, name_key, suggest
 from ..rules import RuleSet, get_ruleset
 from ..units.leaders import attachment_refusals
 from .detachments import (
@@ -290,7 +290,8 @@ def _factions(c: _Check) -> None:
                    ASTRA: " (Brood Brothers: Brood Brother Auxilia detachment)"}
             extra = next((v for k, v in how.items() if _faction_of(sheet, k)), "")
             c.add("FACTION_NOT_ALLOWED", f"{sheet.name} ({', '.join(sheet.faction_keywords)}) "
-                  f"is not a {army.upper()} unit and no allied rule admits it{extra}", unit)
+                  f"is not {article(army)} {army.upper()} unit and no allied rule admits "
+                  f"it{extra}", unit)
     for unit, sheet in tyranids:
         kws = _keywords(sheet, unit, c.granted)
         bad = [k for k in STAR_CHILDREN_EXCLUDED if k in kws]
@@ -384,7 +385,8 @@ def _enhancements(c: _Check) -> None:
                       "warning")
                 continue
             if name_key(record.detachment) not in detachments:
-                c.add("ENHANCEMENT_WRONG_DETACHMENT", f"{record.name} is a {record.detachment} "
+                c.add("ENHANCEMENT_WRONG_DETACHMENT",
+                      f"{record.name} is {article(record.detachment)} {record.detachment} "
                       "enhancement, not of this army's detachment", unit)
             if sheet is None:
                 continue

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..combat.contract.scenario import Scenario, Strength
-from ..names import name_key
+from ..names import article, name_key
 from .model import Condition
 
 __all__ = ["STATE_WORDS", "Attack", "Owner", "Raw", "compile_condition",
@@ -97,7 +97,8 @@ def designated_condition(rule: str, description: str | None = None,
 
 def _keyword_cond(owner: Owner, own: bool, kw: str) -> Condition:
     unit = who(owner, own)
-    return Condition(f"{unit} is {kw.upper()}", f"the {unit} is not a {kw.upper()} unit",
+    return Condition(f"{unit} is {kw.upper()}",
+                     f"the {unit} is not {article(kw)} {kw.upper()} unit",
                      lambda s: _has(*side_of(s, owner, own), kw), frozenset({unit}))
 
 

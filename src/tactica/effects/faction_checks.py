@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..combat.contract.scenario import Scenario
-from ..names import name_key, normalise
+from ..names import article, name_key, normalise
 from .dsl_conditions import Owner
 from .leaf_keys import has_keyword_phrase
 from .model import Condition
@@ -92,7 +92,8 @@ class FactionKeys:
                 return bool(home & allowed) and not (home - allowed)
             return bool(kws & keywords) or (owner == "attacker" and not (kws & every))
 
-        unit = Condition(f"{who} is {label}", f"the {who} is not a {label} unit", test)
+        unit = Condition(f"{who} is {label}",
+                         f"the {who} is not {article(label)} {label} unit", test)
         if owner != "attacker":
             return (unit,)
 
@@ -119,8 +120,9 @@ def _limit(owner: Owner, words: tuple[str, ...], every: bool, lacks: bool,
         return all(found) if every else any(found)
 
     if lacks:
-        return Condition(f"{who} is not {label}", f"the {who} is a {label} unit", test)
-    return Condition(f"{who} is {label}", f"the {who} is not a {label} unit", test)
+        return Condition(f"{who} is not {label}",
+                         f"the {who} is {article(label)} {label} unit", test)
+    return Condition(f"{who} is {label}", f"the {who} is not {article(label)} {label} unit", test)
 
 
 def unit_limits(owner: Owner, *limits: Mapping[str, Any] | None,

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..combat.contract.scenario import Scenario
 from ..model.abilities import UnknownAbilityError, parse_weapon_ability
-from ..names import name_key, normalise
+from ..names import article, name_key, normalise
 from .dsl_conditions import (
     Attack,
     Owner,
@@ -117,9 +117,11 @@ def _any_of(owner: Owner, own: bool, words: Sequence[str], lacks: bool = False) 
         return not found if lacks else found
 
     if lacks:
-        return Condition(f"{unit} is not {label}", f"the {unit} is a {label} unit", test,
+        return Condition(f"{unit} is not {label}",
+                         f"the {unit} is {article(label)} {label} unit", test,
                          frozenset({unit}))
-    return Condition(f"{unit} is {label}", f"the {unit} is not a {label} unit", test,
+    return Condition(f"{unit} is {label}",
+                     f"the {unit} is not {article(label)} {label} unit", test,
                      frozenset({unit}))
 
 

@@ -18,7 +18,7 @@ from ..combat.contract.scenario import Effect, Scenario
 from ..dice import DiceExpr, FloatArray
 from ..model.common import RulesVersion
 from ..model.trusted import validating_all
-from ..names import name_key
+from ..names import article, name_key
 
 __all__ = [
     "SCENARIO_PARTS",
@@ -155,11 +155,13 @@ def attacker_has(*any_of: str, also: str | None = None) -> Condition:
         ok = any(_kw(a.keywords, a.name, k) for k in any_of)
         return ok and (also is None or _kw(a.keywords, a.name, also))
 
-    return Condition(f"attacker is {label}", f"the attacker is not a {label} unit", test)
+    return Condition(f"attacker is {label}",
+                     f"the attacker is not {article(label)} {label} unit", test)
 
 
 def attacker_lacks(keyword: str) -> Condition:
-    return Condition(f"attacker is not {keyword}", f"the attacker is a {keyword} unit",
+    return Condition(f"attacker is not {keyword}",
+                     f"the attacker is {article(keyword)} {keyword} unit",
                      lambda s: keyword.upper() not in {k.upper() for k in s.attacker.keywords})
 
 
@@ -181,7 +183,7 @@ def target_has(*any_of: str, character_models: bool = False) -> Condition:
             return True
         return any(_kw(t.keywords, t.name, k) for k in any_of)
 
-    return Condition(f"target is {label}", f"the target is not a {label} unit", test)
+    return Condition(f"target is {label}", f"the target is not {article(label)} {label} unit", test)
 
 
 def in_phase(*phases: str) -> Condition:

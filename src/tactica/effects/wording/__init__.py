@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ...names import article
 from .combat import COMBAT_LEAVES, Ctx, extras
 from .conditions import Notes, conditions, lead
 from .other import OTHER_LEAVES
@@ -480,8 +481,8 @@ def _orders(node: Raw, ctx: Ctx, depth: int) -> list[str]:
 def _leader_grant(node: Raw, ctx: Ctx, depth: int) -> list[str]:
     leader = _map(node.get("leader_filter"))
     grant = _map(node.get("grant"))
-    who = f"a {kw_list(leader['keywords'], 'or')} model" if leader.get("keywords") else \
-        "a Leader"
+    listed = kw_list(leader["keywords"], "or") if leader.get("keywords") else ""
+    who = f"{article(listed)} {listed} model" if listed else "a Leader"
     inner = _one(grant.get("effect"), replace(ctx, designated="target", noun="that model",
                                               models="that model"), depth)
     return [f"while {who} is leading this unit, {lower_first(inner)}"]

@@ -139,8 +139,8 @@ def attack_dice(inp: AttackInputs) -> AttackDice:
             assert models is not None  # AttackInputs.of: counted for Blast and Cleave
             extra = ab.extra * rules.per_five_models(models)
             per_copy = shift_floor(per_copy, extra, 1) if extra else per_copy
-            parts.append(f"+{extra} {ab} ({models} models)" if extra
-                         else f"{ab}: no bonus ({models} models)")
+            size = f"{models} model{'' if models == 1 else 's'}"
+            parts.append(f"+{extra} {ab} ({size})" if extra else f"{ab}: no bonus ({size})")
         elif isinstance(ab, RapidFire) and inp.half_range:
             per_copy = np.convolve(per_copy, ab.extra.pmf())
             parts.append(f"+{ab.extra} {ab} (half range)")
