@@ -121,7 +121,8 @@ if TYPE_CHECKING:
     )
     # Rules: named effects, the rules on offer, look-ups by name
     from .effects import (
-        dataset_effects as dataset_effects, EFFECTS as EFFECTS, list_effects as list_effects,
+        dataset_effects as dataset_effects, detachment_known as detachment_known,
+        EFFECTS as EFFECTS, list_effects as list_effects, rule_owners as rule_owners,
         NamedEffect as NamedEffect, NON_COMBAT as NON_COMBAT,
     )
     from .effects.candidates import (
@@ -308,7 +309,8 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ".units.loadout": ("check_size", "loadout_lines", "sizes"),
     ".units.resolve": ("aim_for", "aim_of", "UnitError"),
     # Rules: named effects, the rules on offer, look-ups by name
-    ".effects": ("dataset_effects", "EFFECTS", "list_effects", "NamedEffect", "NON_COMBAT"),
+    ".effects": ("dataset_effects", "detachment_known", "EFFECTS", "list_effects",
+                 "NamedEffect", "NON_COMBAT", "rule_owners"),
     ".effects.candidates": ("ability_effects", "apply_candidates"),
     ".effects.offer": ("rules_on_offer",),
     ".effects.unit_abilities": ("coverage",),

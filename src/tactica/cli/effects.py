@@ -4,14 +4,22 @@ does in engine terms and its conditions; non-combat seed rules listed as such.""
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..service import EFFECTS, NON_COMBAT, UnknownNameError, find, list_effects, normalise
+from ..service import (
+    EFFECTS,
+    NON_COMBAT,
+    UnknownNameError,
+    detachment_known,
+    find,
+    list_effects,
+    normalise,
+)
 from .errors import fail
 
 __all__ = ["effects"]
@@ -27,36 +35,13 @@ def _faction_name(faction: str) -> str:
         return faction
 
 
-def _close(kind: str, name: str) -> str:
-    """"; did you mean: ..." with the dataset's factions (the players' names too) or
-    detachments closest to ``name``, or "" (no dataset, nothing close)."""
-    from ..service import dataset_effects, suggest
+def _close(kind: Literal["faction", "detachment"], name: str) -> str:
+    """"; did you mean: ..." with the known factions or detachments closest to ``name``,
+    or "" (no dataset, nothing close)."""
+    from ..service import rule_owners, suggest
 
-    data = dataset_effects()
-    if data is None:
-        return ""
-    if kind == "faction":  # the dataset's names and the players' ("Space Marines")
-        from ..service import player_faction
-
-        known = {f for e in data.entries for f in e.factions}
-        known |= {player_faction(f).name for f in known}
-    else:
-        known = {str(d) for e in data.entries
-                 if (d := getattr(e.record, "detachment", None)) is not None}
-    found = suggest(name, sorted(known))
+    found = suggest(name, rule_owners(kind))
     return f"; did you mean: {', '.join(found)}?" if found else ""
-
-
-def _detachment_known(detachment: str) -> bool:
-    """Whether a seed rule or a dataset record belongs to ``detachment``."""
-    from ..service import dataset_effects
-
-    if any(normalise(e.source) == normalise(detachment) for e in EFFECTS):
-        return True
-    data = dataset_effects()
-    return data is not None and any(
-        normalise(str(getattr(e.record, "detachment", None) or "")) == normalise(detachment)
-        for e in data.entries)
 
 
 def _dataset_listing(faction: str | None, detachment: str | None, as_json: bool) -> bool:
@@ -113,7 +98,7 @@ def _offered(unit: str, phase: str, target: str, detachment: str | None,
                 text = flag + text.removeprefix(field)
                 break
         fail(text)
-    if detachment is not None and not _detachment_known(detachment):
+    if detachment is not None and not detachment_known(detachment):
         fail(f"--detachment: no detachment named {detachment!r}"
              + _close("detachment", detachment))
     offers = rules_on_offer(plain, detachment)

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from ..names import normalise, suggest
 from .catalogue import EFFECTS, NON_COMBAT
@@ -19,8 +19,8 @@ from .model import NamedEffect, Outcome
 if TYPE_CHECKING:
     from .dataset import DatasetEffects
 
-__all__ = ["EFFECTS", "NON_COMBAT", "NamedEffect", "Outcome", "find_effect", "list_effects",
-           "unit_ability_effect"]
+__all__ = ["EFFECTS", "NON_COMBAT", "NamedEffect", "Outcome", "detachment_known",
+           "find_effect", "list_effects", "rule_owners", "unit_ability_effect"]
 
 _INDEX: dict[str, list[NamedEffect]] = {}
 for _e in EFFECTS:
@@ -153,3 +153,28 @@ def list_effects(detachment: str | None = None, unit: str | None = None,
                 continue
         out.append(e)
     return out
+
+
+def rule_owners(kind: Literal["faction", "detachment"]) -> tuple[str, ...]:
+    """The factions (the dataset's names and the players', "Space Marines") or the
+    detachments whose rules are known, sorted: what a mistyped ``--faction`` or
+    ``--detachment`` is matched against. Empty without the dataset."""
+    data = dataset_effects()
+    if data is None:
+        return ()
+    if kind == "faction":
+        from ..loaders.wh40kdc_factions import player_faction
+
+        known = {f for e in data.entries for f in e.factions}
+        known |= {player_faction(f).name for f in known}
+    else:
+        known = {str(d) for e in data.entries
+                 if (d := getattr(e.record, "detachment", None)) is not None}
+    return tuple(sorted(known))
+
+
+def detachment_known(detachment: str) -> bool:
+    """Whether a seed rule or a dataset record belongs to ``detachment``."""
+    if any(normalise(e.source) == normalise(detachment) for e in EFFECTS):
+        return True
+    return normalise(detachment) in {normalise(d) for d in rule_owners("detachment")}
