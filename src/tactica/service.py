@@ -177,7 +177,7 @@ if TYPE_CHECKING:
     )
     from .plan.request import (
         field_kind as field_kind, MatchupRequest as MatchupRequest,
-        PlanRequest as PlanRequest, RequestError as RequestError,
+        PlanRequest as PlanRequest, RequestError as RequestError, WORDS as WORDS,
     )
     from .plan.plot import (
         cell_value as cell_value, plan_svg as plan_svg, plot_matchup as plot_matchup,
@@ -337,7 +337,8 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "Conditions", "Matchup", "matchup", "matchup_sides", "Plan", "plan", "read_side",
         "SideError", "solve",
     ),
-    ".plan.request": ("field_kind", "MatchupRequest", "PlanRequest", "RequestError"),
+    ".plan.request": ("field_kind", "MatchupRequest", "PlanRequest", "RequestError",
+                      "WORDS"),
     ".plan.plot": ("cell_value", "plan_svg", "plot_matchup", "plot_plan", "VALUES"),
     # The meta table (the meta extra): selection, run, query, plots
     ".meta": ("load", "run"),

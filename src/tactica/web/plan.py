@@ -28,6 +28,7 @@ from fastapi.responses import HTMLResponse
 
 from ..service import (
     VALUES,
+    WORDS,
     Library,
     Matchup,
     Plan,
@@ -60,10 +61,6 @@ _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tactica-plan")
 OPTIONS = tuple(name for name in PlanRequest.model_fields if name not in ("mine", "enemy"))
 
 
-#: An example in each collection's box, in the CLI's words.
-PLACEHOLDERS = {"list": "Boyz", "pairs": "Intercessor Squad>Boyz",
-                "map": "Boyz=18", "multimap": "Dark Reapers=Fire Overwatch"}
-
 
 @dataclass
 class Form:
@@ -86,8 +83,8 @@ class Form:
 
 def controls(form: Form, model: type[PlanRequest] = PlanRequest) -> list[dict[str, Any]]:
     """One control a field of the request (``PlanRequest``) but the lists: its name,
-    label, kind (``tactica.plan.request.field_kind``), help, choices, bounds and the
-    words typed."""
+    label, kind (``tactica.plan.request.field_kind``), help, an example entry (a box's,
+    ``tactica.plan.request.WORDS``), choices, bounds and the words typed."""
     out = []
     for name, info in model.model_fields.items():
         if name in ("mine", "enemy"):
@@ -96,8 +93,10 @@ def controls(form: Form, model: type[PlanRequest] = PlanRequest) -> list[dict[st
         bounds = {k: getattr(m, k) for m in info.metadata for k in ("ge", "le")
                   if hasattr(m, k)}
         default = info.get_default(call_default_factory=True)
+        example, words = WORDS.get(name, ("", ""))
         out.append({"name": name, "label": name.replace("_", " "), "kind": kind,
-                    "help": info.description or "", "min": bounds.get("ge"),
+                    "help": words or info.description or "", "example": example,
+                    "min": bounds.get("ge"),
                     "max": bounds.get("le"),
                     "choices": typing.get_args(info.annotation) if kind == "choice" else (),
                     "value": form.options.get(name, str(default) if kind == "choice"
@@ -220,8 +219,7 @@ async def _answer(request: Request, form: Form) -> HTMLResponse:
     from .pages import _page
 
     context: dict[str, Any] = {"form": form, "values": VALUES, "grids": None, "plan": None,
-                               "share": None, "controls": controls(form), "picture": None,
-                               "placeholders": PLACEHOLDERS}
+                               "share": None, "controls": controls(form), "picture": None}
     token = encode_share(form) if form.mine or form.enemy else ""
     if len(token) > MAX_SHARE:
         form.notes.append("these lists are too long for a share link")
