@@ -2,9 +2,9 @@
 builds, computed by ``tactica.calculate``, read by ``tactica.summary.headline``) and
 ``calculate`` (a document as ``tactica calc`` reads it).
 
-What the door checks before the core computes (the core would otherwise take it
-silently): a ``context`` naming a detachment or an army faction the library does not know
-is refused with close names; in ``simulate_combat`` a leader named in ``context.led_by``
+Before the core computes: a ``context`` naming a detachment or an army faction the
+library does not know is refused with close names (``tactica.service.context_names``, as
+every door refuses it); in ``simulate_combat`` a leader named in ``context.led_by``
 is fielded with the attacker, as ``attacker.led_by`` fields it (in a ``calculate``
 document whose attacker is a library unit it is refused, saying where it belongs: the
 document is the contract, and the contract's ``context.led_by`` only marks a condition).
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..service import Library, UnknownNameError, find
+from ..service import Library
 from .arguments import MAX_TRIALS, CalculateArgs, SimulateArgs
 
 __all__ = ["calculate", "check_context", "simulate_combat", "simulate_document"]
@@ -22,26 +22,14 @@ __all__ = ["calculate", "check_context", "simulate_combat", "simulate_document"]
 Document = dict[str, Any]
 
 
-def check_context(context: Any, library: Library, where: str) -> None:
-    """Refuse a context whose ``detachment`` or ``army_faction`` names nothing the library
-    knows (``ValueError``, naming ``where`` and close names)."""
-    if not isinstance(context, dict):
-        return
-    detachment = context.get("detachment")
-    if isinstance(detachment, str) and detachment.strip():
-        from ..service import known_detachments
+def check_context(document: Document, library: Library) -> None:
+    """Refuse a document whose contexts name a detachment or an army faction the library
+    does not know (``tactica.service.context_names``: ``ValueError`` naming the field,
+    with close names)."""
+    from ..service import context_names
 
-        try:
-            find("detachment", detachment, known_detachments(library).values())
-        except UnknownNameError as exc:
-            raise ValueError(f"{where}.detachment: {exc}") from None
-    faction = context.get("army_faction")
-    spelled = getattr(library, "faction", None)  # the merged sources' (Library.faction)
-    if isinstance(faction, str) and faction.strip() and callable(spelled):
-        try:
-            spelled(faction)
-        except LookupError as exc:
-            raise ValueError(f"{where}.army_faction: {exc}") from None
+    for where, exc in context_names(document, library)[:1]:
+        raise ValueError(f"{where}: {exc}")
 
 
 def _bounded_trials(document: Document) -> None:
@@ -59,8 +47,8 @@ def _check_document(document: Document, library: Library) -> None:
     if isinstance(steps, list):
         contexts += [(f"steps[{i}].context", s.get("context"), s.get("attacker"))
                      for i, s in enumerate(steps) if isinstance(s, dict)]
+    check_context(document, library)
     for where, context, attacker in contexts:
-        check_context(context, library, where)
         if isinstance(context, dict) and context.get("led_by") and \
                 isinstance(attacker, dict) and "unit" in attacker:
             owner = where.removesuffix("context")
@@ -153,8 +141,8 @@ def simulate_combat(args: SimulateArgs, library: Library) -> Document:
     from ..service import calculate as compute
     from ..service import headline
 
-    check_context(args.context.model_dump(mode="json", exclude_defaults=True), library,
-                  "context")
+    check_context({"context": args.context.model_dump(mode="json", exclude_defaults=True)},
+                  library)
     document = simulate_document(args, library)
     try:
         result = compute(document, library)

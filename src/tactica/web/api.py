@@ -43,7 +43,7 @@ from ..service import (
     UnitError,
     UnknownNameError,
     WeaponLine,
-    document_loc,
+    field_parts,
     resolve_sequence,
 )
 from ..service import Sequence as TurnSequence
@@ -112,6 +112,21 @@ def _unknown(exc: UnknownNameError, loc: Sequence[str | int]) -> JSONResponse:
         {"detail": [{"loc": list(loc), "msg": str(exc), "type": "unknown_name",
                      "suggestions": list(exc.suggestions)}]},
         status_code=404)
+
+
+def _context_refusal(data: Any, lib: Library) -> JSONResponse | None:
+    """A 422 naming each context's detachment or army faction ``lib`` does not know
+    (``tactica.service.context_names``), with close names."""
+    from ..service import context_names
+
+    found = context_names(data, lib)
+    if not found:
+        return None
+    return JSONResponse({"detail": [
+        {"loc": ["body", *(int(p) if p.isdigit() else p
+                           for p in re.split(r"[.\[\]]+", where) if p)],
+         "msg": str(exc), "type": "unknown_name", "suggestions": list(exc.suggestions)}
+        for where, exc in found]}, status_code=422)
 
 
 def _library(request: Request) -> Library:
@@ -364,7 +379,8 @@ async def calc(request: Request, scenario: ScenarioDocument) -> Response:
     a few seconds is stopped and refused."""
     from ..service import prepare
 
-    refused = await _strict_refusal(request, scenario)
+    refused = await _strict_refusal(request, scenario) or _context_refusal(
+        await request.json(), _library(request))
     if refused is not None:
         return refused
     body = None if scenario.has_units else await _utf8_body(request)
@@ -399,6 +415,9 @@ async def turn(request: Request, sequence: SequenceDocument) -> Response:
     if path is not None:
         return error_response(422, ["body", *path], "a number, not text (write 3, not "
                               "\"3\")", "number_type")
+    refused = _context_refusal(data, _library(request))
+    if refused is not None:
+        return refused
     try:
         plain, target, per_step, notes = await run_in_threadpool(
             resolve_sequence, data, _library(request))
@@ -407,7 +426,7 @@ async def turn(request: Request, sequence: SequenceDocument) -> Response:
         return _engine_error(ValueError(_dotted(str(exc))))
     except ValidationError as exc:
         return JSONResponse({"detail": [
-            {"loc": document_loc(("body", *e["loc"])), "type": e["type"],
+            {"loc": field_parts(("body", *e["loc"])), "type": e["type"],
              "msg": str(e["msg"]).removeprefix("Value error, ")}
             for e in exc.errors(include_url=False)]}, status_code=422)
     except ValueError as exc:
