@@ -35,7 +35,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..service import Library, __version__, document_loc, load_library, needs_extra
+from ..service import Library, __version__, field_parts, load_library, needs_extra
 from . import api, app_shell, factions, heap, pages, pickers
 from . import meta as meta_page
 from . import plan as plan_page
@@ -150,7 +150,7 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
                 f[: len(loc)] == loc and len(f) > len(loc) for f in failed):
             continue  # a list whose items were refused: those refusals say it
         msg = str(error.get("msg", "invalid"))
-        detail.append({"loc": document_loc(error.get("loc", ())),
+        detail.append({"loc": field_parts(error.get("loc", ())),
                        "msg": msg.removeprefix("Value error, "),
                        "type": error.get("type", "value_error")})
     return JSONResponse({"detail": detail}, status_code=422)
