@@ -27,7 +27,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic_core import PydanticSerializationError
@@ -253,10 +253,31 @@ def create_app(
     return app
 
 
+async def _known_query(request: Request) -> None:
+    """Refuse a query parameter the API route does not take, as a body's unknown field is
+    refused (``/api/units?faction=Orks`` answered every unit, the filter ignored): a 422
+    naming it and the parameters the route takes."""
+    known: list[str] = []
+    pending = [getattr(request.scope.get("route"), "dependant", None)]
+    while pending:  # the route's parameters and those of its dependencies
+        dependant = pending.pop()
+        if dependant is not None:
+            known += [p.alias for p in dependant.query_params]
+            pending += dependant.dependencies
+    for key in request.query_params:
+        if key not in known:
+            takes = f"it takes {', '.join(known)}" if known else "it takes none"
+            raise RequestValidationError([{
+                "loc": ("query", key), "type": "extra_forbidden",
+                "msg": f"unknown parameter (check its spelling); {takes}"}])
+
+
 def _routes(app: FastAPI) -> None:
-    """The API under /api, the pages, the static files."""
+    """The API under /api (a query parameter a route does not take refused), the pages,
+    the static files."""
     for router in (api.router, pickers.router, factions.router):
-        app.include_router(router, prefix="/api", tags=["api"])
+        app.include_router(router, prefix="/api", tags=["api"],
+                           dependencies=[Depends(_known_query)])
     for router in (pages.router, plan_page.router, meta_page.router, app_shell.router):
         app.include_router(router, include_in_schema=False)
     app.mount("/static", StaticFiles(packages=[("tactica.web", "static")]), name="static")
