@@ -107,7 +107,7 @@ def test_a_weapon_beyond_its_range_makes_no_attacks_at_any_door(
         doc: dict[str, Any], web: TestClient, server: Any) -> None:
     for door, got in (("web", web.post("/api/calc", json=doc).json()),
                       ("assistant", answer(call(server, "calculate", {"document": doc})))):
-        assert got["attacks"]["pmf"] == [1.0], door
+        assert len(got["attacks"]["pmf"]) == 1, door  # no attack made, for certain
         assert got["weapons"] and all(w["attacks"] == 0 for w in got["weapons"]), door
         assert any("out of range" in line for line in got["not_calculated"]), door
 
