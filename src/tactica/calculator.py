@@ -22,14 +22,30 @@ from .inputs import loads
 from .units.resolve import UnitLibrary, resolve
 from .units.scenario import ScenarioDocument, parse_document
 
-__all__ = ["calculate", "calculate_many", "calculate_units_sequence", "prepare"]
+__all__ = ["calculate", "calculate_many", "calculate_units_sequence", "effect_twice", "prepare"]
+
+
+def effect_twice(effects: Iterable[Any], where: str = "effects") -> None:
+    """Refuse a named effect given twice (case and spacing aside): a stratagem or an
+    enhancement is used once, given twice it would be paid and applied twice (11th
+    15.01: the same Stratagem once per phase). ``ScenarioError`` naming its place."""
+    seen: set[str] = set()
+    for i, effect in enumerate(effects):
+        if isinstance(effect, str):
+            key = " ".join(effect.split()).casefold()
+            if key in seen:
+                raise ScenarioError(f"{where}[{i}]: {effect!r} is given twice (each effect "
+                                    "is used once)")
+            seen.add(key)
 
 
 def prepare(scenario: Scenario | dict[str, Any] | str, library: UnitLibrary | None = None
             ) -> tuple[Scenario, Resolved | None, list[str]]:
     """The version-1 scenario to compute, what its units resolved into (``None`` for a
-    version-1 document), and notes."""
+    version-1 document), and notes; a named effect given twice refused
+    (``effect_twice``)."""
     doc = parse_document(scenario)
+    effect_twice(doc.effects)
     if not isinstance(doc, ScenarioDocument) or not doc.has_units:
         if isinstance(doc, ScenarioDocument):
             doc = Scenario.model_validate({k: getattr(doc, k) for k in Scenario.model_fields})
@@ -91,6 +107,11 @@ def calculate(scenario: Scenario | dict[str, Any] | str,
     data = _sequence_data(scenario)
     if data is not None:  # a turn: its contract read only now
         from .units.sequence import names_units
+
+        steps = data.get("steps")
+        for i, step in enumerate(steps if isinstance(steps, list) else ()):
+            if isinstance(step, dict) and isinstance(step.get("effects"), list):
+                effect_twice(step["effects"], f"steps[{i}].effects")
 
         if names_units(data):
             return calculate_units_sequence(data, library)

@@ -11,6 +11,7 @@ the assistant. The reference is ``tactica.calculate``; numbers agree within 1e-9
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -194,3 +195,40 @@ def test_a_real_list_is_priced_alike_by_the_web_and_the_assistant(
     assert [(u["datasheet"], u["models"], u["total"]) for u in page["units"]] == \
         [(u["datasheet"], u["models"], u["points"]) for u in tool["units"]]
     assert sum(u["total"] for u in page["units"]) == page["total"]
+
+
+def test_an_effect_given_twice_is_refused_by_every_door(web: TestClient, server: Any,
+                                                       library: Library) -> None:
+    """The command line and the web page refused it (each door on its own); the Python API
+    and the assistant applied it twice (``effects_applied`` listed it twice). Now the core
+    refuses it (``tactica.calculator.effect_twice``), in the command line's words."""
+    from typer.testing import CliRunner
+
+    from tactica.cli import commands
+    from tactica.errors import DocumentError
+
+    words = "'oath of moment' is given twice (each effect is used once)"
+    cli = CliRunner().invoke(commands.app, [
+        "calc", "--attacker", "Intercessor Squad", "--target", "meq",
+        "--effect", "Oath of Moment", "--effect", "oath of moment"])
+    assert cli.exit_code == 2 and words in cli.stderr, cli.output
+    doc = {"attacker": {"unit": "Intercessor Squad"}, "target": {"unit": "meq"},
+           "effects": ["Oath of Moment", "oath of moment"]}
+    with pytest.raises((ValueError, DocumentError), match=r"^effects\[1\]: " + re.escape(words)):
+        tactica.calculate(doc, library)
+    response = web.post("/api/calc", json=doc)
+    assert response.status_code == 422
+    assert response.json()["detail"] == [{"loc": ["body", "effects", 1], "msg": words,
+                                          "type": "value_error"}]
+    assert refusal(call(server, "calculate", {"document": doc})) == f"error: effects[1]: {words}"
+    assert refusal(call(server, "simulate_combat", {
+        "attacker": "Intercessor Squad", "defender": "meq",
+        "effects": ["Oath of Moment", "oath of moment"]})) == f"error: effects[1]: {words}"
+    turn = {"target": {"unit": "meq"}, "steps": [
+        {"phase": "shooting", "attacker": {"unit": "Intercessor Squad"},
+         "effects": ["Oath of Moment", "oath of moment"]}]}
+    response = web.post("/api/turn", json=turn)
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["loc"] == ["body", "steps", 0, "effects", 1]
+    assert refusal(call(server, "calculate", {"document": turn})) == \
+        f"error: steps[0].effects[1]: {words}"

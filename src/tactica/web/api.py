@@ -67,7 +67,7 @@ __all__ = [
 router = APIRouter()
 
 #: The engine's messages start with the field they are about ("attacker.weapons.0: ...").
-_FIELD = re.compile(r"^((?:[A-Za-z_]\w*)(?:\.\w+)*): ")
+_FIELD = re.compile(r"^((?:[A-Za-z_]\w*)(?:\.\w+|\[\d+\])*): ")
 
 TOO_SLOW = "scenario too large for exact; try method monte-carlo"
 
@@ -80,13 +80,16 @@ def loc_of(message: str, prefix: str = "body") -> tuple[list[str | int], str]:
 
     >>> loc_of("attacker.weapons.0: 'Flamer' is a ranged weapon")
     (['body', 'attacker', 'weapons', 0], "'Flamer' is a ranged weapon")
+    >>> loc_of("steps[0].effects[1]: 'Oath of Moment' is given twice")
+    (['body', 'steps', 0, 'effects', 1], "'Oath of Moment' is given twice")
     >>> loc_of("something went wrong")
     (['body'], 'something went wrong')
     """
     m = _FIELD.match(message)
     if not m:
         return [prefix], message
-    parts: list[str | int] = [int(p) if p.isdigit() else p for p in m.group(1).split(".")]
+    parts: list[str | int] = [int(p) if p.isdigit() else p
+                              for p in re.split(r"[.\[\]]+", m.group(1)) if p]
     return [prefix, *parts], message[m.end():]
 
 
@@ -322,20 +325,12 @@ NamePath = Annotated[str, Path(description="a name; case, accents and punctuatio
 
 
 async def _strict_refusal(request: Request, scenario: Scenario) -> JSONResponse | None:
-    """A 422 for a number field sent as text ("count": "3"; ``tactica.web.strict``) or a
-    named effect given twice (it would be paid and applied twice)."""
+    """A 422 for a number field sent as text ("count": "3"; ``tactica.web.strict``). (A
+    named effect given twice is the core's refusal: ``tactica.calculator.effect_twice``.)"""
     path = numbers_as_text(await request.json(), scenario_number_fields())
     if path is not None:
         return error_response(422, ["body", *path], "a number, not text (write 3, not "
                               "\"3\")", "number_type")
-    seen: set[str] = set()
-    for i, effect in enumerate(scenario.effects):
-        if isinstance(effect, str):
-            key = " ".join(effect.split()).casefold()
-            if key in seen:
-                return error_response(422, ["body", "effects", i], f"{effect!r} is given "
-                                      "twice (each effect is used once)", "duplicate")
-            seen.add(key)
     return None
 
 
