@@ -232,3 +232,22 @@ def test_an_effect_given_twice_is_refused_by_every_door(web: TestClient, server:
     assert response.json()["detail"][0]["loc"] == ["body", "steps", 0, "effects", 1]
     assert refusal(call(server, "calculate", {"document": turn})) == \
         f"error: steps[0].effects[1]: {words}"
+
+
+def test_a_units_model_count_as_text_is_refused_like_every_number(web: TestClient) -> None:
+    """The web API refuses a number field sent as text (README, bounds); a library unit's
+    ``models`` (an integer in the contract's schema) was taken as a number all the same."""
+    from tactica.service import UnitRef
+
+    assert UnitRef.model_json_schema()["properties"]["models"]["anyOf"][0]["type"] == \
+        "integer"
+    for path, body, loc in (
+            ("/api/calc", {"attacker": {"unit": "Intercessor Squad", "models": "10"},
+                           "target": {"unit": "meq"}}, ["body", "attacker", "models"]),
+            ("/api/turn", {"target": {"unit": "meq", "models": "5"}, "steps": [
+                {"phase": "shooting", "attacker": {"unit": "Intercessor Squad"}}]},
+             ["body", "target", "models"])):
+        response = web.post(path, json=body)
+        assert response.status_code == 422, response.text
+        assert response.json()["detail"][0]["loc"] == loc
+        assert response.json()["detail"][0]["type"] == "number_type"
