@@ -12,12 +12,14 @@ document is the contract, and the contract's ``context.led_by`` only marks a con
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..service import Library
 from .arguments import MAX_TRIALS, CalculateArgs, SimulateArgs
 
-__all__ = ["calculate", "check_context", "simulate_combat", "simulate_document"]
+__all__ = ["argument_place", "calculate", "check_context", "simulate_combat",
+           "simulate_document"]
 
 Document = dict[str, Any]
 
@@ -135,6 +137,36 @@ def _fielded(result: Any) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+_STEP = re.compile(r"^steps(?:\[(\d+)\]|\.(\d+))\.(\w+)((?:\[\d+\]|\.\d+)?)")
+
+
+def argument_place(text: str, phases: tuple[str, ...]) -> str:
+    """A refusal of the document ``simulate_combat`` built, naming the argument the user
+    gave instead of the document's field: the defender is the document's ``target``, a
+    turn's step (``steps[2]``) is its phase's.
+
+    >>> argument_place("steps[2].effects[1]: 'X' is given twice", ("shooting", "charge",
+    ...                "fight"))
+    "effects_by_phase.fight[1]: 'X' is given twice"
+    >>> argument_place("steps[0].phase: no ranged weapons", ("shooting", "fight"))
+    'phases: no ranged weapons'
+    """
+    m = _STEP.match(text)
+    if m is not None:
+        i, field = int(m.group(1) or m.group(2)), m.group(3)
+        index = f"[{m.group(4).strip('.[]')}]" if m.group(4) else ""
+        phase = phases[i] if i < len(phases) else ""
+        place = {"attacker": "attacker", "effects": f"effects_by_phase.{phase}",
+                 "phase": "phases", "context": "context", "distance": "charge_distance",
+                 "unit": "attacker"}.get(field)
+        if place is not None:
+            return place + index + text[m.end():]
+    for word, argument in (("target", "defender"), ("phase:", "phases:")):
+        if text.startswith(word):
+            return argument + text.removeprefix(word)
+    return text
+
+
 def simulate_combat(args: SimulateArgs, library: Library) -> Document:
     """The headline figures of one unit attacking another (module text), a turn's
     battle-shock test, the units as fielded and the document computed."""
@@ -146,13 +178,8 @@ def simulate_combat(args: SimulateArgs, library: Library) -> Document:
     document = simulate_document(args, library)
     try:
         result = compute(document, library)
-    except ValueError as exc:  # the document calls the defender "target"
-        text = str(exc)
-        for word, argument in (("target", "defender"), ("steps[0].attacker", "attacker"),
-                               ("phase:", "phases:")):
-            if text.startswith(word):
-                text = argument + text.removeprefix(word)
-        raise ValueError(text) from None
+    except ValueError as exc:  # the refusal names the document's field: name the argument
+        raise ValueError(argument_place(str(exc), args.phases)) from None
     shock = getattr(result, "battle_shock", None)
     out: Document = {"headline": headline(result).model_dump(mode="json"),
                      "battle_shock": None if shock is None else shock.model_dump(mode="json"),
