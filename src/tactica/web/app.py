@@ -59,6 +59,18 @@ def _too_large(size: int | None, limit: int) -> bytes:
     return json.dumps({"detail": [{"loc": ["body"], "msg": msg, "type": "too_large"}]}).encode()
 
 
+def _too_large_page(size: int | None, limit: int, path: str) -> bytes:
+    """The page refusing a form too large to read: one line, and the way back."""
+    from html import escape
+
+    said = f"{size:,} bytes" if size is not None else "over the limit"
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Refused · '
+            f'tactica</title><link rel="stylesheet" href="/static/style.css"></head><body>'
+            f'<main><p class="status" data-kind="error" role="alert">the form is {said}; '
+            f'at most {limit // 1024} KB (a list is 64 KB at most)</p><p><a href="'
+            f'{escape(path, quote=True)}">Back</a></p></main></body></html>').encode()
+
+
 class BodyLimit:
     """Refuse request bodies over ``limit`` bytes with a 422 naming the body. A declared
     ``Content-Length`` is checked before anything is read; a body without one is read up
@@ -68,10 +80,15 @@ class BodyLimit:
         self.app = app
         self.limit = limit
 
-    async def _refuse(self, send: Send, size: int | None) -> None:
-        body = _too_large(size, self.limit)
+    async def _refuse(self, scope: Scope, send: Send, size: int | None) -> None:
+        """The refusal: JSON for the API, a page for a page's form (``/plan``: a
+        browser shows it, where it would show the JSON as text)."""
+        body, kind = _too_large(size, self.limit), b"application/json"
+        path = str(scope.get("path", ""))
+        if not path.startswith("/api"):
+            body, kind = _too_large_page(size, self.limit, path), b"text/html; charset=utf-8"
         await send({"type": "http.response.start", "status": 422,
-                    "headers": [(b"content-type", b"application/json"),
+                    "headers": [(b"content-type", kind),
                                 (b"content-length", str(len(body)).encode()),
                                 (b"connection", b"close")]})
         await send({"type": "http.response.body", "body": body})
@@ -84,7 +101,7 @@ class BodyLimit:
         if declared is not None:
             size = int(declared) if declared.isdigit() else self.limit + 1
             if size > self.limit:
-                await self._refuse(send, size)
+                await self._refuse(scope, send, size)
                 return
             await self.app(scope, receive, send)
             return
@@ -97,7 +114,7 @@ class BodyLimit:
             chunk = message.get("body", b"")
             total += len(chunk)
             if total > self.limit:
-                await self._refuse(send, None)
+                await self._refuse(scope, send, None)
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
