@@ -27,8 +27,8 @@ from typing import Any
 
 from .inputs import printable
 
-__all__ = ["DocumentError", "MissingExtraError", "field_parts", "field_path", "needs_extra",
-           "one_line", "refusing_documents"]
+__all__ = ["DocumentError", "MissingExtraError", "error_words", "field_parts", "field_path",
+           "needs_extra", "one_line", "refusing_documents"]
 
 #: Longest quoted user text in a message (a pasted list or scenario may be huge).
 _QUOTE = 80
@@ -70,7 +70,9 @@ _TYPE_WORDS = {"integer": "a whole number", "number": "a number", "boolean": "tr
                "array": "a list", "tuple": "a list"}
 
 
-def _message(error: Any) -> str:
+def error_words(error: Any) -> str:
+    """A pydantic error's message in the player's words (``should be a whole number``,
+    ``unknown field (check its spelling)``), the same at every door."""
     msg = str(error.get("msg", "invalid"))
     msg = msg.removeprefix("Value error, ").removeprefix("Assertion failed, ")
     if msg.startswith("Input should be a valid "):
@@ -93,7 +95,7 @@ def one_line(exc: BaseException) -> str:
         if not errors:
             return "invalid input"
         first = errors[0]
-        text = printable(f"{field_path(first.get('loc', ()))}: {_message(first)}")
+        text = printable(f"{field_path(first.get('loc', ()))}: {error_words(first)}")
         more = len({field_path(e.get("loc", ())) for e in errors[1:]}
                    - {field_path(first.get("loc", ()))})
         if more:

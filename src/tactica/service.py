@@ -249,8 +249,8 @@ if TYPE_CHECKING:
     )
     # Errors and names: tactica's refusals, name matching and suggestions, input bounds
     from .errors import (
-        DocumentError as DocumentError, field_parts as field_parts, needs_extra as needs_extra,
-        one_line as one_line,
+        DocumentError as DocumentError, error_words as error_words, field_parts as field_parts,
+        needs_extra as needs_extra, one_line as one_line,
     )
     from .inputs import (
         check_depth as check_depth, InputError as InputError, loads as loads,
@@ -365,7 +365,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ".sources": ("SeedSource",),
     ".version": ("__version__",),
     # Errors and names: tactica's refusals, name matching and suggestions, input bounds
-    ".errors": ("DocumentError", "field_parts", "needs_extra", "one_line"),
+    ".errors": ("DocumentError", "error_words", "field_parts", "needs_extra", "one_line"),
     ".inputs": ("check_depth", "InputError", "loads", "printable", "surrogates_in"),
     ".loaders.errors": ("LoadError",),
     ".names": ("bare", "find", "name_key", "normalise", "rank", "suggest", "UnknownNameError"),

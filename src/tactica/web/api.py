@@ -43,6 +43,7 @@ from ..service import (
     UnitError,
     UnknownNameError,
     WeaponLine,
+    error_words,
     field_parts,
     resolve_sequence,
 )
@@ -422,7 +423,7 @@ async def turn(request: Request, sequence: SequenceDocument) -> Response:
     except ValidationError as exc:
         return JSONResponse({"detail": [
             {"loc": field_parts(("body", *e["loc"])), "type": e["type"],
-             "msg": str(e["msg"]).removeprefix("Value error, ")}
+             "msg": error_words(e)}
             for e in exc.errors(include_url=False)]}, status_code=422)
     except ValueError as exc:
         return _engine_error(exc)

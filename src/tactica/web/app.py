@@ -35,7 +35,14 @@ from starlette.concurrency import run_in_threadpool
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..service import Library, __version__, field_parts, load_library, needs_extra
+from ..service import (
+    Library,
+    __version__,
+    error_words,
+    field_parts,
+    load_library,
+    needs_extra,
+)
 from . import api, app_shell, factions, heap, pages, pickers
 from . import meta as meta_page
 from . import plan as plan_page
@@ -166,9 +173,7 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
         if error.get("type") == "too_short" and any(
                 f[: len(loc)] == loc and len(f) > len(loc) for f in failed):
             continue  # a list whose items were refused: those refusals say it
-        msg = str(error.get("msg", "invalid"))
-        detail.append({"loc": field_parts(error.get("loc", ())),
-                       "msg": msg.removeprefix("Value error, "),
+        detail.append({"loc": field_parts(error.get("loc", ())), "msg": error_words(error),
                        "type": error.get("type", "value_error")})
     return JSONResponse({"detail": detail}, status_code=422)
 
@@ -285,7 +290,7 @@ async def _known_query(request: Request) -> None:
         if key not in known:
             takes = f"it takes {', '.join(known)}" if known else "it takes none"
             raise RequestValidationError([{
-                "loc": ("query", key), "type": "extra_forbidden",
+                "loc": ("query", key), "type": "unknown_parameter",
                 "msg": f"unknown parameter (check its spelling); {takes}"}])
 
 
