@@ -251,3 +251,16 @@ def test_a_units_model_count_as_text_is_refused_like_every_number(web: TestClien
         assert response.status_code == 422, response.text
         assert response.json()["detail"][0]["loc"] == loc
         assert response.json()["detail"][0]["type"] == "number_type"
+
+
+@pytest.mark.parametrize(("field", "value"), [("models", "ten"), ("modelz", 5)])
+def test_the_web_and_the_assistant_refuse_in_the_same_words(
+        web: TestClient, server: Any, field: str, value: Any) -> None:
+    """pydantic's refusal of a field, in the words the assistant and the command line use
+    (``error_words``), not pydantic's own ("Input should be a valid integer, ...")."""
+    doc = {"attacker": {"unit": "Intercessor Squad", field: value}, "target": {"unit": "meq"}}
+    detail = web.post("/api/calc", json=doc).json()["detail"]
+    line = refusal(call(server, "simulate_combat", {"attacker": doc["attacker"],
+                                                    "defender": "meq"}))
+    assert detail[0]["loc"] == ["body", "attacker", field]
+    assert line == f"error: attacker.{field}: {detail[0]['msg']}", (line, detail)
