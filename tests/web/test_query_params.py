@@ -60,3 +60,19 @@ def test_the_parameters_a_route_takes_are_still_read(web: TestClient) -> None:
     assert web.get("/api/units/Neophyte Hybrids/wargear",
                    params={"rules": "11th", "models": 10}).status_code == 200
     assert web.get("/api/effects", params={"unit": "Neophyte Hybrids"}).status_code == 200
+
+
+def test_a_target_the_picker_cannot_field_is_said_not_ignored(web: TestClient) -> None:
+    """``target`` names what the default profiles are picked against; one that names no
+    unit or standard target (which the calculator itself refuses) was ignored silently."""
+    import tactica
+    from tactica.library import load_seed_library
+
+    with pytest.raises(ValueError, match="Nope"):
+        tactica.calculate({"attacker": {"unit": "Neophyte Hybrids"},
+                           "target": {"unit": "Nope"}}, load_seed_library())
+    path = "/api/units/Neophyte Hybrids/attacker"
+    said = web.get(path, params={"target": "Nope"}).json()["notes"]
+    assert said == ["each weapon's profile is not picked against 'Nope': no unit or "
+                    "standard target of that name can be fielded"]
+    assert web.get(path, params={"target": "meq"}).json()["notes"] == []

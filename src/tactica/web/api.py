@@ -277,6 +277,9 @@ def attacker_choice(lib: Library, sheet: Datasheet, models: int | None,
     for candidate in order:
         try:
             aim = aim_for(UnitRef(unit=target), lib, sheet.rules, candidate) if target else None
+            if target and aim is None and not notes:  # said once, not taken silently
+                notes.append(f"each weapon's profile is not picked against {target!r}: "
+                             "no unit or standard target of that name can be fielded")
             attacker, _ = resolve_attacker(ref, lib, sheet.rules, candidate, aim)
         except UnitError as exc:
             # the phase shown next says which phase it attacks in
