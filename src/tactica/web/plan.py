@@ -236,8 +236,9 @@ async def _answer(request: Request, form: Form) -> HTMLResponse:
                            picture=answer["picture"])
             form.notes += [f"warning: {w}" for w in answer["plan"]["warnings"]]
         busy = "busy" in answer
-        form.errors.append(answer.get("error") or answer.get("busy") or "")
-        form.errors = [e for e in form.errors if e]
+        refusal = answer.get("error") or answer.get("busy")
+        if refusal:
+            form.errors.append(refusal)
     status = 503 if busy else 422 if form.errors and (form.mine or form.enemy) else 200
     return _page(request, "plan.html", status=status, title="Army against army", **context)
 
