@@ -22,14 +22,39 @@ from .inputs import loads
 from .units.resolve import UnitError, UnitLibrary, resolve
 from .units.scenario import ScenarioDocument, file_named, file_refusal, parse_document
 
-__all__ = ["calculate", "calculate_many", "calculate_units_sequence", "prepare"]
+__all__ = ["calculate", "calculate_many", "calculate_units_sequence", "effect_twice", "prepare"]
+
+
+def effect_twice(effects: Iterable[Any], rules: str, where: str = "effects") -> None:
+    """Refuse a rule named twice (case and spacing aside) that is no stratagem: an army
+    rule, a detachment rule or an enhancement given twice would be applied twice. (A
+    stratagem given twice is the engine's refusal, once per phase, 15.01:
+    ``effects.stratagem_use``.) ``ScenarioError`` naming its place."""
+    from .effects import find_effect
+
+    seen: set[str] = set()
+    for i, effect in enumerate(effects):
+        if not isinstance(effect, str):
+            continue
+        key = " ".join(effect.split()).casefold()
+        if key in seen:
+            try:
+                kind = find_effect(effect, rules, hints=False)[0].kind
+            except LookupError:  # the engine refuses it, naming it
+                continue
+            if kind != "stratagem":
+                raise ScenarioError(f"{where}[{i}]: {effect!r} is given twice (each "
+                                    "effect is used once)")
+        seen.add(key)
 
 
 def prepare(scenario: Scenario | dict[str, Any] | str, library: UnitLibrary | None = None
             ) -> tuple[Scenario, Resolved | None, list[str]]:
     """The version-1 scenario to compute, what its units resolved into (``None`` for a
-    version-1 document), and notes."""
+    version-1 document), and notes; a named effect given twice refused
+    (``effect_twice``)."""
     doc = parse_document(scenario)
+    effect_twice(doc.effects, doc.rules)
     if not isinstance(doc, ScenarioDocument) or not doc.has_units:
         if isinstance(doc, ScenarioDocument):
             doc = Scenario.model_validate({k: getattr(doc, k) for k in Scenario.model_fields})
@@ -91,6 +116,12 @@ def calculate(scenario: Scenario | dict[str, Any] | str,
     data = _sequence_data(scenario)
     if data is not None:  # a turn: its contract read only now
         from .units.sequence import names_units
+
+        steps = data.get("steps")
+        for i, step in enumerate(steps if isinstance(steps, list) else ()):
+            if isinstance(step, dict) and isinstance(step.get("effects"), list):
+                effect_twice(step["effects"], str(data.get("rules", "11th")),
+                             f"steps[{i}].effects")
 
         if names_units(data):
             return calculate_units_sequence(data, library)

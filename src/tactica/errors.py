@@ -27,27 +27,39 @@ from typing import Any
 
 from .inputs import printable
 
-__all__ = ["DocumentError", "MissingExtraError", "ScenarioError", "field_path", "needs_extra",
-           "one_line", "refusing_documents"]
+__all__ = ["DocumentError", "MissingExtraError", "ScenarioError", "error_words", "field_parts",
+           "field_path", "needs_extra", "one_line", "refusing_documents"]
 
 #: Longest quoted user text in a message (a pasted list or scenario may be huge).
 _QUOTE = 80
 
 
-def field_path(loc: Sequence[int | str]) -> str:
-    """``("weapons", 1, "count")`` -> ``weapons[1].count``; pydantic's union-member tags
-    (``function-after[...]``, a class name) are left out."""
-    out = ""
+def field_parts(loc: Sequence[int | str]) -> list[int | str]:
+    """A validation error's ``loc`` without pydantic's union-member tags
+    (``function-after[...]``, a class name, the ``plain``/``unit`` member of a side):
+    the fields of the document as its writer wrote them.
+
+    >>> field_parts(("body", "effects", 0, "function-after[_one_kind(), Effect]", "name"))
+    ['body', 'effects', 0, 'name']
+    """
+    out: list[int | str] = []
     for i, part in enumerate(loc):
         if i and loc[i - 1] in ("attacker", "target") and part in ("plain", "unit"):
             continue  # the union member (a plain side or a library unit), not a field
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif "[" in part or (part[:1].isupper() and part not in ("A", "S", "AP", "D", "T",
-                                                                  "W", "Sv", "OC", "M")):
+        if isinstance(part, str) and ("[" in part or (
+                part[:1].isupper() and part not in ("A", "S", "AP", "D", "T", "W", "Sv",
+                                                    "OC", "M"))):
             continue  # a union member's tag, not a field of the document
-        else:
-            out += f".{part}" if out else part
+        out.append(part)
+    return out
+
+
+def field_path(loc: Sequence[int | str]) -> str:
+    """``("weapons", 1, "count")`` -> ``weapons[1].count``; pydantic's union-member tags
+    (``field_parts``) are left out."""
+    out = ""
+    for part in field_parts(loc):
+        out += f"[{part}]" if isinstance(part, int) else f".{part}" if out else part
     return out or "document"
 
 
@@ -58,7 +70,9 @@ _TYPE_WORDS = {"integer": "a whole number", "number": "a number", "boolean": "tr
                "array": "a list", "tuple": "a list"}
 
 
-def _message(error: Any) -> str:
+def error_words(error: Any) -> str:
+    """A pydantic error's message in the player's words (``should be a whole number``,
+    ``unknown field (check its spelling)``), the same at every door."""
     msg = str(error.get("msg", "invalid"))
     msg = msg.removeprefix("Value error, ").removeprefix("Assertion failed, ")
     if msg.startswith("Input should be a valid "):
@@ -81,7 +95,7 @@ def one_line(exc: BaseException) -> str:
         if not errors:
             return "invalid input"
         first = errors[0]
-        text = printable(f"{field_path(first.get('loc', ()))}: {_message(first)}")
+        text = printable(f"{field_path(first.get('loc', ()))}: {error_words(first)}")
         more = len({field_path(e.get("loc", ())) for e in errors[1:]}
                    - {field_path(first.get("loc", ()))})
         if more:

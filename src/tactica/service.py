@@ -178,7 +178,7 @@ if TYPE_CHECKING:
     )
     from .plan.request import (
         field_kind as field_kind, MatchupRequest as MatchupRequest,
-        PlanRequest as PlanRequest, RequestError as RequestError,
+        PlanRequest as PlanRequest, RequestError as RequestError, WORDS as WORDS,
     )
     from .plan.plot import (
         cell_value as cell_value, plan_svg as plan_svg, plot_matchup as plot_matchup,
@@ -250,7 +250,8 @@ if TYPE_CHECKING:
     )
     # Errors and names: tactica's refusals, name matching and suggestions, input bounds
     from .errors import (
-        DocumentError as DocumentError, needs_extra as needs_extra, one_line as one_line,
+        DocumentError as DocumentError, error_words as error_words, field_parts as field_parts,
+        needs_extra as needs_extra, one_line as one_line,
     )
     from .inputs import (
         check_depth as check_depth, InputError as InputError, loads as loads,
@@ -339,7 +340,8 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "Conditions", "Matchup", "matchup", "matchup_sides", "Plan", "plan", "read_side",
         "SideError", "solve",
     ),
-    ".plan.request": ("field_kind", "MatchupRequest", "PlanRequest", "RequestError"),
+    ".plan.request": ("field_kind", "MatchupRequest", "PlanRequest", "RequestError",
+                      "WORDS"),
     ".plan.plot": ("cell_value", "plan_svg", "plot_matchup", "plot_plan", "VALUES"),
     # The meta table (the meta extra): selection, run, query, plots
     ".meta": ("load", "run"),
@@ -365,7 +367,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ".sources": ("SeedSource",),
     ".version": ("__version__",),
     # Errors and names: tactica's refusals, name matching and suggestions, input bounds
-    ".errors": ("DocumentError", "needs_extra", "one_line"),
+    ".errors": ("DocumentError", "error_words", "field_parts", "needs_extra", "one_line"),
     ".inputs": ("check_depth", "InputError", "loads", "printable", "surrogates_in"),
     ".loaders.errors": ("LoadError",),
     ".names": ("bare", "find", "name_key", "normalise", "rank", "suggest", "UnknownNameError"),
@@ -374,7 +376,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
 
 _FROM = {name: module for module, names in _LAZY.items() for name in names}
 
-__all__ = sorted([*_FROM, "calculate", "load_answer_modules", "warm_up"])
+__all__ = sorted([*_FROM, "calculate", "context_names", "load_answer_modules", "warm_up"])
 
 
 def __getattr__(name: str) -> Any:
@@ -395,6 +397,41 @@ def calculate(scenario: Scenario | dict[str, Any] | str,
     from . import calculate as calculate_document
 
     return calculate_document(scenario, library)
+
+
+def context_names(document: Any, library: Any) -> list[tuple[str, UnknownNameError]]:
+    """The names a scenario's or a turn's contexts give that ``library`` does not know
+    (``context.detachment``: none of its detachments; ``context.army_faction``: none of
+    its factions), each with its field path (``steps[1].context.detachment``): the
+    engine would take them silently (a stratagem of the detachment then refused as
+    another detachment's, 15.01), so every door refuses them with close names."""
+    from .army.lookups import known_detachments
+    from .names import UnknownNameError, find
+
+    if not isinstance(document, dict):
+        return []
+    places = [("context", document.get("context"))]
+    steps = document.get("steps")
+    if isinstance(steps, list):
+        places += [(f"steps[{i}].context", s.get("context")) for i, s in enumerate(steps)
+                   if isinstance(s, dict)]
+    found = []
+    for where, context in places:
+        if not isinstance(context, dict):
+            continue
+        detachment, faction = context.get("detachment"), context.get("army_faction")
+        try:
+            if isinstance(detachment, str) and detachment.strip():
+                find("detachment", detachment, known_detachments(library).values())
+        except UnknownNameError as exc:
+            found.append((f"{where}.detachment", exc))
+        spelled = getattr(library, "faction", None)  # the merged sources' (Library.faction)
+        try:
+            if isinstance(faction, str) and faction.strip() and callable(spelled):
+                spelled(faction)
+        except UnknownNameError as exc:
+            found.append((f"{where}.army_faction", exc))
+    return found
 
 
 def load_answer_modules() -> None:

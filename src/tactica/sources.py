@@ -419,8 +419,12 @@ class SourcedLibrary(Library):
     def faction(self, name: str) -> str:
         """A faction's name as the sources spell it; ``UnknownNameError`` otherwise."""
         found = self.faction_spellings().get(name_key(name))
-        if found is None:
-            raise UnknownNameError("faction", name, suggest(name, self.factions()))
+        if found is None:  # close names as players name them too ("Space Marines")
+            from .loaders.wh40kdc_factions import player_faction
+
+            named = [player_faction(f).name for f in self.factions()]
+            raise UnknownNameError("faction", name, suggest(name, list(dict.fromkeys(
+                [*named, *self.factions()]))))
         return found
 
     def faction_spellings(self) -> dict[str, str]:

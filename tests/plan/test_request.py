@@ -23,6 +23,7 @@ from tactica.library import load_library
 from tactica.plan import Conditions
 from tactica.plan.request import MatchupRequest, PlanRequest, RequestError
 from tactica.web import plan as plan_web
+from tactica.web import plan_answer
 
 
 def _tool(name: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -153,14 +154,18 @@ def test_one_request_gives_one_plan_at_every_door(phase: str) -> None:
     cli = json.loads(res.stdout)
     form = plan_web._form({"mine": MINE, "enemy": ENEMY, **WEB, "phase": phase})
     assert not form.errors and form.request is not None
-    _, web_plan, picture = plan_web._compute(form.request, None, load_library())
-    web = web_plan.to_json()
+    answer = plan_answer.compute(form.request, None, "points", load_library())
+    web = answer["plan"]  # what the page shows (``plan_answer``: a worker's JSON)
     tool = _tool("plan", {"mine": MINE, "enemy": ENEMY, **TOOL, "phase": phase,
                           "detail": "all"})
     assert cli["plan"]["volleys"] and cli["phase"] == phase, cli
-    for doc in (web, tool):
+    for doc in (tool,):
         assert _assignments(doc) == _assignments(cli)
         assert abs(doc["plan"]["score"] - cli["plan"]["score"]) <= 1e-9
         assert abs(doc["plan"]["points_destroyed"] - cli["plan"]["points_destroyed"]) <= 1e-9
         assert doc["idle"] == cli["idle"] and doc["phase"] == phase
+    assert {v["target"]: tuple(v["order"]) for v in web["volleys"]} == _assignments(cli)
+    assert abs(web["points"] - cli["plan"]["points_destroyed"]) <= 1e-9
+    assert web["idle"] == cli["idle"] and web["phase"] == phase
+    picture = answer["picture"]
     assert picture is None or picture.startswith("data:image/svg+xml;base64,")

@@ -76,8 +76,8 @@ async def test_too_many_headers_and_ambiguous_length_are_refused(
                                                    "abilities", "extra"]),
     ("/api/calc", _weapon(count=10**21), ["body", "attacker", "weapons", 0, "count"]),
     ("/api/calc", _weapon(count="3"), ["body", "attacker", "weapons", 0, "count"]),
-    ("/api/calc", json.dumps({**BOLT, "effects": ["Primed and Readied",
-                                                  "primed and readied"]}),
+    # a rule given twice (a stratagem given twice: the engine's refusal, once per phase)
+    ("/api/calc", json.dumps({**BOLT, "effects": ["Oath of Moment", "oath of moment"]}),
      ["body", "effects", 1]),
     ("/api/list/validate", json.dumps({"text": json.dumps(
         {"roster": {"forces": [{"selections": [{"name": 1, "categories": "x"}]}]}})}),

@@ -90,7 +90,8 @@ async def test_turn_takes_unit_references_as_tactica_calc_does(
                                                                   "models"],
      "99 asked for"),
     (lambda d: d["steps"][1].pop("distance"), ["body", "steps", 1], "needs 'distance'"),
-    (lambda d: d["target"].update(modelz=5), ["body", "target", "modelz"], "Extra inputs"),
+    (lambda d: d["target"].update(modelz=5), ["body", "target", "modelz"],
+     "unknown field (check its spelling)"),
     (lambda d: d["steps"][0]["attacker"].update(unit="Nobody Atall"),
      ["body", "steps", 0, "attacker", "unit"], "Nobody Atall"),
 ])

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from ..service import Library, one_line
+from ..service import Library
 from .arguments import MAX_ARMY_UNITS, MatchupArgs, PlanArgs
 
 __all__ = ["matchup", "plan", "summary_of_matchup", "summary_of_plan"]
@@ -39,13 +39,7 @@ def _sides(args: MatchupArgs | PlanArgs, library: Library) -> tuple[Any, Any, An
             raise SideError(f"{field}: {len(side.units)} units; at most {MAX_ARMY_UNITS} "
                             "per army")
         sides.append(side)
-    conditions = args.conditions()
-    try:  # the core checks them too; here the refusal names the argument
-        units = sides[0].units if isinstance(args, PlanArgs) else \
-            (*sides[0].units, *sides[1].units)
-        conditions.check(units, sides[0].rules)
-    except LookupError as exc:
-        raise SideError(f"stratagems: {one_line(exc)}") from None
+    conditions = args.conditions()  # checked by the core, naming the argument
     return sides[0], sides[1], conditions
 
 

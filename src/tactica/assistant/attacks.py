@@ -2,9 +2,9 @@
 builds, computed by ``tactica.calculate``, read by ``tactica.summary.headline``) and
 ``calculate`` (a document as ``tactica calc`` reads it).
 
-What the door checks before the core computes (the core would otherwise take it
-silently): a ``context`` naming a detachment or an army faction the library does not know
-is refused with close names; in ``simulate_combat`` a leader named in ``context.led_by``
+Before the core computes: a ``context`` naming a detachment or an army faction the
+library does not know is refused with close names (``tactica.service.context_names``, as
+every door refuses it); in ``simulate_combat`` a leader named in ``context.led_by``
 is fielded with the attacker, as ``attacker.led_by`` fields it (in a ``calculate``
 document whose attacker is a library unit it is refused, saying where it belongs: the
 document is the contract, and the contract's ``context.led_by`` only marks a condition).
@@ -12,36 +12,26 @@ document is the contract, and the contract's ``context.led_by`` only marks a con
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from ..service import Library, UnknownNameError, find
+from ..service import Library
 from .arguments import MAX_TRIALS, CalculateArgs, SimulateArgs
 
-__all__ = ["calculate", "check_context", "simulate_combat", "simulate_document"]
+__all__ = ["argument_place", "calculate", "check_context", "simulate_combat",
+           "simulate_document"]
 
 Document = dict[str, Any]
 
 
-def check_context(context: Any, library: Library, where: str) -> None:
-    """Refuse a context whose ``detachment`` or ``army_faction`` names nothing the library
-    knows (``ValueError``, naming ``where`` and close names)."""
-    if not isinstance(context, dict):
-        return
-    detachment = context.get("detachment")
-    if isinstance(detachment, str) and detachment.strip():
-        from ..service import known_detachments
+def check_context(document: Document, library: Library) -> None:
+    """Refuse a document whose contexts name a detachment or an army faction the library
+    does not know (``tactica.service.context_names``: ``ValueError`` naming the field,
+    with close names)."""
+    from ..service import context_names
 
-        try:
-            find("detachment", detachment, known_detachments(library).values())
-        except UnknownNameError as exc:
-            raise ValueError(f"{where}.detachment: {exc}") from None
-    faction = context.get("army_faction")
-    spelled = getattr(library, "faction", None)  # the merged sources' (Library.faction)
-    if isinstance(faction, str) and faction.strip() and callable(spelled):
-        try:
-            spelled(faction)
-        except LookupError as exc:
-            raise ValueError(f"{where}.army_faction: {exc}") from None
+    for where, exc in context_names(document, library)[:1]:
+        raise ValueError(f"{where}: {exc}")
 
 
 def _bounded_trials(document: Document) -> None:
@@ -59,8 +49,8 @@ def _check_document(document: Document, library: Library) -> None:
     if isinstance(steps, list):
         contexts += [(f"steps[{i}].context", s.get("context"), s.get("attacker"))
                      for i, s in enumerate(steps) if isinstance(s, dict)]
+    check_context(document, library)
     for where, context, attacker in contexts:
-        check_context(context, library, where)
         if isinstance(context, dict) and context.get("led_by") and \
                 isinstance(attacker, dict) and "unit" in attacker:
             owner = where.removesuffix("context")
@@ -147,24 +137,49 @@ def _fielded(result: Any) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+_STEP = re.compile(r"^steps(?:\[(\d+)\]|\.(\d+))\.(\w+)((?:\[\d+\]|\.\d+)?)")
+
+
+def argument_place(text: str, phases: tuple[str, ...]) -> str:
+    """A refusal of the document ``simulate_combat`` built, naming the argument the user
+    gave instead of the document's field: the defender is the document's ``target``, a
+    turn's step (``steps[2]``) is its phase's.
+
+    >>> argument_place("steps[2].effects[1]: 'X' is given twice", ("shooting", "charge",
+    ...                "fight"))
+    "effects_by_phase.fight[1]: 'X' is given twice"
+    >>> argument_place("steps[0].phase: no ranged weapons", ("shooting", "fight"))
+    'phases: no ranged weapons'
+    """
+    m = _STEP.match(text)
+    if m is not None:
+        i, field = int(m.group(1) or m.group(2)), m.group(3)
+        index = f"[{m.group(4).strip('.[]')}]" if m.group(4) else ""
+        phase = phases[i] if i < len(phases) else ""
+        place = {"attacker": "attacker", "effects": f"effects_by_phase.{phase}",
+                 "phase": "phases", "context": "context", "distance": "charge_distance",
+                 "unit": "attacker"}.get(field)
+        if place is not None:
+            return place + index + text[m.end():]
+    for word, argument in (("target", "defender"), ("phase:", "phases:")):
+        if text.startswith(word):
+            return argument + text.removeprefix(word)
+    return text
+
+
 def simulate_combat(args: SimulateArgs, library: Library) -> Document:
     """The headline figures of one unit attacking another (module text), a turn's
     battle-shock test, the units as fielded and the document computed."""
     from ..service import calculate as compute
     from ..service import headline
 
-    check_context(args.context.model_dump(mode="json", exclude_defaults=True), library,
-                  "context")
+    check_context({"context": args.context.model_dump(mode="json", exclude_defaults=True)},
+                  library)
     document = simulate_document(args, library)
     try:
         result = compute(document, library)
-    except ValueError as exc:  # the document calls the defender "target"
-        text = str(exc)
-        for word, argument in (("target", "defender"), ("steps[0].attacker", "attacker"),
-                               ("phase:", "phases:")):
-            if text.startswith(word):
-                text = argument + text.removeprefix(word)
-        raise ValueError(text) from None
+    except ValueError as exc:  # the refusal names the document's field: name the argument
+        raise ValueError(argument_place(str(exc), args.phases)) from None
     shock = getattr(result, "battle_shock", None)
     out: Document = {"headline": headline(result).model_dump(mode="json"),
                      "battle_shock": None if shock is None else shock.model_dump(mode="json"),

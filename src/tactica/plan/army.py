@@ -31,6 +31,7 @@ problem is kept as a warning naming the list's line of the unit concerned
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -55,8 +56,8 @@ from ..units.firing import Aim
 from ..units.loadout import WargearError, check_size
 from ..units.resolve import aim_of, resolve_attacker, resolve_target
 
-__all__ = ["Armed", "Phase", "Prices", "Side", "SideError", "SideUnit", "read_side",
-           "read_sides"]
+__all__ = ["Armed", "Phase", "Prices", "Side", "SideError", "SideUnit", "UnknownUnitError",
+           "read_side", "read_sides"]
 
 Phase = Literal["shooting", "fight"]
 #: Where a unit's points come from: the list's printed points where it gives them, or
@@ -139,6 +140,22 @@ class SideUnit:
         return self._armed[key]
 
 
+class UnknownUnitError(UnknownNameError):
+    """A unit an option names (``where``: ``destroy``, ``forbid``, ``distances``, ...)
+    that its side does not have: the option first, then close names, else the side's
+    units (what the option may name)."""
+
+    def __init__(self, side: str, label: str, suggestions: Iterable[str],
+                 units: Iterable[str], where: str = "") -> None:
+        super().__init__(f"unit of {side}", label, suggestions)
+        text = str(self)
+        if not self.suggestions:
+            named = list(dict.fromkeys(units))
+            text += f"; its units: {', '.join(named[:12])}" + (", ..." if len(named) > 12
+                                                                else "")
+        self.args = (f"{where}: {text}" if where else text,)
+
+
 @dataclass
 class Side:
     """A side: its roster, where it was read from, and its units."""
@@ -155,8 +172,9 @@ class Side:
     def rules(self) -> RulesVersion:
         return self.roster.rules
 
-    def unit(self, label: str) -> SideUnit:
-        """The unit of this label (or of its body's name, when only one has it)."""
+    def unit(self, label: str, where: str = "") -> SideUnit:
+        """The unit of this label (or of its body's name, when only one has it);
+        ``UnknownUnitError`` naming ``where`` (the option that named it) otherwise."""
         for u in self.units:
             if u.label == label:
                 return u
@@ -164,9 +182,9 @@ class Side:
         found = [u for u in self.units if key in (name_key(u.body.name), name_key(u.label))]
         if len(found) == 1:
             return found[0]
-        raise UnknownNameError(f"unit of {self.name}", label,
-                               suggest(label, [u.label for u in self.units]) if not found
-                               else [u.label for u in found])
+        labels = [u.label for u in self.units]
+        raise UnknownUnitError(self.name, label, suggest(label, labels) if not found
+                               else [u.label for u in found], labels, where)
 
     @property
     def points(self) -> int:

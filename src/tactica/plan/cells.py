@@ -65,16 +65,24 @@ class Conditions:
 
     def check(self, units: Iterable[SideUnit], rules: str) -> None:
         """Refuse a stratagem named for a unit no side has, or a name no rule has
-        (``UnknownNameError`` / ``UnknownEffectError``, with close names)."""
+        (``UnknownNameError`` / ``UnknownEffectError``, naming ``stratagems``, with close
+        names or else the units)."""
         from ..effects import find_effect
         from ..names import UnknownNameError, suggest
 
         known = sorted({u.label for u in units})
         for label, names in self.stratagems.items():
             if label not in known:
-                raise UnknownNameError("unit", label, suggest(label, known))
+                error = UnknownNameError("unit", label, suggest(label, known))
+                hint = "" if error.suggestions else f"; the units: {', '.join(known[:12])}"
+                error.args = (f"stratagems: {error}{hint}",)
+                raise error
             for name in names:
-                find_effect(name, rules)
+                try:
+                    find_effect(name, rules)
+                except LookupError as exc:
+                    exc.args = (f"stratagems: {exc}",)
+                    raise
 
     def for_sides(self, mine: Side, enemy: Side) -> Conditions:
         """These conditions with each pair of ``distances`` named by the units' labels
@@ -84,13 +92,14 @@ class Conditions:
         if not (self.distances or self.unit_distances or self.charge_modifiers
                 or self.charge_rerolls):
             return self
-        pairs = {(mine.unit(a).label, enemy.unit(t).label): inches
+        pairs = {(mine.unit(a, "distances").label, enemy.unit(t, "distances").label): inches
                  for (a, t), inches in self.distances.items()}
         units = {_either(mine, enemy, u): inches for u, inches in self.unit_distances.items()}
         return replace(self, distances=pairs, unit_distances=units,
-                       charge_modifiers={mine.unit(u).label: m
+                       charge_modifiers={mine.unit(u, "charge_modifiers").label: m
                                          for u, m in self.charge_modifiers.items()},
-                       charge_rerolls=tuple(mine.unit(u).label for u in self.charge_rerolls))
+                       charge_rerolls=tuple(mine.unit(u, "reroll_charges").label
+                                            for u in self.charge_rerolls))
 
     def between(self, attacker: str, target: str) -> float | None:
         """The inches between two units by label (``distances`` either way round, else
@@ -166,13 +175,21 @@ def pair_scenario(armed: Armed, target: Target, phase: Phase, rules: str,
 
 
 def _either(mine: Side, enemy: Side, name: str) -> str:
-    """The label of the unit named ``name`` in ``mine``, else in ``enemy``."""
-    from ..names import UnknownNameError
+    """The label of the unit named ``name`` in ``mine``, else in ``enemy`` (refused with
+    both sides' close names, or their units, naming ``distances``)."""
+    from ..names import UnknownNameError, suggest
+    from .army import UnknownUnitError
 
     try:
         return mine.unit(name).label
-    except UnknownNameError:
-        return enemy.unit(name).label
+    except UnknownNameError as first:
+        try:
+            return enemy.unit(name).label
+        except UnknownNameError as second:
+            labels = [u.label for u in (*mine.units, *enemy.units)]
+            close = [*first.suggestions, *second.suggestions] or suggest(name, labels)
+            raise UnknownUnitError(f"{mine.name} or {enemy.name}", name, close, labels,
+                                   "distances") from None
 
 
 def fresh(target: Target) -> Initial:

@@ -75,15 +75,15 @@ class Problem:
                  objective: Objective = "points", phase: Phase = "shooting") -> None:
         self.volleys = Volleys(mine, enemy, conditions, phase)
         self.mine, self.enemy, self.phase = mine, enemy, phase
-        self.named = {enemy.units.index(enemy.unit(n)) for n in destroy}
+        self.named = {enemy.units.index(enemy.unit(n, "destroy")) for n in destroy}
         self.threat = objective == "threat" and not self.named
         if self.threat:
             self.threats = threats(mine, enemy)
             for j, (unit, t) in enumerate(zip(enemy.units, self.threats, strict=True)):
                 models = sum(n for n, _ in unit.entry_points)
                 self.volleys.threat[j] = t / models if models else 0.0
-        banned = {(mine.units.index(mine.unit(a)), enemy.units.index(enemy.unit(t)))
-                  for a, t in forbidden}
+        banned = {(mine.units.index(mine.unit(a, "forbid")),
+                   enemy.units.index(enemy.unit(t, "forbid"))) for a, t in forbidden}
         self.idle: dict[str, str] = {}
         self.shooters: list[int] = []
         self.allowed: list[list[int]] = []

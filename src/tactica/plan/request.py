@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .matrix import Matchup
     from .solver import Plan
 
-__all__ = ["MatchupRequest", "PlanRequest", "RequestError", "field_kind"]
+__all__ = ["WORDS", "MatchupRequest", "PlanRequest", "RequestError", "field_kind"]
 
 #: A list's text, at most (the web API's request bound).
 MAX_LIST_BYTES = 256 * 1024
@@ -160,8 +160,19 @@ def _read_entries(name: str, kind: str, lines: Iterable[str]) -> Any:
     return found
 
 
-_EXAMPLES = {"stratagems": "Dark Reapers=Fire Overwatch", "distances": "Boyz=18",
-             "charge_modifiers": "Boyz=+1"}
+#: Each collection field in a door's words (the CLI's syntax, a web box's line): an
+#: example entry and what the entries mean.
+WORDS: dict[str, tuple[str, str]] = {
+    "distances": ("Boyz=18", "inches from a unit to every unit it faces, or between "
+                  "two: MY UNIT>ENEMY UNIT=12"),
+    "stratagems": ("Dark Reapers=Fire Overwatch", "rules for one unit's attacks"),
+    "forbid": ("Intercessor Squad>Boyz", "pairs that cannot attack"),
+    "destroy": ("Boyz", "enemy units to destroy first"),
+    "charge_modifiers": ("Boyz=+1", "a modifier (-6 to +6) to one of my units' charge "
+                         "rolls"),
+    "reroll_charges": ("Boyz", "my units re-rolling their charge rolls"),
+}
+_EXAMPLES = {name: example for name, (example, _) in WORDS.items()}
 
 
 class MatchupRequest(_Request):

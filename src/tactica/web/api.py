@@ -43,7 +43,8 @@ from ..service import (
     UnitError,
     UnknownNameError,
     WeaponLine,
-    document_loc,
+    error_words,
+    field_parts,
     resolve_sequence,
 )
 from ..service import Sequence as TurnSequence
@@ -67,7 +68,7 @@ __all__ = [
 router = APIRouter()
 
 #: The engine's messages start with the field they are about ("attacker.weapons.0: ...").
-_FIELD = re.compile(r"^((?:[A-Za-z_]\w*)(?:\.\w+)*): ")
+_FIELD = re.compile(r"^((?:[A-Za-z_]\w*)(?:\.\w+|\[\d+\])*): ")
 
 TOO_SLOW = "scenario too large for exact; try method monte-carlo"
 
@@ -80,13 +81,16 @@ def loc_of(message: str, prefix: str = "body") -> tuple[list[str | int], str]:
 
     >>> loc_of("attacker.weapons.0: 'Flamer' is a ranged weapon")
     (['body', 'attacker', 'weapons', 0], "'Flamer' is a ranged weapon")
+    >>> loc_of("steps[0].effects[1]: 'Oath of Moment' is given twice")
+    (['body', 'steps', 0, 'effects', 1], "'Oath of Moment' is given twice")
     >>> loc_of("something went wrong")
     (['body'], 'something went wrong')
     """
     m = _FIELD.match(message)
     if not m:
         return [prefix], message
-    parts: list[str | int] = [int(p) if p.isdigit() else p for p in m.group(1).split(".")]
+    parts: list[str | int] = [int(p) if p.isdigit() else p
+                              for p in re.split(r"[.\[\]]+", m.group(1)) if p]
     return [prefix, *parts], message[m.end():]
 
 
@@ -112,6 +116,21 @@ def _unknown(exc: UnknownNameError, loc: Sequence[str | int]) -> JSONResponse:
         {"detail": [{"loc": list(loc), "msg": str(exc), "type": "unknown_name",
                      "suggestions": list(exc.suggestions)}]},
         status_code=404)
+
+
+def _context_refusal(data: Any, lib: Library) -> JSONResponse | None:
+    """A 422 naming each context's detachment or army faction ``lib`` does not know
+    (``tactica.service.context_names``), with close names."""
+    from ..service import context_names
+
+    found = context_names(data, lib)
+    if not found:
+        return None
+    return JSONResponse({"detail": [
+        {"loc": ["body", *(int(p) if p.isdigit() else p
+                           for p in re.split(r"[.\[\]]+", where) if p)],
+         "msg": str(exc), "type": "unknown_name", "suggestions": list(exc.suggestions)}
+        for where, exc in found]}, status_code=422)
 
 
 def _library(request: Request) -> Library:
@@ -258,6 +277,9 @@ def attacker_choice(lib: Library, sheet: Datasheet, models: int | None,
     for candidate in order:
         try:
             aim = aim_for(UnitRef(unit=target), lib, sheet.rules, candidate) if target else None
+            if target and aim is None and not notes:  # said once, not taken silently
+                notes.append(f"each weapon's profile is not picked against {target!r}: "
+                             "no unit or standard target of that name can be fielded")
             attacker, _ = resolve_attacker(ref, lib, sheet.rules, candidate, aim)
         except UnitError as exc:
             # the phase shown next says which phase it attacks in
@@ -307,20 +329,12 @@ NamePath = Annotated[str, Path(description="a name; case, accents and punctuatio
 
 
 async def _strict_refusal(request: Request, scenario: Scenario) -> JSONResponse | None:
-    """A 422 for a number field sent as text ("count": "3"; ``tactica.web.strict``) or a
-    named effect given twice (it would be paid and applied twice)."""
+    """A 422 for a number field sent as text ("count": "3"; ``tactica.web.strict``). (A
+    named effect given twice is the core's refusal: ``tactica.calculator.effect_twice``.)"""
     path = numbers_as_text(await request.json(), scenario_number_fields())
     if path is not None:
         return error_response(422, ["body", *path], "a number, not text (write 3, not "
                               "\"3\")", "number_type")
-    seen: set[str] = set()
-    for i, effect in enumerate(scenario.effects):
-        if isinstance(effect, str):
-            key = " ".join(effect.split()).casefold()
-            if key in seen:
-                return error_response(422, ["body", "effects", i], f"{effect!r} is given "
-                                      "twice (each effect is used once)", "duplicate")
-            seen.add(key)
     return None
 
 
@@ -364,7 +378,8 @@ async def calc(request: Request, scenario: ScenarioDocument) -> Response:
     a few seconds is stopped and refused."""
     from ..service import prepare
 
-    refused = await _strict_refusal(request, scenario)
+    refused = await _strict_refusal(request, scenario) or _context_refusal(
+        await request.json(), _library(request))
     if refused is not None:
         return refused
     body = None if scenario.has_units else await _utf8_body(request)
@@ -399,6 +414,9 @@ async def turn(request: Request, sequence: SequenceDocument) -> Response:
     if path is not None:
         return error_response(422, ["body", *path], "a number, not text (write 3, not "
                               "\"3\")", "number_type")
+    refused = _context_refusal(data, _library(request))
+    if refused is not None:
+        return refused
     try:
         plain, target, per_step, notes = await run_in_threadpool(
             resolve_sequence, data, _library(request))
@@ -407,8 +425,8 @@ async def turn(request: Request, sequence: SequenceDocument) -> Response:
         return _engine_error(ValueError(_dotted(str(exc))))
     except ValidationError as exc:
         return JSONResponse({"detail": [
-            {"loc": document_loc(("body", *e["loc"])), "type": e["type"],
-             "msg": str(e["msg"]).removeprefix("Value error, ")}
+            {"loc": field_parts(("body", *e["loc"])), "type": e["type"],
+             "msg": error_words(e)}
             for e in exc.errors(include_url=False)]}, status_code=422)
     except ValueError as exc:
         return _engine_error(exc)

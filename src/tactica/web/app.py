@@ -27,7 +27,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic_core import PydanticSerializationError
@@ -35,7 +35,14 @@ from starlette.concurrency import run_in_threadpool
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..service import Library, __version__, document_loc, load_library, needs_extra
+from ..service import (
+    Library,
+    __version__,
+    error_words,
+    field_parts,
+    load_library,
+    needs_extra,
+)
 from . import api, app_shell, factions, heap, pages, pickers
 from . import meta as meta_page
 from . import plan as plan_page
@@ -59,6 +66,18 @@ def _too_large(size: int | None, limit: int) -> bytes:
     return json.dumps({"detail": [{"loc": ["body"], "msg": msg, "type": "too_large"}]}).encode()
 
 
+def _too_large_page(size: int | None, limit: int, path: str) -> bytes:
+    """The page refusing a form too large to read: one line, and the way back."""
+    from html import escape
+
+    said = f"{size:,} bytes" if size is not None else "over the limit"
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Refused · '
+            f'tactica</title><link rel="stylesheet" href="/static/style.css"></head><body>'
+            f'<main><p class="status" data-kind="error" role="alert">the form is {said}; '
+            f'at most {limit // 1024} KB (a list is 64 KB at most)</p><p><a href="'
+            f'{escape(path, quote=True)}">Back</a></p></main></body></html>').encode()
+
+
 class BodyLimit:
     """Refuse request bodies over ``limit`` bytes with a 422 naming the body. A declared
     ``Content-Length`` is checked before anything is read; a body without one is read up
@@ -68,10 +87,15 @@ class BodyLimit:
         self.app = app
         self.limit = limit
 
-    async def _refuse(self, send: Send, size: int | None) -> None:
-        body = _too_large(size, self.limit)
+    async def _refuse(self, scope: Scope, send: Send, size: int | None) -> None:
+        """The refusal: JSON for the API, a page for a page's form (``/plan``: a
+        browser shows it, where it would show the JSON as text)."""
+        body, kind = _too_large(size, self.limit), b"application/json"
+        path = str(scope.get("path", ""))
+        if not path.startswith("/api"):
+            body, kind = _too_large_page(size, self.limit, path), b"text/html; charset=utf-8"
         await send({"type": "http.response.start", "status": 422,
-                    "headers": [(b"content-type", b"application/json"),
+                    "headers": [(b"content-type", kind),
                                 (b"content-length", str(len(body)).encode()),
                                 (b"connection", b"close")]})
         await send({"type": "http.response.body", "body": body})
@@ -84,7 +108,7 @@ class BodyLimit:
         if declared is not None:
             size = int(declared) if declared.isdigit() else self.limit + 1
             if size > self.limit:
-                await self._refuse(send, size)
+                await self._refuse(scope, send, size)
                 return
             await self.app(scope, receive, send)
             return
@@ -97,7 +121,7 @@ class BodyLimit:
             chunk = message.get("body", b"")
             total += len(chunk)
             if total > self.limit:
-                await self._refuse(send, None)
+                await self._refuse(scope, send, None)
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -149,9 +173,7 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
         if error.get("type") == "too_short" and any(
                 f[: len(loc)] == loc and len(f) > len(loc) for f in failed):
             continue  # a list whose items were refused: those refusals say it
-        msg = str(error.get("msg", "invalid"))
-        detail.append({"loc": document_loc(error.get("loc", ())),
-                       "msg": msg.removeprefix("Value error, "),
+        detail.append({"loc": field_parts(error.get("loc", ())), "msg": error_words(error),
                        "type": error.get("type", "value_error")})
     return JSONResponse({"detail": detail}, status_code=422)
 
@@ -253,10 +275,31 @@ def create_app(
     return app
 
 
+async def _known_query(request: Request) -> None:
+    """Refuse a query parameter the API route does not take, as a body's unknown field is
+    refused (``/api/units?faction=Orks`` answered every unit, the filter ignored): a 422
+    naming it and the parameters the route takes."""
+    known: list[str] = []
+    pending = [getattr(request.scope.get("route"), "dependant", None)]
+    while pending:  # the route's parameters and those of its dependencies
+        dependant = pending.pop()
+        if dependant is not None:
+            known += [p.alias for p in dependant.query_params]
+            pending += dependant.dependencies
+    for key in request.query_params:
+        if key not in known:
+            takes = f"it takes {', '.join(known)}" if known else "it takes none"
+            raise RequestValidationError([{
+                "loc": ("query", key), "type": "unknown_parameter",
+                "msg": f"unknown parameter (check its spelling); {takes}"}])
+
+
 def _routes(app: FastAPI) -> None:
-    """The API under /api, the pages, the static files."""
+    """The API under /api (a query parameter a route does not take refused), the pages,
+    the static files."""
     for router in (api.router, pickers.router, factions.router):
-        app.include_router(router, prefix="/api", tags=["api"])
+        app.include_router(router, prefix="/api", tags=["api"],
+                           dependencies=[Depends(_known_query)])
     for router in (pages.router, plan_page.router, meta_page.router, app_shell.router):
         app.include_router(router, include_in_schema=False)
     app.mount("/static", StaticFiles(packages=[("tactica.web", "static")]), name="static")

@@ -81,6 +81,8 @@ LIBRARY_ENV = "TACTICA_WORKER_LIBRARY"
 
 #: A request line that is a list check, not a scenario.
 LIST_PREFIX = "list "
+#: A request line that is the army page's matrix and plan (``tactica.web.plan``).
+PLAN_PREFIX = "plan "
 
 
 #: A calculation a worker makes before it says it is ready: the exact engine's modules are
@@ -118,8 +120,9 @@ def main() -> None:
 
 
 def _answer(line: str) -> str:
-    """The answer line to one request line: a scenario (or sequence) as JSON, or
-    ``list <library recipe>\\t<list request JSON>``."""
+    """The answer line to one request line: a scenario (or sequence) as JSON,
+    ``list <library recipe>\\t<list request JSON>`` or ``plan <library recipe>\\t<the
+    army page's request JSON>``."""
     from ..service import calculate
 
     try:
@@ -129,6 +132,11 @@ def _answer(line: str) -> str:
             recipe, _, request = line[len(LIST_PREFIX):].partition("\t")
             status, body = check_line(recipe, request)
             return f"ok {status} {body}"
+        if line.startswith(PLAN_PREFIX):
+            from .plan_answer import plan_line
+
+            recipe, _, request = line[len(PLAN_PREFIX):].partition("\t")
+            return "ok " + plan_line(recipe, request)
         return "ok " + calculate(line).model_dump_json()
     except ValueError as exc:  # ScenarioError, NamedEffectError, pydantic errors
         return "invalid " + json.dumps(str(exc))
@@ -438,6 +446,15 @@ class CalcPool:
             raise CalcCrashed(str(json.loads(payload)))
         status, _, body = payload.partition(" ")
         return int(status), body
+
+    async def plan(self, library: str, request_json: str, timeout: float) -> str:
+        """The army page's answer (``tactica.web.plan_answer.plan_line``) in a worker, over the
+        library of the recipe ``library``, stopped after ``timeout`` seconds
+        (``CalcTimeout``): its JSON."""
+        kind, payload = await self._ask(f"{PLAN_PREFIX}{library}\t{request_json}", timeout)
+        if kind != "ok":  # the request was validated by the server: a bug
+            raise CalcCrashed(str(json.loads(payload)))
+        return payload
 
     def _replace(self, worker: _Worker) -> None:
         """Stop ``worker`` and start another, which joins the pool once it has loaded."""

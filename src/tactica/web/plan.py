@@ -6,8 +6,12 @@ Rendered on the server (no script): the form posts to ``/plan`` and the answer c
 a share link, ``/plan?s=...``, holding both lists and the options (zlib-compressed JSON
 in base64url), which renders the same page again.
 
-A computation runs on its own thread and is refused past ``PLAN_TIMEOUT`` seconds; a list
-that cannot be read or does not validate is shown as its one-line reason.
+A computation runs in a calculation worker process (``tactica.web.compute``: ``plan_line``
+there), stopped past ``PLAN_TIMEOUT`` seconds, so that a computation refused for its time
+never runs on, holding the next requests back; a library no worker can build (one a
+program passed to ``create_app``) is computed on the server's own plan thread, and a
+request finding that thread still busy with an abandoned computation is refused at once
+as busy. A list that cannot be read or does not validate is shown as its one-line reason.
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ import asyncio
 import base64
 import binascii
 import json
+import threading
 import typing
 import zlib
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -28,18 +33,13 @@ from fastapi.responses import HTMLResponse
 
 from ..service import (
     VALUES,
+    WORDS,
     Library,
-    Matchup,
-    Plan,
     PlanRequest,
     RequestError,
-    SideError,
-    UnknownNameError,
-    cell_value,
     field_kind,
-    matchup_sides,
-    plan_svg,
 )
+from . import plan_answer
 
 __all__ = ["PLAN_TIMEOUT", "decode_share", "encode_share", "router"]
 
@@ -53,16 +53,14 @@ MAX_LIST = 64 * 1024
 MAX_SHARE = 12 * 1024
 
 _WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tactica-plan")
+#: Held while the plan thread computes (a computation abandoned for its time included).
+_BUSY = threading.Lock()
 
 
 #: The request's fields the page asks for beside the two lists, each a control made from
 #: the field (``controls``): the options of ``tactica plan``.
 OPTIONS = tuple(name for name in PlanRequest.model_fields if name not in ("mine", "enemy"))
 
-
-#: An example in each collection's box, in the CLI's words.
-PLACEHOLDERS = {"list": "Boyz", "pairs": "Intercessor Squad>Boyz",
-                "map": "Boyz=18", "multimap": "Dark Reapers=Fire Overwatch"}
 
 
 @dataclass
@@ -86,8 +84,8 @@ class Form:
 
 def controls(form: Form, model: type[PlanRequest] = PlanRequest) -> list[dict[str, Any]]:
     """One control a field of the request (``PlanRequest``) but the lists: its name,
-    label, kind (``tactica.plan.request.field_kind``), help, choices, bounds and the
-    words typed."""
+    label, kind (``tactica.plan.request.field_kind``), help, an example entry (a box's,
+    ``tactica.plan.request.WORDS``), choices, bounds and the words typed."""
     out = []
     for name, info in model.model_fields.items():
         if name in ("mine", "enemy"):
@@ -96,8 +94,10 @@ def controls(form: Form, model: type[PlanRequest] = PlanRequest) -> list[dict[st
         bounds = {k: getattr(m, k) for m in info.metadata for k in ("ge", "le")
                   if hasattr(m, k)}
         default = info.get_default(call_default_factory=True)
+        example, words = WORDS.get(name, ("", ""))
         out.append({"name": name, "label": name.replace("_", " "), "kind": kind,
-                    "help": info.description or "", "min": bounds.get("ge"),
+                    "help": words or info.description or "", "example": example,
+                    "min": bounds.get("ge"),
                     "max": bounds.get("le"),
                     "choices": typing.get_args(info.annotation) if kind == "choice" else (),
                     "value": form.options.get(name, str(default) if kind == "choice"
@@ -174,72 +174,72 @@ def _words(form: Form) -> dict[str, Any]:
 # --- the answer -----------------------------------------------------------------------------
 
 
-def _heat(v: float | None, top: float) -> str:
-    """The CSS class colouring a cell: ``heat-0`` (nothing) to ``heat-9`` (the most)."""
-    if v is None:
-        return "heat-none"
-    return f"heat-{min(9, int(10 * v / top)) if top > 0 else 0}"
+async def _in_thread(request: Request, form: Form) -> dict[str, Any]:
+    """The answer computed on the server's plan thread (a library no worker can build);
+    refused at once while the thread still runs a computation abandoned for its time."""
+    if _BUSY.locked():
+        return {"busy": "the army page is still busy with a computation; try again in a "
+                        "moment"}
+    lib: Library = request.app.state.library()
+    asked = form.request
+    assert asked is not None
+
+    def work() -> dict[str, Any]:
+        with _BUSY:
+            return plan_answer.compute(asked, form.charge, form.value, lib)
+
+    try:
+        return await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(
+            _WORKER, work), PLAN_TIMEOUT)
+    except TimeoutError:
+        return {"error": f"the lists took more than {PLAN_TIMEOUT:g} s to compute"}
 
 
-def _grids(m: Matchup, value: str) -> list[dict[str, Any]]:
-    out = []
-    for (side, phase), grid in m.grids.items():
-        values = [v for row in grid for c in row if (v := cell_value(c, value)) is not None]
-        top = max(values, default=0.0)
-        rows = []
-        for unit, row in zip(m.attackers(side).units, grid, strict=True):
-            cells = []
-            for c in row:
-                v = cell_value(c, value)
-                text = "–" if v is None else f"{v:.0%}" if value == "destroy" else f"{v:.1f}"
-                tip = (f"{c.attacker} → {c.target}: " + (c.reason if v is None else
-                       f"{c.points:.1f} points, {c.models_destroyed:.2f} models, "
-                       f"{c.p_destroyed:.0%} destroyed"))
-                cells.append({"text": text, "css": _heat(v, top), "tip": tip})
-            rows.append({"label": unit.label, "points": unit.points, "cells": cells})
-        who = "My units" if side == "mine" else "The enemy's units"
-        out.append({"title": f"{who}: {phase}", "targets": m.defenders(side).units,
-                    "rows": rows})
-    return out
+async def _in_worker(request: Request, form: Form, recipe: str) -> dict[str, Any]:
+    """The answer computed in a calculation worker, stopped past ``PLAN_TIMEOUT``."""
+    from .compute import CalcBusy, CalcCrashed, CalcPool, CalcTimeout
 
-
-def _compute(request: PlanRequest, charge: float | None, lib: Library
-             ) -> tuple[Matchup, Plan, str | None]:
-    mine, enemy = request.read(lib)
-    m = matchup_sides(mine, enemy, conditions=replace(request.conditions(), charge=charge))
-    p = request.solve(mine, enemy)
-    try:  # an image (a data: URL): the page's policy refuses an inline SVG's styles
-        svg = plan_svg(p).encode()
-        picture: str | None = "data:image/svg+xml;base64," + base64.b64encode(svg).decode()
-    except (ImportError, LookupError):  # without the plot extra: the tables alone
-        picture = None
-    return m, p, picture
+    assert form.request is not None
+    pool: CalcPool = request.app.state.calc_pool
+    line = json.dumps({"request": form.request.model_dump(mode="json"),
+                       "charge": form.charge, "value": form.value})
+    try:
+        answer: dict[str, Any] = json.loads(await pool.plan(recipe, line, PLAN_TIMEOUT))
+    except CalcTimeout:
+        return {"error": f"the lists took more than {PLAN_TIMEOUT:g} s to compute"}
+    except CalcBusy as exc:
+        return {"busy": str(exc)}
+    except CalcCrashed as exc:
+        return {"error": f"the computation failed: {exc}"}
+    return answer
 
 
 async def _answer(request: Request, form: Form) -> HTMLResponse:
     from .pages import _page
 
     context: dict[str, Any] = {"form": form, "values": VALUES, "grids": None, "plan": None,
-                               "share": None, "controls": controls(form), "picture": None,
-                               "placeholders": PLACEHOLDERS}
+                               "share": None, "controls": controls(form), "picture": None}
     token = encode_share(form) if form.mine or form.enemy else ""
     if len(token) > MAX_SHARE:
         form.notes.append("these lists are too long for a share link")
     elif token:
         context["share"] = f"/plan?s={token}"
+    busy = False
     if not form.errors and form.request is not None:
-        lib: Library = request.app.state.library()
-        work = asyncio.get_running_loop().run_in_executor(
-            _WORKER, _compute, form.request, form.charge, lib)
-        try:
-            m, p, picture = await asyncio.wait_for(work, PLAN_TIMEOUT)
-            context.update(grids=_grids(m, form.value), plan=p, matchup=m, picture=picture)
-            form.notes += [f"warning: {w}" for w in p.warnings]  # answered all the same
-        except TimeoutError:
-            form.errors.append(f"the lists took more than {PLAN_TIMEOUT:g} s to compute")
-        except (SideError, UnknownNameError, ValueError, LookupError) as exc:
-            form.errors.append(" ".join(str(exc).split()))
-    status = 422 if form.errors and (form.mine or form.enemy) else 200
+        from .lists import library_recipe
+
+        recipe = library_recipe(request.app.state.library)
+        answer = await (_in_thread(request, form) if recipe is None
+                        else _in_worker(request, form, recipe))
+        if "plan" in answer:
+            context.update(grids=answer["grids"], plan=answer["plan"],
+                           picture=answer["picture"])
+            form.notes += [f"warning: {w}" for w in answer["plan"]["warnings"]]
+        busy = "busy" in answer
+        refusal = answer.get("error") or answer.get("busy")
+        if refusal:
+            form.errors.append(refusal)
+    status = 503 if busy else 422 if form.errors and (form.mine or form.enemy) else 200
     return _page(request, "plan.html", status=status, title="Army against army", **context)
 
 

@@ -47,9 +47,12 @@ def number_fields(schema: dict[str, Any]) -> frozenset[str]:
 
 @cache
 def scenario_number_fields() -> frozenset[str]:
-    from ..service import Scenario
+    """The number fields of a scenario and of a turn, library units' included (a unit's
+    ``models``: ``{"unit": "Boyz", "models": "10"}`` was taken as 10)."""
+    from ..service import Scenario, ScenarioDocument, SequenceDocument
 
-    return number_fields(Scenario.model_json_schema())
+    return frozenset().union(*(number_fields(m.model_json_schema()) for m in (
+        Scenario, ScenarioDocument, SequenceDocument)))
 
 
 def numbers_as_text(doc: Any, fields: frozenset[str]) -> list[str | int] | None:
