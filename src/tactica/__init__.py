@@ -49,4 +49,39 @@ def calculate(scenario: Scenario | dict[str, Any] | str,
     from .errors import refusing_documents
 
     with refusing_documents():  # a bad document: tactica's DocumentError, one line
+        _known_context_names(scenario, library)
         return calculate_document(scenario, library)
+
+
+def _known_context_names(scenario: object, library: UnitLibrary | None) -> None:
+    """A context's detachment or army faction the library does not know refused, naming
+    its field, with close names (``army.lookups.context_names``): the engine would take
+    it silently, and a rule of the detachment would then be refused as another's (15.01).
+    The library is loaded only for a document whose context names one."""
+    data: Any = scenario
+    if isinstance(scenario, str):
+        from .inputs import loads
+
+        try:
+            data = loads(scenario)
+        except ValueError:
+            return  # the document's own refusal follows
+    elif hasattr(scenario, "model_dump"):
+        data = scenario.model_dump(include={"context", "steps"})
+    if not isinstance(data, dict):
+        return
+    steps = data.get("steps")
+    contexts = [data.get("context"), *(s.get("context") for s in
+                                       (steps if isinstance(steps, list) else ())
+                                       if isinstance(s, dict))]
+    if not any(isinstance(c, dict) and (c.get("detachment") or c.get("army_faction"))
+               for c in contexts):
+        return
+    from .army.lookups import context_names
+    from .combat import ScenarioError
+    from .library import Library, load_library
+
+    lib = load_library() if library is None else library
+    if isinstance(lib, Library):
+        for where, exc in context_names(data, lib)[:1]:
+            raise ScenarioError(f"{where}: {exc}")

@@ -159,7 +159,7 @@ if TYPE_CHECKING:
         UnsupportedFormatError as UnsupportedFormatError,
     )
     from .army.lookups import (
-        known_detachments as known_detachments,
+        context_names as context_names, known_detachments as known_detachments,
     )
     from .army.pricing import (
         price_roster as price_roster, PriceBreakdown as PriceBreakdown, resolve as resolve,
@@ -331,7 +331,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "load_roster", "parse_roster",
         "RosterParseError", "UnsupportedFormatError",
     ),
-    ".army.lookups": ("known_detachments",),
+    ".army.lookups": ("context_names", "known_detachments"),
     ".army.pricing": ("price_roster", "PriceBreakdown", "resolve"),
     ".army.roster": ("Roster",),
     ".army.validation": ("validate", "ValidationReport"),
@@ -376,7 +376,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
 
 _FROM = {name: module for module, names in _LAZY.items() for name in names}
 
-__all__ = sorted([*_FROM, "calculate", "context_names", "load_answer_modules", "warm_up"])
+__all__ = sorted([*_FROM, "calculate", "load_answer_modules", "warm_up"])
 
 
 def __getattr__(name: str) -> Any:
@@ -397,41 +397,6 @@ def calculate(scenario: Scenario | dict[str, Any] | str,
     from . import calculate as calculate_document
 
     return calculate_document(scenario, library)
-
-
-def context_names(document: Any, library: Any) -> list[tuple[str, UnknownNameError]]:
-    """The names a scenario's or a turn's contexts give that ``library`` does not know
-    (``context.detachment``: none of its detachments; ``context.army_faction``: none of
-    its factions), each with its field path (``steps[1].context.detachment``): the
-    engine would take them silently (a stratagem of the detachment then refused as
-    another detachment's, 15.01), so every door refuses them with close names."""
-    from .army.lookups import known_detachments
-    from .names import UnknownNameError, find
-
-    if not isinstance(document, dict):
-        return []
-    places = [("context", document.get("context"))]
-    steps = document.get("steps")
-    if isinstance(steps, list):
-        places += [(f"steps[{i}].context", s.get("context")) for i, s in enumerate(steps)
-                   if isinstance(s, dict)]
-    found = []
-    for where, context in places:
-        if not isinstance(context, dict):
-            continue
-        detachment, faction = context.get("detachment"), context.get("army_faction")
-        try:
-            if isinstance(detachment, str) and detachment.strip():
-                find("detachment", detachment, known_detachments(library).values())
-        except UnknownNameError as exc:
-            found.append((f"{where}.detachment", exc))
-        spelled = getattr(library, "faction", None)  # the merged sources' (Library.faction)
-        try:
-            if isinstance(faction, str) and faction.strip() and callable(spelled):
-                spelled(faction)
-        except UnknownNameError as exc:
-            found.append((f"{where}.army_faction", exc))
-    return found
 
 
 def load_answer_modules() -> None:

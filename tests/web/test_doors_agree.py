@@ -18,8 +18,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
 import tactica
+from tactica.cli import commands
 from tactica.library import Library, load_library
 
 pytest.importorskip("wh40kdc")
@@ -129,8 +131,9 @@ BAD_CONTEXTS = [
 def test_an_unknown_detachment_or_faction_is_refused_by_every_door(
         context: dict[str, Any], field: str, words: str, web: TestClient,
         server: Any) -> None:
-    """The web API once computed it silently (the assistant refused it): now both ask the
-    service (``context_names``), which names the field and close names."""
+    """The web API, the command line and the Python API once computed it silently (the
+    assistant refused it): now ``tactica.calculate`` refuses it (``context_names``),
+    naming the field (the flag on the command line) and close names, at every door."""
     doc = {"attacker": {"unit": "Intercessor Squad"}, "target": {"unit": "meq"},
            "context": context}
     response = web.post("/api/calc", json=doc)
@@ -151,6 +154,16 @@ def test_an_unknown_detachment_or_faction_is_refused_by_every_door(
     assert response.json()["detail"][0]["loc"] == ["body", "steps", 1, *field.split(".")]
     line = refusal(call(server, "calculate", {"document": turn}))
     assert line.startswith(f"error: steps[1].{field}: {words}"), line
+    for asked, place in ((doc, field), (json.dumps(doc), field), (turn, f"steps[1].{field}")):
+        with pytest.raises(tactica.ScenarioError) as raised:  # the Python API
+            tactica.calculate(asked)
+        assert str(raised.value).startswith(f"{place}: {words}"), raised.value
+    flag = {"context.detachment": "--detachment", "context.army_faction": "--army-faction"}
+    [(key, value)] = context.items()
+    said = CliRunner().invoke(commands.app, ["calc", "--attacker", "Intercessor Squad",
+                                             "--target", "meq", flag[field], value])
+    assert said.exit_code == 2 and said.stderr.startswith(f"error: {flag[field]}: {words}"), (
+        key, said.output)
 
 
 def test_a_known_detachment_is_computed(web: TestClient, library: Library) -> None:

@@ -18,11 +18,11 @@ from typing import TypeVar
 
 from ..library import Library
 from ..model.rules import Detachment, DetachmentRule, Enhancement
-from ..names import name_key
+from ..names import UnknownNameError, find, name_key
 from .limits import DETACHMENT_POINTS_11TH
 
-__all__ = ["detachments_by_name", "enhancements_by_name", "known_detachments",
-           "plain_enhancement_name"]
+__all__ = ["context_names", "detachments_by_name", "enhancements_by_name",
+           "known_detachments", "plain_enhancement_name"]
 
 T = TypeVar("T")
 
@@ -83,3 +83,37 @@ def known_detachments(library: Library) -> dict[str, str]:
               if isinstance(r, DetachmentRule) and r.detachment]
     names += [r.name for r in library.records() if isinstance(r, Detachment)]
     return {name_key(n): n for n in names}
+
+
+def context_names(document: object, library: Library
+                  ) -> list[tuple[str, UnknownNameError]]:
+    """The names a scenario's or a turn's contexts give that ``library`` does not know
+    (``context.detachment``: none of its detachments; ``context.army_faction``: none of
+    its factions), each with its field path (``steps[1].context.detachment``): the
+    engine would take them silently (a stratagem of the detachment then refused as
+    another detachment's, 15.01), so ``tactica.calculate`` (every door) refuses them
+    with close names."""
+    if not isinstance(document, dict):
+        return []
+    places = [("context", document.get("context"))]
+    steps = document.get("steps")
+    if isinstance(steps, list):
+        places += [(f"steps[{i}].context", s.get("context")) for i, s in enumerate(steps)
+                   if isinstance(s, dict)]
+    found = []
+    for where, context in places:
+        if not isinstance(context, dict):
+            continue
+        detachment, faction = context.get("detachment"), context.get("army_faction")
+        try:
+            if isinstance(detachment, str) and detachment.strip():
+                find("detachment", detachment, known_detachments(library).values())
+        except UnknownNameError as exc:
+            found.append((f"{where}.detachment", exc))
+        spelled = getattr(library, "faction", None)  # the merged sources' (Library.faction)
+        try:
+            if isinstance(faction, str) and faction.strip() and callable(spelled):
+                spelled(faction)
+        except UnknownNameError as exc:
+            found.append((f"{where}.army_faction", exc))
+    return found
