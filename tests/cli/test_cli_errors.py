@@ -29,7 +29,11 @@ BAD = [
     ([*BASE, "--weapon", "Autopistol:Saturation"], ["--weapon", "whole number from 1 to"]),
     ([*BASE, "--led-by", "Death Riders"], ["--led-by", "has no Leader ability"]),
     ([*BASE, "--effect", "Primed and Readied", "--effect", "primed and readied"],
-     ["--effect", "twice"]),
+     ["--effect 'primed and readied': already used in this phase (--effect 'Primed and "
+      "Readied')"]),  # the engine's refusal of a stratagem used twice (15.01)
+    (["calc", "--attacker", "Intercessor Squad", "--target", "meq", "--effect",
+      "Oath of Moment", "--effect", "oath of moment"],
+     ["--effect 'oath of moment' is given twice"]),  # the core's (calculator.effect_twice)
     (["effects", "--detachment", "Host of Acension"], ["--detachment", "Host of Ascension"]),
     ([*BASE, "--weapon", "[/x]"], ["--weapon", "'[/x]'"]),
     ([*BASE, "--effect", "[/x]"], ["'[/x]'"]),

@@ -134,19 +134,6 @@ def _is_sequence(text: str) -> bool:
     return isinstance(data, dict) and "steps" in data
 
 
-def _check_effects(effects: list[str]) -> None:
-    """A named effect (a stratagem, an enhancement) is used once: given twice, it would be
-    paid and applied twice."""
-    seen: set[str] = set()
-    for text in effects:
-        key = " ".join(text.split()).casefold()
-        if not key.startswith("{") and "=" not in key:
-            if key in seen:
-                raise typer.BadParameter(f"{text!r} is given twice (each effect is used once)",
-                                         param_hint="--effect")
-            seen.add(key)
-
-
 def _check_models(sheet: Datasheet, models: int) -> None:
     """``--models`` within the datasheet's unit composition (``check_size``)."""
     from ..service import WargearError, check_size
@@ -272,7 +259,6 @@ class _Prepared:
 
 def _check_flags(o: CalcOptions) -> None:
     """Refuse flags that cannot go together, before any work."""
-    _check_effects(o.effect or [])
     if o.file is not None and (o.file.casefold() in FLAG_WORDS and not Path(o.file).exists()):
         fail(f"flags such as --charged take no value: remove {o.file!r}")
     if o.file is not None and (o.attacker or o.target or o.list_file or o.weapon or o.models
@@ -327,24 +313,45 @@ def _run(o: CalcOptions) -> None:
     _say(o.file, note)
 
 
-_EFFECT_PLACE = re.compile(r"\beffects\.(\d+): ")
+_EFFECT_PLACE = re.compile(r"\beffects(?:\.(\d+)|\[(\d+)\]): |(\()effects\.(\d+)\)")
+#: The context's fields the flags give, by the flag.
+_CONTEXT_FLAGS = (("context.detachment", "--detachment"),
+                  ("context.army_faction", "--army-faction"))
 
 
 def _effect_places(message: str, o: CalcOptions) -> str:
-    """A refusal of the scenario's ``effects.N`` said as the ``--effect`` the player typed
-    (the flags' effects come first, in their order; a file's places are its own)."""
+    """A refusal of the scenario's ``effects.N`` (or ``effects[N]``) said as the
+    ``--effect`` the player typed, the effect's name said once (the flags' effects come
+    first, in their order; a file's places are its own); a context field as its flag."""
     given = o.effect or []
     if o.file is not None:
         return message
 
     def flag(found: re.Match[str]) -> str:
-        index = int(found[1])
-        return f"--effect {given[index]!r}: " if index < len(given) else found[0]
+        index = int(found[1] or found[2] or found[4])
+        if index >= len(given):
+            return found[0]
+        text = given[index]
+        if found[3] is not None:  # "(effects.0)": the earlier use
+            return f"(--effect {text!r})"
+        rest = message[found.end():]  # the name again: "Waaagh!: ..." or "'waaagh!' is"
+        for name, keep in ((f"{text.strip()}: ", ": "), (f"{text!r} ", " ")):
+            if rest.casefold().startswith(name.casefold()):
+                skipped[found.end()] = len(name)
+                return f"--effect {text!r}{keep}"
+        return f"--effect {text!r}: "
 
-    said = _EFFECT_PLACE.sub(flag, message)
-    for text in given:  # "--effect 'Waaagh!': Waaagh!: ..." says the name once
-        said = re.sub(re.escape(f"--effect {text!r}: {text.strip()}: "),
-                      f"--effect {text!r}: ", said, flags=re.IGNORECASE)
+    skipped: dict[int, int] = {}
+    said, last = "", 0
+    for found in _EFFECT_PLACE.finditer(message):
+        if found.start() < last:
+            continue
+        said += message[last:found.start()] + flag(found)
+        last = found.end() + skipped.get(found.end(), 0)
+    said += message[last:]
+    for place, option in _CONTEXT_FLAGS:  # a context name the library does not know
+        if said.startswith(place + ":"):
+            said = option + said.removeprefix(place)
     return said
 
 
