@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from .version import __version__
@@ -19,7 +20,6 @@ __all__ = ["DiceExpr", "Result", "Scenario", "ScenarioError", "__version__", "ca
            "calculate_many", "to_frame"]
 
 if TYPE_CHECKING:
-    from .calculator import calculate_many
     from .combat import Result, Scenario, ScenarioError
     from .combat.contract.frames import to_frame
     from .dice import DiceExpr
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 #: The names above, imported on first use (``import tactica`` stays light: the command
 #: line checks its arguments and files before the engine is loaded).
 _LAZY = {"Result": ".combat", "Scenario": ".combat", "ScenarioError": ".combat",
-         "calculate_many": ".calculator", "DiceExpr": ".dice",
+         "DiceExpr": ".dice",
          "to_frame": ".combat.contract.frames"}
 
 
@@ -51,6 +51,18 @@ def calculate(scenario: Scenario | dict[str, Any] | str,
     with refusing_documents():  # a bad document: tactica's DocumentError, one line
         _known_context_names(scenario, library)
         return calculate_document(scenario, library)
+
+
+def calculate_many(scenario: Scenario | dict[str, Any] | str, *,
+                   targets: Iterable[Any] = (), attackers: Iterable[Any] = (),
+                   library: UnitLibrary | None = None) -> list[Result | ScenarioError]:
+    """``tactica.calculator.calculate_many``: ``scenario`` with its target replaced by each
+    of ``targets`` in turn, or its attacker by each of ``attackers``; its context's
+    names checked as ``calculate`` checks them."""
+    from .calculator import calculate_many as calculate_each
+
+    _known_context_names(scenario, library)
+    return calculate_each(scenario, targets=targets, attackers=attackers, library=library)
 
 
 def _known_context_names(scenario: object, library: UnitLibrary | None) -> None:

@@ -158,6 +158,9 @@ def test_an_unknown_detachment_or_faction_is_refused_by_every_door(
         with pytest.raises(tactica.ScenarioError) as raised:  # the Python API
             tactica.calculate(asked)
         assert str(raised.value).startswith(f"{place}: {words}"), raised.value
+    with pytest.raises(tactica.ScenarioError) as raised:  # a batch, as a single call
+        tactica.calculate_many(doc, targets=[{"unit": "geq"}])
+    assert str(raised.value).startswith(f"{field}: {words}"), raised.value
     flag = {"context.detachment": "--detachment", "context.army_faction": "--army-faction"}
     [(key, value)] = context.items()
     said = CliRunner().invoke(commands.app, ["calc", "--attacker", "Intercessor Squad",
