@@ -49,6 +49,9 @@ from tactica.cache import CACHE_DIR_ENV
 from tactica.loaders.wh40kdc import PINNED_VERSION, installed_version
 
 if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
+
+    from tactica.library import Library
     from tactica.web.compute import CalcPool
 
 REAL_DATA_ENV = "TACTICA_REAL_DATA"
@@ -186,6 +189,26 @@ def calc_pool() -> Iterator[CalcPool]:
     pool = CalcPool(workers=1, timeout=PATIENT, wait=PATIENT)
     yield pool
     pool.close()
+
+
+@pytest.fixture(scope="module")
+def library() -> Library:
+    """The library every door answers from (a module's own ``library`` fixture, such as
+    the seed pages', takes its place there)."""
+    from tactica.library import load_library
+
+    return load_library()
+
+
+@pytest.fixture(scope="module")
+def web(library: Library, calc_pool: CalcPool) -> Iterator[TestClient]:
+    """The web door over ``library``, sharing the tests' calculation worker."""
+    from fastapi.testclient import TestClient
+
+    from tactica.web import create_app
+
+    with TestClient(create_app(library=lambda: library, calc_pool=calc_pool)) as client:
+        yield client
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,7 @@ from typer.testing import CliRunner
 import tactica
 from tactica.cli import commands
 from tactica.combat import Result
-from tactica.library import Library, load_library
+from tactica.library import Library
 
 pytest.importorskip("wh40kdc")
 cli_app = commands.app
@@ -88,19 +87,6 @@ def numbers(r: Any) -> tuple[Any, ...]:
     """What a player reads: the distributions and the chance to wipe the unit."""
     return (r.attacks.pmf, r.hits.pmf, r.wounds.pmf, r.damage.pmf, r.models_destroyed.pmf,
             r.p_unit_destroyed)
-
-
-@pytest.fixture(scope="module")
-def library() -> Library:
-    return load_library()
-
-
-@pytest.fixture(scope="module")
-def web(library: Library, calc_pool: Any) -> Iterator[TestClient]:
-    from tactica.web import create_app
-
-    with TestClient(create_app(library=lambda: library, calc_pool=calc_pool)) as client:
-        yield client
 
 
 def cli_flags(a: dict[str, Any], t: dict[str, Any], phase: str, rules: str) -> list[str]:

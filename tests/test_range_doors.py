@@ -8,7 +8,6 @@ lines out of range (04.02). The doors build their own requests (as
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,7 +18,7 @@ import tactica
 from tactica.cli import commands
 from tactica.combat import Result
 from tactica.combat.contract.sequence import SequenceResult
-from tactica.library import Library, load_library
+from tactica.library import Library
 
 pytest.importorskip("wh40kdc")
 
@@ -39,19 +38,6 @@ def numbers(r: Any) -> tuple[Any, ...]:
 
 def _beyond(r: Any) -> list[str]:
     return [n for n in r.not_calculated if "out of range" in n]
-
-
-@pytest.fixture(scope="module")
-def library() -> Library:
-    return load_library()
-
-
-@pytest.fixture(scope="module")
-def web(library: Library, calc_pool: Any) -> Iterator[TestClient]:
-    from tactica.web import create_app
-
-    with TestClient(create_app(library=lambda: library, calc_pool=calc_pool)) as client:
-        yield client
 
 
 @pytest.mark.parametrize(("attacker", "target", "distance"), CASES)

@@ -8,21 +8,13 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
+from cli_refusal import one_line
 from tactica.cli import commands
 from tactica.combat.contract.sequence import Sequence, Step
 
 runner = CliRunner()
 TURN = ["turn", "--target", "meq"]
 CALC = ["calc", "--attacker", "Boyz", "--target", "meq"]
-
-
-def _one_line(args: list[str]) -> str:
-    result = runner.invoke(commands.app, args)
-    assert result.exit_code == 2, result.output
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ") and "Traceback" not in result.output
-    return lines[0]
 
 
 @pytest.mark.parametrize(("args", "words"), [
@@ -44,7 +36,7 @@ def _one_line(args: list[str]) -> str:
     ([*TURN, "--step", "Boyz:shooting", "--leadership", "13"], ["--leadership", "12"]),
 ])
 def test_a_bad_turn_flag_is_named_as_given(args: list[str], words: list[str]) -> None:
-    line = _one_line(args)
+    line = one_line(args)
     for word in words:
         assert word in line, line
     assert "steps[" not in line and "target_leadership" not in line
@@ -73,20 +65,20 @@ def test_a_refused_effect_names_the_flag_and_its_value(effects: list[str], bad: 
     args = list(CALC)
     for e in effects:
         args += ["--effect", e]
-    line = _one_line(args)
+    line = one_line(args)
     assert f"--effect {bad!r}" in line, line
     assert "effects." not in line
 
 
 def test_an_unknown_faction_names_the_flag_and_close_names() -> None:
     pytest.importorskip("wh40kdc")
-    line = _one_line(["effects", "--faction", "Orcs"])
+    line = one_line(["effects", "--faction", "Orcs"])
     assert line.startswith("error: --faction: ") and "'Orcs'" in line and "Orks" in line
 
 
 def test_an_unknown_detachment_suggests_the_datasets_detachments() -> None:
     pytest.importorskip("wh40kdc")
-    line = _one_line(["effects", "--detachment", "Gladius"])
+    line = one_line(["effects", "--detachment", "Gladius"])
     assert line.startswith("error: --detachment: ") and "Gladius Task Force" in line
 
 
@@ -94,14 +86,14 @@ def test_an_unknown_detachment_suggests_the_datasets_detachments() -> None:
 def test_a_target_too_large_for_the_contract_names_the_flag(target: str) -> None:
     """Up to the contract's 200 models (``MAX_MODELS``); beyond, the flag is named, never
     the document's ``target.models``."""
-    line = _one_line(["calc", "--attacker", "Boyz", "--target", target,
+    line = one_line(["calc", "--attacker", "Boyz", "--target", target,
                       "--target-models", "201"])
     assert "--target-models" in line and "200" in line and "target.models" not in line
 
 
 def test_rules_on_offer_refuse_an_unknown_detachment() -> None:
     pytest.importorskip("wh40kdc")
-    line = _one_line(["effects", "--for", "Boyz", "--detachment", "War Hord"])
+    line = one_line(["effects", "--for", "Boyz", "--detachment", "War Hord"])
     assert line.startswith("error: --detachment: ") and "'War Hord'" in line
     assert "War Horde" in line
 
@@ -122,6 +114,6 @@ def test_rules_on_offer_say_when_the_detachment_offers_nothing() -> None:
     ("Neophyte Hybrid", "Neophyte Hybrids"),
 ])
 def test_a_bad_embarked_unit_names_the_flag(spec: str, words: str) -> None:
-    line = _one_line(["calc", "--attacker", "Goliath Truck", "--target", "geq",
+    line = one_line(["calc", "--attacker", "Goliath Truck", "--target", "geq",
                       "--embarked", spec])
     assert "--embarked" in line and repr(spec) in line and words in line, line

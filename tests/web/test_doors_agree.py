@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from typer.testing import CliRunner
 
 import tactica
 from tactica.cli import commands
-from tactica.library import Library, load_library
+from tactica.library import Library
 
 pytest.importorskip("wh40kdc")
 pytest.importorskip("mcp")
@@ -53,19 +52,6 @@ OUT_OF_RANGE: list[dict[str, Any]] = [
      "context": {"distance": 30}, "rules": "10th"},
 ]
 FIGURES = ("attacks", "hits", "wounds", "damage", "models_destroyed")
-
-
-@pytest.fixture(scope="module")
-def library() -> Library:
-    return load_library()
-
-
-@pytest.fixture(scope="module")
-def web(library: Library, calc_pool: Any) -> Iterator[TestClient]:
-    from tactica.web import create_app
-
-    with TestClient(create_app(library=lambda: library, calc_pool=calc_pool)) as client:
-        yield client
 
 
 @pytest.fixture(scope="module")
