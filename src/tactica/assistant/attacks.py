@@ -2,9 +2,9 @@
 builds, computed by ``tactica.calculate``, read by ``tactica.summary.headline``) and
 ``calculate`` (a document as ``tactica calc`` reads it).
 
-Before the core computes: a ``context`` naming a detachment or an army faction the
-library does not know is refused with close names (``tactica.service.context_names``, as
-every door refuses it); in ``simulate_combat`` a leader named in ``context.led_by``
+A ``context`` naming a detachment or an army faction the library does not know is the
+core's refusal (``tactica.calculate``, with close names, as at every door). Before the
+core computes: in ``simulate_combat`` a leader named in ``context.led_by``
 is fielded with the attacker, as ``attacker.led_by`` fields it (in a ``calculate``
 document whose attacker is a library unit it is refused, saying where it belongs: the
 document is the contract, and the contract's ``context.led_by`` only marks a condition).
@@ -18,20 +18,9 @@ from typing import Any
 from ..service import Library
 from .arguments import MAX_TRIALS, CalculateArgs, SimulateArgs
 
-__all__ = ["argument_place", "calculate", "check_context", "simulate_combat",
-           "simulate_document"]
+__all__ = ["argument_place", "calculate", "simulate_combat", "simulate_document"]
 
 Document = dict[str, Any]
-
-
-def check_context(document: Document, library: Library) -> None:
-    """Refuse a document whose contexts name a detachment or an army faction the library
-    does not know (``tactica.service.context_names``: ``ValueError`` naming the field,
-    with close names)."""
-    from ..service import context_names
-
-    for where, exc in context_names(document, library)[:1]:
-        raise ValueError(f"{where}: {exc}")
 
 
 def _bounded_trials(document: Document) -> None:
@@ -49,7 +38,6 @@ def _check_document(document: Document, library: Library) -> None:
     if isinstance(steps, list):
         contexts += [(f"steps[{i}].context", s.get("context"), s.get("attacker"))
                      for i, s in enumerate(steps) if isinstance(s, dict)]
-    check_context(document, library)
     for where, context, attacker in contexts:
         if isinstance(context, dict) and context.get("led_by") and \
                 isinstance(attacker, dict) and "unit" in attacker:
@@ -173,8 +161,6 @@ def simulate_combat(args: SimulateArgs, library: Library) -> Document:
     from ..service import calculate as compute
     from ..service import headline
 
-    check_context({"context": args.context.model_dump(mode="json", exclude_defaults=True)},
-                  library)
     document = simulate_document(args, library)
     try:
         result = compute(document, library)
