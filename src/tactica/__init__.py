@@ -80,16 +80,10 @@ def _known_context_names(scenario: object, library: UnitLibrary | None) -> None:
             return  # the document's own refusal follows
     elif hasattr(scenario, "model_dump"):
         data = scenario.model_dump(include={"context", "steps"})
-    if not isinstance(data, dict):
+    from .army.lookups import context_names, names_context
+
+    if not names_context(data):
         return
-    steps = data.get("steps")
-    contexts = [data.get("context"), *(s.get("context") for s in
-                                       (steps if isinstance(steps, list) else ())
-                                       if isinstance(s, dict))]
-    if not any(isinstance(c, dict) and (c.get("detachment") or c.get("army_faction"))
-               for c in contexts):
-        return
-    from .army.lookups import context_names
     from .combat import ScenarioError
     from .library import Library, load_library
 

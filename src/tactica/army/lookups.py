@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import weakref
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..library import Library
 from ..model.rules import Detachment, DetachmentRule, Enhancement
@@ -22,7 +22,7 @@ from ..names import UnknownNameError, find, name_key
 from .limits import DETACHMENT_POINTS_11TH
 
 __all__ = ["context_names", "detachments_by_name", "enhancements_by_name",
-           "known_detachments", "plain_enhancement_name"]
+           "known_detachments", "names_context", "plain_enhancement_name"]
 
 T = TypeVar("T")
 
@@ -85,6 +85,24 @@ def known_detachments(library: Library) -> dict[str, str]:
     return {name_key(n): n for n in names}
 
 
+def _contexts(document: object) -> list[tuple[str, dict[str, Any]]]:
+    """A scenario's or a turn's contexts, each with its field path (``steps[1].context``)."""
+    if not isinstance(document, dict):
+        return []
+    steps = document.get("steps")
+    places = [("context", document.get("context")),
+              *((f"steps[{i}].context", s.get("context"))
+                for i, s in enumerate(steps if isinstance(steps, list) else ())
+                if isinstance(s, dict))]
+    return [(where, c) for where, c in places if isinstance(c, dict)]
+
+
+def names_context(document: object) -> bool:
+    """Whether a context of ``document`` names a detachment or an army faction (what
+    ``context_names`` checks: the library is loaded only then)."""
+    return any(c.get("detachment") or c.get("army_faction") for _, c in _contexts(document))
+
+
 def context_names(document: object, library: Library
                   ) -> list[tuple[str, UnknownNameError]]:
     """The names a scenario's or a turn's contexts give that ``library`` does not know
@@ -93,17 +111,8 @@ def context_names(document: object, library: Library
     engine would take them silently (a stratagem of the detachment then refused as
     another detachment's, 15.01), so ``tactica.calculate`` (every door) refuses them
     with close names."""
-    if not isinstance(document, dict):
-        return []
-    places = [("context", document.get("context"))]
-    steps = document.get("steps")
-    if isinstance(steps, list):
-        places += [(f"steps[{i}].context", s.get("context")) for i, s in enumerate(steps)
-                   if isinstance(s, dict)]
     found = []
-    for where, context in places:
-        if not isinstance(context, dict):
-            continue
+    for where, context in _contexts(document):
         detachment, faction = context.get("detachment"), context.get("army_faction")
         try:
             if isinstance(detachment, str) and detachment.strip():

@@ -89,9 +89,12 @@ def loc_of(message: str, prefix: str = "body") -> tuple[list[str | int], str]:
     m = _FIELD.match(message)
     if not m:
         return [prefix], message
-    parts: list[str | int] = [int(p) if p.isdigit() else p
-                              for p in re.split(r"[.\[\]]+", m.group(1)) if p]
-    return [prefix, *parts], message[m.end():]
+    return [prefix, *_path_parts(m.group(1))], message[m.end():]
+
+
+def _path_parts(path: str) -> list[str | int]:
+    """A field path as the engine writes it (``steps[0].effects.1``) as its parts."""
+    return [int(p) if p.isdigit() else p for p in re.split(r"[.\[\]]+", path) if p]
 
 
 def error_response(status: int, loc: Sequence[str | int], msg: str, kind: str,
@@ -127,8 +130,7 @@ def _context_refusal(data: Any, lib: Library) -> JSONResponse | None:
     if not found:
         return None
     return JSONResponse({"detail": [
-        {"loc": ["body", *(int(p) if p.isdigit() else p
-                           for p in re.split(r"[.\[\]]+", where) if p)],
+        {"loc": ["body", *_path_parts(where)],
          "msg": str(exc), "type": "unknown_name", "suggestions": list(exc.suggestions)}
         for where, exc in found]}, status_code=422)
 
