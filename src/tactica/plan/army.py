@@ -57,7 +57,7 @@ from ..units.loadout import WargearError, check_size
 from ..units.resolve import aim_of, resolve_attacker, resolve_target
 
 __all__ = ["Armed", "Phase", "Prices", "Side", "SideError", "SideUnit", "UnknownUnitError",
-           "read_side", "read_sides"]
+           "read_side", "read_sides", "units_hint"]
 
 Phase = Literal["shooting", "fight"]
 #: Where a unit's points come from: the list's printed points where it gives them, or
@@ -148,12 +148,15 @@ class UnknownUnitError(UnknownNameError):
     def __init__(self, side: str, label: str, suggestions: Iterable[str],
                  units: Iterable[str], where: str = "") -> None:
         super().__init__(f"unit of {side}", label, suggestions)
-        text = str(self)
-        if not self.suggestions:
-            named = list(dict.fromkeys(units))
-            text += f"; its units: {', '.join(named[:12])}" + (", ..." if len(named) > 12
-                                                                else "")
+        text = str(self) + ("" if self.suggestions else units_hint("its", units))
         self.args = (f"{where}: {text}" if where else text,)
+
+
+def units_hint(whose: str, units: Iterable[str]) -> str:
+    """"; its units: A, B, ..." (the first 12, in order): what an option may name, said
+    where no name is close to the one given."""
+    named = list(dict.fromkeys(units))
+    return f"; {whose} units: {', '.join(named[:12])}" + (", ..." if len(named) > 12 else "")
 
 
 @dataclass

@@ -32,7 +32,7 @@ from ..combat.exact.profile import range_note
 from ..combat.turn.charge import charge_probability
 from ..effects.candidates import apply_candidates
 from ..rules.turn import get_turn_rules
-from .army import Armed, Pending, Phase, Side, SideUnit
+from .army import Armed, Pending, Phase, Side, SideUnit, units_hint
 from .points import points_destroyed
 
 __all__ = ["Cell", "Conditions", "Status", "compute_cell", "pair_scenario"]
@@ -74,7 +74,7 @@ class Conditions:
         for label, names in self.stratagems.items():
             if label not in known:
                 error = UnknownNameError("unit", label, suggest(label, known))
-                hint = "" if error.suggestions else f"; the units: {', '.join(known[:12])}"
+                hint = "" if error.suggestions else units_hint("the", known)
                 error.args = (f"stratagems: {error}{hint}",)
                 raise error
             for name in names:
